@@ -1,0 +1,236 @@
+//! The public alphabet and normalization.
+//!
+//! Differential privacy needs the alphabet fixed before the data is read: the
+//! prefix-tree miner asks a count for every symbol of Σ, and a symbol seen only in
+//! the data must never decide what is asked. So Σ is a parameter, public, agreed by
+//! both parties, and normalization maps any input onto it.
+//!
+//! Normalization, in this order (SCENARIO.md):
+//! 1. Unicode NFKD (compatibility decomposition: `ﬁ` → `fi`, `Ｋ` → `K`, `é` → `e` + ◌́);
+//! 2. drop combining marks (so `Kīhei` → `Kihei`, `Cañon` → `Canon`, `Müller` → `Muller`);
+//! 3. uppercase (`ß` → `SS`), unless the alphabet has lowercase letters of its own;
+//! 4. keep the symbols of Σ and whitespace; drop everything else (`‘Ewa` → `Ewa`,
+//!    letters of other scripts such as `Иванов` or `王` vanish: such a record
+//!    normalizes to the empty string and is reported, never matched);
+//! 5. turn each run of whitespace into one space (if Σ has a space; otherwise drop
+//!    it), and trim.
+//!
+//! Letters without a decomposition (`Ø`, `Ł`, `Đ`) are not letters of A–Z after
+//! NFKD and are dropped, as the rule says: `Łódź` → `ODZ`.
+
+use crate::error::InputError;
+use serde::{Deserialize, Serialize};
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
+
+/// The largest alphabet accepted: the prefix tree asks |Σ| counts per node, and
+/// the FPM miner enumerates Σ^q, so Σ must stay small.
+pub const MAX_ALPHABET: usize = 64;
+
+/// A public, ordered set of symbols. Position in the order is the symbol's index.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Alphabet {
+    symbols: Vec<char>,
+    fold_case: bool,
+}
+
+impl Default for Alphabet {
+    /// A–Z and space: the scenario's Σ (27 symbols).
+    fn default() -> Self {
+        Alphabet::new("ABCDEFGHIJKLMNOPQRSTUVWXYZ ").expect("the default alphabet is valid")
+    }
+}
+
+impl Alphabet {
+    /// An alphabet from its symbols, e.g. `"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 "`.
+    ///
+    /// Symbols are kept in the order given, must be distinct, printable, and not
+    /// combining marks or whitespace other than the plain space. Input is folded to
+    /// uppercase unless the alphabet contains lowercase letters.
+    pub fn new(symbols: &str) -> Result<Self, InputError> {
+        let mut out: Vec<char> = Vec::new();
+        for c in symbols.chars() {
+            if c.is_control() || (c.is_whitespace() && c != ' ') {
+                return Err(InputError::Alphabet(format!(
+                    "symbol U+{:04X} is a control or whitespace character; only the plain space may stand for whitespace",
+                    c as u32
+                )));
+            }
+            if is_combining_mark(c) {
+                return Err(InputError::Alphabet(format!(
+                    "symbol U+{:04X} is a combining mark; normalization removes those",
+                    c as u32
+                )));
+            }
+            if out.contains(&c) {
+                return Err(InputError::Alphabet(format!("symbol {c:?} appears twice")));
+            }
+            out.push(c);
+        }
+        if out.is_empty() {
+            return Err(InputError::Alphabet("it has no symbols".into()));
+        }
+        if out.len() > MAX_ALPHABET {
+            return Err(InputError::Alphabet(format!(
+                "{} symbols; at most {MAX_ALPHABET} are supported",
+                out.len()
+            )));
+        }
+        if out == [' '] {
+            return Err(InputError::Alphabet("it has only the space".into()));
+        }
+        let fold_case = !out.iter().any(|c| c.is_lowercase());
+        Ok(Alphabet { symbols: out, fold_case })
+    }
+
+    pub fn symbols(&self) -> &[char] {
+        &self.symbols
+    }
+
+    pub fn len(&self) -> usize {
+        self.symbols.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.symbols.is_empty()
+    }
+
+    /// The alphabet as the string of its symbols (its canonical, public form).
+    pub fn as_string(&self) -> String {
+        self.symbols.iter().collect()
+    }
+
+    pub fn contains(&self, c: char) -> bool {
+        self.symbols.contains(&c)
+    }
+
+    pub fn has_space(&self) -> bool {
+        self.symbols.contains(&' ')
+    }
+
+    /// The index of `c` in Σ.
+    pub fn index_of(&self, c: char) -> Option<usize> {
+        self.symbols.iter().position(|&s| s == c)
+    }
+
+    /// Whether every character of `s` is a symbol of Σ.
+    pub fn covers(&self, s: &str) -> bool {
+        s.chars().all(|c| self.contains(c))
+    }
+
+    /// Normalizes one record onto Σ (see the module docs for the rule).
+    pub fn normalize(&self, raw: &str) -> String {
+        let mut out = String::with_capacity(raw.len());
+        let mut pending_space = false;
+        let keep_space = self.has_space();
+        let push = |c: char, out: &mut String, pending: &mut bool| {
+            if c.is_whitespace() {
+                *pending = keep_space;
+                return;
+            }
+            if self.contains(c) {
+                if *pending && !out.is_empty() {
+                    out.push(' ');
+                }
+                *pending = false;
+                out.push(c);
+            }
+        };
+        for c in raw.nfkd() {
+            if is_combining_mark(c) {
+                continue;
+            }
+            if self.fold_case && c.is_lowercase() {
+                for u in c.to_uppercase() {
+                    push(u, &mut out, &mut pending_space);
+                }
+            } else {
+                push(c, &mut out, &mut pending_space);
+            }
+        }
+        out
+    }
+}
+
+impl TryFrom<String> for Alphabet {
+    type Error = InputError;
+    fn try_from(s: String) -> Result<Self, Self::Error> {
+        Alphabet::new(&s)
+    }
+}
+
+impl From<Alphabet> for String {
+    fn from(a: Alphabet) -> String {
+        a.as_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(s: &str) -> String {
+        Alphabet::default().normalize(s)
+    }
+
+    #[test]
+    fn scenario_examples() {
+        assert_eq!(n("Kīhei"), "KIHEI");
+        assert_eq!(n("Cañon City"), "CANON CITY");
+        assert_eq!(n("‘Ewa Beach"), "EWA BEACH");
+        assert_eq!(n("Müller"), "MULLER");
+        assert_eq!(n("straße"), "STRASSE");
+        assert_eq!(n("  o'brien \t jr. "), "OBRIEN JR");
+        assert_eq!(n("Łódź"), "ODZ");
+        assert_eq!(n("ﬁnn"), "FINN");
+    }
+
+    #[test]
+    fn other_scripts_and_junk_normalize_to_empty() {
+        assert_eq!(n("Иванов"), "");
+        assert_eq!(n("王"), "");
+        assert_eq!(n(""), "");
+        assert_eq!(n("   "), "");
+        assert_eq!(n("1234 -- !!"), "");
+        assert_eq!(n("\u{0301}\u{200B}"), "");
+    }
+
+    #[test]
+    fn drop_happens_before_collapse() {
+        // the apostrophe is dropped first, so no double space remains
+        assert_eq!(n("A ' B"), "A B");
+        assert_eq!(n("A'B"), "AB");
+    }
+
+    #[test]
+    fn custom_alphabet_with_digits() {
+        let a = Alphabet::new("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ").unwrap();
+        assert_eq!(a.normalize("Apt 4b"), "APT 4B");
+        let no_space = Alphabet::new("ABC").unwrap();
+        assert_eq!(no_space.normalize("a b c d"), "ABC");
+        let lower = Alphabet::new("abc ").unwrap();
+        assert_eq!(lower.normalize("aBc ab"), "ac ab");
+    }
+
+    #[test]
+    fn invalid_alphabets() {
+        assert!(Alphabet::new("").is_err());
+        assert!(Alphabet::new("AA").is_err());
+        assert!(Alphabet::new("A\tB").is_err());
+        assert!(Alphabet::new(" ").is_err());
+        assert!(Alphabet::new("A\u{0301}").is_err());
+        let long: String = (0..65u32).map(|i| char::from_u32(0x100 + i).unwrap()).collect();
+        assert!(Alphabet::new(&long).is_err());
+    }
+
+    #[test]
+    fn output_is_always_over_sigma() {
+        let a = Alphabet::default();
+        for s in ["Kīhei", "x\u{3000}y", "Ǆ", "ǅemal", "İstanbul", "ℌello"] {
+            let out = a.normalize(s);
+            assert!(a.covers(&out), "{s:?} -> {out:?}");
+            assert!(!out.starts_with(' ') && !out.ends_with(' ') && !out.contains("  "));
+        }
+    }
+}

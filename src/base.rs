@@ -1,0 +1,311 @@
+//! Gram bases: a party's noisy base, the shared base, merging, and the fingerprint.
+//!
+//! The shared base is the embedding's coordinate system: coordinate i of every
+//! vector is gram i of the shared base, so both parties must hold the very same
+//! ordered list. Its fingerprint (SHA-256 of the canonical form) is what they
+//! compare out of band, and what every vector batch carries.
+
+use crate::alphabet::Alphabet;
+use crate::error::BaseError;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+/// A gram with its (noisy) count as released by a miner.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GramCount {
+    pub gram: String,
+    pub count: f64,
+}
+
+/// Which miner produced a base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MinerKind {
+    /// Top-k by noisy record supports, one run per gram length (paper 5.1).
+    Fpm,
+    /// Private prefix tree (paper 5.2, Algorithm 1).
+    PrefixTree,
+    /// Exact top-k by record support: NOT private, a baseline.
+    Exact,
+    /// Uniformly random grams over Σ: data-independent, costs no budget.
+    Random,
+}
+
+impl MinerKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            MinerKind::Fpm => "fpm",
+            MinerKind::PrefixTree => "prefix-tree",
+            MinerKind::Exact => "exact",
+            MinerKind::Random => "random",
+        }
+    }
+}
+
+/// Budget allocation strategies of the prefix-tree miner (paper 5.2.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    Linear,
+    Exponential,
+    Adaptive,
+    Hybrid,
+}
+
+impl Strategy {
+    pub const ALL: [Strategy; 4] =
+        [Strategy::Linear, Strategy::Exponential, Strategy::Adaptive, Strategy::Hybrid];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Strategy::Linear => "linear",
+            Strategy::Exponential => "exponential",
+            Strategy::Adaptive => "adaptive",
+            Strategy::Hybrid => "hybrid",
+        }
+    }
+}
+
+/// Every parameter a miner used, recorded in the noisy base.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MineRecord {
+    pub miner: MinerKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<Strategy>,
+    pub k: usize,
+    pub q_min: usize,
+    pub q_max: usize,
+    /// The party's ε for this mining (what the ledger allowed).
+    pub epsilon: f64,
+    /// What the mechanisms actually charged (≤ `epsilon`).
+    pub epsilon_spent: f64,
+    /// Per-mechanism parameters: noise scales, θ, h_max, contribution caps, …
+    pub mechanism: BTreeMap<String, serde_json::Value>,
+}
+
+/// A party's mined base: grams with their noisy counts, most frequent first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct NoisyBase {
+    pub alphabet: Alphabet,
+    pub params: MineRecord,
+    /// False when the noise came from a seeded generator (tests, experiments) or
+    /// the miner is not private (exact): such a base must not be shared.
+    pub private: bool,
+    pub grams: Vec<GramCount>,
+}
+
+/// The order of grams in every base: larger count first, then shorter, then by
+/// the alphabet's symbol order. Data-independent, so ties never depend on the input.
+pub fn rank_order(alphabet: &Alphabet, a: (&str, f64), b: (&str, f64)) -> Ordering {
+    b.1.partial_cmp(&a.1)
+        .unwrap_or(Ordering::Equal)
+        .then_with(|| gram_order(alphabet, a.0, b.0))
+}
+
+/// Shorter first, then by symbol index in Σ.
+pub fn gram_order(alphabet: &Alphabet, a: &str, b: &str) -> Ordering {
+    a.chars().count().cmp(&b.chars().count()).then_with(|| {
+        let ia = a.chars().map(|c| alphabet.index_of(c).unwrap_or(usize::MAX));
+        let ib = b.chars().map(|c| alphabet.index_of(c).unwrap_or(usize::MAX));
+        ia.cmp(ib)
+    })
+}
+
+/// The shared base: the ordered grams that define the embedding's coordinates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SharedBase {
+    alphabet: Alphabet,
+    q_min: usize,
+    q_max: usize,
+    grams: Vec<String>,
+    fingerprint: String,
+}
+
+impl SharedBase {
+    /// A shared base from an ordered list of grams, validated: non-empty, distinct,
+    /// every gram non-empty, over Σ, of a length in `[q_min, q_max]`.
+    pub fn new(alphabet: Alphabet, q_min: usize, q_max: usize, grams: Vec<String>) -> Result<Self, BaseError> {
+        if grams.is_empty() {
+            return Err(BaseError::Invalid("it has no grams".into()));
+        }
+        if q_min == 0 || q_min > q_max {
+            return Err(BaseError::Invalid(format!("gram lengths [{q_min}, {q_max}] are not a valid range")));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for g in &grams {
+            let len = g.chars().count();
+            if len < q_min || len > q_max {
+                return Err(BaseError::Invalid(format!(
+                    "gram {g:?} has length {len}, outside [{q_min}, {q_max}]"
+                )));
+            }
+            if !alphabet.covers(g) {
+                return Err(BaseError::Invalid(format!("gram {g:?} has a symbol outside the alphabet")));
+            }
+            if !seen.insert(g.as_str()) {
+                return Err(BaseError::Invalid(format!("gram {g:?} appears twice")));
+            }
+        }
+        let fingerprint = fingerprint(&alphabet, q_min, q_max, &grams);
+        Ok(SharedBase { alphabet, q_min, q_max, grams, fingerprint })
+    }
+
+    pub fn alphabet(&self) -> &Alphabet {
+        &self.alphabet
+    }
+    pub fn grams(&self) -> &[String] {
+        &self.grams
+    }
+    pub fn len(&self) -> usize {
+        self.grams.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.grams.is_empty()
+    }
+    pub fn q_min(&self) -> usize {
+        self.q_min
+    }
+    pub fn q_max(&self) -> usize {
+        self.q_max
+    }
+    /// Lowercase hex SHA-256 of the canonical form.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// The shared base of one party's own noisy base: its top `k` grams in order.
+    pub fn from_noisy(base: &NoisyBase, k: usize) -> Result<Self, BaseError> {
+        let grams = base.grams.iter().take(k).map(|g| g.gram.clone()).collect();
+        SharedBase::new(base.alphabet.clone(), base.params.q_min, base.params.q_max, grams)
+    }
+}
+
+/// SHA-256 over the canonical form: a header line, the alphabet, the gram-length
+/// range, then the grams in coordinate order, each on its own line (a gram never
+/// holds a newline: Σ has no control characters).
+pub fn fingerprint(alphabet: &Alphabet, q_min: usize, q_max: usize, grams: &[String]) -> String {
+    let mut h = Sha256::new();
+    h.update(b"gramlink-shared-base-v1\n");
+    h.update(alphabet.as_string().as_bytes());
+    h.update(format!("\n{q_min}\n{q_max}\n{}\n", grams.len()).as_bytes());
+    for g in grams {
+        h.update(g.as_bytes());
+        h.update(b"\n");
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Merges two parties' noisy bases into the shared base of `k` grams.
+///
+/// The rule (deterministic, symmetric in `a` and `b`, so either party or both can
+/// run it): over the union of the two gram lists, score each gram by the sum of its
+/// noisy counts in the bases that hold it (a base that does not list a gram adds
+/// nothing); order by [`rank_order`] (score descending, then shorter, then by Σ's
+/// order); keep the first `k`. Only noisy, already-released values are used, so the
+/// merge is post-processing and costs no privacy.
+///
+/// The bases must agree on the alphabet and the gram-length range.
+pub fn merge(a: &NoisyBase, b: &NoisyBase, k: usize) -> Result<SharedBase, BaseError> {
+    if k == 0 {
+        return Err(BaseError::Invalid("k must be at least 1".into()));
+    }
+    if a.alphabet != b.alphabet {
+        return Err(BaseError::Incompatible(format!(
+            "alphabets differ ({:?} vs {:?})",
+            a.alphabet.as_string(),
+            b.alphabet.as_string()
+        )));
+    }
+    if (a.params.q_min, a.params.q_max) != (b.params.q_min, b.params.q_max) {
+        return Err(BaseError::Incompatible(format!(
+            "gram lengths differ ([{}, {}] vs [{}, {}])",
+            a.params.q_min, a.params.q_max, b.params.q_min, b.params.q_max
+        )));
+    }
+    let mut score: BTreeMap<&str, f64> = BTreeMap::new();
+    for g in a.grams.iter().chain(b.grams.iter()) {
+        if !g.count.is_finite() {
+            return Err(BaseError::Invalid(format!("gram {:?} has a non-finite count", g.gram)));
+        }
+        *score.entry(g.gram.as_str()).or_insert(0.0) += g.count;
+    }
+    let mut ranked: Vec<(&str, f64)> = score.into_iter().collect();
+    ranked.sort_by(|x, y| rank_order(&a.alphabet, *x, *y));
+    let grams = ranked.into_iter().take(k).map(|(g, _)| g.to_string()).collect();
+    SharedBase::new(a.alphabet.clone(), a.params.q_min, a.params.q_max, grams)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn noisy(grams: &[(&str, f64)]) -> NoisyBase {
+        NoisyBase {
+            alphabet: Alphabet::default(),
+            params: MineRecord {
+                miner: MinerKind::Fpm,
+                strategy: None,
+                k: grams.len(),
+                q_min: 1,
+                q_max: 3,
+                epsilon: 0.1,
+                epsilon_spent: 0.1,
+                mechanism: BTreeMap::new(),
+            },
+            private: true,
+            grams: grams.iter().map(|(g, c)| GramCount { gram: g.to_string(), count: *c }).collect(),
+        }
+    }
+
+    #[test]
+    fn merge_is_symmetric_and_sums_counts() {
+        let a = noisy(&[("A", 100.0), ("AN", 50.0), ("E", 40.0)]);
+        let b = noisy(&[("E", 90.0), ("A", 10.0), ("ER", 45.0)]);
+        let ab = merge(&a, &b, 3).unwrap();
+        let ba = merge(&b, &a, 3).unwrap();
+        assert_eq!(ab, ba);
+        assert_eq!(ab.grams(), ["E", "A", "AN"]);
+        assert_eq!(ab.fingerprint().len(), 64);
+    }
+
+    #[test]
+    fn ties_break_by_length_then_alphabet() {
+        let a = noisy(&[("B", 5.0), ("AB", 5.0), ("A", 5.0)]);
+        let b = noisy(&[]);
+        assert_eq!(merge(&a, &b, 3).unwrap().grams(), ["A", "B", "AB"]);
+    }
+
+    #[test]
+    fn fingerprint_depends_on_order_and_content() {
+        let al = Alphabet::default();
+        let f1 = fingerprint(&al, 1, 3, &["A".into(), "B".into()]);
+        let f2 = fingerprint(&al, 1, 3, &["B".into(), "A".into()]);
+        let f3 = fingerprint(&al, 1, 2, &["A".into(), "B".into()]);
+        assert_ne!(f1, f2);
+        assert_ne!(f1, f3);
+    }
+
+    #[test]
+    fn incompatible_bases_are_refused() {
+        let a = noisy(&[("A", 1.0)]);
+        let mut b = noisy(&[("A", 1.0)]);
+        b.params.q_max = 4;
+        assert!(matches!(merge(&a, &b, 2), Err(BaseError::Incompatible(_))));
+        let mut c = noisy(&[("A", 1.0)]);
+        c.alphabet = Alphabet::new("AB").unwrap();
+        assert!(matches!(merge(&a, &c, 2), Err(BaseError::Incompatible(_))));
+        assert!(merge(&a, &a, 0).is_err());
+    }
+
+    #[test]
+    fn shared_base_validation() {
+        let al = Alphabet::default();
+        assert!(SharedBase::new(al.clone(), 1, 3, vec![]).is_err());
+        assert!(SharedBase::new(al.clone(), 1, 3, vec!["ABCD".into()]).is_err());
+        assert!(SharedBase::new(al.clone(), 1, 3, vec!["a".into()]).is_err());
+        assert!(SharedBase::new(al.clone(), 1, 3, vec!["A".into(), "A".into()]).is_err());
+        assert!(SharedBase::new(al, 2, 1, vec!["A".into()]).is_err());
+    }
+}

@@ -1,0 +1,255 @@
+//! Reading a party's records (text or CSV) and normalizing them onto Σ.
+//!
+//! A record's id is what the party chose: a CSV column, or the 1-based line number
+//! of a text file. Records that normalize to the empty string are kept aside and
+//! reported (count and ids), never silently dropped or matched.
+
+use crate::alphabet::Alphabet;
+use crate::error::InputError;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// The longest record accepted, in bytes of the raw text (a name or an address is
+/// far shorter; a longer "record" is a sign of a wrong file or column).
+pub const MAX_RECORD_BYTES: usize = 4096;
+
+/// A record as read, before normalization.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawRecord {
+    pub id: String,
+    pub text: String,
+}
+
+/// How to read an input.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "format", rename_all = "kebab-case")]
+pub enum InputFormat {
+    /// One record a line; the id is the line number (1-based).
+    Text,
+    /// CSV with a header; `column` holds the record, `id_column` (if any) the id,
+    /// otherwise the id is the data row number (1-based).
+    Csv { column: String, id_column: Option<String> },
+}
+
+/// Checks that `bytes` is text: no NUL byte, valid UTF-8 (a leading BOM is dropped).
+pub fn decode_text<'a>(bytes: &'a [u8], what: &str) -> Result<&'a str, InputError> {
+    if bytes.is_empty() {
+        return Err(InputError::Empty { what: what.to_string() });
+    }
+    if let Some(offset) = bytes.iter().position(|&b| b == 0) {
+        return Err(InputError::Binary { what: what.to_string(), offset });
+    }
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| InputError::NotText { what: what.to_string(), offset: e.valid_up_to() })?;
+    Ok(text.strip_prefix('\u{FEFF}').unwrap_or(text))
+}
+
+/// Reads `bytes` in the given format.
+pub fn read_records(bytes: &[u8], format: &InputFormat, what: &str) -> Result<Vec<RawRecord>, InputError> {
+    let text = decode_text(bytes, what)?;
+    let records = match format {
+        InputFormat::Text => read_text(text),
+        InputFormat::Csv { column, id_column } => read_csv(text, column, id_column.as_deref())?,
+    };
+    if records.is_empty() {
+        return Err(InputError::Empty { what: what.to_string() });
+    }
+    for (index, r) in records.iter().enumerate() {
+        if r.text.len() > MAX_RECORD_BYTES {
+            return Err(InputError::RecordTooLong { index: index + 1, len: r.text.len(), limit: MAX_RECORD_BYTES });
+        }
+    }
+    Ok(records)
+}
+
+/// Reads a file natively.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_file(path: &std::path::Path, format: &InputFormat) -> Result<Vec<RawRecord>, InputError> {
+    let what = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| InputError::Io { path: what.clone(), reason: e.to_string() })?;
+    read_records(&bytes, format, &what)
+}
+
+/// One record a line (`\n` or `\r\n`); a final newline does not start a record.
+pub fn read_text(text: &str) -> Vec<RawRecord> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| RawRecord { id: (i + 1).to_string(), text: line.to_string() })
+        .collect()
+}
+
+/// CSV with a header row.
+pub fn read_csv(text: &str, column: &str, id_column: Option<&str>) -> Result<Vec<RawRecord>, InputError> {
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(text.as_bytes());
+    let headers = reader
+        .headers()
+        .map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?
+        .clone();
+    let names: Vec<&str> = headers.iter().map(|h| h.trim()).collect();
+    let find = |name: &str| {
+        names.iter().position(|h| *h == name).ok_or_else(|| InputError::MissingColumn {
+            column: name.to_string(),
+            available: names.iter().map(|h| format!("{h:?}")).collect::<Vec<_>>().join(", "),
+        })
+    };
+    let col = find(column)?;
+    let id_col = id_column.map(find).transpose()?;
+    let mut out = Vec::new();
+    for (i, row) in reader.records().enumerate() {
+        let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
+        let text = row.get(col).unwrap_or("").to_string();
+        let id = match id_col {
+            Some(c) => row.get(c).unwrap_or("").trim().to_string(),
+            None => (i + 1).to_string(),
+        };
+        if id.is_empty() {
+            return Err(InputError::Csv { record: i + 1, reason: "the id column is empty".into() });
+        }
+        out.push(RawRecord { id, text });
+    }
+    Ok(out)
+}
+
+/// A party's records after normalization.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Dataset {
+    alphabet: Alphabet,
+    ids: Vec<String>,
+    records: Vec<String>,
+    empty_ids: Vec<String>,
+    changed: usize,
+}
+
+/// What normalization did, for the user: nothing here is record text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NormalizationReport {
+    pub total: usize,
+    pub kept: usize,
+    /// Records whose text normalization changed (accents, case, punctuation, …).
+    pub changed: usize,
+    pub empty: usize,
+    /// Ids of the records that normalized to the empty string.
+    pub empty_ids: Vec<String>,
+}
+
+impl Dataset {
+    /// Normalizes `raw` onto `alphabet`. Ids must be distinct; records that
+    /// normalize to empty are set aside and reported.
+    pub fn normalize(raw: Vec<RawRecord>, alphabet: &Alphabet) -> Result<Self, InputError> {
+        let mut seen: HashMap<&str, usize> = HashMap::with_capacity(raw.len());
+        for (i, r) in raw.iter().enumerate() {
+            if let Some(first) = seen.insert(r.id.as_str(), i + 1) {
+                return Err(InputError::DuplicateId { id: r.id.clone(), first, second: i + 1 });
+            }
+        }
+        let mut ids = Vec::with_capacity(raw.len());
+        let mut records = Vec::with_capacity(raw.len());
+        let mut empty_ids = Vec::new();
+        let mut changed = 0;
+        for r in raw {
+            let n = alphabet.normalize(&r.text);
+            if n != r.text {
+                changed += 1;
+            }
+            if n.is_empty() {
+                empty_ids.push(r.id);
+            } else {
+                ids.push(r.id);
+                records.push(n);
+            }
+        }
+        Ok(Dataset { alphabet: alphabet.clone(), ids, records, empty_ids, changed })
+    }
+
+    /// A dataset from already-normalized strings with ids `0..n` (experiments).
+    pub fn from_normalized(records: Vec<String>, alphabet: &Alphabet) -> Self {
+        let ids = (0..records.len()).map(|i| i.to_string()).collect();
+        Dataset { alphabet: alphabet.clone(), ids, records, empty_ids: Vec::new(), changed: 0 }
+    }
+
+    pub fn alphabet(&self) -> &Alphabet {
+        &self.alphabet
+    }
+    /// The normalized, non-empty records.
+    pub fn records(&self) -> &[String] {
+        &self.records
+    }
+    /// Ids of [`Dataset::records`], index for index.
+    pub fn ids(&self) -> &[String] {
+        &self.ids
+    }
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+    pub fn empty_ids(&self) -> &[String] {
+        &self.empty_ids
+    }
+
+    pub fn report(&self) -> NormalizationReport {
+        NormalizationReport {
+            total: self.records.len() + self.empty_ids.len(),
+            kept: self.records.len(),
+            changed: self.changed,
+            empty: self.empty_ids.len(),
+            empty_ids: self.empty_ids.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_ids_are_line_numbers_and_empties_are_reported() {
+        let raw = read_records("Smith\n\nИванов\r\nKīhei\n".as_bytes(), &InputFormat::Text, "t").unwrap();
+        let d = Dataset::normalize(raw, &Alphabet::default()).unwrap();
+        assert_eq!(d.records(), ["SMITH", "KIHEI"]);
+        assert_eq!(d.ids(), ["1", "4"]);
+        let r = d.report();
+        assert_eq!((r.total, r.kept, r.empty), (4, 2, 2));
+        assert_eq!(r.empty_ids, ["2", "3"]);
+        assert_eq!(r.changed, 3);
+    }
+
+    #[test]
+    fn csv_columns() {
+        let csv = "id,name,city\n7,Smith,Boston\n9,\"O'Neil, Jr\",Kīhei\n";
+        let raw = read_records(csv.as_bytes(), &InputFormat::Csv { column: "city".into(), id_column: Some("id".into()) }, "c").unwrap();
+        assert_eq!(raw[1], RawRecord { id: "9".into(), text: "Kīhei".into() });
+        let err = read_records(csv.as_bytes(), &InputFormat::Csv { column: "surname".into(), id_column: None }, "c").unwrap_err();
+        assert!(matches!(err, InputError::MissingColumn { .. }));
+        assert!(err.to_string().contains("\"name\""));
+    }
+
+    #[test]
+    fn bad_inputs() {
+        assert!(matches!(read_records(b"", &InputFormat::Text, "f"), Err(InputError::Empty { .. })));
+        assert!(matches!(read_records(b"ab\0cd", &InputFormat::Text, "f"), Err(InputError::Binary { .. })));
+        assert!(matches!(read_records(b"ab\xff\xfe", &InputFormat::Text, "f"), Err(InputError::NotText { .. })));
+        let long = "A".repeat(MAX_RECORD_BYTES + 1);
+        assert!(matches!(read_records(long.as_bytes(), &InputFormat::Text, "f"), Err(InputError::RecordTooLong { .. })));
+        let ragged = "a,b\n1,2\n3\n";
+        assert!(matches!(
+            read_records(ragged.as_bytes(), &InputFormat::Csv { column: "a".into(), id_column: None }, "f"),
+            Err(InputError::Csv { .. })
+        ));
+        let header_only = "a,b\n";
+        assert!(matches!(
+            read_records(header_only.as_bytes(), &InputFormat::Csv { column: "a".into(), id_column: None }, "f"),
+            Err(InputError::Empty { .. })
+        ));
+    }
+
+    #[test]
+    fn duplicate_ids_are_refused() {
+        let raw = vec![
+            RawRecord { id: "1".into(), text: "A".into() },
+            RawRecord { id: "1".into(), text: "B".into() },
+        ];
+        assert!(matches!(Dataset::normalize(raw, &Alphabet::default()), Err(InputError::DuplicateId { .. })));
+    }
+}

@@ -1,0 +1,135 @@
+//! Errors. Each area has its own typed error; [`Error`] gathers them so callers
+//! (the CLI, the wasm bindings) can report one thing with a stable [`Error::code`].
+
+use thiserror::Error as ThisError;
+
+/// Errors of the differential-privacy primitives.
+#[derive(Debug, Clone, PartialEq, ThisError)]
+pub enum DpError {
+    #[error("invalid epsilon {value}: {reason}")]
+    InvalidEpsilon { value: String, reason: &'static str },
+    #[error("privacy budget exceeded: {mechanism} asks for epsilon {requested}, but only {remaining} of {budget} remains")]
+    BudgetExceeded {
+        mechanism: String,
+        requested: f64,
+        remaining: f64,
+        budget: f64,
+    },
+    #[error("the operating system's secure random generator failed: {0}")]
+    Entropy(String),
+    #[error("invalid sampler parameter: {0}")]
+    InvalidParameter(String),
+}
+
+/// Errors reading records (files, CSV, text) and normalizing them.
+#[derive(Debug, Clone, PartialEq, Eq, ThisError)]
+pub enum InputError {
+    #[error("cannot read {path}: {reason}")]
+    Io { path: String, reason: String },
+    #[error("{what} is empty: it holds no records")]
+    Empty { what: String },
+    #[error("{what} is not UTF-8 text (first invalid byte at offset {offset}); is it a binary file?")]
+    NotText { what: String, offset: usize },
+    #[error("{what} looks like a binary file (it contains a NUL byte at offset {offset})")]
+    Binary { what: String, offset: usize },
+    #[error("CSV column {column:?} not found; the header has: {available}")]
+    MissingColumn { column: String, available: String },
+    #[error("malformed CSV at record {record}: {reason}")]
+    Csv { record: usize, reason: String },
+    #[error("duplicate record id {id:?} (records {first} and {second})")]
+    DuplicateId { id: String, first: usize, second: usize },
+    #[error("invalid alphabet: {0}")]
+    Alphabet(String),
+    #[error("record {index} is too long ({len} bytes; the limit is {limit})")]
+    RecordTooLong { index: usize, len: usize, limit: usize },
+}
+
+/// Errors of mining parameters and miners.
+#[derive(Debug, Clone, PartialEq, ThisError)]
+pub enum MineError {
+    #[error("invalid mining parameter: {0}")]
+    InvalidParameter(String),
+    #[error(transparent)]
+    Dp(#[from] DpError),
+}
+
+/// Errors of bases: merging, compatibility.
+#[derive(Debug, Clone, PartialEq, Eq, ThisError)]
+pub enum BaseError {
+    #[error("bases are incompatible: {0}")]
+    Incompatible(String),
+    #[error("invalid base: {0}")]
+    Invalid(String),
+}
+
+/// Errors reading or checking protocol messages.
+#[derive(Debug, Clone, PartialEq, Eq, ThisError)]
+pub enum ProtocolError {
+    #[error("not a gramlink {expected} message: {reason}")]
+    Malformed { expected: &'static str, reason: String },
+    #[error("unsupported {format} version {found} (this build reads version {supported})")]
+    Version { format: String, found: u32, supported: u32 },
+    #[error("wrong message kind: expected {expected}, found {found}")]
+    WrongFormat { expected: String, found: String },
+    #[error("shared-base fingerprint mismatch: {what} was made with base {found}, expected {expected}")]
+    Fingerprint { what: String, found: String, expected: String },
+    #[error("invalid {what}: {reason}")]
+    Invalid { what: String, reason: String },
+    #[error("truncated {what}: {reason}")]
+    Truncated { what: String, reason: String },
+}
+
+/// Any gramlink error.
+#[derive(Debug, Clone, PartialEq, ThisError)]
+pub enum Error {
+    #[error(transparent)]
+    Dp(#[from] DpError),
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error(transparent)]
+    Mine(#[from] MineError),
+    #[error(transparent)]
+    Base(#[from] BaseError),
+    #[error(transparent)]
+    Protocol(#[from] ProtocolError),
+    #[error("invalid parameter: {0}")]
+    Parameter(String),
+    #[error("cancelled")]
+    Cancelled,
+}
+
+impl Error {
+    /// A stable, machine-readable code (used as the JS `Error.code`).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Dp(DpError::InvalidEpsilon { .. }) => "INVALID_EPSILON",
+            Error::Dp(DpError::BudgetExceeded { .. }) => "BUDGET_EXCEEDED",
+            Error::Dp(DpError::Entropy(_)) => "ENTROPY",
+            Error::Dp(DpError::InvalidParameter(_)) => "INVALID_PARAMETER",
+            Error::Input(InputError::Io { .. }) => "IO",
+            Error::Input(InputError::Empty { .. }) => "EMPTY_INPUT",
+            Error::Input(InputError::NotText { .. }) | Error::Input(InputError::Binary { .. }) => {
+                "NOT_TEXT"
+            }
+            Error::Input(InputError::MissingColumn { .. }) => "MISSING_COLUMN",
+            Error::Input(InputError::Csv { .. }) => "MALFORMED_CSV",
+            Error::Input(InputError::DuplicateId { .. }) => "DUPLICATE_ID",
+            Error::Input(InputError::Alphabet(_)) => "INVALID_ALPHABET",
+            Error::Input(InputError::RecordTooLong { .. }) => "RECORD_TOO_LONG",
+            Error::Mine(MineError::InvalidParameter(_)) => "INVALID_PARAMETER",
+            Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).code(),
+            Error::Base(BaseError::Incompatible(_)) => "INCOMPATIBLE_BASES",
+            Error::Base(BaseError::Invalid(_)) => "INVALID_BASE",
+            Error::Protocol(ProtocolError::Malformed { .. }) => "MALFORMED_MESSAGE",
+            Error::Protocol(ProtocolError::Version { .. }) => "UNSUPPORTED_VERSION",
+            Error::Protocol(ProtocolError::WrongFormat { .. }) => "WRONG_MESSAGE_KIND",
+            Error::Protocol(ProtocolError::Fingerprint { .. }) => "FINGERPRINT_MISMATCH",
+            Error::Protocol(ProtocolError::Invalid { .. }) => "INVALID_MESSAGE",
+            Error::Protocol(ProtocolError::Truncated { .. }) => "TRUNCATED_MESSAGE",
+            Error::Parameter(_) => "INVALID_PARAMETER",
+            Error::Cancelled => "CANCELLED",
+        }
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
