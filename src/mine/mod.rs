@@ -1,1 +1,148 @@
-//! (in progress)
+//! Miners: from a party's records to a noisy base of frequent grams.
+//!
+//! - [`fpm`]: top-k by noisy record supports, one run per gram length (paper 5.1);
+//! - [`prefix_tree`]: the private prefix tree (paper 5.2) with its budget strategies;
+//! - [`exact`] and [`random`]: the non-private and the data-independent baselines;
+//! - [`utility`]: the paper's mining utility (Figure 4).
+//!
+//! Every miner charges the party's [`BudgetLedger`] before it touches the data and
+//! records every mechanism parameter in the [`NoisyBase`] it returns.
+
+pub mod budget;
+pub mod encode;
+pub mod exact;
+pub mod fpm;
+pub mod prefix_tree;
+pub mod random;
+pub mod utility;
+
+use crate::base::{MinerKind, NoisyBase, Strategy};
+use crate::dataset::Dataset;
+use crate::dp::{BudgetLedger, Epsilon, Randomness};
+use crate::error::{Error, MineError};
+use crate::progress::Progress;
+use serde::{Deserialize, Serialize};
+
+/// The largest gram length accepted (grams are short by nature; the prefix tree
+/// is at most this deep).
+pub const MAX_Q: usize = 12;
+/// The FPM miner enumerates Σ^q for every length; it refuses universes above this.
+pub const MAX_UNIVERSE: u64 = 1 << 22;
+
+/// Mining options, with the paper's Table 3 defaults.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+pub struct MineOptions {
+    pub miner: MinerKind,
+    /// Budget strategy of the prefix-tree miner.
+    pub strategy: Strategy,
+    /// The ε this mining may spend (charged to the party's ledger).
+    pub epsilon: f64,
+    pub k: usize,
+    pub q_min: usize,
+    pub q_max: usize,
+    /// Depth of the prefix tree: a public parameter (the paper uses the mean record
+    /// length; reading it off private data would leak, so the caller states it).
+    pub h_max: usize,
+    /// FPM: at most this many distinct grams of each length count for one record
+    /// (the sensitivity of the support vector). Public.
+    pub max_grams_per_record: usize,
+}
+
+impl Default for MineOptions {
+    fn default() -> Self {
+        MineOptions {
+            miner: MinerKind::PrefixTree,
+            strategy: Strategy::Hybrid,
+            epsilon: 0.1,
+            k: 75,
+            q_min: 1,
+            q_max: 3,
+            h_max: 7,
+            max_grams_per_record: 12,
+        }
+    }
+}
+
+impl MineOptions {
+    /// Checks every parameter; the error names the one that is wrong.
+    pub fn validate(&self, sigma: usize) -> Result<Epsilon, MineError> {
+        let bad = |m: String| Err(MineError::InvalidParameter(m));
+        let eps = match self.miner {
+            MinerKind::Exact | MinerKind::Random => Epsilon::new(self.epsilon).unwrap_or(Epsilon::zero()),
+            _ => Epsilon::new(self.epsilon)?,
+        };
+        if self.k == 0 {
+            return bad("k must be at least 1".into());
+        }
+        if self.k > 100_000 {
+            return bad(format!("k = {} is too large (at most 100000)", self.k));
+        }
+        if self.q_min == 0 {
+            return bad("q_min must be at least 1".into());
+        }
+        if self.q_min > self.q_max {
+            return bad(format!("q_min ({}) is greater than q_max ({})", self.q_min, self.q_max));
+        }
+        if self.q_max > MAX_Q {
+            return bad(format!("q_max = {} is too large (at most {MAX_Q})", self.q_max));
+        }
+        match self.miner {
+            MinerKind::PrefixTree => {
+                if self.h_max == 0 || self.h_max > 64 {
+                    return bad(format!("h_max = {} must be in 1..=64", self.h_max));
+                }
+                if self.h_max < self.q_min {
+                    return bad(format!(
+                        "h_max ({}) is below q_min ({}): the tree would hold no gram of those lengths",
+                        self.h_max, self.q_min
+                    ));
+                }
+            }
+            MinerKind::Fpm => {
+                if self.max_grams_per_record == 0 || self.max_grams_per_record > 1024 {
+                    return bad(format!(
+                        "max_grams_per_record = {} must be in 1..=1024",
+                        self.max_grams_per_record
+                    ));
+                }
+                for q in self.q_min..=self.q_max {
+                    match encode::universe_size(sigma, q) {
+                        Some(u) if u <= MAX_UNIVERSE => {}
+                        _ => {
+                            return bad(format!(
+                                "the FPM miner counts all |Σ|^q grams; {sigma}^{q} is more than {MAX_UNIVERSE}: lower q_max or use the prefix-tree miner"
+                            ))
+                        }
+                    }
+                }
+            }
+            MinerKind::Exact | MinerKind::Random => {}
+        }
+        Ok(eps)
+    }
+}
+
+/// Mines `dataset` with `options`, charging `ledger`. The base is marked private
+/// only when the miner is private and `rng` is the secure generator.
+pub fn mine(
+    dataset: &Dataset,
+    options: &MineOptions,
+    ledger: &mut BudgetLedger,
+    rng: &mut Randomness,
+    progress: &mut dyn Progress,
+) -> Result<NoisyBase, Error> {
+    let eps = options.validate(dataset.alphabet().len())?;
+    if dataset.is_empty() && options.miner != MinerKind::Random {
+        return Err(Error::Parameter("there are no records to mine (all of them normalized to empty?)".into()));
+    }
+    match options.miner {
+        MinerKind::Fpm => fpm::mine(dataset, options, eps, ledger, rng, progress),
+        MinerKind::PrefixTree => {
+            let tree = prefix_tree::PrefixTree::build(dataset, options, eps, ledger, rng, progress)?;
+            Ok(tree.extract(options.k, options.q_min, options.q_max)?)
+        }
+        MinerKind::Exact => Ok(exact::mine(dataset, options, progress)?),
+        MinerKind::Random => Ok(random::mine(dataset.alphabet(), options, rng)?),
+    }
+}
