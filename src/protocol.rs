@@ -1,1 +1,414 @@
-//! (in progress)
+//! The messages that cross between parties: versioned, self-describing, validated
+//! on read. Reading never panics: every problem is a [`ProtocolError`] that names it.
+//!
+//! | message | format name | JSON | binary |
+//! |---|---|---|---|
+//! | a party's noisy base | `gramlink/noisy-base` | yes | |
+//! | the shared base | `gramlink/shared-base` | yes | |
+//! | a vector batch | `gramlink/vector-batch` | yes | yes (`GLVB`) |
+//! | a match result | `gramlink/match-result` | yes | |
+//!
+//! No message holds record text: ids are what the party chose, vectors and
+//! thresholds are numbers, bases hold grams and noisy counts only.
+
+use crate::alphabet::Alphabet;
+use crate::base::{NoisyBase, SharedBase};
+use crate::embed::Vectors;
+use crate::error::ProtocolError;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub const NOISY_BASE: &str = "gramlink/noisy-base";
+pub const SHARED_BASE: &str = "gramlink/shared-base";
+pub const VECTOR_BATCH: &str = "gramlink/vector-batch";
+pub const MATCH_RESULT: &str = "gramlink/match-result";
+/// The version this build writes and reads, for every message.
+pub const VERSION: u32 = 1;
+/// Largest message accepted (bytes): a NAMES batch is about 45 MB in JSON.
+pub const MAX_MESSAGE_BYTES: usize = 1 << 30;
+
+/// Wraps a payload with its format name and version.
+fn envelope<T: Serialize>(format: &str, body: &T) -> String {
+    let mut v = serde_json::to_value(body).unwrap_or(Value::Null);
+    if let Value::Object(map) = &mut v {
+        map.insert("version".into(), Value::from(VERSION));
+        map.insert("format".into(), Value::from(format));
+    }
+    // serde_json writes object keys in insertion order only with preserve_order;
+    // readers do not care about order
+    serde_json::to_string(&v).unwrap_or_default()
+}
+
+/// Checks format and version, then decodes the payload.
+fn open<T: DeserializeOwned>(text: &str, format: &'static str) -> Result<T, ProtocolError> {
+    if text.len() > MAX_MESSAGE_BYTES {
+        return Err(ProtocolError::Invalid { what: format.into(), reason: format!("larger than {MAX_MESSAGE_BYTES} bytes") });
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        if e.is_eof() {
+            ProtocolError::Truncated { what: format.into(), reason: e.to_string() }
+        } else {
+            ProtocolError::Malformed { expected: format, reason: e.to_string() }
+        }
+    })?;
+    let obj = value
+        .as_object()
+        .ok_or_else(|| ProtocolError::Malformed { expected: format, reason: "not a JSON object".into() })?;
+    let found = obj
+        .get("format")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ProtocolError::Malformed { expected: format, reason: "no \"format\" field".into() })?;
+    if found != format {
+        return Err(ProtocolError::WrongFormat { expected: format.into(), found: found.into() });
+    }
+    let version = obj
+        .get("version")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| ProtocolError::Malformed { expected: format, reason: "no numeric \"version\" field".into() })?;
+    if version != VERSION as u64 {
+        return Err(ProtocolError::Version { format: format.into(), found: version.min(u32::MAX as u64) as u32, supported: VERSION });
+    }
+    serde_json::from_value(value).map_err(|e| ProtocolError::Malformed { expected: format, reason: e.to_string() })
+}
+
+// ---------------------------------------------------------------- noisy base
+
+pub fn write_noisy_base(base: &NoisyBase) -> String {
+    envelope(NOISY_BASE, base)
+}
+
+pub fn read_noisy_base(text: &str) -> Result<NoisyBase, ProtocolError> {
+    let base: NoisyBase = open(text, NOISY_BASE)?;
+    let invalid = |reason: String| ProtocolError::Invalid { what: "noisy base".into(), reason };
+    let p = &base.params;
+    if p.q_min == 0 || p.q_min > p.q_max {
+        return Err(invalid(format!("gram lengths [{}, {}] are not a valid range", p.q_min, p.q_max)));
+    }
+    if !(p.epsilon.is_finite() && p.epsilon >= 0.0 && p.epsilon_spent.is_finite() && p.epsilon_spent >= 0.0) {
+        return Err(invalid("epsilon values must be finite and non-negative".into()));
+    }
+    if p.epsilon_spent > p.epsilon + 1e-12 {
+        return Err(invalid(format!("it claims to spend {} of a budget of {}", p.epsilon_spent, p.epsilon)));
+    }
+    let mut seen = std::collections::HashSet::new();
+    for g in &base.grams {
+        let len = g.gram.chars().count();
+        if len < p.q_min || len > p.q_max || !base.alphabet.covers(&g.gram) {
+            return Err(invalid(format!("gram {:?} is not a gram of lengths [{}, {}] over the alphabet", g.gram, p.q_min, p.q_max)));
+        }
+        if !g.count.is_finite() {
+            return Err(invalid(format!("gram {:?} has a non-finite count", g.gram)));
+        }
+        if !seen.insert(g.gram.as_str()) {
+            return Err(invalid(format!("gram {:?} appears twice", g.gram)));
+        }
+    }
+    Ok(base)
+}
+
+// --------------------------------------------------------------- shared base
+
+#[derive(Serialize, Deserialize)]
+struct SharedBaseBody {
+    alphabet: Alphabet,
+    q_min: usize,
+    q_max: usize,
+    grams: Vec<String>,
+    fingerprint: String,
+}
+
+pub fn write_shared_base(base: &SharedBase) -> String {
+    envelope(
+        SHARED_BASE,
+        &SharedBaseBody {
+            alphabet: base.alphabet().clone(),
+            q_min: base.q_min(),
+            q_max: base.q_max(),
+            grams: base.grams().to_vec(),
+            fingerprint: base.fingerprint().to_string(),
+        },
+    )
+}
+
+/// Reads a shared base and checks its fingerprint against its content.
+pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
+    let body: SharedBaseBody = open(text, SHARED_BASE)?;
+    let base = SharedBase::new(body.alphabet, body.q_min, body.q_max, body.grams)
+        .map_err(|e| ProtocolError::Invalid { what: "shared base".into(), reason: e.to_string() })?;
+    if base.fingerprint() != body.fingerprint {
+        return Err(ProtocolError::Fingerprint {
+            what: "the shared base's content".into(),
+            found: base.fingerprint().into(),
+            expected: body.fingerprint,
+        });
+    }
+    Ok(base)
+}
+
+// -------------------------------------------------------------- vector batch
+
+/// Which party made a batch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Party {
+    A,
+    B,
+}
+
+/// Per-record thresholds and how they were computed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ThresholdSet {
+    /// `paper`, `sound` or `global`.
+    pub mode: String,
+    pub ed: u32,
+    pub values: Vec<f64>,
+}
+
+/// A party's embedded records.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VectorBatch {
+    pub party: Party,
+    pub fingerprint: String,
+    pub ids: Vec<String>,
+    pub vectors: Vectors,
+    pub thresholds: Option<ThresholdSet>,
+    /// Set when the vectors went through a keyed transform (its key never leaves
+    /// the parties; this is a public label so both sides can check they agree).
+    pub transform: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct BatchHeader {
+    party: Party,
+    fingerprint: String,
+    dim: usize,
+    count: usize,
+    ids: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    thresholds: Option<ThresholdHeader>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    transform: Option<String>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct ThresholdHeader {
+    mode: String,
+    ed: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    values: Option<Vec<f64>>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct BatchJson {
+    #[serde(flatten)]
+    header: BatchHeader,
+    vectors: Vec<f32>,
+}
+
+impl VectorBatch {
+    /// Checks the batch's own consistency.
+    pub fn validate(&self) -> Result<(), ProtocolError> {
+        let invalid = |reason: String| ProtocolError::Invalid { what: "vector batch".into(), reason };
+        if self.fingerprint.len() != 64 || !self.fingerprint.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(invalid(format!("fingerprint {:?} is not a SHA-256 hex digest", self.fingerprint)));
+        }
+        let n = self.ids.len();
+        if self.vectors.dim == 0 {
+            return Err(invalid("dimension 0".into()));
+        }
+        if self.vectors.data.len() != n * self.vectors.dim {
+            return Err(invalid(format!(
+                "{} ids but {} numbers, which is not {} vectors of dimension {}",
+                n,
+                self.vectors.data.len(),
+                n,
+                self.vectors.dim
+            )));
+        }
+        if let Some(i) = self.vectors.data.iter().position(|x| !x.is_finite()) {
+            return Err(invalid(format!("vector {} has a non-finite component ({})", i / self.vectors.dim, self.vectors.data[i])));
+        }
+        let mut seen = std::collections::HashMap::with_capacity(n);
+        for (i, id) in self.ids.iter().enumerate() {
+            if let Some(first) = seen.insert(id.as_str(), i) {
+                return Err(invalid(format!("id {id:?} is used twice (records {} and {})", first + 1, i + 1)));
+            }
+        }
+        if let Some(t) = &self.thresholds {
+            if t.values.len() != n {
+                return Err(invalid(format!("{} thresholds for {} vectors", t.values.len(), n)));
+            }
+            if let Some(i) = t.values.iter().position(|x| !x.is_finite() || *x < 0.0) {
+                return Err(invalid(format!("threshold of record {} is {} (must be finite and >= 0)", i + 1, t.values[i])));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses a batch made with another base.
+    pub fn check_base(&self, fingerprint: &str) -> Result<(), ProtocolError> {
+        if self.fingerprint != fingerprint {
+            return Err(ProtocolError::Fingerprint {
+                what: format!("party {:?}'s vector batch", self.party),
+                found: self.fingerprint.clone(),
+                expected: fingerprint.into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn header(&self, with_threshold_values: bool) -> BatchHeader {
+        BatchHeader {
+            party: self.party,
+            fingerprint: self.fingerprint.clone(),
+            dim: self.vectors.dim,
+            count: self.ids.len(),
+            ids: self.ids.clone(),
+            thresholds: self.thresholds.as_ref().map(|t| ThresholdHeader {
+                mode: t.mode.clone(),
+                ed: t.ed,
+                values: with_threshold_values.then(|| t.values.clone()),
+            }),
+            transform: self.transform.clone(),
+        }
+    }
+
+    fn from_header(h: BatchHeader, data: Vec<f32>, values: Option<Vec<f64>>) -> Result<Self, ProtocolError> {
+        if h.count != h.ids.len() {
+            return Err(ProtocolError::Invalid {
+                what: "vector batch".into(),
+                reason: format!("count says {} but there are {} ids", h.count, h.ids.len()),
+            });
+        }
+        let thresholds = match h.thresholds {
+            None => None,
+            Some(t) => Some(ThresholdSet {
+                mode: t.mode,
+                ed: t.ed,
+                values: values.or(t.values).ok_or_else(|| ProtocolError::Invalid {
+                    what: "vector batch".into(),
+                    reason: "thresholds are announced but have no values".into(),
+                })?,
+            }),
+        };
+        let batch = VectorBatch {
+            party: h.party,
+            fingerprint: h.fingerprint,
+            ids: h.ids,
+            vectors: Vectors { dim: h.dim, data },
+            thresholds,
+            transform: h.transform,
+        };
+        batch.validate()?;
+        Ok(batch)
+    }
+
+    pub fn to_json(&self) -> String {
+        envelope(VECTOR_BATCH, &BatchJson { header: self.header(true), vectors: self.vectors.data.clone() })
+    }
+
+    pub fn from_json(text: &str) -> Result<Self, ProtocolError> {
+        let b: BatchJson = open(text, VECTOR_BATCH)?;
+        Self::from_header(b.header, b.vectors, None)
+    }
+
+    /// The compact binary form: `GLVB`, u32 LE version, u32 LE header length, the
+    /// JSON header (format, version, party, fingerprint, dim, count, ids, threshold
+    /// mode), then count·dim f32 LE, then count f64 LE thresholds if announced.
+    pub fn to_binary(&self) -> Vec<u8> {
+        let header = envelope(VECTOR_BATCH, &self.header(false));
+        let mut out = Vec::with_capacity(12 + header.len() + self.vectors.data.len() * 4 + self.ids.len() * 8);
+        out.extend_from_slice(b"GLVB");
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
+        out.extend_from_slice(header.as_bytes());
+        for x in &self.vectors.data {
+            out.extend_from_slice(&x.to_le_bytes());
+        }
+        if let Some(t) = &self.thresholds {
+            for x in &t.values {
+                out.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        out
+    }
+
+    pub fn from_binary(bytes: &[u8]) -> Result<Self, ProtocolError> {
+        let trunc = |reason: String| ProtocolError::Truncated { what: "binary vector batch".into(), reason };
+        if bytes.len() < 12 {
+            return Err(trunc(format!("{} bytes, shorter than the 12-byte preamble", bytes.len())));
+        }
+        if &bytes[..4] != b"GLVB" {
+            return Err(ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "no GLVB magic: not a binary vector batch".into() });
+        }
+        let version = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
+        if version != VERSION {
+            return Err(ProtocolError::Version { format: VECTOR_BATCH.into(), found: version, supported: VERSION });
+        }
+        let hlen = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]) as usize;
+        let body = &bytes[12..];
+        if body.len() < hlen {
+            return Err(trunc(format!("header of {hlen} bytes announced, {} present", body.len())));
+        }
+        let header_text = std::str::from_utf8(&body[..hlen])
+            .map_err(|_| ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "header is not UTF-8".into() })?;
+        let h: BatchHeader = open(header_text, VECTOR_BATCH)?;
+        let rest = &body[hlen..];
+        let n = h.count;
+        let need_vec = n.checked_mul(h.dim).and_then(|x| x.checked_mul(4)).ok_or_else(|| trunc("size overflow".into()))?;
+        let need_th = if h.thresholds.is_some() { n * 8 } else { 0 };
+        if rest.len() < need_vec + need_th {
+            return Err(trunc(format!("{} bytes of numbers, {} expected for {} vectors of dimension {}", rest.len(), need_vec + need_th, n, h.dim)));
+        }
+        if rest.len() > need_vec + need_th {
+            return Err(ProtocolError::Invalid { what: "binary vector batch".into(), reason: format!("{} trailing bytes", rest.len() - need_vec - need_th) });
+        }
+        let data: Vec<f32> = rest[..need_vec].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let values = h.thresholds.as_ref().map(|_| {
+            rest[need_vec..].chunks_exact(8).map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect()
+        });
+        Self::from_header(h, data, values)
+    }
+
+    /// Reads either form (binary if it starts with the magic).
+    pub fn read(bytes: &[u8]) -> Result<Self, ProtocolError> {
+        if bytes.starts_with(b"GLVB") {
+            return Self::from_binary(bytes);
+        }
+        let text = std::str::from_utf8(bytes)
+            .map_err(|_| ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "neither a binary batch nor UTF-8 JSON".into() })?;
+        Self::from_json(text)
+    }
+}
+
+// -------------------------------------------------------------- match result
+
+/// One linked pair, by the parties' ids.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LinkedPair {
+    pub a: String,
+    pub b: String,
+    pub distance: f64,
+}
+
+/// The matcher's answer.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct MatchResult {
+    pub fingerprint: String,
+    /// `threshold` (paper rule: every B within A's threshold) or `one-to-one`.
+    pub rule: String,
+    pub candidates: u64,
+    pub pairs: Vec<LinkedPair>,
+}
+
+pub fn write_match_result(r: &MatchResult) -> String {
+    envelope(MATCH_RESULT, r)
+}
+
+pub fn read_match_result(text: &str) -> Result<MatchResult, ProtocolError> {
+    let r: MatchResult = open(text, MATCH_RESULT)?;
+    if let Some(p) = r.pairs.iter().find(|p| !p.distance.is_finite() || p.distance < 0.0) {
+        return Err(ProtocolError::Invalid { what: "match result".into(), reason: format!("pair ({}, {}) has distance {}", p.a, p.b, p.distance) });
+    }
+    Ok(r)
+}

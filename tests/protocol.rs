@@ -1,0 +1,91 @@
+//! Protocol messages: round trips, and every malformed form refused with a clear error.
+#![cfg(not(target_arch = "wasm32"))]
+
+use gramlink::alphabet::Alphabet;
+use gramlink::base::{GramCount, MineRecord, MinerKind, NoisyBase, SharedBase};
+use gramlink::embed::Vectors;
+use gramlink::error::ProtocolError;
+use gramlink::protocol::*;
+
+
+fn batch() -> VectorBatch {
+    VectorBatch {
+        party: Party::A,
+        fingerprint: "ab".repeat(32),
+        ids: vec!["x".into(), "y".into()],
+        vectors: Vectors { dim: 3, data: vec![1.0, 0.5, 0.0, 2.0, 1.0 / 3.0, 0.0] },
+        thresholds: Some(ThresholdSet { mode: "sound".into(), ed: 1, values: vec![1.5, 2.25] }),
+        transform: None,
+    }
+}
+
+#[test]
+fn batch_round_trips_in_both_forms() {
+    let b = batch();
+    assert_eq!(VectorBatch::read(b.to_json().as_bytes()).unwrap(), b);
+    assert_eq!(VectorBatch::read(&b.to_binary()).unwrap(), b);
+    let mut no_th = batch();
+    no_th.thresholds = None;
+    assert_eq!(VectorBatch::read(&no_th.to_binary()).unwrap(), no_th);
+}
+
+#[test]
+fn truncated_and_corrupt_batches_are_refused() {
+    let bin = batch().to_binary();
+    for cut in [0, 5, 11, 20, bin.len() - 1] {
+        let e = VectorBatch::read(&bin[..cut]).unwrap_err();
+        assert!(matches!(e, ProtocolError::Truncated { .. } | ProtocolError::Malformed { .. }), "{cut}: {e}");
+    }
+    let mut v2 = bin.clone();
+    v2[4] = 2;
+    assert!(matches!(VectorBatch::read(&v2), Err(ProtocolError::Version { found: 2, .. })));
+    let json = batch().to_json();
+    assert!(matches!(VectorBatch::read(json[..json.len() / 2].as_bytes()), Err(ProtocolError::Truncated { .. })));
+    let nan = json.replacen("0.5", "NaN", 1);
+    assert!(VectorBatch::read(nan.as_bytes()).is_err());
+    let wrong_dim = json.replacen("\"dim\":3", "\"dim\":4", 1);
+    assert!(matches!(VectorBatch::read(wrong_dim.as_bytes()), Err(ProtocolError::Invalid { .. })));
+    let dup = json.replacen("\"y\"", "\"x\"", 1);
+    let e = VectorBatch::read(dup.as_bytes()).unwrap_err();
+    assert!(e.to_string().contains("used twice"), "{e}");
+    let v9 = json.replacen("\"version\":1", "\"version\":9", 1);
+    assert!(matches!(VectorBatch::read(v9.as_bytes()), Err(ProtocolError::Version { found: 9, .. })));
+}
+
+#[test]
+fn fingerprint_check() {
+    let b = batch();
+    assert!(b.check_base(&"ab".repeat(32)).is_ok());
+    assert!(matches!(b.check_base(&"cd".repeat(32)), Err(ProtocolError::Fingerprint { .. })));
+}
+
+#[test]
+fn bases_round_trip_and_are_checked() {
+    let nb = NoisyBase {
+        alphabet: Alphabet::default(),
+        params: MineRecord {
+            miner: MinerKind::Fpm,
+            strategy: None,
+            k: 2,
+            q_min: 1,
+            q_max: 2,
+            epsilon: 0.1,
+            epsilon_spent: 0.1,
+            mechanism: Default::default(),
+        },
+        private: true,
+        grams: vec![GramCount { gram: "A".into(), count: 10.0 }, GramCount { gram: "AB".into(), count: 3.0 }],
+    };
+    let text = write_noisy_base(&nb);
+    assert_eq!(read_noisy_base(&text).unwrap(), nb);
+    assert!(matches!(read_shared_base(&text), Err(ProtocolError::WrongFormat { .. })));
+    let overspent = text.replacen("\"epsilon_spent\":0.1", "\"epsilon_spent\":0.2", 1);
+    assert!(read_noisy_base(&overspent).is_err());
+    let sb = SharedBase::from_noisy(&nb, 2).unwrap();
+    let st = write_shared_base(&sb);
+    assert_eq!(read_shared_base(&st).unwrap(), sb);
+    let tampered = st.replacen("\"AB\"", "\"BA\"", 1);
+    assert!(matches!(read_shared_base(&tampered), Err(ProtocolError::Fingerprint { .. })));
+    assert!(matches!(read_noisy_base("{"), Err(ProtocolError::Truncated { .. })));
+    assert!(matches!(read_noisy_base("[1]"), Err(ProtocolError::Malformed { .. })));
+}
