@@ -1,1 +1,3 @@
-//! (in progress)
+//! Evaluation: the paper's experiments and the SCENARIO.md protocol.
+
+pub mod utility;

@@ -11,9 +11,11 @@
 //! created and expanded in turn. Records shorter than d+1 end at v.
 //!
 //! The adaptive and hybrid strategies add the adaptive rule: a node is
-//! *non-frequent* when its noisy count is below 2·θ(ε_{d+1}) (its children would
-//! likely drown in the next level's noise); then its children's query gets all the
-//! budget left on the path, ε − spent(v), and they become leaves.
+//! *non-frequent* when its noisy count is below 2·θ of its own query (it barely
+//! cleared the noise floor, so its children would likely drown in noise); then its
+//! children's query gets all the budget left on the path, ε − spent(v), and they
+//! become leaves. (A rule on the next level's θ would never fire under the
+//! exponential schedule: 2·θ(2ε_d) = θ(ε_d), which every surviving node exceeds.)
 //!
 //! # Sensitivity and privacy
 //! One record lies in exactly one node per level (the node of its prefix of that
@@ -127,7 +129,7 @@ impl PrefixTree {
             }
             let remaining = epsilon.saturating_sub(node.spent);
             let planned = levels[d];
-            let non_frequent = adaptive && v != 0 && (node.noisy as f64) < 2.0 * theta(planned);
+            let non_frequent = adaptive && v != 0 && (node.noisy as f64) < 2.0 * theta(node.epsilon);
             let eps = if non_frequent { remaining } else { planned.min(remaining) };
             if eps.is_zero() {
                 continue;

@@ -1,0 +1,279 @@
+//! The gramlink command line: each party's steps, the matcher, and experiments.
+
+mod io;
+mod progress_bar;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use gramlink::alphabet::Alphabet;
+use gramlink::base::{merge, MinerKind, Strategy};
+use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
+use gramlink::mine::{mine, MineOptions};
+use gramlink::protocol::{read_noisy_base, write_noisy_base, write_shared_base};
+use io::anyhow_lite::Result;
+use progress_bar::Bar;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "gramlink", version, about = "Privacy-preserving record linkage with differentially private gram bases")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Mine a noisy base of frequent grams from a party's records (ε-DP).
+    Mine(MineArgs),
+    /// Merge two parties' noisy bases into the shared base (with its fingerprint).
+    Merge(MergeArgs),
+    /// Mining utility (paper Figure 4): share of the exact top-k each miner finds.
+    MineUtility(UtilityArgs),
+}
+
+#[derive(Args, Clone)]
+struct InputArgs {
+    /// Records: a text file (one record a line) or, with --column, a CSV file.
+    #[arg(long, short)]
+    input: PathBuf,
+    /// CSV column holding the records.
+    #[arg(long)]
+    column: Option<String>,
+    /// CSV column holding the record ids (default: row number).
+    #[arg(long)]
+    id_column: Option<String>,
+    /// The public alphabet (default: A–Z and space).
+    #[arg(long)]
+    alphabet: Option<String>,
+}
+
+impl InputArgs {
+    fn alphabet(&self) -> Result<Alphabet> {
+        match &self.alphabet {
+            Some(a) => Alphabet::new(a).map_err(|e| e.to_string()),
+            None => Ok(Alphabet::default()),
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum MinerArg {
+    Fpm,
+    PrefixTree,
+    Exact,
+    Random,
+}
+
+impl From<MinerArg> for MinerKind {
+    fn from(m: MinerArg) -> Self {
+        match m {
+            MinerArg::Fpm => MinerKind::Fpm,
+            MinerArg::PrefixTree => MinerKind::PrefixTree,
+            MinerArg::Exact => MinerKind::Exact,
+            MinerArg::Random => MinerKind::Random,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum StrategyArg {
+    Linear,
+    Exponential,
+    Adaptive,
+    Hybrid,
+}
+
+impl From<StrategyArg> for Strategy {
+    fn from(s: StrategyArg) -> Self {
+        match s {
+            StrategyArg::Linear => Strategy::Linear,
+            StrategyArg::Exponential => Strategy::Exponential,
+            StrategyArg::Adaptive => Strategy::Adaptive,
+            StrategyArg::Hybrid => Strategy::Hybrid,
+        }
+    }
+}
+
+#[derive(Args, Clone)]
+struct MineParams {
+    #[arg(long, value_enum, default_value = "prefix-tree")]
+    miner: MinerArg,
+    /// Budget strategy of the prefix-tree miner.
+    #[arg(long, value_enum, default_value = "hybrid")]
+    strategy: StrategyArg,
+    /// Privacy budget ε for mining.
+    #[arg(long, default_value_t = 0.1, allow_negative_numbers = true)]
+    epsilon: f64,
+    /// Number of grams in the base.
+    #[arg(long, default_value_t = 75)]
+    k: usize,
+    #[arg(long, default_value_t = 1)]
+    qmin: usize,
+    #[arg(long, default_value_t = 3)]
+    qmax: usize,
+    /// Depth of the prefix tree (public; the paper uses the mean record length).
+    #[arg(long, default_value_t = 7)]
+    hmax: usize,
+    /// FPM: distinct grams of each length one record may contribute (sensitivity).
+    #[arg(long, default_value_t = 12)]
+    max_grams_per_record: usize,
+    /// Seed for reproducible experiments. A seeded base is NOT private.
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+impl MineParams {
+    fn options(&self) -> MineOptions {
+        MineOptions {
+            miner: self.miner.into(),
+            strategy: self.strategy.into(),
+            epsilon: self.epsilon,
+            k: self.k,
+            q_min: self.qmin,
+            q_max: self.qmax,
+            h_max: self.hmax,
+            max_grams_per_record: self.max_grams_per_record,
+        }
+    }
+}
+
+#[derive(Args)]
+struct MineArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    #[command(flatten)]
+    params: MineParams,
+    /// Where to write the noisy base (JSON).
+    #[arg(long, short)]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// Party A's noisy base.
+    a: PathBuf,
+    /// Party B's noisy base.
+    b: PathBuf,
+    /// Grams in the shared base.
+    #[arg(long, default_value_t = 75)]
+    k: usize,
+    #[arg(long, short)]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+struct UtilityArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Comma-separated ε values.
+    #[arg(long, value_delimiter = ',', default_values_t = vec![0.05, 0.1, 0.5, 1.0])]
+    epsilons: Vec<f64>,
+    /// Comma-separated base sizes.
+    #[arg(long, value_delimiter = ',', default_values_t = vec![25, 75, 150])]
+    ks: Vec<usize>,
+    #[arg(long, default_value_t = 1)]
+    qmin: usize,
+    #[arg(long, default_value_t = 3)]
+    qmax: usize,
+    #[arg(long, default_value_t = 7)]
+    hmax: usize,
+    /// Runs averaged per cell.
+    #[arg(long, default_value_t = 5)]
+    runs: u64,
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Mine(a) => cmd_mine(a),
+        Command::Merge(a) => cmd_merge(a),
+        Command::MineUtility(a) => cmd_utility(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn cmd_mine(a: MineArgs) -> Result<()> {
+    let alphabet = a.input.alphabet()?;
+    let options = a.params.options();
+    // validate before reading the data, so bad parameters fail fast
+    options.validate(alphabet.len()).map_err(|e| e.to_string())?;
+    let dataset = io::load_dataset(&a.input.input, a.input.column.as_deref(), a.input.id_column.as_deref(), &alphabet)?;
+    let mut rng = Randomness::from_seed_option(a.params.seed).map_err(|e| e.to_string())?;
+    if a.params.seed.is_some() {
+        eprintln!("warning: --seed makes the noise reproducible: this base is NOT private (for experiments only)");
+    }
+    let budget = Epsilon::new(options.epsilon).unwrap_or(Epsilon::zero());
+    let mut ledger = BudgetLedger::new(budget);
+    let bar = &mut Bar::new();
+    let base = mine(&dataset, &options, &mut ledger, &mut rng, bar).map_err(|e| e.to_string())?;
+    bar.finish();
+    io::write_atomic(&a.out, write_noisy_base(&base).as_bytes())?;
+    eprintln!(
+        "mined {} grams from {} records with {} (ε spent {} of {}) -> {}",
+        base.grams.len(),
+        dataset.len(),
+        base.params.miner.name(),
+        base.params.epsilon_spent,
+        base.params.epsilon,
+        a.out.display()
+    );
+    Ok(())
+}
+
+fn cmd_merge(a: MergeArgs) -> Result<()> {
+    let read = |p: &PathBuf| -> Result<_> {
+        read_noisy_base(&io::read_text(p)?).map_err(|e| format!("{}: {e}", p.display()))
+    };
+    let (na, nb) = (read(&a.a)?, read(&a.b)?);
+    for (p, b) in [(&a.a, &na), (&a.b, &nb)] {
+        if !b.private {
+            eprintln!("warning: {} is marked not private (seeded or exact miner)", p.display());
+        }
+    }
+    let shared = merge(&na, &nb, a.k).map_err(|e| e.to_string())?;
+    io::write_atomic(&a.out, write_shared_base(&shared).as_bytes())?;
+    println!("shared base: {} grams, fingerprint {}", shared.len(), shared.fingerprint());
+    Ok(())
+}
+
+fn cmd_utility(a: UtilityArgs) -> Result<()> {
+    let alphabet = a.input.alphabet()?;
+    let dataset = io::load_dataset(&a.input.input, a.input.column.as_deref(), a.input.id_column.as_deref(), &alphabet)?;
+    if a.ks.is_empty() || a.epsilons.is_empty() {
+        return Err("--ks and --epsilons need at least one value each".into());
+    }
+    if a.runs == 0 {
+        return Err("--runs must be at least 1".into());
+    }
+    let table = gramlink::eval::utility::mining_utility(
+        &dataset,
+        &gramlink::eval::utility::UtilityGrid {
+            epsilons: a.epsilons.clone(),
+            ks: a.ks.clone(),
+            q_min: a.qmin,
+            q_max: a.qmax,
+            h_max: a.hmax,
+            runs: a.runs,
+            seed: a.seed,
+        },
+        &mut Bar::new(),
+    )
+    .map_err(|e| e.to_string())?;
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&table).unwrap_or_default());
+    } else {
+        print!("{}", table.to_markdown());
+    }
+    Ok(())
+}
