@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Runs every test of gramlink, after scripts/setup.sh. Stops at the first failure.
+#
+#   1. native: unit, integration and doc tests (cargo test)
+#   2. wasm in Node 20 (wasm-bindgen-test-runner, the runner in .cargo/config.toml)
+#   3. the same wasm tests in headless Chromium (chromedriver; options in webdriver.json)
+#   4. npm test (the JS side), if package.json defines it
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root="$(pwd)"
+
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+
+stage_start=0
+header() {
+    printf '\n==== %s ====\n' "$*"
+    stage_start=$SECONDS
+}
+footer() {
+    printf -- '---- %s: ok (%ds)\n' "$1" "$((SECONDS - stage_start))"
+}
+
+header "setup"
+bash scripts/setup.sh
+footer "setup"
+
+header "native tests: cargo test"
+cargo test
+footer "native tests"
+
+wasm_test=(cargo test --target wasm32-unknown-unknown --no-default-features --tests)
+
+header "wasm tests in Node: ${wasm_test[*]}"
+(
+    unset WASM_BINDGEN_USE_BROWSER
+    "${wasm_test[@]}"
+)
+footer "wasm tests in Node"
+
+header "wasm tests in headless Chromium: ${wasm_test[*]}"
+# The runner reads browser capabilities from webdriver.json (relative to the test's
+# working directory, so name it absolutely): headless Chromium as root needs --no-sandbox.
+CHROMEDRIVER=/usr/bin/chromedriver \
+WASM_BINDGEN_USE_BROWSER=1 \
+WASM_BINDGEN_TEST_WEBDRIVER_JSON="$root/webdriver.json" \
+    "${wasm_test[@]}"
+footer "wasm tests in headless Chromium"
+
+if node -e 'process.exit(require("./package.json").scripts?.test ? 0 : 1)' 2>/dev/null; then
+    header "JS tests: npm test"
+    npm test
+    footer "JS tests"
+else
+    printf '\n(package.json defines no test script: no JS tests to run)\n'
+fi
+
+printf '\nall test stages passed (%ds)\n' "$SECONDS"
