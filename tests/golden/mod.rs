@@ -1,0 +1,144 @@
+//! Golden values: outputs of seeded, deterministic computations that must be bit-identical
+//! natively and in wasm (DESIGN.md: same seed, same output, natively and in wasm).
+//!
+//! Each case is a name and a function computing a `serde_json::Value`; its committed value
+//! is `tests/golden/<name>.json`. Two tests share this module:
+//! - `tests/golden.rs` (native) compares each case with its file, read at run time, and
+//!   rewrites the files when `GRAMLINK_BLESS=1`;
+//! - `tests/wasm_dp.rs` (wasm, in Node and in Chromium) compares each case with the same
+//!   file, embedded with `include_str!`.
+//!
+//! To add a case: write a `fn my_case() -> Value`, add `"my_case" => my_case` to `cases!`
+//! below, run `GRAMLINK_BLESS=1 cargo test --test golden`, and commit the new JSON file.
+//!
+//! Values are compared as canonical JSON text (object keys sorted, pretty-printed, as the
+//! bless step writes it), not as parsed values: floats print in their shortest exact
+//! form, so equal text means bit-identical numbers.
+
+#![allow(dead_code)] // each of the two test crates uses a different part
+
+use gramlink::alphabet::Alphabet;
+use gramlink::dp::{DiscreteLaplace, Epsilon, Randomness};
+use serde_json::{json, Map, Value};
+
+/// One golden case.
+pub struct Case {
+    /// The file stem in tests/golden/.
+    pub name: &'static str,
+    pub compute: fn() -> Value,
+    /// The committed JSON, embedded at compile time (wasm has no file system).
+    #[cfg(target_arch = "wasm32")]
+    pub committed: &'static str,
+}
+
+macro_rules! cases {
+    ($($name:literal => $compute:path),* $(,)?) => {
+        /// Every golden case, in file-name order.
+        pub const CASES: &[Case] = &[$(
+            Case {
+                name: $name,
+                compute: $compute,
+                #[cfg(target_arch = "wasm32")]
+                committed: include_str!(concat!($name, ".json")),
+            }
+        ),*];
+    };
+}
+
+cases! {
+    "alphabet_normalize_default" => alphabet_normalize_default,
+    "discrete_laplace_eps0.1_sens1_seed42" => discrete_laplace_eps0_1_sens1_seed42,
+    "discrete_laplace_eps1_sens3_seed7" => discrete_laplace_eps1_sens3_seed7,
+    "permutation_50_seed5" => permutation_50_seed5,
+}
+
+fn discrete_laplace_draws(epsilon: f64, sensitivity: u64, seed: u64, n: usize) -> Value {
+    let mech = DiscreteLaplace::new(Epsilon::new(epsilon).unwrap(), sensitivity).unwrap();
+    let mut rng = Randomness::seeded(seed);
+    let draws: Vec<i64> = (0..n).map(|_| mech.sample(&mut rng)).collect();
+    json!({
+        "mechanism": "discrete Laplace",
+        "epsilon": epsilon,
+        "sensitivity": sensitivity,
+        "seed": seed,
+        "draws": draws,
+    })
+}
+
+fn discrete_laplace_eps0_1_sens1_seed42() -> Value {
+    discrete_laplace_draws(0.1, 1, 42, 200)
+}
+
+fn discrete_laplace_eps1_sens3_seed7() -> Value {
+    discrete_laplace_draws(1.0, 3, 7, 200)
+}
+
+fn permutation_50_seed5() -> Value {
+    json!({ "seed": 5, "n": 50, "permutation": Randomness::seeded(5).permutation(50) })
+}
+
+fn alphabet_normalize_default() -> Value {
+    let alphabet = Alphabet::default();
+    let inputs = [
+        "Kīhei",
+        "Cañon City",
+        "‘Ewa Beach",
+        "Müller",
+        "Иванов",
+        "straße",
+        "Łódź",
+        "ﬁnn",
+        "Ｔｏｋｙｏ",
+        "Zoe\u{0308}",
+        "  o'brien \t jr. ",
+        "王",
+    ];
+    let pairs: Vec<Value> = inputs
+        .iter()
+        .map(|s| json!({ "input": s, "normalized": alphabet.normalize(s) }))
+        .collect();
+    json!({ "alphabet": alphabet.as_string(), "cases": pairs })
+}
+
+/// The canonical text of a value: object keys sorted (whatever serde_json's map type),
+/// two-space indentation, one trailing newline.
+pub fn canonical_text(value: &Value) -> String {
+    fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                let mut out = Map::new();
+                for k in keys {
+                    out.insert(k.clone(), sorted(&m[k]));
+                }
+                Value::Object(out)
+            }
+            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+    let mut text = serde_json::to_string_pretty(&sorted(value)).expect("a Value always serializes");
+    text.push('\n');
+    text
+}
+
+/// `None` if `actual` equals `committed` (line endings aside), else a short description
+/// of the first difference.
+pub fn difference(committed: &str, actual: &str) -> Option<String> {
+    let committed = committed.replace("\r\n", "\n");
+    if committed == actual {
+        return None;
+    }
+    let (c_lines, a_lines): (Vec<&str>, Vec<&str>) =
+        (committed.lines().collect(), actual.lines().collect());
+    let line = (0..c_lines.len().max(a_lines.len()))
+        .find(|&i| c_lines.get(i) != a_lines.get(i))
+        .unwrap_or(0);
+    Some(format!(
+        "first difference at line {}: committed {:?}, computed {:?}",
+        line + 1,
+        c_lines.get(line).copied().unwrap_or("<end of file>"),
+        a_lines.get(line).copied().unwrap_or("<end of output>"),
+    ))
+}
