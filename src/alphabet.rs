@@ -137,7 +137,11 @@ impl Alphabet {
                 out.push(c);
             }
         };
-        for c in raw.nfkd() {
+        // NFKD leaves ASCII unchanged and ASCII has no combining marks: skip the
+        // decomposition for the common case (it is most of the normalization time)
+        let decomposed: Box<dyn Iterator<Item = char>> =
+            if raw.is_ascii() { Box::new(raw.chars()) } else { Box::new(raw.nfkd()) };
+        for c in decomposed {
             if is_combining_mark(c) {
                 continue;
             }

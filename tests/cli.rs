@@ -1,0 +1,145 @@
+//! The CLI end to end: happy paths, and every bad input of the foundation issue
+//! giving a clear error, a non-zero exit, and no output file.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gramlink(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
+}
+
+fn data(name: &str) -> String {
+    format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+struct Dir(tempfile::TempDir);
+
+impl Dir {
+    fn new() -> Self {
+        Dir(tempfile::tempdir().expect("tempdir"))
+    }
+    fn path(&self, name: &str) -> PathBuf {
+        self.0.path().join(name)
+    }
+    fn write(&self, name: &str, bytes: &[u8]) -> String {
+        let p = self.path(name);
+        std::fs::write(&p, bytes).expect("write");
+        p.display().to_string()
+    }
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The run failed with a message containing `needle`, and wrote nothing at `out`.
+fn assert_fails(o: &Output, needle: &str, out: &Path) {
+    assert!(!o.status.success(), "expected failure, got success; stderr: {}", stderr(o));
+    let e = stderr(o);
+    assert!(e.contains(needle), "stderr {e:?} does not mention {needle:?}");
+    assert!(!e.contains("panicked"), "panic: {e}");
+    assert!(!out.exists(), "{} was left behind", out.display());
+    // no temporary file either
+    if let Some(dir) = out.parent() {
+        let leftovers: Vec<_> = std::fs::read_dir(dir).expect("dir").flatten().filter(|e| e.file_name().to_string_lossy().starts_with(".tmp")).collect();
+        assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
+    }
+}
+
+#[test]
+fn mine_and_merge_cities() {
+    let d = Dir::new();
+    let a = d.path("a.json");
+    let b = d.path("b.json");
+    let s = d.path("shared.json");
+    let o = gramlink(&["mine", "--input", &data("cities.txt"), "--miner", "fpm", "--out", a.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = gramlink(&["mine", "--input", &data("cities.txt"), "--strategy", "linear", "--hmax", "8", "--out", b.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = gramlink(&["merge", a.to_str().unwrap(), b.to_str().unwrap(), "--k", "50", "--out", s.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let shared = gramlink::protocol::read_shared_base(&std::fs::read_to_string(&s).unwrap()).unwrap();
+    assert_eq!(shared.len(), 50);
+    assert!(String::from_utf8_lossy(&o.stdout).contains(shared.fingerprint()));
+    let noisy = gramlink::protocol::read_noisy_base(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    assert!(noisy.private, "an unseeded base is private");
+    assert!(noisy.params.epsilon_spent <= 0.1);
+}
+
+#[test]
+fn seeded_mining_is_reproducible_and_marked_not_private() {
+    let d = Dir::new();
+    let run = |name: &str| {
+        let p = d.path(name);
+        let o = gramlink(&["mine", "--input", &data("cities.txt"), "--seed", "7", "--out", p.to_str().unwrap()]);
+        assert!(o.status.success());
+        assert!(stderr(&o).contains("NOT private"));
+        std::fs::read_to_string(p).unwrap()
+    };
+    let (x, y) = (run("x.json"), run("y.json"));
+    assert_eq!(x, y);
+    assert!(x.contains("\"private\":false"));
+}
+
+#[test]
+fn csv_input_with_columns() {
+    let d = Dir::new();
+    let csv = d.write("people.csv", "id,surname\n10,Smith\n11,Müller\n12,Иванов\n13,Smithe\n".as_bytes());
+    let out = d.path("base.json");
+    let o = gramlink(&["mine", "--input", &csv, "--column", "surname", "--id-column", "id", "--miner", "exact", "--k", "5", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // the Cyrillic record normalizes to empty and is reported by id
+    assert!(stderr(&o).contains("1 of 4 records normalize to the empty string"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("12"));
+}
+
+#[test]
+fn bad_inputs_fail_clearly_and_leave_nothing() {
+    let d = Dir::new();
+    let out = d.path("out.json");
+    let o = out.to_str().unwrap().to_string();
+    let empty = d.write("empty.txt", b"");
+    let binary = d.write("blob.bin", &[0x7f, b'E', b'L', b'F', 0, 0, 1, 2, 0xff]);
+    let latin1 = d.write("latin1.txt", b"M\xfcller\n");
+    let csv = d.write("x.csv", b"name,city\nSmith,Boston\n");
+    let names = data("names.txt");
+    let cases: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["mine", "--input", "/nonexistent/names.txt", "--out", &o], "cannot read /nonexistent/names.txt"),
+        (vec!["mine", "--input", &empty, "--out", &o], "is empty"),
+        (vec!["mine", "--input", &binary, "--out", &o], "binary file"),
+        (vec!["mine", "--input", &latin1, "--out", &o], "not UTF-8"),
+        (vec!["mine", "--input", &csv, "--column", "surname", "--out", &o], "column \"surname\" not found"),
+        (vec!["mine", "--input", &names, "--epsilon", "0", "--out", &o], "must be greater than 0"),
+        (vec!["mine", "--input", &names, "--epsilon", "-1", "--out", &o], "must be greater than 0"),
+        (vec!["mine", "--input", &names, "--epsilon", "NaN", "--out", &o], "not a number"),
+        (vec!["mine", "--input", &names, "--epsilon", "inf", "--out", &o], "must be finite"),
+        (vec!["mine", "--input", &names, "--k", "0", "--out", &o], "k must be at least 1"),
+        (vec!["mine", "--input", &names, "--qmin", "3", "--qmax", "2", "--out", &o], "q_min (3) is greater than q_max (2)"),
+        (vec!["mine", "--input", &names, "--miner", "fpm", "--qmax", "6", "--out", &o], "lower q_max or use the prefix-tree miner"),
+        (vec!["mine", "--input", &names, "--alphabet", "AA", "--out", &o], "appears twice"),
+        (vec!["merge", &names, &names, "--out", &o], "not a gramlink gramlink/noisy-base message"),
+    ];
+    for (args, needle) in cases {
+        let r = gramlink(&args);
+        assert_fails(&r, needle, &out);
+    }
+}
+
+#[test]
+fn an_existing_output_survives_a_failed_run() {
+    let d = Dir::new();
+    let out = d.write("keep.json", b"previous");
+    let r = gramlink(&["mine", "--input", &data("names.txt"), "--k", "0", "--out", &out]);
+    assert!(!r.status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), b"previous");
+}
+
+#[test]
+fn every_command_has_help() {
+    for cmd in ["mine", "merge", "mine-utility"] {
+        let o = gramlink(&[cmd, "--help"]);
+        assert!(o.status.success());
+        assert!(String::from_utf8_lossy(&o.stdout).contains("Usage"));
+    }
+}
