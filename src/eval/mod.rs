@@ -1,3 +1,6 @@
 //! Evaluation: the paper's experiments and the SCENARIO.md protocol.
 
+pub mod clock;
+pub mod corrupt;
+pub mod metrics;
 pub mod utility;
