@@ -18,7 +18,11 @@
 #![allow(dead_code)] // each of the two test crates uses a different part
 
 use gramlink::alphabet::Alphabet;
-use gramlink::dp::{DiscreteLaplace, Epsilon, Randomness};
+use gramlink::base::{MinerKind, Strategy};
+use gramlink::dataset::{read_records, Dataset, InputFormat};
+use gramlink::dp::{BudgetLedger, DiscreteLaplace, Epsilon, Randomness};
+use gramlink::mine::{mine, MineOptions};
+use gramlink::progress::NoProgress;
 use serde_json::{json, Map, Value};
 
 /// One golden case.
@@ -49,6 +53,9 @@ cases! {
     "alphabet_normalize_default" => alphabet_normalize_default,
     "discrete_laplace_eps0.1_sens1_seed42" => discrete_laplace_eps0_1_sens1_seed42,
     "discrete_laplace_eps1_sens3_seed7" => discrete_laplace_eps1_sens3_seed7,
+    "mined_cities_fpm_seed42" => mined_cities_fpm_seed42,
+    "mined_cities_prefix_adaptive_eps0.5_seed3" => mined_cities_prefix_adaptive_eps0_5_seed3,
+    "mined_names_prefix_hybrid_seed42" => mined_names_prefix_hybrid_seed42,
     "permutation_50_seed5" => permutation_50_seed5,
 }
 
@@ -75,6 +82,32 @@ fn discrete_laplace_eps1_sens3_seed7() -> Value {
 
 fn permutation_50_seed5() -> Value {
     json!({ "seed": 5, "n": 50, "permutation": Randomness::seeded(5).permutation(50) })
+}
+
+/// A seeded mined base of a bundled dataset, as its noisy-base message.
+fn mined(data: &str, options: MineOptions, seed: u64) -> Value {
+    let raw = read_records(data.as_bytes(), &InputFormat::Text, "data").unwrap();
+    let d = Dataset::normalize(raw, &Alphabet::default()).unwrap();
+    let mut ledger = BudgetLedger::new(Epsilon::new(options.epsilon).unwrap());
+    let base = mine(&d, &options, &mut ledger, &mut Randomness::seeded(seed), &mut NoProgress).unwrap();
+    let text = gramlink::protocol::write_noisy_base(&base);
+    serde_json::from_str(&text).unwrap()
+}
+
+const CITIES: &str = include_str!("../../data/cities.txt");
+const NAMES: &str = include_str!("../../data/names.txt");
+
+fn mined_cities_fpm_seed42() -> Value {
+    mined(CITIES, MineOptions { miner: MinerKind::Fpm, ..MineOptions::default() }, 42)
+}
+
+fn mined_cities_prefix_adaptive_eps0_5_seed3() -> Value {
+    let o = MineOptions { strategy: Strategy::Adaptive, epsilon: 0.5, h_max: 8, k: 40, ..MineOptions::default() };
+    mined(CITIES, o, 3)
+}
+
+fn mined_names_prefix_hybrid_seed42() -> Value {
+    mined(NAMES, MineOptions::default(), 42)
 }
 
 fn alphabet_normalize_default() -> Value {
