@@ -3,4 +3,5 @@
 pub mod clock;
 pub mod corrupt;
 pub mod metrics;
+pub mod scenario;
 pub mod utility;

@@ -1,1 +1,67 @@
-//! (in progress)
+//! The matcher: for every A vector, exactly the B vectors within A's threshold
+//! (paper equation 4), and an optional one-to-one assignment.
+//!
+//! [`range_match`] uses an index ([`index`]) that may prune, never change, the
+//! answer: every decision is `distance(a, b) <= th_a` with the one [`distance`]
+//! function, and a test compares it with [`brute_force`] on random data with ties.
+
+mod brute;
+mod distance;
+mod index;
+mod lattice;
+mod one_to_one;
+
+pub use brute::brute_force;
+pub use distance::distance;
+pub use index::{range_match, range_match_sequential};
+pub use one_to_one::one_to_one;
+
+use crate::embed::Vectors;
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+
+/// A linked pair: row `a` of A, row `b` of B, and their distance.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Pair {
+    pub a: u32,
+    pub b: u32,
+    pub distance: f64,
+}
+
+/// What the matcher did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct MatchStats {
+    /// Pairs whose full distance was computed.
+    pub candidates: u64,
+    /// Pairs returned.
+    pub pairs: u64,
+}
+
+/// The largest number of pairs a range match may return (memory stays bounded;
+/// a threshold that links most of B to most of A is a parameter problem).
+pub const MAX_PAIRS: u64 = 200_000_000;
+
+/// Checks the inputs of a match; the error names the problem.
+pub fn validate(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(), Error> {
+    if a.dim != b.dim {
+        return Err(Error::Parameter(format!("dimension mismatch: A's vectors have {} components, B's {}", a.dim, b.dim)));
+    }
+    for (name, v) in [("A", a), ("B", b)] {
+        if v.dim == 0 && !v.data.is_empty() {
+            return Err(Error::Parameter(format!("{name}'s vectors have dimension 0")));
+        }
+        if v.dim > 0 && v.data.len() % v.dim != 0 {
+            return Err(Error::Parameter(format!("{name}'s data ({} numbers) is not a whole number of vectors of dimension {}", v.data.len(), v.dim)));
+        }
+        if let Some(i) = v.data.iter().position(|x| !x.is_finite()) {
+            return Err(Error::Parameter(format!("{name}'s vector {} has a non-finite component", i / v.dim.max(1))));
+        }
+    }
+    if thresholds.len() != a.len() {
+        return Err(Error::Parameter(format!("{} thresholds for {} A vectors", thresholds.len(), a.len())));
+    }
+    if let Some(i) = thresholds.iter().position(|t| !t.is_finite() || *t < 0.0) {
+        return Err(Error::Parameter(format!("threshold of A record {} is {} (must be finite and >= 0)", i + 1, thresholds[i])));
+    }
+    Ok(())
+}

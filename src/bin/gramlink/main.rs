@@ -1,6 +1,7 @@
 //! The gramlink command line: each party's steps, the matcher, and experiments.
 
 mod io;
+mod linkage;
 mod progress_bar;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -29,6 +30,14 @@ enum Command {
     Merge(MergeArgs),
     /// Mining utility (paper Figure 4): share of the exact top-k each miner finds.
     MineUtility(UtilityArgs),
+    /// Embed a party's records over the shared base (party A adds thresholds).
+    Embed(linkage::EmbedArgs),
+    /// The matcher: link party A's vectors to party B's.
+    Match(linkage::MatchArgs),
+    /// The whole protocol between two local files (both parties and the matcher).
+    Link(linkage::LinkArgs),
+    /// The SCENARIO.md evaluation: B is a corrupted copy of the data; prints F1.
+    Eval(linkage::EvalArgs),
 }
 
 #[derive(Args, Clone)]
@@ -193,6 +202,10 @@ fn main() -> ExitCode {
         Command::Mine(a) => cmd_mine(a),
         Command::Merge(a) => cmd_merge(a),
         Command::MineUtility(a) => cmd_utility(a),
+        Command::Embed(a) => linkage::cmd_embed(a),
+        Command::Match(a) => linkage::cmd_match(a),
+        Command::Link(a) => linkage::cmd_link(a),
+        Command::Eval(a) => linkage::cmd_eval(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,347 @@
+//! The linkage commands: embed (a party), match (the matcher), link (the whole
+//! protocol on two local files), eval (the SCENARIO.md evaluation).
+
+use crate::io::{self, anyhow_lite::Result};
+use crate::progress_bar::Bar;
+use crate::{InputArgs, MineParams};
+use clap::{Args, ValueEnum};
+use gramlink::base::merge;
+use gramlink::dataset::Dataset;
+use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
+use gramlink::embed::Embedder;
+use gramlink::eval::clock::SystemClock;
+use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
+use gramlink::matching::{self, Pair};
+use gramlink::mine::mine;
+use gramlink::protocol::{read_shared_base, Party, ThresholdSet, VectorBatch};
+use gramlink::threshold::{thresholds, ThresholdMode};
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+pub enum ThresholdArg {
+    Paper,
+    Sound,
+    Global,
+}
+
+#[derive(Args, Clone)]
+pub struct ThresholdArgs {
+    /// Edit distance the thresholds cover.
+    #[arg(long, default_value_t = 1)]
+    ed: u32,
+    /// How party A's thresholds are computed: the paper's personalized rule
+    /// (Algorithm 2, not an upper bound), the sound personalized bound, or one
+    /// global value.
+    #[arg(long = "threshold", value_enum, default_value = "paper")]
+    threshold: ThresholdArg,
+    /// The global threshold (default: the paper's Δq·ed).
+    #[arg(long)]
+    global_threshold: Option<f64>,
+}
+
+impl ThresholdArgs {
+    fn mode(&self) -> Result<ThresholdMode> {
+        if self.global_threshold.is_some() && self.threshold != ThresholdArg::Global {
+            return Err("--global-threshold goes with --threshold global".into());
+        }
+        Ok(match self.threshold {
+            ThresholdArg::Paper => ThresholdMode::Paper,
+            ThresholdArg::Sound => ThresholdMode::Sound,
+            ThresholdArg::Global => ThresholdMode::Global(self.global_threshold),
+        })
+    }
+
+    fn name(&self) -> &'static str {
+        match self.threshold {
+            ThresholdArg::Paper => "paper",
+            ThresholdArg::Sound => "sound",
+            ThresholdArg::Global => "global",
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum PartyArg {
+    A,
+    B,
+}
+
+#[derive(Args)]
+pub struct EmbedArgs {
+    /// The party's records (text, or CSV with --column).
+    #[arg(long, short)]
+    input: PathBuf,
+    #[arg(long)]
+    column: Option<String>,
+    #[arg(long)]
+    id_column: Option<String>,
+    /// The shared base (from `gramlink merge`).
+    #[arg(long)]
+    base: PathBuf,
+    /// Which party this is (A sends thresholds).
+    #[arg(long, value_enum, default_value = "a")]
+    party: PartyArg,
+    /// Compute thresholds (party A): paper, sound or global.
+    #[arg(long = "thresholds", value_enum)]
+    thresholds: Option<ThresholdArg>,
+    #[arg(long, default_value_t = 1)]
+    ed: u32,
+    #[arg(long)]
+    global_threshold: Option<f64>,
+    /// Write JSON instead of the compact binary form.
+    #[arg(long)]
+    json: bool,
+    #[arg(long, short)]
+    out: PathBuf,
+}
+
+pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
+    let base = read_shared_base(&io::read_text(&a.base)?).map_err(|e| format!("{}: {e}", a.base.display()))?;
+    let dataset = io::load_dataset(&a.input, a.column.as_deref(), a.id_column.as_deref(), base.alphabet())?;
+    let bar = &mut Bar::new();
+    let embedder = Embedder::new(&base).map_err(|e| e.to_string())?;
+    let vectors = embedder.embed_all(dataset.records(), bar).map_err(|e| e.to_string())?;
+    let th = match a.thresholds {
+        None => {
+            if a.global_threshold.is_some() {
+                return Err("--global-threshold goes with --thresholds global".into());
+            }
+            None
+        }
+        Some(t) => {
+            let args = ThresholdArgs { ed: a.ed, threshold: t, global_threshold: a.global_threshold };
+            let values = thresholds(&base, dataset.records(), a.ed, &args.mode()?).map_err(|e| e.to_string())?;
+            Some(ThresholdSet { mode: args.name().into(), ed: a.ed, values })
+        }
+    };
+    bar.finish();
+    let batch = VectorBatch {
+        party: match a.party {
+            PartyArg::A => Party::A,
+            PartyArg::B => Party::B,
+        },
+        fingerprint: base.fingerprint().to_string(),
+        ids: dataset.ids().to_vec(),
+        vectors,
+        thresholds: th,
+        transform: None,
+    };
+    batch.validate().map_err(|e| e.to_string())?;
+    let bytes = if a.json { batch.to_json().into_bytes() } else { batch.to_binary() };
+    io::write_atomic(&a.out, &bytes)?;
+    eprintln!("embedded {} records over {} grams -> {}", batch.ids.len(), base.len(), a.out.display());
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct MatchArgs {
+    /// Party A's vector batch (with thresholds).
+    a: PathBuf,
+    /// Party B's vector batch.
+    b: PathBuf,
+    /// Link each record at most once (greedy by increasing distance).
+    #[arg(long)]
+    one_to_one: bool,
+    /// Pairs as CSV: a_id,b_id,distance.
+    #[arg(long, short)]
+    out: PathBuf,
+}
+
+fn read_batch(p: &PathBuf) -> Result<VectorBatch> {
+    let bytes = std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+    VectorBatch::read(&bytes).map_err(|e| format!("{}: {e}", p.display()))
+}
+
+/// Pairs as CSV rows, ids quoted when they need it.
+fn pairs_csv(pairs: &[Pair], a_ids: &[String], b_ids: &[String]) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["a_id", "b_id", "distance"]).map_err(|e| e.to_string())?;
+    for p in pairs {
+        w.write_record([&a_ids[p.a as usize], &b_ids[p.b as usize], &format!("{:.6}", p.distance)])
+            .map_err(|e| e.to_string())?;
+    }
+    w.into_inner().map_err(|e| e.to_string())
+}
+
+pub fn cmd_match(a: MatchArgs) -> Result<()> {
+    let (ba, bb) = (read_batch(&a.a)?, read_batch(&a.b)?);
+    bb.check_base(&ba.fingerprint).map_err(|e| e.to_string())?;
+    let th = ba
+        .thresholds
+        .as_ref()
+        .ok_or_else(|| format!("{} has no thresholds: embed party A with --thresholds", a.a.display()))?;
+    if ba.vectors.dim != bb.vectors.dim {
+        return Err(format!("dimensions differ: {} vs {}", ba.vectors.dim, bb.vectors.dim));
+    }
+    if ba.transform != bb.transform {
+        return Err("the batches were transformed with different keys".into());
+    }
+    let (mut pairs, stats) = matching::range_match(&ba.vectors, &bb.vectors, &th.values).map_err(|e| e.to_string())?;
+    if a.one_to_one {
+        pairs = matching::one_to_one(&pairs);
+    }
+    io::write_atomic(&a.out, &pairs_csv(&pairs, &ba.ids, &bb.ids)?)?;
+    let n = ba.ids.len() as f64 * bb.ids.len() as f64;
+    eprintln!(
+        "{} pairs ({}), {} candidate distances computed of {} possible ({:.4}%) -> {}",
+        pairs.len(),
+        if a.one_to_one { "one-to-one" } else { "every B within A's threshold" },
+        stats.candidates,
+        n,
+        100.0 * stats.candidates as f64 / n.max(1.0),
+        a.out.display()
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct LinkArgs {
+    /// Party A's records.
+    a: PathBuf,
+    /// Party B's records.
+    b: PathBuf,
+    /// CSV column of the records (both files).
+    #[arg(long)]
+    column: Option<String>,
+    #[arg(long)]
+    id_column: Option<String>,
+    #[arg(long)]
+    alphabet: Option<String>,
+    #[command(flatten)]
+    mine: MineParams,
+    #[command(flatten)]
+    threshold: ThresholdArgs,
+    #[arg(long)]
+    one_to_one: bool,
+    #[arg(long, short)]
+    out: PathBuf,
+}
+
+pub fn cmd_link(a: LinkArgs) -> Result<()> {
+    let input = InputArgs { input: a.a.clone(), column: a.column.clone(), id_column: a.id_column.clone(), alphabet: a.alphabet.clone() };
+    let alphabet = input.alphabet()?;
+    let options = a.mine.options();
+    options.validate(alphabet.len()).map_err(|e| e.to_string())?;
+    let mode = a.threshold.mode()?;
+    let da = io::load_dataset(&a.a, a.column.as_deref(), a.id_column.as_deref(), &alphabet)?;
+    let db = io::load_dataset(&a.b, a.column.as_deref(), a.id_column.as_deref(), &alphabet)?;
+    let budget = Epsilon::new(options.epsilon).unwrap_or(Epsilon::zero());
+    let (mut ra, mut rb) = match a.mine.seed {
+        Some(s) => {
+            eprintln!("warning: --seed makes the noise reproducible: the bases are NOT private");
+            let mut r = Randomness::seeded(s);
+            (r.fork(), r.fork())
+        }
+        None => (Randomness::secure().map_err(|e| e.to_string())?, Randomness::secure().map_err(|e| e.to_string())?),
+    };
+    let bar = &mut Bar::new();
+    let na = mine(&da, &options, &mut BudgetLedger::new(budget), &mut ra, bar).map_err(|e| format!("party A: {e}"))?;
+    let nb = mine(&db, &options, &mut BudgetLedger::new(budget), &mut rb, bar).map_err(|e| format!("party B: {e}"))?;
+    let shared = merge(&na, &nb, options.k).map_err(|e| e.to_string())?;
+    let embedder = Embedder::new(&shared).map_err(|e| e.to_string())?;
+    let va = embedder.embed_all(da.records(), bar).map_err(|e| e.to_string())?;
+    let vb = embedder.embed_all(db.records(), bar).map_err(|e| e.to_string())?;
+    let th = thresholds(&shared, da.records(), a.threshold.ed, &mode).map_err(|e| e.to_string())?;
+    let (mut pairs, stats) = matching::range_match(&va, &vb, &th).map_err(|e| e.to_string())?;
+    if a.one_to_one {
+        pairs = matching::one_to_one(&pairs);
+    }
+    bar.finish();
+    io::write_atomic(&a.out, &pairs_csv(&pairs, da.ids(), db.ids())?)?;
+    eprintln!(
+        "shared base {} ({} grams); {} pairs from {} candidates -> {}",
+        &shared.fingerprint()[..16],
+        shared.len(),
+        pairs.len(),
+        stats.candidates,
+        a.out.display()
+    );
+    Ok(())
+}
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// Party A's dataset (one record a line); B is a corrupted copy.
+    #[arg(long)]
+    data: PathBuf,
+    #[command(flatten)]
+    mine: MineParamsEval,
+    #[command(flatten)]
+    threshold: ThresholdArgs,
+    #[arg(long)]
+    one_to_one: bool,
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Mining parameters of `eval` (h_max defaults to the data's mean length).
+#[derive(Args, Clone)]
+pub struct MineParamsEval {
+    #[arg(long, value_enum, default_value = "prefix-tree")]
+    miner: crate::MinerArg,
+    #[arg(long, value_enum, default_value = "hybrid")]
+    strategy: crate::StrategyArg,
+    #[arg(long, default_value_t = 0.1, allow_negative_numbers = true)]
+    epsilon: f64,
+    #[arg(long, default_value_t = 75)]
+    k: usize,
+    #[arg(long, default_value_t = 1)]
+    qmin: usize,
+    #[arg(long, default_value_t = 3)]
+    qmax: usize,
+    /// Prefix-tree depth (default: round(mean record length), as SCENARIO.md).
+    #[arg(long)]
+    hmax: Option<usize>,
+    #[arg(long, default_value_t = 12)]
+    max_grams_per_record: usize,
+}
+
+pub fn cmd_eval(a: EvalArgs) -> Result<()> {
+    let alphabet = gramlink::alphabet::Alphabet::default();
+    let d: Dataset = io::load_dataset(&a.data, None, None, &alphabet)?;
+    let options = ScenarioOptions {
+        ed: a.threshold.ed,
+        seed: a.seed,
+        miner: a.mine.miner.into(),
+        strategy: a.mine.strategy.into(),
+        epsilon: a.mine.epsilon,
+        k: a.mine.k,
+        q_min: a.mine.qmin,
+        q_max: a.mine.qmax,
+        h_max: a.mine.hmax,
+        max_grams_per_record: a.mine.max_grams_per_record,
+        threshold: a.threshold.mode()?,
+        one_to_one: a.one_to_one,
+        sample: 10,
+    };
+    let clock = SystemClock::default();
+    let r = run_scenario(d.records(), &alphabet, &options, &clock, &mut Bar::new()).map_err(|e| e.to_string())?;
+    if a.json {
+        let v = serde_json::json!({
+            "precision": r.precision, "recall": r.recall, "f1": r.f1, "pairs": r.pairs,
+            "true_pairs": r.true_pairs, "candidates": r.candidates, "n": r.n,
+            "true_outside_threshold": r.true_outside_threshold, "mean_threshold": r.mean_threshold,
+            "h_max": r.h_max, "fingerprint": r.fingerprint, "timings_ms": r.timings_ms,
+        });
+        println!("{v}");
+        return Ok(());
+    }
+    let mut s = String::new();
+    let _ = writeln!(s, "{} records, ed {}, seed {}, {} {} ε={} k={} q∈[{},{}] h_max={}, threshold {}{}",
+        r.n, options.ed, options.seed, r.options.miner.name(), r.options.strategy.name(), options.epsilon, options.k,
+        options.q_min, options.q_max, r.h_max, a.threshold.name(), if options.one_to_one { ", one-to-one" } else { "" });
+    let _ = writeln!(s, "precision {:.4}  recall {:.4}  F1 {:.4}", r.precision, r.recall, r.f1);
+    let _ = writeln!(s, "pairs {}  true pairs {}  candidates {} of {} ({:.4}%)", r.pairs, r.true_pairs, r.candidates,
+        r.n as f64 * r.n as f64, 100.0 * r.candidates as f64 / (r.n as f64 * r.n as f64));
+    let _ = writeln!(s, "true pairs outside A's threshold: {} ({:.2}%), mean threshold {:.3}", r.true_outside_threshold,
+        100.0 * r.true_outside_threshold as f64 / r.n as f64, r.mean_threshold);
+    let total: f64 = r.timings_ms.values().sum();
+    let _ = writeln!(s, "time {:.0} ms: {}", total,
+        r.timings_ms.iter().map(|(k, v)| format!("{k} {v:.0}")).collect::<Vec<_>>().join(", "));
+    print!("{s}");
+    Ok(())
+}
