@@ -143,3 +143,98 @@ fn every_command_has_help() {
         assert!(String::from_utf8_lossy(&o.stdout).contains("Usage"));
     }
 }
+
+/// Party steps and the matcher through files, then every broken vector file refused.
+#[test]
+fn embed_and_match_through_files_and_refuse_bad_batches() {
+    let d = Dir::new();
+    let p = |n: &str| d.path(n).display().to_string();
+    let cities = data("cities.txt");
+    // two parties: B holds the same cities in another file
+    let run = |args: &[&str]| {
+        let o = gramlink(args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        o
+    };
+    run(&["mine", "--input", &cities, "--hmax", "8", "--out", &p("na.json")]);
+    run(&["mine", "--input", &cities, "--miner", "fpm", "--out", &p("nb.json")]);
+    run(&["merge", &p("na.json"), &p("nb.json"), "--out", &p("shared.json")]);
+    run(&["embed", "--input", &cities, "--base", &p("shared.json"), "--thresholds", "sound", "--ed", "1", "--out", &p("a.vec")]);
+    run(&["embed", "--input", &cities, "--base", &p("shared.json"), "--party", "b", "--json", "--out", &p("b.vec")]);
+    run(&["match", &p("a.vec"), &p("b.vec"), "--one-to-one", "--out", &p("pairs.csv")]);
+    let csv = std::fs::read_to_string(d.path("pairs.csv")).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "a_id,b_id,distance");
+    // the same file on both sides: one-to-one links each line to itself or to a twin
+    assert!(lines.len() > 4900, "{} pairs", lines.len() - 1);
+    let same = lines[1..].iter().filter(|l| { let f: Vec<&str> = l.split(',').collect(); f[0] == f[1] }).count();
+    assert!(same > 4500, "{same}");
+
+    // another base: refused by fingerprint
+    run(&["mine", "--input", &cities, "--k", "40", "--seed", "9", "--out", &p("nc.json")]);
+    run(&["merge", &p("nc.json"), &p("nc.json"), "--k", "40", "--out", &p("other.json")]);
+    run(&["embed", "--input", &cities, "--base", &p("other.json"), "--party", "b", "--out", &p("other.vec")]);
+    let out = d.path("bad-pairs.csv");
+    let o = out.to_str().unwrap();
+    let r = gramlink(&["match", &p("a.vec"), &p("other.vec"), "--out", o]);
+    assert_fails(&r, "fingerprint mismatch", &out);
+
+    let a_bin = std::fs::read(d.path("a.vec")).unwrap();
+    let b_json = std::fs::read_to_string(d.path("b.vec")).unwrap();
+    let header_len = u32::from_le_bytes(a_bin[8..12].try_into().unwrap()) as usize;
+    let mut v2 = a_bin.clone();
+    v2[4] = 2;
+    let mut nan = a_bin.clone();
+    let at = 12 + header_len;
+    nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    let dup_ids = b_json.replacen("\"ids\":[\"1\",\"2\"", "\"ids\":[\"1\",\"1\"", 1);
+    assert_ne!(dup_ids, b_json);
+    let wrong_dim = b_json.replacen("\"dim\":75", "\"dim\":74", 1);
+    assert_ne!(wrong_dim, b_json);
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        ("truncated.vec", a_bin[..a_bin.len() - 7].to_vec(), "truncated"),
+        ("header-cut.vec", a_bin[..20].to_vec(), "truncated"),
+        ("v2.vec", v2, "unsupported gramlink/vector-batch version 2"),
+        ("nan.vec", nan, "non-finite"),
+        ("dup.vec", dup_ids.into_bytes(), "used twice"),
+        ("dim.vec", wrong_dim.into_bytes(), "not 5000 vectors of dimension 74"),
+        ("v9.vec", b_json.replacen("\"version\":1", "\"version\":9", 1).into_bytes(), "version 9"),
+        ("text.vec", b"SMITH\nJONES\n".to_vec(), "not a gramlink gramlink/vector-batch message"),
+    ];
+    for (name, bytes, needle) in cases {
+        let bad = d.write(name, &bytes);
+        let r = gramlink(&["match", &p("a.vec"), &bad, "--out", o]);
+        assert_fails(&r, needle, &out);
+    }
+    // party A's batch without thresholds cannot drive the matcher
+    let r = gramlink(&["match", &p("b.vec"), &p("a.vec"), "--out", o]);
+    assert_fails(&r, "has no thresholds", &out);
+    // an empty party
+    let empty = d.write("empty.txt", b"");
+    let r = gramlink(&["embed", "--input", &empty, "--base", &p("shared.json"), "--out", o]);
+    assert_fails(&r, "is empty", &out);
+    let blank = d.write("blank.txt", "\n  \nИванов\n".as_bytes());
+    let r = gramlink(&["embed", "--input", &blank, "--base", &p("shared.json"), "--out", o]);
+    assert_fails(&r, "no record is left after normalization", &out);
+}
+
+#[test]
+fn link_two_files_and_eval_json() {
+    let d = Dir::new();
+    let a = d.write("a.txt", b"SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nGARCIA\nMILLER\nDAVIS\n");
+    let b = d.write("b.txt", b"JONES\nSMYTH\nGARCIA\nDAVIES\nBROWNE\nMILLER\n");
+    let out = d.path("pairs.csv");
+    let o = gramlink(&["link", &a, &b, "--miner", "exact", "--k", "40", "--threshold", "sound", "--one-to-one", "--seed", "1", "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    for pair in ["5,1,", "6,3,", "7,6,", "1,2,", "8,4,", "4,5,"] {
+        assert!(csv.lines().any(|l| l.starts_with(pair)), "{pair} missing from {csv}");
+    }
+    let o = gramlink(&["eval", "--data", &data("cities.txt"), "--ed", "1", "--seed", "42", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    for field in ["precision", "recall", "f1", "pairs", "timings_ms"] {
+        assert!(v.get(field).is_some(), "{field} missing");
+    }
+    assert!(v["f1"].as_f64().unwrap() > 0.3);
+}
