@@ -87,6 +87,9 @@ pub struct ScenarioResult {
     pub f1: f64,
     pub pairs: u64,
     pub true_pairs: u64,
+    /// The other rule on the same range match: one-to-one when `one_to_one` is
+    /// off, every pair within threshold when it is on.
+    pub other_rule: Quality,
     /// Pairs whose distance the matcher computed.
     pub candidates: u64,
     /// True pairs farther apart than A's threshold (missed whatever the rule).
@@ -179,11 +182,16 @@ pub fn run_scenario(
 
     let (mut pairs, stats) = matching::range_match(&va, &vb, &th)?;
     lap("match", &mut timings);
-    if options.one_to_one {
-        pairs = matching::one_to_one(&pairs);
+    let q_all = quality(pairs.iter().map(|p| (p.a, p.b)), &truth, a_records.len());
+    let greedy = matching::one_to_one(&pairs);
+    let q_one = quality(greedy.iter().map(|p| (p.a, p.b)), &truth, a_records.len());
+    let (q, other_rule): (Quality, Quality) = if options.one_to_one {
+        pairs = greedy;
         lap("one-to-one", &mut timings);
-    }
-    let q: Quality = quality(pairs.iter().map(|p| (p.a, p.b)), &truth, a_records.len());
+        (q_one, q_all)
+    } else {
+        (q_all, q_one)
+    };
 
     let mut outside = 0u64;
     for (i, t) in truth.iter().enumerate() {
@@ -213,6 +221,7 @@ pub fn run_scenario(
         f1: q.f1,
         pairs: q.pairs,
         true_pairs: q.true_pairs,
+        other_rule,
         candidates: stats.candidates,
         true_outside_threshold: outside,
         mean_threshold: th.iter().sum::<f64>() / th.len() as f64,

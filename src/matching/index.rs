@@ -376,6 +376,40 @@ mod tests {
         }
     }
 
+    /// Vectors whose first `whole` coordinates are counts (the lattice index's case).
+    fn counted(dim: usize, whole: usize, raw: &[u8]) -> Vectors {
+        let n = raw.len() / dim;
+        let data = raw[..n * dim]
+            .iter()
+            .enumerate()
+            .map(|(i, &x)| if i % dim < whole { (x % 4) as f32 } else { VALUES[x as usize % VALUES.len()] })
+            .collect();
+        Vectors { dim, data }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        #[test]
+        fn lattice_index_equals_brute_force(
+            dim in 2usize..10,
+            whole_share in 1usize..10,
+            ra in prop::collection::vec(0u8..8, 0..300),
+            rb in prop::collection::vec(0u8..8, 0..500),
+            scale in 0u8..8,
+            ties in any::<bool>(),
+        ) {
+            let whole = whole_share.min(dim);
+            let a = counted(dim, whole, &ra);
+            let b = counted(dim, whole, &rb);
+            let th: Vec<f64> = (0..a.len()).map(|i| {
+                if ties && !b.is_empty() { distance(a.row(i), b.row((i * 7) % b.len())) } else { scale as f64 * 0.25 + (i % 3) as f64 * 0.2 }
+            }).collect();
+            let (want, _) = brute_force(&a, &b, &th).unwrap();
+            let (got, _) = range_match(&a, &b, &th).unwrap();
+            prop_assert_eq!(got, want);
+        }
+    }
+
     #[test]
     fn duplicates_and_zero_threshold() {
         let a = Vectors { dim: 3, data: vec![1.0, 0.5, 0.0, 1.0, 0.5, 0.0] };

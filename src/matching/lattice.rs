@@ -45,9 +45,17 @@ impl Hasher for MixHasher {
     }
 }
 
+/// The B rows of one lattice point, sorted by the norm of their other coordinates.
+#[derive(Default)]
+struct Bucket {
+    rows: Vec<u32>,
+    rest_norms: Vec<f64>,
+}
+
 pub struct Lattice {
     coords: Vec<usize>,
-    buckets: HashMap<u128, Vec<u32>, BuildHasherDefault<MixHasher>>,
+    is_lattice: Vec<bool>,
+    buckets: HashMap<u128, Bucket, BuildHasherDefault<MixHasher>>,
 }
 
 fn whole(x: f32) -> bool {
@@ -76,13 +84,27 @@ impl Lattice {
         if coords.is_empty() {
             return None;
         }
-        let mut buckets: HashMap<u128, Vec<u32>, BuildHasherDefault<MixHasher>> = HashMap::default();
-        let mut lat = Lattice { coords, buckets: HashMap::default() };
-        for r in 0..b.len() {
-            buckets.entry(lat.key(b.row(r))).or_default().push(r as u32);
+        let mut is_lattice = vec![false; dim];
+        for &c in &coords {
+            is_lattice[c] = true;
         }
-        lat.buckets = buckets;
+        let mut lat = Lattice { coords, is_lattice, buckets: HashMap::default() };
+        let mut buckets: HashMap<u128, Vec<(f64, u32)>, BuildHasherDefault<MixHasher>> = HashMap::default();
+        for r in 0..b.len() {
+            let row = b.row(r);
+            buckets.entry(lat.key(row)).or_default().push((lat.rest_norm(row), r as u32));
+        }
+        for (k, mut v) in buckets {
+            v.sort_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+            lat.buckets.insert(k, Bucket { rest_norms: v.iter().map(|x| x.0).collect(), rows: v.iter().map(|x| x.1).collect() });
+        }
         Some(lat)
+    }
+
+    /// The norm of the coordinates outside the lattice. For a, b with lattice
+    /// difference δ: d(a, b)² = ‖δ‖² + ‖a_R − b_R‖² ≥ ‖δ‖² + (‖a_R‖ − ‖b_R‖)².
+    fn rest_norm(&self, v: &[f32]) -> f64 {
+        v.iter().zip(&self.is_lattice).filter(|(_, l)| !**l).map(|(x, _)| (*x as f64) * (*x as f64)).sum::<f64>().sqrt()
     }
 
     fn key(&self, v: &[f32]) -> u128 {
@@ -124,10 +146,15 @@ impl Lattice {
         self.count_points(a, r2, MAX_LOOKUPS)?;
         let base = self.key(a);
         let vals: Vec<i32> = self.coords.iter().map(|&c| a[c] as i32).collect();
+        let a_rest = self.rest_norm(a);
         let mut candidates = 0u64;
-        let mut visit = |key: u128, candidates: &mut u64, out: &mut Vec<(u32, f64)>| {
-            if let Some(rows) = self.buckets.get(&key) {
-                for &r in rows {
+        // `left` is the squared budget left for the other coordinates
+        let mut visit = |key: u128, left: f64, candidates: &mut u64, out: &mut Vec<(u32, f64)>| {
+            if let Some(bucket) = self.buckets.get(&key) {
+                let reach = left.max(0.0).sqrt() + 1e-9 * (1.0 + a_rest);
+                let lo = bucket.rest_norms.partition_point(|&n| n < a_rest - reach);
+                let hi = bucket.rest_norms.partition_point(|&n| n <= a_rest + reach);
+                for &r in &bucket.rows[lo..hi] {
                     *candidates += 1;
                     let d = distance(a, b.row(r as usize));
                     if d <= th {
@@ -144,9 +171,9 @@ impl Lattice {
             r2: f64,
             candidates: &mut u64,
             out: &mut Vec<(u32, f64)>,
-            visit: &mut dyn FnMut(u128, &mut u64, &mut Vec<(u32, f64)>),
+            visit: &mut dyn FnMut(u128, f64, &mut u64, &mut Vec<(u32, f64)>),
         ) {
-            visit(key, candidates, out);
+            visit(key, r2, candidates, out);
             for j in start..vals.len() {
                 let shift = j as u32 * BITS;
                 let mut d = 1i32;

@@ -3,6 +3,7 @@
 mod io;
 mod linkage;
 mod progress_bar;
+mod results;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use gramlink::alphabet::Alphabet;
@@ -38,6 +39,8 @@ enum Command {
     Link(linkage::LinkArgs),
     /// The SCENARIO.md evaluation: B is a corrupted copy of the data; prints F1.
     Eval(linkage::EvalArgs),
+    /// Regenerate docs/RESULTS.md (the F1 table of NAMES and CITIES).
+    Results(results::ResultsArgs),
 }
 
 #[derive(Args, Clone)]
@@ -206,6 +209,7 @@ fn main() -> ExitCode {
         Command::Match(a) => linkage::cmd_match(a),
         Command::Link(a) => linkage::cmd_link(a),
         Command::Eval(a) => linkage::cmd_eval(a),
+        Command::Results(a) => results::cmd_results(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
