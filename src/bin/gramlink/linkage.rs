@@ -326,6 +326,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             "true_pairs": r.true_pairs, "candidates": r.candidates, "n": r.n,
             "true_outside_threshold": r.true_outside_threshold, "mean_threshold": r.mean_threshold,
             "h_max": r.h_max, "fingerprint": r.fingerprint, "timings_ms": r.timings_ms,
+            "other_rule": r.other_rule,
         });
         println!("{v}");
         return Ok(());
@@ -335,6 +336,9 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
         r.n, options.ed, options.seed, r.options.miner.name(), r.options.strategy.name(), options.epsilon, options.k,
         options.q_min, options.q_max, r.h_max, a.threshold.name(), if options.one_to_one { ", one-to-one" } else { "" });
     let _ = writeln!(s, "precision {:.4}  recall {:.4}  F1 {:.4}", r.precision, r.recall, r.f1);
+    let o = &r.other_rule;
+    let _ = writeln!(s, "(with {}: precision {:.4}  recall {:.4}  F1 {:.4})",
+        if options.one_to_one { "every pair within threshold" } else { "one-to-one" }, o.precision, o.recall, o.f1);
     let _ = writeln!(s, "pairs {}  true pairs {}  candidates {} of {} ({:.4}%)", r.pairs, r.true_pairs, r.candidates,
         r.n as f64 * r.n as f64, 100.0 * r.candidates as f64 / (r.n as f64 * r.n as f64));
     let _ = writeln!(s, "true pairs outside A's threshold: {} ({:.2}%), mean threshold {:.3}", r.true_outside_threshold,
