@@ -57,6 +57,8 @@ cases! {
     "mined_cities_prefix_adaptive_eps0.5_seed3" => mined_cities_prefix_adaptive_eps0_5_seed3,
     "mined_names_prefix_hybrid_seed42" => mined_names_prefix_hybrid_seed42,
     "permutation_50_seed5" => permutation_50_seed5,
+    "scenario_cities1000_ed1_seed42" => scenario_cities1000_ed1_seed42,
+    "scenario_cities1000_ed2_sound_fpm_seed7" => scenario_cities1000_ed2_sound_fpm_seed7,
 }
 
 fn discrete_laplace_draws(epsilon: f64, sensitivity: u64, seed: u64, n: usize) -> Value {
@@ -108,6 +110,32 @@ fn mined_cities_prefix_adaptive_eps0_5_seed3() -> Value {
 
 fn mined_names_prefix_hybrid_seed42() -> Value {
     mined(NAMES, MineOptions::default(), 42)
+}
+
+/// The whole SCENARIO.md protocol (corrupt, mine both parties, merge, embed,
+/// thresholds, match, score) on the first 1,000 cities: identical natively (rayon)
+/// and in wasm (sequential). Timings are left out (NoClock).
+fn scenario(options: gramlink::eval::scenario::ScenarioOptions) -> Value {
+    let raw = read_records(CITIES.as_bytes(), &InputFormat::Text, "cities").unwrap();
+    let d = Dataset::normalize(raw, &Alphabet::default()).unwrap();
+    let records = &d.records()[..1000];
+    let r = gramlink::eval::scenario::run_scenario(records, d.alphabet(), &options, &gramlink::eval::clock::NoClock, &mut NoProgress).unwrap();
+    serde_json::to_value(&r).unwrap()
+}
+
+fn scenario_cities1000_ed1_seed42() -> Value {
+    scenario(gramlink::eval::scenario::ScenarioOptions { ed: 1, seed: 42, ..Default::default() })
+}
+
+fn scenario_cities1000_ed2_sound_fpm_seed7() -> Value {
+    scenario(gramlink::eval::scenario::ScenarioOptions {
+        ed: 2,
+        seed: 7,
+        miner: MinerKind::Fpm,
+        threshold: gramlink::threshold::ThresholdMode::Sound,
+        one_to_one: true,
+        ..Default::default()
+    })
 }
 
 fn alphabet_normalize_default() -> Value {
