@@ -269,11 +269,12 @@ fn match_rows(ix: &Indexes, a: &Vectors, b: &Vectors, th: &[f64], rows: std::ops
     let mut found = Vec::new();
     let mut pairs = Vec::new();
     let mut candidates = 0;
+    let mut trie_stack = Vec::new();
     for i in rows {
         found.clear();
-        let by_lattice = ix.lattice.as_ref().and_then(|l| l.query(a.row(i), th[i], b, &mut found));
-        candidates += match by_lattice {
-            Some(c) => {
+        candidates += match &ix.lattice {
+            Some(l) => {
+                let c = l.query(a.row(i), th[i], b, &mut trie_stack, &mut found);
                 found.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
                 c
             }
