@@ -1,7 +1,10 @@
-//! Core errors as real JS `Error` objects with a stable `code` property.
+//! Core errors as real JS `Error` objects with a stable `code` property, and the
+//! checks on what a JS caller passes (options objects, strings, byte messages).
 
 use crate::error::Error;
-use wasm_bindgen::JsValue;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// A JS `Error` whose message names the problem and whose `code` is
 /// [`Error::code`] (for example `INVALID_EPSILON`, `BUDGET_EXCEEDED`).
@@ -12,7 +15,84 @@ pub fn to_js_error(e: Error) -> JsValue {
     err.into()
 }
 
+/// An `INVALID_PARAMETER` JS error.
+pub fn invalid(message: String) -> JsValue {
+    to_js_error(Error::Parameter(message))
+}
+
 /// An options object that did not deserialize.
 pub fn bad_options(what: &str, e: serde_wasm_bindgen::Error) -> JsValue {
-    to_js_error(Error::Parameter(format!("{what}: {e}")))
+    invalid(format!("{what}: {e}"))
+}
+
+/// Reads an options object: `undefined`/`null` give the defaults; anything but a
+/// plain object, or a key the defaults do not have (a typo), is refused.
+pub fn options<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: &str) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    if !value.is_object() || js_sys::Array::is_array(&value) {
+        return Err(invalid(format!("{what} must be an object, got {}", type_name(&value))));
+    }
+    let known = serde_json::to_value(T::default()).unwrap_or_default();
+    if let Some(known) = known.as_object() {
+        for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+            let key = key.as_string().unwrap_or_default();
+            if !known.contains_key(&key) {
+                let mut names: Vec<&str> = known.keys().map(String::as_str).collect();
+                names.sort_unstable();
+                return Err(invalid(format!("{what}: unknown option {key:?} (known: {})", names.join(", "))));
+            }
+        }
+    }
+    serde_wasm_bindgen::from_value(value).map_err(|e| bad_options(what, e))
+}
+
+/// A JS value's type, for messages.
+pub fn type_name(v: &JsValue) -> String {
+    if v.is_null() {
+        "null".into()
+    } else if js_sys::Array::is_array(v) {
+        "an array".into()
+    } else {
+        v.js_typeof().as_string().unwrap_or_else(|| "a value".into())
+    }
+}
+
+/// A string argument, or an `INVALID_PARAMETER` error naming it.
+pub fn string_arg(v: &JsValue, what: &str) -> Result<String, JsValue> {
+    v.as_string().ok_or_else(|| invalid(format!("{what} must be a string, got {}", type_name(v))))
+}
+
+/// A message as a JSON string or a `Uint8Array`.
+pub fn message_bytes(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
+    if let Some(s) = v.as_string() {
+        return Ok(s.into_bytes());
+    }
+    if let Some(a) = v.dyn_ref::<js_sys::Uint8Array>() {
+        return Ok(a.to_vec());
+    }
+    Err(invalid(format!("{what} must be a JSON string or a Uint8Array, got {}", type_name(v))))
+}
+
+/// A whole number in `min..=u32::MAX` (JS numbers are doubles: NaN, fractions and
+/// negatives are refused instead of being truncated).
+pub fn count_arg(v: &JsValue, what: &str, min: u32) -> Result<u32, JsValue> {
+    match v.as_f64() {
+        Some(x) if x.fract() == 0.0 && x >= min as f64 && x <= u32::MAX as f64 => Ok(x as u32),
+        Some(x) => Err(invalid(format!("{what} must be a whole number ≥ {min}, got {x}"))),
+        None => Err(invalid(format!("{what} must be a number, got {}", type_name(v)))),
+    }
+}
+
+/// A result as a plain JS object (maps as objects, not `Map`s).
+pub fn to_plain<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(|e| invalid(format!("cannot convert the result: {e}")))
+}
+
+/// Sets a property of a fresh object (cannot fail).
+pub fn set(obj: &js_sys::Object, key: &str, value: impl Into<JsValue>) {
+    let _ = js_sys::Reflect::set(obj, &JsValue::from_str(key), &value.into());
 }

@@ -1,8 +1,25 @@
 //! WebAssembly bindings: thin wrappers over the core, mirroring its names. No
-//! logic of their own: parse options, call the core, turn errors into JS errors.
+//! logic of their own: parse options, call the core, turn errors into JS errors
+//! (a JS `Error` with a stable `code`; never a trap).
+//!
+//! | JS | core |
+//! |---|---|
+//! | `new DataOwner(records, options)`, `DataOwner.fromCsv` | `dataset` |
+//! | `owner.mine(options, onProgress)` | `mine::mine` |
+//! | `DataOwner.mergeBases(a, b, k)`, `fingerprint(base)` | `base::merge` |
+//! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)` | `embed` |
+//! | `owner.thresholds(base, ed, mode)` | `threshold::thresholds` |
+//! | `new Matcher(batchA, batchB)`, `matcher.match(options)` | `matching` |
+//! | `runScenario(records, options, onProgress)` | `eval::scenario` |
 
 mod errors;
+mod matcher;
 mod owner;
+mod progress;
+mod scenario;
 
 pub use errors::to_js_error;
-pub use owner::DataOwner;
+pub use matcher::Matcher;
+pub use owner::{fingerprint, DataOwner};
+pub use progress::JsClock;
+pub use scenario::run_scenario;

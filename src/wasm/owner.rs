@@ -1,20 +1,22 @@
 //! `DataOwner`: one party's records and privacy budget, in the browser or Node.
 
-use super::errors::{bad_options, to_js_error};
+use super::errors::{count_arg, invalid, options, string_arg, to_js_error, type_name};
+use super::progress::with_progress;
 use crate::alphabet::Alphabet;
 use crate::base::merge;
 use crate::dataset::{read_records, Dataset, InputFormat, RawRecord};
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
-use crate::error::{Error, InputError};
+use crate::embed::Embedder;
+use crate::error::InputError;
 use crate::mine::{mine, MineOptions};
-use crate::progress::{NoProgress, Progress};
-use crate::protocol::{read_noisy_base, write_noisy_base, write_shared_base};
-use serde::Deserialize;
+use crate::protocol::{read_noisy_base, read_shared_base, write_noisy_base, write_shared_base, Party, ThresholdSet, VectorBatch};
+use crate::threshold::{thresholds, ThresholdMode};
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 /// Options of a data owner (all optional).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 struct OwnerOptions {
     /// The public alphabet, as its symbols (default A–Z and space).
     alphabet: Option<String>,
@@ -24,21 +26,39 @@ struct OwnerOptions {
     seed: Option<u64>,
 }
 
-/// A JS progress callback `(phase, done, total) => boolean | void`; returning
-/// `false` cancels the work.
-struct JsProgress<'a>(&'a js_sys::Function);
+/// Which party embeds (`"A"` sends thresholds). Lower case is accepted too.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+enum PartyOption {
+    #[default]
+    #[serde(alias = "a")]
+    A,
+    #[serde(alias = "b")]
+    B,
+}
 
-impl Progress for JsProgress<'_> {
-    fn tick(&mut self, phase: &str, done: u64, total: u64) -> Result<(), Error> {
-        let r = self
-            .0
-            .call3(&JsValue::NULL, &JsValue::from_str(phase), &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64))
-            .map_err(|_| Error::Parameter("the progress callback threw".into()))?;
-        if r == JsValue::FALSE {
-            return Err(Error::Cancelled);
-        }
-        Ok(())
+/// Thresholds for an edit distance: `mode` is `"paper"`, `"sound"` or
+/// `{global: number | null}`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct ThresholdOptions {
+    ed: u32,
+    mode: ThresholdMode,
+}
+
+impl Default for ThresholdOptions {
+    fn default() -> Self {
+        ThresholdOptions { ed: 1, mode: ThresholdMode::Paper }
     }
+}
+
+/// Options of `embed`: party A gets thresholds (default `{ed: 1, mode: "paper"}`),
+/// party B none unless asked; `binary` gives the compact `Uint8Array` form.
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct EmbedOptions {
+    party: PartyOption,
+    thresholds: Option<ThresholdOptions>,
+    binary: bool,
 }
 
 /// One party's records, normalized onto the public alphabet, with its budget.
@@ -49,12 +69,8 @@ pub struct DataOwner {
     rng: Randomness,
 }
 
-fn build(raw: Vec<RawRecord>, options: JsValue) -> Result<DataOwner, JsValue> {
-    let o: OwnerOptions = if options.is_undefined() || options.is_null() {
-        OwnerOptions::default()
-    } else {
-        serde_wasm_bindgen::from_value(options).map_err(|e| bad_options("DataOwner options", e))?
-    };
+fn build(raw: Vec<RawRecord>, opts: JsValue) -> Result<DataOwner, JsValue> {
+    let o: OwnerOptions = options(opts, "DataOwner options")?;
     let alphabet = match &o.alphabet {
         Some(a) => Alphabet::new(a).map_err(|e| to_js_error(e.into()))?,
         None => Alphabet::default(),
@@ -65,22 +81,47 @@ fn build(raw: Vec<RawRecord>, options: JsValue) -> Result<DataOwner, JsValue> {
     Ok(DataOwner { dataset, ledger: BudgetLedger::new(budget), rng })
 }
 
+/// The strings of a JS array, or an error naming the first element that is not one.
+pub(super) fn string_array(v: &JsValue, what: &str) -> Result<Vec<String>, JsValue> {
+    if !js_sys::Array::is_array(v) {
+        return Err(invalid(format!("{what} must be an array of strings, got {}", type_name(v))));
+    }
+    let arr: &js_sys::Array = v.unchecked_ref();
+    let mut out = Vec::with_capacity(arr.length() as usize);
+    for (i, x) in arr.iter().enumerate() {
+        match x.as_string() {
+            Some(s) => out.push(s),
+            None => return Err(invalid(format!("{what}[{i}] is {}, not a string", type_name(&x)))),
+        }
+    }
+    if out.is_empty() {
+        return Err(to_js_error(InputError::Empty { what: what.into() }.into()));
+    }
+    Ok(out)
+}
+
+fn shared_base(json: &JsValue) -> Result<crate::base::SharedBase, JsValue> {
+    let text = string_arg(json, "the shared base")?;
+    read_shared_base(&text).map_err(|e| to_js_error(e.into()))
+}
+
 #[wasm_bindgen]
 impl DataOwner {
     /// A data owner from an array of strings (ids are their 1-based positions).
     #[wasm_bindgen(constructor)]
-    pub fn new(records: Vec<String>, options: JsValue) -> Result<DataOwner, JsValue> {
-        if records.is_empty() {
-            return Err(to_js_error(InputError::Empty { what: "the records array".into() }.into()));
-        }
+    pub fn new(records: JsValue, options: JsValue) -> Result<DataOwner, JsValue> {
+        let records = string_array(&records, "the records array")?;
         let raw = records.into_iter().enumerate().map(|(i, text)| RawRecord { id: (i + 1).to_string(), text }).collect();
         build(raw, options)
     }
 
     /// A data owner from CSV text: `column` holds the records, `idColumn` the ids.
     #[wasm_bindgen(js_name = fromCsv)]
-    pub fn from_csv(text: &str, column: &str, id_column: Option<String>, options: JsValue) -> Result<DataOwner, JsValue> {
-        let format = InputFormat::Csv { column: column.to_string(), id_column };
+    pub fn from_csv(text: JsValue, column: JsValue, id_column: JsValue, options: JsValue) -> Result<DataOwner, JsValue> {
+        let text = string_arg(&text, "the CSV text")?;
+        let column = string_arg(&column, "the CSV column")?;
+        let id_column = if id_column.is_undefined() || id_column.is_null() { None } else { Some(string_arg(&id_column, "the id column")?) };
+        let format = InputFormat::Csv { column, id_column };
         let raw = read_records(text.as_bytes(), &format, "the CSV text").map_err(|e| to_js_error(e.into()))?;
         build(raw, options)
     }
@@ -88,13 +129,19 @@ impl DataOwner {
     /// Records kept, changed and normalized to empty (with their ids).
     #[wasm_bindgen(js_name = normalizationReport)]
     pub fn normalization_report(&self) -> Result<JsValue, JsValue> {
-        serde_wasm_bindgen::to_value(&self.dataset.report()).map_err(|e| to_js_error(Error::Parameter(e.to_string())))
+        super::errors::to_plain(&self.dataset.report())
     }
 
     /// Number of records kept after normalization.
     #[wasm_bindgen(getter)]
     pub fn size(&self) -> usize {
         self.dataset.len()
+    }
+
+    /// The ids of the records kept, in order (the rows of `embed`).
+    #[wasm_bindgen(getter)]
+    pub fn ids(&self) -> Vec<String> {
+        self.dataset.ids().to_vec()
     }
 
     #[wasm_bindgen(getter, js_name = epsilonBudget)]
@@ -118,26 +165,92 @@ impl DataOwner {
     /// the budget. Returns the noisy-base message (JSON). Throws with code
     /// `BUDGET_EXCEEDED` past the budget.
     pub fn mine(&mut self, options: JsValue, on_progress: Option<js_sys::Function>) -> Result<String, JsValue> {
-        let o: MineOptions = if options.is_undefined() || options.is_null() {
-            MineOptions::default()
-        } else {
-            serde_wasm_bindgen::from_value(options).map_err(|e| bad_options("mine options", e))?
-        };
-        let base = match &on_progress {
-            Some(f) => mine(&self.dataset, &o, &mut self.ledger, &mut self.rng, &mut JsProgress(f)),
-            None => mine(&self.dataset, &o, &mut self.ledger, &mut self.rng, &mut NoProgress),
-        }
-        .map_err(to_js_error)?;
+        let o: MineOptions = super::errors::options(options, "mine options")?;
+        let (dataset, ledger, rng) = (&self.dataset, &mut self.ledger, &mut self.rng);
+        let base = with_progress(on_progress.as_ref(), |p| mine(dataset, &o, ledger, rng, p)).map_err(to_js_error)?;
         Ok(write_noisy_base(&base))
     }
 
     /// Merges two noisy-base messages into the shared-base message (JSON) of `k`
     /// grams, by the core's deterministic rule.
     #[wasm_bindgen(js_name = mergeBases)]
-    pub fn merge_bases(a: &str, b: &str, k: usize) -> Result<String, JsValue> {
-        let na = read_noisy_base(a).map_err(|e| to_js_error(e.into()))?;
-        let nb = read_noisy_base(b).map_err(|e| to_js_error(e.into()))?;
-        let shared = merge(&na, &nb, k).map_err(|e| to_js_error(e.into()))?;
+    pub fn merge_bases(a: JsValue, b: JsValue, k: JsValue) -> Result<String, JsValue> {
+        let na = read_noisy_base(&string_arg(&a, "noisy base a")?).map_err(|e| to_js_error(e.into()))?;
+        let nb = read_noisy_base(&string_arg(&b, "noisy base b")?).map_err(|e| to_js_error(e.into()))?;
+        let k = count_arg(&k, "k", 0)?;
+        let shared = merge(&na, &nb, k as usize).map_err(|e| to_js_error(e.into()))?;
         Ok(write_shared_base(&shared))
     }
+
+    /// Embeds the records over the shared base (JSON message) and returns the
+    /// vector-batch message: JSON text, or a `Uint8Array` with `binary: true`.
+    /// Options: `{party: "A" | "B" = "A", thresholds: {ed = 1, mode = "paper"}
+    /// (party A's default; B has none unless given), binary = false}`.
+    pub fn embed(&self, shared_base: JsValue, options: JsValue, on_progress: Option<js_sys::Function>) -> Result<JsValue, JsValue> {
+        let o: EmbedOptions = super::errors::options(options, "embed options")?;
+        let base = self::shared_base(&shared_base)?;
+        let embedder = Embedder::new(&base).map_err(to_js_error)?;
+        let vectors = with_progress(on_progress.as_ref(), |p| embedder.embed_all(self.dataset.records(), p)).map_err(to_js_error)?;
+        let th = match (o.party, o.thresholds) {
+            (PartyOption::B, None) => None,
+            (_, t) => {
+                let t = t.unwrap_or_default();
+                let values = thresholds(&base, self.dataset.records(), t.ed, &t.mode).map_err(to_js_error)?;
+                Some(ThresholdSet { mode: mode_name(&t.mode).into(), ed: t.ed, values })
+            }
+        };
+        let batch = VectorBatch {
+            party: match o.party {
+                PartyOption::A => Party::A,
+                PartyOption::B => Party::B,
+            },
+            fingerprint: base.fingerprint().to_string(),
+            ids: self.dataset.ids().to_vec(),
+            vectors,
+            thresholds: th,
+            transform: None,
+        };
+        batch.validate().map_err(|e| to_js_error(e.into()))?;
+        Ok(if o.binary { js_sys::Uint8Array::from(&batch.to_binary()[..]).into() } else { JsValue::from_str(&batch.to_json()) })
+    }
+
+    /// The records' vectors over the shared base, row-major (`size` rows of the
+    /// base's dimension): for local use; what crosses to the matcher is `embed`'s.
+    #[wasm_bindgen(js_name = embedVectors)]
+    pub fn embed_vectors(&self, shared_base: JsValue) -> Result<js_sys::Float32Array, JsValue> {
+        let base = self::shared_base(&shared_base)?;
+        let embedder = Embedder::new(&base).map_err(to_js_error)?;
+        let v = embedder.embed_all(self.dataset.records(), &mut crate::progress::NoProgress).map_err(to_js_error)?;
+        Ok(js_sys::Float32Array::from(&v.data[..]))
+    }
+
+    /// The per-record thresholds for edit distance `ed` (default 1); `mode` is
+    /// `"paper"` (default), `"sound"` or `{global: number | null}`.
+    pub fn thresholds(&self, shared_base: JsValue, ed: JsValue, mode: JsValue) -> Result<js_sys::Float64Array, JsValue> {
+        let base = self::shared_base(&shared_base)?;
+        let ed = if ed.is_undefined() || ed.is_null() { 1 } else { count_arg(&ed, "ed", 0)? };
+        let mode: ThresholdMode = if mode.is_undefined() || mode.is_null() {
+            ThresholdMode::Paper
+        } else {
+            serde_wasm_bindgen::from_value(mode).map_err(|e| super::errors::bad_options("threshold mode", e))?
+        };
+        let values = thresholds(&base, self.dataset.records(), ed, &mode).map_err(to_js_error)?;
+        Ok(js_sys::Float64Array::from(&values[..]))
+    }
+}
+
+/// The mode's name in a vector batch (as the CLI writes it).
+fn mode_name(m: &ThresholdMode) -> &'static str {
+    match m {
+        ThresholdMode::Paper => "paper",
+        ThresholdMode::Sound => "sound",
+        ThresholdMode::Global(_) => "global",
+    }
+}
+
+/// The fingerprint of a shared-base message (checked against its content), for
+/// the parties to compare out of band.
+#[wasm_bindgen]
+pub fn fingerprint(shared_base: JsValue) -> Result<String, JsValue> {
+    Ok(self::shared_base(&shared_base)?.fingerprint().to_string())
 }

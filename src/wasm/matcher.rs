@@ -1,0 +1,124 @@
+//! `Matcher`: links party A's vector batch with party B's.
+
+use super::errors::{invalid, message_bytes, options, set, to_js_error};
+use crate::matching::{one_to_one, range_match};
+use crate::protocol::{write_match_result, LinkedPair, MatchResult, VectorBatch};
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+/// Options of `Matcher.match`: `oneToOne` (default false) keeps each record in at
+/// most one pair (greedy by distance); otherwise every B within A's threshold
+/// (the paper's rule).
+#[derive(Debug, Default, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
+struct MatchOptions {
+    one_to_one: bool,
+}
+
+/// Both parties' vector batches, checked against each other.
+#[wasm_bindgen]
+pub struct Matcher {
+    a: VectorBatch,
+    b: VectorBatch,
+}
+
+fn read_batch(v: &JsValue, what: &str) -> Result<VectorBatch, JsValue> {
+    VectorBatch::read(&message_bytes(v, what)?).map_err(|e| to_js_error(e.into()))
+}
+
+#[wasm_bindgen]
+impl Matcher {
+    /// Party A's batch (with thresholds) and party B's, each a JSON string or a
+    /// `Uint8Array`. Throws `FINGERPRINT_MISMATCH` if they were made with
+    /// different shared bases.
+    #[wasm_bindgen(constructor)]
+    pub fn new(batch_a: JsValue, batch_b: JsValue) -> Result<Matcher, JsValue> {
+        let a = read_batch(&batch_a, "party A's vector batch")?;
+        let b = read_batch(&batch_b, "party B's vector batch")?;
+        b.check_base(&a.fingerprint).map_err(|e| to_js_error(e.into()))?;
+        if a.thresholds.is_none() {
+            return Err(invalid("party A's vector batch has no thresholds: embed it as party A with thresholds".into()));
+        }
+        if a.vectors.dim != b.vectors.dim {
+            return Err(invalid(format!("dimension mismatch: A's vectors have {} components, B's {}", a.vectors.dim, b.vectors.dim)));
+        }
+        if a.transform != b.transform {
+            return Err(invalid("the batches were transformed with different keys".into()));
+        }
+        Ok(Matcher { a, b })
+    }
+
+    /// The shared base's fingerprint both batches carry.
+    #[wasm_bindgen(getter)]
+    pub fn fingerprint(&self) -> String {
+        self.a.fingerprint.clone()
+    }
+
+    #[wasm_bindgen(getter, js_name = sizeA)]
+    pub fn size_a(&self) -> usize {
+        self.a.ids.len()
+    }
+
+    #[wasm_bindgen(getter, js_name = sizeB)]
+    pub fn size_b(&self) -> usize {
+        self.b.ids.len()
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn dim(&self) -> usize {
+        self.a.vectors.dim
+    }
+
+    /// Links the batches. Returns `{rule, fingerprint, candidates, count, a:
+    /// Uint32Array, b: Uint32Array, distances: Float64Array, aIds: string[], bIds:
+    /// string[]}`: pair i is row `a[i]` of A and row `b[i]` of B.
+    #[wasm_bindgen(js_name = "match")]
+    pub fn run(&self, options: JsValue) -> Result<js_sys::Object, JsValue> {
+        let (rule, pairs, candidates) = self.pairs(options)?;
+        let out = js_sys::Object::new();
+        set(&out, "rule", rule);
+        set(&out, "fingerprint", self.a.fingerprint.as_str());
+        set(&out, "candidates", candidates as f64);
+        set(&out, "count", pairs.len() as f64);
+        let ia: Vec<u32> = pairs.iter().map(|p| p.a).collect();
+        let ib: Vec<u32> = pairs.iter().map(|p| p.b).collect();
+        let d: Vec<f64> = pairs.iter().map(|p| p.distance).collect();
+        set(&out, "a", js_sys::Uint32Array::from(&ia[..]));
+        set(&out, "b", js_sys::Uint32Array::from(&ib[..]));
+        set(&out, "distances", js_sys::Float64Array::from(&d[..]));
+        let ids = |batch: &VectorBatch, rows: &[u32]| -> js_sys::Array {
+            rows.iter().map(|&r| JsValue::from_str(batch.ids.get(r as usize).map(String::as_str).unwrap_or(""))).collect()
+        };
+        set(&out, "aIds", ids(&self.a, &ia));
+        set(&out, "bIds", ids(&self.b, &ib));
+        Ok(out)
+    }
+
+    /// The same pairs as the match-result message (JSON, pairs by ids).
+    #[wasm_bindgen(js_name = matchResult)]
+    pub fn match_result(&self, options: JsValue) -> Result<String, JsValue> {
+        let (rule, pairs, candidates) = self.pairs(options)?;
+        let id = |ids: &[String], r: u32| ids.get(r as usize).cloned().unwrap_or_default();
+        Ok(write_match_result(&MatchResult {
+            fingerprint: self.a.fingerprint.clone(),
+            rule: rule.into(),
+            candidates,
+            pairs: pairs.iter().map(|p| LinkedPair { a: id(&self.a.ids, p.a), b: id(&self.b.ids, p.b), distance: p.distance }).collect(),
+        }))
+    }
+}
+
+impl Matcher {
+    fn pairs(&self, opts: JsValue) -> Result<(&'static str, Vec<crate::matching::Pair>, u64), JsValue> {
+        let o: MatchOptions = options(opts, "match options")?;
+        let th = self.a.thresholds.as_ref().map(|t| t.values.as_slice()).unwrap_or(&[]);
+        let (mut pairs, stats) = range_match(&self.a.vectors, &self.b.vectors, th).map_err(to_js_error)?;
+        let rule = if o.one_to_one {
+            pairs = one_to_one(&pairs);
+            "one-to-one"
+        } else {
+            "threshold"
+        };
+        Ok((rule, pairs, stats.candidates))
+    }
+}
