@@ -17,6 +17,31 @@
 
 use super::distance::distance;
 use crate::embed::Vectors;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A multiply-mix hasher for packed keys (a skewed bucket costs time, never
+/// correctness).
+#[derive(Default)]
+struct MixHasher(u64);
+
+impl Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.0 = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
+    }
+    fn write_u128(&mut self, x: u128) {
+        self.write_u64(x as u64);
+        self.write_u64((x >> 64) as u64);
+    }
+}
 
 const MAX_VALUE: f32 = 255.0;
 
@@ -33,6 +58,10 @@ pub struct Lattice {
     /// Distinct keys, sorted, `coords.len()` bytes each.
     keys: Vec<u8>,
     buckets: Vec<Bucket>,
+    /// Keys packed 4 bits a coordinate (when they fit) → bucket: for balls of
+    /// squared radius below 2 (one count off by one at most), 1 + 2|S| hash lookups
+    /// beat walking the trie.
+    packed: Option<HashMap<u128, usize, BuildHasherDefault<MixHasher>>>,
 }
 
 fn whole(x: f32) -> bool {
@@ -79,7 +108,7 @@ impl Lattice {
         for &c in &coords {
             is_lattice[c] = true;
         }
-        let mut lat = Lattice { coords, is_lattice, keys: Vec::new(), buckets: Vec::new() };
+        let mut lat = Lattice { coords, is_lattice, keys: Vec::new(), buckets: Vec::new(), packed: None };
         let width = lat.coords.len();
         let mut entries: Vec<(Vec<u8>, f64, u32)> =
             (0..b.len()).map(|r| (lat.key(b.row(r)), lat.rest_norm(b.row(r)), r as u32)).collect();
@@ -98,7 +127,27 @@ impl Lattice {
             i = j;
         }
         debug_assert_eq!(lat.keys.len(), lat.buckets.len() * width);
+        if width <= 32 && lat.keys.iter().all(|&v| v <= 15) {
+            let map = (0..lat.buckets.len()).map(|i| (pack(&lat.keys[i * width..(i + 1) * width]), i)).collect();
+            lat.packed = Some(map);
+        }
         Some(lat)
+    }
+
+    /// Scans bucket `i` for rows within `th`, with `left` of the squared budget.
+    #[allow(clippy::too_many_arguments)]
+    fn scan(&self, i: usize, a: &[f32], a_rest: f64, th: f64, left: f64, b: &Vectors, out: &mut Vec<(u32, f64)>) -> u64 {
+        let bucket = &self.buckets[i];
+        let reach = left.max(0.0).sqrt() + 1e-9 * (1.0 + a_rest);
+        let from = bucket.rest_norms.partition_point(|&n| n < a_rest - reach);
+        let to = bucket.rest_norms.partition_point(|&n| n <= a_rest + reach);
+        for &r in &bucket.rows[from..to] {
+            let d = distance(a, b.row(r as usize));
+            if d <= th {
+                out.push((r, d));
+            }
+        }
+        (to - from) as u64
     }
 
     /// The norm of the coordinates outside the lattice.
@@ -128,23 +177,36 @@ impl Lattice {
         let a_rest = self.rest_norm(a);
         let av: Vec<f64> = self.coords.iter().map(|&c| a[c] as f64).collect();
         let mut candidates = 0u64;
+        let small_ball = r2 < 2.0 && av.iter().all(|&x| x <= 15.0);
+        if let (Some(map), true) = (&self.packed, small_ball) {
+            // the ball's lattice points: the key itself and each coordinate ±1
+            let center: Vec<u8> = av.iter().map(|&x| x as u8).collect();
+            let key = pack(&center);
+            if let Some(&i) = map.get(&key) {
+                candidates += self.scan(i, a, a_rest, th, r2, b, out);
+            }
+            if r2 >= 1.0 {
+                for (c, &v) in center.iter().enumerate() {
+                    let shift = 4 * c as u32;
+                    for w in [v.wrapping_sub(1), v + 1] {
+                        if w <= 15 {
+                            let k = (key & !(0xFu128 << shift)) | ((w as u128) << shift);
+                            if let Some(&i) = map.get(&k) {
+                                candidates += self.scan(i, a, a_rest, th, r2 - 1.0, b, out);
+                            }
+                        }
+                    }
+                }
+            }
+            return candidates;
+        }
         stack.clear();
         if !self.buckets.is_empty() {
             stack.push((0, 0, self.buckets.len(), r2));
         }
         while let Some((depth, lo, hi, left)) = stack.pop() {
             if depth == width {
-                let bucket = &self.buckets[lo];
-                let reach = left.max(0.0).sqrt() + 1e-9 * (1.0 + a_rest);
-                let from = bucket.rest_norms.partition_point(|&n| n < a_rest - reach);
-                let to = bucket.rest_norms.partition_point(|&n| n <= a_rest + reach);
-                for &r in &bucket.rows[from..to] {
-                    candidates += 1;
-                    let d = distance(a, b.row(r as usize));
-                    if d <= th {
-                        out.push((r, d));
-                    }
-                }
+                candidates += self.scan(lo, a, a_rest, th, left, b, out);
                 continue;
             }
             // values at this depth are sorted within [lo, hi): visit those within reach
@@ -181,4 +243,9 @@ impl Lattice {
         }
         l - lo
     }
+}
+
+/// Four bits a coordinate (values ≤ 15, at most 32 coordinates).
+fn pack(key: &[u8]) -> u128 {
+    key.iter().enumerate().fold(0u128, |k, (i, &v)| k | ((v as u128) << (4 * i as u32)))
 }
