@@ -40,7 +40,7 @@ fn truncated_and_corrupt_batches_are_refused() {
     v2[4] = 2;
     assert!(matches!(VectorBatch::read(&v2), Err(ProtocolError::Version { found: 2, .. })));
     let json = batch().to_json();
-    assert!(matches!(VectorBatch::read(json[..json.len() / 2].as_bytes()), Err(ProtocolError::Truncated { .. })));
+    assert!(matches!(VectorBatch::read(&json.as_bytes()[..json.len() / 2]), Err(ProtocolError::Truncated { .. })));
     let nan = json.replacen("0.5", "NaN", 1);
     assert!(VectorBatch::read(nan.as_bytes()).is_err());
     let wrong_dim = json.replacen("\"dim\":3", "\"dim\":4", 1);

@@ -8,11 +8,11 @@ use crate::error::Error;
 pub fn brute_force(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
     validate(a, b, thresholds)?;
     let mut pairs = Vec::new();
-    for i in 0..a.len() {
+    for (i, &th) in thresholds.iter().enumerate() {
         let start = pairs.len();
         for j in 0..b.len() {
             let d = distance(a.row(i), b.row(j));
-            if d <= thresholds[i] {
+            if d <= th {
                 pairs.push(Pair { a: i as u32, b: j as u32, distance: d });
             }
         }

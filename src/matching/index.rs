@@ -95,8 +95,7 @@ impl Index {
         while let Some(v) = stack.pop() {
             let node = &self.nodes[v];
             let mut lb = 0.0;
-            for c in 0..self.k {
-                let x = q[c];
+            for (c, &x) in q.iter().enumerate().take(self.k) {
                 let gap = if x < node.lo[c] { node.lo[c] - x } else if x > node.hi[c] { x - node.hi[c] } else { 0.0 };
                 lb += gap * gap;
             }

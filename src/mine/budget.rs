@@ -22,7 +22,7 @@ use crate::dp::Epsilon;
 
 /// ε_i for levels 1..=h (index 0 is level 1).
 pub fn schedule(strategy: Strategy, epsilon: Epsilon, h: usize, q_max: usize) -> Vec<Epsilon> {
-    assert!(h >= 1 && h <= 64, "tree depth out of range");
+    assert!((1..=64).contains(&h), "tree depth out of range (validated by MineOptions)");
     match strategy {
         Strategy::Linear => vec![epsilon.div_floor(h as u64); h],
         Strategy::Exponential | Strategy::Adaptive => exponential(epsilon, 1, h),
