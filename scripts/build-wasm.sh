@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package's wasm: pkg/web (ES module for browsers, `init()` fetches the
 # wasm) and pkg/node (ES module for Node, loads the wasm from disk). Needs the tools of
-# scripts/setup.sh; wasm-opt (Debian's binaryen) shrinks the wasm when it is installed.
+# scripts/setup.sh; wasm-opt (Debian's binaryen) shrinks the wasm when it is installed
+# (before wasm-bindgen: see below).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -14,16 +15,15 @@ step "cargo build --release --target wasm32-unknown-unknown --no-default-feature
 cargo build --release --target wasm32-unknown-unknown --no-default-features --lib
 wasm=target/wasm32-unknown-unknown/release/gramlink.wasm
 
-rm -rf pkg/web pkg/node
-step "wasm-bindgen --target web -> pkg/web"
-wasm-bindgen --target web --out-dir pkg/web "$wasm"
-step "wasm-bindgen --target experimental-nodejs-module -> pkg/node"
-wasm-bindgen --target experimental-nodejs-module --out-dir pkg/node "$wasm"
+bindgen() {
+    rm -rf pkg/web pkg/node
+    step "wasm-bindgen --target web -> pkg/web ($1)"
+    wasm-bindgen --target web --out-dir pkg/web "$1"
+    step "wasm-bindgen --target experimental-nodejs-module -> pkg/node"
+    wasm-bindgen --target experimental-nodejs-module --out-dir pkg/node "$1"
+}
 
-# wasm-opt after wasm-bindgen, as wasm-pack does. Some binaryen versions (Debian
-# bookworm's 108 among them) rebind wasm-bindgen's `__wbindgen_externrefs` export to the
-# funcref table, and the module then fails to start ("WebAssembly.Table.set(): Argument 1
-# is invalid for table"); so the optimized module must load in Node, or it is discarded.
+# Both builds must instantiate in Node (pkg/web from its bytes, as a worker could).
 loads() {
     node --input-type=module -e '
         import { readFileSync } from "node:fs";
@@ -31,33 +31,51 @@ loads() {
         const web = await import(process.cwd() + "/pkg/web/gramlink.js");
         web.initSync({ module: readFileSync("pkg/web/gramlink_bg.wasm") });' 2>&1
 }
-if ! command -v wasm-opt >/dev/null 2>&1; then
+
+# wasm-opt runs on cargo's output, BEFORE wasm-bindgen. After wasm-bindgen (as
+# wasm-pack does it), Debian bookworm's binaryen 108 rebinds wasm-bindgen's
+# `__wbindgen_externrefs` export to the funcref table and the module fails to start
+# ("WebAssembly.Table.set(): Argument 1 is invalid for table"). Before wasm-bindgen
+# there is no such table yet; the result is kept only if both builds load (npm test
+# then runs the whole protocol on it). GRAMLINK_WASM_OPT=0 skips it.
+# (same file name: wasm-bindgen names its outputs after its input)
+opt="$(dirname "$wasm")/wasm-opt/gramlink.wasm"
+rm -f "$opt"
+mkdir -p "$(dirname "$opt")"
+if [ "${GRAMLINK_WASM_OPT:-1}" = 0 ]; then
+    step "GRAMLINK_WASM_OPT=0: wasm left unoptimized"
+elif ! command -v wasm-opt >/dev/null 2>&1; then
     step "wasm-opt not found (Debian package binaryen): wasm left unoptimized"
 else
     wasm_opt_version="$(wasm-opt --version | head -n1)"
-    orig=pkg/web/gramlink_bg.wasm
-    before=$(stat -c %s "$orig")
     # the features rustc enables by default for wasm32-unknown-unknown
-    if wasm-opt -Oz \
+    if ! wasm-opt -Oz \
         --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
         --enable-sign-ext --enable-reference-types --enable-multivalue \
-        -o "$orig.opt" "$orig" 2>"$orig.opt.log"; then
-        cp "$orig" "$orig.unopt"
-        cp "$orig.opt" pkg/web/gramlink_bg.wasm
-        cp "$orig.opt" pkg/node/gramlink_bg.wasm
-        if why="$(loads)"; then
-            step "wasm-opt -Oz ($wasm_opt_version): $before -> $(stat -c %s "$orig") bytes"
-        else
-            cp "$orig.unopt" pkg/web/gramlink_bg.wasm
-            cp "$orig.unopt" pkg/node/gramlink_bg.wasm
-            step "WARNING: the wasm optimized by $wasm_opt_version does not load; keeping it unoptimized ($before bytes):"
-            printf '%s\n' "$why" | grep -m1 -E 'Error|error' | sed 's/^/[build-wasm]   /' || true
-        fi
-    else
+        -o "$opt" "$wasm" 2>"$opt.log"; then
         step "WARNING: $wasm_opt_version failed; keeping the wasm unoptimized:"
-        sed 's/^/[build-wasm]   /' "$orig.opt.log" | head -n 5
+        sed 's/^/[build-wasm]   /' "$opt.log" | head -n 5
+        rm -f "$opt"
     fi
-    rm -f "$orig.opt" "$orig.opt.log" "$orig.unopt"
+    rm -f "$opt.log"
 fi
+
+if [ -f "$opt" ]; then
+    if bindgen "$opt" && why="$(loads)"; then
+        step "wasm-opt -Oz ($wasm_opt_version) before wasm-bindgen: $(stat -c %s "$wasm") -> $(stat -c %s "$opt") bytes (cargo output)"
+    else
+        step "WARNING: the wasm optimized by $wasm_opt_version does not load; keeping it unoptimized:"
+        printf '%s\n' "${why:-wasm-bindgen failed}" | grep -m1 -E 'Error|error' | sed 's/^/[build-wasm]   /' || true
+        bindgen "$wasm"
+    fi
+else
+    bindgen "$wasm"
+fi
+if ! why="$(loads)"; then
+    printf '%s\n' "$why" >&2
+    step "ERROR: the package does not load"
+    exit 1
+fi
+step "pkg/web/gramlink_bg.wasm: $(stat -c %s pkg/web/gramlink_bg.wasm) bytes, $(gzip -9 -c pkg/web/gramlink_bg.wasm | wc -c) gzipped"
 
 step "done: pkg/web, pkg/node"

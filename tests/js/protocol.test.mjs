@@ -1,0 +1,168 @@
+// The whole protocol through the installed npm package (scripts/check-pkg.mjs packs it,
+// installs the tarball into a fresh project and runs this there with node --test):
+// two data owners on data/cities.txt and a corrupted copy made here, mine, merge,
+// embed, match; refusals by error code.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { DataOwner, Matcher, fingerprint, runScenario } from 'gramlink';
+
+const cities = readFileSync(new URL('./cities.txt', import.meta.url), 'utf8').split('\n').filter((s) => s.length > 0);
+
+// a seeded generator, so a failure can be reproduced
+function mulberry32(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// One random edit (substitution, insertion or deletion) for three records in four;
+// every fourth is left as it is. Returns B's rows [id, text] in a shuffled order.
+function corruptedCopy(records, seed) {
+  const rnd = mulberry32(seed);
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  const rows = records.map((s, i) => {
+    if (i % 4 === 0) return [String(i + 1), s];
+    const chars = [...s];
+    const at = Math.floor(rnd() * chars.length);
+    const c = letters[Math.floor(rnd() * letters.length)];
+    const kind = Math.floor(rnd() * 3);
+    if (kind === 0) chars[at] = c;
+    else if (kind === 1) chars.splice(at, 0, c);
+    else if (chars.length > 1) chars.splice(at, 1);
+    return [String(i + 1), chars.join('')];
+  });
+  for (let i = rows.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [rows[i], rows[j]] = [rows[j], rows[i]];
+  }
+  return rows;
+}
+
+const csv = (rows) => 'id,city\n' + rows.map((r) => r.map((f) => `"${f.replaceAll('"', '""')}"`).join(',')).join('\n') + '\n';
+
+function expectCode(fn, code) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof Error, `not an Error: ${e}`);
+    assert.equal(e.code, code, `code of: ${e.message}`);
+    assert.ok(e.message.length > 0);
+    return true;
+  });
+}
+
+const MINE = { miner: 'fpm', epsilon: 1, k: 75 };
+
+test('two data owners link CITIES with a corrupted copy', () => {
+  assert.ok(cities.length === 5000 && cities.some((s) => /[^\x00-\x7f]/.test(s)), 'CITIES with non-ASCII names');
+  const a = new DataOwner(cities, { budget: 1 });
+  const b = DataOwner.fromCsv(csv(corruptedCopy(cities, 7)), 'city', 'id', { budget: 1 });
+  assert.equal(a.size, cities.length);
+  assert.ok(a.private && b.private);
+  const report = a.normalizationReport();
+  assert.equal(report.total, cities.length);
+  assert.ok(report.changed > 0, 'accents and case were normalized');
+
+  const phases = new Set();
+  const na = a.mine(MINE, (phase, done, total) => { phases.add(phase); assert.ok(done <= total); });
+  const nb = b.mine(MINE);
+  assert.ok(phases.size > 0, 'progress was reported');
+  assert.ok(Math.abs(a.epsilonSpent - 1) < 1e-9, `spent ${a.epsilonSpent}`);
+  assert.equal(JSON.parse(na).format, 'gramlink/noisy-base');
+
+  const shared = DataOwner.mergeBases(na, nb, 75);
+  // both parties merge by the same deterministic rule and compare fingerprints
+  assert.equal(DataOwner.mergeBases(na, nb, 75), shared);
+  const fp = fingerprint(shared);
+  assert.match(fp, /^[0-9a-f]{64}$/);
+
+  const batchA = a.embed(shared, { party: 'A', thresholds: { ed: 1, mode: 'paper' } });
+  const batchB = b.embed(shared, { party: 'B', binary: true });
+  assert.equal(typeof batchA, 'string');
+  assert.ok(batchB instanceof Uint8Array);
+  assert.ok(!batchA.includes(cities[0]) && !batchA.includes(cities[0].toUpperCase()), 'no record text in a batch');
+
+  const vectors = a.embedVectors(shared);
+  assert.ok(vectors instanceof Float32Array);
+  const th = a.thresholds(shared, 1, 'sound');
+  assert.ok(th instanceof Float64Array && th.length === cities.length);
+
+  const m = new Matcher(batchA, batchB);
+  assert.equal(m.fingerprint, fp);
+  assert.equal(vectors.length, a.size * m.dim);
+  const r = m.match();
+  assert.equal(r.rule, 'threshold');
+  assert.ok(r.a instanceof Uint32Array && r.b instanceof Uint32Array && r.distances instanceof Float64Array);
+  assert.ok(r.count > 0 && r.a.length === r.count && r.aIds.length === r.count && r.candidates >= r.count);
+  // every record B holds unchanged (distance 0) is linked to it
+  const linked = new Set(r.aIds.map((x, i) => `${x}:${r.bIds[i]}`));
+  for (let i = 0; i < cities.length; i += 4) {
+    assert.ok(linked.has(`${i + 1}:${i + 1}`), `unchanged ${cities[i]} not linked`);
+  }
+  const one = m.match({ oneToOne: true });
+  assert.equal(one.rule, 'one-to-one');
+  assert.equal(new Set(one.aIds).size, one.count);
+  assert.equal(new Set(one.bIds).size, one.count);
+  const correct = one.aIds.filter((x, i) => x === one.bIds[i]).length;
+  const precision = correct / one.count;
+  const recall = correct / cities.length;
+  console.log(`# CITIES one-to-one: ${one.count} pairs, precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}; ${r.count} pairs within threshold, ${r.candidates} candidates`);
+  assert.ok(recall > 0.25, `recall ${recall}`);
+  const message = JSON.parse(m.matchResult({ oneToOne: true }));
+  assert.equal(message.pairs.length, one.count);
+
+  // a batch over another shared base is refused
+  const c = new DataOwner(cities.slice(0, 500), { budget: 1 });
+  const other = DataOwner.mergeBases(c.mine(MINE), nb, 40);
+  assert.notEqual(fingerprint(other), fp);
+  expectCode(() => new Matcher(batchA, c.embed(other, { party: 'B' })), 'FINGERPRINT_MISMATCH');
+  expectCode(() => new Matcher(batchA, batchB.subarray(0, batchB.length - 5)), 'TRUNCATED_MESSAGE');
+  expectCode(() => new Matcher(batchA, 42), 'INVALID_PARAMETER');
+
+  // the budget is spent: a second mining is refused
+  expectCode(() => a.mine(MINE), 'BUDGET_EXCEEDED');
+  expectCode(() => a.mine({ epsilon: 0.001 }), 'BUDGET_EXCEEDED');
+  a.free(); b.free(); c.free(); m.free();
+});
+
+test('errors are JS Errors with a stable code', () => {
+  expectCode(() => new DataOwner([]), 'EMPTY_INPUT');
+  expectCode(() => new DataOwner('Paris'), 'INVALID_PARAMETER');
+  expectCode(() => new DataOwner(['Paris', 7]), 'INVALID_PARAMETER');
+  expectCode(() => new DataOwner(['Paris'], { budgett: 1 }), 'INVALID_PARAMETER');
+  expectCode(() => DataOwner.fromCsv('id,name\n1,Paris\n', 'city'), 'MISSING_COLUMN');
+  const o = new DataOwner(cities.slice(0, 200), { budget: 0.5 });
+  expectCode(() => o.mine({ miner: 'magic' }), 'INVALID_PARAMETER');
+  expectCode(() => o.mine({ epsilon: NaN }), 'INVALID_EPSILON');
+  expectCode(() => o.mine({ epsilon: 0 }), 'INVALID_EPSILON');
+  expectCode(() => o.mine({ k: 0 }), 'INVALID_PARAMETER');
+  expectCode(() => o.mine({ epsilon: 0.6 }), 'BUDGET_EXCEEDED');
+  expectCode(() => o.mine(undefined, () => false), 'CANCELLED');
+  expectCode(() => DataOwner.mergeBases('{', '{', 10), 'TRUNCATED_MESSAGE');
+  expectCode(() => fingerprint('not json'), 'MALFORMED_MESSAGE');
+  expectCode(() => o.embed('{"format":"gramlink/shared-base","version":2}'), 'UNSUPPORTED_VERSION');
+});
+
+test('runScenario returns the evaluation as a plain object', () => {
+  const r = runScenario(cities.slice(0, 1000), { ed: 1, seed: 42, threshold: 'sound', oneToOne: true });
+  assert.equal(r.n, 1000);
+  assert.equal(Object.getPrototypeOf(r.timingsMs), Object.prototype);
+  assert.ok(r.timingsMs['mine A'] >= 0 && r.timingsMs.match >= 0);
+  for (const k of ['precision', 'recall', 'f1']) assert.ok(r[k] >= 0 && r[k] <= 1, k);
+  assert.equal(r.options.threshold, 'sound');
+  assert.equal(r.options.k, 75, 'defaults filled in');
+  assert.ok(Array.isArray(r.sample) && r.sample.length <= 20);
+  expectCode(() => runScenario(cities.slice(0, 10), { threshold: 'lenient' }), 'INVALID_PARAMETER');
+});
+
+test('the browser build loads from bytes and exports the same API', async () => {
+  const dir = new URL('./node_modules/gramlink/pkg/web/', import.meta.url);
+  const web = await import(new URL('gramlink.js', dir));
+  web.initSync({ module: readFileSync(new URL('gramlink_bg.wasm', dir)) });
+  const owner = new web.DataOwner(['Zürich', 'Kīhei'], { seed: 1 });
+  assert.equal(owner.size, 2);
+  assert.deepEqual(Object.keys(web).filter((k) => k !== 'default' && k !== 'initSync').sort(),
+    Object.keys(await import('gramlink')).sort());
+});

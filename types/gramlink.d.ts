@@ -1,0 +1,233 @@
+// Hand-written declarations of the gramlink API (src/wasm/), replacing the `any`s of
+// the ones wasm-bindgen generates. Every function throws a `GramlinkError` (a real JS
+// `Error` with a stable `code`) on bad input; none traps.
+
+/** Stable error codes (`Error.code`), from the core's `Error::code`. */
+export type ErrorCode =
+  | 'INVALID_EPSILON' | 'BUDGET_EXCEEDED' | 'ENTROPY' | 'INVALID_PARAMETER'
+  | 'IO' | 'EMPTY_INPUT' | 'NOT_TEXT' | 'MISSING_COLUMN' | 'MALFORMED_CSV' | 'DUPLICATE_ID'
+  | 'INVALID_ALPHABET' | 'RECORD_TOO_LONG'
+  | 'INCOMPATIBLE_BASES' | 'INVALID_BASE'
+  | 'MALFORMED_MESSAGE' | 'UNSUPPORTED_VERSION' | 'WRONG_MESSAGE_KIND' | 'FINGERPRINT_MISMATCH'
+  | 'INVALID_MESSAGE' | 'TRUNCATED_MESSAGE'
+  | 'CANCELLED';
+
+/** What every gramlink function throws. */
+export interface GramlinkError extends Error {
+  code: ErrorCode;
+}
+
+/**
+ * Progress of long work: `phase` (e.g. "embed", a miner's level), `done` of `total`.
+ * Return `false` to cancel (the call then throws with code `CANCELLED`).
+ */
+export type ProgressCallback = (phase: string, done: number, total: number) => boolean | void;
+
+/** A shared-base or noisy-base message: JSON text. */
+export type BaseMessage = string;
+/** A vector-batch message: JSON text, or the compact binary form. */
+export type VectorBatchMessage = string | Uint8Array;
+
+export interface DataOwnerOptions {
+  /** The public alphabet, as its symbols. Default: A–Z and space. */
+  alphabet?: string;
+  /** The party's total privacy budget ε. Default 0.1. */
+  budget?: number;
+  /** Seed for reproducible experiments: everything made is then NOT private. Default: none. */
+  seed?: number;
+}
+
+export type Miner = 'fpm' | 'prefix-tree' | 'exact' | 'random';
+export type Strategy = 'linear' | 'exponential' | 'adaptive' | 'hybrid';
+
+/** Mining options (unknown keys are refused). Defaults: the paper's Table 3. */
+export interface MineOptions {
+  /** Default "prefix-tree". "exact" is not private; "random" costs no budget. */
+  miner?: Miner;
+  /** Budget strategy of the prefix-tree miner. Default "hybrid". */
+  strategy?: Strategy;
+  /** The ε this mining spends (charged to the owner's budget). Default 0.1. */
+  epsilon?: number;
+  /** Number of grams. Default 75. */
+  k?: number;
+  /** Shortest gram. Default 1. */
+  qMin?: number;
+  /** Longest gram. Default 3. */
+  qMax?: number;
+  /** Prefix-tree depth (public). Default 7. */
+  hMax?: number;
+  /** FPM: distinct grams of each length one record may contribute. Default 12. */
+  maxGramsPerRecord?: number;
+}
+
+/** `"paper"` (Algorithm 2, not an upper bound), `"sound"` (proven), or one global value (`null`: Δq·ed). */
+export type ThresholdMode = 'paper' | 'sound' | { global: number | null };
+
+export interface ThresholdOptions {
+  /** Edit distance. Default 1 (at most 10). */
+  ed?: number;
+  /** Default "paper". */
+  mode?: ThresholdMode;
+}
+
+export interface EmbedOptions {
+  /** Default "A". Party A's batch carries thresholds. */
+  party?: 'A' | 'B' | 'a' | 'b';
+  /** Party A: default `{ed: 1, mode: "paper"}`; party B: none unless given. */
+  thresholds?: ThresholdOptions;
+  /** Return the compact binary form (Uint8Array) instead of JSON. Default false. */
+  binary?: boolean;
+}
+
+export interface NormalizationReport {
+  total: number;
+  kept: number;
+  /** Records whose text normalization changed (accents, case, punctuation…). */
+  changed: number;
+  /** Records that normalized to the empty string (set aside). */
+  empty: number;
+  /** Their ids (the core names this field in snake case). */
+  empty_ids: string[];
+}
+
+/** One party's records, normalized onto the public alphabet, with its privacy budget. */
+export class DataOwner {
+  free(): void;
+  /** Records as strings; their ids are their 1-based positions. Throws EMPTY_INPUT on []. */
+  constructor(records: string[], options?: DataOwnerOptions | null);
+  /** Records from CSV text: `column` holds them, `idColumn` (optional) their ids. */
+  static fromCsv(text: string, column: string, idColumn?: string | null, options?: DataOwnerOptions | null): DataOwner;
+  normalizationReport(): NormalizationReport;
+  /** Records kept after normalization. */
+  readonly size: number;
+  /** Their ids, in order (the rows of `embed`). */
+  readonly ids: string[];
+  readonly epsilonBudget: number;
+  readonly epsilonSpent: number;
+  /** False when a seed was given. */
+  readonly private: boolean;
+  /** Mines a noisy base; returns the noisy-base message. Throws BUDGET_EXCEEDED past the budget. */
+  mine(options?: MineOptions | null, onProgress?: ProgressCallback | null): BaseMessage;
+  /** Merges two noisy bases into the shared base of `k` grams (deterministic; costs no budget). */
+  static mergeBases(a: BaseMessage, b: BaseMessage, k: number): BaseMessage;
+  /** The vector-batch message over the shared base: JSON text, or a Uint8Array with `binary: true`. */
+  embed(sharedBase: BaseMessage, options?: EmbedOptions & { binary?: false } | null, onProgress?: ProgressCallback | null): string;
+  embed(sharedBase: BaseMessage, options: EmbedOptions & { binary: true }, onProgress?: ProgressCallback | null): Uint8Array;
+  embed(sharedBase: BaseMessage, options?: EmbedOptions | null, onProgress?: ProgressCallback | null): VectorBatchMessage;
+  /** The records' vectors, row-major (`size` rows), for local use. */
+  embedVectors(sharedBase: BaseMessage): Float32Array;
+  /** Per-record thresholds. Defaults: ed 1, mode "paper". */
+  thresholds(sharedBase: BaseMessage, ed?: number | null, mode?: ThresholdMode | null): Float64Array;
+}
+
+/** The shared base's fingerprint (SHA-256 hex, checked against its content), to compare out of band. */
+export function fingerprint(sharedBase: BaseMessage): string;
+
+export interface MatchOptions {
+  /** Link each record at most once (greedy by distance). Default false: every B within A's threshold. */
+  oneToOne?: boolean;
+}
+
+export interface MatchOutput {
+  rule: 'threshold' | 'one-to-one';
+  fingerprint: string;
+  /** Pairs whose distance the matcher computed. */
+  candidates: number;
+  /** Number of pairs. */
+  count: number;
+  /** Pair i links row `a[i]` of A's batch with row `b[i]` of B's, at `distances[i]`. */
+  a: Uint32Array;
+  b: Uint32Array;
+  distances: Float64Array;
+  /** The same pairs by the parties' ids. */
+  aIds: string[];
+  bIds: string[];
+}
+
+/** Both parties' vector batches, checked: same shared base (else FINGERPRINT_MISMATCH), A with thresholds, same dimension. */
+export class Matcher {
+  free(): void;
+  constructor(batchA: VectorBatchMessage, batchB: VectorBatchMessage);
+  readonly fingerprint: string;
+  readonly sizeA: number;
+  readonly sizeB: number;
+  readonly dim: number;
+  match(options?: MatchOptions | null): MatchOutput;
+  /** The pairs as the match-result message (JSON, by ids). */
+  matchResult(options?: MatchOptions | null): string;
+}
+
+/** Options of the SCENARIO.md evaluation (unknown keys are refused). */
+export interface ScenarioOptions {
+  /** Edits per record of B's copy. Default 1. */
+  ed?: number;
+  /** Default 42 (the run is seeded: an experiment, not private). */
+  seed?: number;
+  /** Default "prefix-tree". */
+  miner?: Miner;
+  /** Default "hybrid". */
+  strategy?: Strategy;
+  /** ε per party. Default 0.1. */
+  epsilon?: number;
+  /** Default 75. */
+  k?: number;
+  /** Default 1. */
+  qMin?: number;
+  /** Default 3. */
+  qMax?: number;
+  /** Default null: the mean record length of A. */
+  hMax?: number | null;
+  /** Default 12. */
+  maxGramsPerRecord?: number;
+  /** Default "paper". */
+  threshold?: ThresholdMode;
+  /** Default false. */
+  oneToOne?: boolean;
+  /** How many linked pairs to return with their strings. Default 20. */
+  sample?: number;
+}
+
+/** Scores of a rule (the core names these fields in snake case). */
+export interface Quality {
+  precision: number;
+  recall: number;
+  f1: number;
+  pairs: number;
+  true_pairs: number;
+}
+
+export interface SamplePair {
+  a: string;
+  b: string;
+  distance: number;
+  correct: boolean;
+}
+
+export interface ScenarioResult {
+  /** The options used, defaults filled in. */
+  options: Required<ScenarioOptions>;
+  n: number;
+  /** B records that normalized to empty after corruption. */
+  bEmpty: number;
+  hMax: number;
+  precision: number;
+  recall: number;
+  f1: number;
+  pairs: number;
+  truePairs: number;
+  /** The other rule on the same range match. */
+  otherRule: Quality;
+  candidates: number;
+  /** True pairs farther apart than A's threshold. */
+  trueOutsideThreshold: number;
+  meanThreshold: number;
+  /** The shared base's grams. */
+  base: string[];
+  fingerprint: string;
+  /** Milliseconds per phase ("corrupt", "mine A", "mine B", "merge", "embed A", "embed B", "thresholds", "match", "one-to-one"). */
+  timingsMs: Record<string, number>;
+  sample: SamplePair[];
+}
+
+/** The seeded SCENARIO.md evaluation on `records` (A's; B is a corrupted copy), default alphabet. */
+export function runScenario(records: string[], options?: ScenarioOptions | null, onProgress?: ProgressCallback | null): ScenarioResult;
