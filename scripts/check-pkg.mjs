@@ -58,6 +58,21 @@ try {
   copyFileSync(new URL('data/cities.txt', root), join(project, 'cities.txt'));
   console.log(`ok: installed into ${project}; node --test ${tests.join(' ')}`);
   execFileSync(process.execPath, ['--test', '--test-reporter=spec', ...tests], { cwd: project, stdio: 'inherit' });
+
+  // the declarations, through the installed package, if TypeScript is at hand (it is not a
+  // dependency: GRAMLINK_TSC=/path/to/tsc, or a tsc on the PATH)
+  const tsc = process.env.GRAMLINK_TSC || 'tsc';
+  let haveTsc = true;
+  try { execFileSync(tsc, ['--version'], { stdio: 'ignore' }); } catch { haveTsc = false; }
+  if (haveTsc) {
+    copyFileSync(new URL('tests/js/types-check.ts', root), join(project, 'types-check.ts'));
+    for (const resolution of [['--module', 'nodenext', '--moduleResolution', 'nodenext'], ['--module', 'esnext', '--moduleResolution', 'bundler']]) {
+      execFileSync(tsc, ['--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022,dom', ...resolution, 'types-check.ts'], { cwd: project, stdio: 'inherit' });
+    }
+    console.log('ok: types/*.d.ts type-check real use (tsc --strict, node and bundler resolution)');
+  } else {
+    console.log('skipped: type check of types/*.d.ts (no tsc; set GRAMLINK_TSC)');
+  }
 } catch (e) {
   failed = true;
   console.error(`packaging test failed (left in ${work}): ${e.message}`);
