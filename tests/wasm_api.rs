@@ -95,7 +95,7 @@ fn protocol_end_to_end() {
     let fp = fingerprint(p.shared.clone().into()).unwrap();
     assert_eq!(fp.len(), 64);
     assert!(p.shared.contains(&fp));
-    assert!((p.a.epsilon_spent() - 2.0).abs() < 1e-9 && p.a.private() == false);
+    assert!((p.a.epsilon_spent() - 2.0).abs() < 1e-9 && !p.a.private());
 
     let m = Matcher::new(p.batch_a.clone(), p.batch_b.clone()).unwrap();
     assert_eq!((m.size_a(), m.size_b(), m.fingerprint()), (n, n, fp.clone()));
