@@ -222,6 +222,13 @@ fn bad_options() {
     assert_eq!(o.epsilon_spent(), 0.0, "failed minings charge nothing");
     assert_code(run_scenario(strings(&r), js(r#"{"threshold": "lenient"}"#), None), "INVALID_PARAMETER");
     assert_code(run_scenario(strings(&r), js(r#"{"seed": -1}"#), None), "INVALID_PARAMETER");
+    assert_code(run_scenario(strings(&r), js(r#"{"alphabet": "AAB"}"#), None), "INVALID_ALPHABET");
+    assert_code(run_scenario(strings(&r), js(r#"{"alphabet": 7}"#), None), "INVALID_PARAMETER");
+    // the alphabet option is taken from a copy: the caller's object is left as it was
+    let o = js(r#"{"alphabet": "ABCDEFGHIJKLMNOPQRSTUVWXYZ ", "k": 20}"#);
+    let res = run_scenario(strings(&r), o.clone(), None).unwrap();
+    assert_eq!(get(&res, "n").as_f64().unwrap() as usize, r.len());
+    assert!(get(&o, "alphabet").is_string());
 }
 
 #[wasm_bindgen_test]

@@ -159,6 +159,8 @@ export class Matcher {
 
 /** Options of the SCENARIO.md evaluation (unknown keys are refused). */
 export interface ScenarioOptions {
+  /** The public alphabet the records are normalized onto. Default: A–Z and space. */
+  alphabet?: string;
   /** Edits per record of B's copy. Default 1. */
   ed?: number;
   /** Default 42 (the run is seeded: an experiment, not private). */
@@ -204,8 +206,8 @@ export interface SamplePair {
 }
 
 export interface ScenarioResult {
-  /** The options used, defaults filled in. */
-  options: Required<ScenarioOptions>;
+  /** The options used, defaults filled in (the alphabet aside). */
+  options: Required<Omit<ScenarioOptions, 'alphabet'>>;
   n: number;
   /** B records that normalized to empty after corruption. */
   bEmpty: number;
@@ -229,5 +231,5 @@ export interface ScenarioResult {
   sample: SamplePair[];
 }
 
-/** The seeded SCENARIO.md evaluation on `records` (A's; B is a corrupted copy), default alphabet. */
+/** The seeded SCENARIO.md evaluation on `records` (A's; B is a corrupted copy). */
 export function runScenario(records: string[], options?: ScenarioOptions | null, onProgress?: ProgressCallback | null): ScenarioResult;

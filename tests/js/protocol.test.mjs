@@ -155,6 +155,8 @@ test('runScenario returns the evaluation as a plain object', () => {
   assert.equal(r.options.k, 75, 'defaults filled in');
   assert.ok(Array.isArray(r.sample) && r.sample.length <= 20);
   expectCode(() => runScenario(cities.slice(0, 10), { threshold: 'lenient' }), 'INVALID_PARAMETER');
+  expectCode(() => runScenario(cities.slice(0, 10), { alphabet: 'AAB' }), 'INVALID_ALPHABET');
+  assert.equal(runScenario(['ABBA', 'BAAB', 'ABAB'], { alphabet: 'AB', k: 4, qMax: 2, miner: 'exact' }).n, 3);
 });
 
 test('the browser build loads from bytes and exports the same API', async () => {
