@@ -181,7 +181,8 @@ fn progress_and_cancel() {
     let noop = js_sys::Function::new_with_args("phase, done, total", "if (typeof phase !== 'string') throw new Error('phase')");
     o.mine(JsValue::UNDEFINED, Some(noop)).unwrap();
     let thrower = js_sys::Function::new_with_args("", "throw new Error('boom')");
-    assert_code(run_scenario(strings(&cities(50)), JsValue::UNDEFINED, Some(thrower)), "INVALID_PARAMETER");
+    let m = assert_code(run_scenario(strings(&cities(50)), JsValue::UNDEFINED, Some(thrower)), "INVALID_PARAMETER");
+    assert!(m.contains("boom"), "{m}");
 }
 
 #[wasm_bindgen_test]

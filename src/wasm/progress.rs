@@ -14,7 +14,13 @@ impl Progress for JsProgress<'_> {
         let r = self
             .0
             .call3(&JsValue::NULL, &JsValue::from_str(phase), &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64))
-            .map_err(|_| Error::Parameter("the progress callback threw".into()))?;
+            .map_err(|e| {
+                let why = match e.dyn_ref::<js_sys::Error>() {
+                    Some(err) => String::from(err.message()),
+                    None => e.as_string().unwrap_or_else(|| "a non-Error value".into()),
+                };
+                Error::Parameter(format!("the progress callback threw: {why}"))
+            })?;
         if r == JsValue::FALSE {
             return Err(Error::Cancelled);
         }
