@@ -266,38 +266,14 @@ pub struct EvalArgs {
     #[arg(long)]
     data: PathBuf,
     #[command(flatten)]
-    mine: MineParamsEval,
+    mine: MineParams,
     #[command(flatten)]
     threshold: ThresholdArgs,
     #[arg(long)]
     one_to_one: bool,
-    #[arg(long, default_value_t = 42)]
-    seed: u64,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
-}
-
-/// Mining parameters of `eval` (h_max defaults to the data's mean length).
-#[derive(Args, Clone)]
-pub struct MineParamsEval {
-    #[arg(long, value_enum, default_value = "prefix-tree")]
-    miner: crate::MinerArg,
-    #[arg(long, value_enum, default_value = "hybrid")]
-    strategy: crate::StrategyArg,
-    #[arg(long, default_value_t = 0.1, allow_negative_numbers = true)]
-    epsilon: f64,
-    #[arg(long, default_value_t = 75)]
-    k: usize,
-    #[arg(long, default_value_t = 1)]
-    qmin: usize,
-    #[arg(long, default_value_t = 3)]
-    qmax: usize,
-    /// Prefix-tree depth (default: round(mean record length), as SCENARIO.md).
-    #[arg(long)]
-    hmax: Option<usize>,
-    #[arg(long, default_value_t = 12)]
-    max_grams_per_record: usize,
 }
 
 pub fn cmd_eval(a: EvalArgs) -> Result<()> {
@@ -305,7 +281,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
     let d: Dataset = io::load_dataset(&a.data, None, None, &alphabet)?;
     let options = ScenarioOptions {
         ed: a.threshold.ed,
-        seed: a.seed,
+        seed: a.mine.seed.unwrap_or(42),
         miner: a.mine.miner.into(),
         strategy: a.mine.strategy.into(),
         epsilon: a.mine.epsilon,

@@ -69,7 +69,7 @@ impl InputArgs {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum MinerArg {
+pub(crate) enum MinerArg {
     Fpm,
     PrefixTree,
     Exact,
@@ -123,13 +123,14 @@ struct MineParams {
     qmin: usize,
     #[arg(long, default_value_t = 3)]
     qmax: usize,
-    /// Depth of the prefix tree (public; the paper uses the mean record length).
-    #[arg(long, default_value_t = 7)]
-    hmax: usize,
+    /// Depth of the prefix tree, a public parameter (default 7; `eval`: the data's
+    /// rounded mean length, as SCENARIO.md says).
+    #[arg(long)]
+    hmax: Option<usize>,
     /// FPM: distinct grams of each length one record may contribute (sensitivity).
     #[arg(long, default_value_t = 12)]
     max_grams_per_record: usize,
-    /// Seed for reproducible experiments. A seeded base is NOT private.
+    /// Seed for reproducible experiments. A seeded base is NOT private (`eval`: 42).
     #[arg(long)]
     seed: Option<u64>,
 }
@@ -143,7 +144,7 @@ impl MineParams {
             k: self.k,
             q_min: self.qmin,
             q_max: self.qmax,
-            h_max: self.hmax,
+            h_max: self.hmax.unwrap_or(MineOptions::default().h_max),
             max_grams_per_record: self.max_grams_per_record,
         }
     }
