@@ -1,0 +1,33 @@
+// The NAMES party pipeline and matcher through the wasm API, timed step by step.
+// Shared by the Node and the Chromium runs of benches/wasm/pipeline.mjs.
+export function runPipeline(api, names, now) {
+  const { DataOwner, Matcher } = api;
+  // party B: the same names with their last letter doubled (a cheap, deterministic
+  // one-edit corruption; the point here is speed, not F1)
+  const namesB = names.map((s) => s + s[s.length - 1]);
+  const t = {};
+  let t0 = now();
+  const lap = (name) => {
+    const t1 = now();
+    t[name] = t1 - t0;
+    t0 = t1;
+  };
+  const a = new DataOwner(names, { budget: 0.1, seed: 1 });
+  const b = new DataOwner(namesB, { budget: 0.1, seed: 2 });
+  lap("normalize A+B");
+  const na = a.mine({ epsilon: 0.1 });
+  lap("mine A");
+  const nb = b.mine({ epsilon: 0.1 });
+  lap("mine B");
+  const shared = DataOwner.mergeBases(na, nb, 75);
+  lap("merge");
+  const va = a.embed(shared, { party: "A", thresholds: { ed: 1, mode: "paper" }, binary: true });
+  lap("embed+thresholds A");
+  const vb = b.embed(shared, { party: "B", binary: true });
+  lap("embed B");
+  const m = new Matcher(va, vb);
+  const out = m.match({ oneToOne: false });
+  lap("match");
+  t["party A total"] = t["normalize A+B"] / 2 + t["mine A"] + t["embed+thresholds A"];
+  return { timings: t, pairs: out.count, candidates: out.candidates };
+}
