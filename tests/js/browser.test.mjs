@@ -1,0 +1,93 @@
+// Packaging test in a browser: the installed package's web build, imported as an ES
+// module (through an import map, as a site would) by a page served from 127.0.0.1,
+// runs the protocol in headless Chromium (Debian's /usr/bin/chromium). Runs in the
+// temporary project scripts/check-pkg.mjs installs the tarball into.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize } from 'node:path';
+
+const here = process.cwd();
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>gramlink in a page</title>
+<script type="importmap">{ "imports": { "gramlink": "/node_modules/gramlink/pkg/web/gramlink.js" } }</script>
+<script type="module">
+  const report = (r) => fetch('/result', { method: 'POST', body: JSON.stringify(r) });
+  try {
+    const { default: init, DataOwner, Matcher } = await import('gramlink');
+    await init();
+    const cities = (await (await fetch('/cities.txt')).text()).split('\\n').filter((s) => s).slice(0, 1500);
+    const corrupted = cities.map((s) => s.length > 4 ? s.slice(0, 2) + s.slice(3) : s + 'X');
+    const a = new DataOwner(cities, { budget: 1 });
+    const b = new DataOwner(corrupted, { budget: 1 });
+    const shared = DataOwner.mergeBases(a.mine({ epsilon: 1, hMax: 8 }), b.mine({ epsilon: 1, hMax: 8 }), 75);
+    const va = a.embed(shared, { party: 'A', thresholds: { ed: 1, mode: 'sound' }, binary: true });
+    const vb = b.embed(shared, { party: 'B', binary: true });
+    const out = new Matcher(va, vb).match({ oneToOne: true });
+    let same = 0;
+    for (let i = 0; i < out.count; i++) if (out.aIds[i] === out.bIds[i]) same++;
+    let code = null;
+    // a party that mined another base: its batch is refused by fingerprint
+    const c = new DataOwner(corrupted, { budget: 1 });
+    const other = DataOwner.mergeBases(c.mine({ epsilon: 0.5, k: 40, hMax: 8 }), c.mine({ epsilon: 0.5, k: 40, hMax: 8 }), 40);
+    try { new Matcher(va, c.embed(other, { party: 'B' })); } catch (e) { code = e.code; }
+    report({ private: a.private, count: out.count, same, code, crypto: typeof crypto.getRandomValues });
+  } catch (e) {
+    report({ error: String(e && e.stack || e) });
+  }
+</script>`;
+
+const TYPES = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm', '.txt': 'text/plain' };
+
+test('the packaged web build runs the protocol in headless Chromium', { timeout: 240_000 }, async () => {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing (scripts/setup.sh installs Debian's chromium)`);
+  const profile = mkdtempSync(join(tmpdir(), 'gramlink-chromium-'));
+  let browser;
+  const result = await new Promise((resolve, reject) => {
+    const server = createServer((req, res) => {
+      const url = req.url.split('?')[0];
+      if (req.method === 'POST' && url === '/result') {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => { res.end('ok'); server.close(); resolve(JSON.parse(body)); });
+        return;
+      }
+      if (url === '/' || url === '/index.html') {
+        res.setHeader('content-type', 'text/html');
+        res.end(PAGE);
+        return;
+      }
+      const path = normalize(join(here, decodeURIComponent(url)));
+      if (!path.startsWith(here) || !existsSync(path)) { res.statusCode = 404; res.end(); return; }
+      res.setHeader('content-type', TYPES[extname(path)] ?? 'application/octet-stream');
+      res.end(readFileSync(path));
+    });
+    server.listen(0, '127.0.0.1', () => {
+      browser = spawn(CHROMIUM, [
+        '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-quic',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+        `--user-data-dir=${profile}`, `http://127.0.0.1:${server.address().port}/`,
+      ], { stdio: 'ignore' });
+      browser.on('error', reject);
+    });
+    setTimeout(() => { server.close(); reject(new Error('no result from the page within 200 s')); }, 200_000).unref();
+  }).finally(async () => {
+    if (browser && browser.exitCode === null) {
+      const exited = new Promise((r) => browser.once('exit', r));
+      browser.kill();
+      await exited;
+    }
+    // Chromium's helpers may still be closing files: retry the removal a little
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  });
+  assert.equal(result.error, undefined, result.error);
+  assert.equal(result.crypto, 'function');
+  assert.equal(result.private, true, 'no seed: the browser run is private (crypto.getRandomValues)');
+  assert.ok(result.count > 1000, `one-to-one linked ${result.count} of 1500`);
+  assert.ok(result.same / result.count > 0.8, `${result.same} of ${result.count} pairs are true`);
+  assert.equal(result.code, 'FINGERPRINT_MISMATCH');
+});
