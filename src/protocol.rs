@@ -356,9 +356,10 @@ impl VectorBatch {
         let rest = &body[hlen..];
         let n = h.count;
         let need_vec = n.checked_mul(h.dim).and_then(|x| x.checked_mul(4)).ok_or_else(|| trunc("size overflow".into()))?;
-        let need_th = if h.thresholds.is_some() { n * 8 } else { 0 };
-        if rest.len() < need_vec + need_th {
-            return Err(trunc(format!("{} bytes of numbers, {} expected for {} vectors of dimension {}", rest.len(), need_vec + need_th, n, h.dim)));
+        let need_th = if h.thresholds.is_some() { n.checked_mul(8).ok_or_else(|| trunc("size overflow".into()))? } else { 0 };
+        let need = need_vec.checked_add(need_th).ok_or_else(|| trunc("size overflow".into()))?;
+        if rest.len() < need {
+            return Err(trunc(format!("{} bytes of numbers, {} expected for {} vectors of dimension {}", rest.len(), need, n, h.dim)));
         }
         if rest.len() > need_vec + need_th {
             return Err(ProtocolError::Invalid { what: "binary vector batch".into(), reason: format!("{} trailing bytes", rest.len() - need_vec - need_th) });

@@ -89,3 +89,20 @@ fn bases_round_trip_and_are_checked() {
     assert!(matches!(read_noisy_base("{"), Err(ProtocolError::Truncated { .. })));
     assert!(matches!(read_noisy_base("[1]"), Err(ProtocolError::Malformed { .. })));
 }
+
+#[test]
+fn absurd_sizes_in_a_binary_header_are_refused_not_overflowed() {
+    let b = batch();
+    let bin = b.to_binary();
+    let hlen = u32::from_le_bytes(bin[8..12].try_into().unwrap()) as usize;
+    let header = std::str::from_utf8(&bin[12..12 + hlen]).unwrap();
+    for (from, to) in [("\"dim\":3", "\"dim\":18446744073709551615"), ("\"count\":2", "\"count\":4611686018427387904")] {
+        let forged = header.replacen(from, to, 1);
+        let mut out = b"GLVB".to_vec();
+        out.extend_from_slice(&1u32.to_le_bytes());
+        out.extend_from_slice(&(forged.len() as u32).to_le_bytes());
+        out.extend_from_slice(forged.as_bytes());
+        out.extend_from_slice(&bin[12 + hlen..]);
+        assert!(VectorBatch::read(&out).is_err(), "{to}");
+    }
+}
