@@ -4,11 +4,11 @@
 use super::encode::{decode, distinct_grams, support_counts, universe_size, Encoded};
 use super::{MineOptions, MAX_UNIVERSE};
 use crate::alphabet::Alphabet;
-use crate::base::{rank_order, GramCount, MineRecord, MinerKind, NoisyBase};
+use crate::base::{rank_order, GramCount, MinerKind, NoisyBase};
 use crate::dataset::Dataset;
 use crate::error::Error;
 use crate::progress::Progress;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 /// Exact record supports of every gram of length `q` present in the data.
 pub fn supports(enc: &Encoded, q: usize) -> Vec<(u64, u32)> {
@@ -52,16 +52,7 @@ pub fn mine(dataset: &Dataset, options: &MineOptions, progress: &mut dyn Progres
     progress.tick("exact supports", 1, 1)?;
     Ok(NoisyBase {
         alphabet: dataset.alphabet().clone(),
-        params: MineRecord {
-            miner: MinerKind::Exact,
-            strategy: None,
-            k: options.k,
-            q_min: options.q_min,
-            q_max: options.q_max,
-            epsilon: 0.0,
-            epsilon_spent: 0.0,
-            mechanism: BTreeMap::from([("note".into(), "exact counts: not private, never share".into())]),
-        },
+        params: super::baseline_record(MinerKind::Exact, options, "exact counts: not private, never share"),
         private: false,
         grams,
     })

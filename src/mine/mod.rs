@@ -123,6 +123,20 @@ impl MineOptions {
     }
 }
 
+/// The parameter record of a baseline that spends no budget (exact, random).
+fn baseline_record(miner: MinerKind, o: &MineOptions, note: &str) -> crate::base::MineRecord {
+    crate::base::MineRecord {
+        miner,
+        strategy: None,
+        k: o.k,
+        q_min: o.q_min,
+        q_max: o.q_max,
+        epsilon: 0.0,
+        epsilon_spent: 0.0,
+        mechanism: std::collections::BTreeMap::from([("note".into(), note.into())]),
+    }
+}
+
 /// Mines `dataset` with `options`, charging `ledger`. The base is marked private
 /// only when the miner is private and `rng` is the secure generator.
 pub fn mine(

@@ -3,10 +3,10 @@
 
 use super::MineOptions;
 use crate::alphabet::Alphabet;
-use crate::base::{GramCount, MineRecord, MinerKind, NoisyBase};
+use crate::base::{GramCount, MinerKind, NoisyBase};
 use crate::dp::Randomness;
 use crate::error::Error;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// `k` distinct grams: each one's length uniform in [q_min, q_max], its symbols
 /// uniform over Σ's letters (the space is left out: a gram of spaces, or one that
@@ -35,16 +35,7 @@ pub fn mine(alphabet: &Alphabet, options: &MineOptions, rng: &mut Randomness) ->
     }
     Ok(NoisyBase {
         alphabet: alphabet.clone(),
-        params: MineRecord {
-            miner: MinerKind::Random,
-            strategy: None,
-            k: options.k,
-            q_min: options.q_min,
-            q_max: options.q_max,
-            epsilon: 0.0,
-            epsilon_spent: 0.0,
-            mechanism: BTreeMap::from([("note".into(), "data-independent random grams: no budget spent".into())]),
-        },
+        params: super::baseline_record(MinerKind::Random, options, "data-independent random grams: no budget spent"),
         // no data was read, so it is private whatever the generator
         private: true,
         grams,

@@ -3,7 +3,7 @@
 
 use crate::io::{self, anyhow_lite::Result};
 use crate::progress_bar::Bar;
-use crate::{InputArgs, MineParams};
+use crate::MineParams;
 use clap::{Args, ValueEnum};
 use gramlink::base::merge;
 use gramlink::dataset::Dataset;
@@ -69,13 +69,8 @@ pub enum PartyArg {
 
 #[derive(Args)]
 pub struct EmbedArgs {
-    /// The party's records (text, or CSV with --column).
-    #[arg(long, short)]
-    input: PathBuf,
-    #[arg(long)]
-    column: Option<String>,
-    #[arg(long)]
-    id_column: Option<String>,
+    #[command(flatten)]
+    records: crate::RecordArgs,
     /// The shared base (from `gramlink merge`).
     #[arg(long)]
     base: PathBuf,
@@ -98,7 +93,7 @@ pub struct EmbedArgs {
 
 pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let base = read_shared_base(&io::read_text(&a.base)?).map_err(|e| format!("{}: {e}", a.base.display()))?;
-    let dataset = io::load_dataset(&a.input, a.column.as_deref(), a.id_column.as_deref(), base.alphabet())?;
+    let dataset = a.records.load(base.alphabet())?;
     let bar = &mut Bar::new();
     let embedder = Embedder::new(&base).map_err(|e| e.to_string())?;
     let vectors = embedder.embed_all(dataset.records(), bar).map_err(|e| e.to_string())?;
@@ -219,8 +214,7 @@ pub struct LinkArgs {
 }
 
 pub fn cmd_link(a: LinkArgs) -> Result<()> {
-    let input = InputArgs { input: a.a.clone(), column: a.column.clone(), id_column: a.id_column.clone(), alphabet: a.alphabet.clone() };
-    let alphabet = input.alphabet()?;
+    let alphabet = crate::parse_alphabet(a.alphabet.as_deref())?;
     let options = a.mine.options();
     options.validate(alphabet.len()).map_err(|e| e.to_string())?;
     let mode = a.threshold.mode()?;

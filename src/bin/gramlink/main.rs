@@ -43,8 +43,9 @@ enum Command {
     Results(results::ResultsArgs),
 }
 
+/// Where a party's records are.
 #[derive(Args, Clone)]
-struct InputArgs {
+struct RecordArgs {
     /// Records: a text file (one record a line) or, with --column, a CSV file.
     #[arg(long, short)]
     input: PathBuf,
@@ -54,6 +55,18 @@ struct InputArgs {
     /// CSV column holding the record ids (default: row number).
     #[arg(long)]
     id_column: Option<String>,
+}
+
+impl RecordArgs {
+    fn load(&self, alphabet: &Alphabet) -> Result<gramlink::dataset::Dataset> {
+        io::load_dataset(&self.input, self.column.as_deref(), self.id_column.as_deref(), alphabet)
+    }
+}
+
+#[derive(Args, Clone)]
+struct InputArgs {
+    #[command(flatten)]
+    records: RecordArgs,
     /// The public alphabet (default: A–Z and space).
     #[arg(long)]
     alphabet: Option<String>,
@@ -61,10 +74,15 @@ struct InputArgs {
 
 impl InputArgs {
     fn alphabet(&self) -> Result<Alphabet> {
-        match &self.alphabet {
-            Some(a) => Alphabet::new(a).map_err(|e| e.to_string()),
-            None => Ok(Alphabet::default()),
-        }
+        parse_alphabet(self.alphabet.as_deref())
+    }
+}
+
+/// `--alphabet`, or the default A–Z and space.
+fn parse_alphabet(symbols: Option<&str>) -> Result<Alphabet> {
+    match symbols {
+        Some(a) => Alphabet::new(a).map_err(|e| e.to_string()),
+        None => Ok(Alphabet::default()),
     }
 }
 
@@ -226,7 +244,7 @@ fn cmd_mine(a: MineArgs) -> Result<()> {
     let options = a.params.options();
     // validate before reading the data, so bad parameters fail fast
     options.validate(alphabet.len()).map_err(|e| e.to_string())?;
-    let dataset = io::load_dataset(&a.input.input, a.input.column.as_deref(), a.input.id_column.as_deref(), &alphabet)?;
+    let dataset = a.input.records.load(&alphabet)?;
     let mut rng = Randomness::from_seed_option(a.params.seed).map_err(|e| e.to_string())?;
     if a.params.seed.is_some() {
         eprintln!("warning: --seed makes the noise reproducible: this base is NOT private (for experiments only)");
@@ -267,7 +285,7 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
 
 fn cmd_utility(a: UtilityArgs) -> Result<()> {
     let alphabet = a.input.alphabet()?;
-    let dataset = io::load_dataset(&a.input.input, a.input.column.as_deref(), a.input.id_column.as_deref(), &alphabet)?;
+    let dataset = a.input.records.load(&alphabet)?;
     if a.ks.is_empty() || a.epsilons.is_empty() {
         return Err("--ks and --epsilons need at least one value each".into());
     }
