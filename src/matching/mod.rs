@@ -4,26 +4,15 @@
 //! [`range_match`] uses an index ([`index`]) that may prune, never change, the
 //! answer: every decision is `distance(a, b) <= th_a` with the one [`distance`]
 //! function, and a test compares it with [`brute_force`] on random data with ties.
-//!
-//! [`trie_match`] is a second exact index over the same decisions (module
-//! `dual`: A's and B's tries walked together, pruned by partial sums, lattice
-//! weights and byte keys, whose proofs are in module `bounds`); same pairs, same
-//! order.
 
-mod bounds;
 mod brute;
 mod distance;
-mod dual;
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod dual_tests;
 mod index;
 mod lattice;
 mod one_to_one;
-mod trie;
 
 pub use brute::brute_force;
 pub use distance::distance;
-pub use dual::{trie_match, TrieMatchOptions};
 pub use index::{range_match, range_match_sequential};
 pub use one_to_one::one_to_one;
 
