@@ -77,6 +77,6 @@ try {
   failed = true;
   console.error(`packaging test failed (left in ${work}): ${e.message}`);
 } finally {
-  if (!failed) rmSync(work, { recursive: true, force: true });
+  if (!failed) { try { rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch (e) { console.warn(`could not remove ${work}: ${e.message}`); } }
 }
 process.exit(failed ? 1 : 0);
