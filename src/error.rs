@@ -96,6 +96,12 @@ pub enum Error {
     Parameter(String),
     #[error("cancelled")]
     Cancelled,
+    /// A key or passphrase of the keyed transform is unusable.
+    #[error("invalid key: {0}")]
+    InvalidKey(String),
+    /// Batches made with different keys, or one keyed and one not.
+    #[error("transform mismatch: {0}")]
+    TransformMismatch(String),
 }
 
 impl Error {
@@ -128,6 +134,8 @@ impl Error {
             Error::Protocol(ProtocolError::Truncated { .. }) => "TRUNCATED_MESSAGE",
             Error::Parameter(_) => "INVALID_PARAMETER",
             Error::Cancelled => "CANCELLED",
+            Error::InvalidKey(_) => "INVALID_KEY",
+            Error::TransformMismatch(_) => "TRANSFORM_MISMATCH",
         }
     }
 }

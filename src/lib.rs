@@ -19,6 +19,7 @@ pub mod dp;
 pub mod embed;
 pub mod error;
 pub mod eval;
+pub mod keyed;
 pub mod matching;
 pub mod mine;
 pub mod progress;

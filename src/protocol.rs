@@ -216,7 +216,16 @@ impl VectorBatch {
         if self.vectors.dim == 0 {
             return Err(invalid("dimension 0".into()));
         }
-        if self.vectors.data.len() != n * self.vectors.dim {
+        if let Some(t) = &self.transform {
+            if !crate::keyed::valid_label(t) {
+                return Err(invalid(format!("unknown transform {t:?} (this build knows \"{}<32 hex digits>\")", crate::keyed::LABEL_PREFIX)));
+            }
+            if !self.vectors.dim.is_power_of_two() {
+                return Err(invalid(format!("a keyed batch has a power-of-two dimension, not {}", self.vectors.dim)));
+            }
+        }
+        // checked: a forged header may announce any dimension
+        if n.checked_mul(self.vectors.dim) != Some(self.vectors.data.len()) {
             return Err(invalid(format!(
                 "{} ids but {} numbers, which is not {} vectors of dimension {}",
                 n,

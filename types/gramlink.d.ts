@@ -77,6 +77,10 @@ export interface EmbedOptions {
   thresholds?: ThresholdOptions;
   /** Return the compact binary form (Uint8Array) instead of JSON. Default false. */
   binary?: boolean;
+  /** Keyed transform: the key shared with the other party (64 hex digits, from `keygen()`). Throws INVALID_KEY if malformed. */
+  key?: string;
+  /** Keyed transform: a shared passphrase (at least 8 characters; Argon2id). Not together with `key`. */
+  passphrase?: string;
 }
 
 export interface NormalizationReport {
@@ -122,6 +126,9 @@ export class DataOwner {
 
 /** The shared base's fingerprint (SHA-256 hex, checked against its content), to compare out of band. */
 export function fingerprint(sharedBase: BaseMessage): string;
+
+/** A new random key for the keyed transform (64 hex digits): share it with the other party only. */
+export function keygen(): string;
 
 export interface MatchOptions {
   /** Link each record at most once (greedy by distance). Default false: every B within A's threshold. */

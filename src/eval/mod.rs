@@ -1,5 +1,6 @@
 //! Evaluation: the paper's experiments and the SCENARIO.md protocol.
 
+pub mod attack;
 pub mod clock;
 pub mod corrupt;
 pub mod metrics;

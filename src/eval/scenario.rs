@@ -12,6 +12,7 @@ use crate::base::{merge, MinerKind, Strategy};
 use crate::dataset::Dataset;
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
 use crate::embed::Embedder;
+use crate::keyed::{matching_thresholds, Key, Transform};
 use crate::error::Error;
 use crate::matching::{self, distance};
 use crate::mine::{mine, MineOptions};
@@ -42,6 +43,11 @@ pub struct ScenarioOptions {
     /// How many linked pairs to return as a sample (with their strings: the
     /// scenario's data are public).
     pub sample: usize,
+    /// Both parties apply the keyed transform ([`crate::keyed`]) with a key drawn
+    /// from the seed (an experiment: a seeded key is no secret). Left out of the
+    /// serialized options when off, so unkeyed results keep their form.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub keyed: bool,
 }
 
 impl Default for ScenarioOptions {
@@ -61,6 +67,7 @@ impl Default for ScenarioOptions {
             threshold: ThresholdMode::Paper,
             one_to_one: false,
             sample: 20,
+            keyed: false,
         }
     }
 }
@@ -179,6 +186,18 @@ pub fn run_scenario(
     lap("embed B", &mut timings);
     let th = thresholds(&shared, a_records, options.ed, &options.threshold)?;
     lap("thresholds", &mut timings);
+    let (va, vb, th) = if options.keyed {
+        // a fork drawn after the others, so unkeyed runs keep their random streams
+        let mut key = [0u8; 32];
+        rng.fork().fill_bytes(&mut key);
+        let t = Transform::new(&Key::from_bytes(key), shared.fingerprint(), va.dim)?;
+        let (va, vb) = (t.apply(&va)?, t.apply(&vb)?);
+        let th = matching_thresholds(&va, &vb, &th, Some(t.label()));
+        lap("keyed transform", &mut timings);
+        (va, vb, th)
+    } else {
+        (va, vb, th)
+    };
 
     let (mut pairs, stats) = matching::range_match(&va, &vb, &th)?;
     lap("match", &mut timings);

@@ -39,11 +39,9 @@ impl Matcher {
         if a.thresholds.is_none() {
             return Err(invalid("party A's vector batch has no thresholds: embed it as party A with thresholds".into()));
         }
+        crate::keyed::check_transforms(a.transform.as_deref(), b.transform.as_deref()).map_err(to_js_error)?;
         if a.vectors.dim != b.vectors.dim {
             return Err(invalid(format!("dimension mismatch: A's vectors have {} components, B's {}", a.vectors.dim, b.vectors.dim)));
-        }
-        if a.transform != b.transform {
-            return Err(invalid("the batches were transformed with different keys".into()));
         }
         Ok(Matcher { a, b })
     }
@@ -112,7 +110,9 @@ impl Matcher {
     fn pairs(&self, opts: JsValue) -> Result<(&'static str, Vec<crate::matching::Pair>, u64), JsValue> {
         let o: MatchOptions = options(opts, "match options")?;
         let th = self.a.thresholds.as_ref().map(|t| t.values.as_slice()).unwrap_or(&[]);
-        let (mut pairs, stats) = range_match(&self.a.vectors, &self.b.vectors, th).map_err(to_js_error)?;
+        // keyed batches: thresholds widened by the transform's proven rounding bound
+        let th = crate::keyed::matching_thresholds(&self.a.vectors, &self.b.vectors, th, self.a.transform.as_deref());
+        let (mut pairs, stats) = range_match(&self.a.vectors, &self.b.vectors, &th).map_err(to_js_error)?;
         let rule = if o.one_to_one {
             pairs = one_to_one(&pairs);
             "one-to-one"

@@ -20,6 +20,6 @@ mod scenario;
 
 pub use errors::to_js_error;
 pub use matcher::Matcher;
-pub use owner::{fingerprint, DataOwner};
+pub use owner::{fingerprint, keygen, DataOwner};
 pub use progress::JsClock;
 pub use scenario::run_scenario;

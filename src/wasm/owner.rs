@@ -8,6 +8,7 @@ use crate::dataset::{read_records, Dataset, InputFormat, RawRecord};
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
 use crate::embed::Embedder;
 use crate::error::InputError;
+use crate::keyed::{Key, Transform};
 use crate::mine::{mine, MineOptions};
 use crate::protocol::{read_noisy_base, read_shared_base, write_noisy_base, write_shared_base, Party, ThresholdSet, VectorBatch};
 use crate::threshold::{thresholds, ThresholdMode};
@@ -59,6 +60,22 @@ struct EmbedOptions {
     party: PartyOption,
     thresholds: Option<ThresholdOptions>,
     binary: bool,
+    /// The keyed transform's key, 64 hex digits (`keygen()`), shared with the
+    /// other party out of band; or
+    key: Option<String>,
+    /// a passphrase (at least 8 characters) the key is derived from (Argon2id).
+    passphrase: Option<String>,
+}
+
+impl EmbedOptions {
+    fn key(&self) -> Result<Option<Key>, crate::error::Error> {
+        match (&self.key, &self.passphrase) {
+            (Some(_), Some(_)) => Err(crate::error::Error::InvalidKey("give either key or passphrase, not both".into())),
+            (Some(k), None) => Key::from_hex(k).map(Some),
+            (None, Some(p)) => Key::from_passphrase(p).map(Some),
+            (None, None) => Ok(None),
+        }
+    }
 }
 
 /// One party's records, normalized onto the public alphabet, with its budget.
@@ -189,6 +206,7 @@ impl DataOwner {
     pub fn embed(&self, shared_base: JsValue, options: JsValue, on_progress: Option<js_sys::Function>) -> Result<JsValue, JsValue> {
         let o: EmbedOptions = super::errors::options(options, "embed options")?;
         let base = self::shared_base(&shared_base)?;
+        let key = o.key().map_err(to_js_error)?;
         let embedder = Embedder::new(&base).map_err(to_js_error)?;
         let vectors = with_progress(on_progress.as_ref(), |p| embedder.embed_all(self.dataset.records(), p)).map_err(to_js_error)?;
         let th = match (o.party, o.thresholds) {
@@ -197,6 +215,13 @@ impl DataOwner {
                 let t = t.unwrap_or_default();
                 let values = thresholds(&base, self.dataset.records(), t.ed, &t.mode).map_err(to_js_error)?;
                 Some(ThresholdSet { mode: mode_name(&t.mode).into(), ed: t.ed, values })
+            }
+        };
+        let (vectors, transform) = match &key {
+            None => (vectors, None),
+            Some(k) => {
+                let t = Transform::new(k, base.fingerprint(), vectors.dim).map_err(to_js_error)?;
+                (t.apply(&vectors).map_err(to_js_error)?, Some(t.label().to_string()))
             }
         };
         let batch = VectorBatch {
@@ -208,7 +233,7 @@ impl DataOwner {
             ids: self.dataset.ids().to_vec(),
             vectors,
             thresholds: th,
-            transform: None,
+            transform,
         };
         batch.validate().map_err(|e| to_js_error(e.into()))?;
         Ok(if o.binary { js_sys::Uint8Array::from(&batch.to_binary()[..]).into() } else { JsValue::from_str(&batch.to_json()) })
@@ -253,4 +278,11 @@ fn mode_name(m: &ThresholdMode) -> &'static str {
 #[wasm_bindgen]
 pub fn fingerprint(shared_base: JsValue) -> Result<String, JsValue> {
     Ok(self::shared_base(&shared_base)?.fingerprint().to_string())
+}
+
+/// A new random key for the keyed transform (64 hex digits), from the platform's
+/// secure generator: give it to the other party out of band, never to the matcher.
+#[wasm_bindgen]
+pub fn keygen() -> Result<String, JsValue> {
+    Ok(Key::random().map_err(to_js_error)?.to_hex())
 }

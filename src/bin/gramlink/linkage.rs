@@ -9,6 +9,7 @@ use gramlink::base::merge;
 use gramlink::dataset::Dataset;
 use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
 use gramlink::embed::Embedder;
+use gramlink::keyed::{self, Key, Transform};
 use gramlink::eval::clock::SystemClock;
 use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
 use gramlink::matching::{self, Pair};
@@ -87,12 +88,16 @@ pub struct EmbedArgs {
     /// Write JSON instead of the compact binary form.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    key: crate::keys::KeyArgs,
     #[arg(long, short)]
     out: PathBuf,
 }
 
 pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let base = read_shared_base(&io::read_text(&a.base)?).map_err(|e| format!("{}: {e}", a.base.display()))?;
+    // the key is checked before the records are read, so a bad key fails fast
+    let key = a.key.key()?;
     let dataset = a.records.load(base.alphabet())?;
     let bar = &mut Bar::new();
     let embedder = Embedder::new(&base).map_err(|e| e.to_string())?;
@@ -111,6 +116,13 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
         }
     };
     bar.finish();
+    let (vectors, transform) = match &key {
+        None => (vectors, None),
+        Some(k) => {
+            let t = Transform::new(k, base.fingerprint(), vectors.dim).map_err(|e| e.to_string())?;
+            (t.apply(&vectors).map_err(|e| e.to_string())?, Some(t.label().to_string()))
+        }
+    };
     let batch = VectorBatch {
         party: match a.party {
             PartyArg::A => Party::A,
@@ -120,7 +132,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
         ids: dataset.ids().to_vec(),
         vectors,
         thresholds: th,
-        transform: None,
+        transform,
     };
     batch.validate().map_err(|e| e.to_string())?;
     let bytes = if a.json { batch.to_json().into_bytes() } else { batch.to_binary() };
@@ -166,13 +178,13 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
         .thresholds
         .as_ref()
         .ok_or_else(|| format!("{} has no thresholds: embed party A with --thresholds", a.a.display()))?;
+    keyed::check_transforms(ba.transform.as_deref(), bb.transform.as_deref()).map_err(|e| e.to_string())?;
     if ba.vectors.dim != bb.vectors.dim {
         return Err(format!("dimensions differ: {} vs {}", ba.vectors.dim, bb.vectors.dim));
     }
-    if ba.transform != bb.transform {
-        return Err("the batches were transformed with different keys".into());
-    }
-    let (mut pairs, stats) = matching::range_match(&ba.vectors, &bb.vectors, &th.values).map_err(|e| e.to_string())?;
+    // keyed batches: thresholds widened by the transform's proven rounding bound
+    let th = keyed::matching_thresholds(&ba.vectors, &bb.vectors, &th.values, ba.transform.as_deref());
+    let (mut pairs, stats) = matching::range_match(&ba.vectors, &bb.vectors, &th).map_err(|e| e.to_string())?;
     if a.one_to_one {
         pairs = matching::one_to_one(&pairs);
     }
@@ -209,6 +221,10 @@ pub struct LinkArgs {
     threshold: ThresholdArgs,
     #[arg(long)]
     one_to_one: bool,
+    /// Both parties apply the keyed transform with a fresh random key (the
+    /// matcher's answer is unchanged; see `gramlink attack`).
+    #[arg(long)]
+    keyed: bool,
     #[arg(long, short)]
     out: PathBuf,
 }
@@ -237,6 +253,15 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
     let va = embedder.embed_all(da.records(), bar).map_err(|e| e.to_string())?;
     let vb = embedder.embed_all(db.records(), bar).map_err(|e| e.to_string())?;
     let th = thresholds(&shared, da.records(), a.threshold.ed, &mode).map_err(|e| e.to_string())?;
+    let (va, vb, th) = if a.keyed {
+        let key = Key::random().map_err(|e| e.to_string())?;
+        let t = Transform::new(&key, shared.fingerprint(), va.dim).map_err(|e| e.to_string())?;
+        let (va, vb) = (t.apply(&va).map_err(|e| e.to_string())?, t.apply(&vb).map_err(|e| e.to_string())?);
+        let th = keyed::matching_thresholds(&va, &vb, &th, Some(t.label()));
+        (va, vb, th)
+    } else {
+        (va, vb, th)
+    };
     let (mut pairs, stats) = matching::range_match(&va, &vb, &th).map_err(|e| e.to_string())?;
     if a.one_to_one {
         pairs = matching::one_to_one(&pairs);
@@ -265,6 +290,9 @@ pub struct EvalArgs {
     threshold: ThresholdArgs,
     #[arg(long)]
     one_to_one: bool,
+    /// Apply the keyed transform (key drawn from the seed: an experiment).
+    #[arg(long)]
+    keyed: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -287,6 +315,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
         threshold: a.threshold.mode()?,
         one_to_one: a.one_to_one,
         sample: 10,
+        keyed: a.keyed,
     };
     let clock = SystemClock::default();
     let r = run_scenario(d.records(), &alphabet, &options, &clock, &mut Bar::new()).map_err(|e| e.to_string())?;

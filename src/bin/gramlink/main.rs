@@ -1,6 +1,8 @@
 //! The gramlink command line: each party's steps, the matcher, and experiments.
 
+mod attack;
 mod io;
+mod keys;
 mod linkage;
 mod progress_bar;
 mod results;
@@ -39,6 +41,10 @@ enum Command {
     Link(linkage::LinkArgs),
     /// The SCENARIO.md evaluation: B is a corrupted copy of the data; prints F1.
     Eval(linkage::EvalArgs),
+    /// The matcher's attacks on A's vectors (dictionary, frequency, norm), without and with the key.
+    Attack(attack::AttackArgs),
+    /// Write a new random key for the keyed transform (A and B share it; C never sees it).
+    Keygen(keys::KeygenArgs),
     /// Regenerate docs/RESULTS.md (the F1 table of NAMES and CITIES).
     Results(results::ResultsArgs),
 }
@@ -229,6 +235,8 @@ fn main() -> ExitCode {
         Command::Link(a) => linkage::cmd_link(a),
         Command::Eval(a) => linkage::cmd_eval(a),
         Command::Results(a) => results::cmd_results(a),
+        Command::Keygen(a) => keys::cmd_keygen(a),
+        Command::Attack(a) => attack::cmd_attack(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

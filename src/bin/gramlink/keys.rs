@@ -1,0 +1,48 @@
+//! Keys of the keyed transform on the command line: `gramlink keygen`, and the
+//! `--key-file` / `--passphrase-file` flags of `embed`. Keys and passphrases are
+//! read from files, never from arguments (argument lists are visible to other
+//! users of the machine).
+
+use crate::io::{self, anyhow_lite::Result};
+use clap::Args;
+use gramlink::keyed::Key;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct KeygenArgs {
+    /// Where to write the new key (64 hex digits; the file is created readable by
+    /// its owner only). Give it to the other party out of band, never to the matcher.
+    #[arg(long, short)]
+    pub out: PathBuf,
+}
+
+pub fn cmd_keygen(a: KeygenArgs) -> Result<()> {
+    let key = Key::random().map_err(|e| e.to_string())?;
+    // write_atomic creates its temporary file with mode 0600 and renames it
+    io::write_atomic(&a.out, format!("{}\n", key.to_hex()).as_bytes())?;
+    eprintln!("new 32-byte key -> {} (share it with the other party only)", a.out.display());
+    Ok(())
+}
+
+/// The key flags of `embed`.
+#[derive(Args, Clone, Default)]
+pub struct KeyArgs {
+    /// Apply the keyed transform with this key (from `gramlink keygen`).
+    #[arg(long, conflicts_with = "passphrase_file")]
+    pub key_file: Option<PathBuf>,
+    /// Apply the keyed transform with a key derived (Argon2id) from the passphrase
+    /// in this file (at least 8 characters; surrounding white space ignored).
+    #[arg(long)]
+    pub passphrase_file: Option<PathBuf>,
+}
+
+impl KeyArgs {
+    pub fn key(&self) -> Result<Option<Key>> {
+        let read = |p: &PathBuf| -> Result<String> { io::read_text(p) };
+        match (&self.key_file, &self.passphrase_file) {
+            (Some(p), _) => Key::from_hex(&read(p)?).map(Some).map_err(|e| format!("{}: {e}", p.display())),
+            (None, Some(p)) => Key::from_passphrase(&read(p)?).map(Some).map_err(|e| format!("{}: {e}", p.display())),
+            (None, None) => Ok(None),
+        }
+    }
+}

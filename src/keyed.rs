@@ -1,0 +1,404 @@
+//! A keyed, distance-preserving transform of the vectors, shared by A and B and
+//! unknown to the matcher C.
+//!
+//! # Why
+//! Vectors are a public, deterministic function of a record and the shared base.
+//! Without this transform, C (who knows the base, or can ask for it) embeds a
+//! public name list and links each of A's vectors to its nearest dictionary
+//! vector: `gramlink attack` re-identifies almost every record of NAMES that
+//! way. With the transform, C sees `R·x` for a secret orthogonal `R`: it cannot
+//! embed a dictionary in the parties' coordinate system, so the dictionary
+//! attack falls to chance, while every distance — hence the matcher's answer —
+//! is unchanged up to f32 rounding (bounded below, and absorbed by
+//! [`matching_thresholds`]).
+//!
+//! # The transform
+//! A 32-byte [`Key`] (random, or Argon2id of a passphrase) and the shared
+//! base's fingerprint (the HKDF salt, so one key gives unrelated rotations for
+//! different bases) go through HKDF-SHA256 into a ChaCha20 seed and a public
+//! check value. The seed draws, over the dimension padded to a power of two
+//! `n`, a random signed permutation `P` and three random sign diagonals, and
+//! `R = H·D3·H·D2·H·D1·P` with `H` the normalized Walsh–Hadamard matrix
+//! (`H·Hᵀ = I`). Every factor is orthogonal, so `R` is; applying it costs
+//! `O(n log n)` per vector, in f64, rounded once to f32. Output vectors have
+//! dimension `n` (the padded coordinates mix with the others).
+//!
+//! # What it hides, what it still leaks (to C)
+//! - Hidden: the coordinate system. C cannot tell which gram a coordinate
+//!   counts, nor embed its own strings comparably: the dictionary attack needs
+//!   the key. Three rounds of randomized Hadamard mixing spread every gram over
+//!   all coordinates (each output coordinate is a ±1/√n-weighted blend).
+//! - Leaked, by design: all pairwise distances within and across the batches
+//!   (that is what the matcher needs), hence all norms' differences and, with
+//!   the zero vector implicit in any linear map, the **norms** themselves
+//!   (‖Rx‖ = ‖x‖): a norm reveals roughly the record's length and gram content.
+//!   Identical records still give identical vectors (**multiplicities**: a
+//!   frequency attack stays possible, see `gramlink attack`). The geometry of a
+//!   whole batch is preserved: with many known (record, vector) pairs C could
+//!   solve for `R` (a known-plaintext attack; n linearly independent pairs
+//!   suffice), so the key must be fresh per linkage and the records secret.
+//! - The check value in the batch (`transform`) is an HKDF output, not the key:
+//!   it lets C refuse mismatched batches. With a passphrase key C may test
+//!   guesses against it offline, at one Argon2id evaluation per guess — choose a
+//!   long passphrase or a random key (`gramlink keygen`).
+
+use crate::embed::Vectors;
+use crate::error::Error;
+use hkdf::Hkdf;
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
+use sha2::Sha256;
+
+/// Prefix of a keyed batch's `transform` label (the rest is the check value).
+pub const LABEL_PREFIX: &str = "keyed-v1:";
+/// Shortest passphrase accepted (in chars).
+pub const MIN_PASSPHRASE_CHARS: usize = 8;
+/// Largest padded dimension (a base of 2^20 grams is far beyond any use).
+pub const MAX_DIM: usize = 1 << 20;
+/// Argon2id salt. It is fixed and public on purpose: A and B must derive the
+/// same key from the same passphrase without another exchange; the base
+/// fingerprint separates linkages later, in HKDF.
+const PASSPHRASE_SALT: &[u8] = b"gramlink keyed transform passphrase v1";
+
+/// A secret 32-byte key. Its `Debug` never prints it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Key([u8; 32]);
+
+impl std::fmt::Debug for Key {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Key(<secret>)")
+    }
+}
+
+fn invalid_key(msg: impl Into<String>) -> Error {
+    Error::InvalidKey(msg.into())
+}
+
+impl Key {
+    pub fn from_bytes(bytes: [u8; 32]) -> Key {
+        Key(bytes)
+    }
+
+    /// A fresh key from the operating system's secure generator.
+    pub fn random() -> Result<Key, Error> {
+        let mut k = [0u8; 32];
+        getrandom::fill(&mut k).map_err(|e| Error::Dp(crate::error::DpError::Entropy(e.to_string())))?;
+        Ok(Key(k))
+    }
+
+    /// Argon2id (19 MiB, 2 passes, the crate's recommended defaults) of a
+    /// passphrase of at least [`MIN_PASSPHRASE_CHARS`] chars. Leading and trailing
+    /// white space (a newline left in a file) is not part of the passphrase.
+    pub fn from_passphrase(passphrase: &str) -> Result<Key, Error> {
+        let p = passphrase.trim();
+        if p.chars().count() < MIN_PASSPHRASE_CHARS {
+            return Err(invalid_key(format!(
+                "the passphrase has {} chars; at least {MIN_PASSPHRASE_CHARS} are needed",
+                p.chars().count()
+            )));
+        }
+        let mut k = [0u8; 32];
+        argon2::Argon2::default()
+            .hash_password_into(p.as_bytes(), PASSPHRASE_SALT, &mut k)
+            .map_err(|e| invalid_key(format!("Argon2id failed: {e}")))?;
+        Ok(Key(k))
+    }
+
+    /// 64 hex digits (white space around them ignored), as `gramlink keygen` writes.
+    pub fn from_hex(text: &str) -> Result<Key, Error> {
+        let t = text.trim();
+        if t.len() != 64 {
+            return Err(invalid_key(format!("a key is 64 hex digits (32 bytes); found {} characters", t.chars().count())));
+        }
+        let mut k = [0u8; 32];
+        hex::decode_to_slice(t, &mut k).map_err(|e| invalid_key(format!("not hex: {e}")))?;
+        if k == [0u8; 32] {
+            return Err(invalid_key("the all-zero key is refused (not a random key)"));
+        }
+        Ok(Key(k))
+    }
+
+    pub fn to_hex(&self) -> String {
+        hex::encode(self.0)
+    }
+}
+
+/// The keyed rotation of one shared base's vectors.
+#[derive(Debug, Clone)]
+pub struct Transform {
+    dim: usize,
+    n: usize,
+    /// Input coordinate i goes to output position `perm[i]` with sign `sign[i]`.
+    perm: Vec<u32>,
+    sign: Vec<f64>,
+    /// The three sign diagonals, applied before each Hadamard round.
+    diag: [Vec<f64>; 3],
+    scale: f64,
+    label: String,
+}
+
+/// Random ±1.
+fn sign(rng: &mut ChaCha20Rng) -> f64 {
+    if rng.next_u32() & 1 == 0 {
+        1.0
+    } else {
+        -1.0
+    }
+}
+
+/// Uniform in [0, n) without modulo bias (rejection sampling).
+fn below(rng: &mut ChaCha20Rng, n: u32) -> u32 {
+    let zone = u32::MAX - u32::MAX % n;
+    loop {
+        let x = rng.next_u32();
+        if x < zone {
+            return x % n;
+        }
+    }
+}
+
+/// In-place unnormalized fast Walsh–Hadamard transform (`v.len()` a power of two).
+fn fwht(v: &mut [f64]) {
+    let n = v.len();
+    let mut h = 1;
+    while h < n {
+        for block in v.chunks_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            for (x, y) in lo.iter_mut().zip(hi.iter_mut()) {
+                let (a, b) = (*x, *y);
+                *x = a + b;
+                *y = a - b;
+            }
+        }
+        h *= 2;
+    }
+}
+
+impl Transform {
+    /// The transform of `key` for vectors of dimension `dim` over the shared base
+    /// with this `fingerprint`.
+    pub fn new(key: &Key, fingerprint: &str, dim: usize) -> Result<Transform, Error> {
+        if dim == 0 || dim > MAX_DIM {
+            return Err(Error::Parameter(format!("cannot rotate vectors of dimension {dim} (1..={MAX_DIM})")));
+        }
+        let n = dim.next_power_of_two();
+        let hk = Hkdf::<Sha256>::new(Some(fingerprint.as_bytes()), &key.0);
+        let mut seed = [0u8; 32];
+        let mut check = [0u8; 16];
+        // HKDF-Expand fails only for outputs over 255·32 bytes
+        hk.expand(b"gramlink keyed transform v1 / rotation seed", &mut seed)
+            .and_then(|_| hk.expand(b"gramlink keyed transform v1 / check value", &mut check))
+            .map_err(|e| invalid_key(format!("HKDF: {e}")))?;
+        let mut rng = ChaCha20Rng::from_seed(seed);
+        // Fisher–Yates over all n positions: the padding coordinates are permuted too
+        let mut perm: Vec<u32> = (0..n as u32).collect();
+        for i in (1..n).rev() {
+            let j = below(&mut rng, i as u32 + 1) as usize;
+            perm.swap(i, j);
+        }
+        let sign_p = (0..n).map(|_| sign(&mut rng)).collect();
+        let diag = std::array::from_fn(|_| (0..n).map(|_| sign(&mut rng)).collect());
+        Ok(Transform {
+            dim,
+            n,
+            perm,
+            sign: sign_p,
+            diag,
+            scale: 1.0 / (n as f64).sqrt(),
+            label: format!("{LABEL_PREFIX}{}", hex::encode(check)),
+        })
+    }
+
+    /// The public label written in the batch's `transform` field.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// Output dimension (the input dimension padded to a power of two).
+    pub fn out_dim(&self) -> usize {
+        self.n
+    }
+
+    /// `R·x` in f64, `x` of the input dimension, `out` of length [`Self::out_dim`].
+    pub fn apply_f64(&self, x: &[f32], out: &mut [f64]) {
+        out.iter_mut().for_each(|o| *o = 0.0);
+        for (i, &v) in x.iter().enumerate().take(self.dim) {
+            out[self.perm[i] as usize] = self.sign[i] * v as f64;
+        }
+        for d in &self.diag {
+            for (o, s) in out.iter_mut().zip(d) {
+                *o *= s;
+            }
+            fwht(out);
+            for o in out.iter_mut() {
+                *o *= self.scale;
+            }
+        }
+    }
+
+    /// Rotates every vector (rows of the input dimension) into a new batch of
+    /// dimension [`Self::out_dim`], each coordinate rounded once to f32.
+    pub fn apply(&self, v: &Vectors) -> Result<Vectors, Error> {
+        if v.dim != self.dim {
+            return Err(Error::Parameter(format!("the transform is for dimension {}, the vectors have {}", self.dim, v.dim)));
+        }
+        let mut data = Vec::with_capacity(v.len() * self.n);
+        let mut buf = vec![0.0f64; self.n];
+        for r in 0..v.len() {
+            self.apply_f64(v.row(r), &mut buf);
+            data.extend(buf.iter().map(|&x| x as f32));
+        }
+        Ok(Vectors { dim: self.n, data })
+    }
+}
+
+/// Is this `transform` label one this build writes?
+pub fn valid_label(label: &str) -> bool {
+    label.strip_prefix(LABEL_PREFIX).is_some_and(|h| h.len() == 32 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
+}
+
+/// The matcher's check: both batches unkeyed, or both keyed with the same key
+/// (same check value). Anything else is `TRANSFORM_MISMATCH`.
+pub fn check_transforms(a: Option<&str>, b: Option<&str>) -> Result<(), Error> {
+    match (a, b) {
+        (None, None) => Ok(()),
+        (Some(x), Some(y)) if x == y => Ok(()),
+        (Some(_), None) => Err(Error::TransformMismatch("party A's batch is keyed but party B's is not: both parties must embed with the same key (or neither)".into())),
+        (None, Some(_)) => Err(Error::TransformMismatch("party B's batch is keyed but party A's is not: both parties must embed with the same key (or neither)".into())),
+        (Some(_), Some(_)) => Err(Error::TransformMismatch("the batches were transformed with different keys (their check values differ)".into())),
+    }
+}
+
+/// Relative f32 rounding bound of a rotated vector, with room for the f64
+/// rotation error (see [`matching_thresholds`]).
+const KAPPA: f64 = 1.0 / 16_777_216.0 + 1.0 / 549_755_813_888.0; // 2^-24 + 2^-39
+
+/// The thresholds the matcher compares keyed distances with: A's thresholds
+/// widened by a proven bound of the rounding the transform adds, so that every
+/// pair the unkeyed matcher links is linked (identical results except for pairs
+/// within that bound of a threshold, i.e. near-exact ties). Unkeyed batches get
+/// their thresholds back unchanged.
+///
+/// Proof sketch. Let `a`, `b` be the unkeyed f32 vectors, `R` the rotation, and
+/// `a' = fl32(ŷ)` with `ŷ` the f64 evaluation of `R·a`. The f64 evaluation (three
+/// rounds of `log2 n` exact-sign butterflies and one scaling each) has relative
+/// error below `3(log2 n + 3)·2^-53 < 2^-40` in norm for `n ≤ 2^20`, and the
+/// final rounding to f32 adds at most `2^-24·|ŷ_i|` per coordinate, so
+/// `‖a' − R a‖ ≤ η‖a‖` with `η < 2^-24 + 2^-40`, and `‖a‖ ≤ ‖a'‖/(1 − η)`,
+/// whence `‖a' − R a‖ ≤ κ‖a'‖` with `κ = 2^-24 + 2^-39`. As `R` is orthogonal,
+/// `|d(a', b') − d(a, b)| ≤ κ(‖a'‖ + ‖b'‖)`. Both the unkeyed and the keyed
+/// matcher compute distances in f64 with relative error `γ ≤ (n + 2)·2^-53`; so if
+/// the unkeyed matcher links (a, b) at threshold `t`, the keyed one computes at
+/// most `(1 + γ)/(1 − γ)·(t + κ(‖a'‖ + max‖b'‖))`, which is below the widened
+/// threshold returned here (norms are computed in f64 and padded by a further
+/// relative `2^-40`).
+pub fn matching_thresholds(a: &Vectors, b: &Vectors, thresholds: &[f64], transform: Option<&str>) -> Vec<f64> {
+    if transform.is_none() {
+        return thresholds.to_vec();
+    }
+    let norm = |row: &[f32]| row.iter().map(|&x| (x as f64) * (x as f64)).sum::<f64>().sqrt() * (1.0 + 1.0 / 1_099_511_627_776.0);
+    let max_b = (0..b.len()).map(|j| norm(b.row(j))).fold(0.0f64, f64::max);
+    let n = a.dim.max(b.dim) as f64;
+    let gamma = (n + 2.0) * f64::EPSILON / 2.0;
+    let widen = (1.0 + gamma) / (1.0 - gamma) * (1.0 + f64::EPSILON);
+    thresholds
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| {
+            let na = if i < a.len() { norm(a.row(i)) } else { 0.0 };
+            (t + KAPPA * (na + max_b)) * widen
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matching::distance;
+
+    const FP: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+    fn key(b: u8) -> Key {
+        Key::from_bytes([b; 32])
+    }
+
+    fn vectors(dim: usize, rows: usize, seed: u64) -> Vectors {
+        let mut rng = ChaCha20Rng::seed_from_u64(seed);
+        let data = (0..dim * rows).map(|_| (rng.next_u32() % 7) as f32 / 3.0).collect();
+        Vectors { dim, data }
+    }
+
+    #[test]
+    fn rotation_is_orthogonal_and_keyed() {
+        let t = Transform::new(&key(1), FP, 75).unwrap();
+        assert_eq!(t.out_dim(), 128);
+        // columns of R are orthonormal: R·e_i · R·e_j = δ_ij
+        let cols: Vec<Vec<f64>> = (0..75)
+            .map(|i| {
+                let mut e = vec![0.0f32; 75];
+                e[i] = 1.0;
+                let mut out = vec![0.0; 128];
+                t.apply_f64(&e, &mut out);
+                out
+            })
+            .collect();
+        for i in 0..75 {
+            for j in 0..75 {
+                let dot: f64 = cols[i].iter().zip(&cols[j]).map(|(x, y)| x * y).sum();
+                assert!((dot - if i == j { 1.0 } else { 0.0 }).abs() < 1e-12, "{i} {j} {dot}");
+            }
+            // the gram is spread: no coordinate keeps most of its mass
+            assert!(cols[i].iter().all(|x| x.abs() < 0.5));
+        }
+        let other = Transform::new(&key(2), FP, 75).unwrap();
+        assert_ne!(t.label(), other.label());
+        assert_ne!(t.perm, other.perm);
+        let other_base = Transform::new(&key(1), &FP.replace('0', "1"), 75).unwrap();
+        assert_ne!(t.label(), other_base.label());
+        assert_eq!(t.label(), Transform::new(&key(1), FP, 75).unwrap().label());
+        assert!(valid_label(t.label()));
+    }
+
+    #[test]
+    fn distances_are_kept_within_the_bound() {
+        let v = vectors(75, 60, 3);
+        let t = Transform::new(&key(9), FP, 75).unwrap();
+        let r = t.apply(&v).unwrap();
+        let th = vec![0.0; v.len()];
+        let wide = matching_thresholds(&r, &r, &th, Some(t.label()));
+        for i in 0..v.len() {
+            for j in 0..v.len() {
+                let (d, dk) = (distance(v.row(i), v.row(j)), distance(r.row(i), r.row(j)));
+                assert!(dk <= d + wide[i] && d <= dk + wide[i], "{d} {dk} {}", wide[i]);
+            }
+        }
+        assert_eq!(matching_thresholds(&v, &v, &th, None), th);
+    }
+
+    #[test]
+    fn keys_from_text() {
+        let k = Key::random().unwrap();
+        assert_eq!(Key::from_hex(&format!("  {}\n", k.to_hex())).unwrap(), k);
+        assert_eq!(Key::from_hex("abc").unwrap_err().code(), "INVALID_KEY");
+        assert_eq!(Key::from_hex(&"zz".repeat(32)).unwrap_err().code(), "INVALID_KEY");
+        assert_eq!(Key::from_hex(&"00".repeat(32)).unwrap_err().code(), "INVALID_KEY");
+        assert_eq!(Key::from_passphrase("short").unwrap_err().code(), "INVALID_KEY");
+        let p = Key::from_passphrase("correct horse battery\n").unwrap();
+        assert_eq!(p, Key::from_passphrase("correct horse battery").unwrap());
+        assert_ne!(p, Key::from_passphrase("correct horse battery staple").unwrap());
+        assert!(!format!("{p:?}").contains(&p.to_hex()));
+    }
+
+    #[test]
+    fn mismatches_are_refused() {
+        let l = Transform::new(&key(1), FP, 8).unwrap().label().to_string();
+        let m = Transform::new(&key(2), FP, 8).unwrap().label().to_string();
+        assert!(check_transforms(None, None).is_ok());
+        assert!(check_transforms(Some(&l), Some(&l)).is_ok());
+        for (a, b) in [(Some(&l), None), (None, Some(&l)), (Some(&l), Some(&m))] {
+            assert_eq!(check_transforms(a.map(|s| s.as_str()), b.map(|s| s.as_str())).unwrap_err().code(), "TRANSFORM_MISMATCH");
+        }
+        assert!(Transform::new(&key(1), FP, 0).is_err());
+        assert!(Transform::new(&key(1), FP, 8).unwrap().apply(&vectors(7, 2, 1)).is_err());
+    }
+}
