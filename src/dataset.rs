@@ -78,8 +78,42 @@ pub fn read_text(text: &str) -> Vec<RawRecord> {
         .collect()
 }
 
+/// The line of a quoted field that is never closed, if any. The CSV reader would
+/// silently read such a field to the end of the file (swallowing every later
+/// record) or report a confusing field count, so this is checked first.
+fn unclosed_quote(text: &str) -> Option<usize> {
+    #[derive(PartialEq)]
+    enum S {
+        FieldStart,
+        Unquoted,
+        Quoted,
+        QuoteInQuoted,
+    }
+    let (mut state, mut line, mut opened) = (S::FieldStart, 1, 0);
+    for c in text.chars() {
+        state = match (state, c) {
+            (S::FieldStart, '"') => {
+                opened = line;
+                S::Quoted
+            }
+            (S::Quoted, '"') => S::QuoteInQuoted,
+            (S::Quoted, _) => S::Quoted,
+            (S::QuoteInQuoted, '"') => S::Quoted,
+            (_, ',' | '\n') => S::FieldStart,
+            _ => S::Unquoted,
+        };
+        if c == '\n' {
+            line += 1;
+        }
+    }
+    (state == S::Quoted).then_some(opened)
+}
+
 /// CSV with a header row.
 pub fn read_csv(text: &str, column: &str, id_column: Option<&str>) -> Result<Vec<RawRecord>, InputError> {
+    if let Some(line) = unclosed_quote(text) {
+        return Err(InputError::Csv { record: line.saturating_sub(1), reason: format!("the quoted field opened on line {line} is never closed (unbalanced '\"')") });
+    }
     let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(text.as_bytes());
     let headers = reader
         .headers()
