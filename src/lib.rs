@@ -19,6 +19,8 @@ pub mod dp;
 pub mod embed;
 pub mod error;
 pub mod eval;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod keyed;
 pub mod matching;
 pub mod mine;

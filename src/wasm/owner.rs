@@ -93,7 +93,14 @@ fn build(raw: Vec<RawRecord>, opts: JsValue) -> Result<DataOwner, JsValue> {
         None => Alphabet::default(),
     };
     let budget = Epsilon::new(o.budget.unwrap_or(0.1)).map_err(|e| to_js_error(e.into()))?;
+    // the same limit as file input (read_records): an array of strings skips that path
+    if let Some((index, r)) = raw.iter().enumerate().find(|(_, r)| r.text.len() > crate::dataset::MAX_RECORD_BYTES) {
+        return Err(to_js_error(InputError::RecordTooLong { index: index + 1, len: r.text.len(), limit: crate::dataset::MAX_RECORD_BYTES }.into()));
+    }
     let dataset = Dataset::normalize(raw, &alphabet).map_err(|e| to_js_error(e.into()))?;
+    if dataset.is_empty() {
+        return Err(to_js_error(InputError::Empty { what: "the records after normalization onto the alphabet".into() }.into()));
+    }
     let rng = Randomness::from_seed_option(o.seed).map_err(|e| to_js_error(e.into()))?;
     Ok(DataOwner { dataset, ledger: BudgetLedger::new(budget), rng })
 }

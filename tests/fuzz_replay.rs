@@ -1,0 +1,44 @@
+//! Replays the committed fuzz corpora (fuzz/corpus/<target>/) through the fuzz
+//! targets' bodies (src/fuzzing.rs) in `cargo test`, plus the inputs that once
+//! broke a reader. Any panic is a failure.
+#![cfg(not(target_arch = "wasm32"))]
+
+use gramlink::fuzzing;
+use std::path::Path;
+
+fn replay(target: &str, body: fn(&[u8])) -> usize {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus").join(target);
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        let bytes = std::fs::read(&path).unwrap();
+        let r = std::panic::catch_unwind(|| body(&bytes));
+        assert!(r.is_ok(), "{target}: {} panics", path.display());
+        n += 1;
+    }
+    assert!(n > 0, "{target}: empty corpus");
+    n
+}
+
+#[test]
+fn corpora_replay_without_panics() {
+    let counts: Vec<(&str, usize)> = vec![
+        ("message_json", replay("message_json", fuzzing::message_json)),
+        ("binary_batch", replay("binary_batch", fuzzing::binary_batch)),
+        ("csv", replay("csv", fuzzing::csv)),
+        ("text", replay("text", fuzzing::text)),
+    ];
+    eprintln!("replayed {counts:?}");
+}
+
+/// Inputs found while building the bad-input catalogue.
+#[test]
+fn known_regressions() {
+    // a forged dimension made n·dim overflow (a panic with overflow checks)
+    let huge_dim = r#"{"format":"gramlink/vector-batch","version":1,"party":"A","fingerprint":"0000000000000000000000000000000000000000000000000000000000000000","dim":9223372036854775807,"count":2,"ids":["a","b"],"vectors":[]}"#;
+    fuzzing::message_json(huge_dim.as_bytes());
+    fuzzing::binary_batch(huge_dim.as_bytes());
+    // an unclosed quote used to swallow the rest of the file
+    fuzzing::csv(b"name,id\n\"abc,1\ndef,2\n");
+    fuzzing::csv(b"name\n\"a\"\"b\"\n\"\n");
+}
