@@ -99,7 +99,7 @@ fn every_bad_input_throws_its_code() {
         ("batch is a number", matcher(f.batch_a.clone().into(), JsValue::from(3)), "INVALID_PARAMETER", ""),
         ("B's batch as A", matcher(bytes(&b), bytes(&b)), "INVALID_PARAMETER", "has no thresholds"),
         ("shared base as batch", matcher(f.shared.clone().into(), bytes(&b)), "WRONG_MESSAGE_KIND", "expected gramlink/vector-batch"),
-        ("forged dimension", matcher(f.batch_a.replacen("\"dim\":", "\"dim\":9007199254740,\"x\":", 1).into(), bytes(&b)), "INVALID_MESSAGE", "which is not 200 vectors"),
+        ("forged dimension", matcher(f.batch_a.replacen("\"dim\":", "\"dim\":4000000000,\"x\":", 1).into(), bytes(&b)), "INVALID_MESSAGE", "which is not 200 vectors"),
         // the keyed transform
         ("keyed A, unkeyed B", matcher(f.keyed_a.clone().into(), bytes(&b)), "TRANSFORM_MISMATCH", "party A's batch is keyed but party B's is not"),
         ("different keys", matcher(f.keyed_a.clone().into(), bytes(&f.keyed_b2)), "TRANSFORM_MISMATCH", "different keys"),
