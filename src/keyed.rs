@@ -366,10 +366,10 @@ mod tests {
         let r = t.apply(&v).unwrap();
         let th = vec![0.0; v.len()];
         let wide = matching_thresholds(&r, &r, &th, Some(t.label()));
-        for i in 0..v.len() {
+        for (i, w) in wide.iter().enumerate() {
             for j in 0..v.len() {
                 let (d, dk) = (distance(v.row(i), v.row(j)), distance(r.row(i), r.row(j)));
-                assert!(dk <= d + wide[i] && d <= dk + wide[i], "{d} {dk} {}", wide[i]);
+                assert!(dk <= d + w && d <= dk + w, "{d} {dk} {w}");
             }
         }
         assert_eq!(matching_thresholds(&v, &v, &th, None), th);

@@ -92,9 +92,12 @@ fn clopper_pearson(x: u64, n: u64, a: f64, lf: &[f64]) -> (f64, f64) {
 /// An output, as the event family reads it: (gram, released count) pairs.
 type Output = Vec<(String, f64)>;
 
+/// A named event on outputs.
+type Event = (String, Box<dyn Fn(&Output) -> bool + Sync>);
+
 /// The events: membership of each gram, and count thresholds.
-fn events(universe: &[String]) -> Vec<(String, Box<dyn Fn(&Output) -> bool + Sync>)> {
-    let mut out: Vec<(String, Box<dyn Fn(&Output) -> bool + Sync>)> = Vec::new();
+fn events(universe: &[String]) -> Vec<Event> {
+    let mut out: Vec<Event> = Vec::new();
     for g in universe {
         let g1 = g.clone();
         out.push((format!("{g} in base"), Box::new(move |o: &Output| o.iter().any(|(x, _)| *x == g1))));
