@@ -194,6 +194,8 @@ export interface ScenarioOptions {
   oneToOne?: boolean;
   /** How many linked pairs to return with their strings. Default 20. */
   sample?: number;
+  /** Both parties apply the keyed transform (key drawn from the seed: an experiment). Default false. */
+  keyed?: boolean;
 }
 
 /** Scores of a rule (the core names these fields in snake case). */
