@@ -85,3 +85,46 @@ fn keyed_matching_links_the_same_pairs_on_cities() {
     // a handful of exact ties among ~30,000 linked pairs, not a different answer
     assert!(ties < 100, "{ties} ties");
 }
+
+/// The CLI path: `keygen`, both parties `embed --key-file`, `match` gives the
+/// same pairs as unkeyed batches (CITIES sample, sound thresholds: no ties); a
+/// passphrase on both sides works too.
+#[test]
+fn cli_keyed_match_equals_unkeyed() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).display().to_string();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().unwrap();
+        assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    };
+    let cities = std::fs::read_to_string(format!("{}/data/cities.txt", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let lines: Vec<&str> = cities.lines().take(1500).collect();
+    std::fs::write(p("a.txt"), lines[..1000].join("\n")).unwrap();
+    std::fs::write(p("b.txt"), lines[500..].join("\n")).unwrap();
+    std::fs::write(p("pass.txt"), "a long shared passphrase\n").unwrap();
+    run(&["mine", "-i", &p("a.txt"), "--seed", "1", "--epsilon", "1", "-o", &p("na.json")]);
+    run(&["mine", "-i", &p("b.txt"), "--seed", "2", "--epsilon", "1", "-o", &p("nb.json")]);
+    run(&["merge", &p("na.json"), &p("nb.json"), "-o", &p("s.json")]);
+    run(&["keygen", "--out", &p("k.hex")]);
+    let mut outputs = Vec::new();
+    for (tag, key) in [("plain", vec![]), ("key", vec!["--key-file", "k.hex"]), ("pass", vec!["--passphrase-file", "pass.txt"])] {
+        let key: Vec<String> = key.iter().map(|k| if k.starts_with("--") { k.to_string() } else { p(k) }).collect();
+        let key: Vec<&str> = key.iter().map(String::as_str).collect();
+        let ea = p(&format!("ea_{tag}.bin"));
+        let eb = p(&format!("eb_{tag}.bin"));
+        let out = p(&format!("m_{tag}.csv"));
+        run(&[&["embed", "-i", &p("a.txt"), "--base", &p("s.json"), "--thresholds", "sound", "-o", &ea][..], &key].concat());
+        run(&[&["embed", "-i", &p("b.txt"), "--base", &p("s.json"), "--party", "b", "-o", &eb][..], &key].concat());
+        run(&["match", &ea, &eb, "-o", &out]);
+        // pairs by ids (distances differ in the last digits)
+        let text = std::fs::read_to_string(&out).unwrap();
+        let pairs: BTreeSet<(String, String)> = text.lines().skip(1).map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].to_string(), f[1].to_string())
+        }).collect();
+        outputs.push(pairs);
+    }
+    assert!(outputs[0].len() > 500, "{} pairs", outputs[0].len());
+    assert_eq!(outputs[0], outputs[1], "key file");
+    assert_eq!(outputs[0], outputs[2], "passphrase");
+}
