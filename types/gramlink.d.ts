@@ -256,3 +256,17 @@ export interface NormalizationPreview {
 
 /** Normalizes `records` onto `alphabet` (default A–Z and space) as `DataOwner` does: a preview, local only. */
 export function normalize(records: string[], alphabet?: string | null): NormalizationPreview;
+
+export interface BatchInfo {
+  party: 'A' | 'B';
+  fingerprint: string;
+  size: number;
+  dim: number;
+  /** Set when the batch carries thresholds (party A's). */
+  thresholdMode: string | null;
+  ed: number | null;
+  transform: string | null;
+}
+
+/** Reads and checks one vector batch on its own (throws what `new Matcher` would throw for it). */
+export function batchInfo(batch: VectorBatchMessage): BatchInfo;

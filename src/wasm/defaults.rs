@@ -1,14 +1,17 @@
-//! `defaults()` and `normalize()`: what the web pages need to follow the core
-//! instead of repeating it. The pages fill their forms from `defaults()`, so a
-//! change of a core default reaches them without an edit; `normalize()` previews
-//! the normalization a data owner is about to apply, before any mining.
+//! `defaults()`, `normalize()` and `batchInfo()`: what the web pages need to
+//! follow the core instead of repeating it. The pages fill their forms from
+//! `defaults()`, so a change of a core default reaches them without an edit;
+//! `normalize()` previews the normalization a data owner is about to apply, before
+//! any mining; `batchInfo()` checks one vector batch on its own, so the matcher page
+//! can name the file that is wrong.
 
-use super::errors::{string_arg, to_js_error, to_plain};
+use super::errors::{message_bytes, string_arg, to_js_error, to_plain};
 use super::matcher::MatchOptions;
 use super::owner::{string_array, EmbedOptions, OwnerOptions, ThresholdOptions};
 use crate::alphabet::Alphabet;
 use crate::eval::scenario::ScenarioOptions;
 use crate::mine::MineOptions;
+use crate::protocol::{Party, VectorBatch};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -71,4 +74,38 @@ pub fn normalize(records: JsValue, alphabet: JsValue) -> Result<JsValue, JsValue
     let normalized: Vec<String> = records.iter().map(|r| alphabet.normalize(r)).collect();
     let empty = normalized.iter().enumerate().filter(|(_, n)| n.is_empty()).map(|(i, _)| i + 1).collect();
     to_plain(&Preview { normalized, empty })
+}
+
+/// What a vector batch holds (no vector, no id: only its shape).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BatchInfo {
+    party: &'static str,
+    fingerprint: String,
+    size: usize,
+    dim: usize,
+    /// The threshold mode and edit distance, when the batch carries thresholds.
+    threshold_mode: Option<String>,
+    ed: Option<u32>,
+    transform: Option<String>,
+}
+
+/// Reads and validates one vector batch (a JSON string or a `Uint8Array`):
+/// `{party, fingerprint, size, dim, thresholdMode, ed, transform}`, or the error
+/// `new Matcher` would throw for it.
+#[wasm_bindgen(js_name = batchInfo)]
+pub fn batch_info(batch: JsValue) -> Result<JsValue, JsValue> {
+    let b = VectorBatch::read(&message_bytes(&batch, "the vector batch")?).map_err(|e| to_js_error(e.into()))?;
+    to_plain(&BatchInfo {
+        party: match b.party {
+            Party::A => "A",
+            Party::B => "B",
+        },
+        fingerprint: b.fingerprint.clone(),
+        size: b.ids.len(),
+        dim: b.vectors.dim,
+        threshold_mode: b.thresholds.as_ref().map(|t| t.mode.clone()),
+        ed: b.thresholds.as_ref().map(|t| t.ed),
+        transform: b.transform.clone(),
+    })
 }

@@ -77,8 +77,11 @@ test('two data owners exchange files through the owner page; the matcher links t
   const network = requests.filter((r) => !/ blob:/.test(r));
   assert.deepEqual(network, [], `owner pages made network requests: ${network.join(', ')}`);
   // and the browser enforces the policy: a fetch from the page is refused
+  assert.deepEqual(pa.errors, []);
   const blocked = await pa.evaluate(() => fetch('/data/cities.txt').then(() => 'sent', () => 'refused'));
   assert.equal(blocked, 'refused');
+  assert.ok(pa.errors.some((e) => /Content Security Policy/.test(e)), 'the refusal is the policy\'s');
+  pa.errors.length = 0;
   await screenshots(pa, 'owner');
 
   // the matcher
@@ -89,6 +92,8 @@ test('two data owners exchange files through the owner page; the matcher links t
   pm.on('request', (r) => mreq.push(r.url()));
   await pm.setInputFiles('#batch-a', batchA);
   await pm.setInputFiles('#batch-b', batchB);
+  await pm.waitForSelector('#match:enabled');
+  assert.match(await text(pm, '#batch-a-info'), /party A, 1,000 records, \d+ dimensions, paper thresholds for ed 1/);
   await pm.click('#match');
   await pm.waitForSelector('#results:not([hidden])', { timeout: 120_000 });
   const count = Number(await pm.locator('#summary').getAttribute('data-count'));
@@ -111,8 +116,6 @@ test('two data owners exchange files through the owner page; the matcher links t
 
   // one-to-one: at most one pair per record
   await pm.selectOption('#rule', 'one-to-one');
-  await pm.setInputFiles('#batch-a', batchA);
-  await pm.setInputFiles('#batch-b', batchB);
   await pm.click('#match');
   await pm.waitForFunction(() => document.querySelector('#summary').textContent.includes('one-to-one'));
   assert.ok(Number(await pm.locator('#summary').getAttribute('data-count')) <= fx.n);
@@ -122,8 +125,8 @@ test('two data owners exchange files through the owner page; the matcher links t
   await pb.click('#merge');
   await pb.waitForFunction((fp) => document.querySelector('#fingerprint').dataset.value !== fp, fpA);
   const batchB2 = await downloadFrom(pb, '#embed', path.join(h.dir, 'b2.vectors.bin'));
-  await pm.setInputFiles('#batch-a', batchA);
   await pm.setInputFiles('#batch-b', batchB2);
+  await pm.waitForSelector('#match:enabled');
   await pm.click('#match');
   await pm.waitForSelector('#batch-b-error:not(:empty)');
   assert.match(await text(pm, '#batch-b-error'), /different shared bases.*FINGERPRINT_MISMATCH/);
@@ -132,10 +135,13 @@ test('two data owners exchange files through the owner page; the matcher links t
 
   // a file that is not a vector batch (a noisy base) is refused next to its input
   await pm.setInputFiles('#batch-a', baseA);
-  await pm.setInputFiles('#batch-b', batchB);
-  await pm.click('#match');
   await pm.waitForSelector('#batch-a-error:not(:empty)');
-  assert.match(await text(pm, '#batch-a-error'), /party A's vector batch/);
+  assert.match(await text(pm, '#batch-a-error'), /a\.noisy-base\.json: .*expected gramlink\/vector-batch.*WRONG_MESSAGE_KIND/);
+  assert.equal(await pm.locator('#match').isDisabled(), true);
+  // party B's batch where A's is expected
+  await pm.setInputFiles('#batch-a', batchB);
+  await pm.waitForSelector('#batch-a-error:not(:empty)');
+  assert.match(await text(pm, '#batch-a-error'), /without thresholds/);
 
   for (const p of [pa, pb, pm]) assert.deepEqual(p.errors, []);
 });

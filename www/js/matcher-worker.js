@@ -3,6 +3,10 @@ import * as gl from './wasm.js';
 import { serveOps, transferring } from './common.js';
 
 serveOps({
+  info({ bytes }) {
+    return gl.batchInfo(new Uint8Array(bytes));
+  },
+
   match({ a, b, oneToOne }) {
     const m = new gl.Matcher(new Uint8Array(a), new Uint8Array(b));
     try {

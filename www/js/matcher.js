@@ -8,13 +8,37 @@ let order = null; // permutation of pair indices
 let sort = { key: 'd', dir: 1 };
 let page = 0;
 
-const ready = () => (el('match').disabled = !(el('batch-a').files[0] && el('batch-b').files[0]));
-for (const id of ['batch-a', 'batch-b']) {
-  el(id).addEventListener('change', () => {
-    clearErrors();
-    ready();
-  });
+const info = { 'batch-a': null, 'batch-b': null };
+const ready = () => (el('match').disabled = !(info['batch-a'] && info['batch-b']));
+
+/** Checks a chosen batch on its own, so an error names the file that caused it. */
+async function check(id) {
+  const input = el(id);
+  const slot = el(`${id}-error`);
+  slot.textContent = '';
+  input.removeAttribute('aria-invalid');
+  el('match-error').textContent = '';
+  info[id] = null;
+  ready();
+  const f = input.files[0];
+  if (!f) return;
+  const hint = el(`${id}-info`);
+  hint.textContent = 'checking…';
+  try {
+    const i = await worker.call('info', { bytes: await f.arrayBuffer() });
+    const want = id === 'batch-a' ? 'A' : 'B';
+    if (want === 'A' && i.thresholdMode === null) {
+      throw new Error(`this is party ${i.party}'s batch without thresholds; party A's batch must carry them (embed it as party A)`);
+    }
+    hint.textContent = `party ${i.party}, ${i.size.toLocaleString('en')} records, ${i.dim} dimensions${i.thresholdMode ? `, ${i.thresholdMode} thresholds for ed ${i.ed}` : ''}; base ${i.fingerprint.slice(0, 12)}…`;
+    info[id] = i;
+  } catch (e) {
+    hint.textContent = '';
+    showError(input, `${f.name}: ${describe(e)}`);
+  }
+  ready();
 }
+for (const id of ['batch-a', 'batch-b']) el(id).addEventListener('change', () => check(id));
 
 /** Which control an error is about: the batch it names, else both are involved. */
 function target(e) {
@@ -25,7 +49,7 @@ function target(e) {
 }
 
 el('match').addEventListener('click', async () => {
-  clearErrors();
+  el('match-error').textContent = '';
   const fa = el('batch-a').files[0];
   const fb = el('batch-b').files[0];
   let a, b;
