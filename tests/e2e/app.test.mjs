@@ -229,14 +229,16 @@ test('demo page: the scenario gives F1, timings, sample and three charts; bad pa
   assert.match(await text(p, '#epsilon-error'), /greater than 0/);
   await p.fill('#epsilon', '1');
   await p.click('#run');
-  await p.waitForSelector('#result:not([hidden])', { timeout: 120_000 });
+  await p.waitForSelector('#result:not([hidden]), #run-error:not(:empty)', { timeout: 120_000 });
+  assert.equal(await text(p, '#run-error'), '');
   const f1 = Number(await p.locator('#result').getAttribute('data-f1'));
   console.log(`# demo, CITIES first 400, ε = 1: F1 ${f1.toFixed(3)}`);
   assert.ok(f1 > 0 && f1 <= 1);
   assert.ok((await p.locator('#sample tbody tr').count()) > 0);
   assert.ok((await p.locator('#timings tbody tr').count()) > 3);
   await p.click('#charts');
-  await p.waitForSelector('#chart-section[data-drawn="true"]', { timeout: 600_000 });
+  await p.waitForSelector('#chart-section[data-drawn="true"], #run-error:not(:empty)', { timeout: 600_000 });
+  assert.equal(await text(p, '#run-error'), '');
   assert.equal(await p.locator('#chart-section canvas').count(), 3);
   console.log(`# demo charts: ${await text(p, '#charts-summary')}`);
   await screenshots(p, 'demo');

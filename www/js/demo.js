@@ -176,7 +176,8 @@ el('charts').addEventListener('click', () =>
       ]),
       plot(el('chart-k'), 'k (grams)', false, KS, [[`${o.miner}${o.miner === 'prefix-tree' ? `, ${o.strategy}` : ''}`, kF1, '#0b5cad']]),
     );
-    el('charts-summary').textContent = `${runs.length} seeded runs on the first ${recs.length.toLocaleString('en')} records of ${el('dataset').value.toUpperCase()} in ${ms(performance.now() - t0)}; other options as above.`;
+    const gaps = res.filter((r) => r.f1 === null).length;
+    el('charts-summary').textContent = `${runs.length} seeded runs on the first ${recs.length.toLocaleString('en')} records of ${el('dataset').value.toUpperCase()} in ${ms(performance.now() - t0)}; other options as above.${gaps ? ` ${gaps} run${gaps > 1 ? 's' : ''} found no gram at all (too little ε for so few records): gaps in the lines.` : ''}`;
     el('chart-section').dataset.drawn = 'true';
   }),
 );
