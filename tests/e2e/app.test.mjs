@@ -260,12 +260,16 @@ test('NAMES (149,910 rows) on the owner page: timing of each step; the page stay
   t.normalize = Date.now() - t0;
   assert.match(await text(p, '#norm-summary'), /149,910 records/);
 
-  // cancel a mining, then mine for real
+  // cancel a mining (a slow one, FPM up to 4-grams, so the click lands during it), then mine for real
+  await p.selectOption('#miner', 'fpm');
+  await p.fill('#q-max', '4');
   await p.click('#mine');
   await p.waitForSelector('#cancel:not([hidden])');
   await p.click('#cancel');
   await p.waitForFunction(() => /nothing was released/.test(document.querySelector('#progress-text').textContent), null, { timeout: 300_000 });
 
+  await p.selectOption('#miner', 'prefix-tree');
+  await p.fill('#q-max', '3');
   t0 = Date.now();
   await p.click('#mine');
   // while the worker mines, the page answers at once
