@@ -5,6 +5,7 @@
 #   2. wasm in Node 20 (wasm-bindgen-test-runner, the runner in .cargo/config.toml)
 #   3. the same wasm tests in headless Chromium (chromedriver; options in webdriver.json)
 #   4. npm test (the JS side), if package.json defines it
+#   5. the web app end to end in headless Chromium (npm run test:e2e), if defined
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -53,6 +54,14 @@ if node -e 'process.exit(require("./package.json").scripts?.test ? 0 : 1)' 2>/de
     footer "JS tests"
 else
     printf '\n(package.json defines no test script: no JS tests to run)\n'
+fi
+
+if node -e 'process.exit(require("./package.json").scripts?.["test:e2e"] ? 0 : 1)' 2>/dev/null; then
+    header "web app end to end: npm run test:e2e"
+    # playwright-core and uPlot (devDependencies, pinned); no browser download: Debian's chromium
+    [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+    npm run test:e2e
+    footer "web app end to end"
 fi
 
 printf '\nall test stages passed (%ds)\n' "$SECONDS"

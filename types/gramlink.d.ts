@@ -242,3 +242,40 @@ export interface ScenarioResult {
 
 /** The seeded SCENARIO.md evaluation on `records` (A's; B is a corrupted copy). */
 export function runScenario(records: string[], options?: ScenarioOptions | null, onProgress?: ProgressCallback | null): ScenarioResult;
+
+/** The defaults of every options object, from the core (the web pages fill their forms from it). */
+export interface Defaults {
+  owner: { alphabet: string; budget: number; seed: null };
+  mine: Required<MineOptions>;
+  embed: { party: 'A'; thresholds: ThresholdOptions | null; binary: boolean };
+  thresholds: Required<ThresholdOptions>;
+  match: Required<MatchOptions>;
+  scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'hMax'>> & { hMax: number | null };
+}
+
+/** The default options of `DataOwner`, `mine`, `embed`, `thresholds`, `Matcher.match` and `runScenario`. */
+export function defaults(): Defaults;
+
+export interface NormalizationPreview {
+  /** The records normalized onto the alphabet, index for index ("" for those that normalize to empty). */
+  normalized: string[];
+  /** 1-based positions of the records that normalize to empty. */
+  empty: number[];
+}
+
+/** Normalizes `records` onto `alphabet` (default A–Z and space) as `DataOwner` does: a preview, local only. */
+export function normalize(records: string[], alphabet?: string | null): NormalizationPreview;
+
+export interface BatchInfo {
+  party: 'A' | 'B';
+  fingerprint: string;
+  size: number;
+  dim: number;
+  /** Set when the batch carries thresholds (party A's). */
+  thresholdMode: string | null;
+  ed: number | null;
+  transform: string | null;
+}
+
+/** Reads and checks one vector batch on its own (throws what `new Matcher` would throw for it). */
+export function batchInfo(batch: VectorBatchMessage): BatchInfo;

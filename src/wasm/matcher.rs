@@ -11,7 +11,7 @@ use wasm_bindgen::prelude::*;
 /// (the paper's rule).
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-struct MatchOptions {
+pub(super) struct MatchOptions {
     one_to_one: bool,
 }
 

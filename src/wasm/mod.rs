@@ -11,13 +11,16 @@
 //! | `owner.thresholds(base, ed, mode)` | `threshold::thresholds` |
 //! | `new Matcher(batchA, batchB)`, `matcher.match(options)` | `matching` |
 //! | `runScenario(records, options, onProgress)` | `eval::scenario` |
+//! | `defaults()`, `normalize(records, alphabet)`, `batchInfo(batch)` | options' `Default`s, `Alphabet::normalize`, `VectorBatch::read` |
 
+mod defaults;
 mod errors;
 mod matcher;
 mod owner;
 mod progress;
 mod scenario;
 
+pub use defaults::{batch_info, defaults, normalize};
 pub use errors::to_js_error;
 pub use matcher::Matcher;
 pub use owner::{fingerprint, keygen, DataOwner};

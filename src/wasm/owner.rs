@@ -18,18 +18,18 @@ use wasm_bindgen::prelude::*;
 /// Options of a data owner (all optional).
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-struct OwnerOptions {
+pub(super) struct OwnerOptions {
     /// The public alphabet, as its symbols (default A–Z and space).
-    alphabet: Option<String>,
+    pub(super) alphabet: Option<String>,
     /// The party's total privacy budget ε (default 0.1, the scenario's).
-    budget: Option<f64>,
+    pub(super) budget: Option<f64>,
     /// Seed for reproducible experiments: everything made is then NOT private.
-    seed: Option<u64>,
+    pub(super) seed: Option<u64>,
 }
 
 /// Which party embeds (`"A"` sends thresholds). Lower case is accepted too.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
-enum PartyOption {
+pub(super) enum PartyOption {
     #[default]
     #[serde(alias = "a")]
     A,
@@ -41,7 +41,7 @@ enum PartyOption {
 /// `{global: number | null}`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
-struct ThresholdOptions {
+pub(super) struct ThresholdOptions {
     ed: u32,
     mode: ThresholdMode,
 }
@@ -56,7 +56,7 @@ impl Default for ThresholdOptions {
 /// party B none unless asked; `binary` gives the compact `Uint8Array` form.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-struct EmbedOptions {
+pub(super) struct EmbedOptions {
     party: PartyOption,
     thresholds: Option<ThresholdOptions>,
     binary: bool,
@@ -78,6 +78,9 @@ impl EmbedOptions {
     }
 }
 
+/// A party's total budget when none is given (the scenario's ε per party).
+pub(super) const DEFAULT_BUDGET: f64 = 0.1;
+
 /// One party's records, normalized onto the public alphabet, with its budget.
 #[wasm_bindgen]
 pub struct DataOwner {
@@ -92,7 +95,7 @@ fn build(raw: Vec<RawRecord>, opts: JsValue) -> Result<DataOwner, JsValue> {
         Some(a) => Alphabet::new(a).map_err(|e| to_js_error(e.into()))?,
         None => Alphabet::default(),
     };
-    let budget = Epsilon::new(o.budget.unwrap_or(0.1)).map_err(|e| to_js_error(e.into()))?;
+    let budget = Epsilon::new(o.budget.unwrap_or(DEFAULT_BUDGET)).map_err(|e| to_js_error(e.into()))?;
     // the same limit as file input (read_records): an array of strings skips that path
     if let Some((index, r)) = raw.iter().enumerate().find(|(_, r)| r.text.len() > crate::dataset::MAX_RECORD_BYTES) {
         return Err(to_js_error(InputError::RecordTooLong { index: index + 1, len: r.text.len(), limit: crate::dataset::MAX_RECORD_BYTES }.into()));

@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// Serves the web app on localhost (no dependency): www/ at /, the browser package
+// pkg/web/ at /pkg/, uPlot at /vendor/uplot/, the bundled public datasets at /data/.
+//
+//   node scripts/serve.mjs [--port 8080] [--host 127.0.0.1]   (PORT=0: any free port)
+//
+// Every response carries a strict Content-Security-Policy. Pages that handle a
+// party's data (owner, matcher) and every script get `connect-src 'none'`: the
+// browser itself refuses any fetch, XHR, WebSocket or beacon, so records cannot leave
+// the page even by a bug. The wasm therefore cannot be fetched either: it is served
+// as a JS module (/pkg/gramlink_bg.wasm.js, the bytes in base64) that script-src
+// allows. Only the demo page (public data) may fetch from its own origin.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+const MOUNTS = [
+  ['/pkg/', path.join(root, 'pkg/web')],
+  ['/vendor/uplot/', path.join(root, 'node_modules/uplot/dist')],
+  ['/data/', path.join(root, 'data')],
+  ['/', path.join(root, 'www')],
+];
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.md': 'text/plain; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/** The policy of a page: `connect` is its connect-src. */
+export function csp(connect = "'none'") {
+  return [
+    "default-src 'none'",
+    // 'wasm-unsafe-eval' lets the page compile WebAssembly, and nothing else (no eval)
+    "script-src 'self' 'wasm-unsafe-eval'",
+    "worker-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data: blob:",
+    `connect-src ${connect}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "object-src 'none'",
+  ].join('; ');
+}
+
+/** Pages that may fetch from their origin: only the demo (public datasets). */
+const FETCHING_PAGES = new Set(['/demo.html']);
+
+function headersFor(urlPath, type) {
+  const h = {
+    'Content-Type': type,
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
+    'Cross-Origin-Resource-Policy': 'same-origin',
+    'Content-Security-Policy': csp(FETCHING_PAGES.has(urlPath) ? "'self'" : "'none'"),
+  };
+  return h;
+}
+
+let wasmModuleCache = null;
+/** pkg/web's wasm as an ES module exporting its bytes in base64 (see the header). */
+async function wasmAsModule() {
+  const file = path.join(root, 'pkg/web/gramlink_bg.wasm');
+  const s = await stat(file);
+  if (!wasmModuleCache || wasmModuleCache.mtimeMs !== s.mtimeMs) {
+    const b64 = (await readFile(file)).toString('base64');
+    wasmModuleCache = { mtimeMs: s.mtimeMs, body: `// pkg/web/gramlink_bg.wasm, base64 (served by scripts/serve.mjs)\nexport default ${JSON.stringify(b64)};\n` };
+  }
+  return wasmModuleCache.body;
+}
+
+function resolve(urlPath) {
+  for (const [prefix, dir] of MOUNTS) {
+    if (urlPath.startsWith(prefix)) {
+      const rel = urlPath.slice(prefix.length) || 'index.html';
+      const file = path.resolve(dir, rel);
+      // refuse any path that escapes its mount (../, encoded or not)
+      if (file !== dir && !file.startsWith(dir + path.sep)) return null;
+      return file;
+    }
+  }
+  return null;
+}
+
+async function handle(req, res) {
+  let urlPath;
+  try {
+    urlPath = decodeURIComponent(new URL(req.url, 'http://localhost').pathname);
+  } catch {
+    res.writeHead(400, { 'Content-Type': 'text/plain' }).end('bad request\n');
+    return;
+  }
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain' }).end('method not allowed\n');
+    return;
+  }
+  if (urlPath === '/') urlPath = '/index.html';
+  try {
+    let body;
+    let type;
+    if (urlPath === '/pkg/gramlink_bg.wasm.js') {
+      body = await wasmAsModule();
+      type = TYPES['.js'];
+    } else {
+      const file = resolve(urlPath);
+      if (!file) throw Object.assign(new Error('outside'), { code: 'ENOENT' });
+      body = await readFile(file);
+      type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+    }
+    res.writeHead(200, headersFor(urlPath, type));
+    res.end(req.method === 'HEAD' ? undefined : body);
+  } catch (e) {
+    const missing = e.code === 'ENOENT' || e.code === 'EISDIR' || e.code === 'ENOTDIR';
+    res.writeHead(missing ? 404 : 500, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': csp() });
+    res.end(missing ? `not found: ${urlPath}\n` : `server error: ${e.message}\n`);
+  }
+}
+
+/** Starts the server; resolves to `{server, url}`. */
+export function serve({ port = 8080, host = '127.0.0.1' } = {}) {
+  return new Promise((ok, fail) => {
+    const server = createServer((req, res) => {
+      handle(req, res).catch(() => res.destroy());
+    });
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      const { port: p } = server.address();
+      ok({ server, url: `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${p}/` });
+    });
+  });
+}
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const port = Number(arg('port', process.env.PORT ?? 8080));
+  const host = arg('host', '127.0.0.1');
+  serve({ port, host }).then(
+    ({ url }) => console.log(`gramlink web app: ${url}  (data owner: ${url}owner.html, matcher: ${url}matcher.html, demo: ${url}demo.html)`),
+    (e) => {
+      console.error(`cannot listen on ${host}:${port}: ${e.message}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,298 @@
+// End-to-end tests of the web app in headless Chromium (playwright-core driving
+// Debian's /usr/bin/chromium): two data owners and the matcher, the demo, every
+// error display, the no-network guarantee, screenshots (target/e2e-screenshots/).
+//   npm run test:e2e   (after npm run build)
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { start, open, downloadFrom, screenshots, ownerFixtures, root } from './harness.mjs';
+
+let h;
+before(async () => {
+  h = await start();
+});
+after(async () => {
+  await h?.close();
+});
+
+const text = (page, sel) => page.locator(sel).textContent();
+
+/** Loads a CSV on an owner page, mines with ε (budget the same), returns nothing. */
+async function ownerLoadAndMine(page, csvPath, { epsilon = '1' } = {}) {
+  await page.setInputFiles('#file', csvPath);
+  await page.selectOption('#column', 'name');
+  await page.selectOption('#id-column', 'id');
+  await page.fill('#owner-budget', epsilon);
+  await page.click('#load');
+  await page.waitForSelector('#preview:not([hidden])');
+  await page.fill('#epsilon', epsilon);
+  await page.click('#mine');
+  await page.waitForSelector('#base-out:not([hidden])', { timeout: 120_000 });
+}
+
+test('two data owners exchange files through the owner page; the matcher links them; no network request', async () => {
+  const fx = ownerFixtures('cities.txt', 1000);
+  const csvA = h.file('owner-a.csv', fx.a);
+  const csvB = h.file('owner-b.csv', fx.b);
+  const pa = await h.page();
+  const pb = await h.page();
+  const resA = await open(pa, h.url, 'owner.html');
+  await open(pb, h.url, 'owner.html');
+
+  // the policy is in the header (and the page's <meta>)
+  const policy = resA.headers()['content-security-policy'];
+  assert.match(policy, /connect-src 'none'/);
+  assert.match(await pa.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content'), /connect-src 'none'/);
+
+  // from here on, every request of either owner page is recorded
+  const requests = [];
+  for (const p of [pa, pb]) p.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
+
+  await ownerLoadAndMine(pa, csvA);
+  await ownerLoadAndMine(pb, csvB);
+  assert.match(await text(pa, '#norm-summary'), /1,000 records: 1,000 kept/);
+  assert.match(await text(pa, '#budget-text'), /^1\.0000 of 1\.0000/);
+  const baseA = await downloadFrom(pa, '#download-base', path.join(h.dir, 'a.noisy-base.json'));
+  const baseB = await downloadFrom(pb, '#download-base', path.join(h.dir, 'b.noisy-base.json'));
+  assert.equal(JSON.parse(readFileSync(baseA, 'utf8')).format, 'gramlink/noisy-base');
+
+  await pa.setInputFiles('#partner', baseB);
+  await pb.setInputFiles('#partner', baseA);
+  await pa.click('#merge');
+  await pb.click('#merge');
+  await pa.waitForSelector('#merge-out:not([hidden])');
+  await pb.waitForSelector('#merge-out:not([hidden])');
+  const fpA = await pa.locator('#fingerprint').getAttribute('data-value');
+  assert.match(fpA, /^[0-9a-f]{64}$/);
+  assert.equal(fpA, await pb.locator('#fingerprint').getAttribute('data-value'), 'both owners see the same fingerprint');
+
+  await pa.selectOption('#party', 'A');
+  await pb.selectOption('#party', 'B');
+  const batchA = await downloadFrom(pa, '#embed', path.join(h.dir, 'a.vectors.bin'));
+  const batchB = await downloadFrom(pb, '#embed', path.join(h.dir, 'b.vectors.bin'));
+  assert.match(await text(pa, '#embed-out'), /1,000 records/);
+
+  // processing files made no network request (downloads are local blob: URLs)
+  const network = requests.filter((r) => !/ blob:/.test(r));
+  assert.deepEqual(network, [], `owner pages made network requests: ${network.join(', ')}`);
+  // and the browser enforces the policy: a fetch from the page is refused
+  assert.deepEqual(pa.errors, []);
+  const blocked = await pa.evaluate(() => fetch('/data/cities.txt').then(() => 'sent', () => 'refused'));
+  assert.equal(blocked, 'refused');
+  assert.ok(pa.errors.some((e) => /Content Security Policy/.test(e)), 'the refusal is the policy\'s');
+  pa.errors.length = 0;
+  await screenshots(pa, 'owner');
+
+  // the matcher
+  const pm = await h.page();
+  const resM = await open(pm, h.url, 'matcher.html');
+  assert.match(resM.headers()['content-security-policy'], /connect-src 'none'/);
+  const mreq = [];
+  pm.on('request', (r) => mreq.push(r.url()));
+  await pm.setInputFiles('#batch-a', batchA);
+  await pm.setInputFiles('#batch-b', batchB);
+  await pm.waitForSelector('#match:enabled');
+  assert.match(await text(pm, '#batch-a-info'), /party A, 1,000 records, \d+ dimensions, paper thresholds for ed 1/);
+  await pm.click('#match');
+  await pm.waitForSelector('#results:not([hidden])', { timeout: 120_000 });
+  const count = Number(await pm.locator('#summary').getAttribute('data-count'));
+  console.log(`# CITIES (1,000 records, ε = 1 each): ${count} pairs by the paper rule`);
+  assert.ok(count >= fx.n / 4 && count <= 50 * fx.n, `plausible pair count: ${count}`);
+  assert.deepEqual(mreq, []);
+  // sortable: by distance ascending first, then descending
+  const firstAsc = Number(await pm.locator('#pairs tbody tr:first-child td:nth-child(3)').textContent());
+  await pm.click('button.sort[data-key="d"]');
+  const firstDesc = Number(await pm.locator('#pairs tbody tr:first-child td:nth-child(3)').textContent());
+  assert.ok(firstDesc >= firstAsc);
+  assert.equal(await pm.locator('#pairs tbody tr').count(), Math.min(50, count));
+  await screenshots(pm, 'matcher');
+  // the CSV: most links are the true pairs (A i ↔ B i)
+  const csv = readFileSync(await downloadFrom(pm, '#download', path.join(h.dir, 'pairs.csv')), 'utf8').trim().split('\n');
+  assert.equal(csv[0], 'a_id,b_id,distance');
+  const truth = csv.slice(1).filter((l) => l.split(',')[0].slice(1) === l.split(',')[1].slice(1)).length;
+  console.log(`# CITIES: ${truth} of ${csv.length - 1} linked pairs are true pairs (of ${fx.n})`);
+  assert.ok(truth >= fx.n / 4, `true pairs linked: ${truth}`);
+
+  // one-to-one: at most one pair per record
+  await pm.selectOption('#rule', 'one-to-one');
+  await pm.click('#match');
+  await pm.waitForFunction(() => document.querySelector('#summary').textContent.includes('one-to-one'));
+  assert.ok(Number(await pm.locator('#summary').getAttribute('data-count')) <= fx.n);
+
+  // mismatched base: B re-merges with another k, so its new batch has another fingerprint
+  await pb.fill('#merge-k', '50');
+  await pb.click('#merge');
+  await pb.waitForFunction((fp) => document.querySelector('#fingerprint').dataset.value !== fp, fpA);
+  const batchB2 = await downloadFrom(pb, '#embed', path.join(h.dir, 'b2.vectors.bin'));
+  await pm.setInputFiles('#batch-b', batchB2);
+  await pm.waitForSelector('#match:enabled');
+  await pm.click('#match');
+  await pm.waitForSelector('#batch-b-error:not(:empty)');
+  assert.match(await text(pm, '#batch-b-error'), /different shared bases.*FINGERPRINT_MISMATCH/);
+  assert.equal(await pm.locator('#results').isHidden(), true);
+  await screenshots(pm, 'matcher-error');
+
+  // a file that is not a vector batch (a noisy base) is refused next to its input
+  await pm.setInputFiles('#batch-a', baseA);
+  await pm.waitForSelector('#batch-a-error:not(:empty)');
+  assert.match(await text(pm, '#batch-a-error'), /a\.noisy-base\.json: .*expected gramlink\/vector-batch.*WRONG_MESSAGE_KIND/);
+  assert.equal(await pm.locator('#match').isDisabled(), true);
+  // party B's batch where A's is expected
+  await pm.setInputFiles('#batch-a', batchB);
+  await pm.waitForSelector('#batch-a-error:not(:empty)');
+  assert.match(await text(pm, '#batch-a-error'), /without thresholds/);
+
+  for (const p of [pa, pb, pm]) assert.deepEqual(p.errors, []);
+});
+
+test('owner page: each error is shown in words next to its control', async () => {
+  const p = await h.page();
+  await open(p, h.url, 'owner.html');
+
+  // bad file: binary content
+  await p.setInputFiles('#file', h.file('photo.txt', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe])));
+  await p.click('#load');
+  await p.waitForSelector('#file-error:not(:empty)');
+  assert.match(await text(p, '#file-error'), /not UTF-8 text|binary/);
+  assert.equal(await p.locator('#file').getAttribute('aria-invalid'), 'true');
+
+  // bad file: malformed CSV (a row with more fields than the header)
+  await p.setInputFiles('#file', h.file('bad.csv', 'id,name\n1,SMITH\n2,JONES,EXTRA\n'));
+  await p.click('#load');
+  await p.waitForSelector('#file-error:not(:empty)');
+  assert.match(await text(p, '#file-error'), /MALFORMED_CSV/);
+
+  // wrong column: ids instead of names normalize to nothing
+  const csv = h.file('people.csv', 'id,name\n1,SMITH\n2,JONES\n2,BROWN\n');
+  await p.setInputFiles('#file', csv);
+  await p.selectOption('#column', 'id');
+  await p.selectOption('#id-column', '');
+  await p.click('#load');
+  await p.waitForSelector('#column-error:not(:empty)');
+  assert.match(await text(p, '#column-error'), /normalizes to the empty string/);
+  // duplicate ids, next to the id column
+  await p.selectOption('#column', 'name');
+  await p.selectOption('#id-column', 'id');
+  await p.click('#load');
+  await p.waitForSelector('#id-column-error:not(:empty)');
+  assert.match(await text(p, '#id-column-error'), /duplicate record id "2".*DUPLICATE_ID/);
+
+  // a good file; then bad parameters
+  await p.setInputFiles('#file', h.file('ok.csv', 'id,name\n1,SMITH\n2,JONES\n3,BROWN\n4,,\n'.replace(',,', ',')));
+  await p.selectOption('#column', 'name');
+  await p.selectOption('#id-column', 'id');
+  await p.click('#load');
+  await p.waitForSelector('#preview:not([hidden])');
+  assert.match(await text(p, '#empty-ids'), /normalize to empty.*: 4$/);
+  await p.fill('#epsilon', '0');
+  await p.click('#mine');
+  assert.match(await text(p, '#epsilon-error'), /greater than 0/);
+  await p.fill('#epsilon', '0.05');
+  await p.fill('#q-min', '4');
+  await p.fill('#q-max', '3');
+  await p.click('#mine');
+  assert.match(await text(p, '#q-max-error'), /at least the shortest/);
+  // the core's own refusal: more ε than the budget holds
+  await p.fill('#q-min', '1');
+  await p.fill('#epsilon', '5');
+  await p.click('#mine');
+  await p.waitForSelector('#epsilon-error:not(:empty)');
+  assert.match(await text(p, '#epsilon-error'), /BUDGET_EXCEEDED/);
+  await p.fill('#epsilon', '0.05');
+  await p.click('#mine');
+  await p.waitForSelector('#base-out:not([hidden])');
+  // a partner file that is not a noisy base
+  await p.setInputFiles('#partner', csv);
+  await p.click('#merge');
+  await p.waitForSelector('#partner-error:not(:empty)');
+  assert.match(await text(p, '#partner-error'), /MALFORMED_MESSAGE|INVALID_MESSAGE|WRONG_MESSAGE_KIND/);
+  await screenshots(p, 'owner-errors');
+  assert.deepEqual(p.errors, []);
+});
+
+test('demo page: the scenario gives F1, timings, sample and three charts; bad parameters are refused', async () => {
+  const p = await h.page();
+  const res = await open(p, h.url, 'demo.html');
+  assert.match(res.headers()['content-security-policy'], /connect-src 'self'/);
+  assert.match(await text(p, 'footer'), /GeoNames/);
+  await p.selectOption('#dataset', 'cities');
+  await p.fill('#n', '400');
+  await p.fill('#q-min', '3');
+  await p.fill('#q-max', '2');
+  await p.click('#run');
+  assert.match(await text(p, '#q-max-error'), /at least the shortest/);
+  await p.fill('#q-min', '1');
+  await p.fill('#q-max', '3');
+  await p.fill('#epsilon', '-1');
+  await p.click('#run');
+  assert.match(await text(p, '#epsilon-error'), /greater than 0/);
+  await p.fill('#epsilon', '1');
+  await p.click('#run');
+  await p.waitForSelector('#result:not([hidden]), #run-error:not(:empty)', { timeout: 120_000 });
+  assert.equal(await text(p, '#run-error'), '');
+  const f1 = Number(await p.locator('#result').getAttribute('data-f1'));
+  console.log(`# demo, CITIES first 400, ε = 1: F1 ${f1.toFixed(3)}`);
+  assert.ok(f1 > 0 && f1 <= 1);
+  assert.ok((await p.locator('#sample tbody tr').count()) > 0);
+  assert.ok((await p.locator('#timings tbody tr').count()) > 3);
+  await p.click('#charts');
+  await p.waitForSelector('#chart-section[data-drawn="true"], #run-error:not(:empty)', { timeout: 600_000 });
+  assert.equal(await text(p, '#run-error'), '');
+  assert.equal(await p.locator('#chart-section canvas').count(), 3);
+  console.log(`# demo charts: ${await text(p, '#charts-summary')}`);
+  await screenshots(p, 'demo');
+  const pi = await h.page();
+  await pi.goto(h.url);
+  await screenshots(pi, 'index');
+  assert.deepEqual(p.errors, []);
+});
+
+test('NAMES (149,910 rows) on the owner page: timing of each step; the page stays responsive; Cancel works', async () => {
+  const p = await h.page();
+  await open(p, h.url, 'owner.html');
+  const names = path.join(root, 'data/names.txt');
+  const t = {};
+  let t0 = Date.now();
+  await p.setInputFiles('#file', names);
+  await p.click('#load');
+  await p.waitForSelector('#preview:not([hidden])', { timeout: 300_000 });
+  t.normalize = Date.now() - t0;
+  assert.match(await text(p, '#norm-summary'), /149,910 records/);
+
+  // cancel a mining (a slow one, FPM up to 4-grams, so the click lands during it), then mine for real
+  await p.selectOption('#miner', 'fpm');
+  await p.fill('#q-max', '4');
+  await p.click('#mine');
+  await p.waitForSelector('#cancel:not([hidden])');
+  await p.click('#cancel');
+  await p.waitForFunction(() => /nothing was released/.test(document.querySelector('#progress-text').textContent), null, { timeout: 300_000 });
+
+  await p.selectOption('#miner', 'prefix-tree');
+  await p.fill('#q-max', '3');
+  t0 = Date.now();
+  await p.click('#mine');
+  // while the worker mines, the page answers at once
+  let worst = 0;
+  while (await p.locator('#base-out').isHidden()) {
+    const s = Date.now();
+    await p.evaluate(() => document.querySelector('#progress-text').textContent);
+    worst = Math.max(worst, Date.now() - s);
+    await p.waitForTimeout(100);
+  }
+  t.mine = Date.now() - t0;
+  const base = await downloadFrom(p, '#download-base', path.join(h.dir, 'names.noisy-base.json'));
+  await p.setInputFiles('#partner', base);
+  t0 = Date.now();
+  await p.click('#merge');
+  await p.waitForSelector('#merge-out:not([hidden])');
+  t.merge = Date.now() - t0;
+  t0 = Date.now();
+  await downloadFrom(p, '#embed', path.join(h.dir, 'names.vectors.bin'));
+  t['embed+thresholds'] = Date.now() - t0;
+  const total = Object.values(t).reduce((a, b) => a + b, 0);
+  console.log(`# NAMES on the owner page (149,910 rows, prefix tree, defaults): ${Object.entries(t).map(([k, v]) => `${k} ${v} ms`).join(', ')}; total ${total} ms; slowest page answer while mining ${worst} ms`);
+  assert.match(await text(p, '#embed-out'), /149,910 records/);
+  await screenshots(p, 'owner-names');
+  assert.deepEqual(p.errors, []);
+});

@@ -1,0 +1,188 @@
+// Shared helpers of the pages: worker calls, error display, downloads, formatting.
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+
+/**
+ * Calls into a module worker (js/*-worker.js). Each call is `{id, op, args}`; the
+ * worker answers `{id, result}` or `{id, error: {message, code}}` and may send
+ * `{id, progress: {phase, done, total}}` before. `cancel()` terminates the worker
+ * (the only way to stop wasm busy in a worker) and starts a fresh one.
+ */
+export class WorkerClient {
+  constructor(url) {
+    this.url = url;
+    this.next = 1;
+    this.pending = new Map();
+    this.start();
+  }
+  start() {
+    this.worker = new Worker(this.url, { type: 'module' });
+    this.worker.onmessage = (ev) => {
+      const { id, progress, result, error } = ev.data;
+      const p = this.pending.get(id);
+      if (!p) return;
+      if (progress) {
+        p.onProgress?.(progress);
+        return;
+      }
+      this.pending.delete(id);
+      if (error) p.reject(Object.assign(new Error(error.message), { code: error.code }));
+      else p.resolve(result);
+    };
+    this.worker.onerror = (ev) => {
+      // a worker that fails to start or throws outside a call: fail every pending call in words
+      ev.preventDefault?.();
+      const e = Object.assign(new Error(`the background worker failed: ${ev.message || 'it could not start (is the package built? npm run build)'}`), { code: 'WORKER' });
+      for (const p of this.pending.values()) p.reject(e);
+      this.pending.clear();
+    };
+  }
+  call(op, args = {}, onProgress = null, transfer = []) {
+    const id = this.next++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject, onProgress });
+      this.worker.postMessage({ id, op, args }, transfer);
+    });
+  }
+  cancel() {
+    this.worker.terminate();
+    const e = Object.assign(new Error('cancelled'), { code: 'CANCELLED' });
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+    this.start();
+  }
+}
+
+/** Worker side: serves `ops` (name → async (args, progress) => result). */
+export function serveOps(ops) {
+  self.onmessage = async (ev) => {
+    const { id, op, args } = ev.data;
+    let last = 0;
+    // progress is throttled to ~20 messages a second, plus the end of each phase
+    const progress = (phase, done, total) => {
+      const now = performance.now();
+      if (now - last > 50 || done === total) {
+        last = now;
+        self.postMessage({ id, progress: { phase, done, total } });
+      }
+    };
+    try {
+      if (!ops[op]) throw Object.assign(new Error(`unknown operation ${op}`), { code: 'INVALID_PARAMETER' });
+      const { result, transfer } = await wrapResult(ops[op](args, progress));
+      self.postMessage({ id, result }, transfer);
+    } catch (e) {
+      self.postMessage({ id, error: { message: e?.message ?? String(e), code: e?.code ?? 'ERROR' } });
+    }
+  };
+}
+
+async function wrapResult(p) {
+  const r = await p;
+  if (r && r.__transfer) return { result: r.value, transfer: r.__transfer };
+  return { result: r, transfer: [] };
+}
+
+/** A result with buffers to transfer instead of copy. */
+export const transferring = (value, buffers) => ({ __transfer: buffers, value });
+
+/** Shows `message` in the error slot of `control` (#<id>-error) and marks it invalid. */
+export function showError(control, err) {
+  const slot = document.getElementById(`${control.id}-error`);
+  const text = typeof err === 'string' ? err : describe(err);
+  if (slot) slot.textContent = text;
+  if (control.matches('input, select, textarea')) control.setAttribute('aria-invalid', 'true');
+  return text;
+}
+
+/** Clears the error slots inside `scope`. */
+export function clearErrors(scope = document) {
+  for (const s of scope.querySelectorAll('.error')) s.textContent = '';
+  for (const c of scope.querySelectorAll('[aria-invalid="true"]')) c.removeAttribute('aria-invalid');
+}
+
+/** An error in words for the page: the message, and the code when there is one. */
+export function describe(e) {
+  if (!e) return 'unknown error';
+  const msg = e.message ?? String(e);
+  return e.code && e.code !== 'ERROR' ? `${msg} (${e.code})` : msg;
+}
+
+/** Offers `data` as a file download (a local blob URL: nothing is sent anywhere). */
+export function download(name, data, type = 'application/octet-stream') {
+  const url = URL.createObjectURL(new Blob([data], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+/** Reads a number field; shows an error next to it and throws if it is not in range. */
+export function numberField(input, { min = -Infinity, max = Infinity, integer = false, above = null } = {}) {
+  const raw = input.value.trim();
+  const x = Number(raw);
+  const label = document.querySelector(`label[for="${input.id}"]`)?.textContent.trim() ?? input.name;
+  let why = null;
+  if (raw === '' || !Number.isFinite(x)) why = `${label}: enter a number`;
+  else if (integer && !Number.isInteger(x)) why = `${label} must be a whole number`;
+  else if (above !== null && !(x > above)) why = `${label} must be greater than ${above}`;
+  else if (x < min) why = `${label} must be at least ${min}`;
+  else if (x > max) why = `${label} must be at most ${max}`;
+  if (why) {
+    showError(input, why);
+    throw Object.assign(new Error(why), { code: 'FIELD', shown: true });
+  }
+  return x;
+}
+
+/** Sets a progress bar from `{phase, done, total}`. */
+export function setProgress(bar, label, { phase, done, total }) {
+  if (total > 0) {
+    bar.max = total;
+    bar.value = done;
+  } else {
+    bar.removeAttribute('value');
+  }
+  label.textContent = `${phase}: ${done.toLocaleString('en')} / ${total.toLocaleString('en')}`;
+}
+
+export const fmt = (x, d = 3) => (Number.isFinite(x) ? x.toFixed(d) : String(x));
+export const ms = (x) => (x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${Math.round(x)} ms`);
+
+/** Decodes base64 (the wasm bytes served as a module). */
+export function fromBase64(b64) {
+  const s = atob(b64);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+/** The first row and the first `rows` data rows of CSV text (RFC 4180 quotes), for column pickers and previews only: the core reads the file itself. */
+export function csvHead(text, rows = 20) {
+  const out = [];
+  let row = [];
+  let field = '';
+  let i = 0;
+  let quoted = false;
+  while (i < text.length && out.length <= rows) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 2; continue; }
+      if (c === '"') { quoted = false; i++; continue; }
+      field += c; i++; continue;
+    }
+    if (c === '"' && field === '') { quoted = true; i++; continue; }
+    if (c === ',') { row.push(field); field = ''; i++; continue; }
+    if (c === '\n' || c === '\r') {
+      row.push(field); field = '';
+      out.push(row); row = [];
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      i++; continue;
+    }
+    field += c; i++;
+  }
+  if ((field !== '' || row.length) && out.length <= rows) { row.push(field); out.push(row); }
+  return { header: (out[0] ?? []).map((h) => h.trim()), rows: out.slice(1) };
+}

@@ -1,0 +1,206 @@
+// The demo page: the SCENARIO.md evaluation on bundled public data, with charts.
+import uPlot from '/vendor/uplot/uPlot.esm.js';
+import { $, WorkerClient, showError, clearErrors, describe, numberField, setProgress, fmt, ms } from './common.js';
+
+const worker = new WorkerClient(new URL('./demo-worker.js', import.meta.url));
+const el = (id) => document.getElementById(id);
+const DATA = {
+  cities: { url: 'data/cities.txt', hint: 'Place names: GeoNames (geonames.org), CC BY 4.0.', n: 2000 },
+  names: { url: 'data/names.txt', hint: 'US Census 2000 surnames (public domain).', n: 2000 },
+};
+const cache = new Map();
+const charts = [];
+
+async function records(name) {
+  if (!cache.has(name)) {
+    const res = await fetch(DATA[name].url);
+    if (!res.ok) throw Object.assign(new Error(`the dataset ${DATA[name].url} could not be loaded (HTTP ${res.status})`), { code: 'IO' });
+    const text = await res.text();
+    cache.set(name, text.split('\n').map((l) => l.replace(/\r$/, '')).filter((l, i, a) => l !== '' || i < a.length - 1));
+  }
+  return cache.get(name);
+}
+
+function showHint() {
+  el('dataset-hint').textContent = DATA[el('dataset').value].hint;
+}
+el('dataset').addEventListener('change', showHint);
+
+async function init() {
+  showHint();
+  try {
+    const d = (await worker.call('defaults')).scenario;
+    el('epsilon').value = d.epsilon;
+    el('k').value = d.k;
+    el('q-min').value = d.qMin;
+    el('q-max').value = d.qMax;
+    el('ed').value = d.ed;
+    el('miner').value = d.miner;
+    el('strategy').value = d.strategy;
+    el('mode').value = typeof d.threshold === 'string' ? d.threshold : 'global';
+    el('rule').value = d.oneToOne ? 'one-to-one' : 'threshold';
+    el('seed').value = d.seed;
+    document.body.dataset.ready = 'true';
+  } catch (e) {
+    showError(el('run'), `gramlink could not start: ${describe(e)}`);
+  }
+}
+
+/** The options from the form; field errors are shown next to their field. */
+function options() {
+  clearErrors();
+  const o = {
+    epsilon: numberField(el('epsilon'), { above: 0, max: 1000 }),
+    k: numberField(el('k'), { min: 1, integer: true }),
+    qMin: numberField(el('q-min'), { min: 1, integer: true }),
+    qMax: numberField(el('q-max'), { min: 1, integer: true }),
+    ed: numberField(el('ed'), { min: 0, max: 10, integer: true }),
+    seed: numberField(el('seed'), { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }),
+    miner: el('miner').value,
+    strategy: el('strategy').value,
+    threshold: el('mode').value === 'global' ? { global: null } : el('mode').value,
+    oneToOne: el('rule').value === 'one-to-one',
+  };
+  if (o.qMin > o.qMax) {
+    showError(el('q-max'), `the longest gram (${o.qMax}) must be at least the shortest (${o.qMin})`);
+    throw Object.assign(new Error('range'), { shown: true });
+  }
+  const n = numberField(el('n'), { min: 2, integer: true });
+  return { o, n };
+}
+
+/** Where an error of the core belongs. */
+function target(e) {
+  const m = e.message;
+  if (e.code === 'INVALID_EPSILON') return el('epsilon');
+  if (/q_min|qMin/.test(m)) return el('q-min');
+  if (/q_max|qMax/.test(m)) return el('q-max');
+  if (/\bk\b/.test(m)) return el('k');
+  if (/\bed\b|edit/.test(m)) return el('ed');
+  if (e.code === 'IO') return el('dataset');
+  return el('run');
+}
+
+async function busy(work) {
+  el('run').disabled = el('charts').disabled = true;
+  el('cancel').hidden = false;
+  el('progress').hidden = false;
+  el('progress-text').textContent = 'starting…';
+  try {
+    await work((p) => setProgress(el('progress-bar'), el('progress-text'), p));
+    el('progress-text').textContent = 'done';
+  } catch (e) {
+    if (e.code === 'CANCELLED') el('progress-text').textContent = 'cancelled';
+    else if (!e.shown) {
+      el('progress').hidden = true;
+      showError(target(e), describe(e));
+    } else el('progress').hidden = true;
+  } finally {
+    el('run').disabled = el('charts').disabled = false;
+    el('cancel').hidden = true;
+  }
+}
+el('cancel').addEventListener('click', () => worker.cancel());
+
+el('run').addEventListener('click', () =>
+  busy(async (onProgress) => {
+    const { o, n } = options();
+    const recs = (await records(el('dataset').value)).slice(0, n);
+    const r = await worker.call('run', { records: recs, options: o }, onProgress);
+    show(r);
+  }),
+);
+
+function show(r) {
+  el('f1').textContent = fmt(r.f1);
+  el('precision').textContent = fmt(r.precision);
+  el('recall').textContent = fmt(r.recall);
+  el('pairs').textContent = r.pairs.toLocaleString('en');
+  el('other').textContent = fmt(r.otherRule.f1);
+  el('other-k').textContent = `F1 with the ${r.options.oneToOne ? 'paper' : 'one-to-one'} rule`;
+  el('result-summary').textContent = `${r.n.toLocaleString('en')} records in A and B (${r.bEmpty} B records normalized to empty); ${r.truePairs.toLocaleString('en')} true pairs linked of ${r.n.toLocaleString('en')}; ${r.trueOutsideThreshold.toLocaleString('en')} true pairs were farther than A's threshold (mean threshold ${fmt(r.meanThreshold, 2)}); shared base of ${r.base.length} grams (prefix-tree depth ${r.hMax}), fingerprint ${r.fingerprint.slice(0, 16)}…`;
+  const total = Object.values(r.timingsMs).reduce((a, b) => a + b, 0);
+  $('#timings tbody').replaceChildren(...[...Object.entries(r.timingsMs), ['total', total]].map(([k, v]) => row([k, ms(v)], [false, true])));
+  $('#sample tbody').replaceChildren(...r.sample.map((s) => row([s.a, s.b, fmt(s.distance, 3), s.correct ? 'yes' : 'no'], [false, false, true, false])));
+  el('result').hidden = false;
+  el('result').dataset.f1 = String(r.f1);
+}
+
+function row(cells, numeric) {
+  const tr = document.createElement('tr');
+  cells.forEach((c, i) => tr.append(Object.assign(document.createElement('td'), { textContent: c, className: numeric[i] ? 'num' : '' })));
+  return tr;
+}
+
+const EPSILONS = [0.01, 0.05, 0.1, 0.5, 1];
+const KS = [10, 25, 50, 75, 100, 150];
+
+el('charts').addEventListener('click', () =>
+  busy(async (onProgress) => {
+    const { o, n } = options();
+    const recs = (await records(el('dataset').value)).slice(0, n);
+    // F1 against a global threshold: the same seeded bases, thresholds around Δq·ed
+    const dq = o.qMax - o.qMin + 1;
+    const center = Math.max(1, dq * o.ed);
+    const ts = Array.from({ length: 12 }, (_, i) => +((center * (i + 1)) / 6).toFixed(3));
+    const personal = o.threshold === 'sound' ? 'sound' : 'paper';
+    const tRuns = [...ts.map((t) => ({ ...o, threshold: { global: t } })), { ...o, threshold: personal }];
+    const eMiners = [
+      ['prefix tree, linear', { miner: 'prefix-tree', strategy: 'linear' }],
+      ['prefix tree, hybrid', { miner: 'prefix-tree', strategy: 'hybrid' }],
+      ['FPM', { miner: 'fpm' }],
+    ];
+    const eRuns = eMiners.flatMap(([, m]) => EPSILONS.map((epsilon) => ({ ...o, ...m, epsilon })));
+    eRuns.push({ ...o, miner: 'exact' }); // the non-private miner does not depend on ε
+    const kRuns = KS.map((k) => ({ ...o, k }));
+    const runs = [...tRuns, ...eRuns, ...kRuns];
+    const t0 = performance.now();
+    const res = await worker.call('sweep', { records: recs, runs }, onProgress);
+    const f1 = res.map((r) => r.f1);
+    let i = 0;
+    const tF1 = f1.slice(i, (i += ts.length));
+    const personalF1 = f1[i++];
+    const eF1 = eMiners.map(() => f1.slice(i, (i += EPSILONS.length)));
+    const exactF1 = f1[i++];
+    const kF1 = f1.slice(i, (i += KS.length));
+    for (const c of charts.splice(0)) c.destroy();
+    el('chart-section').hidden = false;
+    charts.push(
+      plot(el('chart-threshold'), 'global threshold', false, ts, [
+        ['global threshold', tF1, '#0b5cad'],
+        [`personalized (${personal})`, ts.map(() => personalF1), '#c0392b', [6, 4]],
+      ]),
+      plot(el('chart-epsilon'), 'ε per party (log scale)', true, EPSILONS, [
+        ...eMiners.map(([name], j) => [name, eF1[j], ['#0b5cad', '#1a7f37', '#9a6700'][j]]),
+        ['non-private (exact)', EPSILONS.map(() => exactF1), '#6e40c9', [6, 4]],
+      ]),
+      plot(el('chart-k'), 'k (grams)', false, KS, [[`${o.miner}${o.miner === 'prefix-tree' ? `, ${o.strategy}` : ''}`, kF1, '#0b5cad']]),
+    );
+    const gaps = res.filter((r) => r.f1 === null).length;
+    el('charts-summary').textContent = `${runs.length} seeded runs on the first ${recs.length.toLocaleString('en')} records of ${el('dataset').value.toUpperCase()} in ${ms(performance.now() - t0)}; other options as above.${gaps ? ` ${gaps} run${gaps > 1 ? 's' : ''} found no gram at all (too little ε for so few records): gaps in the lines.` : ''}`;
+    el('chart-section').dataset.drawn = 'true';
+  }),
+);
+
+function plot(fig, xLabel, logX, xs, series) {
+  const width = Math.max(260, Math.min(fig.clientWidth || 480, 640));
+  const u = new uPlot(
+    {
+      width,
+      height: 260,
+      scales: { x: { time: false, ...(logX ? { distr: 3 } : {}) }, y: { range: [0, 1] } },
+      axes: [{ label: xLabel }, { label: 'F1' }],
+      series: [{ label: xLabel }, ...series.map(([label, , stroke, dash]) => ({ label, stroke, width: 2, dash, points: { show: !dash } }))],
+    },
+    [xs, ...series.map(([, ys]) => ys)],
+    fig,
+  );
+  return u;
+}
+
+// keep charts as wide as their column on a narrow or resized screen
+addEventListener('resize', () => {
+  for (const c of charts) c.setSize({ width: Math.max(260, Math.min(c.root.parentElement.clientWidth, 640)), height: 260 });
+});
+
+init();

@@ -1,0 +1,21 @@
+// The matcher's worker: reads both batches and links them off the page's thread.
+import * as gl from './wasm.js';
+import { serveOps, transferring } from './common.js';
+
+serveOps({
+  info({ bytes }) {
+    return gl.batchInfo(new Uint8Array(bytes));
+  },
+
+  match({ a, b, oneToOne }) {
+    const m = new gl.Matcher(new Uint8Array(a), new Uint8Array(b));
+    try {
+      const r = m.match({ oneToOne });
+      const info = { fingerprint: m.fingerprint, sizeA: m.sizeA, sizeB: m.sizeB, dim: m.dim };
+      const out = { ...info, rule: r.rule, candidates: r.candidates, count: r.count, aIds: r.aIds, bIds: r.bIds, distances: r.distances };
+      return transferring(out, [r.distances.buffer]);
+    } finally {
+      m.free();
+    }
+  },
+});

@@ -1,0 +1,359 @@
+// The data-owner page: records → normalization → noisy base → shared base → vector batch.
+// Everything runs here and in a worker; the only outputs are the files the user downloads.
+import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, csvHead } from './common.js';
+
+const worker = new WorkerClient(new URL('./owner-worker.js', import.meta.url));
+const state = {
+  bytes: null, // the file, kept here so a cancelled worker can be refilled
+  fileName: '',
+  loadArgs: null,
+  budget: 0.1,
+  spentBefore: 0, // ε spent by workers since cancelled (their releases stand)
+  spent: 0,
+  base: null, // our noisy base (JSON)
+  shared: null,
+  defaults: null,
+};
+
+const el = (id) => document.getElementById(id);
+const enable = (section, on) => section.setAttribute('aria-disabled', on ? 'false' : 'true');
+
+function updateBudget() {
+  const spent = state.spentBefore + state.spent;
+  el('budget-meter').max = state.budget;
+  el('budget-meter').value = Math.min(spent, state.budget);
+  el('budget-text').textContent = `${fmt(spent, 4)} of ${fmt(state.budget, 4)} (${fmt(Math.max(0, state.budget - spent), 4)} left)`;
+}
+
+async function init() {
+  try {
+    const d = await worker.call('defaults');
+    state.defaults = d;
+    el('owner-budget').value = d.owner.budget;
+    el('alphabet').value = d.owner.alphabet;
+    el('miner').value = d.mine.miner;
+    el('strategy').value = d.mine.strategy;
+    el('epsilon').value = d.mine.epsilon;
+    el('k').value = d.mine.k;
+    el('q-min').value = d.mine.qMin;
+    el('q-max').value = d.mine.qMax;
+    el('h-max').value = d.mine.hMax;
+    el('merge-k').value = d.mine.k;
+    el('party').value = d.embed.party;
+    el('ed').value = d.thresholds.ed;
+    el('mode').value = typeof d.thresholds.mode === 'string' ? d.thresholds.mode : 'global';
+    state.budget = d.owner.budget;
+    updateBudget();
+    document.body.dataset.ready = 'true';
+  } catch (e) {
+    showError(el('file'), `gramlink could not start: ${describe(e)}`);
+  }
+}
+
+function fillColumns(header) {
+  const col = el('column');
+  const idc = el('id-column');
+  col.replaceChildren(...header.map((h) => new Option(h, h)));
+  idc.replaceChildren(new Option('(row number)', ''), ...header.map((h) => new Option(h, h)));
+  const guess = header.find((h) => /name|surname|city|place|text|string/i.test(h)) ?? header[0];
+  if (guess !== undefined) col.value = guess;
+  const id = header.find((h) => /^(id|key|record[_ ]?id)$/i.test(h));
+  idc.value = id ?? '';
+}
+
+function setFormat() {
+  const csv = el('format').value === 'csv';
+  el('column').disabled = !csv || !state.bytes;
+  el('id-column').disabled = !csv || !state.bytes;
+  if (csv && state.bytes) {
+    const head = new TextDecoder().decode(state.bytes.slice(0, 65536));
+    const { header } = csvHead(head, 0);
+    fillColumns(header);
+  } else {
+    el('column').replaceChildren();
+    el('id-column').replaceChildren();
+  }
+}
+
+el('file').addEventListener('change', async () => {
+  clearErrors($('#step-file'));
+  const f = el('file').files[0];
+  el('preview').hidden = true;
+  if (!f) return;
+  try {
+    state.bytes = await f.arrayBuffer();
+  } catch (e) {
+    showError(el('file'), `the file could not be read: ${describe(e)}`);
+    return;
+  }
+  state.fileName = f.name;
+  el('format').value = /\.(csv|tsv)$/i.test(f.name) ? 'csv' : 'text';
+  setFormat();
+  el('load').disabled = false;
+  el('load-status').textContent = `${f.name}: ${f.size.toLocaleString('en')} bytes, read locally`;
+});
+el('format').addEventListener('change', () => {
+  clearErrors($('#step-file'));
+  setFormat();
+});
+
+/** Where a loading error belongs. */
+function loadErrorTarget(e, args) {
+  switch (e.code) {
+    case 'MISSING_COLUMN':
+      return args.idColumn && e.message.includes(`"${args.idColumn}"`) && !e.message.includes(`"${args.column}" `) ? el('id-column') : el('column');
+    case 'DUPLICATE_ID':
+      return el('id-column');
+    case 'INVALID_ALPHABET':
+      return el('alphabet');
+    case 'INVALID_EPSILON':
+      return el('owner-budget');
+    case 'MALFORMED_CSV':
+      return /id column/.test(e.message) ? el('id-column') : el('file');
+    default:
+      return el('file');
+  }
+}
+
+async function load(args) {
+  const r = await worker.call('load', { ...args, bytes: state.bytes });
+  state.spent = r.spent;
+  updateBudget();
+  return r;
+}
+
+el('load').addEventListener('click', async () => {
+  clearErrors($('#step-file'));
+  if (!state.bytes) return showError(el('file'), 'choose a file first');
+  let budget;
+  try {
+    budget = numberField(el('owner-budget'), { above: 0, max: 1000 });
+  } catch {
+    return;
+  }
+  const csv = el('format').value === 'csv';
+  const args = {
+    format: csv ? 'csv' : 'text',
+    column: csv ? el('column').value : null,
+    idColumn: csv ? el('id-column').value || null : null,
+    alphabet: el('alphabet').value,
+    budget,
+  };
+  if (csv && !args.column) return showError(el('column'), 'the file has no header row to pick a column from; is it a text file?');
+  if (csv && args.idColumn && args.idColumn === args.column) return showError(el('id-column'), 'the id column must differ from the column to link');
+  el('load').disabled = true;
+  el('load-status').textContent = 'normalizing…';
+  const t0 = performance.now();
+  try {
+    const r = await load(args);
+    const rep = r.report;
+    if (rep.kept === 0) {
+      const target = csv ? el('column') : el('file');
+      showError(target, `every record of ${csv ? `column "${args.column}"` : 'the file'} normalizes to the empty string over the alphabet: ${csv ? 'pick the column that holds the strings to link' : 'is this the right file?'}`);
+      el('load-status').textContent = '';
+      return;
+    }
+    state.loadArgs = args;
+    state.budget = budget;
+    state.spentBefore = 0;
+    state.base = state.shared = null;
+    updateBudget();
+    el('norm-summary').textContent = `${rep.total.toLocaleString('en')} records: ${rep.kept.toLocaleString('en')} kept, ${rep.changed.toLocaleString('en')} changed by normalization, ${rep.empty.toLocaleString('en')} normalize to empty (set aside, never matched).`;
+    const tbody = $('#preview-table tbody');
+    tbody.replaceChildren(...r.preview.raw.map((raw, i) => {
+      const tr = document.createElement('tr');
+      for (const v of [String(i + 1), raw, r.preview.normalized[i] || '(empty)']) tr.append(Object.assign(document.createElement('td'), { textContent: v }));
+      return tr;
+    }));
+    el('empty-ids').textContent = rep.empty ? `Ids of the records that normalize to empty${rep.empty > rep.empty_ids.length ? ` (first ${rep.empty_ids.length})` : ''}: ${rep.empty_ids.join(', ')}` : 'No record normalizes to empty.';
+    if (rep.empty > rep.total / 2) showError(el(csv ? 'column' : 'file'), `${rep.empty} of ${rep.total} records normalize to empty: is this the right ${csv ? 'column' : 'file'}?`);
+    el('preview').hidden = false;
+    el('load-status').textContent = `loaded ${rep.kept.toLocaleString('en')} records in ${Math.round(performance.now() - t0)} ms`;
+    enable($('#step-mine'), true);
+    el('mine').disabled = false;
+  } catch (e) {
+    el('load-status').textContent = '';
+    showError(loadErrorTarget(e, args), describe(e));
+  } finally {
+    el('load').disabled = false;
+  }
+});
+
+el('miner').addEventListener('change', () => {
+  el('strategy').disabled = el('miner').value !== 'prefix-tree';
+  el('h-max').disabled = el('miner').value !== 'prefix-tree';
+});
+
+/** Where a mining error belongs. */
+function mineErrorTarget(e) {
+  const m = e.message;
+  if (e.code === 'INVALID_EPSILON' || e.code === 'BUDGET_EXCEEDED') return el('epsilon');
+  if (/q_min|qMin/.test(m)) return el('q-min');
+  if (/q_max|qMax/.test(m)) return el('q-max');
+  if (/h_max|hMax/.test(m)) return el('h-max');
+  if (/\bk\b/.test(m)) return el('k');
+  return el('mine');
+}
+
+function mineOptions() {
+  const o = {
+    miner: el('miner').value,
+    epsilon: numberField(el('epsilon'), { above: 0, max: 1000 }),
+    k: numberField(el('k'), { min: 1, integer: true }),
+    qMin: numberField(el('q-min'), { min: 1, integer: true }),
+    qMax: numberField(el('q-max'), { min: 1, integer: true }),
+  };
+  if (o.qMin > o.qMax) {
+    showError(el('q-max'), `the longest gram (${o.qMax}) must be at least the shortest (${o.qMin})`);
+    throw Object.assign(new Error('range'), { shown: true });
+  }
+  if (o.miner === 'prefix-tree') {
+    o.strategy = el('strategy').value;
+    o.hMax = numberField(el('h-max'), { min: 1, integer: true });
+  }
+  return o;
+}
+
+el('mine').addEventListener('click', async () => {
+  clearErrors($('#step-mine'));
+  let options;
+  try {
+    options = mineOptions();
+  } catch {
+    return;
+  }
+  el('mine').disabled = true;
+  el('cancel').hidden = false;
+  el('progress').hidden = false;
+  el('progress-text').textContent = 'starting…';
+  try {
+    const r = await worker.call('mine', { options }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
+    state.base = r.base;
+    state.spent = r.spent;
+    updateBudget();
+    const p = r.params;
+    el('base-summary').textContent = `${r.grams.length} grams of lengths ${p.q_min}–${p.q_max} by ${p.miner}${p.strategy ? ` (${p.strategy})` : ''}; ε spent by this mining: ${fmt(p.epsilon_spent, 4)} of ${fmt(p.epsilon, 4)}.${r.private ? '' : ' WARNING: this base is NOT private (exact miner or seeded): do not send it.'}`;
+    const tbody = $('#base-table tbody');
+    tbody.replaceChildren(...r.grams.map((g, i) => {
+      const tr = document.createElement('tr');
+      tr.append(Object.assign(document.createElement('td'), { textContent: String(i + 1) }));
+      tr.append(Object.assign(document.createElement('td'), { textContent: JSON.stringify(g.gram), className: 'mono' }));
+      tr.append(Object.assign(document.createElement('td'), { textContent: fmt(g.count, 1), className: 'num' }));
+      return tr;
+    }));
+    el('base-out').hidden = false;
+    el('progress-text').textContent = 'done';
+    enable($('#step-merge'), true);
+    el('partner').disabled = false;
+    el('merge-k').value = options.k;
+  } catch (e) {
+    if (e.code === 'CANCELLED') {
+      el('progress-text').textContent = 'cancelled: nothing was released';
+    } else {
+      el('progress').hidden = true;
+      showError(mineErrorTarget(e), describe(e));
+    }
+  } finally {
+    el('mine').disabled = false;
+    el('cancel').hidden = true;
+  }
+});
+
+el('cancel').addEventListener('click', async () => {
+  worker.cancel();
+  // The fresh worker has no records: load them again, with the budget left (what
+  // earlier minings released stays spent; the cancelled one released nothing).
+  state.spentBefore += state.spent;
+  state.spent = 0;
+  const left = state.budget - state.spentBefore;
+  el('progress-text').textContent = 'cancelled; reloading your records…';
+  try {
+    if (left > 0) {
+      await load({ ...state.loadArgs, budget: left });
+      el('progress-text').textContent = 'cancelled: nothing was released';
+    } else {
+      el('mine').disabled = true;
+      el('progress-text').textContent = 'cancelled; the budget is spent: no more mining';
+    }
+  } catch (e) {
+    showError(el('mine'), `reloading after the cancel failed: ${describe(e)}`);
+  }
+});
+
+el('download-base').addEventListener('click', () => {
+  if (state.base) download(`${baseName()}.noisy-base.json`, state.base, 'application/json');
+});
+const baseName = () => state.fileName.replace(/\.[^.]*$/, '') || 'records';
+
+el('merge').addEventListener('click', async () => {
+  clearErrors($('#step-merge'));
+  const f = el('partner').files[0];
+  if (!f) return showError(el('partner'), "choose your partner's noisy base file");
+  let k;
+  try {
+    k = numberField(el('merge-k'), { min: 1, integer: true });
+  } catch {
+    return;
+  }
+  let partner;
+  try {
+    partner = await f.text();
+  } catch (e) {
+    return showError(el('partner'), `the file could not be read: ${describe(e)}`);
+  }
+  el('merge').disabled = true;
+  try {
+    const r = await worker.call('merge', { mine: state.base, partner, k });
+    state.shared = r.shared;
+    el('fingerprint').textContent = r.fingerprint.match(/.{1,4}/g).join(' ');
+    el('fingerprint').dataset.value = r.fingerprint;
+    el('merge-out').hidden = false;
+    enable($('#step-embed'), true);
+    el('embed').disabled = false;
+  } catch (e) {
+    showError(/\bk\b/.test(e.message) && e.code === 'INVALID_BASE' ? el('merge-k') : el('partner'), describe(e));
+  } finally {
+    el('merge').disabled = false;
+  }
+});
+el('partner').addEventListener('change', () => {
+  clearErrors($('#step-merge'));
+  el('merge').disabled = !el('partner').files[0];
+});
+
+el('party').addEventListener('change', () => {
+  const a = el('party').value === 'A';
+  el('ed').disabled = !a;
+  el('mode').disabled = !a;
+});
+
+el('embed').addEventListener('click', async () => {
+  clearErrors($('#step-embed'));
+  const party = el('party').value;
+  let ed;
+  try {
+    ed = numberField(el('ed'), { min: 0, max: 10, integer: true });
+  } catch {
+    return;
+  }
+  const m = el('mode').value;
+  const thresholds = { ed, mode: m === 'global' ? { global: null } : m };
+  const binary = el('binary').value === 'binary';
+  el('embed').disabled = true;
+  el('progress').hidden = false;
+  el('cancel').hidden = true;
+  try {
+    const r = await worker.call('embed', { shared: state.shared, party, thresholds, binary }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
+    const name = `${baseName()}.party-${party}.vectors.${binary ? 'bin' : 'json'}`;
+    download(name, r.batch, binary ? 'application/octet-stream' : 'application/json');
+    const bytes = binary ? r.batch.byteLength : new Blob([r.batch]).size;
+    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}. Send it to the matcher.`;
+    el('progress-text').textContent = 'done';
+  } catch (e) {
+    showError(e.code === 'INVALID_PARAMETER' && /\bed\b/.test(e.message) ? el('ed') : el('embed'), describe(e));
+  } finally {
+    el('embed').disabled = false;
+  }
+});
+
+init();
