@@ -1,5 +1,6 @@
 //! The gramlink command line: each party's steps, the matcher, and experiments.
 
+mod corrupt_cmd;
 mod io;
 mod linkage;
 mod progress_bar;
@@ -41,6 +42,8 @@ enum Command {
     Eval(linkage::EvalArgs),
     /// Regenerate docs/RESULTS.md (the F1 table of NAMES and CITIES).
     Results(results::ResultsArgs),
+    /// Write party A's records and B's corrupted copy (SCENARIO.md) as two CSV files.
+    Corrupt(corrupt_cmd::CorruptArgs),
 }
 
 /// Where a party's records are.
@@ -229,6 +232,7 @@ fn main() -> ExitCode {
         Command::Link(a) => linkage::cmd_link(a),
         Command::Eval(a) => linkage::cmd_eval(a),
         Command::Results(a) => results::cmd_results(a),
+        Command::Corrupt(a) => corrupt_cmd::cmd_corrupt(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
