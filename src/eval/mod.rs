@@ -2,6 +2,7 @@
 
 pub mod clock;
 pub mod corrupt;
+pub mod lipschitz;
 pub mod metrics;
 pub mod scenario;
 pub mod utility;
