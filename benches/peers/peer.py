@@ -38,7 +38,7 @@ import anonlink
 from clkhash import clk
 from clkhash.schema import from_json_dict
 
-GRID = [round(0.50 + 0.05 * i, 2) for i in range(10)]
+GRID = [round(0.30 + 0.05 * i, 2) for i in range(14)]
 SECRET = "gramlink-peer-benchmark"
 BITS_PER_TOKEN = 20
 TOP_K = 10
@@ -171,7 +171,7 @@ def main():
                 print(f"[peer] {label} n={n} ed={ed}: clkhash + anonlink …", file=sys.stderr, flush=True)
                 res, t_enc, t_cand = run_peer(a_rows, b_rows, args.fixed_threshold)
                 scored = {t: score(pairs, n) + (secs,) for t, (pairs, secs) in res.items()}
-                best = max(GRID, key=lambda t: (scored[t][2], -t))
+                best = max(GRID, key=lambda t: (scored[t][2], t))  # ties: the strictest threshold
                 for t, name in [(args.fixed_threshold, "peer (fixed threshold)"), (best, "peer (best threshold of grid)")]:
                     p, r, f, k, secs = scored[t]
                     rows.append(dict(dataset=label, n=n, ed=ed, tool=name, threshold=f"Dice {t:.2f}",

@@ -2,6 +2,8 @@
 
 pub mod clock;
 pub mod corrupt;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod experiments;
 pub mod lipschitz;
 pub mod metrics;
 pub mod scenario;

@@ -1,8 +1,10 @@
 //! The gramlink command line: each party's steps, the matcher, and experiments.
 
 mod corrupt_cmd;
+mod experiment;
 mod io;
 mod linkage;
+mod paper_figures;
 mod progress_bar;
 mod results;
 
@@ -44,6 +46,8 @@ enum Command {
     Results(results::ResultsArgs),
     /// Write party A's records and B's corrupted copy (SCENARIO.md) as two CSV files.
     Corrupt(corrupt_cmd::CorruptArgs),
+    /// The paper's experiments (Figures 4–10): CSV, SVG and a table each, under docs/results.
+    Experiment(experiment::ExperimentArgs),
 }
 
 /// Where a party's records are.
@@ -233,6 +237,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => linkage::cmd_eval(a),
         Command::Results(a) => results::cmd_results(a),
         Command::Corrupt(a) => corrupt_cmd::cmd_corrupt(a),
+        Command::Experiment(a) => experiment::cmd_experiment(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
