@@ -14,37 +14,37 @@ const FIGURES: [(&str, &str, &str); 7] = [
     (
         "fig4",
         "NAMES: utility grows with ε; the hybrid strategy is clearly best for small ε and slightly worse above ε ≈ 0.2; utility falls as k grows for every strategy; FPM outperforms the prefix-tree miner throughout, close to the optimum.",
-        "Same ordering and trends: FPM is highest, utility rises with ε and falls with k. The prefix-tree strategies are closer together than in the paper at ε ≥ 0.5; the paper does not give its θ or per-level budget split exactly, and src/mine documents the choices made here.",
+        "Same trends: utility rises with ε and falls with k; hybrid is the best miner at ε = 0.05 (0.53 against FPM 0.39) and linear overtakes it only at ε = 1; FPM is best from ε = 0.1 up. Exponential and adaptive are far lower than in the paper (near 0 at ε ≤ 0.1): the paper does not give their exact per-level budget split or θ, and src/mine documents the choices made here. Run on the first 20,000 names, not all of NAMES.",
     ),
     (
         "fig5",
         "NAMES, k = 100, ed ≤ 2: F1 against a global threshold peaks at one value and falls on both sides; frequent grams beat random grams by 20% to 60%; the bound q_max·ed = 6 is far too large.",
-        "Same shape: a single peak, frequent grams well above random ones, F1 near 0 at large thresholds. The sweep runs on a NAMES prefix (it compares all pairs), so absolute F1 is higher than on all of NAMES (fewer near neighbours per name). The personalized threshold sits below the best global F1 under the paper's rule because it is not an upper bound (docs/RESULTS.md above: *outside*).",
+        "NOT reproduced: here random grams give the higher peak (≈ 0.58 at ed 1) and the private frequent base (prefix-tree hybrid, ε = 0.1, on the first 3,000 names only) peaks at threshold 0 with F1 ≈ 0.13. Likely causes, not yet verified: on 3,000 records the noisy prefix tree keeps mostly 1-grams, whose vectors give many exact ties between distinct names, while 100 random grams over 27 symbols are mostly 2- and 3-grams that separate names better. The single-peak shape and the uselessness of the bound 6 agree with the paper. Needs a run on all of NAMES.",
     ),
     (
         "fig6",
         "ed = 1: F1 rises with k up to a maximum between 50 and 75 grams, then falls.",
-        "F1 rises steeply with k up to 50–75 as in the paper; beyond that it keeps roughly level or rises slightly here instead of falling, because the paper's personalized threshold (Algorithm 2) grows with the number of base grams an edit can touch and so with k, and the measured effect is smaller than the paper's figure suggests.",
+        "F1 rises steeply up to k = 50–75 as in the paper, but does not fall afterwards: it keeps rising slowly on NAMES (first 20,000 names) and stays level on CITIES. The paper's decline is not seen with this implementation of Algorithm 2.",
     ),
     (
         "fig7",
         "Private miners approach the non-private one as ε grows; at ed 0 within 0.4% of it for every ε; at ed 1 every approach drops by at most 18%, the gap to the non-private miner widening slightly (more for the prefix tree).",
-        "At ed 0 all miners give F1 ≈ 0.95–0.99 whatever ε, as reported. At ed 1 the drop is much larger than 18% on NAMES: under the paper's rule every B within the threshold is returned, and short names have many neighbours within one edit's distance in the embedding; the one-to-one series shows how much of that is the rule rather than the embedding.",
+        "Private miners approach the exact one as ε grows, as reported; at ed 0 they are within about 1% from ε = 0.1 up (further at ε = 0.05, and on CITIES the prefix tree collapses at ε = 0.05: 5,000 records are too few for that budget). The drop from ed 0 to ed 1 is far larger than 18% on NAMES (0.99 → 0.41–0.46 under the paper's rule): every B within the threshold is returned and short names have many neighbours; CITIES drops about 20%, close to the paper.",
     ),
     (
         "fig8",
         "F1 falls with ed: NAMES from 0.99 (ed 0) to 0.36 (ed 2), CITIES to 0.60; FPM and prefix-tree hybrid close to the non-private miner.",
-        "Same monotone fall and the same ed-0 value; at ed 2 F1 is lower than 0.36 / 0.60 under the paper's rule for the reasons above (precision lost to near neighbours, recall lost to true pairs beyond the threshold). Private and non-private miners stay close, as in the paper.",
+        "Same monotone fall and the same ed-0 value, but lower at ed 2: NAMES (first 20,000) 0.07–0.10 under the paper's rule (0.21 one-to-one), CITIES 0.37–0.54 (0.56 one-to-one). Reasons: the paper's threshold is not an upper bound (true pairs beyond it are lost) and its rule returns every near neighbour (the F1 tables above). Private miners stay close to the exact one, as in the paper.",
     ),
     (
         "fig9",
         "Running time grows linearly with N for both; gramlink takes about half the Lipschitz time (base size 12) for similar utility.",
-        "Both grow about linearly with N. Here gramlink is several times faster than the Lipschitz baseline rather than twice: its embedding is one Aho–Corasick pass per record, while each Lipschitz coordinate is a minimum of edit distances to the reference strings. Times are wall times on a shared machine; the ratio is what carries over.",
+        "gramlink took less time than Lipschitz at every N (roughly half to a third), as reported, though the times were measured on a machine shared with other builds (2 cores, load ≈ 10), so they are noisy and not monotone in N (the 100,000 point is slower than 149,910). Exact-match F1 differs from the paper's \"similar utility\": Lipschitz with 12 coordinates falls from 0.89 (10,000) to 0.47 (all NAMES) as distinct names collide, gramlink stays at 0.95–0.97.",
     ),
     (
         "fig10",
         "CITIES: Lipschitz has the better utility for small bases; the frequent-gram embedding reaches similar utility for k > 20.",
-        "Same crossover: with the handful of coordinates of a small base Lipschitz (given its best global threshold, an oracle) is ahead or level; gramlink with the personalized threshold catches up from k ≈ 16–20 and stays level or ahead at larger k.",
+        "Same crossover: at base sizes 4–12 Lipschitz (given its best global threshold, an oracle) is ahead of gramlink with the personalized threshold; gramlink FPM overtakes it from k = 16 and the prefix-tree miners from k = 30–50. Absolute F1 is low for every method at small k (under 0.2 at k ≤ 12).",
     ),
 ];
 
