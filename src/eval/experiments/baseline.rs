@@ -11,6 +11,9 @@ use crate::eval::scenario::ScenarioOptions;
 use crate::progress::Progress;
 use crate::threshold::{thresholds, ThresholdMode};
 
+/// (base + embedding ms, A's vectors, B's vectors, truth).
+type LipschitzRun = (f64, crate::embed::Vectors, crate::embed::Vectors, Vec<Option<u32>>);
+
 /// Lipschitz on the scenario's data: A builds the base with the greedy heuristic
 /// on its records, both parties embed. Returns (base + embedding ms, A, B, truth).
 fn lipschitz_run(
@@ -19,7 +22,7 @@ fn lipschitz_run(
     ed: u32,
     seed: u64,
     base_size: usize,
-) -> Result<(f64, crate::embed::Vectors, crate::embed::Vectors, Vec<Option<u32>>), Error> {
+) -> Result<LipschitzRun, Error> {
     let mut rng = Randomness::seeded(seed);
     let mut rng_corrupt = rng.fork();
     let (b_records, truth) = party_b(records, &d.alphabet, ed, &mut rng_corrupt);
