@@ -3,6 +3,9 @@
 pub mod attack;
 pub mod clock;
 pub mod corrupt;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod experiments;
+pub mod lipschitz;
 pub mod metrics;
 pub mod scenario;
 pub mod utility;

@@ -1,9 +1,12 @@
 //! The gramlink command line: each party's steps, the matcher, and experiments.
 
 mod attack;
+mod corrupt_cmd;
+mod experiment;
 mod io;
 mod keys;
 mod linkage;
+mod paper_figures;
 mod progress_bar;
 mod results;
 
@@ -47,6 +50,10 @@ enum Command {
     Keygen(keys::KeygenArgs),
     /// Regenerate docs/RESULTS.md (the F1 table of NAMES and CITIES).
     Results(results::ResultsArgs),
+    /// Write party A's records and B's corrupted copy (SCENARIO.md) as two CSV files.
+    Corrupt(corrupt_cmd::CorruptArgs),
+    /// The paper's experiments (Figures 4–10): CSV, SVG and a table each, under docs/results.
+    Experiment(experiment::ExperimentArgs),
 }
 
 /// Where a party's records are.
@@ -237,6 +244,8 @@ fn main() -> ExitCode {
         Command::Results(a) => results::cmd_results(a),
         Command::Keygen(a) => keys::cmd_keygen(a),
         Command::Attack(a) => attack::cmd_attack(a),
+        Command::Corrupt(a) => corrupt_cmd::cmd_corrupt(a),
+        Command::Experiment(a) => experiment::cmd_experiment(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

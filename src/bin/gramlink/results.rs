@@ -23,6 +23,13 @@ pub struct ResultsArgs {
     /// match returns hundreds of millions of pairs on all of them).
     #[arg(long, default_value_t = 20_000)]
     names_sound_ed2_limit: usize,
+    /// The experiment tables (`gramlink experiment`, benches/peers/run.sh) to set
+    /// beside the paper's figures.
+    #[arg(long, default_value = "docs/results")]
+    results_dir: PathBuf,
+    /// Keep the F1 tables of the existing file and regenerate only the figures section.
+    #[arg(long)]
+    figures_only: bool,
 }
 
 struct Row {
@@ -35,6 +42,14 @@ struct Row {
 }
 
 pub fn cmd_results(a: ResultsArgs) -> Result<()> {
+    if a.figures_only {
+        let old = io::read_text(&a.out)?;
+        let kept = old.split(crate::paper_figures::HEADING).next().unwrap_or(&old).trim_end();
+        let md = format!("{kept}\n\n{}", crate::paper_figures::section(&a.results_dir));
+        io::write_atomic(&a.out, md.as_bytes())?;
+        eprintln!("wrote {} (figures section only)", a.out.display());
+        return Ok(());
+    }
     let alphabet = Alphabet::default();
     let mut rows = Vec::new();
     let started = std::time::Instant::now();
@@ -57,7 +72,8 @@ pub fn cmd_results(a: ResultsArgs) -> Result<()> {
             }
         }
     }
-    let md = render(&rows, a.seed, started.elapsed().as_secs_f64(), a.names_sound_ed2_limit);
+    let mut md = render(&rows, a.seed, started.elapsed().as_secs_f64(), a.names_sound_ed2_limit);
+    md = format!("{}\n\n{}", md.trim_end(), crate::paper_figures::section(&a.results_dir));
     if let Some(dir) = a.out.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }

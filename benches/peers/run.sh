@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# gramlink against a Bloom-filter peer (clkhash + anonlink), side by side on the same
+# corrupted data: `gramlink corrupt` writes party A's and B's files (seed 42), both
+# tools link them, peer.py scores both the same way and writes docs/results/peer.{csv,md}.
+#
+#   benches/peers/run.sh                  # CITIES and all of NAMES, ed 0, 1, 2
+#   NAMES_LIMIT=20000 benches/peers/run.sh  # NAMES on its first 20,000 names
+#
+# Environment: NAMES_LIMIT (default: all), EDS (default "0 1 2"), SEED (default 42),
+# OUT (default docs/results), GRAMLINK (a built binary; default: cargo build --release).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+VENV=target/peers-venv
+if [ ! -x "$VENV/bin/python" ]; then
+  python3 -m venv "$VENV"
+fi
+# pinned versions; pip is quiet when they are already there
+"$VENV/bin/pip" install -q --disable-pip-version-check -r benches/peers/requirements.txt
+if [ -z "${GRAMLINK:-}" ]; then
+  cargo build --release --quiet
+  GRAMLINK=target/release/gramlink
+fi
+exec "$VENV/bin/python" benches/peers/peer.py --gramlink "$GRAMLINK" \
+  --names-limit "${NAMES_LIMIT:-0}" --eds ${EDS:-0 1 2} --seed "${SEED:-42}" --out "${OUT:-docs/results}"

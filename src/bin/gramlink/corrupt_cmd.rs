@@ -1,0 +1,82 @@
+//! `gramlink corrupt`: writes the SCENARIO.md pair of files — party A's normalized
+//! records and party B's corrupted copy in a seeded random order — so that another
+//! tool (benches/peers/) can be run on exactly the data gramlink's `eval` uses.
+//! B's corruption is drawn from the same stream as in `run_scenario` (the first
+//! fork of the seeded generator), so `eval --seed S` and `corrupt --seed S` agree.
+
+use crate::io::{self, anyhow_lite::Result};
+use clap::Args;
+use gramlink::alphabet::Alphabet;
+use gramlink::dp::Randomness;
+use gramlink::eval::scenario::corrupted_copy;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct CorruptArgs {
+    /// The dataset (one record a line).
+    #[arg(long)]
+    data: PathBuf,
+    /// Use only the first N records (after normalization).
+    #[arg(long)]
+    limit: Option<usize>,
+    /// Exact number of random edits per B record.
+    #[arg(long, default_value_t = 1)]
+    ed: u32,
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    #[arg(long)]
+    alphabet: Option<String>,
+    /// Party A's file: CSV `id,name`, normalized records, ids a1, a2, …
+    #[arg(long)]
+    out_a: PathBuf,
+    /// Party B's file: CSV `id,name`, B's records in a seeded order; the id is the
+    /// id of the A record it was made from (the truth, for scoring only). Records
+    /// that normalize to the empty string after corruption are left out, as a
+    /// party would.
+    #[arg(long)]
+    out_b: PathBuf,
+}
+
+/// CSV bytes with header `id,name`.
+fn csv_bytes(rows: impl Iterator<Item = (String, String)>) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["id", "name"]).map_err(|e| e.to_string())?;
+    for (id, name) in rows {
+        w.write_record([id, name]).map_err(|e| e.to_string())?;
+    }
+    w.into_inner().map_err(|e| e.to_string())
+}
+
+pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
+    let alphabet: Alphabet = crate::parse_alphabet(a.alphabet.as_deref())?;
+    let d = io::load_dataset(&a.data, None, None, &alphabet)?;
+    let n = a.limit.unwrap_or(d.len()).min(d.len());
+    if n == 0 {
+        return Err("--limit must be at least 1".into());
+    }
+    let records = &d.records()[..n];
+    let mut rng = Randomness::seeded(a.seed);
+    // the same stream as run_scenario's corruption
+    let mut rng_corrupt = rng.fork();
+    let (b, truth) = corrupted_copy(records, a.ed, &alphabet, &mut rng_corrupt);
+    let mut b_id = vec![String::new(); b.len()];
+    for (i, t) in truth.iter().enumerate() {
+        if let Some(j) = t {
+            b_id[*j as usize] = format!("a{}", i + 1);
+        }
+    }
+    let a_rows = records.iter().enumerate().map(|(i, s)| (format!("a{}", i + 1), s.clone()));
+    let kept = b.iter().zip(&b_id).filter(|(s, _)| !s.is_empty()).count();
+    let b_rows = b.into_iter().zip(b_id).filter(|(s, _)| !s.is_empty()).map(|(s, id)| (id, s));
+    io::write_atomic(&a.out_a, &csv_bytes(a_rows)?)?;
+    io::write_atomic(&a.out_b, &csv_bytes(b_rows)?)?;
+    eprintln!(
+        "{n} A records -> {}; {kept} B records ({} empty after corruption, left out), ed {}, seed {} -> {}",
+        a.out_a.display(),
+        n - kept,
+        a.ed,
+        a.seed,
+        a.out_b.display()
+    );
+    Ok(())
+}
