@@ -2,6 +2,7 @@
 
 pub mod clock;
 pub mod corrupt;
+pub mod levers;
 pub mod metrics;
 pub mod scenario;
 pub mod utility;

@@ -1,10 +1,10 @@
 //! The sparse index: for wide, mostly-zero vectors (a base with every public
 //! 2-gram has ~800 coordinates, of which a name touches ~10).
 //!
-//! **Count coordinates.** A coordinate is a *count coordinate* with scale s
-//! (1, 2 or 4) when every value of A and B there is ≥ 0 and s·value is an exact
-//! integer n (a gram count divided by |g| ≤ 4 is; the check is exact in floating
-//! point because s is a power of two). With w = 1/s², for integers
+//! **Count coordinates.** A coordinate is a *count coordinate* with divisor L
+//! (1..=8) when every value of A and B there is ≥ 0 and equals `n as f32 / L as f32`
+//! for an integer n (a gram count over |g| = L is exactly that; the smallest L
+//! that fits every value is used). With w = 1/L², for integers
 //! (Δn)² ≥ |Δn|, so over the count coordinates Q
 //!
 //!   d(a, b)² ≥ Σ_Q w·|n_a − n_b| = W_a + W_b − 2·O(a, b),
@@ -63,7 +63,9 @@ impl Csr {
 
 /// Exactly [`super::distance`] of the dense rows: the same squares added in the
 /// same coordinate order; coordinates zero in both add 0.0, which changes nothing.
-fn sparse_distance(a: (&[u32], &[f32]), b: (&[u32], &[f32])) -> f64 {
+/// Stops early (`f64::INFINITY`) once the partial sum exceeds `stop`: the terms
+/// are ≥ 0 and f64 addition is monotone, so the full distance would exceed it too.
+fn sparse_distance(a: (&[u32], &[f32]), b: (&[u32], &[f32]), stop: f64) -> f64 {
     let (mut i, mut j, mut s) = (0, 0, 0.0f64);
     let sq = |x: f32, y: f32| {
         let d = x as f64 - y as f64;
@@ -82,6 +84,9 @@ fn sparse_distance(a: (&[u32], &[f32]), b: (&[u32], &[f32])) -> f64 {
         } else {
             s += sq(0.0, b.1[j]);
             j += 1;
+        }
+        if s > stop {
+            return f64::INFINITY;
         }
     }
     s.sqrt()
@@ -113,27 +118,36 @@ struct Index {
     by_mass_w: Vec<f64>,
 }
 
-fn scale_of(x: f32) -> u8 {
+/// Divisors tried for count coordinates (gram lengths).
+const MAX_DIVISOR: u32 = 8;
+
+/// Bit L−1 set when `x == n as f32 / L as f32` for an integer 0 ≤ n ≤ MAX_COUNT
+/// (the embedder's exact arithmetic for a count over a gram of length L).
+fn divisors_of(x: f32) -> u32 {
     if !(0.0..=MAX_COUNT).contains(&x) {
         return 0;
     }
-    for s in [1u8, 2, 4] {
-        let y = x * s as f32; // exact: s is a power of two
-        if y == y.round() {
-            return s;
+    let mut mask = 0;
+    for l in 1..=MAX_DIVISOR {
+        let n = (x * l as f32).round();
+        if n <= MAX_COUNT && n / l as f32 == x {
+            mask |= 1 << (l - 1);
         }
     }
-    0
+    mask
+}
+
+/// `n / L²` of a value of a count coordinate of divisor L.
+fn weighted(x: f32, l: u8) -> f64 {
+    let l = l as f64;
+    (x as f64 * l).round() / (l * l)
 }
 
 fn mass(cols: &[u32], vals: &[f32], scale: &[u8]) -> f64 {
     cols.iter()
         .zip(vals)
         .filter(|(c, _)| scale[**c as usize] > 0)
-        .map(|(c, v)| {
-            let s = scale[*c as usize] as f64;
-            (*v as f64 * s) / (s * s)
-        })
+        .map(|(c, v)| weighted(*v, scale[*c as usize]))
         .sum()
 }
 
@@ -141,20 +155,19 @@ impl Index {
     fn build(a: &Vectors, b: &Vectors) -> Index {
         let (a, b_csr) = (Csr::new(a), Csr::new(b));
         let dim = b.dim;
-        // Largest scale needed per coordinate; 0 (not a count coordinate) wins.
-        let mut scale = vec![1u8; dim];
+        // Divisors valid for every value of a coordinate; the smallest gives the
+        // strongest bound (|Δn|/L² per unit).
+        let mut masks = vec![(1u32 << MAX_DIVISOR) - 1; dim];
         for m in [&a, &b_csr] {
             for (&c, &v) in m.cols.iter().zip(&m.vals) {
                 let c = c as usize;
-                if scale[c] == 0 {
-                    continue;
+                if masks[c] != 0 {
+                    masks[c] &= divisors_of(v);
                 }
-                let s = scale_of(v);
-                scale[c] = if s == 0 { 0 } else { scale[c].max(s) };
             }
         }
-        // A value with scale 1 is also a multiple of 1/2 and 1/4, so the largest
-        // scale seen works for every value of the coordinate.
+        let scale: Vec<u8> =
+            masks.iter().map(|&m| if m == 0 { 0 } else { m.trailing_zeros() as u8 + 1 }).collect();
         let n = b.len();
         let b_mass: Vec<f64> = (0..n).map(|r| {
             let (c, v) = b_csr.row(r);
@@ -186,13 +199,14 @@ impl Index {
         for (&c, &v) in arow.0.iter().zip(arow.1) {
             let s = self.scale[c as usize];
             if s > 0 {
-                let s = s as f64;
-                order.push((self.postings[c as usize].len(), c, v as f64 * s / (s * s)));
+                order.push((self.postings[c as usize].len(), c, weighted(v, s)));
             }
         }
         order.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.cmp(&y.1)));
         let wa: f64 = order.iter().map(|o| o.2).sum();
-        let slack = 1e-9 * (1.0 + wa + limit);
+        // Values are n/L rounded to f32 (relative error ≤ 2⁻²⁴), so d² may fall
+        // short of Σ|Δn|/L² by a relative 2⁻²²: the slack covers it many times.
+        let slack = 1e-6 * (1.0 + wa + limit);
         let (lo_w, hi_w) = (wa - limit - slack, wa + limit + slack);
         let mut candidates = 0u64;
         let mut check = |r: u32, seen: &mut [u32], out: &mut Vec<(u32, f64)>| {
@@ -201,7 +215,7 @@ impl Index {
             }
             seen[r as usize] = stamp;
             candidates += 1;
-            let d = sparse_distance(arow, self.b.row(r as usize));
+            let d = sparse_distance(arow, self.b.row(r as usize), limit);
             if d <= th {
                 out.push((r, d));
             }

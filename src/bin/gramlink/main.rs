@@ -2,6 +2,7 @@
 
 mod io;
 mod linkage;
+mod levers;
 mod preset;
 mod progress_bar;
 mod results;
@@ -42,6 +43,8 @@ enum Command {
     Eval(linkage::EvalArgs),
     /// Regenerate docs/RESULTS.md (the F1 table of NAMES and CITIES).
     Results(results::ResultsArgs),
+    /// F1 of each linkage-quality lever (issue #8) on CITIES and NAMES, ed 0–2.
+    Levers(levers::LeversArgs),
 }
 
 /// Where a party's records are.
@@ -264,6 +267,7 @@ fn main() -> ExitCode {
         Command::Link(a) => linkage::cmd_link(a),
         Command::Eval(a) => linkage::cmd_eval(a),
         Command::Results(a) => results::cmd_results(a),
+        Command::Levers(a) => levers::cmd_levers(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -2,7 +2,6 @@
 //! the individual flags that override a preset's choices.
 
 use clap::ValueEnum;
-use gramlink::eval::scenario::ScenarioOptions;
 use gramlink::mine::MineOptions;
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
@@ -33,13 +32,6 @@ impl Preset {
         match self {
             Preset::Paper => MineOptions::paper(),
             Preset::Recommended => MineOptions::recommended(),
-        }
-    }
-
-    pub fn scenario(self) -> ScenarioOptions {
-        match self {
-            Preset::Paper => ScenarioOptions::paper(),
-            Preset::Recommended => ScenarioOptions::recommended(),
         }
     }
 
