@@ -149,6 +149,13 @@ pub fn merge_shared(
     public_q: Option<usize>,
     padding: bool,
 ) -> Result<SharedBase, BaseError> {
+    if public_q.is_some() && a.grams.is_empty() && b.grams.is_empty() {
+        // Nothing was mined (little data, small ε): the public grams alone.
+        let sigma = if padding { Padding::default().strip(&a.alphabet)? } else { a.alphabet.clone() };
+        let q = public_q.unwrap_or(1);
+        let grams = public_grams(&sigma, q, padding.then(Padding::default))?;
+        return SharedBase::with_padding(sigma, q, q, grams, padding.then(Padding::default));
+    }
     let mined = crate::base::merge(a, b, k)?;
     if public_q.is_none() && !padding {
         return Ok(mined);

@@ -41,11 +41,14 @@ pub struct ScenarioOptions {
     pub one_to_one: bool,
     /// With `one_to_one`: link mutual unique nearest neighbours
     /// ([`matching::nearest`]) instead of greedy by increasing distance.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub nearest: bool,
     /// Pad records as `^record$` (public padding symbols) for mining and embedding.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub padding: bool,
     /// Add every public gram of this length over Σ (and, with padding, the
     /// boundary grams) to the shared base: data-independent, no budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub public_q: Option<usize>,
     /// How many linked pairs to return as a sample (with their strings: the
     /// scenario's data are public).
@@ -85,7 +88,8 @@ impl ScenarioOptions {
 
     /// The recommended configuration ([`MineOptions::recommended`]): public
     /// 2-grams with boundary grams + 75 ε-DP mined 3-grams of padded records,
-    /// the sound threshold, mutual-nearest one-to-one linkage.
+    /// the sound threshold, greedy one-to-one linkage (measured better than
+    /// mutual-nearest, docs/results/levers.md).
     pub fn recommended() -> Self {
         let m = MineOptions::recommended();
         ScenarioOptions {
@@ -95,7 +99,7 @@ impl ScenarioOptions {
             public_q: m.public_q,
             threshold: ThresholdMode::Sound,
             one_to_one: true,
-            nearest: true,
+            nearest: false,
             ..ScenarioOptions::default()
         }
     }

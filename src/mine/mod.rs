@@ -49,6 +49,7 @@ pub struct MineOptions {
     pub max_grams_per_record: usize,
     /// Mine the records padded as `^record$` (over Σ plus the two public padding
     /// symbols, [`crate::public::Padding`]), so boundary grams can be mined.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub padding: bool,
     /// Not used by the miner: the length of the public grams (every gram of that
     /// length over Σ, data-independent, [`crate::public`]) the shared base gets on

@@ -131,7 +131,7 @@ impl From<StrategyArg> for Strategy {
 #[derive(Args, Clone)]
 struct MineParams {
     /// A whole configuration: the paper's, or the recommended one (public
-    /// 2-grams + mined 3-grams of `^record$`, sound threshold, nearest one-to-one).
+    /// 2-grams + mined 3-grams of `^record$`, sound threshold, greedy one-to-one).
     /// The flags below override its parts.
     #[arg(long, value_enum)]
     preset: Option<preset::Preset>,

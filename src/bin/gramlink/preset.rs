@@ -9,7 +9,7 @@ pub enum Preset {
     /// 75 mined 1–3-grams, the paper's threshold, every pair within threshold.
     Paper,
     /// Public 2-grams + boundary grams, 75 mined 3-grams of `^record$`, sound
-    /// threshold, mutual-nearest one-to-one.
+    /// threshold, greedy one-to-one.
     Recommended,
 }
 
@@ -38,7 +38,7 @@ impl Preset {
     pub fn rule(self) -> Rule {
         match self {
             Preset::Paper => Rule::All,
-            Preset::Recommended => Rule::Nearest,
+            Preset::Recommended => Rule::Greedy,
         }
     }
 
