@@ -7,6 +7,7 @@
 
 use crate::alphabet::Alphabet;
 use crate::error::BaseError;
+use crate::public::Padding;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::cmp::Ordering;
@@ -121,12 +122,31 @@ pub struct SharedBase {
     q_max: usize,
     grams: Vec<String>,
     fingerprint: String,
+    /// Records are embedded as `start + record + end` when set ([`crate::public`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    padding: Option<Padding>,
 }
 
 impl SharedBase {
     /// A shared base from an ordered list of grams, validated: non-empty, distinct,
     /// every gram non-empty, over Σ, of a length in `[q_min, q_max]`.
     pub fn new(alphabet: Alphabet, q_min: usize, q_max: usize, grams: Vec<String>) -> Result<Self, BaseError> {
+        SharedBase::with_padding(alphabet, q_min, q_max, grams, None)
+    }
+
+    /// As [`SharedBase::new`], with optional padding: grams are then over Σ plus
+    /// the two padding symbols, and records are padded before embedding.
+    pub fn with_padding(
+        alphabet: Alphabet,
+        q_min: usize,
+        q_max: usize,
+        grams: Vec<String>,
+        padding: Option<Padding>,
+    ) -> Result<Self, BaseError> {
+        let gram_alphabet = match padding {
+            Some(p) => p.extend(&alphabet)?,
+            None => alphabet.clone(),
+        };
         if grams.is_empty() {
             return Err(BaseError::Invalid("it has no grams".into()));
         }
@@ -141,15 +161,45 @@ impl SharedBase {
                     "gram {g:?} has length {len}, outside [{q_min}, {q_max}]"
                 )));
             }
-            if !alphabet.covers(g) {
+            if !gram_alphabet.covers(g) {
                 return Err(BaseError::Invalid(format!("gram {g:?} has a symbol outside the alphabet")));
             }
             if !seen.insert(g.as_str()) {
                 return Err(BaseError::Invalid(format!("gram {g:?} appears twice")));
             }
         }
-        let fingerprint = fingerprint(&alphabet, q_min, q_max, &grams);
-        Ok(SharedBase { alphabet, q_min, q_max, grams, fingerprint })
+        let mut fingerprint = fingerprint(&alphabet, q_min, q_max, &grams);
+        if let Some(p) = padding {
+            // The padded form's fingerprint covers the padding too; unpadded bases
+            // keep the v1 canonical form (and their fingerprints) unchanged.
+            let mut h = Sha256::new();
+            h.update(b"gramlink-shared-base-padded\n");
+            h.update(format!("{fingerprint}\n{}\n{}\n", p.start, p.end).as_bytes());
+            fingerprint = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
+        }
+        Ok(SharedBase { alphabet, q_min, q_max, grams, fingerprint, padding })
+    }
+
+    /// The padding of records, if any.
+    pub fn padding(&self) -> Option<Padding> {
+        self.padding
+    }
+
+    /// The alphabet of the grams: Σ, plus the padding symbols if any.
+    pub fn gram_alphabet(&self) -> Alphabet {
+        match self.padding {
+            // checked by the constructor
+            Some(p) => p.extend(&self.alphabet).unwrap_or_else(|_| self.alphabet.clone()),
+            None => self.alphabet.clone(),
+        }
+    }
+
+    /// The string that is embedded for record `s` (padded if the base says so).
+    pub fn prepare<'s>(&self, s: &'s str) -> std::borrow::Cow<'s, str> {
+        match self.padding {
+            Some(p) => std::borrow::Cow::Owned(p.pad(s)),
+            None => std::borrow::Cow::Borrowed(s),
+        }
     }
 
     pub fn alphabet(&self) -> &Alphabet {

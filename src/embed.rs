@@ -48,6 +48,8 @@ pub struct Embedder {
     automaton: AhoCorasick,
     /// Length in chars of each gram, in coordinate order.
     lens: Vec<u32>,
+    /// Records are padded before counting when the base says so.
+    padding: Option<crate::public::Padding>,
 }
 
 impl Embedder {
@@ -58,7 +60,7 @@ impl Embedder {
             .build(base.grams())
             .map_err(|e| Error::Parameter(format!("cannot build the gram automaton of the shared base: {e}")))?;
         let lens = base.grams().iter().map(|g| g.chars().count() as u32).collect();
-        Ok(Embedder { automaton, lens })
+        Ok(Embedder { automaton, lens, padding: base.padding() })
     }
 
     /// The vector dimension (the number of grams in the base).
@@ -75,6 +77,14 @@ impl Embedder {
     /// written into `counts` (length [`Embedder::dim`]).
     pub fn count_into(&self, s: &str, counts: &mut [u32]) {
         counts.iter_mut().for_each(|c| *c = 0);
+        let padded;
+        let s = match self.padding {
+            Some(p) => {
+                padded = p.pad(s);
+                padded.as_str()
+            }
+            None => s,
+        };
         for m in self.automaton.find_overlapping_iter(s) {
             counts[m.pattern().as_usize()] += 1;
         }
@@ -107,6 +117,14 @@ impl Embedder {
     /// coordinates, in coordinate order. Most strings hold few of the base's
     /// grams, so this is the cheap form for per-string work.
     pub fn embed_sparse(&self, s: &str) -> Vec<(usize, f32)> {
+        let padded;
+        let s = match self.padding {
+            Some(p) => {
+                padded = p.pad(s);
+                padded.as_str()
+            }
+            None => s,
+        };
         let mut hits: Vec<usize> = self.automaton.find_overlapping_iter(s).map(|m| m.pattern().as_usize()).collect();
         hits.sort_unstable();
         let mut out: Vec<(usize, f32)> = Vec::new();

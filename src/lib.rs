@@ -26,6 +26,7 @@ pub mod matching;
 pub mod mine;
 pub mod progress;
 pub mod protocol;
+pub mod public;
 pub mod threshold;
 
 #[cfg(target_arch = "wasm32")]

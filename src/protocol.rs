@@ -116,6 +116,10 @@ struct SharedBaseBody {
     q_max: usize,
     grams: Vec<String>,
     fingerprint: String,
+    /// Optional (additive): padding symbols put around every record before
+    /// embedding; absent for unpadded bases, whose messages are unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    padding: Option<crate::public::Padding>,
 }
 
 pub fn write_shared_base(base: &SharedBase) -> String {
@@ -127,6 +131,7 @@ pub fn write_shared_base(base: &SharedBase) -> String {
             q_max: base.q_max(),
             grams: base.grams().to_vec(),
             fingerprint: base.fingerprint().to_string(),
+            padding: base.padding(),
         },
     )
 }
@@ -134,7 +139,7 @@ pub fn write_shared_base(base: &SharedBase) -> String {
 /// Reads a shared base and checks its fingerprint against its content.
 pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
     let body: SharedBaseBody = open(text, SHARED_BASE)?;
-    let base = SharedBase::new(body.alphabet, body.q_min, body.q_max, body.grams)
+    let base = SharedBase::with_padding(body.alphabet, body.q_min, body.q_max, body.grams, body.padding)
         .map_err(|e| ProtocolError::Invalid { what: "shared base".into(), reason: e.to_string() })?;
     if base.fingerprint() != body.fingerprint {
         return Err(ProtocolError::Fingerprint {

@@ -223,6 +223,8 @@ pub struct Thresholder {
     w: Vec<u32>,
     /// Distinct gram lengths of the base, ascending.
     lengths: Vec<usize>,
+    /// Codes of the padding symbols put around every record, if the base pads.
+    padding: Option<(u8, u8)>,
     /// `(q, m, the gram without its symbol at offset m)` → `(that symbol, gram)`.
     hole: KeyMap<Vec<(u8, u32)>>,
     /// `(q, WHOLE, the gram)` → the gram.
@@ -243,7 +245,8 @@ impl Thresholder {
     /// [`MAX_GRAM_LEN`].
     pub fn new(base: &SharedBase, ed: u32) -> Result<Self, Error> {
         check_ed(ed)?;
-        let alphabet = base.alphabet();
+        let gram_alphabet = base.gram_alphabet();
+        let alphabet = &gram_alphabet;
         let mut ascii = [FOREIGN; 128];
         let mut other = Vec::new();
         for (i, &c) in alphabet.symbols().iter().enumerate() {
@@ -301,7 +304,15 @@ impl Thresholder {
             .map(|g| (1.0 + (ed_f - 1.0) * w[g] as f64) / (grams[g].len() * grams[g].len()) as f64)
             .collect();
         let (pair, reach) = pair_table(&lengths, &w_max, ed_f);
+        let padding = match base.padding() {
+            Some(p) => {
+                let code = |c: char| alphabet.index_of(c).map(|i| i as u8);
+                Some((code(p.start).unwrap_or(FOREIGN), code(p.end).unwrap_or(FOREIGN)))
+            }
+            None => None,
+        };
         Ok(Thresholder {
+            padding,
             ed,
             pair,
             reach,
@@ -335,7 +346,15 @@ impl Thresholder {
     /// Encodes `s` and finds every occurrence of every base gram (one pass).
     fn scan(&self, s: &str, sc: &mut Scratch) {
         sc.codes.clear();
+        // A padded record is `start + s + end`; edits of s are edits of the padded
+        // string away from its ends, so every bound below still holds for them.
+        if let Some((start, _)) = self.padding {
+            sc.codes.push(start);
+        }
         sc.codes.extend(s.chars().map(|c| self.code(c)));
+        if let Some((_, end)) = self.padding {
+            sc.codes.push(end);
+        }
         sc.occ.clear();
         for m in self.automaton.find_overlapping_iter(&sc.codes[..]) {
             sc.occ.push((m.pattern().as_u32(), m.start()));

@@ -172,7 +172,7 @@ fn miner_run(options: MineOptions) -> impl Fn(bool, u64) -> Output + Sync {
 }
 
 fn options(miner: MinerKind, strategy: Strategy) -> MineOptions {
-    MineOptions { miner, strategy, epsilon: EPSILON, k: 3, q_min: 1, q_max: 2, h_max: 3, max_grams_per_record: 2 }
+    MineOptions { miner, strategy, epsilon: EPSILON, k: 3, q_min: 1, q_max: 2, h_max: 3, max_grams_per_record: 2, padding: false, public_q: None }
 }
 
 fn check(name: &str, run: &(dyn Fn(bool, u64) -> Output + Sync)) {

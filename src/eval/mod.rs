@@ -6,6 +6,7 @@ pub mod corrupt;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod experiments;
 pub mod lipschitz;
+pub mod levers;
 pub mod metrics;
 pub mod scenario;
 pub mod utility;

@@ -8,7 +8,7 @@ use super::clock::Clock;
 use super::corrupt::corrupt;
 use super::metrics::{quality, Quality};
 use crate::alphabet::Alphabet;
-use crate::base::{merge, MinerKind, Strategy};
+use crate::base::{MinerKind, Strategy};
 use crate::dataset::Dataset;
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
 use crate::embed::Embedder;
@@ -40,6 +40,17 @@ pub struct ScenarioOptions {
     pub max_grams_per_record: usize,
     pub threshold: ThresholdMode,
     pub one_to_one: bool,
+    /// With `one_to_one`: link mutual unique nearest neighbours
+    /// ([`matching::nearest`]) instead of greedy by increasing distance.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nearest: bool,
+    /// Pad records as `^record$` (public padding symbols) for mining and embedding.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub padding: bool,
+    /// Add every public gram of this length over Σ (and, with padding, the
+    /// boundary grams) to the shared base: data-independent, no budget.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub public_q: Option<usize>,
     /// How many linked pairs to return as a sample (with their strings: the
     /// scenario's data are public).
     pub sample: usize,
@@ -66,8 +77,37 @@ impl Default for ScenarioOptions {
             max_grams_per_record: m.max_grams_per_record,
             threshold: ThresholdMode::Paper,
             one_to_one: false,
+            nearest: false,
+            padding: m.padding,
+            public_q: m.public_q,
             sample: 20,
             keyed: false,
+        }
+    }
+}
+
+impl ScenarioOptions {
+    /// The paper's configuration and rule (the default): 75 mined 1–3-grams, the
+    /// paper's personalized thresholds, every pair within threshold.
+    pub fn paper() -> Self {
+        ScenarioOptions::default()
+    }
+
+    /// The recommended configuration ([`MineOptions::recommended`]): public
+    /// 2-grams with boundary grams + 75 ε-DP mined 3-grams of padded records,
+    /// the sound threshold, greedy one-to-one linkage (measured better than
+    /// mutual-nearest, docs/results/levers.md).
+    pub fn recommended() -> Self {
+        let m = MineOptions::recommended();
+        ScenarioOptions {
+            q_min: m.q_min,
+            q_max: m.q_max,
+            padding: m.padding,
+            public_q: m.public_q,
+            threshold: ThresholdMode::Sound,
+            one_to_one: true,
+            nearest: false,
+            ..ScenarioOptions::default()
         }
     }
 }
@@ -168,6 +208,8 @@ pub fn run_scenario(
         q_max: options.q_max,
         h_max,
         max_grams_per_record: options.max_grams_per_record,
+        padding: options.padding,
+        public_q: options.public_q,
     };
     let budget = Epsilon::new(options.epsilon).unwrap_or(Epsilon::ONE);
     let da = Dataset::from_normalized(a_records.to_vec(), alphabet);
@@ -176,7 +218,7 @@ pub fn run_scenario(
     lap("mine A", &mut timings);
     let base_b = mine(&db, &mine_opts, &mut BudgetLedger::new(budget), &mut rng_b, progress)?;
     lap("mine B", &mut timings);
-    let shared = merge(&base_a, &base_b, options.k)?;
+    let shared = crate::public::merge_shared(&base_a, &base_b, options.k, options.public_q, options.padding)?;
     lap("merge", &mut timings);
 
     let embedder = Embedder::new(&shared)?;
@@ -202,7 +244,7 @@ pub fn run_scenario(
     let (mut pairs, stats) = matching::range_match(&va, &vb, &th)?;
     lap("match", &mut timings);
     let q_all = quality(pairs.iter().map(|p| (p.a, p.b)), &truth, a_records.len());
-    let greedy = matching::one_to_one(&pairs);
+    let greedy = if options.nearest { matching::nearest(&pairs) } else { matching::one_to_one(&pairs) };
     let q_one = quality(greedy.iter().map(|p| (p.a, p.b)), &truth, a_records.len());
     let (q, other_rule): (Quality, Quality) = if options.one_to_one {
         pairs = greedy;

@@ -300,6 +300,9 @@ pub fn range_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<
     {
         use rayon::prelude::*;
         validate(a, b, thresholds)?;
+        if super::sparse::worthwhile(a, b) {
+            return super::sparse::sparse_match(a, b, thresholds);
+        }
         let index = Indexes::new(a, b);
         let total = AtomicU64::new(0);
         let chunk = 512;
@@ -326,6 +329,9 @@ pub fn range_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<
 /// The exact range match on one thread.
 pub fn range_match_sequential(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
     validate(a, b, thresholds)?;
+    if super::sparse::worthwhile(a, b) {
+        return super::sparse::sparse_match(a, b, thresholds);
+    }
     let index = Indexes::new(a, b);
     let (pairs, candidates) = match_rows(&index, a, b, thresholds, 0..a.len(), &AtomicU64::new(0))?;
     let stats = MatchStats { candidates, pairs: pairs.len() as u64 };

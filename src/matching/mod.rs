@@ -9,11 +9,14 @@ mod brute;
 mod distance;
 mod index;
 mod lattice;
+mod nearest;
 mod one_to_one;
+mod sparse;
 
 pub use brute::brute_force;
 pub use distance::distance;
 pub use index::{range_match, range_match_sequential};
+pub use nearest::nearest;
 pub use one_to_one::one_to_one;
 
 use crate::embed::Vectors;

@@ -47,6 +47,15 @@ pub struct MineOptions {
     /// FPM: at most this many distinct grams of each length count for one record
     /// (the sensitivity of the support vector). Public.
     pub max_grams_per_record: usize,
+    /// Mine the records padded as `^record$` (over Σ plus the two public padding
+    /// symbols, [`crate::public::Padding`]), so boundary grams can be mined.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub padding: bool,
+    /// Not used by the miner: the length of the public grams (every gram of that
+    /// length over Σ, data-independent, [`crate::public`]) the shared base gets on
+    /// top of the mined grams at merge time. `None`: mined grams only (the paper).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub public_q: Option<usize>,
 }
 
 impl Default for MineOptions {
@@ -60,7 +69,27 @@ impl Default for MineOptions {
             q_max: 3,
             h_max: 7,
             max_grams_per_record: 12,
+            padding: false,
+            public_q: None,
         }
+    }
+}
+
+impl MineOptions {
+    /// The paper's configuration (Table 3): 75 mined grams of lengths 1–3, no
+    /// padding, no public grams. The default.
+    pub fn paper() -> Self {
+        MineOptions::default()
+    }
+
+    /// The recommended configuration (issue #8, docs/RESULTS.md "Levers"): every
+    /// public 2-gram of Σ and the boundary 2-grams `^a`, `a$` (data-independent,
+    /// no budget) plus 75 ε-DP prefix-tree-mined 3-grams of the padded records.
+    ///
+    /// Privacy: the same ε as the paper's configuration buys the same mined part;
+    /// the public grams depend on Σ alone and cost nothing.
+    pub fn recommended() -> Self {
+        MineOptions { q_min: 3, q_max: 3, padding: true, public_q: Some(2), ..MineOptions::default() }
     }
 }
 
@@ -146,6 +175,15 @@ pub fn mine(
     rng: &mut Randomness,
     progress: &mut dyn Progress,
 ) -> Result<NoisyBase, Error> {
+    if options.padding {
+        // Σ plus two public symbols: data-independent, so the tree asks the same
+        // counts for every dataset and the miner's ε-DP argument is unchanged.
+        let p = crate::public::Padding::default();
+        let extended = p.extend(dataset.alphabet()).map_err(|e| Error::Parameter(e.to_string()))?;
+        let padded = Dataset::from_normalized(dataset.records().iter().map(|s| p.pad(s)).collect(), &extended);
+        let inner = MineOptions { padding: false, ..options.clone() };
+        return mine(&padded, &inner, ledger, rng, progress);
+    }
     let eps = options.validate(dataset.alphabet().len())?;
     if dataset.is_empty() && options.miner != MinerKind::Random {
         return Err(Error::Parameter("there are no records to mine (all of them normalized to empty?)".into()));

@@ -5,7 +5,6 @@ use crate::io::{self, anyhow_lite::Result};
 use crate::progress_bar::Bar;
 use crate::MineParams;
 use clap::{Args, ValueEnum};
-use gramlink::base::merge;
 use gramlink::dataset::Dataset;
 use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
 use gramlink::embed::Embedder;
@@ -34,19 +33,29 @@ pub struct ThresholdArgs {
     /// How party A's thresholds are computed: the paper's personalized rule
     /// (Algorithm 2, not an upper bound), the sound personalized bound, or one
     /// global value.
-    #[arg(long = "threshold", value_enum, default_value = "paper")]
-    threshold: ThresholdArg,
+    /// (Default: the preset's, paper or sound.)
+    #[arg(long = "threshold", value_enum)]
+    threshold: Option<ThresholdArg>,
     /// The global threshold (default: the paper's Δq·ed).
     #[arg(long)]
     global_threshold: Option<f64>,
 }
 
 impl ThresholdArgs {
+    /// Fills in the preset's threshold when `--threshold` is not given.
+    fn resolve(&mut self, preset: crate::preset::Preset) {
+        self.threshold.get_or_insert(preset.threshold());
+    }
+
+    fn kind(&self) -> ThresholdArg {
+        self.threshold.unwrap_or(crate::preset::DEFAULT_PRESET.threshold())
+    }
+
     fn mode(&self) -> Result<ThresholdMode> {
-        if self.global_threshold.is_some() && self.threshold != ThresholdArg::Global {
+        if self.global_threshold.is_some() && self.kind() != ThresholdArg::Global {
             return Err("--global-threshold goes with --threshold global".into());
         }
-        Ok(match self.threshold {
+        Ok(match self.kind() {
             ThresholdArg::Paper => ThresholdMode::Paper,
             ThresholdArg::Sound => ThresholdMode::Sound,
             ThresholdArg::Global => ThresholdMode::Global(self.global_threshold),
@@ -54,7 +63,7 @@ impl ThresholdArgs {
     }
 
     fn name(&self) -> &'static str {
-        match self.threshold {
+        match self.kind() {
             ThresholdArg::Paper => "paper",
             ThresholdArg::Sound => "sound",
             ThresholdArg::Global => "global",
@@ -110,7 +119,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
             None
         }
         Some(t) => {
-            let args = ThresholdArgs { ed: a.ed, threshold: t, global_threshold: a.global_threshold };
+            let args = ThresholdArgs { ed: a.ed, threshold: Some(t), global_threshold: a.global_threshold };
             let values = thresholds(&base, dataset.records(), a.ed, &args.mode()?).map_err(|e| e.to_string())?;
             Some(ThresholdSet { mode: args.name().into(), ed: a.ed, values })
         }
@@ -150,6 +159,9 @@ pub struct MatchArgs {
     /// Link each record at most once (greedy by increasing distance).
     #[arg(long)]
     one_to_one: bool,
+    /// Which pairs to keep: all within threshold (default), greedy or nearest one-to-one.
+    #[arg(long, value_enum)]
+    rule: Option<crate::preset::Rule>,
     /// Pairs as CSV: a_id,b_id,distance.
     #[arg(long, short)]
     out: PathBuf,
@@ -184,16 +196,19 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
     }
     // keyed batches: thresholds widened by the transform's proven rounding bound
     let th = keyed::matching_thresholds(&ba.vectors, &bb.vectors, &th.values, ba.transform.as_deref());
-    let (mut pairs, stats) = matching::range_match(&ba.vectors, &bb.vectors, &th).map_err(|e| e.to_string())?;
-    if a.one_to_one {
-        pairs = matching::one_to_one(&pairs);
-    }
+    let rule = crate::preset::rule(a.rule, a.one_to_one, crate::preset::DEFAULT_PRESET)?;
+    let (pairs, stats) = matching::range_match(&ba.vectors, &bb.vectors, &th).map_err(|e| e.to_string())?;
+    let pairs = crate::preset::apply(rule, pairs);
     io::write_atomic(&a.out, &pairs_csv(&pairs, &ba.ids, &bb.ids)?)?;
     let n = ba.ids.len() as f64 * bb.ids.len() as f64;
     eprintln!(
         "{} pairs ({}), {} candidate distances computed of {} possible ({:.4}%) -> {}",
         pairs.len(),
-        if a.one_to_one { "one-to-one" } else { "every B within A's threshold" },
+        match rule {
+            crate::preset::Rule::All => "every B within A's threshold",
+            crate::preset::Rule::Greedy => "greedy one-to-one",
+            crate::preset::Rule::Nearest => "nearest one-to-one",
+        },
         stats.candidates,
         n,
         100.0 * stats.candidates as f64 / n.max(1.0),
@@ -219,19 +234,25 @@ pub struct LinkArgs {
     mine: MineParams,
     #[command(flatten)]
     threshold: ThresholdArgs,
+    /// Greedy one-to-one (same as --rule greedy).
     #[arg(long)]
     one_to_one: bool,
     /// Both parties apply the keyed transform with a fresh random key (the
     /// matcher's answer is unchanged; see `gramlink attack`).
     #[arg(long)]
     keyed: bool,
+    /// Which pairs to keep (default: the preset's).
+    #[arg(long, value_enum)]
+    rule: Option<crate::preset::Rule>,
     #[arg(long, short)]
     out: PathBuf,
 }
 
-pub fn cmd_link(a: LinkArgs) -> Result<()> {
+pub fn cmd_link(mut a: LinkArgs) -> Result<()> {
     let alphabet = crate::parse_alphabet(a.alphabet.as_deref())?;
     let options = a.mine.options();
+    a.threshold.resolve(a.mine.preset());
+    let rule = crate::preset::rule(a.rule, a.one_to_one, a.mine.preset())?;
     options.validate(alphabet.len()).map_err(|e| e.to_string())?;
     let mode = a.threshold.mode()?;
     let da = io::load_dataset(&a.a, a.column.as_deref(), a.id_column.as_deref(), &alphabet)?;
@@ -248,7 +269,8 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
     let bar = &mut Bar::new();
     let na = mine(&da, &options, &mut BudgetLedger::new(budget), &mut ra, bar).map_err(|e| format!("party A: {e}"))?;
     let nb = mine(&db, &options, &mut BudgetLedger::new(budget), &mut rb, bar).map_err(|e| format!("party B: {e}"))?;
-    let shared = merge(&na, &nb, options.k).map_err(|e| e.to_string())?;
+    let shared = gramlink::public::merge_shared(&na, &nb, options.k, options.public_q, options.padding)
+        .map_err(|e| e.to_string())?;
     let embedder = Embedder::new(&shared).map_err(|e| e.to_string())?;
     let va = embedder.embed_all(da.records(), bar).map_err(|e| e.to_string())?;
     let vb = embedder.embed_all(db.records(), bar).map_err(|e| e.to_string())?;
@@ -262,10 +284,8 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
     } else {
         (va, vb, th)
     };
-    let (mut pairs, stats) = matching::range_match(&va, &vb, &th).map_err(|e| e.to_string())?;
-    if a.one_to_one {
-        pairs = matching::one_to_one(&pairs);
-    }
+    let (pairs, stats) = matching::range_match(&va, &vb, &th).map_err(|e| e.to_string())?;
+    let pairs = crate::preset::apply(rule, pairs);
     bar.finish();
     io::write_atomic(&a.out, &pairs_csv(&pairs, da.ids(), db.ids())?)?;
     eprintln!(
@@ -288,19 +308,26 @@ pub struct EvalArgs {
     mine: MineParams,
     #[command(flatten)]
     threshold: ThresholdArgs,
+    /// Greedy one-to-one (same as --rule greedy).
     #[arg(long)]
     one_to_one: bool,
     /// Apply the keyed transform (key drawn from the seed: an experiment).
     #[arg(long)]
     keyed: bool,
+    /// Which pairs to keep (default: the preset's).
+    #[arg(long, value_enum)]
+    rule: Option<crate::preset::Rule>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
 }
 
-pub fn cmd_eval(a: EvalArgs) -> Result<()> {
+pub fn cmd_eval(mut a: EvalArgs) -> Result<()> {
     let alphabet = gramlink::alphabet::Alphabet::default();
     let d: Dataset = io::load_dataset(&a.data, None, None, &alphabet)?;
+    a.threshold.resolve(a.mine.preset());
+    let rule = crate::preset::rule(a.rule, a.one_to_one, a.mine.preset())?;
+    let m = a.mine.options();
     let options = ScenarioOptions {
         ed: a.threshold.ed,
         seed: a.mine.seed.unwrap_or(42),
@@ -308,12 +335,15 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
         strategy: a.mine.strategy.into(),
         epsilon: a.mine.epsilon,
         k: a.mine.k,
-        q_min: a.mine.qmin,
-        q_max: a.mine.qmax,
+        q_min: m.q_min,
+        q_max: m.q_max,
         h_max: a.mine.hmax,
         max_grams_per_record: a.mine.max_grams_per_record,
         threshold: a.threshold.mode()?,
-        one_to_one: a.one_to_one,
+        one_to_one: rule != crate::preset::Rule::All,
+        nearest: rule == crate::preset::Rule::Nearest,
+        padding: m.padding,
+        public_q: m.public_q,
         sample: 10,
         keyed: a.keyed,
     };
@@ -331,9 +361,18 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
         return Ok(());
     }
     let mut s = String::new();
-    let _ = writeln!(s, "{} records, ed {}, seed {}, {} {} ε={} k={} q∈[{},{}] h_max={}, threshold {}{}",
+    let _ = writeln!(s, "{} records, ed {}, seed {}, {} {} ε={} k={} q∈[{},{}] h_max={}, threshold {}{}{}",
         r.n, options.ed, options.seed, r.options.miner.name(), r.options.strategy.name(), options.epsilon, options.k,
-        options.q_min, options.q_max, r.h_max, a.threshold.name(), if options.one_to_one { ", one-to-one" } else { "" });
+        options.q_min, options.q_max, r.h_max, a.threshold.name(),
+        match rule {
+            crate::preset::Rule::All => "",
+            crate::preset::Rule::Greedy => ", one-to-one",
+            crate::preset::Rule::Nearest => ", nearest one-to-one",
+        },
+        match (options.public_q, options.padding) {
+            (None, false) => String::new(),
+            (q, p) => format!(", public {}-grams{}, {} dims", q.map_or("no".into(), |q| q.to_string()), if p { " + padding" } else { "" }, r.base.len()),
+        });
     let _ = writeln!(s, "precision {:.4}  recall {:.4}  F1 {:.4}", r.precision, r.recall, r.f1);
     let o = &r.other_rule;
     let _ = writeln!(s, "(with {}: precision {:.4}  recall {:.4}  F1 {:.4})",

@@ -7,12 +7,14 @@ mod io;
 mod keys;
 mod linkage;
 mod paper_figures;
+mod levers;
+mod preset;
 mod progress_bar;
 mod results;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use gramlink::alphabet::Alphabet;
-use gramlink::base::{merge, MinerKind, Strategy};
+use gramlink::base::{MinerKind, Strategy};
 use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
 use gramlink::mine::{mine, MineOptions};
 use gramlink::protocol::{read_noisy_base, write_noisy_base, write_shared_base};
@@ -54,6 +56,8 @@ enum Command {
     Corrupt(corrupt_cmd::CorruptArgs),
     /// The paper's experiments (Figures 4–10): CSV, SVG and a table each, under docs/results.
     Experiment(experiment::ExperimentArgs),
+    /// F1 of each linkage-quality lever (issue #8) on CITIES and NAMES, ed 0–2.
+    Levers(levers::LeversArgs),
 }
 
 /// Where a party's records are.
@@ -139,6 +143,18 @@ impl From<StrategyArg> for Strategy {
 
 #[derive(Args, Clone)]
 struct MineParams {
+    /// A whole configuration: the paper's, or the recommended one (public
+    /// 2-grams + mined 3-grams of `^record$`, sound threshold, greedy one-to-one).
+    /// The flags below override its parts.
+    #[arg(long, value_enum)]
+    preset: Option<preset::Preset>,
+    /// Add every gram of this length over Σ to the shared base (public: costs no
+    /// budget); 0: none. Default: the preset's (recommended 2, paper none).
+    #[arg(long)]
+    public_q: Option<usize>,
+    /// Pad records as `^record$` for mining and embedding (default: the preset's).
+    #[arg(long)]
+    padding: Option<bool>,
     #[arg(long, value_enum, default_value = "prefix-tree")]
     miner: MinerArg,
     /// Budget strategy of the prefix-tree miner.
@@ -150,10 +166,12 @@ struct MineParams {
     /// Number of grams in the base.
     #[arg(long, default_value_t = 75)]
     k: usize,
-    #[arg(long, default_value_t = 1)]
-    qmin: usize,
-    #[arg(long, default_value_t = 3)]
-    qmax: usize,
+    /// Shortest mined gram (default: the preset's, paper 1, recommended 3).
+    #[arg(long)]
+    qmin: Option<usize>,
+    /// Longest mined gram (default 3).
+    #[arg(long)]
+    qmax: Option<usize>,
     /// Depth of the prefix tree, a public parameter (default 7; `eval`: the data's
     /// rounded mean length, as SCENARIO.md says).
     #[arg(long)]
@@ -167,16 +185,27 @@ struct MineParams {
 }
 
 impl MineParams {
+    fn preset(&self) -> preset::Preset {
+        self.preset.unwrap_or(preset::DEFAULT_PRESET)
+    }
+
     fn options(&self) -> MineOptions {
+        let p = self.preset().mine();
         MineOptions {
             miner: self.miner.into(),
             strategy: self.strategy.into(),
             epsilon: self.epsilon,
             k: self.k,
-            q_min: self.qmin,
-            q_max: self.qmax,
-            h_max: self.hmax.unwrap_or(MineOptions::default().h_max),
+            q_min: self.qmin.unwrap_or(p.q_min),
+            q_max: self.qmax.unwrap_or(p.q_max),
+            h_max: self.hmax.unwrap_or(p.h_max),
             max_grams_per_record: self.max_grams_per_record,
+            padding: self.padding.unwrap_or(p.padding),
+            public_q: match self.public_q {
+                Some(0) => None,
+                Some(q) => Some(q),
+                None => p.public_q,
+            },
         }
     }
 }
@@ -198,9 +227,18 @@ struct MergeArgs {
     a: PathBuf,
     /// Party B's noisy base.
     b: PathBuf,
-    /// Grams in the shared base.
+    /// Mined grams in the shared base.
     #[arg(long, default_value_t = 75)]
     k: usize,
+    /// Configuration whose public grams and padding the shared base gets.
+    #[arg(long, value_enum)]
+    preset: Option<preset::Preset>,
+    /// Add every gram of this length over Σ (public, no budget); 0: none.
+    #[arg(long)]
+    public_q: Option<usize>,
+    /// Pad records as `^record$` (the noisy bases should be mined with padding too).
+    #[arg(long)]
+    padding: Option<bool>,
     #[arg(long, short)]
     out: PathBuf,
 }
@@ -246,6 +284,7 @@ fn main() -> ExitCode {
         Command::Attack(a) => attack::cmd_attack(a),
         Command::Corrupt(a) => corrupt_cmd::cmd_corrupt(a),
         Command::Experiment(a) => experiment::cmd_experiment(a),
+        Command::Levers(a) => levers::cmd_levers(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -294,7 +333,14 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
             eprintln!("warning: {} is marked not private (seeded or exact miner)", p.display());
         }
     }
-    let shared = merge(&na, &nb, a.k).map_err(|e| e.to_string())?;
+    let p = a.preset.unwrap_or(preset::DEFAULT_PRESET).mine();
+    let public_q = match a.public_q {
+        Some(0) => None,
+        Some(q) => Some(q),
+        None => p.public_q,
+    };
+    let padding = a.padding.unwrap_or(p.padding);
+    let shared = gramlink::public::merge_shared(&na, &nb, a.k, public_q, padding).map_err(|e| e.to_string())?;
     io::write_atomic(&a.out, write_shared_base(&shared).as_bytes())?;
     println!("shared base: {} grams, fingerprint {}", shared.len(), shared.fingerprint());
     Ok(())

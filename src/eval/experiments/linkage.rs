@@ -64,6 +64,9 @@ pub(super) fn embedded(records: &[String], alphabet: &Alphabet, o: &ScenarioOpti
         q_max: o.q_max,
         h_max: o.h_max.unwrap_or_else(|| mean_len(records)),
         max_grams_per_record: o.max_grams_per_record,
+        // the figures reproduce the paper's base: mined grams only, no padding
+        padding: false,
+        public_q: None,
     };
     let budget = Epsilon::new(o.epsilon).unwrap_or(Epsilon::ONE);
     let da = Dataset::from_normalized(records.to_vec(), alphabet);

@@ -1,0 +1,60 @@
+//! The recommended configuration (issue #8): padded records, public 2-grams plus
+//! mined 3-grams, sound threshold, greedy one-to-one; its base travels with its
+//! padding, and unpadded bases are unchanged.
+#![cfg(not(target_arch = "wasm32"))]
+
+use gramlink::alphabet::Alphabet;
+use gramlink::dataset::{read_records, Dataset, InputFormat};
+use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
+use gramlink::embed::Embedder;
+use gramlink::eval::clock::NoClock;
+use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
+use gramlink::mine::{mine, MineOptions};
+use gramlink::progress::NoProgress;
+use gramlink::protocol::{read_shared_base, write_shared_base};
+use gramlink::public::merge_shared;
+
+fn cities(n: usize) -> Dataset {
+    let bytes = std::fs::read(format!("{}/data/cities.txt", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let raw = read_records(&bytes, &InputFormat::Text, "cities").unwrap();
+    let d = Dataset::normalize(raw, &Alphabet::default()).unwrap();
+    Dataset::from_normalized(d.records()[..n].to_vec(), &Alphabet::default())
+}
+
+#[test]
+fn recommended_scenario_misses_no_true_pair_and_links_well() {
+    let d = cities(600);
+    let o = ScenarioOptions { ed: 1, ..ScenarioOptions::recommended() };
+    let r = run_scenario(d.records(), d.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
+    assert_eq!(r.true_outside_threshold, 0, "the sound threshold covers every true pair");
+    assert!(r.base.len() >= 783 && r.base.len() <= 783 + 75, "{} grams", r.base.len());
+    assert!(r.f1 > 0.9, "F1 {}", r.f1);
+    let paper = run_scenario(d.records(), d.alphabet(), &ScenarioOptions { ed: 1, ..ScenarioOptions::paper() }, &NoClock, &mut NoProgress).unwrap();
+    assert!(r.f1 > paper.f1, "recommended {} vs paper {}", r.f1, paper.f1);
+}
+
+#[test]
+fn padded_base_round_trips_and_pads_embeddings() {
+    let d = cities(300);
+    let o = MineOptions::recommended();
+    let mut rng = Randomness::seeded(5);
+    let eps = Epsilon::new(0.1).unwrap();
+    let na = mine(&d, &o, &mut BudgetLedger::new(eps), &mut rng, &mut NoProgress).unwrap();
+    let nb = mine(&d, &o, &mut BudgetLedger::new(eps), &mut rng, &mut NoProgress).unwrap();
+    let shared = merge_shared(&na, &nb, o.k, o.public_q, o.padding).unwrap();
+    assert_eq!(shared.alphabet(), &Alphabet::default(), "records are normalized over Σ, not Σ + padding");
+    let text = write_shared_base(&shared);
+    assert!(text.contains("\"padding\""));
+    let back = read_shared_base(&text).unwrap();
+    assert_eq!(back, shared);
+    // Dropping the padding field breaks the fingerprint: it covers the padding.
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut m = v.as_object().unwrap().clone();
+    m.remove("padding");
+    assert!(read_shared_base(&serde_json::Value::Object(m).to_string()).is_err());
+    // "AB" padded is ^AB$: the boundary grams ^A and B$ are counted.
+    let e = Embedder::new(&shared).unwrap();
+    let idx = |g: &str| shared.grams().iter().position(|x| x == g).unwrap();
+    let v = e.embed_one("AB");
+    assert_eq!((v[idx("^A")], v[idx("AB")], v[idx("B$")]), (0.5, 0.5, 0.5));
+}
