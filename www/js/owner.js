@@ -148,8 +148,7 @@ el('load').addEventListener('click', async () => {
     const r = await load(args);
     const rep = r.report;
     if (rep.kept === 0) {
-      const target = csv ? el('column') : el('file');
-      showError(target, `every record of ${csv ? `column "${args.column}"` : 'the file'} normalizes to the empty string over the alphabet: ${csv ? 'pick the column that holds the strings to link' : 'is this the right file?'}`);
+      showAllEmpty(args);
       el('load-status').textContent = '';
       return;
     }
@@ -173,11 +172,20 @@ el('load').addEventListener('click', async () => {
     el('mine').disabled = false;
   } catch (e) {
     el('load-status').textContent = '';
-    showError(loadErrorTarget(e, args), describe(e));
+    // the core refuses a party whose records all normalize to empty (EMPTY_INPUT naming
+    // the normalization): say it next to the column, in the page's words
+    if (e.code === 'EMPTY_INPUT' && /normalization/.test(e.message)) showAllEmpty(args);
+    else showError(loadErrorTarget(e, args), describe(e));
   } finally {
     el('load').disabled = false;
   }
 });
+
+/** Every record normalized to the empty string: most likely the wrong column or file. */
+function showAllEmpty(args) {
+  const csv = args.format === 'csv';
+  showError(csv ? el('column') : el('file'), `every record of ${csv ? `column "${args.column}"` : 'the file'} normalizes to the empty string over the alphabet: ${csv ? 'pick the column that holds the strings to link' : 'is this the right file?'}`);
+}
 
 el('miner').addEventListener('change', () => {
   el('strategy').disabled = el('miner').value !== 'prefix-tree';
