@@ -13,11 +13,11 @@
 //! force decides it. So the index prunes, never changes, the answer.
 
 use super::distance::distance;
-use super::{validate, MatchStats, Pair, MAX_PAIRS};
+use super::{validate, MatchStats, Pair};
 use crate::embed::Vectors;
 use crate::error::Error;
 use super::lattice::Lattice;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 use std::sync::OnceLock;
 
 const MAX_COMPONENTS: usize = 8;
@@ -283,12 +283,7 @@ fn match_rows(ix: &Indexes, a: &Vectors, b: &Vectors, th: &[f64], rows: std::ops
                 index.query(a.row(i), th[i], b, &mut q, &mut stack, &mut found)
             }
         };
-        pairs.extend(found.iter().map(|&(j, d)| Pair { a: i as u32, b: j, distance: d }));
-        if total.fetch_add(found.len() as u64, Ordering::Relaxed) + found.len() as u64 > MAX_PAIRS {
-            return Err(Error::Parameter(format!(
-                "more than {MAX_PAIRS} pairs are within the thresholds: the thresholds are too large for these vectors"
-            )));
-        }
+        super::push_found(&mut pairs, i, &found, total)?;
     }
     Ok((pairs, candidates))
 }

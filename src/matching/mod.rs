@@ -44,6 +44,24 @@ pub struct MatchStats {
 /// a threshold that links most of B to most of A is a parameter problem).
 pub const MAX_PAIRS: u64 = 200_000_000;
 
+/// Appends A row `a`'s matches to `pairs`, counting them into `total` (shared by the
+/// parallel workers) and refusing once more than [`MAX_PAIRS`] are found in all.
+pub(crate) fn push_found(pairs: &mut Vec<Pair>, a: usize, found: &[(u32, f64)], total: &std::sync::atomic::AtomicU64) -> Result<(), Error> {
+    pairs.extend(found.iter().map(|&(j, d)| Pair { a: a as u32, b: j, distance: d }));
+    let n = found.len() as u64;
+    if total.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n > MAX_PAIRS {
+        return Err(Error::Parameter(format!(
+            "more than {MAX_PAIRS} pairs are within the thresholds: the thresholds are too large for these vectors"
+        )));
+    }
+    Ok(())
+}
+
+/// The order of an assignment's output: by A row, then distance, then B row.
+pub(crate) fn sort_by_a(pairs: &mut [Pair]) {
+    pairs.sort_by(|x, y| x.a.cmp(&y.a).then(x.distance.total_cmp(&y.distance)).then(x.b.cmp(&y.b)));
+}
+
 /// Checks the inputs of a match; the error names the problem.
 pub fn validate(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(), Error> {
     if a.dim != b.dim {

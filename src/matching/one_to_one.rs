@@ -19,7 +19,7 @@ pub fn one_to_one(pairs: &[Pair]) -> Vec<Pair> {
             out.push(*p);
         }
     }
-    out.sort_by(|x, y| x.a.cmp(&y.a).then(x.distance.total_cmp(&y.distance)).then(x.b.cmp(&y.b)));
+    super::sort_by_a(&mut out);
     out
 }
 

@@ -25,10 +25,10 @@
 //! [`distance`]-equal arithmetic on the sparse rows (a coordinate zero in both
 //! adds exactly 0.0), so the index prunes, never changes, the answer.
 
-use super::{MatchStats, Pair, MAX_PAIRS};
+use super::{MatchStats, Pair};
 use crate::embed::Vectors;
 use crate::error::Error;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::AtomicU64;
 
 /// Largest integer a count coordinate may hold (keeps masses exact).
 const MAX_COUNT: f32 = (1 << 20) as f32;
@@ -250,12 +250,7 @@ fn match_rows(ix: &Index, th: &[f64], rows: std::ops::Range<usize>, total: &Atom
     let mut candidates = 0;
     for (k, i) in rows.enumerate() {
         candidates += ix.query(i, th[i], &mut seen, k as u32 + 1, &mut order, &mut found);
-        pairs.extend(found.iter().map(|&(j, d)| Pair { a: i as u32, b: j, distance: d }));
-        if total.fetch_add(found.len() as u64, Ordering::Relaxed) + found.len() as u64 > MAX_PAIRS {
-            return Err(Error::Parameter(format!(
-                "more than {MAX_PAIRS} pairs are within the thresholds: the thresholds are too large for these vectors"
-            )));
-        }
+        super::push_found(&mut pairs, i, &found, total)?;
     }
     Ok((pairs, candidates))
 }
