@@ -21,7 +21,7 @@ const FIGURES: [(&str, &str, &str); 7] = [
     (
         "fig5",
         "NAMES, k = 100, ed ≤ 2: F1 against a global threshold peaks at one value and falls on both sides; frequent grams beat random grams by 20% to 60%; the bound q_max·ed = 6 is far too large.",
-        "NOT reproduced: here random grams give the higher peak (≈ 0.58 at ed 1) and the private frequent base (prefix-tree hybrid, ε = 0.1, on the first 3,000 names only) peaks at threshold 0 with F1 ≈ 0.13. Likely causes, not yet verified: on 3,000 records the noisy prefix tree keeps mostly 1-grams, whose vectors give many exact ties between distinct names, while 100 random grams over 27 symbols are mostly 2- and 3-grams that separate names better. The single-peak shape and the uselessness of the bound 6 agree with the paper. Needs a run on all of NAMES.",
+        "Partly reproduced (first 10,000 names; the sweep is all-pairs): one peak near a threshold of 1–1.5, falling on both sides, and the bound q_max·ed = 6 far too large (F1 ≈ 0 there), as in the paper. Frequent grams (prefix-tree hybrid, ε = 0.1) beat random grams by less than the paper's 20–60%: at ed 1 the peaks are equal (0.419 against 0.418) and at the personalized threshold frequent grams are 12% ahead (0.470 against 0.419); at ed 2 they lead by about 20% at the peak (0.110 against 0.092) and 15% at the personalized threshold (0.110 against 0.096). Likely cause, not verified: 100 random grams over 27 symbols are mostly 2- and 3-grams, which separate names well, while the noisy prefix tree at ε = 0.1 keeps many 1-grams. Needs a run on all of NAMES.",
     ),
     (
         "fig6",
@@ -41,7 +41,7 @@ const FIGURES: [(&str, &str, &str); 7] = [
     (
         "fig9",
         "Running time grows linearly with N for both; gramlink takes about half the Lipschitz time (base size 12) for similar utility.",
-        "gramlink took less time than Lipschitz at every N (roughly half to a third), as reported, though the times were measured on a machine shared with other builds (2 cores, load ≈ 10), so they are noisy and not monotone in N (the 100,000 point is slower than 149,910). Exact-match F1 differs from the paper's \"similar utility\": Lipschitz with 12 coordinates falls from 0.89 (10,000) to 0.47 (all NAMES) as distinct names collide, gramlink stays at 0.95–0.97.",
+        "gramlink took less time than Lipschitz at every N (a quarter to a half of it), as reported, and both grow with N, roughly linearly from 50,000 up; the times were measured on a machine shared with other jobs (2 cores, load ≈ 5), so they are noisy (see the min–max spread). Exact-match F1 differs from the paper's \"similar utility\": Lipschitz with 12 coordinates falls from 0.89 (10,000) to 0.47 (all NAMES) as distinct names collide, gramlink stays at 0.95–0.97.",
     ),
     (
         "fig10",
