@@ -214,22 +214,30 @@ def count_records(path):
 def names_limit_note(args, rows):
     """The sentence peer.md states about the NAMES limit, from the measured times."""
     big = [r for r in rows if r["dataset"] == "NAMES" and "candidates" in r]
-    if not big or not args.names_limit:
+    if not big:
         return None
     n = max(r["n"] for r in big)
-    if n >= args.names_total:
-        return None
     slow = max((r for r in big if r["n"] == n), key=lambda r: r["seconds"])
+    if n >= args.names_total:
+        return (f"**NAMES runs on all {n:,} names**: the peer's slowest run (ed {slow['ed']}) took "
+                f"{slow['seconds']:.0f} s ({slow['encode']:.0f} s encoding, {slow['candidates']:.0f} s all-pairs "
+                f"candidates), within the issue's 15-minute limit for one run.")
     scale = args.names_total / n
     # encoding is linear in n, all-pairs Dice candidate generation quadratic
     est = slow["encode"] * scale + slow["candidates"] * scale ** 2
-    verdict = "over" if est > 15 * 60 else "within"
-    return (f"**NAMES is limited to its first {n:,} names** (of {args.names_total:,}): the peer's candidate "
+    head = (f"**NAMES is limited to its first {n:,} names** (of {args.names_total:,}): the peer's candidate "
             f"generation compares all pairs (Dice of every CLK of A with every CLK of B), so its time grows "
             f"with n². At {n:,} its slowest run (ed {slow['ed']}) took {slow['seconds']:.0f} s "
             f"({slow['encode']:.0f} s encoding, {slow['candidates']:.0f} s candidates); all {args.names_total:,} "
-            f"names would take about {est / 60:.0f} min (encoding × {scale:.1f}, candidates × {scale ** 2:.1f}), "
-            f"{verdict} the issue's 15-minute limit for one run.")
+            f"names would take about {est / 60:.0f} min per run (encoding × {scale:.1f}, candidates × "
+            f"{scale ** 2:.1f})")
+    if est > 15 * 60:
+        return head + ", over the issue's 15-minute limit for one run."
+    return (head + ": within the issue's 15-minute limit on a lightly loaded machine, but not with margin on "
+            "the shared 2-core machine these tables come from, where the load of other jobs has made the same "
+            "runs several times slower (an earlier run of this table took 252 s at 50,000 names, ed 0, and an "
+            "attempt on all of NAMES under load had not finished ed 0 after 9 min). So the one command keeps "
+            "this limit; `PEER_NAMES_LIMIT=0 scripts/experiments.sh` (or `benches/peers/run.sh`) runs all of NAMES.")
 
 
 def write_outputs(args, rows, total):
