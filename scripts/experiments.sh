@@ -13,7 +13,7 @@
 #                            figures then take hours on 2 cores)
 #   PEER_NAMES_LIMIT [50000] NAMES records for the peer (0: all). The peer compares all
 #                            pairs, so its time grows with n²: 50,000 names take ~4 min
-#                            per ed, all of NAMES would take ~40 min per ed (peer.md
+#                            per ed, all of NAMES ~25–40 min per ed under load (peer.md
 #                            states the extrapolation from the measured times)
 #   LEVERS_NAMES [10000]     NAMES records (a seeded random subset) of the levers table
 #   SKIP_PEER=1, EXPERIMENT_ARGS (more `gramlink experiment` flags, e.g. "--fig5-names 5000")
