@@ -4,7 +4,12 @@
 # tools link them, peer.py scores both the same way and writes docs/results/peer.{csv,md}.
 #
 #   benches/peers/run.sh                  # CITIES and all of NAMES, ed 0, 1, 2
-#   NAMES_LIMIT=20000 benches/peers/run.sh  # NAMES on its first 20,000 names
+#   NAMES_LIMIT=50000 benches/peers/run.sh  # NAMES on its first 50,000 names (what
+#                                           # scripts/experiments.sh runs: the peer is
+#                                           # all-pairs, all of NAMES takes ~40 min per ed)
+#
+# peer.py also runs `gramlink link --preset recommended` (not at ed 2 above 10,000
+# records) and an extra NAMES block on the first 10,000 names; see its --help.
 #
 # Environment: NAMES_LIMIT (default: all), EDS (default "0 1 2"), SEED (default 42),
 # OUT (default docs/results), GRAMLINK (a built binary; default: cargo build --release).
