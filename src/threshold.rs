@@ -623,7 +623,7 @@ impl Thresholder {
             }
         }
         for y in 0..=2 * n {
-            sc.cover[sc.offsets[y]..sc.offsets[y + 1]].sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+            crate::sorting::sort_by(&mut sc.cover[sc.offsets[y]..sc.offsets[y + 1]], |a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
         }
         sc.running.clear();
         sc.running.resize(self.len.len(), 0);

@@ -35,7 +35,7 @@ pub fn nearest(pairs: &[Pair]) -> Vec<Pair> {
             !tied && pairs[j].a == p.a
         })
         .collect();
-    out.sort_by(|x, y| x.a.cmp(&y.a).then(x.distance.total_cmp(&y.distance)).then(x.b.cmp(&y.b)));
+    crate::sorting::sort_by(&mut out, |x, y| x.a.cmp(&y.a).then(x.distance.total_cmp(&y.distance)).then(x.b.cmp(&y.b)));
     out
 }
 
