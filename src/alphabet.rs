@@ -6,7 +6,8 @@
 //! both parties, and normalization maps any input onto it.
 //!
 //! Normalization, in this order (SCENARIO.md):
-//! 1. Unicode NFKD (compatibility decomposition: `ﬁ` → `fi`, `Ｋ` → `K`, `é` → `e` + ◌́);
+//! 1. Unicode NFKD (compatibility decomposition: `ﬁ` → `fi`, `Ｋ` → `K`, `é` → `e` + ◌́;
+//!    in wasm the JS engine's, see below);
 //! 2. drop combining marks (so `Kīhei` → `Kihei`, `Cañon` → `Canon`, `Müller` → `Muller`);
 //! 3. uppercase (`ß` → `SS`), unless the alphabet has lowercase letters of its own;
 //! 4. keep the symbols of Σ and whitespace; drop everything else (`‘Ewa` → `Ewa`,
@@ -17,11 +18,21 @@
 //!
 //! Letters without a decomposition (`Ø`, `Ł`, `Đ`) are not letters of A–Z after
 //! NFKD and are dropped, as the rule says: `Łódź` → `ODZ`.
+//!
+//! Natively, steps 1–2 use the `unicode-normalization` crate (0.1.26: Unicode
+//! 18.0); in wasm32 the JS engine's `String.prototype.normalize("NFKD")` and
+//! `/\p{M}/u` (Node 20.20 with ICU 78: Unicode 17.0; a browser: its ICU's version),
+//! which keeps the crate's tables (a third of the gzipped wasm) out of the npm
+//! package. Unicode's stability policies fix the decomposition and the category of
+//! every assigned code point, so native and wasm normalize identically except,
+//! possibly, for code points assigned after the older of the two Unicode versions
+//! (the older side leaves such a code point as it is). Steps 3–5 run in Rust on both
+//! platforms.
 
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
-use unicode_normalization::char::is_combining_mark;
-use unicode_normalization::UnicodeNormalization;
+mod nfkd;
+use nfkd::is_combining_mark;
 
 /// The largest alphabet accepted: the prefix tree asks |Σ| counts per node, and
 /// the FPM miner enumerates Σ^q, so Σ must stay small.
@@ -137,14 +148,7 @@ impl Alphabet {
                 out.push(c);
             }
         };
-        // NFKD leaves ASCII unchanged and ASCII has no combining marks: skip the
-        // decomposition for the common case (it is most of the normalization time)
-        let decomposed: Box<dyn Iterator<Item = char>> =
-            if raw.is_ascii() { Box::new(raw.chars()) } else { Box::new(raw.nfkd()) };
-        for c in decomposed {
-            if is_combining_mark(c) {
-                continue;
-            }
+        let mut step = |c: char| {
             if self.fold_case && c.is_lowercase() {
                 for u in c.to_uppercase() {
                     push(u, &mut out, &mut pending_space);
@@ -152,6 +156,13 @@ impl Alphabet {
             } else {
                 push(c, &mut out, &mut pending_space);
             }
+        };
+        // NFKD leaves ASCII unchanged and ASCII has no combining marks: skip
+        // steps 1-2 for the common case (they are most of the normalization time)
+        if raw.is_ascii() {
+            raw.chars().for_each(&mut step);
+        } else {
+            nfkd::for_each_unmarked_nfkd(raw, step);
         }
         out
     }

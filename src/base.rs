@@ -282,7 +282,7 @@ pub fn merge(a: &NoisyBase, b: &NoisyBase, k: usize) -> Result<SharedBase, BaseE
         *score.entry(g.gram.as_str()).or_insert(0.0) += g.count;
     }
     let mut ranked: Vec<(&str, f64)> = score.into_iter().collect();
-    ranked.sort_by(|x, y| rank_order(&a.alphabet, *x, *y));
+    crate::sorting::sort_by(&mut ranked, |x, y| rank_order(&a.alphabet, *x, *y));
     let grams = ranked.into_iter().take(k).map(|(g, _)| g.to_string()).collect();
     SharedBase::new(a.alphabet.clone(), a.params.q_min, a.params.q_max, grams)
 }

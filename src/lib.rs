@@ -27,6 +27,7 @@ pub mod mine;
 pub mod progress;
 pub mod protocol;
 pub mod public;
+mod sorting;
 pub mod threshold;
 
 #[cfg(target_arch = "wasm32")]

@@ -108,9 +108,9 @@ pub fn public_grams(alphabet: &Alphabet, q: usize, padding: Option<Padding>) -> 
             grams.push(format!("{w}{}", p.end));
         }
         let full = p.extend(alphabet)?;
-        grams.sort_by(|a, b| gram_order(&full, a, b));
+        crate::sorting::sort_by(&mut grams, |a, b| gram_order(&full, a, b));
     } else {
-        grams.sort_by(|a, b| gram_order(alphabet, a, b));
+        crate::sorting::sort_by(&mut grams, |a, b| gram_order(alphabet, a, b));
     }
     grams.dedup();
     Ok(grams)

@@ -163,7 +163,8 @@ struct Scratch {
     codes: Vec<u8>,
     /// Occurrences `(gram, start)` of base grams in the current string.
     occ: Vec<(u32, usize)>,
-    pairs: Vec<(usize, u32)>,
+    // (u32, u32) like `hits`: the two sorts share one instantiation (wasm size)
+    pairs: Vec<(u32, u32)>,
     d: Vec<f64>,
     first: Vec<usize>,
     rows: Vec<f64>,
@@ -175,7 +176,7 @@ struct Scratch {
     running: Vec<u32>,
     r_full: Vec<f64>,
     a: Vec<f64>,
-    hits: Vec<(u8, u32)>,
+    hits: Vec<(u32, u32)>,
     /// Per symbol code, the created charge of the symbol being tried (all zero
     /// between uses).
     acc: [f64; crate::alphabet::MAX_ALPHABET],
@@ -398,7 +399,7 @@ impl Thresholder {
         for &(g, p) in &sc.occ {
             let len = self.len[g as usize];
             for i in p..p + len {
-                sc.pairs.push((i, g));
+                sc.pairs.push((i as u32, g));
                 sc.first[i] = sc.first[i].min(p);
             }
         }
@@ -408,7 +409,7 @@ impl Thresholder {
         sc.d.resize(n, 0.0);
         for &(i, g) in &sc.pairs {
             let len = self.len[g as usize] as f64;
-            sc.d[i] += 1.0 / (len * len);
+            sc.d[i as usize] += 1.0 / (len * len);
         }
         // Row k lives in rows[k*(n+1) ..]; entry j+1 is T[k][j], entry 0 is T[k][−1].
         let w = n + 1;
@@ -574,14 +575,14 @@ impl Thresholder {
             if self.w[g as usize] == 1 {
                 sc.wr[g as usize] = 1;
             } else {
-                sc.pairs.push((g as usize, p as u32));
+                sc.pairs.push((g, p as u32));
             }
         }
         sc.pairs.sort_unstable();
         let mut i = 0;
         while i < sc.pairs.len() {
-            let g = sc.pairs[i].0;
-            let run = sc.pairs[i..].iter().take_while(|p| p.0 == g).count();
+            let g = sc.pairs[i].0 as usize;
+            let run = sc.pairs[i..].iter().take_while(|p| p.0 as usize == g).count();
             let starts = &sc.pairs[i..i + run];
             let len = self.len[g];
             let mut lo = 0;
@@ -623,7 +624,7 @@ impl Thresholder {
             }
         }
         for y in 0..=2 * n {
-            sc.cover[sc.offsets[y]..sc.offsets[y + 1]].sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
+            crate::sorting::sort_by(&mut sc.cover[sc.offsets[y]..sc.offsets[y + 1]], |a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)));
         }
         sc.running.clear();
         sc.running.resize(self.len.len(), 0);
@@ -698,7 +699,7 @@ impl Thresholder {
                     if self.w[g as usize] == 1 {
                         acc[c as usize] += self.once[g as usize];
                     } else {
-                        sc.hits.push((c, g));
+                        sc.hits.push((u32::from(c), g));
                     }
                 }
             }

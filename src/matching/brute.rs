@@ -16,7 +16,7 @@ pub fn brute_force(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<
                 pairs.push(Pair { a: i as u32, b: j as u32, distance: d });
             }
         }
-        pairs[start..].sort_by(|x, y| x.distance.total_cmp(&y.distance).then(x.b.cmp(&y.b)));
+        crate::sorting::sort_by(&mut pairs[start..], |x, y| x.distance.total_cmp(&y.distance).then(x.b.cmp(&y.b)));
     }
     let stats = MatchStats { candidates: a.len() as u64 * b.len() as u64, pairs: pairs.len() as u64 };
     Ok((pairs, stats))

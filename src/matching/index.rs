@@ -128,7 +128,7 @@ impl Index {
                 }
             }
         }
-        out.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
+        crate::sorting::sort_by_distance(out);
         candidates
     }
 }
@@ -274,7 +274,7 @@ fn match_rows(ix: &Indexes, a: &Vectors, b: &Vectors, th: &[f64], rows: std::ops
         candidates += match &ix.lattice {
             Some(l) => {
                 let c = l.query(a.row(i), th[i], b, &mut trie_stack, &mut found);
-                found.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
+                crate::sorting::sort_by_distance(&mut found);
                 c
             }
             None => {

@@ -102,7 +102,7 @@ impl Lattice {
             s2 / n - (s / n) * (s / n)
         };
         let mut scored: Vec<(f64, usize)> = coords.iter().map(|&c| (var(c), c)).collect();
-        scored.sort_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
+        crate::sorting::sort_by(&mut scored, |x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
         coords = scored.into_iter().map(|(_, c)| c).collect();
         let mut is_lattice = vec![false; dim];
         for &c in &coords {
@@ -112,7 +112,7 @@ impl Lattice {
         let width = lat.coords.len();
         let mut entries: Vec<(Vec<u8>, f64, u32)> =
             (0..b.len()).map(|r| (lat.key(b.row(r)), lat.rest_norm(b.row(r)), r as u32)).collect();
-        entries.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)).then(x.2.cmp(&y.2)));
+        crate::sorting::sort_by(&mut entries, |x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)).then(x.2.cmp(&y.2)));
         let mut i = 0;
         while i < entries.len() {
             let mut j = i;

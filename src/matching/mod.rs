@@ -59,7 +59,7 @@ pub(crate) fn push_found(pairs: &mut Vec<Pair>, a: usize, found: &[(u32, f64)], 
 
 /// The order of an assignment's output: by A row, then distance, then B row.
 pub(crate) fn sort_by_a(pairs: &mut [Pair]) {
-    pairs.sort_by(|x, y| x.a.cmp(&y.a).then(x.distance.total_cmp(&y.distance)).then(x.b.cmp(&y.b)));
+    crate::sorting::sort_by(pairs, |x, y| x.a.cmp(&y.a).then(x.distance.total_cmp(&y.distance)).then(x.b.cmp(&y.b)));
 }
 
 /// Checks the inputs of a match; the error names the problem.

@@ -7,7 +7,7 @@ use super::Pair;
 /// The greedy one-to-one subset of `pairs`, sorted by (a, distance, b).
 pub fn one_to_one(pairs: &[Pair]) -> Vec<Pair> {
     let mut order: Vec<&Pair> = pairs.iter().collect();
-    order.sort_by(|x, y| x.distance.total_cmp(&y.distance).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
+    crate::sorting::sort_by(&mut order, |x, y| x.distance.total_cmp(&y.distance).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b)));
     let max_a = pairs.iter().map(|p| p.a as usize + 1).max().unwrap_or(0);
     let max_b = pairs.iter().map(|p| p.b as usize + 1).max().unwrap_or(0);
     let (mut used_a, mut used_b) = (vec![false; max_a], vec![false; max_b]);

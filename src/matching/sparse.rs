@@ -174,7 +174,7 @@ impl Index {
             mass(c, v, &scale)
         }).collect();
         let mut by_mass: Vec<u32> = (0..n as u32).collect();
-        by_mass.sort_by(|&x, &y| b_mass[x as usize].total_cmp(&b_mass[y as usize]).then(x.cmp(&y)));
+        crate::sorting::sort_by(&mut by_mass, |&x, &y| b_mass[x as usize].total_cmp(&b_mass[y as usize]).then(x.cmp(&y)));
         let by_mass_w = by_mass.iter().map(|&r| b_mass[r as usize]).collect();
         let mut postings: Vec<Vec<u32>> = vec![Vec::new(); dim];
         for &r in &by_mass {
@@ -202,7 +202,7 @@ impl Index {
                 order.push((self.postings[c as usize].len(), c, weighted(v, s)));
             }
         }
-        order.sort_by(|x, y| x.0.cmp(&y.0).then(x.1.cmp(&y.1)));
+        crate::sorting::sort_by(order, |x, y| x.0.cmp(&y.0).then(x.1.cmp(&y.1)));
         let wa: f64 = order.iter().map(|o| o.2).sum();
         // Values are n/L rounded to f32 (relative error ≤ 2⁻²⁴), so d² may fall
         // short of Σ|Δn|/L² by a relative 2⁻²²: the slack covers it many times.
@@ -239,7 +239,7 @@ impl Index {
         for &r in &self.by_mass[from..to.max(from)] {
             check(r, seen, out);
         }
-        out.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
+        crate::sorting::sort_by_distance(out);
         candidates
     }
 }

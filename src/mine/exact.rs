@@ -41,7 +41,7 @@ pub fn top_k(records: &[String], alphabet: &Alphabet, k: usize, q_min: usize, q_
     for q in q_min..=q_max {
         all.extend(supports(&enc, q).into_iter().map(|(c, n)| (decode(alphabet, q, c), n as f64)));
     }
-    all.sort_by(|a, b| rank_order(alphabet, (&a.0, a.1), (&b.0, b.1)));
+    crate::sorting::sort_by(&mut all, |a, b| rank_order(alphabet, (&a.0, a.1), (&b.0, b.1)));
     all.truncate(k);
     all.into_iter().map(|(gram, count)| GramCount { gram, count }).collect()
 }

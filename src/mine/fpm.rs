@@ -71,13 +71,13 @@ pub fn mine(
         let mut noisy: Vec<(u64, i64)> =
             counts.iter().enumerate().map(|(code, &c)| (code as u64, noise.release(c as i64, rng))).collect();
         // top-k of this length; among equal noisy counts the smaller code (Σ order) first
-        noisy.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        crate::sorting::sort_by(&mut noisy, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         noisy.truncate(options.k);
         let floor = noise_floor(noise.scale(), counts.len());
         candidates.extend(noisy.into_iter().map(|(code, c)| (decode(alphabet, q, code), c as f64 - floor)));
     }
     progress.tick("fpm", lengths as u64, lengths as u64)?;
-    candidates.sort_by(|a, b| rank_order(alphabet, (&a.0, a.1), (&b.0, b.1)));
+    crate::sorting::sort_by(&mut candidates, |a, b| rank_order(alphabet, (&a.0, a.1), (&b.0, b.1)));
     candidates.truncate(options.k);
     let mechanism = BTreeMap::from([
         ("noise".to_string(), json!("discrete Laplace on record supports of all of Σ^q")),

@@ -292,7 +292,7 @@ impl PrefixTree {
             .into_iter()
             .map(|(g, c)| (g.iter().map(|&s| syms[s as usize]).collect(), c))
             .collect();
-        ranked.sort_by(|a, b| rank_order(&self.alphabet, (&a.0, a.1), (&b.0, b.1)));
+        crate::sorting::sort_by(&mut ranked, |a, b| rank_order(&self.alphabet, (&a.0, a.1), (&b.0, b.1)));
         ranked.truncate(k);
         let mechanism = BTreeMap::from([
             ("noise".to_string(), json!("discrete Laplace on prefix counts, every symbol of Σ asked")),

@@ -40,7 +40,7 @@ pub fn options<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: 
             let key = key.as_string().unwrap_or_default();
             if !known.contains_key(&key) {
                 let mut names: Vec<&str> = known.keys().map(String::as_str).collect();
-                names.sort_unstable();
+                crate::sorting::sort_by(&mut names, |a, b| a.cmp(b));
                 return Err(invalid(format!("{what}: unknown option {key:?} (known: {})", names.join(", "))));
             }
         }

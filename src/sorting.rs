@@ -1,0 +1,95 @@
+//! One stable sort for every comparator: a code-size measure for the wasm package.
+//!
+//! `slice::sort_by` is monomorphized per element type *and* per comparator closure;
+//! each copy of the standard library's driftsort is 5–10 KB of wasm, and the core's
+//! 20-odd sort sites made a fifth of the package's code. [`sort_by`] sorts a
+//! permutation of `u32` indices with a comparator behind `&dyn`, so the sort itself
+//! exists once, and then moves the elements into place (one small loop per element
+//! type). The result is exactly that of the standard stable `sort_by` (the index sort
+//! is stable, so equal elements keep their order); the cost is an indirect call per
+//! comparison, which is small next to the work around every sort site here (mining,
+//! building an index, ordering the pairs the matcher found); the matcher's per-query
+//! sort of `(row, distance)` candidates keeps a direct sort, [`sort_by_distance`].
+
+use std::cmp::Ordering;
+
+/// Stable sort of `v` by `cmp`, with the same result as `v.sort_by(cmp)`.
+pub(crate) fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
+    if v.len() < 2 {
+        return;
+    }
+    assert!(
+        v.len() <= u32::MAX as usize,
+        "sorting more than u32::MAX elements"
+    );
+    let mut perm = sorted_indices(v.len(), &|i, j| cmp(&v[i as usize], &v[j as usize]));
+    apply(v, &mut perm);
+}
+
+/// Sorts `(row, distance)` candidates by (distance, row), as the matcher's queries
+/// return them. The matcher sorts once per query, so this keeps the inlined
+/// comparator of the standard sort; the sites share this one instantiation.
+#[inline(never)]
+pub(crate) fn sort_by_distance(v: &mut [(u32, f64)]) {
+    v.sort_by(|x, y| x.1.total_cmp(&y.1).then(x.0.cmp(&y.0)));
+}
+
+/// The indices `0..n` stably sorted by `cmp` (one instantiation of the std sort).
+#[inline(never)]
+fn sorted_indices(n: usize, cmp: &dyn Fn(u32, u32) -> Ordering) -> Vec<u32> {
+    let mut perm: Vec<u32> = (0..n as u32).collect();
+    perm.sort_by(|&i, &j| cmp(i, j));
+    perm
+}
+
+/// Rearranges `v` so that `v[k]` becomes the old `v[perm[k]]`, by following the
+/// permutation's cycles with swaps; marks visited entries in `perm`.
+fn apply<T>(v: &mut [T], perm: &mut [u32]) {
+    const DONE: u32 = u32::MAX;
+    for i in 0..v.len() {
+        if perm[i] == DONE {
+            continue;
+        }
+        let mut j = i;
+        loop {
+            let k = perm[j] as usize;
+            perm[j] = DONE;
+            if k == i {
+                break;
+            }
+            v.swap(j, k);
+            j = k;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_as_std_stable_sort() {
+        // seeded pseudo-random keys with many ties: stability is visible
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for n in [0usize, 1, 2, 3, 17, 100, 1000] {
+            let v: Vec<(u32, u32)> = (0..n as u32)
+                .map(|i| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    ((x % 7) as u32, i)
+                })
+                .collect();
+            let mut a = v.clone();
+            let mut b = v.clone();
+            a.sort_by(|p, q| p.0.cmp(&q.0));
+            sort_by(&mut b, |p, q| p.0.cmp(&q.0));
+            assert_eq!(a, b);
+            let mut s: Vec<String> = v.iter().map(|p| format!("{}-{}", p.0, p.1)).collect();
+            let mut t = s.clone();
+            s.sort_by(|p, q| q.cmp(p));
+            sort_by(&mut t, |p, q| q.cmp(p));
+            assert_eq!(s, t);
+        }
+    }
+}
