@@ -1,7 +1,7 @@
 //! The native twin of benches/wasm/pipeline-steps.mjs: the same NAMES party
 //! pipeline (normalize, mine, merge, embed, thresholds) and matcher, on the same
 //! inputs (party B: each name with its last letter doubled; seeds 1 and 2, ε = 0.1,
-//! k = 75, the paper's thresholds for ed 1), timed step by step once, single-threaded
+//! k = 75, the paper's thresholds for ed 1), timed step by step, single-threaded
 //! like wasm (`range_match_sequential`), to compare with the wasm numbers.
 //! Run: `cargo bench --bench party`.
 
@@ -16,18 +16,17 @@ use gramlink::progress::NoProgress;
 use gramlink::threshold::{thresholds, ThresholdMode};
 use std::time::Instant;
 
-fn main() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/names.txt")).expect("data/names.txt");
-    let names: Vec<&str> = text.lines().filter(|s| !s.is_empty()).collect();
-    let doubled: String = names.iter().map(|s| format!("{s}{}\n", s.chars().last().unwrap())).collect();
+/// One run of the pipeline: each step's time in ms, and the number of pairs.
+fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
+    let mut times = Vec::new();
     let mut t = Instant::now();
-    let mut lap = |label: &str| {
-        println!("{label}: {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
+    let mut lap = |label: &'static str| {
+        times.push((label, t.elapsed().as_secs_f64() * 1e3));
         t = Instant::now();
     };
     let al = Alphabet::default();
     let read = |s: &str| Dataset::normalize(read_records(s.as_bytes(), &InputFormat::Text, "names").expect("read"), &al).expect("normalize");
-    let (a, b) = (read(&text), read(&doubled));
+    let (a, b) = (read(text), read(doubled));
     lap("normalize A+B");
     let o = MineOptions { epsilon: 0.1, ..MineOptions::default() };
     let run = |d: &Dataset, seed| {
@@ -48,5 +47,32 @@ fn main() {
     lap("embed B");
     let (pairs, _) = range_match_sequential(&va, &vb, &th).expect("match");
     lap("match");
-    println!("{} pairs", pairs.len());
+    let party_a = times[0].1 / 2.0 + times[1].1 + times[4].1;
+    times.push(("party A total", party_a));
+    (times, pairs.len())
+}
+
+fn show(label: &str, times: &[(&str, f64)], pairs: usize) {
+    let parts: Vec<String> = times.iter().map(|(k, v)| format!("{k} {v:.0} ms")).collect();
+    println!("{label}: {}; {pairs} pairs", parts.join(", "));
+}
+
+/// Like benches/wasm/pipeline.mjs: the first run alone, then the median of the
+/// next `RUNS - 1` (RUNS from the environment, default 4).
+fn main() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/names.txt")).expect("data/names.txt");
+    let names: Vec<&str> = text.lines().filter(|s| !s.is_empty()).collect();
+    let doubled: String = names.iter().map(|s| format!("{s}{}\n", s.chars().last().unwrap())).collect();
+    let runs = std::env::var("RUNS").ok().and_then(|r| r.parse::<usize>().ok()).unwrap_or(4).max(2);
+    let all: Vec<_> = (0..runs).map(|_| run_once(&text, &doubled)).collect();
+    show("native, first run", &all[0].0, all[0].1);
+    let median: Vec<(&str, f64)> = (0..all[0].0.len())
+        .map(|k| {
+            let mut v: Vec<f64> = all[1..].iter().map(|r| r.0[k].1).collect();
+            v.sort_by(f64::total_cmp);
+            let m = if v.len() % 2 == 1 { v[v.len() / 2] } else { (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0 };
+            (all[0].0[k].0, m)
+        })
+        .collect();
+    show(&format!("native, median of the next {}", runs - 1), &median, all[0].1);
 }

@@ -2,7 +2,8 @@
 // matcher through the wasm API, in Node and in headless Chromium (Debian's
 // /usr/bin/chromium, pages served from 127.0.0.1 only).
 // Compare with native: `cargo bench --bench pipeline`.
-// Run: npm run build && node benches/wasm/pipeline.mjs
+// Run: npm run build && node benches/wasm/pipeline.mjs   (RUNS=N: runs per engine, default 4;
+// the first is reported alone, the others as their median)
 import { readFileSync, existsSync } from "node:fs";
 import { createServer } from "node:http";
 import { spawn } from "node:child_process";
@@ -11,21 +12,28 @@ import { tmpdir } from "node:os";
 import { join, normalize, extname } from "node:path";
 import { performance } from "node:perf_hooks";
 import * as node from "../../pkg/node/gramlink.js";
-import { runPipeline } from "./pipeline-steps.mjs";
+import { runRepeated } from "./pipeline-steps.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
 const names = readFileSync(join(root, "data/names.txt"), "utf8").split("\n").filter((s) => s.length > 0);
+
+const runs = Math.max(2, Number(process.env.RUNS ?? 4));
+
+function line(label, r) {
+  const parts = Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`);
+  console.log(`${label}: ${parts.join(", ")}; ${r.pairs} pairs from ${r.candidates} candidates`);
+}
 
 function show(label, r) {
   if (r.error) {
     console.log(`${label}: error ${r.error}`);
     return;
   }
-  const parts = Object.entries(r.timings).map(([k, v]) => `${k} ${v.toFixed(0)} ms`);
-  console.log(`${label}: ${parts.join(", ")}; ${r.pairs} pairs from ${r.candidates} candidates`);
+  line(`${label}, first run`, r.first);
+  line(`${label}, median of the next ${r.runs - 1}`, r.warm);
 }
 
-show("node", runPipeline(node, names, () => performance.now()));
+show("node", runRepeated(node, names, () => performance.now(), runs));
 
 const chromium = "/usr/bin/chromium";
 if (!existsSync(chromium)) {
@@ -55,7 +63,7 @@ const result = new Promise((resolve) => {
     res.end(readFileSync(path));
   });
   server.listen(0, "127.0.0.1", () => {
-    const url = `http://127.0.0.1:${server.address().port}/benches/wasm/pipeline.html`;
+    const url = `http://127.0.0.1:${server.address().port}/benches/wasm/pipeline.html?runs=${runs}`;
     const browser = spawn(chromium, [
       "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
       "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -63,7 +71,7 @@ const result = new Promise((resolve) => {
       "--remote-debugging-port=0", url,
     ], { stdio: "ignore" });
     result.then(() => browser.kill());
-    setTimeout(() => { browser.kill(); resolve({ error: "timed out after 300 s" }); }, 300_000).unref();
+    setTimeout(() => { browser.kill(); resolve({ error: "timed out after 600 s" }); }, 600_000).unref();
   });
 });
 show("chromium", await result);
