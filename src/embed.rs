@@ -73,19 +73,20 @@ impl Embedder {
         self.lens[i] as usize
     }
 
+    /// `s` as the base's grams are counted in: `^s$` when the base pads records.
+    fn padded<'s>(&self, s: &'s str) -> std::borrow::Cow<'s, str> {
+        match self.padding {
+            Some(p) => std::borrow::Cow::Owned(p.pad(s)),
+            None => std::borrow::Cow::Borrowed(s),
+        }
+    }
+
     /// Occurrence counts of every gram in `s` (overlapping occurrences included),
     /// written into `counts` (length [`Embedder::dim`]).
     pub fn count_into(&self, s: &str, counts: &mut [u32]) {
         counts.iter_mut().for_each(|c| *c = 0);
-        let padded;
-        let s = match self.padding {
-            Some(p) => {
-                padded = p.pad(s);
-                padded.as_str()
-            }
-            None => s,
-        };
-        for m in self.automaton.find_overlapping_iter(s) {
+        let s = self.padded(s);
+        for m in self.automaton.find_overlapping_iter(s.as_ref()) {
             counts[m.pattern().as_usize()] += 1;
         }
     }
@@ -117,15 +118,8 @@ impl Embedder {
     /// coordinates, in coordinate order. Most strings hold few of the base's
     /// grams, so this is the cheap form for per-string work.
     pub fn embed_sparse(&self, s: &str) -> Vec<(usize, f32)> {
-        let padded;
-        let s = match self.padding {
-            Some(p) => {
-                padded = p.pad(s);
-                padded.as_str()
-            }
-            None => s,
-        };
-        let mut hits: Vec<usize> = self.automaton.find_overlapping_iter(s).map(|m| m.pattern().as_usize()).collect();
+        let s = self.padded(s);
+        let mut hits: Vec<usize> = self.automaton.find_overlapping_iter(s.as_ref()).map(|m| m.pattern().as_usize()).collect();
         hits.sort_unstable();
         let mut out: Vec<(usize, f32)> = Vec::new();
         let mut i = 0;

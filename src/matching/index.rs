@@ -305,15 +305,7 @@ pub fn range_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<
             .into_par_iter()
             .map(|c| match_rows(&index, a, b, thresholds, c * chunk..((c + 1) * chunk).min(a.len()), &total))
             .collect();
-        let mut pairs = Vec::new();
-        let mut candidates = 0;
-        for p in parts {
-            let (ps, c) = p?;
-            pairs.extend(ps);
-            candidates += c;
-        }
-        let stats = MatchStats { candidates, pairs: pairs.len() as u64 };
-        Ok((pairs, stats))
+        super::join_chunks(parts)
     }
     #[cfg(target_arch = "wasm32")]
     {

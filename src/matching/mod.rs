@@ -57,6 +57,20 @@ pub(crate) fn push_found(pairs: &mut Vec<Pair>, a: usize, found: &[(u32, f64)], 
     Ok(())
 }
 
+/// Joins the per-chunk results of a range match (chunks in A-row order, so the
+/// pairs keep brute force's order), stopping at the first error.
+pub(crate) fn join_chunks(parts: Vec<Result<(Vec<Pair>, u64), Error>>) -> Result<(Vec<Pair>, MatchStats), Error> {
+    let mut pairs = Vec::new();
+    let mut candidates = 0;
+    for p in parts {
+        let (ps, c) = p?;
+        pairs.extend(ps);
+        candidates += c;
+    }
+    let stats = MatchStats { candidates, pairs: pairs.len() as u64 };
+    Ok((pairs, stats))
+}
+
 /// The order of an assignment's output: by A row, then distance, then B row.
 pub(crate) fn sort_by_a(pairs: &mut [Pair]) {
     crate::sorting::sort_by(pairs, |x, y| x.a.cmp(&y.a).then(x.distance.total_cmp(&y.distance)).then(x.b.cmp(&y.b)));

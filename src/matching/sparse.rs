@@ -270,15 +270,7 @@ pub fn sparse_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec
     };
     #[cfg(target_arch = "wasm32")]
     let parts: Vec<Result<(Vec<Pair>, u64), Error>> = (0..n_chunks).map(run).collect();
-    let mut pairs = Vec::new();
-    let mut candidates = 0;
-    for p in parts {
-        let (ps, c) = p?;
-        pairs.extend(ps);
-        candidates += c;
-    }
-    let stats = MatchStats { candidates, pairs: pairs.len() as u64 };
-    Ok((pairs, stats))
+    super::join_chunks(parts)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -147,11 +147,6 @@ el('load').addEventListener('click', async () => {
   try {
     const r = await load(args);
     const rep = r.report;
-    if (rep.kept === 0) {
-      showAllEmpty(args);
-      el('load-status').textContent = '';
-      return;
-    }
     state.loadArgs = args;
     state.budget = budget;
     state.spentBefore = 0;

@@ -141,8 +141,10 @@ impl From<StrategyArg> for Strategy {
     }
 }
 
+/// The configuration and the parts of it that shape the shared base (shared by
+/// the miner's flags and `merge`).
 #[derive(Args, Clone)]
-struct MineParams {
+struct BaseShape {
     /// A whole configuration: the paper's, or the recommended one (public
     /// 2-grams + mined 3-grams of `^record$`, sound threshold, greedy one-to-one).
     /// The flags below override its parts.
@@ -152,9 +154,35 @@ struct MineParams {
     /// budget); 0: none. Default: the preset's (recommended 2, paper none).
     #[arg(long)]
     public_q: Option<usize>,
-    /// Pad records as `^record$` for mining and embedding (default: the preset's).
+    /// Pad records as `^record$` for mining and embedding (default: the preset's;
+    /// the noisy bases and the shared base must agree).
     #[arg(long)]
     padding: Option<bool>,
+}
+
+impl BaseShape {
+    fn preset(&self) -> preset::Preset {
+        self.preset.unwrap_or(preset::DEFAULT_PRESET)
+    }
+
+    /// The public gram length (None: no public grams), the flag over the preset's.
+    fn public_q(&self) -> Option<usize> {
+        match self.public_q {
+            Some(0) => None,
+            Some(q) => Some(q),
+            None => self.preset().mine().public_q,
+        }
+    }
+
+    fn padding(&self) -> bool {
+        self.padding.unwrap_or(self.preset().mine().padding)
+    }
+}
+
+#[derive(Args, Clone)]
+struct MineParams {
+    #[command(flatten)]
+    shape: BaseShape,
     #[arg(long, value_enum, default_value = "prefix-tree")]
     miner: MinerArg,
     /// Budget strategy of the prefix-tree miner.
@@ -186,7 +214,7 @@ struct MineParams {
 
 impl MineParams {
     fn preset(&self) -> preset::Preset {
-        self.preset.unwrap_or(preset::DEFAULT_PRESET)
+        self.shape.preset()
     }
 
     fn options(&self) -> MineOptions {
@@ -200,12 +228,8 @@ impl MineParams {
             q_max: self.qmax.unwrap_or(p.q_max),
             h_max: self.hmax.unwrap_or(p.h_max),
             max_grams_per_record: self.max_grams_per_record,
-            padding: self.padding.unwrap_or(p.padding),
-            public_q: match self.public_q {
-                Some(0) => None,
-                Some(q) => Some(q),
-                None => p.public_q,
-            },
+            padding: self.shape.padding(),
+            public_q: self.shape.public_q(),
         }
     }
 }
@@ -230,15 +254,8 @@ struct MergeArgs {
     /// Mined grams in the shared base.
     #[arg(long, default_value_t = 75)]
     k: usize,
-    /// Configuration whose public grams and padding the shared base gets.
-    #[arg(long, value_enum)]
-    preset: Option<preset::Preset>,
-    /// Add every gram of this length over Σ (public, no budget); 0: none.
-    #[arg(long)]
-    public_q: Option<usize>,
-    /// Pad records as `^record$` (the noisy bases should be mined with padding too).
-    #[arg(long)]
-    padding: Option<bool>,
+    #[command(flatten)]
+    shape: BaseShape,
     #[arg(long, short)]
     out: PathBuf,
 }
@@ -333,14 +350,7 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
             eprintln!("warning: {} is marked not private (seeded or exact miner)", p.display());
         }
     }
-    let p = a.preset.unwrap_or(preset::DEFAULT_PRESET).mine();
-    let public_q = match a.public_q {
-        Some(0) => None,
-        Some(q) => Some(q),
-        None => p.public_q,
-    };
-    let padding = a.padding.unwrap_or(p.padding);
-    let shared = gramlink::public::merge_shared(&na, &nb, a.k, public_q, padding).map_err(|e| e.to_string())?;
+    let shared = gramlink::public::merge_shared(&na, &nb, a.k, a.shape.public_q(), a.shape.padding()).map_err(|e| e.to_string())?;
     io::write_atomic(&a.out, write_shared_base(&shared).as_bytes())?;
     println!("shared base: {} grams, fingerprint {}", shared.len(), shared.fingerprint());
     Ok(())

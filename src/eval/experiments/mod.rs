@@ -117,34 +117,26 @@ impl Figure {
         let err = |e: csv::Error| Error::Parameter(format!("CSV: {e}"));
         w.write_record(["figure", "panel", "series", "x", "mean", "min", "max", "runs"]).map_err(err)?;
         for p in &self.panels {
-            for s in &p.series {
-                for q in &s.points {
-                    w.write_record([
-                        self.name.clone(),
-                        p.title.clone(),
-                        s.name.clone(),
-                        format!("{}", q.x),
-                        format!("{:.6}", q.mean),
-                        format!("{:.6}", q.min),
-                        format!("{:.6}", q.max),
-                        q.runs.to_string(),
-                    ])
-                    .map_err(err)?;
-                }
-            }
-            for m in &p.marks {
-                let q = &m.point;
+            let mut row = |series: String, q: &Point| {
                 w.write_record([
                     self.name.clone(),
                     p.title.clone(),
-                    format!("{} [{}]", m.series, m.label),
+                    series,
                     format!("{}", q.x),
                     format!("{:.6}", q.mean),
                     format!("{:.6}", q.min),
                     format!("{:.6}", q.max),
                     q.runs.to_string(),
                 ])
-                .map_err(err)?;
+                .map_err(err)
+            };
+            for s in &p.series {
+                for q in &s.points {
+                    row(s.name.clone(), q)?;
+                }
+            }
+            for m in &p.marks {
+                row(format!("{} [{}]", m.series, m.label), &m.point)?;
             }
         }
         let bytes = w.into_inner().map_err(|e| Error::Parameter(format!("CSV: {e}")))?;
