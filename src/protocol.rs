@@ -180,6 +180,11 @@ pub struct VectorBatch {
     /// Set when the vectors went through a keyed transform (its key never leaves
     /// the parties; this is a public label so both sides can check they agree).
     pub transform: Option<String>,
+    /// The gram length of each coordinate and the complete classes (a function
+    /// of the shared base), for the q-gram filter of the recommended matcher
+    /// ([`crate::matching::scored_match`]). Absent from keyed batches: their
+    /// coordinates are mixed.
+    pub shape: Option<crate::matching::Shape>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -193,6 +198,8 @@ struct BatchHeader {
     thresholds: Option<ThresholdHeader>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     transform: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shape: Option<crate::matching::Shape>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -228,6 +235,12 @@ impl VectorBatch {
             if !self.vectors.dim.is_power_of_two() {
                 return Err(invalid(format!("a keyed batch has a power-of-two dimension, not {}", self.vectors.dim)));
             }
+        }
+        if let Some(shape) = &self.shape {
+            if self.transform.is_some() {
+                return Err(invalid("a keyed batch cannot carry a shape (its coordinates are mixed)".into()));
+            }
+            shape.validate(self.vectors.dim).map_err(invalid)?;
         }
         // checked: a forged header may announce any dimension
         if n.checked_mul(self.vectors.dim) != Some(self.vectors.data.len()) {
@@ -284,6 +297,7 @@ impl VectorBatch {
                 values: with_threshold_values.then(|| t.values.clone()),
             }),
             transform: self.transform.clone(),
+            shape: self.shape.clone(),
         }
     }
 
@@ -312,6 +326,7 @@ impl VectorBatch {
             vectors: Vectors { dim: h.dim, data },
             thresholds,
             transform: h.transform,
+            shape: h.shape,
         };
         batch.validate()?;
         Ok(batch)

@@ -100,6 +100,7 @@ fn no_exported_message_of_a_names_run_holds_record_text() {
         vectors: vectors.clone(),
         thresholds: Some(ThresholdSet { mode: "paper".into(), ed: 1, values: th.clone() }),
         transform: None,
+        shape: Some(gramlink::matching::Shape::of(&shared)),
     };
     let (pairs, stats) = range_match(&vectors, &vectors, &th).unwrap();
     let result = MatchResult {

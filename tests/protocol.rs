@@ -16,6 +16,7 @@ fn batch() -> VectorBatch {
         vectors: Vectors { dim: 3, data: vec![1.0, 0.5, 0.0, 2.0, 1.0 / 3.0, 0.0] },
         thresholds: Some(ThresholdSet { mode: "sound".into(), ed: 1, values: vec![1.5, 2.25] }),
         transform: None,
+        shape: Some(gramlink::matching::Shape { lengths: vec![1, 2, 3], complete: vec![] }),
     }
 }
 

@@ -37,7 +37,11 @@ pub fn levers() -> Vec<Lever> {
             name: "public 2-grams (no padding) + mined 3-grams, sound, greedy",
             options: greedy(ScenarioOptions { padding: false, ..rec.clone() }),
         },
-        Lever { name: "RECOMMENDED: public 2-grams + padding + mined 3-grams, sound, greedy", options: rec.clone() },
+        Lever {
+            name: "public 2-grams + padding + mined 3-grams, sound, greedy by distance",
+            options: ScenarioOptions { qgram: false, ..rec.clone() },
+        },
+        Lever { name: "RECOMMENDED: + q-gram count filter, greedy by cosine distance", options: rec.clone() },
         Lever { name: "recommended, mutual-nearest instead of greedy", options: ScenarioOptions { nearest: true, ..rec.clone() } },
         Lever { name: "recommended, k=150 mined", options: ScenarioOptions { k: 150, ..rec.clone() } },
         Lever { name: "recommended, mined 3-4 grams", options: ScenarioOptions { q_max: 4, ..rec.clone() } },

@@ -59,6 +59,12 @@ pub struct ScenarioOptions {
     /// serialized options when off, so unkeyed results keep their form.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub keyed: bool,
+    /// Link by [`matching::scored_match`]: the pairs passing the sound q-gram
+    /// count filter, ranked by cosine distance, then greedy one-to-one (with
+    /// `one_to_one`), instead of every pair within threshold ranked by distance.
+    /// Needs a complete gram class (`public_q`) and unkeyed vectors.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub qgram: bool,
 }
 
 impl Default for ScenarioOptions {
@@ -82,6 +88,7 @@ impl Default for ScenarioOptions {
             public_q: m.public_q,
             sample: 20,
             keyed: false,
+            qgram: false,
         }
     }
 }
@@ -107,6 +114,7 @@ impl ScenarioOptions {
             threshold: ThresholdMode::Sound,
             one_to_one: true,
             nearest: false,
+            qgram: true,
             ..ScenarioOptions::default()
         }
     }
@@ -241,10 +249,24 @@ pub fn run_scenario(
         (va, vb, th)
     };
 
-    let (mut pairs, stats) = matching::range_match(&va, &vb, &th)?;
-    lap("match", &mut timings);
+    let shape = Some(matching::Shape::of(&shared)).filter(|s| !options.keyed && s.filter_length().is_some());
+    let (mut pairs, stats, greedy) = if let (true, false, Some(shape)) = (options.qgram, options.nearest, &shape) {
+        let (s, stats) = matching::scored_match(&va, &vb, &th, options.ed, shape, matching::PER_ROW)?;
+        lap("match", &mut timings);
+        let greedy = matching::one_to_one_scored(&s);
+        (s.into_iter().map(|x| x.pair).collect::<Vec<_>>(), stats, greedy)
+    } else {
+        let (pairs, stats) = matching::range_match(&va, &vb, &th)?;
+        lap("match", &mut timings);
+        let greedy = match (options.nearest, options.qgram) {
+            (true, _) => matching::nearest(&pairs),
+            // keyed: no q-gram filter, but the same cosine ranking
+            (false, true) => matching::one_to_one_scored(&matching::rank_by_cosine(&va, &vb, &pairs)),
+            (false, false) => matching::one_to_one(&pairs),
+        };
+        (pairs, stats, greedy)
+    };
     let q_all = quality(pairs.iter().map(|p| (p.a, p.b)), &truth, a_records.len());
-    let greedy = if options.nearest { matching::nearest(&pairs) } else { matching::one_to_one(&pairs) };
     let q_one = quality(greedy.iter().map(|p| (p.a, p.b)), &truth, a_records.len());
     let (q, other_rule): (Quality, Quality) = if options.one_to_one {
         pairs = greedy;

@@ -11,6 +11,7 @@ mod index;
 mod lattice;
 mod nearest;
 mod one_to_one;
+mod qgram;
 mod sparse;
 
 pub use brute::brute_force;
@@ -18,6 +19,7 @@ pub use distance::distance;
 pub use index::{range_match, range_match_sequential};
 pub use nearest::nearest;
 pub use one_to_one::one_to_one;
+pub use qgram::{one_to_one_scored, scored_match, Scored, Shape, PER_ROW};
 
 use crate::embed::Vectors;
 use crate::error::Error;
@@ -99,4 +101,65 @@ pub fn validate(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(), Erro
         return Err(Error::Parameter(format!("threshold of A record {} is {} (must be finite and >= 0)", i + 1, thresholds[i])));
     }
     Ok(())
+}
+
+/// Which pairs a linkage returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    /// Every B within A's threshold (the paper's rule).
+    All,
+    /// Greedy one-to-one by increasing distance among the pairs within threshold.
+    Greedy,
+    /// Mutual unique nearest neighbours within threshold ([`nearest`]).
+    Nearest,
+    /// The recommended rule: greedy one-to-one by cosine distance among the pairs
+    /// passing the q-gram count filter and the threshold ([`scored_match`]);
+    /// without a shape (keyed vectors) among the pairs within threshold.
+    Ranked,
+}
+
+impl Rule {
+    /// The name used in match results and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rule::All => "threshold",
+            Rule::Greedy => "one-to-one",
+            Rule::Nearest => "nearest",
+            Rule::Ranked => "ranked",
+        }
+    }
+}
+
+/// Links A's vectors with B's under `rule`. `ed` and `shape` are used by
+/// [`Rule::Ranked`] only: with a shape (unkeyed vectors of a base with a complete
+/// gram class) the q-gram filter for `ed` edits prunes the candidates; without one,
+/// the pairs within threshold are ranked by cosine distance, computed from the
+/// distance and the norms (which a keyed rotation preserves).
+pub fn link(a: &Vectors, b: &Vectors, thresholds: &[f64], rule: Rule, ed: u32, shape: Option<&Shape>) -> Result<(Vec<Pair>, MatchStats), Error> {
+    if rule == Rule::Ranked {
+        if let Some(shape) = shape.filter(|s| s.filter_length().is_some()) {
+            let (scored, stats) = scored_match(a, b, thresholds, ed, shape, PER_ROW)?;
+            let pairs = one_to_one_scored(&scored);
+            return Ok((pairs.clone(), MatchStats { pairs: pairs.len() as u64, ..stats }));
+        }
+    }
+    let (pairs, stats) = range_match(a, b, thresholds)?;
+    let pairs = match rule {
+        Rule::All => pairs,
+        Rule::Greedy => one_to_one(&pairs),
+        Rule::Nearest => nearest(&pairs),
+        Rule::Ranked => one_to_one_scored(&rank_by_cosine(a, b, &pairs)),
+    };
+    let stats = MatchStats { pairs: pairs.len() as u64, ..stats };
+    Ok((pairs, stats))
+}
+
+/// `pairs` with their cosine distance as score, from the distance and the
+/// norms only (so it works on keyed, rotated vectors too).
+pub fn rank_by_cosine(a: &Vectors, b: &Vectors, pairs: &[Pair]) -> Vec<Scored> {
+    let norm = |v: &Vectors, r: usize| v.row(r).iter().map(|x| *x as f64 * *x as f64).sum::<f64>().sqrt();
+    let na: Vec<f64> = (0..a.len()).map(|r| norm(a, r)).collect();
+    let nb: Vec<f64> = (0..b.len()).map(|r| norm(b, r)).collect();
+    pairs.iter().map(|p| Scored { pair: *p, score: qgram::cosine_distance(na[p.a as usize], nb[p.b as usize], p.distance) }).collect()
 }

@@ -243,6 +243,7 @@ impl DataOwner {
             ids: self.dataset.ids().to_vec(),
             vectors,
             thresholds: th,
+            shape: transform.is_none().then(|| crate::matching::Shape::of(&base)),
             transform,
         };
         batch.validate().map_err(|e| to_js_error(e.into()))?;

@@ -141,6 +141,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
         ids: dataset.ids().to_vec(),
         vectors,
         thresholds: th,
+        shape: transform.is_none().then(|| gramlink::matching::Shape::of(&base)),
         transform,
     };
     batch.validate().map_err(|e| e.to_string())?;
@@ -197,18 +198,16 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
     // keyed batches: thresholds widened by the transform's proven rounding bound
     let th = keyed::matching_thresholds(&ba.vectors, &bb.vectors, &th.values, ba.transform.as_deref());
     let rule = crate::preset::rule(a.rule, a.one_to_one, crate::preset::DEFAULT_PRESET)?;
-    let (pairs, stats) = matching::range_match(&ba.vectors, &bb.vectors, &th).map_err(|e| e.to_string())?;
-    let pairs = crate::preset::apply(rule, pairs);
+    let ed = ba.thresholds.as_ref().map_or(0, |t| t.ed);
+    // the q-gram filter needs both sides' gram lengths, and the same ones
+    let shape = ba.shape.as_ref().filter(|s| bb.shape.as_ref() == Some(*s));
+    let (pairs, stats) = crate::preset::link(rule, &ba.vectors, &bb.vectors, &th, ed, shape)?;
     io::write_atomic(&a.out, &pairs_csv(&pairs, &ba.ids, &bb.ids)?)?;
     let n = ba.ids.len() as f64 * bb.ids.len() as f64;
     eprintln!(
         "{} pairs ({}), {} candidate distances computed of {} possible ({:.4}%) -> {}",
         pairs.len(),
-        match rule {
-            crate::preset::Rule::All => "every B within A's threshold",
-            crate::preset::Rule::Greedy => "greedy one-to-one",
-            crate::preset::Rule::Nearest => "nearest one-to-one",
-        },
+        rule.describe(),
         stats.candidates,
         n,
         100.0 * stats.candidates as f64 / n.max(1.0),
@@ -284,8 +283,8 @@ pub fn cmd_link(mut a: LinkArgs) -> Result<()> {
     } else {
         (va, vb, th)
     };
-    let (pairs, stats) = matching::range_match(&va, &vb, &th).map_err(|e| e.to_string())?;
-    let pairs = crate::preset::apply(rule, pairs);
+    let shape = (!a.keyed).then(|| matching::Shape::of(&shared));
+    let (pairs, stats) = crate::preset::link(rule, &va, &vb, &th, a.threshold.ed, shape.as_ref())?;
     bar.finish();
     io::write_atomic(&a.out, &pairs_csv(&pairs, da.ids(), db.ids())?)?;
     eprintln!(
@@ -346,6 +345,7 @@ pub fn cmd_eval(mut a: EvalArgs) -> Result<()> {
         public_q: m.public_q,
         sample: 10,
         keyed: a.keyed,
+        qgram: rule == crate::preset::Rule::Ranked,
     };
     let clock = SystemClock::default();
     let r = run_scenario(d.records(), &alphabet, &options, &clock, &mut Bar::new()).map_err(|e| e.to_string())?;
@@ -365,9 +365,8 @@ pub fn cmd_eval(mut a: EvalArgs) -> Result<()> {
         r.n, options.ed, options.seed, r.options.miner.name(), r.options.strategy.name(), options.epsilon, options.k,
         options.q_min, options.q_max, r.h_max, a.threshold.name(),
         match rule {
-            crate::preset::Rule::All => "",
-            crate::preset::Rule::Greedy => ", one-to-one",
-            crate::preset::Rule::Nearest => ", nearest one-to-one",
+            crate::preset::Rule::All => String::new(),
+            r => format!(", {}", r.describe()),
         },
         match (options.public_q, options.padding) {
             (None, false) => String::new(),

@@ -9,12 +9,12 @@ pub enum Preset {
     /// 75 mined 1–3-grams, the paper's threshold, every pair within threshold.
     Paper,
     /// Public 2-grams + boundary grams, 75 mined 3-grams of `^record$`, sound
-    /// threshold, greedy one-to-one.
+    /// threshold, q-gram filter, greedy one-to-one by cosine distance. The default.
     Recommended,
 }
 
 /// The preset used when `--preset` is not given.
-pub const DEFAULT_PRESET: Preset = Preset::Paper;
+pub const DEFAULT_PRESET: Preset = Preset::Recommended;
 
 /// Which pairs the matcher keeps.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
@@ -25,6 +25,30 @@ pub enum Rule {
     Greedy,
     /// Mutual unique nearest neighbours (one-to-one).
     Nearest,
+    /// Greedy one-to-one by cosine distance among the pairs passing the q-gram
+    /// count filter (the recommended rule; needs public 2-grams in the base).
+    Ranked,
+}
+
+impl Rule {
+    pub fn core(self) -> gramlink::matching::Rule {
+        match self {
+            Rule::All => gramlink::matching::Rule::All,
+            Rule::Greedy => gramlink::matching::Rule::Greedy,
+            Rule::Nearest => gramlink::matching::Rule::Nearest,
+            Rule::Ranked => gramlink::matching::Rule::Ranked,
+        }
+    }
+
+    /// How the rule is described in messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Rule::All => "every B within A's threshold",
+            Rule::Greedy => "greedy one-to-one",
+            Rule::Nearest => "nearest one-to-one",
+            Rule::Ranked => "greedy one-to-one by cosine after the q-gram filter",
+        }
+    }
 }
 
 impl Preset {
@@ -38,7 +62,7 @@ impl Preset {
     pub fn rule(self) -> Rule {
         match self {
             Preset::Paper => Rule::All,
-            Preset::Recommended => Rule::Greedy,
+            Preset::Recommended => Rule::Ranked,
         }
     }
 
@@ -60,11 +84,14 @@ pub fn rule(explicit: Option<Rule>, one_to_one: bool, preset: Preset) -> Result<
     }
 }
 
-/// Applies a rule to the range match's pairs.
-pub fn apply(rule: Rule, pairs: Vec<gramlink::matching::Pair>) -> Vec<gramlink::matching::Pair> {
-    match rule {
-        Rule::All => pairs,
-        Rule::Greedy => gramlink::matching::one_to_one(&pairs),
-        Rule::Nearest => gramlink::matching::nearest(&pairs),
-    }
+/// Links with a rule (the one code path of `match` and `link`).
+pub fn link(
+    rule: Rule,
+    a: &gramlink::embed::Vectors,
+    b: &gramlink::embed::Vectors,
+    th: &[f64],
+    ed: u32,
+    shape: Option<&gramlink::matching::Shape>,
+) -> Result<(Vec<gramlink::matching::Pair>, gramlink::matching::MatchStats), String> {
+    gramlink::matching::link(a, b, th, rule.core(), ed, shape).map_err(|e| e.to_string())
 }

@@ -1,0 +1,568 @@
+//! The recommended matcher: a sound q-gram count filter, then pairs ranked by
+//! cosine distance for the one-to-one assignment.
+//!
+//! **Why.** The Euclidean sound threshold bounds the *squared* change an edit can
+//! make, which for short records and ed ≥ 2 admits nearly every pair (NAMES at
+//! ed 2: all 10⁸ pairs of 10,000 names). Counting instead of squaring is much
+//! tighter: one edit of a record changes at most `L` windows of length `L` and
+//! creates at most `L` (a substitution touches the `L` windows through its
+//! position, an insertion splits one window set, a deletion merges one), so over
+//! the coordinates of gram length `L`
+//!
+//!   Σ |n_a − n_b| ≤ 2·L·ed            (the q-gram lemma, per length class),
+//!
+//! with `n` the occurrence counts (`value · L`, exact: see [`crate::embed`]). When
+//! the base holds *every* window of length `L` a record can have (a *complete*
+//! class: every public 2-gram of Σ and the boundary grams, [`crate::public`]),
+//! the class total is the number of windows, `|^s$| − L + 1`, so also
+//!
+//!   |N_a − N_b| ≤ ed                   (record lengths differ by ≤ ed edits).
+//!
+//! Every pair of records within `ed` edits passes both tests and the Euclidean
+//! sound threshold; a pair failing one is provably farther than `ed` edits. So the
+//! filter only removes pairs that cannot be true at the stated `ed`.
+//!
+//! **Candidates.** With `O = Σ min(n_a, n_b)` over the complete class `f`, the
+//! first test gives `O ≥ τ(N_b) = (N_a + N_b − 2·L_f·ed)/2`. A's coordinates of
+//! `f` are probed rarest first; `rem_j` is A's count from coordinate `j` on. A row
+//! sharing none of the first `j` has `O ≤ rem_j`, so coordinate `j` is probed only
+//! for rows with `N_b ≤ 2·rem_j − N_a + 2·L_f·ed` (posting lists are sorted by
+//! `N_b`), and only within `|N_a − N_b| ≤ ed`; rows sharing nothing qualify only
+//! when `τ(N_b) ≤ 0` and are taken from B sorted by `N_b`. All of it is integer
+//! arithmetic. Every qualifying row is met at its first shared coordinate, so the
+//! candidates are exactly those of a brute-force scan (a test checks it).
+//!
+//! **Ranking.** Among the pairs passing the filter, each A row keeps its `per_row`
+//! best by cosine distance `1 − a·b/(‖a‖‖b‖)`: on 0/1 gram counts of one length
+//! that is one minus the Dice-like overlap of the two gram sets normalized by
+//! their sizes, so a long record with a few differing grams ranks above a short
+//! one with as many (the plain Euclidean distance counts differing grams only).
+//! The greedy assignment ([`one_to_one_scored`]) then takes pairs by increasing
+//! score. Ranking uses nothing but the two vectors: the privacy model is the
+//! paper's (C sees vectors, thresholds and the base's gram lengths, a function of
+//! the shared base).
+
+use super::{MatchStats, Pair};
+use crate::base::SharedBase;
+use crate::embed::Vectors;
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+
+/// What the matcher may know of the coordinates: a function of the shared base.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shape {
+    /// Gram length (in symbols) of each coordinate, in coordinate order.
+    pub lengths: Vec<u8>,
+    /// The lengths whose coordinates hold every window of that length any
+    /// record (non-empty, over Σ, padded as the base says) can have.
+    pub complete: Vec<u8>,
+}
+
+/// Longest gram length a shape may name.
+pub const MAX_SHAPE_LEN: u8 = 32;
+
+/// Most pairs kept per A row by the recommended matcher (the greedy assignment
+/// rarely reaches beyond the first few; NAMES at ed 2 keeps 88 per row on
+/// average before this cap).
+pub const PER_ROW: usize = 64;
+
+impl Shape {
+    /// The shape of `base`'s vectors. Completeness is checked for lengths 1 and 2
+    /// (longer classes are never complete in practice: |Σ|³ grams).
+    pub fn of(base: &SharedBase) -> Shape {
+        let lengths: Vec<u8> = base.grams().iter().map(|g| g.chars().count().min(MAX_SHAPE_LEN as usize) as u8).collect();
+        let have: std::collections::HashSet<&str> = base.grams().iter().map(|g| g.as_str()).collect();
+        let sigma: Vec<char> = base.alphabet().symbols().to_vec();
+        let mut complete = Vec::new();
+        for l in [1u8, 2] {
+            if !lengths.contains(&l) {
+                continue;
+            }
+            let mut windows: Vec<String> = Vec::new();
+            match (l, base.padding()) {
+                (1, p) => {
+                    windows.extend(sigma.iter().map(|c| c.to_string()));
+                    if let Some(p) = p {
+                        windows.push(p.start.to_string());
+                        windows.push(p.end.to_string());
+                    }
+                }
+                (_, p) => {
+                    for &x in &sigma {
+                        windows.extend(sigma.iter().map(|&y| format!("{x}{y}")));
+                        if let Some(p) = p {
+                            windows.push(format!("{}{x}", p.start));
+                            windows.push(format!("{x}{}", p.end));
+                        }
+                    }
+                }
+            }
+            if windows.iter().all(|w| have.contains(w.as_str())) {
+                complete.push(l);
+            }
+        }
+        Shape { lengths, complete }
+    }
+
+    /// Checks a shape received with vectors of dimension `dim`.
+    pub fn validate(&self, dim: usize) -> Result<(), String> {
+        if self.lengths.len() != dim {
+            return Err(format!("the shape names {} gram lengths for vectors of dimension {dim}", self.lengths.len()));
+        }
+        if let Some(l) = self.lengths.iter().find(|l| **l == 0 || **l > MAX_SHAPE_LEN) {
+            return Err(format!("gram length {l} in the shape (must be 1 to {MAX_SHAPE_LEN})"));
+        }
+        if let Some(l) = self.complete.iter().find(|l| !self.lengths.contains(l)) {
+            return Err(format!("the shape calls length {l} complete but no coordinate has that length"));
+        }
+        Ok(())
+    }
+
+    /// The complete class the candidate filter indexes (the longest: its grams
+    /// are the rarest), if any.
+    pub fn filter_length(&self) -> Option<u8> {
+        self.complete.iter().copied().max()
+    }
+}
+
+/// `1 − cos` of two vectors from their norms and distance
+/// (`a·b = (‖a‖² + ‖b‖² − d²)/2`); 1 when either is zero. Clamped to [0, 2].
+pub fn cosine_distance(norm_a: f64, norm_b: f64, d: f64) -> f64 {
+    let den = norm_a * norm_b;
+    if den > 0.0 {
+        (1.0 - (norm_a * norm_a + norm_b * norm_b - d * d) / (2.0 * den)).clamp(0.0, 2.0)
+    } else {
+        1.0
+    }
+}
+
+/// A pair with its ranking score (cosine distance, in [0, 2]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scored {
+    pub pair: Pair,
+    pub score: f64,
+}
+
+/// Largest count a coordinate may hold here (bigger values are clamped: only a
+/// forged vector has them, and it then links to nothing useful, without panic).
+const MAX_COUNT: i64 = 1 << 20;
+
+/// Sparse rows with integer counts, per-class totals and squared norms.
+struct Rows {
+    starts: Vec<usize>,
+    cols: Vec<u32>,
+    vals: Vec<f32>,
+    counts: Vec<i64>,
+    /// `totals[r * classes + c]`: count total of row r in class c.
+    totals: Vec<i64>,
+    norm2: Vec<f64>,
+}
+
+/// Per coordinate: class index, and the lengths of the classes.
+struct Classes {
+    of: Vec<usize>,
+    len: Vec<i64>,
+    complete: Vec<bool>,
+}
+
+impl Classes {
+    fn new(shape: &Shape) -> Classes {
+        let mut len: Vec<u8> = shape.lengths.clone();
+        len.sort_unstable();
+        len.dedup();
+        let of = shape.lengths.iter().map(|l| len.iter().position(|x| x == l).unwrap_or(0)).collect();
+        let complete = len.iter().map(|l| shape.complete.contains(l)).collect();
+        Classes { of, len: len.into_iter().map(i64::from).collect(), complete }
+    }
+}
+
+impl Rows {
+    fn new(v: &Vectors, cl: &Classes) -> Rows {
+        let k = cl.len.len();
+        let mut r = Rows { starts: vec![0], cols: Vec::new(), vals: Vec::new(), counts: Vec::new(), totals: vec![0; v.len() * k], norm2: Vec::with_capacity(v.len()) };
+        for i in 0..v.len() {
+            let mut n2 = 0.0f64;
+            for (j, &x) in v.row(i).iter().enumerate() {
+                if x != 0.0 {
+                    let c = cl.of[j];
+                    let n = ((x as f64) * cl.len[c] as f64).round().clamp(0.0, MAX_COUNT as f64) as i64;
+                    r.cols.push(j as u32);
+                    r.vals.push(x);
+                    r.counts.push(n);
+                    r.totals[i * k + c] += n;
+                    n2 += x as f64 * x as f64;
+                }
+            }
+            r.starts.push(r.cols.len());
+            r.norm2.push(n2);
+        }
+        r
+    }
+
+    fn range(&self, i: usize) -> std::ops::Range<usize> {
+        self.starts[i]..self.starts[i + 1]
+    }
+}
+
+/// The index over B of the filter class.
+struct Index {
+    cl: Classes,
+    a: Rows,
+    b: Rows,
+    f: usize,
+    ed: i64,
+    /// B rows sorted by (N_f, row), and their N_f.
+    by_total: Vec<u32>,
+    by_total_n: Vec<i64>,
+    /// Per coordinate of class f: B rows holding it, sorted by (N_f, row), and their N_f.
+    postings: Vec<Vec<u32>>,
+    posting_n: Vec<Vec<i64>>,
+}
+
+impl Index {
+    fn total(&self, rows: &Rows, r: usize, c: usize) -> i64 {
+        rows.totals[r * self.cl.len.len() + c]
+    }
+
+    /// The pair's verdict: `Some((distance, score))` when it passes every test.
+    fn verify(&self, i: usize, j: usize, th: f64, l1: &mut [i64]) -> Option<(f64, f64)> {
+        let k = self.cl.len.len();
+        for c in 0..k {
+            if self.cl.complete[c] && (self.total(&self.a, i, c) - self.total(&self.b, j, c)).abs() > self.ed {
+                return None;
+            }
+        }
+        l1.iter_mut().for_each(|x| *x = 0);
+        let (ra, rb) = (self.a.range(i), self.b.range(j));
+        let (mut x, mut y) = (ra.start, rb.start);
+        let (mut s, mut dot) = (0.0f64, 0.0f64);
+        // the same squares in the same coordinate order as `distance`
+        while x < ra.end || y < rb.end {
+            let ca = if x < ra.end { self.a.cols[x] } else { u32::MAX };
+            let cb = if y < rb.end { self.b.cols[y] } else { u32::MAX };
+            if ca == cb {
+                let d = self.a.vals[x] as f64 - self.b.vals[y] as f64;
+                s += d * d;
+                dot += self.a.vals[x] as f64 * self.b.vals[y] as f64;
+                l1[self.cl.of[ca as usize]] += (self.a.counts[x] - self.b.counts[y]).abs();
+                x += 1;
+                y += 1;
+            } else if ca < cb {
+                let d = self.a.vals[x] as f64;
+                s += d * d;
+                l1[self.cl.of[ca as usize]] += self.a.counts[x];
+                x += 1;
+            } else {
+                let d = self.b.vals[y] as f64;
+                s += d * d;
+                l1[self.cl.of[cb as usize]] += self.b.counts[y];
+                y += 1;
+            }
+        }
+        for c in 0..k {
+            if l1[c] > 2 * self.cl.len[c] * self.ed {
+                return None;
+            }
+        }
+        let d = s.sqrt();
+        if d > th {
+            return None;
+        }
+        let den = (self.a.norm2[i] * self.b.norm2[j]).sqrt();
+        let score = if den > 0.0 { (1.0 - dot / den).max(0.0) } else { 1.0 };
+        Some((d, score))
+    }
+
+    /// The candidates of A row `i` (each once), into `out`.
+    fn candidates(&self, i: usize, seen: &mut [u32], stamp: u32, order: &mut Vec<(usize, usize)>, out: &mut Vec<u32>) {
+        out.clear();
+        let n = self.total(&self.a, i, self.f);
+        let budget = 2 * self.cl.len[self.f] * self.ed;
+        let (lo, hi) = (n - self.ed, n + self.ed);
+        let mut add = |r: u32, out: &mut Vec<u32>| {
+            if seen[r as usize] != stamp {
+                seen[r as usize] = stamp;
+                out.push(r);
+            }
+        };
+        // rows sharing nothing qualify only when τ(N_b) ≤ 0, i.e. N_b ≤ budget − n
+        let free_hi = hi.min(budget - n);
+        if free_hi >= lo {
+            let s = self.by_total_n.partition_point(|&t| t < lo);
+            let e = self.by_total_n.partition_point(|&t| t <= free_hi);
+            for &r in &self.by_total[s..e] {
+                add(r, out);
+            }
+        }
+        order.clear();
+        for x in self.a.range(i) {
+            let c = self.a.cols[x] as usize;
+            if self.cl.of[c] == self.f {
+                order.push((self.postings[c].len(), x));
+            }
+        }
+        order.sort_unstable();
+        let mut rem = n;
+        for &(_, x) in order.iter() {
+            let upper = hi.min(2 * rem - n + budget);
+            if upper < lo {
+                break;
+            }
+            let c = self.a.cols[x] as usize;
+            let ns = &self.posting_n[c];
+            let s = ns.partition_point(|&t| t < lo);
+            let e = ns.partition_point(|&t| t <= upper);
+            for &r in &self.postings[c][s..e] {
+                add(r, out);
+            }
+            rem -= self.a.counts[x];
+        }
+    }
+}
+
+fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<Index, Error> {
+    if a.dim != b.dim {
+        return Err(Error::Parameter(format!("dimension mismatch: A's vectors have {} components, B's {}", a.dim, b.dim)));
+    }
+    shape.validate(a.dim).map_err(Error::Parameter)?;
+    let Some(fl) = shape.filter_length() else {
+        return Err(Error::Parameter("the q-gram filter needs a base with a complete gram class (every public 2-gram of Σ, as the recommended preset makes)".into()));
+    };
+    if ed > crate::threshold::MAX_ED {
+        return Err(Error::Parameter(format!("ed {ed} is above the largest accepted, {}", crate::threshold::MAX_ED)));
+    }
+    let cl = Classes::new(shape);
+    let f = cl.len.iter().position(|&l| l == fl as i64).unwrap_or(0);
+    let (ra, rb) = (Rows::new(a, &cl), Rows::new(b, &cl));
+    let k = cl.len.len();
+    let tot = |r: usize| rb.totals[r * k + f];
+    let mut by_total: Vec<u32> = (0..b.len() as u32).collect();
+    by_total.sort_unstable_by_key(|&r| (tot(r as usize), r));
+    let by_total_n = by_total.iter().map(|&r| tot(r as usize)).collect();
+    let mut postings: Vec<Vec<u32>> = vec![Vec::new(); a.dim];
+    for &r in &by_total {
+        for x in rb.range(r as usize) {
+            let c = rb.cols[x] as usize;
+            if cl.of[c] == f && rb.counts[x] > 0 {
+                postings[c].push(r);
+            }
+        }
+    }
+    let posting_n = postings.iter().map(|p| p.iter().map(|&r| tot(r as usize)).collect()).collect();
+    Ok(Index { cl, a: ra, b: rb, f, ed: ed as i64, by_total, by_total_n, postings, posting_n })
+}
+
+/// The pairs of A rows `rows` passing every test, each row's best `per_row` by
+/// (score, distance, b), in A-row order; and the number of candidates verified.
+fn match_rows(ix: &Index, th: &[f64], rows: std::ops::Range<usize>, per_row: usize, nb: usize) -> (Vec<Scored>, u64) {
+    let mut seen = vec![0u32; nb];
+    let mut stamp = 0u32;
+    let (mut order, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
+    let mut l1 = vec![0i64; ix.cl.len.len()];
+    let mut out = Vec::new();
+    let mut candidates = 0u64;
+    for i in rows {
+        stamp = stamp.wrapping_add(1);
+        if stamp == 0 {
+            seen.iter_mut().for_each(|s| *s = 0);
+            stamp = 1;
+        }
+        ix.candidates(i, &mut seen, stamp, &mut order, &mut cand);
+        candidates += cand.len() as u64;
+        found.clear();
+        for &j in &cand {
+            if let Some((d, score)) = ix.verify(i, j as usize, th[i], &mut l1) {
+                found.push(Scored { pair: Pair { a: i as u32, b: j, distance: d }, score });
+            }
+        }
+        let by_rank = |x: &Scored, y: &Scored| x.score.total_cmp(&y.score).then(x.pair.distance.total_cmp(&y.pair.distance)).then(x.pair.b.cmp(&y.pair.b));
+        if found.len() > per_row {
+            found.select_nth_unstable_by(per_row - 1, by_rank);
+            found.truncate(per_row);
+        }
+        found.sort_unstable_by(by_rank);
+        out.extend_from_slice(&found);
+    }
+    (out, candidates)
+}
+
+/// The recommended match: for each A row, its best `per_row` B rows by cosine
+/// distance among those passing the q-gram filter and A's (sound) threshold for
+/// `ed` edits. Uses every core natively; the result does not depend on it.
+///
+/// Errors when the vectors do not fit the shape, the shape has no complete class,
+/// or the thresholds are not one finite number ≥ 0 per A row.
+pub fn scored_match(a: &Vectors, b: &Vectors, thresholds: &[f64], ed: u32, shape: &Shape, per_row: usize) -> Result<(Vec<Scored>, MatchStats), Error> {
+    super::validate(a, b, thresholds)?;
+    let ix = build(a, b, ed, shape)?;
+    let per_row = per_row.max(1);
+    let chunk = 512;
+    let run = |c: usize| match_rows(&ix, thresholds, c * chunk..((c + 1) * chunk).min(a.len()), per_row, b.len());
+    #[cfg(not(target_arch = "wasm32"))]
+    let parts: Vec<(Vec<Scored>, u64)> = {
+        use rayon::prelude::*;
+        (0..a.len().div_ceil(chunk)).into_par_iter().map(run).collect()
+    };
+    #[cfg(target_arch = "wasm32")]
+    let parts: Vec<(Vec<Scored>, u64)> = (0..a.len().div_ceil(chunk)).map(run).collect();
+    let mut out = Vec::new();
+    let mut candidates = 0;
+    for (p, c) in parts {
+        out.extend(p);
+        candidates += c;
+    }
+    let stats = MatchStats { candidates, pairs: out.len() as u64 };
+    Ok((out, stats))
+}
+
+/// Greedy one-to-one by increasing score (ties: distance, then a, then b); each
+/// A and each B row is linked at most once. Sorted by (a, distance, b).
+pub fn one_to_one_scored(pairs: &[Scored]) -> Vec<Pair> {
+    let mut order: Vec<&Scored> = pairs.iter().collect();
+    crate::sorting::sort_by(&mut order, |x, y| {
+        x.score.total_cmp(&y.score).then(x.pair.distance.total_cmp(&y.pair.distance)).then(x.pair.a.cmp(&y.pair.a)).then(x.pair.b.cmp(&y.pair.b))
+    });
+    let max_a = pairs.iter().map(|p| p.pair.a as usize + 1).max().unwrap_or(0);
+    let max_b = pairs.iter().map(|p| p.pair.b as usize + 1).max().unwrap_or(0);
+    let (mut used_a, mut used_b) = (vec![false; max_a], vec![false; max_b]);
+    let mut out = Vec::new();
+    for s in order {
+        let p = s.pair;
+        if !used_a[p.a as usize] && !used_b[p.b as usize] {
+            used_a[p.a as usize] = true;
+            used_b[p.b as usize] = true;
+            out.push(p);
+        }
+    }
+    super::sort_by_a(&mut out);
+    out
+}
+
+/// Does `distance` agree with the sparse arithmetic here (it must: same terms,
+/// same order). Used by the tests.
+#[cfg(test)]
+fn dense_distance(a: &Vectors, b: &Vectors, i: usize, j: usize) -> f64 {
+    super::distance(a.row(i), b.row(j))
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::alphabet::Alphabet;
+    use crate::dp::Randomness;
+    use crate::embed::Embedder;
+    use crate::progress::NoProgress;
+
+    fn recommended_base(alphabet: &str) -> SharedBase {
+        let a = Alphabet::new(alphabet).unwrap();
+        let mined = crate::mine::random::mine(&a, &crate::mine::MineOptions { k: 5, q_min: 3, q_max: 3, ..Default::default() }, &mut Randomness::seeded(1)).unwrap();
+        crate::public::merge_shared(&mined, &mined, 5, Some(2), true).unwrap()
+    }
+
+    fn random_word(rng: &mut Randomness, sigma: &[char], max: usize) -> String {
+        let n = 1 + rng.next_u32() as usize % max;
+        (0..n).map(|_| sigma[rng.next_u32() as usize % sigma.len()]).collect()
+    }
+
+    #[test]
+    fn shape_of_the_recommended_base_has_a_complete_bigram_class() {
+        let base = recommended_base("ABC");
+        let s = Shape::of(&base);
+        assert_eq!(s.lengths.len(), base.len());
+        assert_eq!(s.complete, vec![2]);
+        assert_eq!(s.filter_length(), Some(2));
+        let paper = crate::public::merge_shared(
+            &crate::mine::random::mine(&Alphabet::new("ABC").unwrap(), &crate::mine::MineOptions { k: 4, q_min: 1, q_max: 3, ..Default::default() }, &mut Randomness::seeded(2)).unwrap(),
+            &crate::mine::random::mine(&Alphabet::new("ABC").unwrap(), &crate::mine::MineOptions { k: 4, q_min: 1, q_max: 3, ..Default::default() }, &mut Randomness::seeded(3)).unwrap(),
+            4,
+            None,
+            false,
+        )
+        .unwrap();
+        let ps = Shape::of(&paper);
+        assert!(!ps.complete.contains(&2), "four random grams cannot hold every 2-gram");
+        assert!(ps.validate(paper.len()).is_ok());
+        assert!(ps.validate(paper.len() + 1).is_err());
+    }
+
+    /// Every pair within `ed` edits passes, and the index finds exactly what a
+    /// scan of all pairs with the same tests finds.
+    #[test]
+    fn sound_and_equal_to_a_full_scan() {
+        let sigma: Vec<char> = "ABCD".chars().collect();
+        let base = recommended_base("ABCD");
+        let shape = Shape::of(&base);
+        let e = Embedder::new(&base).unwrap();
+        let mut rng = Randomness::seeded(7);
+        for ed in 0..=3u32 {
+            let a: Vec<String> = (0..120).map(|_| random_word(&mut rng, &sigma, 9)).collect();
+            // B: an edited copy of each A record, then random records
+            let mut b: Vec<String> = a.iter().map(|s| crate::eval::corrupt::corrupt(s, ed, &mut rng)).map(|s| s.chars().filter(|c| sigma.contains(c)).collect::<String>()).collect();
+            for s in b.iter_mut() {
+                if s.is_empty() {
+                    *s = "A".into();
+                }
+            }
+            b.extend((0..80).map(|_| random_word(&mut rng, &sigma, 9)));
+            let (va, vb) = (e.embed_all(&a, &mut NoProgress).unwrap(), e.embed_all(&b, &mut NoProgress).unwrap());
+            let th = crate::threshold::thresholds(&base, &a, ed, &crate::threshold::ThresholdMode::Sound).unwrap();
+            let (got, _) = scored_match(&va, &vb, &th, ed, &shape, usize::MAX).unwrap();
+            let ix = build(&va, &vb, ed, &shape).unwrap();
+            let mut l1 = vec![0; ix.cl.len.len()];
+            let mut want = Vec::new();
+            for i in 0..a.len() {
+                for j in 0..b.len() {
+                    if let Some((d, _)) = ix.verify(i, j, th[i], &mut l1) {
+                        assert_eq!(d, dense_distance(&va, &vb, i, j));
+                        want.push((i as u32, j as u32));
+                    }
+                }
+                // the edited copy is within ed edits (the corruption made at most ed)
+                if crate::eval::corrupt::edit_distance(&a[i], &b[i]) <= ed as usize {
+                    assert!(got.iter().any(|s| s.pair.a == i as u32 && s.pair.b == i as u32), "ed {ed}: {} / {} filtered out", a[i], b[i]);
+                }
+            }
+            let mut g: Vec<(u32, u32)> = got.iter().map(|s| (s.pair.a, s.pair.b)).collect();
+            g.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(g, want, "ed {ed}");
+            if ed == 2 {
+                assert!(want.len() < a.len() * b.len() / 2, "the filter removes pairs ({} of {})", want.len(), a.len() * b.len());
+            }
+        }
+    }
+
+    #[test]
+    fn per_row_keeps_the_best_and_greedy_is_one_to_one() {
+        let base = recommended_base("ABCD");
+        let shape = Shape::of(&base);
+        let e = Embedder::new(&base).unwrap();
+        let a: Vec<String> = ["ABCDAB", "ABCDAC", "DCBA"].iter().map(|s| s.to_string()).collect();
+        let b: Vec<String> = ["ABCDAC", "ABCDAB", "DCBAA", "ABCDA"].iter().map(|s| s.to_string()).collect();
+        let (va, vb) = (e.embed_all(&a, &mut NoProgress).unwrap(), e.embed_all(&b, &mut NoProgress).unwrap());
+        let th = crate::threshold::thresholds(&base, &a, 1, &crate::threshold::ThresholdMode::Sound).unwrap();
+        let (all, _) = scored_match(&va, &vb, &th, 1, &shape, usize::MAX).unwrap();
+        let (one, _) = scored_match(&va, &vb, &th, 1, &shape, 1).unwrap();
+        assert_eq!(one.len(), 3);
+        for s in &one {
+            let best = all.iter().filter(|x| x.pair.a == s.pair.a).map(|x| x.score).fold(f64::INFINITY, f64::min);
+            assert_eq!(s.score, best);
+        }
+        let g: Vec<(u32, u32)> = one_to_one_scored(&all).iter().map(|p| (p.a, p.b)).collect();
+        assert_eq!(g, vec![(0, 1), (1, 0), (2, 2)]);
+    }
+
+    #[test]
+    fn bad_shapes_are_refused() {
+        let base = recommended_base("AB");
+        let e = Embedder::new(&base).unwrap();
+        let v = e.embed_all(&["AB".to_string()], &mut NoProgress).unwrap();
+        let mut s = Shape::of(&base);
+        s.complete.clear();
+        assert!(scored_match(&v, &v, &[1.0], 1, &s, 4).unwrap_err().to_string().contains("complete"));
+        let mut s = Shape::of(&base);
+        s.lengths.pop();
+        assert!(scored_match(&v, &v, &[1.0], 1, &s, 4).unwrap_err().to_string().contains("dimension"));
+        assert!(scored_match(&v, &v, &[1.0], 99, &Shape::of(&base), 4).is_err());
+    }
+}
