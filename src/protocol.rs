@@ -236,12 +236,6 @@ impl VectorBatch {
                 return Err(invalid(format!("a keyed batch has a power-of-two dimension, not {}", self.vectors.dim)));
             }
         }
-        if let Some(shape) = &self.shape {
-            if self.transform.is_some() {
-                return Err(invalid("a keyed batch cannot carry a shape (its coordinates are mixed)".into()));
-            }
-            shape.validate(self.vectors.dim).map_err(invalid)?;
-        }
         // checked: a forged header may announce any dimension
         if n.checked_mul(self.vectors.dim) != Some(self.vectors.data.len()) {
             return Err(invalid(format!(
@@ -251,6 +245,12 @@ impl VectorBatch {
                 n,
                 self.vectors.dim
             )));
+        }
+        if let Some(shape) = &self.shape {
+            if self.transform.is_some() {
+                return Err(invalid("a keyed batch cannot carry a shape (its coordinates are mixed)".into()));
+            }
+            shape.validate(self.vectors.dim).map_err(invalid)?;
         }
         if let Some(i) = self.vectors.data.iter().position(|x| !x.is_finite()) {
             return Err(invalid(format!("vector {} has a non-finite component ({})", i / self.vectors.dim, self.vectors.data[i])));

@@ -60,7 +60,19 @@ fn mine_and_merge_cities() {
     let o = gramlink(&["merge", a.to_str().unwrap(), b.to_str().unwrap(), "--k", "50", "--out", s.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let shared = gramlink::protocol::read_shared_base(&std::fs::read_to_string(&s).unwrap()).unwrap();
-    assert_eq!(shared.len(), 50);
+    // the default (recommended) base: 50 mined grams on top of the 783 public 2-grams
+    assert_eq!(shared.len(), 783 + 50);
+    assert!(shared.padding().is_some());
+    // the paper's base: 50 mined grams, nothing else
+    for (f, extra) in [(&a, "--miner"), (&b, "--strategy")] {
+        let val = if extra == "--miner" { "fpm" } else { "linear" };
+        let m = gramlink(&["mine", "--input", &data("cities.txt"), "--preset", "paper", extra, val, "--out", f.to_str().unwrap()]);
+        assert!(m.status.success(), "{}", stderr(&m));
+    }
+    let o2 = gramlink(&["merge", a.to_str().unwrap(), b.to_str().unwrap(), "--preset", "paper", "--k", "50", "--out", s.to_str().unwrap()]);
+    assert!(o2.status.success(), "{}", stderr(&o2));
+    let paper = gramlink::protocol::read_shared_base(&std::fs::read_to_string(&s).unwrap()).unwrap();
+    assert_eq!(paper.len(), 50);
     assert!(String::from_utf8_lossy(&o.stdout).contains(shared.fingerprint()));
     let noisy = gramlink::protocol::read_noisy_base(&std::fs::read_to_string(&a).unwrap()).unwrap();
     assert!(noisy.private, "an unseeded base is private");
@@ -169,6 +181,12 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     assert!(lines.len() > 4900, "{} pairs", lines.len() - 1);
     let same = lines[1..].iter().filter(|l| { let f: Vec<&str> = l.split(',').collect(); f[0] == f[1] }).count();
     assert!(same > 4500, "{same}");
+    // the default rule: the q-gram filter and cosine ranking (the batches carry the shape)
+    let o = run(&["match", &p("a.vec"), &p("b.vec"), "--out", &p("ranked.csv")]);
+    assert!(stderr(&o).contains("by cosine after the q-gram filter"), "{}", stderr(&o));
+    let ranked = std::fs::read_to_string(d.path("ranked.csv")).unwrap();
+    let same_ranked = ranked.lines().skip(1).filter(|l| { let f: Vec<&str> = l.split(',').collect(); f[0] == f[1] }).count();
+    assert!(same_ranked >= same, "ranked {same_ranked} vs greedy by distance {same}");
 
     // another base: refused by fingerprint
     run(&["mine", "--input", &cities, "--k", "40", "--seed", "9", "--out", &p("nc.json")]);
@@ -189,7 +207,7 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
     let dup_ids = b_json.replacen("\"ids\":[\"1\",\"2\"", "\"ids\":[\"1\",\"1\"", 1);
     assert_ne!(dup_ids, b_json);
-    let wrong_dim = b_json.replacen("\"dim\":75", "\"dim\":74", 1);
+    let wrong_dim = b_json.replacen("\"dim\":858", "\"dim\":74", 1);
     assert_ne!(wrong_dim, b_json);
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("truncated.vec", a_bin[..a_bin.len() - 7].to_vec(), "truncated"),

@@ -107,3 +107,17 @@ fn absurd_sizes_in_a_binary_header_are_refused_not_overflowed() {
         assert!(VectorBatch::read(&out).is_err(), "{to}");
     }
 }
+
+#[test]
+fn shapes_are_checked() {
+    let mut b = batch();
+    b.shape = Some(gramlink::matching::Shape { lengths: vec![1, 2], complete: vec![] });
+    assert!(VectorBatch::read(b.to_json().as_bytes()).unwrap_err().to_string().contains("2 gram lengths for vectors of dimension 3"));
+    b.shape = Some(gramlink::matching::Shape { lengths: vec![1, 2, 0], complete: vec![] });
+    assert!(VectorBatch::read(&b.to_binary()).unwrap_err().to_string().contains("gram length 0"));
+    b.shape = Some(gramlink::matching::Shape { lengths: vec![1, 2, 3], complete: vec![4] });
+    assert!(b.validate().unwrap_err().to_string().contains("complete"));
+    // a batch without a shape (older, or keyed) still reads
+    b.shape = None;
+    assert_eq!(VectorBatch::read(b.to_json().as_bytes()).unwrap(), b);
+}

@@ -58,3 +58,24 @@ fn padded_base_round_trips_and_pads_embeddings() {
     let v = e.embed_one("AB");
     assert_eq!((v[idx("^A")], v[idx("AB")], v[idx("B$")]), (0.5, 0.5, 0.5));
 }
+
+/// ed 2 on CITIES: the q-gram filter keeps every true pair within 2 edits, prunes
+/// most pairs, and ranking by cosine beats ranking by distance on the same pairs.
+#[test]
+fn qgram_filter_prunes_keeps_true_pairs_and_cosine_ranks_better() {
+    let d = cities(1500);
+    let rec = ScenarioOptions { ed: 2, ..ScenarioOptions::recommended() };
+    let r = run_scenario(d.records(), d.alphabet(), &rec, &NoClock, &mut NoProgress).unwrap();
+    let n2 = (r.n * r.n) as u64;
+    assert!(r.candidates * 20 < n2, "{} candidates of {n2}", r.candidates);
+    let by_distance = run_scenario(d.records(), d.alphabet(), &ScenarioOptions { qgram: false, ..rec.clone() }, &NoClock, &mut NoProgress).unwrap();
+    assert!(by_distance.candidates > r.candidates * 10, "{} vs {}", by_distance.candidates, r.candidates);
+    assert!(r.f1 > by_distance.f1, "cosine after the filter {} vs distance {}", r.f1, by_distance.f1);
+    // every pair the range match found is true-or-not; the true pairs the filter
+    // dropped can only be those more than 2 edits apart after normalization
+    assert!(r.recall >= by_distance.recall - 0.01, "{} vs {}", r.recall, by_distance.recall);
+    // keyed: no shape, the same cosine ranking on the pairs within threshold
+    let keyed = run_scenario(d.records(), d.alphabet(), &ScenarioOptions { ed: 1, keyed: true, ..ScenarioOptions::recommended() }, &NoClock, &mut NoProgress).unwrap();
+    let plain = run_scenario(d.records(), d.alphabet(), &ScenarioOptions { ed: 1, ..ScenarioOptions::recommended() }, &NoClock, &mut NoProgress).unwrap();
+    assert!((keyed.f1 - plain.f1).abs() < 0.01, "keyed {} vs unkeyed {}", keyed.f1, plain.f1);
+}

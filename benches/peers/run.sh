@@ -8,8 +8,8 @@
 #                                           # scripts/experiments.sh runs: the peer is
 #                                           # all-pairs, all of NAMES takes ~40 min per ed)
 #
-# peer.py also runs `gramlink link --preset recommended` (not at ed 2 above 10,000
-# records) and an extra NAMES block on the first 10,000 names; see its --help.
+# peer.py also runs `gramlink link --preset recommended` (the default) and an extra NAMES
+# block on the first 10,000 names; see its --help.
 #
 # Environment: NAMES_LIMIT (default: all), EDS (default "0 1 2"), SEED (default 42),
 # OUT (default docs/results), GRAMLINK (a built binary; default: cargo build --release).

@@ -168,7 +168,7 @@ struct Classes {
 impl Classes {
     fn new(shape: &Shape) -> Classes {
         let mut len: Vec<u8> = shape.lengths.clone();
-        len.sort_unstable();
+        crate::sorting::sort_by(&mut len, |x, y| x.cmp(y));
         len.dedup();
         let of = shape.lengths.iter().map(|l| len.iter().position(|x| x == l).unwrap_or(0)).collect();
         let complete = len.iter().map(|l| shape.complete.contains(l)).collect();
@@ -217,6 +217,33 @@ struct Index {
     /// Per coordinate of class f: B rows holding it, sorted by (N_f, row), and their N_f.
     postings: Vec<Vec<u32>>,
     posting_n: Vec<Vec<i64>>,
+    /// For each posting: the row's class-f count on coordinates before this one
+    /// in the global order.
+    posting_pre: Vec<Vec<i64>>,
+    /// For each posting: the row's class-f signature ([`signature`]).
+    posting_sig: Vec<Vec<u64>>,
+    /// Global order of the class-f coordinates: rarest in B first (ties by index).
+    rank: Vec<u32>,
+}
+
+/// Bit of a coordinate in a row signature (a fixed multiplicative hash).
+fn sig_bit(c: usize) -> u64 {
+    1u64 << ((c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+}
+
+/// The set of bits of a row's class-f coordinates. With `w(bit)` A's count on
+/// the coordinates hashed to a bit, the overlap is at most
+/// `Σ_{bit ∈ sig_a & sig_b} w(bit) ≤ popcount(sig_a & sig_b) + N_a − popcount(sig_a)`
+/// (each bit of A carries weight ≥ 1; collisions inside A are in the second term).
+fn signature(cols: impl Iterator<Item = usize>) -> u64 {
+    cols.fold(0, |s, c| s | sig_bit(c))
+}
+
+/// Per-thread buffers: A's row as dense counts and values, per-class overlaps.
+struct Scratch {
+    cnt: Vec<i64>,
+    val: Vec<f32>,
+    overlap: Vec<i64>,
 }
 
 impl Index {
@@ -224,45 +251,70 @@ impl Index {
         rows.totals[r * self.cl.len.len() + c]
     }
 
+    /// Loads A row `i` into the dense scratch (counts and values by coordinate).
+    fn load(&self, i: usize, sc: &mut Scratch) {
+        for x in self.a.range(i) {
+            let c = self.a.cols[x] as usize;
+            sc.cnt[c] = self.a.counts[x];
+            sc.val[c] = self.a.vals[x];
+        }
+    }
+
+    /// Clears what [`Index::load`] set.
+    fn unload(&self, i: usize, sc: &mut Scratch) {
+        for x in self.a.range(i) {
+            let c = self.a.cols[x] as usize;
+            sc.cnt[c] = 0;
+            sc.val[c] = 0.0;
+        }
+    }
+
     /// The pair's verdict: `Some((distance, score))` when it passes every test.
-    fn verify(&self, i: usize, j: usize, th: f64, l1: &mut [i64]) -> Option<(f64, f64)> {
+    /// A row `i` must be loaded in `sc`. The count tests run first, on B's
+    /// non-zeros against the dense A row; only pairs passing them get the exact
+    /// distance (the same squares in the same coordinate order as `distance`).
+    fn verify(&self, i: usize, j: usize, th: f64, sc: &mut Scratch) -> Option<(f64, f64)> {
         let k = self.cl.len.len();
         for c in 0..k {
             if self.cl.complete[c] && (self.total(&self.a, i, c) - self.total(&self.b, j, c)).abs() > self.ed {
                 return None;
             }
         }
-        l1.iter_mut().for_each(|x| *x = 0);
-        let (ra, rb) = (self.a.range(i), self.b.range(j));
-        let (mut x, mut y) = (ra.start, rb.start);
-        let (mut s, mut dot) = (0.0f64, 0.0f64);
-        // the same squares in the same coordinate order as `distance`
-        while x < ra.end || y < rb.end {
-            let ca = if x < ra.end { self.a.cols[x] } else { u32::MAX };
-            let cb = if y < rb.end { self.b.cols[y] } else { u32::MAX };
-            if ca == cb {
-                let d = self.a.vals[x] as f64 - self.b.vals[y] as f64;
-                s += d * d;
-                dot += self.a.vals[x] as f64 * self.b.vals[y] as f64;
-                l1[self.cl.of[ca as usize]] += (self.a.counts[x] - self.b.counts[y]).abs();
-                x += 1;
-                y += 1;
-            } else if ca < cb {
-                let d = self.a.vals[x] as f64;
-                s += d * d;
-                l1[self.cl.of[ca as usize]] += self.a.counts[x];
-                x += 1;
-            } else {
-                let d = self.b.vals[y] as f64;
-                s += d * d;
-                l1[self.cl.of[cb as usize]] += self.b.counts[y];
-                y += 1;
+        sc.overlap.iter_mut().for_each(|x| *x = 0);
+        let rb = self.b.range(j);
+        let mut dot = 0.0f64;
+        for y in rb.clone() {
+            let c = self.b.cols[y] as usize;
+            let na = sc.cnt[c];
+            if na > 0 {
+                sc.overlap[self.cl.of[c]] += na.min(self.b.counts[y]);
+                dot += sc.val[c] as f64 * self.b.vals[y] as f64;
             }
         }
         for c in 0..k {
-            if l1[c] > 2 * self.cl.len[c] * self.ed {
+            let l1 = self.total(&self.a, i, c) + self.total(&self.b, j, c) - 2 * sc.overlap[c];
+            if l1 > 2 * self.cl.len[c] * self.ed {
                 return None;
             }
+        }
+        let ra = self.a.range(i);
+        let (mut x, mut y) = (ra.start, rb.start);
+        let mut s = 0.0f64;
+        while x < ra.end || y < rb.end {
+            let ca = if x < ra.end { self.a.cols[x] } else { u32::MAX };
+            let cb = if y < rb.end { self.b.cols[y] } else { u32::MAX };
+            let d = if ca == cb {
+                x += 1;
+                y += 1;
+                self.a.vals[x - 1] as f64 - self.b.vals[y - 1] as f64
+            } else if ca < cb {
+                x += 1;
+                self.a.vals[x - 1] as f64
+            } else {
+                y += 1;
+                self.b.vals[y - 1] as f64
+            };
+            s += d * d;
         }
         let d = s.sqrt();
         if d > th {
@@ -298,10 +350,13 @@ impl Index {
         for x in self.a.range(i) {
             let c = self.a.cols[x] as usize;
             if self.cl.of[c] == self.f {
-                order.push((self.postings[c].len(), x));
+                order.push((self.rank[c] as usize, x));
             }
         }
-        order.sort_unstable();
+        crate::sorting::sort_by(order, |x, y| x.0.cmp(&y.0));
+        let sig_a = signature(order.iter().map(|&(_, x)| self.a.cols[x] as usize));
+        // O ≤ popcount(sig_a & sig_b) + (A's count beyond one per bit), see `signature`
+        let extra_a = n - sig_a.count_ones() as i64;
         let mut rem = n;
         for &(_, x) in order.iter() {
             let upper = hi.min(2 * rem - n + budget);
@@ -312,8 +367,22 @@ impl Index {
             let ns = &self.posting_n[c];
             let s = ns.partition_point(|&t| t < lo);
             let e = ns.partition_point(|&t| t <= upper);
-            for &r in &self.postings[c][s..e] {
-                add(r, out);
+            for k in s..e {
+                let r = self.postings[c][k];
+                if seen[r as usize] == stamp {
+                    continue;
+                }
+                // Positional filter (PPJoin): met here first, b shares none of A's
+                // earlier coordinates and none of its own before `pre` (earlier in
+                // the same global order), so O ≤ min(rem, N_b − pre). A row whose
+                // true first shared coordinate came earlier but was out of range
+                // there cannot qualify, so skipping it is safe either way.
+                seen[r as usize] = stamp;
+                let nb = ns[k];
+                let shared = (sig_a & self.posting_sig[c][k]).count_ones() as i64 + extra_a;
+                if 2 * rem.min(nb - self.posting_pre[c][k]).min(shared) >= n + nb - budget {
+                    out.push(r);
+                }
             }
             rem -= self.a.counts[x];
         }
@@ -337,19 +406,40 @@ fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<Index, Erro
     let k = cl.len.len();
     let tot = |r: usize| rb.totals[r * k + f];
     let mut by_total: Vec<u32> = (0..b.len() as u32).collect();
-    by_total.sort_unstable_by_key(|&r| (tot(r as usize), r));
+    crate::sorting::sort_by(&mut by_total, |&x, &y| tot(x as usize).cmp(&tot(y as usize)).then(x.cmp(&y)));
     let by_total_n = by_total.iter().map(|&r| tot(r as usize)).collect();
+    let mut df = vec![0usize; a.dim];
+    for x in 0..rb.cols.len() {
+        if rb.counts[x] > 0 {
+            df[rb.cols[x] as usize] += 1;
+        }
+    }
+    let mut coords: Vec<usize> = (0..a.dim).filter(|&c| cl.of[c] == f).collect();
+    crate::sorting::sort_by(&mut coords, |&x, &y| df[x].cmp(&df[y]).then(x.cmp(&y)));
+    let mut rank = vec![u32::MAX; a.dim];
+    for (i, &c) in coords.iter().enumerate() {
+        rank[c] = i as u32;
+    }
     let mut postings: Vec<Vec<u32>> = vec![Vec::new(); a.dim];
+    let mut posting_pre: Vec<Vec<i64>> = vec![Vec::new(); a.dim];
+    let mut posting_sig: Vec<Vec<u64>> = vec![Vec::new(); a.dim];
+    let mut mine: Vec<(u32, usize)> = Vec::new();
     for &r in &by_total {
-        for x in rb.range(r as usize) {
+        mine.clear();
+        mine.extend(rb.range(r as usize).filter(|&x| cl.of[rb.cols[x] as usize] == f && rb.counts[x] > 0).map(|x| (rank[rb.cols[x] as usize], x)));
+        crate::sorting::sort_by(&mut mine, |x, y| x.0.cmp(&y.0));
+        let sig = signature(mine.iter().map(|&(_, x)| rb.cols[x] as usize));
+        let mut pre = 0;
+        for &(_, x) in &mine {
             let c = rb.cols[x] as usize;
-            if cl.of[c] == f && rb.counts[x] > 0 {
-                postings[c].push(r);
-            }
+            postings[c].push(r);
+            posting_pre[c].push(pre);
+            posting_sig[c].push(sig);
+            pre += rb.counts[x];
         }
     }
     let posting_n = postings.iter().map(|p| p.iter().map(|&r| tot(r as usize)).collect()).collect();
-    Ok(Index { cl, a: ra, b: rb, f, ed: ed as i64, by_total, by_total_n, postings, posting_n })
+    Ok(Index { cl, a: ra, b: rb, f, ed: ed as i64, by_total, by_total_n, postings, posting_n, posting_pre, posting_sig, rank })
 }
 
 /// The pairs of A rows `rows` passing every test, each row's best `per_row` by
@@ -358,7 +448,7 @@ fn match_rows(ix: &Index, th: &[f64], rows: std::ops::Range<usize>, per_row: usi
     let mut seen = vec![0u32; nb];
     let mut stamp = 0u32;
     let (mut order, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
-    let mut l1 = vec![0i64; ix.cl.len.len()];
+    let mut sc = Scratch { cnt: vec![0; ix.cl.of.len()], val: vec![0.0; ix.cl.of.len()], overlap: vec![0; ix.cl.len.len()] };
     let mut out = Vec::new();
     let mut candidates = 0u64;
     for i in rows {
@@ -370,17 +460,17 @@ fn match_rows(ix: &Index, th: &[f64], rows: std::ops::Range<usize>, per_row: usi
         ix.candidates(i, &mut seen, stamp, &mut order, &mut cand);
         candidates += cand.len() as u64;
         found.clear();
+        ix.load(i, &mut sc);
         for &j in &cand {
-            if let Some((d, score)) = ix.verify(i, j as usize, th[i], &mut l1) {
+            if let Some((d, score)) = ix.verify(i, j as usize, th[i], &mut sc) {
                 found.push(Scored { pair: Pair { a: i as u32, b: j, distance: d }, score });
             }
         }
+        ix.unload(i, &mut sc);
         let by_rank = |x: &Scored, y: &Scored| x.score.total_cmp(&y.score).then(x.pair.distance.total_cmp(&y.pair.distance)).then(x.pair.b.cmp(&y.pair.b));
-        if found.len() > per_row {
-            found.select_nth_unstable_by(per_row - 1, by_rank);
-            found.truncate(per_row);
-        }
-        found.sort_unstable_by(by_rank);
+        // one sort for both (wasm has one sort routine: code size)
+        crate::sorting::sort_by(&mut found, by_rank);
+        found.truncate(per_row);
         out.extend_from_slice(&found);
     }
     (out, candidates)
@@ -489,8 +579,9 @@ mod tests {
     /// scan of all pairs with the same tests finds.
     #[test]
     fn sound_and_equal_to_a_full_scan() {
-        let sigma: Vec<char> = "ABCD".chars().collect();
-        let base = recommended_base("ABCD");
+        // 10 symbols: 120 bigram coordinates, so row signatures (64 bits) collide
+        let sigma: Vec<char> = "ABCDEFGHIJ".chars().collect();
+        let base = recommended_base("ABCDEFGHIJ");
         let shape = Shape::of(&base);
         let e = Embedder::new(&base).unwrap();
         let mut rng = Randomness::seeded(7);
@@ -508,15 +599,17 @@ mod tests {
             let th = crate::threshold::thresholds(&base, &a, ed, &crate::threshold::ThresholdMode::Sound).unwrap();
             let (got, _) = scored_match(&va, &vb, &th, ed, &shape, usize::MAX).unwrap();
             let ix = build(&va, &vb, ed, &shape).unwrap();
-            let mut l1 = vec![0; ix.cl.len.len()];
+            let mut sc = Scratch { cnt: vec![0; va.dim], val: vec![0.0; va.dim], overlap: vec![0; ix.cl.len.len()] };
             let mut want = Vec::new();
             for i in 0..a.len() {
+                ix.load(i, &mut sc);
                 for j in 0..b.len() {
-                    if let Some((d, _)) = ix.verify(i, j, th[i], &mut l1) {
+                    if let Some((d, _)) = ix.verify(i, j, th[i], &mut sc) {
                         assert_eq!(d, dense_distance(&va, &vb, i, j));
                         want.push((i as u32, j as u32));
                     }
                 }
+                ix.unload(i, &mut sc);
                 // the edited copy is within ed edits (the corruption made at most ed)
                 if crate::eval::corrupt::edit_distance(&a[i], &b[i]) <= ed as usize {
                     assert!(got.iter().any(|s| s.pair.a == i as u32 && s.pair.b == i as u32), "ed {ed}: {} / {} filtered out", a[i], b[i]);

@@ -145,9 +145,10 @@ impl From<StrategyArg> for Strategy {
 /// the miner's flags and `merge`).
 #[derive(Args, Clone)]
 struct BaseShape {
-    /// A whole configuration: the paper's, or the recommended one (public
-    /// 2-grams + mined 3-grams of `^record$`, sound threshold, greedy one-to-one).
-    /// The flags below override its parts.
+    /// A whole configuration: the recommended one (the default: public 2-grams +
+    /// mined 3-grams of `^record$`, sound threshold, q-gram filter, greedy
+    /// one-to-one by cosine distance) or the paper's. The flags below override
+    /// its parts.
     #[arg(long, value_enum)]
     preset: Option<preset::Preset>,
     /// Add every gram of this length over Σ to the shared base (public: costs no
