@@ -100,7 +100,7 @@ fn every_bad_input_throws_its_code() {
         ("batch is a number", matcher(f.batch_a.clone().into(), JsValue::from(3)), "INVALID_PARAMETER", ""),
         ("B's batch as A", matcher(bytes(&b), bytes(&b)), "INVALID_PARAMETER", "has no thresholds"),
         ("shared base as batch", matcher(f.shared.clone().into(), bytes(&b)), "WRONG_MESSAGE_KIND", "expected gramlink/vector-batch"),
-        ("forged dimension", matcher(f.batch_a.replacen("\"dim\":", "\"dim\":4000000000,\"x\":", 1).into(), bytes(&b)), "INVALID_MESSAGE", "which is not 200 vectors"),
+        ("forged dimension", matcher(f.batch_a.replacen("\"dim\":", "\"dim\":4000000000,\"x\":", 1).into(), bytes(&b)), "INVALID_MESSAGE", "dimension 4000000000"),
         // options that contradict the data (the defaults are the recommended configuration)
         ("merge without the padding mined with", DataOwner::merge_bases(f.noisy_a.clone().into(), f.noisy_a.clone().into(), JsValue::from(75), js(r#"{"publicQ": null, "padding": false}"#)).map(|_| ()), "INCOMPATIBLE_BASES", "were mined with padding"),
         ("unknown match rule", Matcher::new(f.batch_a.clone().into(), bytes(&b)).and_then(|m| m.run(js(r#"{"rule": "bogus"}"#))).map(|_| ()), "INVALID_PARAMETER", "unknown variant `bogus`"),

@@ -400,6 +400,11 @@ fn bad_batches() {
     let dim = b.vectors.dim;
     b.vectors.data = b.vectors.data.chunks(dim).flat_map(|r| r[..dim - 1].to_vec()).collect();
     b.vectors.dim = dim - 1;
+    // the batch's own shape (one gram length per coordinate) no longer fits it
+    let m = assert_code(Matcher::new(p.batch_a.clone(), b.to_json().into()), "INVALID_MESSAGE");
+    assert!(m.contains("shape"), "{m}");
+    // without a shape, the matcher compares the dimensions
+    b.shape = None;
     let m = assert_code(Matcher::new(p.batch_a.clone(), b.to_json().into()), "INVALID_PARAMETER");
     assert!(m.contains("dimension"), "{m}");
     // a batch whose numbers do not make its announced vectors
