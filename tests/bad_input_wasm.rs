@@ -103,7 +103,7 @@ fn every_bad_input_throws_its_code() {
         ("forged dimension", matcher(f.batch_a.replacen("\"dim\":", "\"dim\":4000000000,\"x\":", 1).into(), bytes(&b)), "INVALID_MESSAGE", "dimension 4000000000"),
         // options that contradict the data (the defaults are the recommended configuration)
         ("merge without the padding mined with", DataOwner::merge_bases(f.noisy_a.clone().into(), f.noisy_a.clone().into(), JsValue::from(75), js(r#"{"publicQ": null, "padding": false}"#)).map(|_| ()), "INCOMPATIBLE_BASES", "were mined with padding"),
-        ("unknown match rule", Matcher::new(f.batch_a.clone().into(), bytes(&b)).and_then(|m| m.run(js(r#"{"rule": "bogus"}"#))).map(|_| ()), "INVALID_PARAMETER", "unknown variant `bogus`"),
+        ("unknown match rule", Matcher::new(f.batch_a.clone().into(), bytes(&b)).and_then(|m| m.run(js(r#"{"rule": "bogus"}"#))).map(|_| ()), "INVALID_PARAMETER", "unknown rule \"bogus\""),
         ("rule and oneToOne disagree", Matcher::new(f.batch_a.clone().into(), bytes(&b)).and_then(|m| m.run(js(r#"{"rule": "all", "oneToOne": true}"#))).map(|_| ()), "INVALID_PARAMETER", "contradicts rule \"all\""),
         // the keyed transform
         ("keyed A, unkeyed B", matcher(f.keyed_a.clone().into(), bytes(&b)), "TRANSFORM_MISMATCH", "party A's batch is keyed but party B's is not"),

@@ -82,6 +82,35 @@ pub fn options_over<T: DeserializeOwned + Serialize + Default>(value: JsValue, w
     serde_wasm_bindgen::from_value(base_plain).map_err(|e| bad_options(what, e))
 }
 
+/// The entries of an options object read by hand (no serde: small in wasm):
+/// `undefined`/`null` give none; anything but a plain object, or a key not in
+/// `known` (a typo), is refused; keys whose value is `undefined` are left out.
+pub fn option_entries(value: &JsValue, what: &str, known: &[&str]) -> Result<Vec<(String, JsValue)>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(invalid(format!("{what} must be an object, got {}", type_name(value))));
+    }
+    let mut out = Vec::new();
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let name = key.as_string().unwrap_or_default();
+        if !known.contains(&name.as_str()) {
+            return Err(invalid(format!("{what}: unknown option {name:?} (known: {})", known.join(", "))));
+        }
+        let v = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+        if !v.is_undefined() {
+            out.push((name, v));
+        }
+    }
+    Ok(out)
+}
+
+/// A boolean option, or an `INVALID_PARAMETER` error naming it.
+pub fn bool_arg(v: &JsValue, what: &str) -> Result<bool, JsValue> {
+    v.as_bool().ok_or_else(|| invalid(format!("{what} must be true or false, got {}", type_name(v))))
+}
+
 /// A JS value's type, for messages.
 pub fn type_name(v: &JsValue) -> String {
     if v.is_null() {

@@ -1,9 +1,9 @@
 //! `Matcher`: links party A's vector batch with party B's.
 
-use super::errors::{invalid, message_bytes, options_over, set, to_js_error};
+use super::errors::{bool_arg, invalid, message_bytes, option_entries, set, to_js_error, type_name};
 use crate::matching::{link, Rule};
 use crate::protocol::{write_match_result, LinkedPair, MatchResult, VectorBatch};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// Options of `Matcher.match`: `rule` is `"ranked"` (the default, the
@@ -12,15 +12,16 @@ use wasm_bindgen::prelude::*;
 /// (mutual unique nearest neighbours) or `"all"` (every B within A's threshold:
 /// the paper's rule). `oneToOne`, the older option, says the same as a rule:
 /// `true` is `"greedy"`, `false` is `"all"`; given with `rule`, it must agree
-/// with it (`true` with a one-to-one rule, `false` with `"all"`).
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+/// with it (`true` with a one-to-one rule, `false` with `"all"`). Read by hand
+/// ([`MatchOptions::read`]); serialized for `defaults()`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(super) struct MatchOptions {
-    /// Absent (not the default's `ranked`) when the caller gives none, so that
+    /// `None` when the caller gives none (not the default's `ranked`), so that
     /// `oneToOne` alone keeps its meaning.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     rule: Option<Rule>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     one_to_one: Option<bool>,
 }
 
@@ -35,6 +36,26 @@ impl MatchOptions {
     /// The paper's rule: every B within A's threshold.
     pub(super) fn all() -> Self {
         MatchOptions { rule: Some(Rule::All), one_to_one: None }
+    }
+
+    /// The options a caller gave (`null` for either key: not given).
+    fn read(v: &JsValue) -> Result<MatchOptions, JsValue> {
+        let mut o = MatchOptions { rule: None, one_to_one: None };
+        for (key, x) in option_entries(v, "match options", &["oneToOne", "rule"])? {
+            if x.is_null() {
+                continue;
+            }
+            if key == "rule" {
+                let name = x.as_string().ok_or_else(|| invalid(format!("match options: rule must be a string, got {}", type_name(&x))))?;
+                let rule = [Rule::All, Rule::Greedy, Rule::Nearest, Rule::Ranked].into_iter().find(|&r| rule_option(r) == name);
+                o.rule = Some(rule.ok_or_else(|| {
+                    invalid(format!("match options: unknown rule {name:?} (the rules: \"all\", \"greedy\", \"nearest\", \"ranked\")"))
+                })?);
+            } else {
+                o.one_to_one = Some(bool_arg(&x, "match options: oneToOne")?);
+            }
+        }
+        Ok(o)
     }
 
     /// The rule asked for, from `rule` and `oneToOne`.
@@ -157,8 +178,7 @@ impl Matcher {
 
 impl Matcher {
     fn pairs(&self, opts: JsValue) -> Result<(&'static str, Vec<crate::matching::Pair>, u64), JsValue> {
-        // over no rule (not the default's): `oneToOne` alone keeps its meaning
-        let o: MatchOptions = options_over(opts, "match options", &MatchOptions { rule: None, one_to_one: None }, &["oneToOne"])?;
+        let o = MatchOptions::read(&opts)?;
         let rule = o.rule()?;
         let (th, ed) = match &self.a.thresholds {
             Some(t) => (t.values.as_slice(), t.ed),

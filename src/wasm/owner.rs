@@ -89,9 +89,10 @@ impl EmbedOptions {
 /// of length `publicQ` on top of the mined ones (`null`: none), and `padding` (the
 /// records embedded as `^record$`; the noisy bases must have been mined so).
 /// Default: the recommended `{publicQ: 2, padding: true}`; `{publicQ: null,
-/// padding: false}` is the paper's base.
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+/// padding: false}` is the paper's base. Read by hand ([`MergeOptions::read`]);
+/// serialized for `defaults()`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(super) struct MergeOptions {
     pub(super) public_q: Option<usize>,
     pub(super) padding: bool,
@@ -109,6 +110,19 @@ impl MergeOptions {
     pub(super) fn paper() -> Self {
         let m = MineOptions::paper();
         MergeOptions { public_q: m.public_q, padding: m.padding }
+    }
+
+    /// The options a caller gave, over the defaults (`publicQ: null`: no public grams).
+    fn read(v: &JsValue) -> Result<MergeOptions, JsValue> {
+        let mut o = MergeOptions::default();
+        for (key, x) in super::errors::option_entries(v, "merge options", &["padding", "publicQ"])? {
+            if key == "publicQ" {
+                o.public_q = if x.is_null() { None } else { Some(count_arg(&x, "merge options: publicQ", 1)? as usize) };
+            } else {
+                o.padding = super::errors::bool_arg(&x, "merge options: padding")?;
+            }
+        }
+        Ok(o)
     }
 }
 
@@ -141,9 +155,6 @@ fn check_merge(o: &MergeOptions, a: &crate::base::NoisyBase, b: &crate::base::No
             "the noisy bases were mined without padding: merge them with padding: false (or mine them with padding: true)".into()
         })
         .into());
-    }
-    if o.public_q == Some(0) {
-        return Err(crate::error::Error::Parameter("publicQ must be at least 1 (null: no public grams)".into()));
     }
     Ok(())
 }
@@ -281,7 +292,7 @@ impl DataOwner {
         let na = read_noisy_base(&string_arg(&a, "noisy base a")?).map_err(|e| to_js_error(e.into()))?;
         let nb = read_noisy_base(&string_arg(&b, "noisy base b")?).map_err(|e| to_js_error(e.into()))?;
         let k = count_arg(&k, "k", 0)?;
-        let o: MergeOptions = super::errors::options_over(options, "merge options", &MergeOptions::default(), &[])?;
+        let o = MergeOptions::read(&options)?;
         check_merge(&o, &na, &nb).map_err(to_js_error)?;
         let shared = merge_shared(&na, &nb, k as usize, o.public_q, o.padding).map_err(|e| to_js_error(e.into()))?;
         Ok(write_shared_base(&shared))
