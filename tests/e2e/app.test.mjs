@@ -234,7 +234,7 @@ test('owner page: each error is shown in words next to its control', async () =>
   await p.setInputFiles('#partner', recommendedBase);
   await p.click('#merge');
   await p.waitForSelector('#partner-error:not(:empty)');
-  assert.match(await text(p, '#partner-error'), /INCOMPATIBLE_BASES.*other configuration/);
+  assert.match(await text(p, '#partner-error'), /other configuration \(yours: paper\).*INCOMPATIBLE_BASES/);
   await screenshots(p, 'owner-errors');
   assert.deepEqual(p.errors, []);
 });

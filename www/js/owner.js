@@ -264,7 +264,7 @@ el('mine').addEventListener('click', async () => {
     const r = await worker.call('mine', { options }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
     state.base = r.base;
     state.minedWith = preset;
-    el('merge-shape').textContent = `Merged as mined (${presetNote(preset)}) Your partner must have mined with the same configuration.`;
+    el('merge-shape').textContent = `The shared base follows the configuration your base was mined with (${presetNote(preset)}); your partner must have chosen the same.`;
     state.spent = r.spent;
     updateBudget();
     const p = r.params;
@@ -348,8 +348,9 @@ el('merge').addEventListener('click', async () => {
     enable($('#step-embed'), true);
     el('embed').disabled = false;
   } catch (e) {
+    // the page merges as it mined: a padding mismatch is the partner's other configuration
     const msg = e.code === 'INCOMPATIBLE_BASES' && /padding/.test(e.message)
-      ? `${describe(e)} — your partner mined with the other configuration: both parties must choose the same one`
+      ? `your partner's noisy base was mined with the other configuration (yours: ${state.minedWith}): both parties must choose the same one and mine again (INCOMPATIBLE_BASES)`
       : describe(e);
     showError(/\bk\b/.test(e.message) && e.code === 'INVALID_BASE' ? el('merge-k') : el('partner'), msg);
   } finally {
