@@ -41,6 +41,7 @@ fn expect<T>(r: Result<T, JsValue>, code: &str, needle: &str) -> Result<(), Stri
 const CITIES: &str = include_str!("../data/cities.txt");
 
 struct Fixture {
+    noisy_a: String,
     shared: String,
     batch_a: String,
     batch_b: Vec<u8>,
@@ -54,14 +55,14 @@ fn fixture() -> Fixture {
     let mut b = DataOwner::new(strings(&recs[100..]), js(r#"{"budget": 1, "seed": 2}"#)).unwrap();
     let na = a.mine(js(r#"{"epsilon": 1}"#), None).unwrap();
     let nb = b.mine(js(r#"{"epsilon": 1}"#), None).unwrap();
-    let shared = DataOwner::merge_bases(na.into(), nb.into(), JsValue::from(75)).unwrap();
+    let shared = DataOwner::merge_bases(na.clone().into(), nb.into(), JsValue::from(75), JsValue::UNDEFINED).unwrap();
     let batch_a = a.embed(shared.clone().into(), JsValue::UNDEFINED, None).unwrap().as_string().unwrap();
     let batch_b = Uint8Array::new(&b.embed(shared.clone().into(), js(r#"{"party": "B", "binary": true}"#), None).unwrap()).to_vec();
     let k1 = "01".repeat(32);
     let k2 = "02".repeat(32);
     let keyed_a = a.embed(shared.clone().into(), js(&format!(r#"{{"key": "{k1}"}}"#)), None).unwrap().as_string().unwrap();
     let keyed_b2 = Uint8Array::new(&b.embed(shared.clone().into(), js(&format!(r#"{{"party": "B", "binary": true, "key": "{k2}"}}"#)), None).unwrap()).to_vec();
-    Fixture { shared, batch_a, batch_b, keyed_a, keyed_b2 }
+    Fixture { noisy_a: na, shared, batch_a, batch_b, keyed_a, keyed_b2 }
 }
 
 #[wasm_bindgen_test]
@@ -99,7 +100,11 @@ fn every_bad_input_throws_its_code() {
         ("batch is a number", matcher(f.batch_a.clone().into(), JsValue::from(3)), "INVALID_PARAMETER", ""),
         ("B's batch as A", matcher(bytes(&b), bytes(&b)), "INVALID_PARAMETER", "has no thresholds"),
         ("shared base as batch", matcher(f.shared.clone().into(), bytes(&b)), "WRONG_MESSAGE_KIND", "expected gramlink/vector-batch"),
-        ("forged dimension", matcher(f.batch_a.replacen("\"dim\":", "\"dim\":4000000000,\"x\":", 1).into(), bytes(&b)), "INVALID_MESSAGE", "which is not 200 vectors"),
+        ("forged dimension", matcher(f.batch_a.replacen("\"dim\":", "\"dim\":4000000000,\"x\":", 1).into(), bytes(&b)), "INVALID_MESSAGE", "dimension 4000000000"),
+        // options that contradict the data (the defaults are the recommended configuration)
+        ("merge without the padding mined with", DataOwner::merge_bases(f.noisy_a.clone().into(), f.noisy_a.clone().into(), JsValue::from(75), js(r#"{"publicQ": null, "padding": false}"#)).map(|_| ()), "INCOMPATIBLE_BASES", "were mined with padding"),
+        ("unknown match rule", Matcher::new(f.batch_a.clone().into(), bytes(&b)).and_then(|m| m.run(js(r#"{"rule": "bogus"}"#))).map(|_| ()), "INVALID_PARAMETER", "unknown rule \"bogus\""),
+        ("rule and oneToOne disagree", Matcher::new(f.batch_a.clone().into(), bytes(&b)).and_then(|m| m.run(js(r#"{"rule": "all", "oneToOne": true}"#))).map(|_| ()), "INVALID_PARAMETER", "contradicts rule \"all\""),
         // the keyed transform
         ("keyed A, unkeyed B", matcher(f.keyed_a.clone().into(), bytes(&b)), "TRANSFORM_MISMATCH", "party A's batch is keyed but party B's is not"),
         ("different keys", matcher(f.keyed_a.clone().into(), bytes(&f.keyed_b2)), "TRANSFORM_MISMATCH", "different keys"),

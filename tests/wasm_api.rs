@@ -5,13 +5,14 @@
 #![cfg(target_arch = "wasm32")]
 
 use gramlink::protocol::VectorBatch;
-use gramlink::wasm::{fingerprint, run_scenario, DataOwner, Matcher};
+use gramlink::wasm::{defaults, fingerprint, run_scenario, DataOwner, Matcher};
 use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array, Uint8Array, JSON};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 const CITIES: &str = include_str!("../data/cities.txt");
 const GOLDEN_SCENARIO: &str = include_str!("golden/scenario_cities1000_ed1_seed42.json");
+const GOLDEN_RECOMMENDED: &str = include_str!("golden/scenario_cities1000_ed1_seed42_recommended.json");
 
 fn js(json: &str) -> JsValue {
     JSON::parse(json).unwrap()
@@ -19,6 +20,11 @@ fn js(json: &str) -> JsValue {
 
 fn get(v: &JsValue, key: &str) -> JsValue {
     Reflect::get(v, &JsValue::from_str(key)).unwrap()
+}
+
+/// A JS value as a serde_json value (object keys in any order; numbers exact).
+fn as_json(v: &JsValue) -> serde_json::Value {
+    serde_json::from_str(&String::from(JSON::stringify(v).unwrap())).unwrap()
 }
 
 fn strings(xs: &[String]) -> JsValue {
@@ -62,7 +68,10 @@ fn owner(records: &[String], options: &str) -> DataOwner {
     DataOwner::new(strings(records), js(options)).unwrap()
 }
 
-const MINE: &str = r#"{"miner": "fpm", "epsilon": 2, "k": 75}"#;
+/// The paper's configuration, written out over the recommended defaults: mined
+/// 1–3-grams of the unpadded records, no public grams.
+const MINE: &str = r#"{"miner": "fpm", "epsilon": 2, "k": 75, "qMin": 1, "padding": false}"#;
+const PAPER_MERGE: &str = r#"{"publicQ": null, "padding": false}"#;
 
 struct Protocol {
     a: DataOwner,
@@ -78,14 +87,78 @@ fn protocol(n: usize) -> Protocol {
     let mut b = owner(&rb, r#"{"budget": 2, "seed": 2}"#);
     let na = a.mine(js(MINE), None).unwrap();
     let nb = b.mine(js(MINE), None).unwrap();
-    let shared = DataOwner::merge_bases(na.into(), nb.into(), JsValue::from(75)).unwrap();
+    let shared = DataOwner::merge_bases(na.into(), nb.into(), JsValue::from(75), js(PAPER_MERGE)).unwrap();
     let batch_a = a.embed(shared.clone().into(), js(r#"{"party": "A", "thresholds": {"ed": 1, "mode": "paper"}}"#), None).unwrap();
     let batch_b = b.embed(shared.clone().into(), js(r#"{"party": "B", "binary": true}"#), None).unwrap();
     Protocol { a, shared, batch_a, batch_b }
 }
 
-/// Two owners on 2,500 cities (with non-ASCII names) and a corrupted copy: mine,
-/// merge, embed (JSON and binary), match by both rules.
+/// The rows linked, as (A row, B row).
+fn linked(r: &JsValue) -> Vec<(u32, u32)> {
+    let ia = get(r, "a").dyn_into::<Uint32Array>().unwrap().to_vec();
+    let ib = get(r, "b").dyn_into::<Uint32Array>().unwrap().to_vec();
+    ia.into_iter().zip(ib).collect()
+}
+
+/// F1 of linked rows against the truth "row i of A is row i of B" (every record).
+fn f1(pairs: &[(u32, u32)], n: usize) -> f64 {
+    let tp = pairs.iter().filter(|(a, b)| a == b).count() as f64;
+    if tp == 0.0 {
+        return 0.0;
+    }
+    let (precision, recall) = (tp / pairs.len() as f64, tp / n as f64);
+    2.0 * precision * recall / (precision + recall)
+}
+
+/// The whole protocol with every option left at its default (the recommended
+/// configuration) and with the paper's written out, on the same 2,000 cities, the
+/// same corrupted copy (one deletion in every third record: ed 1), the same seeds
+/// and ε: the defaults make the recommended base (public 2-grams: dimension above
+/// 750, a shape in both batches), link by the ranked rule, and link better.
+#[wasm_bindgen_test]
+fn defaults_are_the_recommended_configuration() {
+    let n = 2000;
+    let ra = cities(n);
+    let rb = corrupted(&ra);
+    let run = |mine: JsValue, merge: JsValue, embed_a: JsValue, rule: JsValue| {
+        let mut a = owner(&ra, r#"{"seed": 11}"#);
+        let mut b = owner(&rb, r#"{"seed": 12}"#);
+        let na = a.mine(mine.clone(), None).unwrap();
+        let nb = b.mine(mine, None).unwrap();
+        let shared = DataOwner::merge_bases(na.into(), nb.into(), JsValue::from(75), merge).unwrap();
+        let batch_a = a.embed(shared.clone().into(), embed_a, None).unwrap();
+        let batch_b = b.embed(shared.into(), js(r#"{"party": "B", "binary": true}"#), None).unwrap();
+        let m = Matcher::new(batch_a.clone(), batch_b.clone()).unwrap();
+        let r: JsValue = m.run(rule).unwrap().into();
+        let read = |v: &JsValue| match v.as_string() {
+            Some(s) => VectorBatch::read(s.as_bytes()).unwrap(),
+            None => VectorBatch::read(&v.dyn_ref::<Uint8Array>().unwrap().to_vec()).unwrap(),
+        };
+        (m.dim(), read(&batch_a), read(&batch_b), r)
+    };
+    let (dim, ba, bb, r) = run(JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED, JsValue::UNDEFINED);
+    assert!(dim > 750, "dimension {dim}: no public 2-grams in the default base");
+    assert!(ba.shape.is_some() && ba.shape == bb.shape, "the batches carry the base's shape");
+    assert_eq!(ba.thresholds.as_ref().unwrap().mode, "sound");
+    assert_eq!(get(&r, "rule").as_string().unwrap(), "ranked");
+    let recommended = f1(&linked(&r), n);
+
+    // the paper's configuration, from defaults().presets.paper
+    let paper = get(&get(&defaults().unwrap(), "presets"), "paper");
+    let th = Object::new();
+    Reflect::set(&th, &"thresholds".into(), &get(&paper, "thresholds")).unwrap();
+    let (pdim, pa, _, pr) = run(get(&paper, "mine"), get(&paper, "merge"), th.into(), get(&paper, "match"));
+    assert!(pdim <= 75, "the paper's base has the mined grams only, got {pdim}");
+    assert_eq!(pa.thresholds.as_ref().unwrap().mode, "paper");
+    assert_eq!(get(&pr, "rule").as_string().unwrap(), "threshold");
+    let paper_f1 = f1(&linked(&pr), n);
+    web_sys::console::log_1(&format!("CITIES n={n} ed 1 seed 11/12: F1 recommended {recommended:.4}, paper {paper_f1:.4}").into());
+    assert!(recommended > paper_f1, "F1: recommended {recommended}, paper {paper_f1}");
+    assert!(recommended > 0.5, "F1 of the recommended configuration {recommended}");
+}
+
+/// Two owners on 2,500 cities (with non-ASCII names) and a corrupted copy, in the
+/// paper's configuration: mine, merge, embed (JSON and binary), match by its rules.
 #[wasm_bindgen_test]
 fn protocol_end_to_end() {
     let n = 2500;
@@ -99,8 +172,12 @@ fn protocol_end_to_end() {
 
     let m = Matcher::new(p.batch_a.clone(), p.batch_b.clone()).unwrap();
     assert_eq!((m.size_a(), m.size_b(), m.fingerprint()), (n, n, fp.clone()));
-    let r: JsValue = m.run(JsValue::UNDEFINED).unwrap().into();
+    let ranked: JsValue = m.run(JsValue::UNDEFINED).unwrap().into();
+    assert_eq!(get(&ranked, "rule").as_string().unwrap(), "ranked", "the default rule");
+    let r: JsValue = m.run(js(r#"{"rule": "all"}"#)).unwrap().into();
     assert_eq!(get(&r, "rule").as_string().unwrap(), "threshold");
+    let legacy: JsValue = m.run(js(r#"{"oneToOne": false}"#)).unwrap().into();
+    assert_eq!(get(&legacy, "rule").as_string().unwrap(), "threshold", "oneToOne: false is the rule \"all\"");
     let ia: Uint32Array = get(&r, "a").dyn_into().unwrap();
     let ib: Uint32Array = get(&r, "b").dyn_into().unwrap();
     let d: Float64Array = get(&r, "distances").dyn_into().unwrap();
@@ -127,6 +204,17 @@ fn protocol_end_to_end() {
     assert_eq!(ob.iter().collect::<std::collections::HashSet<_>>().len(), ob.len());
     let msg = m.match_result(js(r#"{"oneToOne": true}"#)).unwrap();
     assert!(msg.contains("gramlink/match-result") && msg.contains(&fp));
+    let greedy: JsValue = m.run(js(r#"{"rule": "greedy", "oneToOne": true}"#)).unwrap().into();
+    assert_eq!(linked(&greedy), linked(&one), "rule greedy is oneToOne: true");
+    for (rule, name) in [("nearest", "nearest"), ("ranked", "ranked")] {
+        let r: JsValue = m.run(js(&format!(r#"{{"rule": "{rule}"}}"#))).unwrap().into();
+        assert_eq!(get(&r, "rule").as_string().unwrap(), name);
+        let pairs = linked(&r);
+        let a: std::collections::HashSet<u32> = pairs.iter().map(|p| p.0).collect();
+        let b: std::collections::HashSet<u32> = pairs.iter().map(|p| p.1).collect();
+        assert!(a.len() == pairs.len() && b.len() == pairs.len() && pairs.len() > n / 2, "{rule}: one-to-one");
+    }
+    assert!(m.match_result(js(r#"{"rule": "ranked"}"#)).unwrap().contains(r#""rule":"ranked""#));
 
     // thresholds and vectors, locally
     let th = p.a.thresholds(p.shared.clone().into(), JsValue::from(1), JsValue::from_str("sound")).unwrap();
@@ -154,11 +242,19 @@ fn cities_with_non_ascii_names() {
     let counter = wasm_bindgen::closure::Closure::<dyn FnMut(String, f64, f64)>::new(move |_: String, _: f64, _: f64| {
         t.set(t.get() + 1);
     });
+    // the defaults: the recommended configuration
     let r = run_scenario(strings(&first), js(r#"{"ed": 1, "seed": 42}"#), Some(counter.as_ref().unchecked_ref::<js_sys::Function>().clone())).unwrap();
     assert!(ticks.get() > 2, "the progress callback was called {} times", ticks.get());
+    let golden = js(GOLDEN_RECOMMENDED);
+    for key in ["f1", "precision", "recall", "candidates", "fingerprint", "hMax", "pairs", "options"] {
+        assert_eq!(as_json(&get(&r, key)), as_json(&get(&golden, key)), "{key} differs from the native golden value");
+    }
+    // the paper's options, written out over the defaults, give the paper's
+    let paper = get(&get(&get(&defaults().unwrap(), "presets"), "paper"), "scenario");
+    let r = run_scenario(strings(&first), paper, None).unwrap();
     let golden = js(GOLDEN_SCENARIO);
-    for key in ["f1", "precision", "recall", "candidates", "fingerprint", "hMax", "pairs"] {
-        assert_eq!(get(&r, key), get(&golden, key), "{key} differs from the native golden value");
+    for key in ["f1", "precision", "recall", "candidates", "fingerprint", "hMax", "pairs", "options"] {
+        assert_eq!(as_json(&get(&r, key)), as_json(&get(&golden, key)), "{key} differs from the native golden value");
     }
     let timings = get(&r, "timingsMs");
     assert!(!timings.is_instance_of::<js_sys::Map>(), "timings are a plain object");
@@ -244,14 +340,36 @@ fn budget_exceeded() {
 
 #[wasm_bindgen_test]
 fn bad_bases() {
-    let mut a = owner(&cities(300), r#"{"seed": 4, "budget": 2}"#);
+    let mut a = owner(&cities(300), r#"{"seed": 4, "budget": 3}"#);
     let na = a.mine(js(MINE), None).unwrap();
-    assert_code(DataOwner::merge_bases(na.clone().into(), na.clone().into(), JsValue::from(0)), "INVALID_BASE");
-    assert_code(DataOwner::merge_bases(na.clone().into(), na.clone().into(), JsValue::from(2.5)), "INVALID_PARAMETER");
-    assert_code(DataOwner::merge_bases(na.clone().into(), JsValue::from_str("{\"format\""), JsValue::from(10)), "TRUNCATED_MESSAGE");
-    assert_code(DataOwner::merge_bases(na.clone().into(), JsValue::from_str("not json"), JsValue::from(10)), "MALFORMED_MESSAGE");
-    let shared = DataOwner::merge_bases(na.clone().into(), na.clone().into(), JsValue::from(20)).unwrap();
-    assert_code(DataOwner::merge_bases(shared.clone().into(), na.into(), JsValue::from(10)), "WRONG_MESSAGE_KIND");
+    assert_code(DataOwner::merge_bases(na.clone().into(), na.clone().into(), JsValue::from(0), js(PAPER_MERGE)), "INVALID_BASE");
+    assert_code(DataOwner::merge_bases(na.clone().into(), na.clone().into(), JsValue::from(2.5), JsValue::UNDEFINED), "INVALID_PARAMETER");
+    assert_code(DataOwner::merge_bases(na.clone().into(), JsValue::from_str("{\"format\""), JsValue::from(10), JsValue::UNDEFINED), "TRUNCATED_MESSAGE");
+    assert_code(DataOwner::merge_bases(na.clone().into(), JsValue::from_str("not json"), JsValue::from(10), JsValue::UNDEFINED), "MALFORMED_MESSAGE");
+    let shared = DataOwner::merge_bases(na.clone().into(), na.clone().into(), JsValue::from(20), js(PAPER_MERGE)).unwrap();
+    assert_code(DataOwner::merge_bases(shared.clone().into(), na.clone().into(), JsValue::from(10), JsValue::UNDEFINED), "WRONG_MESSAGE_KIND");
+    // the paper's options give the core's paper base (base::merge), bit for bit
+    let (ca, cb) = (gramlink::protocol::read_noisy_base(&na).unwrap(), gramlink::protocol::read_noisy_base(&na).unwrap());
+    assert_eq!(shared, gramlink::protocol::write_shared_base(&gramlink::base::merge(&ca, &cb, 20).unwrap()));
+    // merge options that contradict how the noisy bases were mined: a typed error
+    let padded = a.mine(js(r#"{"miner": "fpm", "epsilon": 0.5}"#), None).unwrap();
+    let recommended = DataOwner::merge_bases(padded.clone().into(), padded.clone().into(), JsValue::from(20), JsValue::UNDEFINED).unwrap();
+    assert!(recommended.len() > shared.len());
+    let m = assert_code(DataOwner::merge_bases(na.clone().into(), na.clone().into(), JsValue::from(20), JsValue::UNDEFINED), "INCOMPATIBLE_BASES");
+    assert!(m.contains("without padding"), "{m}");
+    let m = assert_code(DataOwner::merge_bases(padded.clone().into(), padded.clone().into(), JsValue::from(20), js(PAPER_MERGE)), "INCOMPATIBLE_BASES");
+    assert!(m.contains("padding: true"), "{m}");
+    assert_code(DataOwner::merge_bases(padded.clone().into(), padded.clone().into(), JsValue::from(20), js(r#"{"padding": false}"#)), "INCOMPATIBLE_BASES");
+    let m = assert_code(DataOwner::merge_bases(padded.clone().into(), na.clone().into(), JsValue::from(20), JsValue::UNDEFINED), "INCOMPATIBLE_BASES");
+    assert!(m.contains("noisy base a was mined with padding and noisy base b without"), "{m}");
+    assert_code(DataOwner::merge_bases(padded.clone().into(), padded.clone().into(), JsValue::from(20), js(r#"{"publicQ": 0}"#)), "INVALID_PARAMETER");
+    assert_code(DataOwner::merge_bases(padded.clone().into(), padded.clone().into(), JsValue::from(20), js(r#"{"publicQ": 9}"#)), "INVALID_BASE");
+    assert_code(DataOwner::merge_bases(padded.clone().into(), padded.clone().into(), JsValue::from(20), js(r#"{"publicq": 2}"#)), "INVALID_PARAMETER");
+    assert_code(DataOwner::merge_bases(padded.clone().into(), padded.clone().into(), JsValue::from(20), JsValue::from(2)), "INVALID_PARAMETER");
+    // publicQ left undefined is the default, not "none"
+    let undefined_q = Object::new();
+    Reflect::set(&undefined_q, &"publicQ".into(), &JsValue::UNDEFINED).unwrap();
+    assert_eq!(DataOwner::merge_bases(padded.clone().into(), padded.into(), JsValue::from(20), undefined_q.into()).unwrap(), recommended);
     assert_code(fingerprint("{oops".into()), "MALFORMED_MESSAGE");
     assert_code(fingerprint(JsValue::UNDEFINED), "INVALID_PARAMETER");
     assert_code(a.embed("[]".into(), JsValue::UNDEFINED, None), "MALFORMED_MESSAGE");
@@ -271,7 +389,7 @@ fn bad_batches() {
     // another base: fingerprint mismatch
     let mut c = owner(&cities(300), r#"{"budget": 2, "seed": 9}"#);
     let nc = c.mine(js(MINE), None).unwrap();
-    let other = DataOwner::merge_bases(nc.clone().into(), nc.into(), JsValue::from(40)).unwrap();
+    let other = DataOwner::merge_bases(nc.clone().into(), nc.into(), JsValue::from(40), js(PAPER_MERGE)).unwrap();
     let batch_c = c.embed(other.into(), js(r#"{"party": "B"}"#), None).unwrap();
     let m = assert_code(Matcher::new(p.batch_a.clone(), batch_c), "FINGERPRINT_MISMATCH");
     assert!(m.contains("fingerprint"), "{m}");
@@ -282,6 +400,11 @@ fn bad_batches() {
     let dim = b.vectors.dim;
     b.vectors.data = b.vectors.data.chunks(dim).flat_map(|r| r[..dim - 1].to_vec()).collect();
     b.vectors.dim = dim - 1;
+    // the batch's own shape (one gram length per coordinate) no longer fits it
+    let m = assert_code(Matcher::new(p.batch_a.clone(), b.to_json().into()), "INVALID_MESSAGE");
+    assert!(m.contains("shape"), "{m}");
+    // without a shape, the matcher compares the dimensions
+    b.shape = None;
     let m = assert_code(Matcher::new(p.batch_a.clone(), b.to_json().into()), "INVALID_PARAMETER");
     assert!(m.contains("dimension"), "{m}");
     // a batch whose numbers do not make its announced vectors
@@ -296,4 +419,11 @@ fn bad_batches() {
     assert_code(Matcher::new(p.shared.clone().into(), p.batch_b.clone()), "WRONG_MESSAGE_KIND");
     let m = Matcher::new(p.batch_a.clone(), p.batch_b.clone()).unwrap();
     assert_code(m.run(js(r#"{"one_to_one": true}"#)), "INVALID_PARAMETER");
+    let msg = assert_code(m.run(js(r#"{"rule": "bogus"}"#)), "INVALID_PARAMETER");
+    assert!(msg.contains("bogus") && msg.contains("ranked"), "{msg}");
+    assert_code(m.match_result(js(r#"{"rule": "bogus"}"#)), "INVALID_PARAMETER");
+    assert_code(m.run(js(r#"{"rule": 3}"#)), "INVALID_PARAMETER");
+    let msg = assert_code(m.run(js(r#"{"rule": "all", "oneToOne": true}"#)), "INVALID_PARAMETER");
+    assert!(msg.contains("contradicts"), "{msg}");
+    assert_code(m.run(js(r#"{"rule": "greedy", "oneToOne": false}"#)), "INVALID_PARAMETER");
 }

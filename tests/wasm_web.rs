@@ -17,18 +17,43 @@ fn code(e: JsValue) -> String {
     get(&e, "code").as_string().unwrap_or_default()
 }
 
+fn json(v: &JsValue) -> serde_json::Value {
+    serde_json::from_str(&JSON::stringify(v).unwrap().as_string().unwrap()).unwrap()
+}
+
+/// `defaults()` is the recommended configuration (issue #8), from the core's
+/// constructors; `presets` holds it and the paper's, every field written out.
 #[wasm_bindgen_test]
 fn defaults_are_the_cores() {
+    use gramlink::eval::scenario::ScenarioOptions;
     let d = defaults().unwrap();
     let mine: MineOptions = serde_wasm_bindgen::from_value(get(&d, "mine")).unwrap();
-    assert_eq!(mine, MineOptions::default());
-    let scenario = JSON::stringify(&get(&d, "scenario")).unwrap().as_string().unwrap();
-    let core = serde_json::to_string(&gramlink::eval::scenario::ScenarioOptions::default()).unwrap();
-    assert_eq!(serde_json::from_str::<serde_json::Value>(&scenario).unwrap(), serde_json::from_str::<serde_json::Value>(&core).unwrap());
+    assert_eq!(mine, MineOptions::recommended());
+    assert_eq!(json(&get(&d, "scenario")), serde_json::to_value(ScenarioOptions::recommended()).unwrap());
     assert_eq!(get(&get(&d, "owner"), "alphabet").as_string().unwrap(), "ABCDEFGHIJKLMNOPQRSTUVWXYZ ");
-    assert_eq!(get(&get(&d, "thresholds"), "ed").as_f64(), Some(1.0));
-    assert_eq!(get(&get(&d, "thresholds"), "mode").as_string().unwrap(), "paper");
-    assert_eq!(get(&get(&d, "match"), "oneToOne"), JsValue::FALSE);
+    assert_eq!(json(&get(&d, "thresholds")), serde_json::json!({"ed": 1, "mode": "sound"}));
+    assert_eq!(json(&get(&d, "match")), serde_json::json!({"rule": "ranked"}));
+    assert_eq!(json(&get(&d, "merge")), serde_json::json!({"publicQ": 2, "padding": true}));
+
+    let presets = get(&d, "presets");
+    let rec = get(&presets, "recommended");
+    for part in ["mine", "merge", "thresholds", "match", "scenario"] {
+        assert_eq!(json(&get(&rec, part)), json(&get(&d, part)), "presets.recommended.{part} is the default");
+    }
+    let paper = get(&presets, "paper");
+    let mine: MineOptions = serde_wasm_bindgen::from_value(get(&paper, "mine")).unwrap();
+    assert_eq!(mine, MineOptions::paper());
+    // written out: what the recommended configuration switches on, the paper's switches off
+    assert_eq!(get(&get(&paper, "mine"), "padding"), JsValue::FALSE);
+    assert!(get(&get(&paper, "mine"), "publicQ").is_null());
+    let scenario: ScenarioOptions = serde_wasm_bindgen::from_value(get(&paper, "scenario")).unwrap();
+    assert_eq!(scenario, ScenarioOptions::default());
+    for (key, off) in [("padding", JsValue::FALSE), ("qgram", JsValue::FALSE), ("publicQ", JsValue::NULL), ("oneToOne", JsValue::FALSE)] {
+        assert_eq!(get(&get(&paper, "scenario"), key), off, "presets.paper.scenario.{key}");
+    }
+    assert_eq!(json(&get(&paper, "merge")), serde_json::json!({"publicQ": null, "padding": false}));
+    assert_eq!(json(&get(&paper, "thresholds")), serde_json::json!({"ed": 1, "mode": "paper"}));
+    assert_eq!(json(&get(&paper, "match")), serde_json::json!({"rule": "all"}));
 }
 
 #[wasm_bindgen_test]
@@ -57,12 +82,12 @@ fn batch_info_reads_one_batch() {
     let seeded = JSON::parse(r#"{"seed": 3}"#).unwrap();
     let mut owner = DataOwner::new(recs, seeded).unwrap();
     let base = owner.mine(JSON::parse(r#"{"epsilon": 0.1, "miner": "exact"}"#).unwrap(), None).unwrap();
-    let shared = DataOwner::merge_bases(base.clone().into(), base.clone().into(), JsValue::from_f64(20.0)).unwrap();
+    let shared = DataOwner::merge_bases(base.clone().into(), base.clone().into(), JsValue::from_f64(20.0), JsValue::UNDEFINED).unwrap();
     let a = owner.embed(shared.clone().into(), JsValue::UNDEFINED, None).unwrap();
     let info = batch_info(a).unwrap();
     assert_eq!(get(&info, "party").as_string().unwrap(), "A");
     assert_eq!(get(&info, "size").as_f64(), Some(3.0));
-    assert_eq!(get(&info, "thresholdMode").as_string().unwrap(), "paper");
+    assert_eq!(get(&info, "thresholdMode").as_string().unwrap(), "sound", "the default threshold mode");
     let b = owner.embed(shared.into(), JSON::parse(r#"{"party": "B", "binary": true}"#).unwrap(), None).unwrap();
     assert!(b.is_instance_of::<js_sys::Uint8Array>());
     let info = batch_info(b).unwrap();

@@ -10,7 +10,7 @@ export type ErrorCode =
   | 'INCOMPATIBLE_BASES' | 'INVALID_BASE'
   | 'MALFORMED_MESSAGE' | 'UNSUPPORTED_VERSION' | 'WRONG_MESSAGE_KIND' | 'FINGERPRINT_MISMATCH'
   | 'INVALID_MESSAGE' | 'TRUNCATED_MESSAGE'
-  | 'CANCELLED';
+  | 'CANCELLED' | 'INVALID_KEY' | 'TRANSFORM_MISMATCH';
 
 /** What every gramlink function throws. */
 export interface GramlinkError extends Error {
@@ -40,7 +40,12 @@ export interface DataOwnerOptions {
 export type Miner = 'fpm' | 'prefix-tree' | 'exact' | 'random';
 export type Strategy = 'linear' | 'exponential' | 'adaptive' | 'hybrid';
 
-/** Mining options (unknown keys are refused). Defaults: the paper's Table 3. */
+/**
+ * Mining options (unknown keys are refused). Defaults: the recommended configuration
+ * (`defaults().mine`: 75 prefix-tree 3-grams of the records padded as `^record$`); the
+ * keys given override those fields. The paper's Table 3 is `defaults().presets.paper.mine`
+ * (`qMin: 1, padding: false`).
+ */
 export interface MineOptions {
   /** Default "prefix-tree". "exact" is not private; "random" costs no budget. */
   miner?: Miner;
@@ -50,7 +55,7 @@ export interface MineOptions {
   epsilon?: number;
   /** Number of grams. Default 75. */
   k?: number;
-  /** Shortest gram. Default 1. */
+  /** Shortest gram. Default 3 (the paper's: 1). */
   qMin?: number;
   /** Longest gram. Default 3. */
   qMax?: number;
@@ -58,6 +63,21 @@ export interface MineOptions {
   hMax?: number;
   /** FPM: distinct grams of each length one record may contribute. Default 12. */
   maxGramsPerRecord?: number;
+  /** Mine the records padded as `^record$` (public padding symbols). Default true (the paper's: false); `mergeBases` must be given the same. */
+  padding?: boolean;
+  /** Not used by the miner: the public gram length of the configuration (`mergeBases`' option). Default 2; `null`: none. */
+  publicQ?: number | null;
+}
+
+/**
+ * The shape of the shared base (`mergeBases`' options). Default: the recommended
+ * `{publicQ: 2, padding: true}`; `{publicQ: null, padding: false}` is the paper's base.
+ */
+export interface MergeOptions {
+  /** Add every gram of this length over Σ (public, no budget), and with padding the boundary grams. Default 2; `null`: none. */
+  publicQ?: number | null;
+  /** Records embedded as `^record$`: must be how the noisy bases were mined (else INCOMPATIBLE_BASES). Default true. */
+  padding?: boolean;
 }
 
 /** `"paper"` (Algorithm 2, not an upper bound), `"sound"` (proven), or one global value (`null`: Δq·ed). */
@@ -66,14 +86,14 @@ export type ThresholdMode = 'paper' | 'sound' | { global: number | null };
 export interface ThresholdOptions {
   /** Edit distance. Default 1 (at most 10). */
   ed?: number;
-  /** Default "paper". */
+  /** Default "sound" (the paper's: "paper"). */
   mode?: ThresholdMode;
 }
 
 export interface EmbedOptions {
   /** Default "A". Party A's batch carries thresholds. */
   party?: 'A' | 'B' | 'a' | 'b';
-  /** Party A: default `{ed: 1, mode: "paper"}`; party B: none unless given. */
+  /** Party A: default `{ed: 1, mode: "sound"}`; party B: none unless given. */
   thresholds?: ThresholdOptions;
   /** Return the compact binary form (Uint8Array) instead of JSON. Default false. */
   binary?: boolean;
@@ -112,15 +132,19 @@ export class DataOwner {
   readonly private: boolean;
   /** Mines a noisy base; returns the noisy-base message. Throws BUDGET_EXCEEDED past the budget. */
   mine(options?: MineOptions | null, onProgress?: ProgressCallback | null): BaseMessage;
-  /** Merges two noisy bases into the shared base of `k` grams (deterministic; costs no budget). */
-  static mergeBases(a: BaseMessage, b: BaseMessage, k: number): BaseMessage;
+  /**
+   * Merges two noisy bases into the shared base: the top `k` mined grams (deterministic;
+   * costs no budget) plus, by default, every public 2-gram and the boundary grams.
+   * Throws INCOMPATIBLE_BASES when `options.padding` is not how the noisy bases were mined.
+   */
+  static mergeBases(a: BaseMessage, b: BaseMessage, k: number, options?: MergeOptions | null): BaseMessage;
   /** The vector-batch message over the shared base: JSON text, or a Uint8Array with `binary: true`. */
   embed(sharedBase: BaseMessage, options?: EmbedOptions & { binary?: false } | null, onProgress?: ProgressCallback | null): string;
   embed(sharedBase: BaseMessage, options: EmbedOptions & { binary: true }, onProgress?: ProgressCallback | null): Uint8Array;
   embed(sharedBase: BaseMessage, options?: EmbedOptions | null, onProgress?: ProgressCallback | null): VectorBatchMessage;
   /** The records' vectors, row-major (`size` rows), for local use. */
   embedVectors(sharedBase: BaseMessage): Float32Array;
-  /** Per-record thresholds. Defaults: ed 1, mode "paper". */
+  /** Per-record thresholds. Defaults: ed 1, mode "sound". */
   thresholds(sharedBase: BaseMessage, ed?: number | null, mode?: ThresholdMode | null): Float64Array;
 }
 
@@ -130,13 +154,29 @@ export function fingerprint(sharedBase: BaseMessage): string;
 /** A new random key for the keyed transform (64 hex digits): share it with the other party only. */
 export function keygen(): string;
 
+/**
+ * Which pairs `match` returns: "ranked" (recommended: the q-gram count filter, ranked by
+ * cosine distance, greedy one-to-one), "greedy" (one-to-one by increasing distance),
+ * "nearest" (mutual unique nearest neighbours) or "all" (every B within A's threshold:
+ * the paper's rule).
+ */
+export type MatchRule = 'all' | 'greedy' | 'nearest' | 'ranked';
+
+/** A rule's name in match results: "threshold" is "all", "one-to-one" is "greedy". */
+export type MatchRuleName = 'threshold' | 'one-to-one' | 'nearest' | 'ranked';
+
 export interface MatchOptions {
-  /** Link each record at most once (greedy by distance). Default false: every B within A's threshold. */
+  /** Default "ranked". */
+  rule?: MatchRule;
+  /**
+   * The older option: `true` is rule "greedy", `false` is rule "all". Given with `rule`
+   * it must agree (`true` with a one-to-one rule, `false` with "all"), else INVALID_PARAMETER.
+   */
   oneToOne?: boolean;
 }
 
 export interface MatchOutput {
-  rule: 'threshold' | 'one-to-one';
+  rule: MatchRuleName;
   fingerprint: string;
   /** Pairs whose distance the matcher computed. */
   candidates: number;
@@ -164,7 +204,12 @@ export class Matcher {
   matchResult(options?: MatchOptions | null): string;
 }
 
-/** Options of the SCENARIO.md evaluation (unknown keys are refused). */
+/**
+ * Options of the SCENARIO.md evaluation (unknown keys are refused). Defaults: the
+ * recommended configuration (`defaults().scenario`); the keys given override those
+ * fields, so the paper's configuration switches off what it does not use
+ * (`defaults().presets.paper.scenario` writes every field out).
+ */
 export interface ScenarioOptions {
   /** The public alphabet the records are normalized onto. Default: A–Z and space. */
   alphabet?: string;
@@ -180,17 +225,25 @@ export interface ScenarioOptions {
   epsilon?: number;
   /** Default 75. */
   k?: number;
-  /** Default 1. */
+  /** Default 3 (the paper's: 1). */
   qMin?: number;
   /** Default 3. */
   qMax?: number;
+  /** Pad records as `^record$`. Default true (the paper's: false). */
+  padding?: boolean;
+  /** Public gram length added to the shared base. Default 2 (the paper's: null). */
+  publicQ?: number | null;
+  /** Link by the q-gram count filter ranked by cosine distance (with `oneToOne`). Default true (the paper's: false). */
+  qgram?: boolean;
+  /** With `oneToOne`: mutual unique nearest neighbours instead of greedy. Default false. */
+  nearest?: boolean;
   /** Default null: the mean record length of A. */
   hMax?: number | null;
   /** Default 12. */
   maxGramsPerRecord?: number;
-  /** Default "paper". */
+  /** Default "sound" (the paper's: "paper"). */
   threshold?: ThresholdMode;
-  /** Default false. */
+  /** Default true (the paper's: false). */
   oneToOne?: boolean;
   /** How many linked pairs to return with their strings. Default 20. */
   sample?: number;
@@ -215,8 +268,8 @@ export interface SamplePair {
 }
 
 export interface ScenarioResult {
-  /** The options used, defaults filled in (the alphabet aside). */
-  options: Required<Omit<ScenarioOptions, 'alphabet'>>;
+  /** The options used, defaults filled in (the alphabet aside; flags that are off and a null publicQ are left out). */
+  options: Omit<ScenarioOptions, 'alphabet'>;
   n: number;
   /** B records that normalized to empty after corruption. */
   bEmpty: number;
@@ -243,17 +296,32 @@ export interface ScenarioResult {
 /** The seeded SCENARIO.md evaluation on `records` (A's; B is a corrupted copy). */
 export function runScenario(records: string[], options?: ScenarioOptions | null, onProgress?: ProgressCallback | null): ScenarioResult;
 
+/** One whole configuration: the options of every step it shapes, every field written out. */
+export interface Preset {
+  mine: Required<MineOptions>;
+  merge: Required<MergeOptions>;
+  thresholds: Required<ThresholdOptions>;
+  match: { rule: MatchRule };
+  scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'hMax' | 'keyed' | 'nearest'>> & { hMax: number | null };
+}
+
 /** The defaults of every options object, from the core (the web pages fill their forms from it). */
 export interface Defaults {
   owner: { alphabet: string; budget: number; seed: null };
   mine: Required<MineOptions>;
+  merge: Required<MergeOptions>;
   embed: { party: 'A'; thresholds: ThresholdOptions | null; binary: boolean };
   thresholds: Required<ThresholdOptions>;
-  match: Required<MatchOptions>;
-  scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'hMax'>> & { hMax: number | null };
+  match: { rule: MatchRule };
+  scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'hMax' | 'keyed' | 'nearest'>> & { hMax: number | null };
+  /** Both configurations: the recommended one (the defaults above) and the paper's. */
+  presets: { recommended: Preset; paper: Preset };
 }
 
-/** The default options of `DataOwner`, `mine`, `embed`, `thresholds`, `Matcher.match` and `runScenario`. */
+/**
+ * The default options of `DataOwner`, `mine`, `mergeBases`, `embed`, `thresholds`,
+ * `Matcher.match` and `runScenario`: the recommended configuration.
+ */
 export function defaults(): Defaults;
 
 export interface NormalizationPreview {

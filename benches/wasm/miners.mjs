@@ -36,5 +36,5 @@ const cases = [
   ["prefix-tree hybrid eps=1", { miner: "prefix-tree", strategy: "hybrid", epsilon: 1 }],
 ];
 for (const [label, opts] of cases) {
-  time(label, () => owner.mine({ epsilon: 0.1, k: 75, qMin: 1, qMax: 3, hMax: 7, ...opts }));
+  time(label, () => owner.mine({ epsilon: 0.1, k: 75, qMin: 1, qMax: 3, hMax: 7, padding: false, ...opts }));
 }

@@ -15,18 +15,21 @@ export function runPipeline(api, names, now) {
   const a = new DataOwner(names, { budget: 0.1, seed: 1 });
   const b = new DataOwner(namesB, { budget: 0.1, seed: 2 });
   lap("normalize A+B");
-  const na = a.mine({ epsilon: 0.1 });
+  // the paper's configuration, written out (the API's defaults are the recommended
+  // one): the same pipeline as the native benches/pipeline.rs
+  const PAPER = { epsilon: 0.1, qMin: 1, qMax: 3, padding: false };
+  const na = a.mine(PAPER);
   lap("mine A");
-  const nb = b.mine({ epsilon: 0.1 });
+  const nb = b.mine(PAPER);
   lap("mine B");
-  const shared = DataOwner.mergeBases(na, nb, 75);
+  const shared = DataOwner.mergeBases(na, nb, 75, { publicQ: null, padding: false });
   lap("merge");
   const va = a.embed(shared, { party: "A", thresholds: { ed: 1, mode: "paper" }, binary: true });
   lap("embed+thresholds A");
   const vb = b.embed(shared, { party: "B", binary: true });
   lap("embed B");
   const m = new Matcher(va, vb);
-  const out = m.match({ oneToOne: false });
+  const out = m.match({ rule: "all" });
   lap("match");
   t["party A total"] = t["normalize A+B"] / 2 + t["mine A"] + t["embed+thresholds A"];
   const result = { timings: t, pairs: out.count, candidates: out.candidates };

@@ -7,7 +7,7 @@
 
 use super::errors::{message_bytes, string_arg, to_js_error, to_plain};
 use super::matcher::MatchOptions;
-use super::owner::{string_array, EmbedOptions, OwnerOptions, ThresholdOptions};
+use super::owner::{string_array, EmbedOptions, MergeOptions, OwnerOptions, ThresholdOptions};
 use crate::alphabet::Alphabet;
 use crate::eval::scenario::ScenarioOptions;
 use crate::mine::MineOptions;
@@ -21,6 +21,7 @@ use wasm_bindgen::prelude::*;
 struct Defaults {
     owner: OwnerOptions,
     mine: MineOptions,
+    merge: MergeOptions,
     embed: EmbedOptions,
     thresholds: ThresholdOptions,
     #[serde(rename = "match")]
@@ -28,9 +29,63 @@ struct Defaults {
     scenario: ScenarioOptions,
 }
 
+/// One whole configuration: the options of every step that depends on it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Preset {
+    mine: MineOptions,
+    merge: MergeOptions,
+    thresholds: ThresholdOptions,
+    #[serde(rename = "match")]
+    matching: MatchOptions,
+    scenario: ScenarioOptions,
+}
+
+impl Preset {
+    /// The recommended configuration (issue #8): the default of every function.
+    fn recommended() -> Preset {
+        Preset {
+            mine: MineOptions::recommended(),
+            merge: MergeOptions::default(),
+            thresholds: ThresholdOptions::default(),
+            matching: MatchOptions::default(),
+            scenario: ScenarioOptions::recommended(),
+        }
+    }
+
+    /// The paper's configuration: mined 1–3-grams only, its thresholds, every pair
+    /// within threshold.
+    fn paper() -> Preset {
+        Preset {
+            mine: MineOptions::paper(),
+            merge: MergeOptions::paper(),
+            thresholds: ThresholdOptions::paper(),
+            matching: MatchOptions::all(),
+            scenario: ScenarioOptions::default(),
+        }
+    }
+}
+
+/// Writes out, in `options`, every key of `reference` it leaves out (the core
+/// skips switched-off fields when it serializes): `false` for a flag, `null` for
+/// the rest. Options given over the recommended defaults must say what they turn off.
+fn explicit(options: &JsValue, reference: &JsValue) {
+    for key in js_sys::Object::keys(reference.unchecked_ref::<js_sys::Object>()).iter() {
+        if !js_sys::Reflect::has(options, &key).unwrap_or(true) {
+            let r = js_sys::Reflect::get(reference, &key).unwrap_or(JsValue::NULL);
+            let off = if r.as_bool().is_some() { JsValue::FALSE } else { JsValue::NULL };
+            let _ = js_sys::Reflect::set(options, &key, &off);
+        }
+    }
+}
+
 /// The default options of `DataOwner` (alphabet and budget filled in), `mine`,
-/// `embed`, `thresholds`, `Matcher.match` and `runScenario`, as plain objects in
-/// the camelCase the functions accept.
+/// `mergeBases`, `embed`, `thresholds`, `Matcher.match` and `runScenario`, as
+/// plain objects in the camelCase the functions accept: the recommended
+/// configuration. `presets.recommended` and `presets.paper` hold the options of
+/// both configurations for `mine`, `merge`, `thresholds`, `match` and `scenario`,
+/// every field written out (given over the defaults, `presets.paper.scenario` is
+/// the paper's configuration).
 #[wasm_bindgen]
 pub fn defaults() -> Result<JsValue, JsValue> {
     let owner = OwnerOptions::default();
@@ -39,14 +94,27 @@ pub fn defaults() -> Result<JsValue, JsValue> {
         budget: Some(owner.budget.unwrap_or(super::owner::DEFAULT_BUDGET)),
         seed: None,
     };
-    to_plain(&Defaults {
+    let out = to_plain(&Defaults {
         owner,
-        mine: MineOptions::default(),
+        mine: MineOptions::recommended(),
+        merge: MergeOptions::default(),
         embed: EmbedOptions::default(),
         thresholds: ThresholdOptions::default(),
         matching: MatchOptions::default(),
-        scenario: ScenarioOptions::default(),
-    })
+        scenario: ScenarioOptions::recommended(),
+    })?;
+    let recommended = to_plain(&Preset::recommended())?;
+    let paper = to_plain(&Preset::paper())?;
+    for part in ["mine", "merge", "thresholds", "match", "scenario"] {
+        let key = JsValue::from_str(part);
+        let get = |o: &JsValue| js_sys::Reflect::get(o, &key).unwrap_or(JsValue::NULL);
+        explicit(&get(&paper), &get(&recommended));
+    }
+    let presets = js_sys::Object::new();
+    super::errors::set(&presets, "recommended", recommended);
+    super::errors::set(&presets, "paper", paper);
+    super::errors::set(out.unchecked_ref(), "presets", presets);
+    Ok(out)
 }
 
 /// A preview of normalization.

@@ -48,6 +48,69 @@ pub fn options<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: 
     serde_wasm_bindgen::from_value(value).map_err(|e| bad_options(what, e))
 }
 
+/// Reads an options object over `base` instead of `T::default()`: `undefined`/`null`
+/// give `base`; a key given (and not `undefined`) overrides `base`'s, so `null`
+/// turns an optional field off. Unknown keys are refused as by [`options`]; `extra`
+/// names keys accepted besides those of `base` and `T::default()` (fields the
+/// serialized defaults leave out).
+pub fn options_over<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: &str, base: &T, extra: &[&str]) -> Result<T, JsValue> {
+    let base_plain = to_plain(base)?;
+    if value.is_undefined() || value.is_null() {
+        return serde_wasm_bindgen::from_value(base_plain).map_err(|e| bad_options(what, e));
+    }
+    if !value.is_object() || js_sys::Array::is_array(&value) {
+        return Err(invalid(format!("{what} must be an object, got {}", type_name(&value))));
+    }
+    let mut known: Vec<String> = extra.iter().map(|k| k.to_string()).collect();
+    for v in [serde_json::to_value(T::default()), serde_json::to_value(base)].into_iter().flatten() {
+        if let Some(o) = v.as_object() {
+            known.extend(o.keys().cloned());
+        }
+    }
+    crate::sorting::sort_by(&mut known, |a, b| a.cmp(b));
+    known.dedup();
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let name = key.as_string().unwrap_or_default();
+        if !known.contains(&name) {
+            return Err(invalid(format!("{what}: unknown option {name:?} (known: {})", known.join(", "))));
+        }
+        let v = js_sys::Reflect::get(&value, &key).unwrap_or(JsValue::UNDEFINED);
+        if !v.is_undefined() {
+            let _ = js_sys::Reflect::set(&base_plain, &key, &v);
+        }
+    }
+    serde_wasm_bindgen::from_value(base_plain).map_err(|e| bad_options(what, e))
+}
+
+/// The entries of an options object read by hand (no serde: small in wasm):
+/// `undefined`/`null` give none; anything but a plain object, or a key not in
+/// `known` (a typo), is refused; keys whose value is `undefined` are left out.
+pub fn option_entries(value: &JsValue, what: &str, known: &[&str]) -> Result<Vec<(String, JsValue)>, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(Vec::new());
+    }
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(invalid(format!("{what} must be an object, got {}", type_name(value))));
+    }
+    let mut out = Vec::new();
+    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
+        let name = key.as_string().unwrap_or_default();
+        if !known.contains(&name.as_str()) {
+            return Err(invalid(format!("{what}: unknown option {name:?} (known: {})", known.join(", "))));
+        }
+        let v = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
+        if !v.is_undefined() {
+            out.push((name, v));
+        }
+    }
+    Ok(out)
+}
+
+/// A boolean option, or an `INVALID_PARAMETER` error naming it.
+pub fn bool_arg(v: &JsValue, what: &str) -> Result<bool, JsValue> {
+    v.as_bool().ok_or_else(|| invalid(format!("{what} must be true or false, got {}", type_name(v))))
+}
+
 /// A JS value's type, for messages.
 pub fn type_name(v: &JsValue) -> String {
     if v.is_null() {

@@ -1,18 +1,88 @@
 //! `Matcher`: links party A's vector batch with party B's.
 
-use super::errors::{invalid, message_bytes, options, set, to_js_error};
-use crate::matching::{one_to_one, range_match};
+use super::errors::{bool_arg, invalid, message_bytes, option_entries, set, to_js_error, type_name};
+use crate::matching::{link, Rule};
 use crate::protocol::{write_match_result, LinkedPair, MatchResult, VectorBatch};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// Options of `Matcher.match`: `oneToOne` (default false) keeps each record in at
-/// most one pair (greedy by distance); otherwise every B within A's threshold
-/// (the paper's rule).
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+/// Options of `Matcher.match`: `rule` is `"ranked"` (the default, the
+/// recommended: the q-gram count filter, ranked by cosine distance, greedy
+/// one-to-one), `"greedy"` (one-to-one by increasing distance), `"nearest"`
+/// (mutual unique nearest neighbours) or `"all"` (every B within A's threshold:
+/// the paper's rule). `oneToOne`, the older option, says the same as a rule:
+/// `true` is `"greedy"`, `false` is `"all"`; given with `rule`, it must agree
+/// with it (`true` with a one-to-one rule, `false` with `"all"`). Read by hand
+/// ([`MatchOptions::read`]); serialized for `defaults()`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(super) struct MatchOptions {
-    one_to_one: bool,
+    /// `None` when the caller gives none (not the default's `ranked`), so that
+    /// `oneToOne` alone keeps its meaning.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule: Option<Rule>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    one_to_one: Option<bool>,
+}
+
+impl Default for MatchOptions {
+    /// What `defaults()` reports: the recommended rule.
+    fn default() -> Self {
+        MatchOptions { rule: Some(Rule::Ranked), one_to_one: None }
+    }
+}
+
+impl MatchOptions {
+    /// The paper's rule: every B within A's threshold.
+    pub(super) fn all() -> Self {
+        MatchOptions { rule: Some(Rule::All), one_to_one: None }
+    }
+
+    /// The options a caller gave (`null` for either key: not given).
+    fn read(v: &JsValue) -> Result<MatchOptions, JsValue> {
+        let mut o = MatchOptions { rule: None, one_to_one: None };
+        for (key, x) in option_entries(v, "match options", &["oneToOne", "rule"])? {
+            if x.is_null() {
+                continue;
+            }
+            if key == "rule" {
+                let name = x.as_string().ok_or_else(|| invalid(format!("match options: rule must be a string, got {}", type_name(&x))))?;
+                let rule = [Rule::All, Rule::Greedy, Rule::Nearest, Rule::Ranked].into_iter().find(|&r| rule_option(r) == name);
+                o.rule = Some(rule.ok_or_else(|| {
+                    invalid(format!("match options: unknown rule {name:?} (the rules: \"all\", \"greedy\", \"nearest\", \"ranked\")"))
+                })?);
+            } else {
+                o.one_to_one = Some(bool_arg(&x, "match options: oneToOne")?);
+            }
+        }
+        Ok(o)
+    }
+
+    /// The rule asked for, from `rule` and `oneToOne`.
+    fn rule(&self) -> Result<Rule, JsValue> {
+        match (self.rule, self.one_to_one) {
+            (None, None) => Ok(Rule::Ranked),
+            (None, Some(true)) => Ok(Rule::Greedy),
+            (None, Some(false)) => Ok(Rule::All),
+            (Some(r), None) => Ok(r),
+            (Some(Rule::All), Some(false)) => Ok(Rule::All),
+            (Some(r @ (Rule::Greedy | Rule::Nearest | Rule::Ranked)), Some(true)) => Ok(r),
+            (Some(r), Some(o)) => Err(invalid(format!(
+                "match options: oneToOne: {o} contradicts rule {:?} (give rule alone: \"all\", \"greedy\", \"nearest\" or \"ranked\")",
+                rule_option(r)
+            ))),
+        }
+    }
+}
+
+/// A rule as the `rule` option spells it.
+fn rule_option(r: Rule) -> &'static str {
+    match r {
+        Rule::All => "all",
+        Rule::Greedy => "greedy",
+        Rule::Nearest => "nearest",
+        Rule::Ranked => "ranked",
+    }
 }
 
 /// Both parties' vector batches, checked against each other.
@@ -108,17 +178,20 @@ impl Matcher {
 
 impl Matcher {
     fn pairs(&self, opts: JsValue) -> Result<(&'static str, Vec<crate::matching::Pair>, u64), JsValue> {
-        let o: MatchOptions = options(opts, "match options")?;
-        let th = self.a.thresholds.as_ref().map(|t| t.values.as_slice()).unwrap_or(&[]);
+        let o = MatchOptions::read(&opts)?;
+        let rule = o.rule()?;
+        let (th, ed) = match &self.a.thresholds {
+            Some(t) => (t.values.as_slice(), t.ed),
+            None => (&[][..], 1),
+        };
         // keyed batches: thresholds widened by the transform's proven rounding bound
         let th = crate::keyed::matching_thresholds(&self.a.vectors, &self.b.vectors, th, self.a.transform.as_deref());
-        let (mut pairs, stats) = range_match(&self.a.vectors, &self.b.vectors, &th).map_err(to_js_error)?;
-        let rule = if o.one_to_one {
-            pairs = one_to_one(&pairs);
-            "one-to-one"
-        } else {
-            "threshold"
+        // the q-gram filter needs the base's shape, which both batches must agree on
+        let shape = match (&self.a.shape, &self.b.shape) {
+            (Some(sa), Some(sb)) if sa == sb => Some(sa),
+            _ => None,
         };
-        Ok((rule, pairs, stats.candidates))
+        let (pairs, stats) = link(&self.a.vectors, &self.b.vectors, &th, rule, ed, shape).map_err(to_js_error)?;
+        Ok((rule.name(), pairs, stats.candidates))
     }
 }

@@ -6,10 +6,10 @@
 //! |---|---|
 //! | `new DataOwner(records, options)`, `DataOwner.fromCsv` | `dataset` |
 //! | `owner.mine(options, onProgress)` | `mine::mine` |
-//! | `DataOwner.mergeBases(a, b, k)`, `fingerprint(base)` | `base::merge` |
+//! | `DataOwner.mergeBases(a, b, k, options)`, `fingerprint(base)` | `public::merge_shared` |
 //! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)` | `embed` |
 //! | `owner.thresholds(base, ed, mode)` | `threshold::thresholds` |
-//! | `new Matcher(batchA, batchB)`, `matcher.match(options)` | `matching` |
+//! | `new Matcher(batchA, batchB)`, `matcher.match(options)` | `matching::link` |
 //! | `runScenario(records, options, onProgress)` | `eval::scenario` |
 //! | `defaults()`, `normalize(records, alphabet)`, `batchInfo(batch)` | options' `Default`s, `Alphabet::normalize`, `VectorBatch::read` |
 

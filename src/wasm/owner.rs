@@ -3,7 +3,7 @@
 use super::errors::{count_arg, invalid, options, string_arg, to_js_error, type_name};
 use super::progress::with_progress;
 use crate::alphabet::Alphabet;
-use crate::base::merge;
+use crate::public::merge_shared;
 use crate::dataset::{read_records, Dataset, InputFormat, RawRecord};
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
 use crate::embed::Embedder;
@@ -37,8 +37,8 @@ pub(super) enum PartyOption {
     B,
 }
 
-/// Thresholds for an edit distance: `mode` is `"paper"`, `"sound"` or
-/// `{global: number | null}`.
+/// Thresholds for an edit distance: `mode` is `"sound"` (the default, the
+/// recommended), `"paper"` or `{global: number | null}`.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase", deny_unknown_fields)]
 pub(super) struct ThresholdOptions {
@@ -48,11 +48,18 @@ pub(super) struct ThresholdOptions {
 
 impl Default for ThresholdOptions {
     fn default() -> Self {
+        ThresholdOptions { ed: 1, mode: ThresholdMode::Sound }
+    }
+}
+
+impl ThresholdOptions {
+    /// The paper's thresholds for one edit.
+    pub(super) fn paper() -> Self {
         ThresholdOptions { ed: 1, mode: ThresholdMode::Paper }
     }
 }
 
-/// Options of `embed`: party A gets thresholds (default `{ed: 1, mode: "paper"}`),
+/// Options of `embed`: party A gets thresholds (default `{ed: 1, mode: "sound"}`),
 /// party B none unless asked; `binary` gives the compact `Uint8Array` form.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
@@ -76,6 +83,80 @@ impl EmbedOptions {
             (None, None) => Ok(None),
         }
     }
+}
+
+/// Options of `DataOwner.mergeBases` (the shape of the shared base): public grams
+/// of length `publicQ` on top of the mined ones (`null`: none), and `padding` (the
+/// records embedded as `^record$`; the noisy bases must have been mined so).
+/// Default: the recommended `{publicQ: 2, padding: true}`; `{publicQ: null,
+/// padding: false}` is the paper's base. Read by hand ([`MergeOptions::read`]);
+/// serialized for `defaults()`.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct MergeOptions {
+    pub(super) public_q: Option<usize>,
+    pub(super) padding: bool,
+}
+
+impl Default for MergeOptions {
+    fn default() -> Self {
+        let m = MineOptions::recommended();
+        MergeOptions { public_q: m.public_q, padding: m.padding }
+    }
+}
+
+impl MergeOptions {
+    /// The paper's base: mined grams only.
+    pub(super) fn paper() -> Self {
+        let m = MineOptions::paper();
+        MergeOptions { public_q: m.public_q, padding: m.padding }
+    }
+
+    /// The options a caller gave, over the defaults (`publicQ: null`: no public grams).
+    fn read(v: &JsValue) -> Result<MergeOptions, JsValue> {
+        let mut o = MergeOptions::default();
+        for (key, x) in super::errors::option_entries(v, "merge options", &["padding", "publicQ"])? {
+            if key == "publicQ" {
+                o.public_q = if x.is_null() { None } else { Some(count_arg(&x, "merge options: publicQ", 1)? as usize) };
+            } else {
+                o.padding = super::errors::bool_arg(&x, "merge options: padding")?;
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// Whether a noisy base was mined over padded records: its alphabet is Σ followed
+/// by the two padding symbols, as `mine` extends it. (The message does not say
+/// more: an alphabet of one's own ending with `^$` reads as padded.)
+fn mined_with_padding(b: &crate::base::NoisyBase) -> bool {
+    let p = crate::public::Padding::default();
+    let sym = b.alphabet.symbols();
+    let n = sym.len();
+    n > 2 && sym[n - 2] == p.start && sym[n - 1] == p.end
+}
+
+/// The merge options against the noisy bases: padding must be how both were mined.
+fn check_merge(o: &MergeOptions, a: &crate::base::NoisyBase, b: &crate::base::NoisyBase) -> Result<(), crate::error::Error> {
+    use crate::error::BaseError;
+    let (pa, pb) = (mined_with_padding(a), mined_with_padding(b));
+    if pa != pb {
+        return Err(BaseError::Incompatible(format!(
+            "noisy base a was mined {} padding and noisy base b {} (mine both with the same padding option)",
+            if pa { "with" } else { "without" },
+            if pb { "with" } else { "without" }
+        ))
+        .into());
+    }
+    if o.padding != pa {
+        return Err(BaseError::Incompatible(if pa {
+            "the noisy bases were mined with padding (their alphabet ends with the padding symbols ^ $): merge them with padding: true".into()
+        } else {
+            "the noisy bases were mined without padding: merge them with padding: false (or mine them with padding: true)".into()
+        })
+        .into());
+    }
+    Ok(())
 }
 
 /// A party's total budget when none is given (the scenario's ε per party).
@@ -188,24 +269,32 @@ impl DataOwner {
     }
 
     /// Mines a noisy base (options as in the core's `MineOptions`, camelCase:
-    /// miner, strategy, epsilon, k, qMin, qMax, hMax, maxGramsPerRecord), charging
-    /// the budget. Returns the noisy-base message (JSON). Throws with code
-    /// `BUDGET_EXCEEDED` past the budget.
+    /// miner, strategy, epsilon, k, qMin, qMax, hMax, maxGramsPerRecord, padding,
+    /// publicQ), charging the budget. Defaults: the recommended configuration
+    /// (`MineOptions::recommended()`: 75 prefix-tree 3-grams of the padded
+    /// records); the options given override its fields. Returns the noisy-base
+    /// message (JSON). Throws with code `BUDGET_EXCEEDED` past the budget.
     pub fn mine(&mut self, options: JsValue, on_progress: Option<js_sys::Function>) -> Result<String, JsValue> {
-        let o: MineOptions = super::errors::options(options, "mine options")?;
+        let o: MineOptions = super::errors::options_over(options, "mine options", &MineOptions::recommended(), &["padding", "publicQ"])?;
         let (dataset, ledger, rng) = (&self.dataset, &mut self.ledger, &mut self.rng);
         let base = with_progress(on_progress.as_ref(), |p| mine(dataset, &o, ledger, rng, p)).map_err(to_js_error)?;
         Ok(write_noisy_base(&base))
     }
 
-    /// Merges two noisy-base messages into the shared-base message (JSON) of `k`
-    /// grams, by the core's deterministic rule.
+    /// Merges two noisy-base messages into the shared-base message (JSON): the top
+    /// `k` mined grams by the core's deterministic rule, plus (options `{publicQ,
+    /// padding}`, default the recommended `{publicQ: 2, padding: true}`) every
+    /// public gram of length `publicQ` over Σ and the boundary grams. `padding`
+    /// must be how the noisy bases were mined (else `INCOMPATIBLE_BASES`);
+    /// `{publicQ: null, padding: false}` gives the paper's base.
     #[wasm_bindgen(js_name = mergeBases)]
-    pub fn merge_bases(a: JsValue, b: JsValue, k: JsValue) -> Result<String, JsValue> {
+    pub fn merge_bases(a: JsValue, b: JsValue, k: JsValue, options: JsValue) -> Result<String, JsValue> {
         let na = read_noisy_base(&string_arg(&a, "noisy base a")?).map_err(|e| to_js_error(e.into()))?;
         let nb = read_noisy_base(&string_arg(&b, "noisy base b")?).map_err(|e| to_js_error(e.into()))?;
         let k = count_arg(&k, "k", 0)?;
-        let shared = merge(&na, &nb, k as usize).map_err(|e| to_js_error(e.into()))?;
+        let o = MergeOptions::read(&options)?;
+        check_merge(&o, &na, &nb).map_err(to_js_error)?;
+        let shared = merge_shared(&na, &nb, k as usize, o.public_q, o.padding).map_err(|e| to_js_error(e.into()))?;
         Ok(write_shared_base(&shared))
     }
 
@@ -261,12 +350,12 @@ impl DataOwner {
     }
 
     /// The per-record thresholds for edit distance `ed` (default 1); `mode` is
-    /// `"paper"` (default), `"sound"` or `{global: number | null}`.
+    /// `"sound"` (default), `"paper"` or `{global: number | null}`.
     pub fn thresholds(&self, shared_base: JsValue, ed: JsValue, mode: JsValue) -> Result<js_sys::Float64Array, JsValue> {
         let base = self::shared_base(&shared_base)?;
         let ed = if ed.is_undefined() || ed.is_null() { 1 } else { count_arg(&ed, "ed", 0)? };
         let mode: ThresholdMode = if mode.is_undefined() || mode.is_null() {
-            ThresholdMode::Paper
+            ThresholdOptions::default().mode
         } else {
             serde_wasm_bindgen::from_value(mode).map_err(|e| super::errors::bad_options("threshold mode", e))?
         };

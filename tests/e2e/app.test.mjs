@@ -49,13 +49,20 @@ test('two data owners exchange files through the owner page; the matcher links t
   const requests = [];
   for (const p of [pa, pb]) p.on('request', (r) => requests.push(`${r.method()} ${r.url()}`));
 
+  // the pages start in the recommended configuration
+  assert.equal(await pa.locator('#preset').inputValue(), 'recommended');
+  assert.equal(await pa.locator('#q-min').inputValue(), '3');
+  assert.equal(await pa.locator('#mode').inputValue(), 'sound');
+  assert.match(await text(pa, '#preset-note'), /public 2-gram.*\^record\$.*sound thresholds.*ranked/);
   await ownerLoadAndMine(pa, csvA);
   await ownerLoadAndMine(pb, csvB);
   assert.match(await text(pa, '#norm-summary'), /1,000 records: 1,000 kept/);
   assert.match(await text(pa, '#budget-text'), /^1\.0000 of 1\.0000/);
   const baseA = await downloadFrom(pa, '#download-base', path.join(h.dir, 'a.noisy-base.json'));
   const baseB = await downloadFrom(pb, '#download-base', path.join(h.dir, 'b.noisy-base.json'));
-  assert.equal(JSON.parse(readFileSync(baseA, 'utf8')).format, 'gramlink/noisy-base');
+  const noisyA = JSON.parse(readFileSync(baseA, 'utf8'));
+  assert.equal(noisyA.format, 'gramlink/noisy-base');
+  assert.ok(noisyA.alphabet.endsWith('^$'), 'mined over the padded records');
 
   await pa.setInputFiles('#partner', baseB);
   await pb.setInputFiles('#partner', baseA);
@@ -93,12 +100,16 @@ test('two data owners exchange files through the owner page; the matcher links t
   await pm.setInputFiles('#batch-a', batchA);
   await pm.setInputFiles('#batch-b', batchB);
   await pm.waitForSelector('#match:enabled');
-  assert.match(await text(pm, '#batch-a-info'), /party A, 1,000 records, \d+ dimensions, paper thresholds for ed 1/);
+  const dims = Number((await text(pm, '#batch-a-info')).match(/(\d+) dimensions/)[1]);
+  assert.ok(dims > 750, `the recommended base: public 2-grams and mined 3-grams, ${dims} dimensions`);
+  assert.match(await text(pm, '#batch-a-info'), /party A, 1,000 records, \d+ dimensions, sound thresholds for ed 1/);
+  assert.equal(await pm.locator('#rule').inputValue(), 'ranked', 'the default rule');
   await pm.click('#match');
   await pm.waitForSelector('#results:not([hidden])', { timeout: 120_000 });
+  assert.match(await text(pm, '#summary'), /\(ranked rule\)/);
   const count = Number(await pm.locator('#summary').getAttribute('data-count'));
-  console.log(`# CITIES (1,000 records, ε = 1 each): ${count} pairs by the paper rule`);
-  assert.ok(count >= fx.n / 4 && count <= 50 * fx.n, `plausible pair count: ${count}`);
+  console.log(`# CITIES (1,000 records, ε = 1 each): ${count} pairs by the ranked rule`);
+  assert.ok(count >= fx.n / 4 && count <= fx.n, `plausible pair count (one-to-one): ${count}`);
   assert.deepEqual(mreq, []);
   // sortable: by distance ascending first, then descending
   const firstAsc = Number(await pm.locator('#pairs tbody tr:first-child td:nth-child(3)').textContent());
@@ -114,11 +125,15 @@ test('two data owners exchange files through the owner page; the matcher links t
   console.log(`# CITIES: ${truth} of ${csv.length - 1} linked pairs are true pairs (of ${fx.n})`);
   assert.ok(truth >= fx.n / 4, `true pairs linked: ${truth}`);
 
-  // one-to-one: at most one pair per record
-  await pm.selectOption('#rule', 'one-to-one');
+  // greedy one-to-one: at most one pair per record; the paper's rule: every pair within threshold
+  await pm.selectOption('#rule', 'greedy');
   await pm.click('#match');
   await pm.waitForFunction(() => document.querySelector('#summary').textContent.includes('one-to-one'));
   assert.ok(Number(await pm.locator('#summary').getAttribute('data-count')) <= fx.n);
+  await pm.selectOption('#rule', 'all');
+  await pm.click('#match');
+  await pm.waitForFunction(() => document.querySelector('#summary').textContent.includes('(threshold rule)'));
+  assert.ok(Number(await pm.locator('#summary').getAttribute('data-count')) >= count);
 
   // mismatched base: B re-merges with another k, so its new batch has another fingerprint
   await pb.fill('#merge-k', '50');
@@ -207,6 +222,19 @@ test('owner page: each error is shown in words next to its control', async () =>
   await p.click('#merge');
   await p.waitForSelector('#partner-error:not(:empty)');
   assert.match(await text(p, '#partner-error'), /MALFORMED_MESSAGE|INVALID_MESSAGE|WRONG_MESSAGE_KIND/);
+  // a partner who mined with the other configuration: refused, in words
+  const recommendedBase = await downloadFrom(p, '#download-base', path.join(h.dir, 'recommended.noisy-base.json'));
+  await p.selectOption('#preset', 'paper');
+  assert.equal(await p.locator('#q-min').inputValue(), '1');
+  assert.equal(await p.locator('#mode').inputValue(), 'paper');
+  assert.match(await text(p, '#preset-note'), /^paper: shared base = 75 mined 1–3-grams; paper thresholds/);
+  await p.fill('#epsilon', '0.05');
+  await p.click('#mine');
+  await p.waitForFunction(() => /of lengths 1–3 by/.test(document.querySelector('#base-summary').textContent));
+  await p.setInputFiles('#partner', recommendedBase);
+  await p.click('#merge');
+  await p.waitForSelector('#partner-error:not(:empty)');
+  assert.match(await text(p, '#partner-error'), /other configuration \(yours: paper\).*INCOMPATIBLE_BASES/);
   await screenshots(p, 'owner-errors');
   assert.deepEqual(p.errors, []);
 });
@@ -216,6 +244,10 @@ test('demo page: the scenario gives F1, timings, sample and three charts; bad pa
   const res = await open(p, h.url, 'demo.html');
   assert.match(res.headers()['content-security-policy'], /connect-src 'self'/);
   assert.match(await text(p, 'footer'), /GeoNames/);
+  assert.equal(await p.locator('#preset').inputValue(), 'recommended');
+  assert.equal(await p.locator('#rule').inputValue(), 'ranked');
+  assert.equal(await p.locator('#mode').inputValue(), 'sound');
+  assert.equal(await p.locator('#q-min').inputValue(), '3');
   await p.selectOption('#dataset', 'cities');
   await p.fill('#n', '400');
   await p.fill('#q-min', '3');
@@ -232,8 +264,9 @@ test('demo page: the scenario gives F1, timings, sample and three charts; bad pa
   await p.waitForSelector('#result:not([hidden]), #run-error:not(:empty)', { timeout: 120_000 });
   assert.equal(await text(p, '#run-error'), '');
   const f1 = Number(await p.locator('#result').getAttribute('data-f1'));
-  console.log(`# demo, CITIES first 400, ε = 1: F1 ${f1.toFixed(3)}`);
+  console.log(`# demo, CITIES first 400, ε = 1, recommended (q 1–3 mined): F1 ${f1.toFixed(3)}`);
   assert.ok(f1 > 0 && f1 <= 1);
+  assert.match(await text(p, '#result-summary'), /shared base of (\d{4}|7[5-9]\d|[89]\d\d) grams/, 'public 2-grams in the base');
   assert.ok((await p.locator('#sample tbody tr').count()) > 0);
   assert.ok((await p.locator('#timings tbody tr').count()) > 3);
   await p.click('#charts');
@@ -242,6 +275,15 @@ test('demo page: the scenario gives F1, timings, sample and three charts; bad pa
   assert.equal(await p.locator('#chart-section canvas').count(), 3);
   console.log(`# demo charts: ${await text(p, '#charts-summary')}`);
   await screenshots(p, 'demo');
+  // the paper's configuration, a choice
+  await p.selectOption('#preset', 'paper');
+  assert.equal(await p.locator('#q-min').inputValue(), '1');
+  assert.equal(await p.locator('#rule').inputValue(), 'threshold');
+  assert.equal(await p.locator('#mode').inputValue(), 'paper');
+  await p.click('#run');
+  await p.waitForFunction(() => /shared base of \d{1,2} grams/.test(document.querySelector('#result-summary').textContent), null, { timeout: 120_000 });
+  assert.equal(await text(p, '#run-error'), '');
+  console.log(`# demo, CITIES first 400, ε = 1, paper: F1 ${Number(await p.locator('#result').getAttribute('data-f1')).toFixed(3)}`);
   const pi = await h.page();
   await pi.goto(h.url);
   await screenshots(pi, 'index');
@@ -260,6 +302,9 @@ test('NAMES (149,910 rows) on the owner page: timing of each step; the page stay
   t.normalize = Date.now() - t0;
   assert.match(await text(p, '#norm-summary'), /149,910 records/);
 
+  // the paper's configuration: the recommended one's ~860 dense dimensions would make a
+  // vector batch of ~0.5 GB for 149,910 records (the timing here is of the paper's pipeline)
+  await p.selectOption('#preset', 'paper');
   // cancel a mining (a slow one, FPM up to 4-grams, so the click lands during it), then mine for real
   await p.selectOption('#miner', 'fpm');
   await p.fill('#q-max', '4');
@@ -291,7 +336,7 @@ test('NAMES (149,910 rows) on the owner page: timing of each step; the page stay
   await downloadFrom(p, '#embed', path.join(h.dir, 'names.vectors.bin'));
   t['embed+thresholds'] = Date.now() - t0;
   const total = Object.values(t).reduce((a, b) => a + b, 0);
-  console.log(`# NAMES on the owner page (149,910 rows, prefix tree, defaults): ${Object.entries(t).map(([k, v]) => `${k} ${v} ms`).join(', ')}; total ${total} ms; slowest page answer while mining ${worst} ms`);
+  console.log(`# NAMES on the owner page (149,910 rows, prefix tree, paper configuration): ${Object.entries(t).map(([k, v]) => `${k} ${v} ms`).join(', ')}; total ${total} ms; slowest page answer while mining ${worst} ms`);
   assert.match(await text(p, '#embed-out'), /149,910 records/);
   await screenshots(p, 'owner-names');
   assert.deepEqual(p.errors, []);

@@ -58,6 +58,7 @@ cases! {
     "mined_names_prefix_hybrid_seed42" => mined_names_prefix_hybrid_seed42,
     "permutation_50_seed5" => permutation_50_seed5,
     "scenario_cities1000_ed1_seed42" => scenario_cities1000_ed1_seed42,
+    "scenario_cities1000_ed1_seed42_recommended" => scenario_cities1000_ed1_seed42_recommended,
     "scenario_cities1000_ed2_sound_fpm_seed7" => scenario_cities1000_ed2_sound_fpm_seed7,
 }
 
@@ -125,6 +126,13 @@ fn scenario(options: gramlink::eval::scenario::ScenarioOptions) -> Value {
 
 fn scenario_cities1000_ed1_seed42() -> Value {
     scenario(gramlink::eval::scenario::ScenarioOptions { ed: 1, seed: 42, ..Default::default() })
+}
+
+/// The recommended configuration (the wasm API's default, `runScenario` with no
+/// options but these): public 2-grams, padding, mined 3-grams, sound thresholds,
+/// the ranked rule.
+fn scenario_cities1000_ed1_seed42_recommended() -> Value {
+    scenario(gramlink::eval::scenario::ScenarioOptions { ed: 1, seed: 42, ..gramlink::eval::scenario::ScenarioOptions::recommended() })
 }
 
 fn scenario_cities1000_ed2_sound_fpm_seed7() -> Value {

@@ -25,9 +25,10 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>gramlink in a page</ti
     const a = new DataOwner(cities, { budget: 1 });
     const b = new DataOwner(corrupted, { budget: 1 });
     const shared = DataOwner.mergeBases(a.mine({ epsilon: 1, hMax: 8 }), b.mine({ epsilon: 1, hMax: 8 }), 75);
-    const va = a.embed(shared, { party: 'A', thresholds: { ed: 1, mode: 'sound' }, binary: true });
+    // every option at its default: the recommended configuration, the ranked rule
+    const va = a.embed(shared, { party: 'A', binary: true });
     const vb = b.embed(shared, { party: 'B', binary: true });
-    const out = new Matcher(va, vb).match({ oneToOne: true });
+    const out = new Matcher(va, vb).match();
     let same = 0;
     for (let i = 0; i < out.count; i++) if (out.aIds[i] === out.bIds[i]) same++;
     let code = null;
@@ -35,7 +36,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>gramlink in a page</ti
     const c = new DataOwner(corrupted, { budget: 1 });
     const other = DataOwner.mergeBases(c.mine({ epsilon: 0.5, k: 40, hMax: 8 }), c.mine({ epsilon: 0.5, k: 40, hMax: 8 }), 40);
     try { new Matcher(va, c.embed(other, { party: 'B' })); } catch (e) { code = e.code; }
-    report({ private: a.private, count: out.count, same, code, crypto: typeof crypto.getRandomValues });
+    report({ private: a.private, rule: out.rule, count: out.count, same, code, crypto: typeof crypto.getRandomValues });
   } catch (e) {
     report({ error: String(e && e.stack || e) });
   }
@@ -94,7 +95,8 @@ test('the packaged web build runs the protocol in headless Chromium', { timeout:
   assert.equal(result.error, undefined, result.error);
   assert.equal(result.crypto, 'function');
   assert.equal(result.private, true, 'no seed: the browser run is private (crypto.getRandomValues)');
-  assert.ok(result.count > 1000, `one-to-one linked ${result.count} of 1500`);
+  assert.equal(result.rule, 'ranked', 'the default rule');
+  assert.ok(result.count > 1000, `ranked (one-to-one) linked ${result.count} of 1500`);
   assert.ok(result.same / result.count > 0.8, `${result.same} of ${result.count} pairs are true`);
   assert.equal(result.code, 'FINGERPRINT_MISMATCH');
 });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DataOwner, Matcher, fingerprint, runScenario } from 'gramlink';
+import { DataOwner, Matcher, defaults, fingerprint, runScenario } from 'gramlink';
 
 const cities = readFileSync(new URL('./cities.txt', import.meta.url), 'utf8').split('\n').filter((s) => s.length > 0);
 
@@ -92,7 +92,12 @@ test('two data owners link CITIES with a corrupted copy', () => {
   const m = new Matcher(batchA, batchB);
   assert.equal(m.fingerprint, fp);
   assert.equal(vectors.length, a.size * m.dim);
-  const r = m.match();
+  assert.ok(m.dim > 750, `the default base has the public 2-grams: dimension ${m.dim}`);
+  const ranked = m.match();
+  assert.equal(ranked.rule, 'ranked', 'the default rule');
+  assert.equal(new Set(ranked.aIds).size, ranked.count);
+  assert.equal(new Set(ranked.bIds).size, ranked.count);
+  const r = m.match({ rule: 'all' });
   assert.equal(r.rule, 'threshold');
   assert.ok(r.a instanceof Uint32Array && r.b instanceof Uint32Array && r.distances instanceof Float64Array);
   assert.ok(r.count > 0 && r.a.length === r.count && r.aIds.length === r.count && r.candidates >= r.count);
@@ -112,6 +117,11 @@ test('two data owners link CITIES with a corrupted copy', () => {
   assert.ok(recall > 0.25, `recall ${recall}`);
   const message = JSON.parse(m.matchResult({ oneToOne: true }));
   assert.equal(message.pairs.length, one.count);
+  const rankedCorrect = ranked.aIds.filter((x, i) => x === ranked.bIds[i]).length;
+  console.log(`# CITIES ranked: ${ranked.count} pairs, precision ${(rankedCorrect / ranked.count).toFixed(3)}, recall ${(rankedCorrect / cities.length).toFixed(3)}`);
+  assert.ok(rankedCorrect / cities.length > 0.25, `ranked recall ${rankedCorrect / cities.length}`);
+  expectCode(() => m.match({ rule: 'bogus' }), 'INVALID_PARAMETER');
+  expectCode(() => m.match({ rule: 'all', oneToOne: true }), 'INVALID_PARAMETER');
 
   // a batch over another shared base is refused
   const c = new DataOwner(cities.slice(0, 500), { budget: 1 });
@@ -141,22 +151,39 @@ test('errors are JS Errors with a stable code', () => {
   expectCode(() => o.mine({ epsilon: 0.6 }), 'BUDGET_EXCEEDED');
   expectCode(() => o.mine(undefined, () => false), 'CANCELLED');
   expectCode(() => DataOwner.mergeBases('{', '{', 10), 'TRUNCATED_MESSAGE');
+  // merge options must say how the noisy bases were mined (padding)
+  const p = new DataOwner(cities.slice(0, 200), { budget: 1, seed: 5 });
+  const padded = p.mine({ miner: 'fpm', epsilon: 0.3 });
+  const plain = p.mine({ ...defaults().presets.paper.mine, miner: 'fpm', epsilon: 0.3 });
+  expectCode(() => DataOwner.mergeBases(padded, padded, 20, defaults().presets.paper.merge), 'INCOMPATIBLE_BASES');
+  expectCode(() => DataOwner.mergeBases(plain, plain, 20), 'INCOMPATIBLE_BASES');
+  expectCode(() => DataOwner.mergeBases(padded, plain, 20), 'INCOMPATIBLE_BASES');
+  expectCode(() => DataOwner.mergeBases(padded, padded, 20, { publicQ: 2, padding: true, extra: 1 }), 'INVALID_PARAMETER');
+  const paperBase = JSON.parse(DataOwner.mergeBases(plain, plain, 20, defaults().presets.paper.merge));
+  assert.ok(paperBase.grams.length <= 20, 'the paper\'s base: mined grams only');
+  assert.ok(JSON.parse(DataOwner.mergeBases(padded, padded, 20)).grams.length > 783, 'the public 2-grams and boundary grams');
   expectCode(() => fingerprint('not json'), 'MALFORMED_MESSAGE');
   expectCode(() => o.embed('{"format":"gramlink/shared-base","version":2}'), 'UNSUPPORTED_VERSION');
 });
 
 test('runScenario returns the evaluation as a plain object', () => {
-  const r = runScenario(cities.slice(0, 1000), { ed: 1, seed: 42, threshold: 'sound', oneToOne: true });
+  const r = runScenario(cities.slice(0, 1000), { ed: 1, seed: 42 });
   assert.equal(r.n, 1000);
   assert.equal(Object.getPrototypeOf(r.timingsMs), Object.prototype);
   assert.ok(r.timingsMs['mine A'] >= 0 && r.timingsMs.match >= 0);
   for (const k of ['precision', 'recall', 'f1']) assert.ok(r[k] >= 0 && r[k] <= 1, k);
   assert.equal(r.options.threshold, 'sound');
   assert.equal(r.options.k, 75, 'defaults filled in');
+  assert.deepEqual([r.options.publicQ, r.options.padding, r.options.qgram, r.options.oneToOne, r.options.qMin], [2, true, true, true, 3], 'the recommended configuration');
+  // the paper's configuration, written out: the same run without the levers
+  const paper = runScenario(cities.slice(0, 1000), defaults().presets.paper.scenario);
+  assert.deepEqual([paper.options.publicQ, paper.options.padding, paper.options.qgram, paper.options.oneToOne, paper.options.qMin], [undefined, undefined, undefined, false, 1]);
+  console.log(`# runScenario CITIES[..1000] ed 1 seed 42: F1 recommended ${r.f1.toFixed(3)}, paper ${paper.f1.toFixed(3)}`);
+  assert.ok(r.f1 > paper.f1, `recommended F1 ${r.f1}, paper ${paper.f1}`);
   assert.ok(Array.isArray(r.sample) && r.sample.length <= 20);
   expectCode(() => runScenario(cities.slice(0, 10), { threshold: 'lenient' }), 'INVALID_PARAMETER');
   expectCode(() => runScenario(cities.slice(0, 10), { alphabet: 'AAB' }), 'INVALID_ALPHABET');
-  assert.equal(runScenario(['ABBA', 'BAAB', 'ABAB'], { alphabet: 'AB', k: 4, qMax: 2, miner: 'exact' }).n, 3);
+  assert.equal(runScenario(['ABBA', 'BAAB', 'ABAB'], { alphabet: 'AB', k: 4, qMin: 1, qMax: 2, miner: 'exact' }).n, 3);
 });
 
 test('the browser build loads from bytes and exports the same API', async () => {

@@ -26,25 +26,55 @@ function showHint() {
 }
 el('dataset').addEventListener('change', showHint);
 
+/** The rule select's value for scenario options, and back. */
+const ruleOf = (s) => (!s.oneToOne ? 'threshold' : s.nearest ? 'nearest' : s.qgram ? 'ranked' : 'one-to-one');
+const RULES = {
+  threshold: { oneToOne: false, nearest: false, qgram: false },
+  'one-to-one': { oneToOne: true, nearest: false, qgram: false },
+  nearest: { oneToOne: true, nearest: true, qgram: false },
+  ranked: { oneToOne: true, nearest: false, qgram: true },
+};
+
+let presets = null;
+
+/** Fills the fields a configuration decides; padding and public grams come with it. */
+function applyPreset(name) {
+  const s = presets[name].scenario;
+  el('q-min').value = s.qMin;
+  el('q-max').value = s.qMax;
+  el('mode').value = typeof s.threshold === 'string' ? s.threshold : 'global';
+  el('rule').value = ruleOf(s);
+  el('preset-hint').textContent = s.publicQ
+    ? `every public ${s.publicQ}-gram (no budget) + mined grams of ^record$`
+    : 'mined grams only (the paper)';
+}
+
 async function init() {
   showHint();
   try {
-    const d = (await worker.call('defaults')).scenario;
+    const all = await worker.call('defaults');
+    presets = all.presets;
+    // the defaults are the recommended configuration
+    const d = all.scenario;
     el('epsilon').value = d.epsilon;
     el('k').value = d.k;
-    el('q-min').value = d.qMin;
-    el('q-max').value = d.qMax;
     el('ed').value = d.ed;
     el('miner').value = d.miner;
     el('strategy').value = d.strategy;
-    el('mode').value = typeof d.threshold === 'string' ? d.threshold : 'global';
-    el('rule').value = d.oneToOne ? 'one-to-one' : 'threshold';
     el('seed').value = d.seed;
+    el('preset').value = 'recommended';
+    applyPreset('recommended');
+    el('q-min').value = d.qMin;
+    el('q-max').value = d.qMax;
+    el('mode').value = typeof d.threshold === 'string' ? d.threshold : 'global';
+    el('rule').value = ruleOf(d);
     document.body.dataset.ready = 'true';
   } catch (e) {
     showError(el('run'), `gramlink could not start: ${describe(e)}`);
   }
 }
+
+el('preset').addEventListener('change', () => applyPreset(el('preset').value));
 
 /** The options from the form; field errors are shown next to their field. */
 function options() {
@@ -59,7 +89,10 @@ function options() {
     miner: el('miner').value,
     strategy: el('strategy').value,
     threshold: el('mode').value === 'global' ? { global: null } : el('mode').value,
-    oneToOne: el('rule').value === 'one-to-one',
+    // the options are read over the recommended defaults: every field is written out
+    padding: presets[el('preset').value].scenario.padding,
+    publicQ: presets[el('preset').value].scenario.publicQ,
+    ...RULES[el('rule').value],
   };
   if (o.qMin > o.qMax) {
     showError(el('q-max'), `the longest gram (${o.qMax}) must be at least the shortest (${o.qMin})`);
@@ -140,7 +173,7 @@ el('charts').addEventListener('click', () =>
     const { o, n } = options();
     const recs = (await records(el('dataset').value)).slice(0, n);
     // F1 against a global threshold: the same seeded bases, thresholds around Δq·ed
-    const dq = o.qMax - o.qMin + 1;
+    const dq = o.qMax - o.qMin + 1 + (o.publicQ && (o.publicQ < o.qMin || o.publicQ > o.qMax) ? 1 : 0);
     const center = Math.max(1, dq * o.ed);
     const ts = Array.from({ length: 12 }, (_, i) => +((center * (i + 1)) / 6).toFixed(3));
     const personal = o.threshold === 'sound' ? 'sound' : 'paper';

@@ -7,10 +7,12 @@ serveOps({
     return gl.batchInfo(new Uint8Array(bytes));
   },
 
-  match({ a, b, oneToOne }) {
+  defaults: () => gl.defaults(),
+
+  match({ a, b, rule }) {
     const m = new gl.Matcher(new Uint8Array(a), new Uint8Array(b));
     try {
-      const r = m.match({ oneToOne });
+      const r = m.match({ rule });
       const info = { fingerprint: m.fingerprint, sizeA: m.sizeA, sizeB: m.sizeB, dim: m.dim };
       const out = { ...info, rule: r.rule, candidates: r.candidates, count: r.count, aIds: r.aIds, bIds: r.bIds, distances: r.distances };
       return transferring(out, [r.distances.buffer]);

@@ -62,7 +62,7 @@ el('match').addEventListener('click', async () => {
   el('status').textContent = 'matching…';
   const t0 = performance.now();
   try {
-    result = await worker.call('match', { a, b, oneToOne: el('rule').value === 'one-to-one' }, null, [a, b]);
+    result = await worker.call('match', { a, b, rule: el('rule').value }, null, [a, b]);
     const t = performance.now() - t0;
     el('status').textContent = '';
     el('summary').textContent = `${result.count.toLocaleString('en')} linked pairs (${result.rule} rule) between ${result.sizeA.toLocaleString('en')} A records and ${result.sizeB.toLocaleString('en')} B records; ${result.candidates.toLocaleString('en')} candidate distances computed; ${result.dim} dimensions; ${Math.round(t)} ms.`;
@@ -134,4 +134,8 @@ el('download').addEventListener('click', () => {
   download('linked-pairs.csv', lines.join('\n') + '\n', 'text/csv');
 });
 
-document.body.dataset.ready = 'true';
+// the rule the core recommends (the select lists them all)
+worker.call('defaults').then(
+  (d) => { el('rule').value = d.match.rule; },
+  (e) => showError(el('rule'), `gramlink could not start: ${describe(e)}`),
+).finally(() => { document.body.dataset.ready = 'true'; });

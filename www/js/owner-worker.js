@@ -67,8 +67,8 @@ serveOps({
     return { base, grams: parsed.grams, params: parsed.params, private: parsed.private, spent: owner.epsilonSpent, budget: owner.epsilonBudget };
   },
 
-  merge({ mine, partner, k }) {
-    const shared = gl.DataOwner.mergeBases(mine, partner, k);
+  merge({ mine, partner, k, options }) {
+    const shared = gl.DataOwner.mergeBases(mine, partner, k, options);
     return { shared, fingerprint: gl.fingerprint(shared), grams: JSON.parse(shared).grams?.length };
   },
 

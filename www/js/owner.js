@@ -11,9 +11,27 @@ const state = {
   spentBefore: 0, // ε spent by workers since cancelled (their releases stand)
   spent: 0,
   base: null, // our noisy base (JSON)
+  minedWith: null, // the configuration (preset) our noisy base was mined with
   shared: null,
   defaults: null,
 };
+
+/** What each configuration builds, in words (from its options). */
+function presetNote(name) {
+  const p = state.defaults.presets[name];
+  const grams = p.mine.qMin === p.mine.qMax ? `${p.mine.qMin}-grams` : `${p.mine.qMin}–${p.mine.qMax}-grams`;
+  const pub = p.merge.publicQ ? `every public ${p.merge.publicQ}-gram of the alphabet (no budget) + ` : '';
+  return `${name}: shared base = ${pub}${p.mine.k} mined ${grams}${p.mine.padding ? ' of the records padded as ^record$' : ''}; ${p.thresholds.mode} thresholds; the matcher's rule: ${p.match.rule}.`;
+}
+
+/** Fills the fields a configuration decides (gram lengths, threshold mode). */
+function applyPreset(name) {
+  const p = state.defaults.presets[name];
+  el('q-min').value = p.mine.qMin;
+  el('q-max').value = p.mine.qMax;
+  el('mode').value = typeof p.thresholds.mode === 'string' ? p.thresholds.mode : 'global';
+  el('preset-note').textContent = presetNote(name);
+}
 
 const el = (id) => document.getElementById(id);
 const enable = (section, on) => section.setAttribute('aria-disabled', on ? 'false' : 'true');
@@ -42,6 +60,9 @@ async function init() {
     el('party').value = d.embed.party;
     el('ed').value = d.thresholds.ed;
     el('mode').value = typeof d.thresholds.mode === 'string' ? d.thresholds.mode : 'global';
+    // the defaults are the recommended configuration
+    el('preset').value = 'recommended';
+    el('preset-note').textContent = presetNote('recommended');
     state.budget = d.owner.budget;
     updateBudget();
     document.body.dataset.ready = 'true';
@@ -214,8 +235,17 @@ function mineOptions() {
     o.strategy = el('strategy').value;
     o.hMax = numberField(el('h-max'), { min: 1, integer: true });
   }
+  // padding (and the public grams merge adds) come with the configuration
+  const p = state.defaults.presets[el('preset').value].mine;
+  o.padding = p.padding;
+  o.publicQ = p.publicQ;
   return o;
 }
+
+el('preset').addEventListener('change', () => {
+  clearErrors($('#step-mine'));
+  applyPreset(el('preset').value);
+});
 
 el('mine').addEventListener('click', async () => {
   clearErrors($('#step-mine'));
@@ -230,12 +260,15 @@ el('mine').addEventListener('click', async () => {
   el('progress').hidden = false;
   el('progress-text').textContent = 'starting…';
   try {
+    const preset = el('preset').value;
     const r = await worker.call('mine', { options }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
     state.base = r.base;
+    state.minedWith = preset;
+    el('merge-shape').textContent = `The shared base follows the configuration your base was mined with (${presetNote(preset)}); your partner must have chosen the same.`;
     state.spent = r.spent;
     updateBudget();
     const p = r.params;
-    el('base-summary').textContent = `${r.grams.length} grams of lengths ${p.q_min}–${p.q_max} by ${p.miner}${p.strategy ? ` (${p.strategy})` : ''}; ε spent by this mining: ${fmt(p.epsilon_spent, 4)} of ${fmt(p.epsilon, 4)}.${r.private ? '' : ' WARNING: this base is NOT private (exact miner or seeded): do not send it.'}`;
+    el('base-summary').textContent = `${r.grams.length} grams of lengths ${p.q_min}–${p.q_max}${options.padding ? ' (records padded as ^record$)' : ''} by ${p.miner}${p.strategy ? ` (${p.strategy})` : ''}; ε spent by this mining: ${fmt(p.epsilon_spent, 4)} of ${fmt(p.epsilon, 4)}.${r.private ? '' : ' WARNING: this base is NOT private (exact miner or seeded): do not send it.'}`;
     const tbody = $('#base-table tbody');
     tbody.replaceChildren(...r.grams.map((g, i) => {
       const tr = document.createElement('tr');
@@ -306,7 +339,8 @@ el('merge').addEventListener('click', async () => {
   }
   el('merge').disabled = true;
   try {
-    const r = await worker.call('merge', { mine: state.base, partner, k });
+    const options = state.defaults.presets[state.minedWith].merge;
+    const r = await worker.call('merge', { mine: state.base, partner, k, options });
     state.shared = r.shared;
     el('fingerprint').textContent = r.fingerprint.match(/.{1,4}/g).join(' ');
     el('fingerprint').dataset.value = r.fingerprint;
@@ -314,7 +348,11 @@ el('merge').addEventListener('click', async () => {
     enable($('#step-embed'), true);
     el('embed').disabled = false;
   } catch (e) {
-    showError(/\bk\b/.test(e.message) && e.code === 'INVALID_BASE' ? el('merge-k') : el('partner'), describe(e));
+    // the page merges as it mined: a padding mismatch is the partner's other configuration
+    const msg = e.code === 'INCOMPATIBLE_BASES' && /padding/.test(e.message)
+      ? `your partner's noisy base was mined with the other configuration (yours: ${state.minedWith}): both parties must choose the same one and mine again (INCOMPATIBLE_BASES)`
+      : describe(e);
+    showError(/\bk\b/.test(e.message) && e.code === 'INVALID_BASE' ? el('merge-k') : el('partner'), msg);
   } finally {
     el('merge').disabled = false;
   }
