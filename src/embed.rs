@@ -120,7 +120,7 @@ impl Embedder {
     pub fn embed_sparse(&self, s: &str) -> Vec<(usize, f32)> {
         let s = self.padded(s);
         let mut hits: Vec<usize> = self.automaton.find_overlapping_iter(s.as_ref()).map(|m| m.pattern().as_usize()).collect();
-        hits.sort_unstable();
+        crate::sorting::sort_keys(&mut hits);
         let mut out: Vec<(usize, f32)> = Vec::new();
         let mut i = 0;
         while i < hits.len() {

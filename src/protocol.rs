@@ -200,6 +200,11 @@ struct BatchHeader {
     transform: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     shape: Option<crate::matching::Shape>,
+    /// The numbers, in the JSON form only (the binary form appends them). One
+    /// struct for both forms instead of a flattened one: serde's `flatten` costs
+    /// several KB of wasm.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vectors: Option<Vec<f32>>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -208,13 +213,6 @@ struct ThresholdHeader {
     ed: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     values: Option<Vec<f64>>,
-}
-
-#[derive(Serialize, Deserialize)]
-struct BatchJson {
-    #[serde(flatten)]
-    header: BatchHeader,
-    vectors: Vec<f32>,
 }
 
 impl VectorBatch {
@@ -298,6 +296,7 @@ impl VectorBatch {
             }),
             transform: self.transform.clone(),
             shape: self.shape.clone(),
+            vectors: None,
         }
     }
 
@@ -333,12 +332,13 @@ impl VectorBatch {
     }
 
     pub fn to_json(&self) -> String {
-        envelope(VECTOR_BATCH, &BatchJson { header: self.header(true), vectors: self.vectors.data.clone() })
+        envelope(VECTOR_BATCH, &BatchHeader { vectors: Some(self.vectors.data.clone()), ..self.header(true) })
     }
 
     pub fn from_json(text: &str) -> Result<Self, ProtocolError> {
-        let b: BatchJson = open(text, VECTOR_BATCH)?;
-        Self::from_header(b.header, b.vectors, None)
+        let mut h: BatchHeader = open(text, VECTOR_BATCH)?;
+        let data = h.vectors.take().ok_or_else(|| ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "missing field `vectors`".into() })?;
+        Self::from_header(h, data, None)
     }
 
     /// The compact binary form: `GLVB`, u32 LE version, u32 LE header length, the
@@ -382,6 +382,9 @@ impl VectorBatch {
         let header_text = std::str::from_utf8(&body[..hlen])
             .map_err(|_| ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "header is not UTF-8".into() })?;
         let h: BatchHeader = open(header_text, VECTOR_BATCH)?;
+        if h.vectors.is_some() {
+            return Err(ProtocolError::Invalid { what: "binary vector batch".into(), reason: "the header carries vectors (only the JSON form does)".into() });
+        }
         let rest = &body[hlen..];
         let n = h.count;
         let need_vec = n.checked_mul(h.dim).and_then(|x| x.checked_mul(4)).ok_or_else(|| trunc("size overflow".into()))?;

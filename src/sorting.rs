@@ -38,6 +38,35 @@ fn index_sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
     apply(v, &mut perm);
 }
 
+/// Sorts plain keys (integers, tuples of them) ascending. Equal keys are
+/// indistinguishable, so stable and unstable sorts give the same slice. In wasm,
+/// an insertion sort for the short per-record lists (a few dozen grams) and the
+/// shared [`index_sort_by`] beyond, so no per-type copy of the std sort is
+/// compiled; natively `sort_unstable`.
+pub(crate) fn sort_keys<T: Ord + Copy>(v: &mut [T]) {
+    #[cfg(target_arch = "wasm32")]
+    small_keys_sort(v);
+    #[cfg(not(target_arch = "wasm32"))]
+    v.sort_unstable();
+}
+
+/// [`sort_keys`] in wasm (tested natively against `sort_unstable`).
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+fn small_keys_sort<T: Ord + Copy>(v: &mut [T]) {
+    if v.len() > 24 {
+        return index_sort_by(v, |x, y| x.cmp(y));
+    }
+    for i in 1..v.len() {
+        let x = v[i];
+        let mut j = i;
+        while j > 0 && v[j - 1] > x {
+            v[j] = v[j - 1];
+            j -= 1;
+        }
+        v[j] = x;
+    }
+}
+
 /// Sorts `(row, distance)` candidates by (distance, row), as the matcher's queries
 /// return them. The matcher sorts once per query, so this keeps the inlined
 /// comparator of the standard sort; the sites share this one instantiation.
@@ -102,6 +131,12 @@ mod tests {
             s.sort_by(|p, q| q.cmp(p));
             index_sort_by(&mut t, |p, q| q.cmp(p));
             assert_eq!(s, t);
+            // plain keys: the wasm sort (insertion up to 24, index sort beyond)
+            let mut w = v.iter().map(|p| (p.0, p.1 % 3)).collect::<Vec<_>>();
+            let mut w2 = w.clone();
+            w.sort_unstable();
+            small_keys_sort(&mut w2);
+            assert_eq!(w, w2, "n = {n}");
         }
     }
 }

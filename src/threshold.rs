@@ -293,7 +293,7 @@ impl Thresholder {
             }
         }
         let mut lengths: Vec<usize> = grams.iter().map(Vec::len).collect();
-        lengths.sort_unstable();
+        crate::sorting::sort_keys(&mut lengths);
         lengths.dedup();
         let w: Vec<u32> = grams.iter().map(|g| self_overlap(g)).collect();
         let w_max: Vec<u32> = lengths
@@ -403,7 +403,7 @@ impl Thresholder {
                 sc.first[i] = sc.first[i].min(p);
             }
         }
-        sc.pairs.sort_unstable();
+        crate::sorting::sort_keys(&mut sc.pairs);
         sc.pairs.dedup();
         sc.d.clear();
         sc.d.resize(n, 0.0);
@@ -578,7 +578,7 @@ impl Thresholder {
                 sc.pairs.push((g, p as u32));
             }
         }
-        sc.pairs.sort_unstable();
+        crate::sorting::sort_keys(&mut sc.pairs);
         let mut i = 0;
         while i < sc.pairs.len() {
             let g = sc.pairs[i].0 as usize;
@@ -704,7 +704,7 @@ impl Thresholder {
                 }
             }
         }
-        sc.hits.sort_unstable();
+        crate::sorting::sort_keys(&mut sc.hits);
         let mut j = 0;
         while j < sc.hits.len() {
             let run = sc.hits[j..].iter().take_while(|h| **h == sc.hits[j]).count();
@@ -740,7 +740,7 @@ impl Thresholder {
                 }
             }
         }
-        sc.hits.sort_unstable();
+        crate::sorting::sort_keys(&mut sc.hits);
         let mut v = 0.0;
         let mut j = 0;
         while j < sc.hits.len() {

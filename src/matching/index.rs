@@ -153,9 +153,14 @@ fn build_node(nodes: &mut Vec<Node>, rows: &mut [u32], proj: &[f64], k: usize, s
         return id; // all points project to one spot: a leaf
     }
     let mid = start + (end - start) / 2;
-    rows[start..end].select_nth_unstable_by(mid - start, |&x, &y| {
-        proj[x as usize * k + split].total_cmp(&proj[y as usize * k + split]).then(x.cmp(&y))
-    });
+    // The comparator is a strict total order, so a selection and a full sort put
+    // the same rows on each side of `mid`: the same tree. In wasm the shared sort
+    // keeps a select routine out of the package (code size).
+    let by_split = |x: &u32, y: &u32| proj[*x as usize * k + split].total_cmp(&proj[*y as usize * k + split]).then(x.cmp(y));
+    #[cfg(target_arch = "wasm32")]
+    crate::sorting::sort_by(&mut rows[start..end], by_split);
+    #[cfg(not(target_arch = "wasm32"))]
+    rows[start..end].select_nth_unstable_by(mid - start, by_split);
     let l = build_node(nodes, rows, proj, k, start, mid);
     let r = build_node(nodes, rows, proj, k, mid, end);
     nodes[id].children = Some((l, r));
