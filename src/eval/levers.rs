@@ -34,7 +34,7 @@ pub fn levers() -> Vec<Lever> {
             options: greedy(ScenarioOptions { threshold: ThresholdMode::Sound, padding: true, ..paper.clone() }),
         },
         Lever {
-            name: "public 2-grams (no padding) + mined 3-grams, sound, greedy",
+            name: "public 2-grams (no padding) + mined 3-grams, sound, q-gram filter, cosine",
             options: greedy(ScenarioOptions { padding: false, ..rec.clone() }),
         },
         Lever {
