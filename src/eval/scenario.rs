@@ -249,7 +249,7 @@ pub fn run_scenario(
         (va, vb, th)
     };
 
-    let shape = Some(matching::Shape::of(&shared)).filter(|s| !options.keyed && s.filter_length().is_some());
+    let shape = (options.qgram && !options.keyed).then(|| matching::Shape::of(&shared)).filter(|s| s.filter_length().is_some());
     let (mut pairs, stats, greedy) = if let (true, false, Some(shape)) = (options.qgram, options.nearest, &shape) {
         let (s, stats) = matching::scored_match(&va, &vb, &th, options.ed, shape, matching::PER_ROW)?;
         lap("match", &mut timings);

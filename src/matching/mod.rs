@@ -120,7 +120,25 @@ pub enum Rule {
 }
 
 impl Rule {
-    /// The name used in match results and on the command line.
+    /// Every rule, in the order messages list them.
+    pub const ALL: [Rule; 4] = [Rule::All, Rule::Greedy, Rule::Nearest, Rule::Ranked];
+
+    /// The rule as options spell it (`--rule`, the JS `rule` option, serde).
+    pub fn option(self) -> &'static str {
+        match self {
+            Rule::All => "all",
+            Rule::Greedy => "greedy",
+            Rule::Nearest => "nearest",
+            Rule::Ranked => "ranked",
+        }
+    }
+
+    /// The rule spelled `name` by [`Rule::option`], if any.
+    pub fn from_option(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.option() == name)
+    }
+
+    /// The name used in match results.
     pub fn name(self) -> &'static str {
         match self {
             Rule::All => "threshold",
@@ -141,7 +159,8 @@ pub fn link(a: &Vectors, b: &Vectors, thresholds: &[f64], rule: Rule, ed: u32, s
         if let Some(shape) = shape.filter(|s| s.filter_length().is_some()) {
             let (scored, stats) = scored_match(a, b, thresholds, ed, shape, PER_ROW)?;
             let pairs = one_to_one_scored(&scored);
-            return Ok((pairs.clone(), MatchStats { pairs: pairs.len() as u64, ..stats }));
+            let stats = MatchStats { pairs: pairs.len() as u64, ..stats };
+            return Ok((pairs, stats));
         }
     }
     let (pairs, stats) = range_match(a, b, thresholds)?;

@@ -367,8 +367,8 @@ impl Index {
             let ns = &self.posting_n[c];
             let s = ns.partition_point(|&t| t < lo);
             let e = ns.partition_point(|&t| t <= upper);
-            for k in s..e {
-                let r = self.postings[c][k];
+            let entries = self.postings[c][s..e].iter().zip(&ns[s..e]).zip(&self.posting_pre[c][s..e]).zip(&self.posting_sig[c][s..e]);
+            for (((&r, &nb), &pre), &sig) in entries {
                 if seen[r as usize] == stamp {
                     continue;
                 }
@@ -378,9 +378,8 @@ impl Index {
                 // true first shared coordinate came earlier but was out of range
                 // there cannot qualify, so skipping it is safe either way.
                 seen[r as usize] = stamp;
-                let nb = ns[k];
-                let shared = (sig_a & self.posting_sig[c][k]).count_ones() as i64 + extra_a;
-                if 2 * rem.min(nb - self.posting_pre[c][k]).min(shared) >= n + nb - budget {
+                let shared = (sig_a & sig).count_ones() as i64 + extra_a;
+                if 2 * rem.min(nb - pre).min(shared) >= n + nb - budget {
                     out.push(r);
                 }
             }
@@ -528,13 +527,6 @@ pub fn one_to_one_scored(pairs: &[Scored]) -> Vec<Pair> {
     out
 }
 
-/// Does `distance` agree with the sparse arithmetic here (it must: same terms,
-/// same order). Used by the tests.
-#[cfg(test)]
-fn dense_distance(a: &Vectors, b: &Vectors, i: usize, j: usize) -> f64 {
-    super::distance(a.row(i), b.row(j))
-}
-
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
@@ -605,7 +597,7 @@ mod tests {
                 ix.load(i, &mut sc);
                 for j in 0..b.len() {
                     if let Some((d, _)) = ix.verify(i, j, th[i], &mut sc) {
-                        assert_eq!(d, dense_distance(&va, &vb, i, j));
+                        assert_eq!(d, crate::matching::distance(va.row(i), vb.row(j)), "the same arithmetic as `distance`");
                         want.push((i as u32, j as u32));
                     }
                 }

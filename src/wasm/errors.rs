@@ -55,12 +55,6 @@ pub fn options<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: 
 /// serialized defaults leave out).
 pub fn options_over<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: &str, base: &T, extra: &[&str]) -> Result<T, JsValue> {
     let base_plain = to_plain(base)?;
-    if value.is_undefined() || value.is_null() {
-        return serde_wasm_bindgen::from_value(base_plain).map_err(|e| bad_options(what, e));
-    }
-    if !value.is_object() || js_sys::Array::is_array(&value) {
-        return Err(invalid(format!("{what} must be an object, got {}", type_name(&value))));
-    }
     let mut known: Vec<String> = extra.iter().map(|k| k.to_string()).collect();
     for v in [serde_json::to_value(T::default()), serde_json::to_value(base)].into_iter().flatten() {
         if let Some(o) = v.as_object() {
@@ -69,15 +63,9 @@ pub fn options_over<T: DeserializeOwned + Serialize + Default>(value: JsValue, w
     }
     crate::sorting::sort_by(&mut known, |a, b| a.cmp(b));
     known.dedup();
-    for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
-        let name = key.as_string().unwrap_or_default();
-        if !known.contains(&name) {
-            return Err(invalid(format!("{what}: unknown option {name:?} (known: {})", known.join(", "))));
-        }
-        let v = js_sys::Reflect::get(&value, &key).unwrap_or(JsValue::UNDEFINED);
-        if !v.is_undefined() {
-            let _ = js_sys::Reflect::set(&base_plain, &key, &v);
-        }
+    let known: Vec<&str> = known.iter().map(String::as_str).collect();
+    for (name, v) in option_entries(&value, what, &known)? {
+        let _ = js_sys::Reflect::set(&base_plain, &JsValue::from_str(&name), &v);
     }
     serde_wasm_bindgen::from_value(base_plain).map_err(|e| bad_options(what, e))
 }

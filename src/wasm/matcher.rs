@@ -47,8 +47,7 @@ impl MatchOptions {
             }
             if key == "rule" {
                 let name = x.as_string().ok_or_else(|| invalid(format!("match options: rule must be a string, got {}", type_name(&x))))?;
-                let rule = [Rule::All, Rule::Greedy, Rule::Nearest, Rule::Ranked].into_iter().find(|&r| rule_option(r) == name);
-                o.rule = Some(rule.ok_or_else(|| {
+                o.rule = Some(Rule::from_option(&name).ok_or_else(|| {
                     invalid(format!("match options: unknown rule {name:?} (the rules: \"all\", \"greedy\", \"nearest\", \"ranked\")"))
                 })?);
             } else {
@@ -69,19 +68,9 @@ impl MatchOptions {
             (Some(r @ (Rule::Greedy | Rule::Nearest | Rule::Ranked)), Some(true)) => Ok(r),
             (Some(r), Some(o)) => Err(invalid(format!(
                 "match options: oneToOne: {o} contradicts rule {:?} (give rule alone: \"all\", \"greedy\", \"nearest\" or \"ranked\")",
-                rule_option(r)
+                r.option()
             ))),
         }
-    }
-}
-
-/// A rule as the `rule` option spells it.
-fn rule_option(r: Rule) -> &'static str {
-    match r {
-        Rule::All => "all",
-        Rule::Greedy => "greedy",
-        Rule::Nearest => "nearest",
-        Rule::Ranked => "ranked",
     }
 }
 

@@ -160,8 +160,9 @@ pub struct MatchArgs {
     /// Link each record at most once (greedy by increasing distance).
     #[arg(long)]
     one_to_one: bool,
-    /// Which pairs to keep: all within threshold (default), greedy or nearest one-to-one.
-    #[arg(long, value_enum)]
+    /// Which pairs to keep: ranked (default: greedy one-to-one by cosine after the
+    /// q-gram filter), all within threshold, greedy or nearest one-to-one.
+    #[arg(long, value_parser = crate::preset::rule_parser())]
     rule: Option<crate::preset::Rule>,
     /// Pairs as CSV: a_id,b_id,distance.
     #[arg(long, short)]
@@ -201,13 +202,13 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
     let ed = ba.thresholds.as_ref().map_or(0, |t| t.ed);
     // the q-gram filter needs both sides' gram lengths, and the same ones
     let shape = ba.shape.as_ref().filter(|s| bb.shape.as_ref() == Some(*s));
-    let (pairs, stats) = crate::preset::link(rule, &ba.vectors, &bb.vectors, &th, ed, shape)?;
+    let (pairs, stats) = matching::link(&ba.vectors, &bb.vectors, &th, rule, ed, shape).map_err(|e| e.to_string())?;
     io::write_atomic(&a.out, &pairs_csv(&pairs, &ba.ids, &bb.ids)?)?;
     let n = ba.ids.len() as f64 * bb.ids.len() as f64;
     eprintln!(
         "{} pairs ({}), {} candidate distances computed of {} possible ({:.4}%) -> {}",
         pairs.len(),
-        rule.describe(),
+        crate::preset::describe(rule),
         stats.candidates,
         n,
         100.0 * stats.candidates as f64 / n.max(1.0),
@@ -240,8 +241,8 @@ pub struct LinkArgs {
     /// matcher's answer is unchanged; see `gramlink attack`).
     #[arg(long)]
     keyed: bool,
-    /// Which pairs to keep (default: the preset's).
-    #[arg(long, value_enum)]
+    /// Which pairs to keep: ranked, all, greedy or nearest (default: the preset's).
+    #[arg(long, value_parser = crate::preset::rule_parser())]
     rule: Option<crate::preset::Rule>,
     #[arg(long, short)]
     out: PathBuf,
@@ -284,7 +285,7 @@ pub fn cmd_link(mut a: LinkArgs) -> Result<()> {
         (va, vb, th)
     };
     let shape = (!a.keyed).then(|| matching::Shape::of(&shared));
-    let (pairs, stats) = crate::preset::link(rule, &va, &vb, &th, a.threshold.ed, shape.as_ref())?;
+    let (pairs, stats) = matching::link(&va, &vb, &th, rule, a.threshold.ed, shape.as_ref()).map_err(|e| e.to_string())?;
     bar.finish();
     io::write_atomic(&a.out, &pairs_csv(&pairs, da.ids(), db.ids())?)?;
     eprintln!(
@@ -313,8 +314,8 @@ pub struct EvalArgs {
     /// Apply the keyed transform (key drawn from the seed: an experiment).
     #[arg(long)]
     keyed: bool,
-    /// Which pairs to keep (default: the preset's).
-    #[arg(long, value_enum)]
+    /// Which pairs to keep: ranked, all, greedy or nearest (default: the preset's).
+    #[arg(long, value_parser = crate::preset::rule_parser())]
     rule: Option<crate::preset::Rule>,
     /// Print one JSON object.
     #[arg(long)]
@@ -366,7 +367,7 @@ pub fn cmd_eval(mut a: EvalArgs) -> Result<()> {
         options.q_min, options.q_max, r.h_max, a.threshold.name(),
         match rule {
             crate::preset::Rule::All => String::new(),
-            r => format!(", {}", r.describe()),
+            r => format!(", {}", crate::preset::describe(r)),
         },
         match (options.public_q, options.padding) {
             (None, false) => String::new(),

@@ -16,38 +16,23 @@ pub enum Preset {
 /// The preset used when `--preset` is not given.
 pub const DEFAULT_PRESET: Preset = Preset::Recommended;
 
-/// Which pairs the matcher keeps.
-#[derive(Clone, Copy, ValueEnum, PartialEq, Debug)]
-pub enum Rule {
-    /// Every B within A's threshold.
-    All,
-    /// Greedy one-to-one by increasing distance.
-    Greedy,
-    /// Mutual unique nearest neighbours (one-to-one).
-    Nearest,
-    /// Greedy one-to-one by cosine distance among the pairs passing the q-gram
-    /// count filter (the recommended rule; needs public 2-grams in the base).
-    Ranked,
+/// Which pairs the matcher keeps: the core's rule, spelled as `--rule` takes it.
+pub use gramlink::matching::Rule;
+
+/// `--rule`'s parser: the core's spellings ([`Rule::option`]), listed in `--help`.
+pub fn rule_parser() -> impl clap::builder::TypedValueParser<Value = Rule> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Rule::ALL.map(Rule::option))
+        .map(|s| Rule::from_option(&s).unwrap_or(Rule::Ranked))
 }
 
-impl Rule {
-    pub fn core(self) -> gramlink::matching::Rule {
-        match self {
-            Rule::All => gramlink::matching::Rule::All,
-            Rule::Greedy => gramlink::matching::Rule::Greedy,
-            Rule::Nearest => gramlink::matching::Rule::Nearest,
-            Rule::Ranked => gramlink::matching::Rule::Ranked,
-        }
-    }
-
-    /// How the rule is described in messages.
-    pub fn describe(self) -> &'static str {
-        match self {
-            Rule::All => "every B within A's threshold",
-            Rule::Greedy => "greedy one-to-one",
-            Rule::Nearest => "nearest one-to-one",
-            Rule::Ranked => "greedy one-to-one by cosine after the q-gram filter",
-        }
+/// How a rule is described in messages.
+pub fn describe(rule: Rule) -> &'static str {
+    match rule {
+        Rule::All => "every B within A's threshold",
+        Rule::Greedy => "greedy one-to-one",
+        Rule::Nearest => "nearest one-to-one",
+        Rule::Ranked => "greedy one-to-one by cosine after the q-gram filter",
     }
 }
 
@@ -82,16 +67,4 @@ pub fn rule(explicit: Option<Rule>, one_to_one: bool, preset: Preset) -> Result<
         (None, false) => Ok(preset.rule()),
         (Some(_), true) => Err("give --rule or --one-to-one, not both".into()),
     }
-}
-
-/// Links with a rule (the one code path of `match` and `link`).
-pub fn link(
-    rule: Rule,
-    a: &gramlink::embed::Vectors,
-    b: &gramlink::embed::Vectors,
-    th: &[f64],
-    ed: u32,
-    shape: Option<&gramlink::matching::Shape>,
-) -> Result<(Vec<gramlink::matching::Pair>, gramlink::matching::MatchStats), String> {
-    gramlink::matching::link(a, b, th, rule.core(), ed, shape).map_err(|e| e.to_string())
 }
