@@ -2,7 +2,10 @@
 //! pipeline (normalize, mine, merge, embed, thresholds) and matcher, on the same
 //! inputs (party B: each name with its last letter doubled; seeds 1 and 2, ε = 0.1,
 //! k = 75, the paper's thresholds for ed 1), timed step by step, single-threaded
-//! like wasm (`range_match_sequential`), to compare with the wasm numbers.
+//! like wasm (`range_match_sequential`), to compare with the wasm numbers. Each
+//! step does what the wasm API's call does: `embed` ends with the party's binary
+//! vector batch (validated, encoded), and the matcher starts from the two
+//! messages (decoded, validated) and ends with its pairs by ids.
 //! Run: `cargo bench --bench party`.
 
 use gramlink::alphabet::Alphabet;
@@ -12,7 +15,9 @@ use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
 use gramlink::embed::Embedder;
 use gramlink::matching::range_match_sequential;
 use gramlink::mine::{mine, MineOptions};
+use gramlink::matching::Shape;
 use gramlink::progress::NoProgress;
+use gramlink::protocol::{Party, ThresholdSet, VectorBatch};
 use gramlink::threshold::{thresholds, ThresholdMode};
 use std::time::Instant;
 
@@ -39,13 +44,33 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
     lap("mine B");
     let shared = merge(&na, &nb, 75).expect("merge");
     lap("merge");
-    let e = Embedder::new(&shared).expect("embedder");
-    let va = e.embed_all(a.records(), &mut NoProgress).expect("embed");
+    // the party's message, as the wasm API's `embed` returns it
+    let message = |d: &Dataset, party, th: Option<Vec<f64>>| {
+        let vectors = Embedder::new(&shared).expect("embedder").embed_all(d.records(), &mut NoProgress).expect("embed");
+        let batch = VectorBatch {
+            party,
+            fingerprint: shared.fingerprint().to_string(),
+            ids: d.ids().to_vec(),
+            vectors,
+            thresholds: th.map(|values| ThresholdSet { mode: "paper".into(), ed: 1, values }),
+            transform: None,
+            shape: Some(Shape::of(&shared)),
+        };
+        batch.validate().expect("batch");
+        batch.to_binary()
+    };
     let th = thresholds(&shared, a.records(), 1, &ThresholdMode::Paper).expect("thresholds");
+    let ma = message(&a, Party::A, Some(th));
     lap("embed+thresholds A");
-    let vb = Embedder::new(&shared).expect("embedder").embed_all(b.records(), &mut NoProgress).expect("embed");
+    let mb = message(&b, Party::B, None);
     lap("embed B");
-    let (pairs, _) = range_match_sequential(&va, &vb, &th).expect("match");
+    // the matcher: both messages read and checked, the paper's rule, pairs by ids
+    let (ba, bb) = (VectorBatch::read(&ma).expect("batch A"), VectorBatch::read(&mb).expect("batch B"));
+    bb.check_base(&ba.fingerprint).expect("same base");
+    let th = &ba.thresholds.as_ref().expect("thresholds").values;
+    let (pairs, _) = range_match_sequential(&ba.vectors, &bb.vectors, th).expect("match");
+    let by_id: Vec<(&str, &str, f64)> = pairs.iter().map(|p| (ba.ids[p.a as usize].as_str(), bb.ids[p.b as usize].as_str(), p.distance)).collect();
+    assert_eq!(by_id.len(), pairs.len());
     lap("match");
     let party_a = times[0].1 / 2.0 + times[1].1 + times[4].1;
     times.push(("party A total", party_a));

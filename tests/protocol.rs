@@ -30,6 +30,36 @@ fn batch_round_trips_in_both_forms() {
     assert_eq!(VectorBatch::read(&no_th.to_binary()).unwrap(), no_th);
 }
 
+/// The wasm API's reader: the layout from the first bytes only, the numbers
+/// copied out of their ranges. Same batch as `from_binary`, same errors.
+fn read_in_parts(bin: &[u8]) -> Result<VectorBatch, ProtocolError> {
+    let preamble = &bin[..bin.len().min(12)];
+    let prefix = &bin[..bin.len().min(BinaryLayout::prefix_len(preamble)?)];
+    let layout = BinaryLayout::read(prefix, bin.len())?;
+    let vectors = from_le_bytes::<f32>(&bin[layout.vectors.clone()]);
+    let thresholds = layout.thresholds.clone().map(|r| from_le_bytes::<f64>(&bin[r]));
+    layout.into_batch(vectors, thresholds)
+}
+
+#[test]
+fn a_binary_batch_reads_the_same_from_its_layout() {
+    let b = batch();
+    let bin = b.to_binary();
+    assert_eq!(read_in_parts(&bin).unwrap(), b);
+    assert_eq!(&bin[..b.binary_prefix().len()], &b.binary_prefix()[..]);
+    // the numbers are stored little-endian, whatever the machine
+    let layout = BinaryLayout::read(&bin, bin.len()).unwrap();
+    assert_eq!(&bin[layout.vectors.start..layout.vectors.start + 4], &1.0f32.to_le_bytes());
+    assert_eq!(&bin[layout.thresholds.clone().unwrap()][..8], &1.5f64.to_le_bytes());
+    // (cuts that keep the magic: shorter ones are not binary batches at all)
+    for cut in [4, 5, 11, 12, 20, bin.len() - 1] {
+        assert_eq!(read_in_parts(&bin[..cut]).unwrap_err(), VectorBatch::read(&bin[..cut]).unwrap_err(), "cut at {cut}");
+    }
+    let mut longer = bin.clone();
+    longer.push(0);
+    assert!(matches!(read_in_parts(&longer), Err(ProtocolError::Invalid { .. })));
+}
+
 #[test]
 fn truncated_and_corrupt_batches_are_refused() {
     let bin = batch().to_binary();

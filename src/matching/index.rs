@@ -81,6 +81,7 @@ impl Index {
     }
 
     /// All B rows within `th` of `a`, sorted by (distance, b); returns candidates.
+    #[inline(never)]
     fn query(&self, a: &[f32], th: f64, b: &Vectors, q: &mut [f64], stack: &mut Vec<usize>, out: &mut Vec<(u32, f64)>) -> u64 {
         out.clear();
         if self.nodes.is_empty() {

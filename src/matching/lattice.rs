@@ -170,6 +170,7 @@ impl Lattice {
 
     /// All B rows within `th` of `a` (appended to `out`, unsorted); returns the
     /// number of candidates whose distance was computed.
+    #[inline(never)]
     pub fn query(&self, a: &[f32], th: f64, b: &Vectors, stack: &mut Vec<(usize, usize, usize, f64)>, out: &mut Vec<(u32, f64)>) -> u64 {
         let t2 = th * th;
         let r2 = t2 + 1e-9 * (1.0 + t2);

@@ -5,13 +5,13 @@
 //! any mining; `batchInfo()` checks one vector batch on its own, so the matcher page
 //! can name the file that is wrong.
 
-use super::errors::{message_bytes, string_arg, to_js_error, to_plain};
+use super::errors::{string_arg, to_js_error, to_plain};
 use super::matcher::MatchOptions;
 use super::owner::{string_array, EmbedOptions, MergeOptions, OwnerOptions, ThresholdOptions};
 use crate::alphabet::Alphabet;
 use crate::eval::scenario::ScenarioOptions;
 use crate::mine::MineOptions;
-use crate::protocol::{Party, VectorBatch};
+use crate::protocol::Party;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -163,7 +163,7 @@ struct BatchInfo {
 /// `new Matcher` would throw for it.
 #[wasm_bindgen(js_name = batchInfo)]
 pub fn batch_info(batch: JsValue) -> Result<JsValue, JsValue> {
-    let b = VectorBatch::read(&message_bytes(&batch, "the vector batch")?).map_err(|e| to_js_error(e.into()))?;
+    let b = super::batch::read_batch(&batch, "the vector batch")?;
     to_plain(&BatchInfo {
         party: match b.party {
             Party::A => "A",

@@ -13,8 +13,10 @@
 //! | `runScenario(records, options, onProgress)` | `eval::scenario` |
 //! | `defaults()`, `normalize(records, alphabet)`, `batchInfo(batch)` | options' `Default`s, `Alphabet::normalize`, `VectorBatch::read` |
 
+mod batch;
 mod defaults;
 mod errors;
+mod heap;
 mod matcher;
 mod owner;
 mod progress;

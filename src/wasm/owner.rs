@@ -336,7 +336,7 @@ impl DataOwner {
             transform,
         };
         batch.validate().map_err(|e| to_js_error(e.into()))?;
-        Ok(if o.binary { js_sys::Uint8Array::from(&batch.to_binary()[..]).into() } else { JsValue::from_str(&batch.to_json()) })
+        Ok(if o.binary { super::batch::binary_batch(&batch)?.into() } else { JsValue::from_str(&batch.to_json()) })
     }
 
     /// The records' vectors over the shared base, row-major (`size` rows of the

@@ -1,0 +1,59 @@
+//! Vector batches across the JS boundary. A NAMES batch is 45 MB of numbers: a
+//! binary batch is written straight into the JS `Uint8Array` it is returned in,
+//! and read straight out of one into the batch's vectors, so no whole copy of
+//! the message is ever made in wasm memory (fewer fresh pages for the engine to
+//! map, and one pass over the numbers instead of three).
+
+use super::errors::{invalid, message_bytes, to_js_error};
+use crate::protocol::{le_bytes, to_native_order, BinaryLayout, Number, VectorBatch};
+use std::ops::Range;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// A batch from a JSON string or a `Uint8Array` (binary or JSON bytes); `what`
+/// names it in errors.
+pub(super) fn read_batch(v: &JsValue, what: &str) -> Result<VectorBatch, JsValue> {
+    let protocol = |e: crate::error::ProtocolError| to_js_error(e.into());
+    if let Some(bytes) = v.dyn_ref::<js_sys::Uint8Array>() {
+        let len = bytes.length() as usize;
+        let preamble = bytes.subarray(0, len.min(12) as u32).to_vec();
+        if preamble.starts_with(b"GLVB") {
+            let prefix_len = BinaryLayout::prefix_len(&preamble).map_err(protocol)?;
+            let prefix = bytes.subarray(0, len.min(prefix_len) as u32).to_vec();
+            let layout = BinaryLayout::read(&prefix, len).map_err(protocol)?;
+            let vectors = numbers::<f32>(bytes, &layout.vectors);
+            let thresholds = layout.thresholds.clone().map(|r| numbers::<f64>(bytes, &r));
+            return layout.into_batch(vectors, thresholds).map_err(protocol);
+        }
+    }
+    VectorBatch::read(&message_bytes(v, what)?).map_err(protocol)
+}
+
+/// The numbers in `range` of a JS byte array (a range of whole numbers, as
+/// [`BinaryLayout`] gives it), copied once, into their final vector.
+fn numbers<T: Number>(bytes: &js_sys::Uint8Array, range: &Range<usize>) -> Vec<T> {
+    let mut out = vec![T::zeroed(); range.len() / std::mem::size_of::<T>()];
+    bytes.subarray(range.start as u32, range.end as u32).copy_to(bytemuck::cast_slice_mut(&mut out));
+    to_native_order(&mut out);
+    out
+}
+
+/// The binary form of a batch ([`VectorBatch::to_binary`]'s bytes), written
+/// into a new JS `Uint8Array` part by part.
+pub(super) fn binary_batch(batch: &VectorBatch) -> Result<js_sys::Uint8Array, JsValue> {
+    let prefix = batch.binary_prefix();
+    let vectors = le_bytes(&batch.vectors.data);
+    let thresholds = batch.thresholds.as_ref().map(|t| le_bytes(&t.values));
+    let parts = [&prefix[..], &vectors[..], thresholds.as_deref().unwrap_or(&[])];
+    let total: usize = parts.iter().map(|p| p.len()).sum();
+    let total = u32::try_from(total)
+        .map_err(|_| invalid(format!("the binary batch would be {total} bytes, more than a JS Uint8Array holds here")))?;
+    let out = js_sys::Uint8Array::new_with_length(total);
+    let mut at = 0u32;
+    for part in parts {
+        // part lengths sum to `total`, which fits in u32
+        let end = at + part.len() as u32;
+        out.subarray(at, end).copy_from(part);
+        at = end;
+    }
+    Ok(out)
+}
