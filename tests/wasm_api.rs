@@ -157,6 +157,46 @@ fn defaults_are_the_recommended_configuration() {
     assert!(recommended > 0.5, "F1 of the recommended configuration {recommended}");
 }
 
+/// A binary batch is written into its JS array and read out of one without a
+/// whole copy in wasm memory (src/wasm/batch.rs): the bytes are exactly the
+/// core's `to_binary`, a batch inside a larger buffer at an odd offset (a Node
+/// `Buffer` from a pool, a slice of a file) reads the same, and every cut or
+/// padded form is a named error.
+#[wasm_bindgen_test]
+fn binary_batches_cross_the_boundary_whole() {
+    let p = protocol(400);
+    let bytes = p.batch_b.dyn_ref::<Uint8Array>().unwrap().to_vec();
+    let b = VectorBatch::read(&bytes).unwrap();
+    assert_eq!(bytes, b.to_binary(), "the API's bytes are the core's binary form");
+    let a_bytes: JsValue = Uint8Array::from(&VectorBatch::read(p.batch_a.as_string().unwrap().as_bytes()).unwrap().to_binary()[..]).into();
+    let reference: JsValue = Matcher::new(a_bytes.clone(), p.batch_b.clone()).unwrap().run(js(r#"{"rule": "all"}"#)).unwrap().into();
+    // the same bytes at offset 3 of a larger buffer
+    let big = Uint8Array::new_with_length(bytes.len() as u32 + 8);
+    big.subarray(3, 3 + bytes.len() as u32).copy_from(&bytes);
+    let inside: JsValue = big.subarray(3, 3 + bytes.len() as u32).into();
+    let r: JsValue = Matcher::new(a_bytes.clone(), inside).unwrap().run(js(r#"{"rule": "all"}"#)).unwrap().into();
+    assert_eq!(JSON::stringify(&r).unwrap(), JSON::stringify(&reference).unwrap());
+    assert_eq!(
+        get(&r, "distances").dyn_into::<Float64Array>().unwrap().to_vec(),
+        get(&reference, "distances").dyn_into::<Float64Array>().unwrap().to_vec()
+    );
+    let info = gramlink::wasm::batch_info(big.subarray(3, 3 + bytes.len() as u32).into()).unwrap();
+    assert_eq!(get(&info, "size").as_f64(), Some(400.0));
+    // cut in the preamble, in the header, in the numbers; one byte too many
+    let header_end = b.binary_prefix().len();
+    for cut in [4, 11, 12, 20, header_end, header_end + 1, bytes.len() - 1] {
+        let e = assert_code(Matcher::new(a_bytes.clone(), Uint8Array::from(&bytes[..cut]).into()), "TRUNCATED_MESSAGE");
+        assert!(e.contains("binary vector batch") || e.contains("vector-batch"), "cut at {cut}: {e}");
+    }
+    let mut longer = bytes.clone();
+    longer.push(0);
+    let e = assert_code(Matcher::new(a_bytes.clone(), Uint8Array::from(&longer[..]).into()), "INVALID_MESSAGE");
+    assert!(e.contains("trailing"), "{e}");
+    let mut version = bytes.clone();
+    version[4] = 7;
+    assert_code(Matcher::new(a_bytes, Uint8Array::from(&version[..]).into()), "UNSUPPORTED_VERSION");
+}
+
 /// Two owners on 2,500 cities (with non-ASCII names) and a corrupted copy, in the
 /// paper's configuration: mine, merge, embed (JSON and binary), match by its rules.
 #[wasm_bindgen_test]
@@ -426,4 +466,26 @@ fn bad_batches() {
     let msg = assert_code(m.run(js(r#"{"rule": "all", "oneToOne": true}"#)), "INVALID_PARAMETER");
     assert!(msg.contains("contradicts"), "{msg}");
     assert_code(m.run(js(r#"{"rule": "greedy", "oneToOne": false}"#)), "INVALID_PARAMETER");
+}
+
+/// The heap grows in large steps (src/wasm/heap.rs): 40 MB of small allocations
+/// take a few dozen `memory.grow`s, not the 640 that 64 KB steps would.
+#[wasm_bindgen_test]
+fn heap_grows_in_large_steps() {
+    let mut grows = 0;
+    let mut pages = core::arch::wasm32::memory_size::<0>();
+    let start = pages;
+    let mut keep: Vec<Vec<u8>> = Vec::with_capacity(400_000);
+    for i in 0..400_000 {
+        keep.push(vec![i as u8; 100]);
+        let now = core::arch::wasm32::memory_size::<0>();
+        if now != pages {
+            grows += 1;
+            pages = now;
+        }
+    }
+    let grown_mb = (pages - start) * 64 / 1024;
+    assert!(keep.iter().all(|v| v.len() == 100));
+    web_sys::console::log_1(&format!("40 MB in 400,000 allocations: memory grew {grown_mb} MB in {grows} steps").into());
+    assert!(grows <= 40, "{grows} memory.grow steps for {grown_mb} MB");
 }
