@@ -37,6 +37,19 @@ impl Vectors {
     pub fn row(&self, r: usize) -> &[f32] {
         &self.data[r * self.dim..(r + 1) * self.dim]
     }
+
+    /// The index of the first NaN or infinite component, if any. Scanned in
+    /// blocks, one call each: V8 (wasm) optimizes a function between calls, never
+    /// inside a running one, so one loop over a whole batch (11 M numbers for
+    /// NAMES) would run in baseline code on a page's first run.
+    pub fn first_non_finite(&self) -> Option<usize> {
+        #[inline(never)]
+        fn block(xs: &[f32]) -> Option<usize> {
+            xs.iter().position(|x| !x.is_finite())
+        }
+        const BLOCK: usize = 1 << 14;
+        self.data.chunks(BLOCK).enumerate().find_map(|(k, xs)| block(xs).map(|i| k * BLOCK + i))
+    }
 }
 
 /// Records embedded between two progress ticks (and cancellation checks).

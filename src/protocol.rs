@@ -250,7 +250,7 @@ impl VectorBatch {
             }
             shape.validate(self.vectors.dim).map_err(invalid)?;
         }
-        if let Some(i) = self.vectors.data.iter().position(|x| !x.is_finite()) {
+        if let Some(i) = self.vectors.first_non_finite() {
             return Err(invalid(format!("vector {} has a non-finite component ({})", i / self.vectors.dim, self.vectors.data[i])));
         }
         let mut seen = std::collections::HashMap::with_capacity(n);

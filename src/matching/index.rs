@@ -268,6 +268,7 @@ impl<'a> Indexes<'a> {
     }
 }
 
+#[inline(never)]
 fn match_rows(ix: &Indexes, a: &Vectors, b: &Vectors, th: &[f64], rows: std::ops::Range<usize>, total: &AtomicU64) -> Result<(Vec<Pair>, u64), Error> {
     let mut q = Vec::new();
     let mut stack = Vec::new();
@@ -326,10 +327,22 @@ pub fn range_match_sequential(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> R
         return super::sparse::sparse_match(a, b, thresholds);
     }
     let index = Indexes::new(a, b);
-    let (pairs, candidates) = match_rows(&index, a, b, thresholds, 0..a.len(), &AtomicU64::new(0))?;
+    let total = AtomicU64::new(0);
+    let (mut pairs, mut candidates) = (Vec::new(), 0);
+    // In chunks of rows, one call each: V8 (wasm) optimizes a function between
+    // calls, never inside a running one, so a single call over all of A would
+    // run its whole first time in baseline code.
+    for start in (0..a.len()).step_by(SEQUENTIAL_CHUNK) {
+        let (p, c) = match_rows(&index, a, b, thresholds, start..(start + SEQUENTIAL_CHUNK).min(a.len()), &total)?;
+        pairs.extend(p);
+        candidates += c;
+    }
     let stats = MatchStats { candidates, pairs: pairs.len() as u64 };
     Ok((pairs, stats))
 }
+
+/// Rows of A per call of [`match_rows`] in [`range_match_sequential`].
+const SEQUENTIAL_CHUNK: usize = 2048;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {

@@ -76,14 +76,19 @@ impl Lattice {
         if dim == 0 {
             return None;
         }
+        // Per-row and per-coordinate work is in functions of their own, called
+        // once per row or coordinate: V8 (wasm) optimizes a function between
+        // calls, never inside a running one, and this runs once per match.
+        #[inline(never)]
+        fn mark_whole(ok: &mut [bool], row: &[f32]) {
+            for (o, x) in ok.iter_mut().zip(row) {
+                *o &= whole(*x);
+            }
+        }
         let mut ok = vec![true; dim];
         for v in [a, b] {
             for r in 0..v.len() {
-                for (c, x) in v.row(r).iter().enumerate() {
-                    if ok[c] && !whole(*x) {
-                        ok[c] = false;
-                    }
-                }
+                mark_whole(&mut ok, v.row(r));
             }
         }
         let mut coords: Vec<usize> = (0..dim).filter(|&c| ok[c]).collect();
@@ -92,7 +97,8 @@ impl Lattice {
         }
         // most variable coordinate first: the trie's upper levels then cut the most
         let n = b.len().max(1) as f64;
-        let var = |c: usize| {
+        #[inline(never)]
+        fn variance(b: &Vectors, c: usize, n: f64) -> f64 {
             let (mut s, mut s2) = (0.0, 0.0);
             for r in 0..b.len() {
                 let x = b.row(r)[c] as f64;
@@ -100,7 +106,8 @@ impl Lattice {
                 s2 += x * x;
             }
             s2 / n - (s / n) * (s / n)
-        };
+        }
+        let var = |c: usize| variance(b, c, n);
         let mut scored: Vec<(f64, usize)> = coords.iter().map(|&c| (var(c), c)).collect();
         crate::sorting::sort_by(&mut scored, |x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
         coords = scored.into_iter().map(|(_, c)| c).collect();
@@ -151,6 +158,7 @@ impl Lattice {
     }
 
     /// The norm of the coordinates outside the lattice.
+    #[inline(never)]
     fn rest_norm(&self, v: &[f32]) -> f64 {
         v.iter()
             .zip(&self.is_lattice)
@@ -160,6 +168,7 @@ impl Lattice {
             .sqrt()
     }
 
+    #[inline(never)]
     fn key(&self, v: &[f32]) -> Vec<u8> {
         self.coords.iter().map(|&c| v[c] as u8).collect()
     }

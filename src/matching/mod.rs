@@ -90,7 +90,7 @@ pub fn validate(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(), Erro
         if v.dim > 0 && v.data.len() % v.dim != 0 {
             return Err(Error::Parameter(format!("{name}'s data ({} numbers) is not a whole number of vectors of dimension {}", v.data.len(), v.dim)));
         }
-        if let Some(i) = v.data.iter().position(|x| !x.is_finite()) {
+        if let Some(i) = v.first_non_finite() {
             return Err(Error::Parameter(format!("{name}'s vector {} has a non-finite component", i / v.dim.max(1))));
         }
     }

@@ -443,6 +443,8 @@ fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<Index, Erro
 
 /// The pairs of A rows `rows` passing every test, each row's best `per_row` by
 /// (score, distance, b), in A-row order; and the number of candidates verified.
+/// Never inlined: in wasm, V8 optimizes it between the chunks' calls.
+#[inline(never)]
 fn match_rows(ix: &Index, th: &[f64], rows: std::ops::Range<usize>, per_row: usize, nb: usize) -> (Vec<Scored>, u64) {
     let mut seen = vec![0u32; nb];
     let mut stamp = 0u32;

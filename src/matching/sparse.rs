@@ -244,6 +244,8 @@ impl Index {
     }
 }
 
+/// Never inlined: in wasm, V8 optimizes it between the chunks' calls.
+#[inline(never)]
 fn match_rows(ix: &Index, th: &[f64], rows: std::ops::Range<usize>, total: &AtomicU64) -> Result<(Vec<Pair>, u64), Error> {
     let mut seen = vec![0u32; ix.b_mass.len()];
     let (mut order, mut found, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
