@@ -18,8 +18,14 @@ impl Encoded {
         let mut symbols = Vec::with_capacity(records.iter().map(|r| r.len()).sum());
         let mut offsets = Vec::with_capacity(records.len() + 1);
         offsets.push(0);
+        // one call per record: V8 (wasm) optimizes a function between calls,
+        // never inside a running one, and this loop runs once per mining
+        #[inline(never)]
+        fn encode_into(symbols: &mut Vec<u8>, record: &str, alphabet: &Alphabet) {
+            symbols.extend(record.chars().filter_map(|c| alphabet.index_of(c)).map(|i| i as u8));
+        }
         for r in records {
-            symbols.extend(r.chars().filter_map(|c| alphabet.index_of(c)).map(|i| i as u8));
+            encode_into(&mut symbols, r, alphabet);
             offsets.push(symbols.len());
         }
         Encoded { sigma: alphabet.len(), symbols, offsets }
