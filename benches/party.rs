@@ -44,9 +44,12 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
     lap("mine B");
     let shared = merge(&na, &nb, 75).expect("merge");
     lap("merge");
-    // the party's message, as the wasm API's `embed` returns it
+    // the party's message, as the wasm API's `embed` returns it; the time spent on
+    // messages (building, checking, encoding, decoding) is also shown on its own
+    let messages = std::cell::Cell::new(0.0);
     let message = |d: &Dataset, party, th: Option<Vec<f64>>| {
         let vectors = Embedder::new(&shared).expect("embedder").embed_all(d.records(), &mut NoProgress).expect("embed");
+        let t = Instant::now();
         let batch = VectorBatch {
             party,
             fingerprint: shared.fingerprint().to_string(),
@@ -57,7 +60,9 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
             shape: Some(Shape::of(&shared)),
         };
         batch.validate().expect("batch");
-        batch.to_binary()
+        let bytes = batch.to_binary();
+        messages.set(messages.get() + t.elapsed().as_secs_f64() * 1e3);
+        bytes
     };
     let th = thresholds(&shared, a.records(), 1, &ThresholdMode::Paper).expect("thresholds");
     let ma = message(&a, Party::A, Some(th));
@@ -65,7 +70,9 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
     let mb = message(&b, Party::B, None);
     lap("embed B");
     // the matcher: both messages read and checked, the paper's rule, pairs by ids
+    let t = Instant::now();
     let (ba, bb) = (VectorBatch::read(&ma).expect("batch A"), VectorBatch::read(&mb).expect("batch B"));
+    messages.set(messages.get() + t.elapsed().as_secs_f64() * 1e3);
     bb.check_base(&ba.fingerprint).expect("same base");
     let th = &ba.thresholds.as_ref().expect("thresholds").values;
     let (pairs, _) = range_match_sequential(&ba.vectors, &bb.vectors, th).expect("match");
@@ -74,6 +81,7 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
     lap("match");
     let party_a = times[0].1 / 2.0 + times[1].1 + times[4].1;
     times.push(("party A total", party_a));
+    times.push(("of all, messages", messages.get()));
     (times, pairs.len())
 }
 
