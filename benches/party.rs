@@ -74,13 +74,15 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
     let (ba, bb) = (VectorBatch::read(&ma).expect("batch A"), VectorBatch::read(&mb).expect("batch B"));
     messages.set(messages.get() + t.elapsed().as_secs_f64() * 1e3);
     bb.check_base(&ba.fingerprint).expect("same base");
+    lap("matcher: read");
     let th = &ba.thresholds.as_ref().expect("thresholds").values;
     let (pairs, _) = range_match_sequential(&ba.vectors, &bb.vectors, th).expect("match");
     let by_id: Vec<(&str, &str, f64)> = pairs.iter().map(|p| (ba.ids[p.a as usize].as_str(), bb.ids[p.b as usize].as_str(), p.distance)).collect();
     assert_eq!(by_id.len(), pairs.len());
-    lap("match");
+    lap("matcher: match");
     let party_a = times[0].1 / 2.0 + times[1].1 + times[4].1;
     times.push(("party A total", party_a));
+    times.push(("matcher total", times[6].1 + times[7].1));
     times.push(("of all, messages", messages.get()));
     (times, pairs.len())
 }
@@ -90,22 +92,61 @@ fn show(label: &str, times: &[(&str, f64)], pairs: usize) {
     println!("{label}: {}; {pairs} pairs", parts.join(", "));
 }
 
-/// Like benches/wasm/pipeline.mjs: the first run alone, then the median of the
-/// next `RUNS - 1` (RUNS from the environment, default 4).
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    if v.len() % 2 == 1 {
+        v[v.len() / 2]
+    } else {
+        (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0
+    }
+}
+
+/// Like benches/wasm/pipeline.mjs: `FRESH` fresh processes (default 3), each
+/// running the pipeline `RUNS` times (default 4). Shown: the median over the
+/// processes of their first run, and the median of the later runs' medians. A
+/// first run is one sample per process, so it is taken in several processes.
 fn main() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/names.txt")).expect("data/names.txt");
-    let names: Vec<&str> = text.lines().filter(|s| !s.is_empty()).collect();
-    let doubled: String = names.iter().map(|s| format!("{s}{}\n", s.chars().last().unwrap())).collect();
-    let runs = std::env::var("RUNS").ok().and_then(|r| r.parse::<usize>().ok()).unwrap_or(4).max(2);
-    let all: Vec<_> = (0..runs).map(|_| run_once(&text, &doubled)).collect();
-    show("native, first run", &all[0].0, all[0].1);
-    let median: Vec<(&str, f64)> = (0..all[0].0.len())
-        .map(|k| {
-            let mut v: Vec<f64> = all[1..].iter().map(|r| r.0[k].1).collect();
-            v.sort_by(f64::total_cmp);
-            let m = if v.len() % 2 == 1 { v[v.len() / 2] } else { (v[v.len() / 2 - 1] + v[v.len() / 2]) / 2.0 };
-            (all[0].0[k].0, m)
+    let env = |k: &str, d: usize| std::env::var(k).ok().and_then(|r| r.parse::<usize>().ok()).unwrap_or(d);
+    let runs = env("RUNS", 4).max(2);
+    if std::env::var_os("GRAMLINK_BENCH_CHILD").is_some() {
+        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/names.txt")).expect("data/names.txt");
+        let names: Vec<&str> = text.lines().filter(|s| !s.is_empty()).collect();
+        let doubled: String = names.iter().map(|s| format!("{s}{}\n", s.chars().last().unwrap())).collect();
+        // one line per run: pairs, then "label=ms" per step
+        for _ in 0..runs {
+            let (times, pairs) = run_once(&text, &doubled);
+            let steps: Vec<String> = times.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            println!("{pairs}\t{}", steps.join("\t"));
+        }
+        return;
+    }
+    let fresh = env("FRESH", 3).max(1);
+    let exe = std::env::current_exe().expect("the bench's own path");
+    // per process, its runs: (pairs, [(label, ms)])
+    let processes: Vec<Vec<(usize, Vec<(String, f64)>)>> = (0..fresh)
+        .map(|_| {
+            let out = std::process::Command::new(&exe).env("GRAMLINK_BENCH_CHILD", "1").output().expect("run the bench in a fresh process");
+            assert!(out.status.success(), "bench process failed: {}", String::from_utf8_lossy(&out.stderr));
+            String::from_utf8(out.stdout)
+                .expect("utf-8")
+                .lines()
+                .map(|line| {
+                    let mut f = line.split('\t');
+                    let pairs = f.next().and_then(|p| p.parse().ok()).expect("pairs");
+                    let steps = f.map(|kv| kv.split_once('=').map(|(k, v)| (k.to_string(), v.parse().expect("ms"))).expect("step")).collect();
+                    (pairs, steps)
+                })
+                .collect()
         })
         .collect();
-    show(&format!("native, median of the next {}", runs - 1), &median, all[0].1);
+    let pairs = processes[0][0].0;
+    let labels: Vec<&str> = processes[0][0].1.iter().map(|(k, _)| k.as_str()).collect();
+    let first: Vec<(&str, f64)> = labels.iter().enumerate().map(|(k, &l)| (l, median(processes.iter().map(|p| p[0].1[k].1).collect()))).collect();
+    let warm: Vec<(&str, f64)> = labels
+        .iter()
+        .enumerate()
+        .map(|(k, &l)| (l, median(processes.iter().map(|p| median(p[1..].iter().map(|r| r.1[k].1).collect())).collect())))
+        .collect();
+    show(&format!("native, first run (median of {fresh} processes)"), &first, pairs);
+    show(&format!("native, later runs (median of {fresh} processes' medians of {} runs)", runs - 1), &warm, pairs);
 }

@@ -29,9 +29,11 @@ export function runPipeline(api, names, now) {
   const vb = b.embed(shared, { party: "B", binary: true });
   lap("embed B");
   const m = new Matcher(va, vb);
+  lap("matcher: read");
   const out = m.match({ rule: "all" });
-  lap("match");
+  lap("matcher: match");
   t["party A total"] = t["normalize A+B"] / 2 + t["mine A"] + t["embed+thresholds A"];
+  t["matcher total"] = t["matcher: read"] + t["matcher: match"];
   const result = { timings: t, pairs: out.count, candidates: out.candidates };
   m.free();
   a.free();
@@ -51,4 +53,24 @@ export function runRepeated(api, names, now, runs) {
     median[k] = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
   }
   return { first: all[0], warm: { ...all[0], timings: median }, runs };
+}
+
+const median = (v) => {
+  const s = [...v].sort((x, y) => x - y);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+// Several fresh engines' runRepeated results as one: per step, the median of
+// their first runs and the median of their later runs' medians. A first run is
+// one sample per engine, so it is taken in several.
+export function combine(results) {
+  const ok = results.filter((r) => !r.error);
+  if (ok.length === 0) return results[0];
+  const pick = (part) => Object.fromEntries(Object.keys(ok[0].first.timings).map((k) => [k, median(ok.map((r) => r[part].timings[k]))]));
+  return {
+    first: { ...ok[0].first, timings: pick("first") },
+    warm: { ...ok[0].warm, timings: pick("warm") },
+    runs: ok[0].runs,
+    engines: ok.length,
+  };
 }
