@@ -92,6 +92,9 @@ fn show(label: &str, times: &[(&str, f64)], pairs: usize) {
     println!("{label}: {}; {pairs} pairs", parts.join(", "));
 }
 
+/// One run from a child process: its number of pairs and each step's time in ms.
+type Run = (usize, Vec<(String, f64)>);
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     if v.len() % 2 == 1 {
@@ -122,8 +125,8 @@ fn main() {
     }
     let fresh = env("FRESH", 3).max(1);
     let exe = std::env::current_exe().expect("the bench's own path");
-    // per process, its runs: (pairs, [(label, ms)])
-    let processes: Vec<Vec<(usize, Vec<(String, f64)>)>> = (0..fresh)
+    // per process, its runs
+    let processes: Vec<Vec<Run>> = (0..fresh)
         .map(|_| {
             let out = std::process::Command::new(&exe).env("GRAMLINK_BENCH_CHILD", "1").output().expect("run the bench in a fresh process");
             assert!(out.status.success(), "bench process failed: {}", String::from_utf8_lossy(&out.stderr));
