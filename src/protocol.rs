@@ -345,18 +345,19 @@ impl VectorBatch {
     /// JSON header (format, version, party, fingerprint, dim, count, ids, threshold
     /// mode), then count·dim f32 LE, then count f64 LE thresholds if announced.
     pub fn to_binary(&self) -> Vec<u8> {
-        let mut out = self.binary_prefix();
-        out.reserve(self.vectors.data.len() * 4 + self.thresholds.as_ref().map_or(0, |t| t.values.len() * 8));
-        out.extend_from_slice(&le_bytes(&self.vectors.data));
-        if let Some(t) = &self.thresholds {
-            out.extend_from_slice(&le_bytes(&t.values));
-        }
-        out
+        self.binary_parts().concat()
     }
 
-    /// The binary form's bytes before the numbers: preamble and JSON header. A
-    /// caller that writes the numbers itself (the wasm API, straight into a JS
-    /// array) appends [`le_bytes`] of the vectors, then of the thresholds.
+    /// [`Self::to_binary`]'s bytes in three parts, to be written one after the
+    /// other (the wasm API writes them straight into a JS array): preamble and
+    /// header, the vectors' numbers, the thresholds' (empty without thresholds).
+    /// The numbers are their own memory on little-endian machines, not a copy.
+    pub fn binary_parts(&self) -> [std::borrow::Cow<'_, [u8]>; 3] {
+        let thresholds = self.thresholds.as_ref().map_or(std::borrow::Cow::Borrowed(&[][..]), |t| le_bytes(&t.values));
+        [std::borrow::Cow::Owned(self.binary_prefix()), le_bytes(&self.vectors.data), thresholds]
+    }
+
+    /// The binary form's bytes before the numbers: preamble and JSON header.
     pub fn binary_prefix(&self) -> Vec<u8> {
         let header = envelope(VECTOR_BATCH, &self.header(false));
         let mut out = Vec::with_capacity(12 + header.len());
@@ -373,6 +374,7 @@ impl VectorBatch {
         let values = layout.thresholds.clone().map(|r| from_le_bytes(&bytes[r]));
         layout.into_batch(data, values)
     }
+
     /// Reads either form (binary if it starts with the magic).
     pub fn read(bytes: &[u8]) -> Result<Self, ProtocolError> {
         if bytes.starts_with(b"GLVB") {
@@ -457,7 +459,7 @@ impl BinaryLayout {
 
 /// The little-endian bytes of numbers, as the binary batch stores them: the
 /// numbers' own memory on little-endian machines (wasm, x86, ARM), no copy.
-pub fn le_bytes<T: Number>(xs: &[T]) -> std::borrow::Cow<'_, [u8]> {
+fn le_bytes<T: Number>(xs: &[T]) -> std::borrow::Cow<'_, [u8]> {
     if cfg!(target_endian = "little") {
         std::borrow::Cow::Borrowed(bytemuck::cast_slice(xs))
     } else {
@@ -471,15 +473,21 @@ pub fn le_bytes<T: Number>(xs: &[T]) -> std::borrow::Cow<'_, [u8]> {
 /// [`BinaryLayout`]'s ranges hold whole ones).
 pub fn from_le_bytes<T: Number>(bytes: &[u8]) -> Vec<T> {
     let n = bytes.len() / std::mem::size_of::<T>();
+    read_numbers(n, |dst| dst.copy_from_slice(&bytes[..dst.len()]))
+}
+
+/// `n` numbers whose little-endian bytes `copy` writes into the buffer it is
+/// given (`n` numbers' worth), wherever they come from (a slice, a JS array).
+pub fn read_numbers<T: Number>(n: usize, copy: impl FnOnce(&mut [u8])) -> Vec<T> {
     let mut out = vec![T::zeroed(); n];
-    bytemuck::cast_slice_mut::<T, u8>(&mut out).copy_from_slice(&bytes[..n * std::mem::size_of::<T>()]);
+    copy(bytemuck::cast_slice_mut::<T, u8>(&mut out));
     to_native_order(&mut out);
     out
 }
 
 /// Turns numbers whose bytes were copied from the little-endian form into this
 /// machine's order, and back (nothing to do on little-endian machines).
-pub fn to_native_order<T: Number>(xs: &mut [T]) {
+fn to_native_order<T: Number>(xs: &mut [T]) {
     if cfg!(target_endian = "big") {
         for x in xs {
             *x = x.swapped();

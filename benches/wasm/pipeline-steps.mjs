@@ -47,18 +47,14 @@ export function runRepeated(api, names, now, runs) {
   const all = [];
   for (let i = 0; i < runs; i++) all.push(runPipeline(api, names, now));
   const warm = all.slice(1);
-  const median = {};
-  for (const k of Object.keys(all[0].timings)) {
-    const v = warm.map((r) => r.timings[k]).sort((x, y) => x - y);
-    median[k] = v.length % 2 ? v[(v.length - 1) / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
-  }
-  return { first: all[0], warm: { ...all[0], timings: median }, runs };
+  const timings = Object.fromEntries(Object.keys(all[0].timings).map((k) => [k, median(warm.map((r) => r.timings[k]))]));
+  return { first: all[0], warm: { ...all[0], timings }, runs };
 }
 
-const median = (v) => {
+function median(v) {
   const s = [...v].sort((x, y) => x - y);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
+}
 
 // Several fresh engines' runRepeated results as one: per step, the median of
 // their first runs and the median of their later runs' medians. A first run is

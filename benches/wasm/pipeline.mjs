@@ -1,7 +1,7 @@
 // Benchmark: the NAMES party pipeline (normalize, mine, embed, thresholds) and the
 // matcher through the wasm API, in Node and in headless Chromium (Debian's
 // /usr/bin/chromium, pages served from 127.0.0.1 only).
-// Compare with native: `cargo bench --bench pipeline`.
+// Compare with native: `cargo bench --bench party` (the same steps).
 // Run: npm run build && node benches/wasm/pipeline.mjs   (FRESH=M fresh engines per
 // platform, default 3: Node processes and Chromium instances, each with a new profile;
 // RUNS=N runs in each, default 4. Reported: the median of the engines' first runs, and
@@ -13,17 +13,17 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, normalize, extname } from "node:path";
 import { performance } from "node:perf_hooks";
-import * as node from "../../pkg/node/gramlink.js";
 import { runRepeated, combine } from "./pipeline-steps.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
-const names = readFileSync(join(root, "data/names.txt"), "utf8").split("\n").filter((s) => s.length > 0);
-
 const runs = Math.max(2, Number(process.env.RUNS ?? 4));
 const fresh = Math.max(1, Number(process.env.FRESH ?? 3));
 
-// a child process: one engine's runs, as JSON on stdout
+// a child process: one engine's runs, as JSON on stdout (only children load the
+// package and the names; Chromium's pages fetch their own)
 if (process.env.GRAMLINK_BENCH_CHILD) {
+  const node = await import("../../pkg/node/gramlink.js");
+  const names = readFileSync(join(root, "data/names.txt"), "utf8").split("\n").filter((s) => s.length > 0);
   process.stdout.write(JSON.stringify(runRepeated(node, names, () => performance.now(), runs)));
   process.exit(0);
 }

@@ -5,7 +5,7 @@
 //! map, and one pass over the numbers instead of three).
 
 use super::errors::{invalid, message_bytes, to_js_error};
-use crate::protocol::{le_bytes, to_native_order, BinaryLayout, Number, VectorBatch};
+use crate::protocol::{read_numbers, BinaryLayout, Number, VectorBatch};
 use std::ops::Range;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -31,25 +31,19 @@ pub(super) fn read_batch(v: &JsValue, what: &str) -> Result<VectorBatch, JsValue
 /// The numbers in `range` of a JS byte array (a range of whole numbers, as
 /// [`BinaryLayout`] gives it), copied once, into their final vector.
 fn numbers<T: Number>(bytes: &js_sys::Uint8Array, range: &Range<usize>) -> Vec<T> {
-    let mut out = vec![T::zeroed(); range.len() / std::mem::size_of::<T>()];
-    bytes.subarray(range.start as u32, range.end as u32).copy_to(bytemuck::cast_slice_mut(&mut out));
-    to_native_order(&mut out);
-    out
+    read_numbers(range.len() / std::mem::size_of::<T>(), |dst| bytes.subarray(range.start as u32, range.end as u32).copy_to(dst))
 }
 
 /// The binary form of a batch ([`VectorBatch::to_binary`]'s bytes), written
 /// into a new JS `Uint8Array` part by part.
 pub(super) fn binary_batch(batch: &VectorBatch) -> Result<js_sys::Uint8Array, JsValue> {
-    let prefix = batch.binary_prefix();
-    let vectors = le_bytes(&batch.vectors.data);
-    let thresholds = batch.thresholds.as_ref().map(|t| le_bytes(&t.values));
-    let parts = [&prefix[..], &vectors[..], thresholds.as_deref().unwrap_or(&[])];
+    let parts = batch.binary_parts();
     let total: usize = parts.iter().map(|p| p.len()).sum();
     let total = u32::try_from(total)
         .map_err(|_| invalid(format!("the binary batch would be {total} bytes, more than a JS Uint8Array holds here")))?;
     let out = js_sys::Uint8Array::new_with_length(total);
     let mut at = 0u32;
-    for part in parts {
+    for part in &parts {
         // part lengths sum to `total`, which fits in u32
         let end = at + part.len() as u32;
         out.subarray(at, end).copy_from(part);
