@@ -28,16 +28,16 @@ fn bench(c: &mut Criterion) {
     });
     let d = names();
     let mut cases: Vec<(String, MineOptions)> = vec![
-        ("fpm".into(), MineOptions { miner: MinerKind::Fpm, ..MineOptions::default() }),
-        ("exact".into(), MineOptions { miner: MinerKind::Exact, ..MineOptions::default() }),
-        ("random".into(), MineOptions { miner: MinerKind::Random, ..MineOptions::default() }),
+        ("fpm".into(), MineOptions { miner: MinerKind::Fpm, ..gramlink::config::Config::paper().mine }),
+        ("exact".into(), MineOptions { miner: MinerKind::Exact, ..gramlink::config::Config::paper().mine }),
+        ("random".into(), MineOptions { miner: MinerKind::Random, ..gramlink::config::Config::paper().mine }),
     ];
     for s in Strategy::ALL {
-        cases.push((format!("prefix-tree {}", s.name()), MineOptions { strategy: s, ..MineOptions::default() }));
+        cases.push((format!("prefix-tree {}", s.name()), MineOptions { strategy: s, ..gramlink::config::Config::paper().mine }));
     }
     cases.push((
         "prefix-tree hybrid eps=1".into(),
-        MineOptions { epsilon: 1.0, ..MineOptions::default() },
+        MineOptions { epsilon: 1.0, ..gramlink::config::Config::paper().mine },
     ));
     for (name, o) in cases {
         g.bench_function(name.as_str(), |b| {

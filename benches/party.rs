@@ -33,7 +33,7 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
     let read = |s: &str| Dataset::normalize(read_records(s.as_bytes(), &InputFormat::Text, "names").expect("read"), &al).expect("normalize");
     let (a, b) = (read(text), read(doubled));
     lap("normalize A+B");
-    let o = MineOptions { epsilon: 0.1, ..MineOptions::default() };
+    let o = MineOptions { epsilon: 0.1, ..gramlink::config::Config::paper().mine };
     let run = |d: &Dataset, seed| {
         let mut ledger = BudgetLedger::new(Epsilon::new(0.1).expect("epsilon"));
         mine(d, &o, &mut ledger, &mut Randomness::seeded(seed), &mut NoProgress).expect("mine")

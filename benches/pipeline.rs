@@ -6,7 +6,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use gramlink::alphabet::Alphabet;
 use gramlink::dataset::{read_records, Dataset, InputFormat};
 use gramlink::embed::Embedder;
-use gramlink::eval::clock::NoClock;
+use gramlink::clock::NoClock;
 use gramlink::eval::scenario::{corrupted_copy, run_scenario, ScenarioOptions};
 use gramlink::matching::range_match;
 use gramlink::mine::exact;

@@ -7,7 +7,7 @@
 
 use crate::alphabet::Alphabet;
 use crate::error::BaseError;
-use crate::public::Padding;
+use crate::padding::Padding;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use std::cmp::Ordering;
@@ -23,6 +23,7 @@ pub struct GramCount {
 /// Which miner produced a base.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum MinerKind {
     /// Top-k by noisy record supports, one run per gram length (paper 5.1).
     Fpm,
@@ -48,6 +49,7 @@ impl MinerKind {
 /// Budget allocation strategies of the prefix-tree miner (paper 5.2.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Strategy {
     Linear,
     Exponential,
@@ -94,6 +96,11 @@ pub struct NoisyBase {
     /// False when the noise came from a seeded generator (tests, experiments) or
     /// the miner is not private (exact): such a base must not be shared.
     pub private: bool,
+    /// Set when the records were mined padded (`^record$`): `alphabet` is then Σ
+    /// followed by the two padding symbols. The merge refuses to join bases that
+    /// differ here, and the shared base carries it on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub padding: Option<Padding>,
     pub grams: Vec<GramCount>,
 }
 
@@ -122,7 +129,7 @@ pub struct SharedBase {
     q_max: usize,
     grams: Vec<String>,
     fingerprint: String,
-    /// Records are embedded as `start + record + end` when set ([`crate::public`]).
+    /// Records are embedded as `start + record + end` when set ([`crate::padding`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     padding: Option<Padding>,
 }
@@ -191,14 +198,6 @@ impl SharedBase {
             // checked by the constructor
             Some(p) => p.extend(&self.alphabet).unwrap_or_else(|_| self.alphabet.clone()),
             None => self.alphabet.clone(),
-        }
-    }
-
-    /// The string that is embedded for record `s` (padded if the base says so).
-    pub fn prepare<'s>(&self, s: &'s str) -> std::borrow::Cow<'s, str> {
-        match self.padding {
-            Some(p) => std::borrow::Cow::Owned(p.pad(s)),
-            None => std::borrow::Cow::Borrowed(s),
         }
     }
 
@@ -305,6 +304,7 @@ mod tests {
                 mechanism: BTreeMap::new(),
             },
             private: true,
+            padding: None,
             grams: grams.iter().map(|(g, c)| GramCount { gram: g.to_string(), count: *c }).collect(),
         }
     }

@@ -62,7 +62,7 @@ pub struct Embedder {
     /// Length in chars of each gram, in coordinate order.
     lens: Vec<u32>,
     /// Records are padded before counting when the base says so.
-    padding: Option<crate::public::Padding>,
+    padding: Option<crate::padding::Padding>,
 }
 
 impl Embedder {

@@ -14,6 +14,8 @@
 
 pub mod alphabet;
 pub mod base;
+pub mod clock;
+pub mod config;
 pub mod dataset;
 pub mod dp;
 pub mod embed;
@@ -22,11 +24,17 @@ pub mod eval;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod keyed;
+pub mod matcher;
 pub mod matching;
 pub mod mine;
+pub mod padding;
+pub mod party;
 pub mod progress;
 pub mod protocol;
 pub mod public;
+#[cfg(feature = "research")]
+pub mod research;
+pub mod session;
 mod sorting;
 pub mod threshold;
 

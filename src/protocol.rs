@@ -91,6 +91,15 @@ pub fn read_noisy_base(text: &str) -> Result<NoisyBase, ProtocolError> {
     if p.epsilon_spent > p.epsilon + 1e-12 {
         return Err(invalid(format!("it claims to spend {} of a budget of {}", p.epsilon_spent, p.epsilon)));
     }
+    if let Some(pad) = base.padding {
+        let sym = base.alphabet.symbols();
+        if sym.len() < 2 || sym[sym.len() - 2..] != [pad.start, pad.end] {
+            return Err(invalid(format!(
+                "it says it was mined padded with {:?} and {:?}, but its alphabet does not end with them",
+                pad.start, pad.end
+            )));
+        }
+    }
     let mut seen = std::collections::HashSet::new();
     for g in &base.grams {
         let len = g.gram.chars().count();
@@ -119,7 +128,7 @@ struct SharedBaseBody {
     /// Optional (additive): padding symbols put around every record before
     /// embedding; absent for unpadded bases, whose messages are unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    padding: Option<crate::public::Padding>,
+    padding: Option<crate::padding::Padding>,
 }
 
 pub fn write_shared_base(base: &SharedBase) -> String {
@@ -153,18 +162,33 @@ pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
 
 // -------------------------------------------------------------- vector batch
 
-/// Which party made a batch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// Which party made a batch: A sends thresholds, B does not. Options accept
+/// `"a"`/`"b"` as well.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Party {
+    #[default]
+    #[serde(alias = "a")]
     A,
+    #[serde(alias = "b")]
     B,
 }
 
+impl Party {
+    pub fn name(self) -> &'static str {
+        match self {
+            Party::A => "A",
+            Party::B => "B",
+        }
+    }
+}
+
 /// Per-record thresholds and how they were computed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ThresholdSet {
-    /// `paper`, `sound` or `global`.
-    pub mode: String,
+    /// How they were computed; a message records its name only (`paper`,
+    /// `sound`, `global`: a global value is in `values`).
+    pub mode: crate::threshold::ThresholdMode,
     pub ed: u32,
     pub values: Vec<f64>,
 }
@@ -290,7 +314,7 @@ impl VectorBatch {
             count: self.ids.len(),
             ids: self.ids.clone(),
             thresholds: self.thresholds.as_ref().map(|t| ThresholdHeader {
-                mode: t.mode.clone(),
+                mode: t.mode.name().to_string(),
                 ed: t.ed,
                 values: with_threshold_values.then(|| t.values.clone()),
             }),
@@ -310,7 +334,10 @@ impl VectorBatch {
         let thresholds = match h.thresholds {
             None => None,
             Some(t) => Some(ThresholdSet {
-                mode: t.mode,
+                mode: crate::threshold::ThresholdMode::from_name(&t.mode).ok_or_else(|| ProtocolError::Invalid {
+                    what: "vector batch".into(),
+                    reason: format!("unknown threshold mode {:?} (this build knows \"paper\", \"sound\", \"global\")", t.mode),
+                })?,
                 ed: t.ed,
                 values: values.or(t.values).ok_or_else(|| ProtocolError::Invalid {
                     what: "vector batch".into(),
@@ -526,8 +553,8 @@ pub struct LinkedPair {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MatchResult {
     pub fingerprint: String,
-    /// `threshold` (paper rule: every B within A's threshold) or `one-to-one`.
-    pub rule: String,
+    /// The rule the pairs were chosen by.
+    pub rule: crate::matching::Rule,
     pub candidates: u64,
     pub pairs: Vec<LinkedPair>,
 }

@@ -1,4 +1,5 @@
-//! The data-independent part of a richer base: boundary padding and public grams.
+//! The data-independent part of a richer base: public grams, and the merge that
+//! joins them with the mined grams.
 //!
 //! **Privacy.** Everything in this module is a function of public parameters
 //! only (the alphabet Σ, the padding symbols, a gram length): it never reads a
@@ -6,77 +7,18 @@
 //! ε-DP mined base is still ε-DP (post-processing of the mined part joined with a
 //! constant). Only the mined part ([`crate::mine`]) spends ε.
 //!
-//! - [`Padding`]: records are embedded as `^record$`, so an edit at either end
-//!   changes as many windows as one in the middle (without it the first and last
-//!   symbols sit in fewer grams, and end edits are nearly invisible).
+//! - padding ([`crate::padding`]): records embedded as `^record$`;
 //! - [`public_grams`]: every gram of length q over Σ, plus the boundary grams
 //!   `^` + Σ^(q−1) and Σ^(q−1) + `$`. With q = 2 and the 27-symbol Σ that is
 //!   729 + 27 + 27 = 783 coordinates, of which a name touches about |s| + 1.
 
-use crate::alphabet::{Alphabet, MAX_ALPHABET};
+use crate::alphabet::Alphabet;
 use crate::base::{gram_order, SharedBase};
 use crate::error::BaseError;
-use serde::{Deserialize, Serialize};
-
-/// Start and end padding symbols, public and outside Σ.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Padding {
-    pub start: char,
-    pub end: char,
-}
-
-impl Default for Padding {
-    fn default() -> Self {
-        Padding { start: '^', end: '$' }
-    }
-}
+use crate::padding::Padding;
 
 /// The most public grams accepted (|Σ|^q grows fast).
 pub const MAX_PUBLIC_GRAMS: usize = 20_000;
-
-impl Padding {
-    /// Checks the symbols against Σ: distinct, not in Σ, and Σ plus them within
-    /// [`MAX_ALPHABET`].
-    pub fn check(&self, alphabet: &Alphabet) -> Result<(), BaseError> {
-        let bad = |m: String| Err(BaseError::Invalid(m));
-        if self.start == self.end {
-            return bad(format!("the padding symbols are equal ({:?})", self.start));
-        }
-        for c in [self.start, self.end] {
-            if alphabet.contains(c) {
-                return bad(format!("padding symbol {c:?} is in the alphabet"));
-            }
-        }
-        if alphabet.len() + 2 > MAX_ALPHABET {
-            return bad(format!("the alphabet has {} symbols: no room for two padding symbols", alphabet.len()));
-        }
-        Ok(())
-    }
-
-    /// Σ followed by the two padding symbols: the alphabet of padded records.
-    pub fn extend(&self, alphabet: &Alphabet) -> Result<Alphabet, BaseError> {
-        self.check(alphabet)?;
-        let mut s = alphabet.as_string();
-        s.push(self.start);
-        s.push(self.end);
-        Alphabet::new(&s).map_err(|e| BaseError::Invalid(e.to_string()))
-    }
-
-    /// `start + s + end`.
-    pub fn pad(&self, s: &str) -> String {
-        let mut out = String::with_capacity(s.len() + 2);
-        out.push(self.start);
-        out.push_str(s);
-        out.push(self.end);
-        out
-    }
-
-    /// Σ without the padding symbols (the inverse of [`Padding::extend`]).
-    pub fn strip(&self, alphabet: &Alphabet) -> Result<Alphabet, BaseError> {
-        let s: String = alphabet.symbols().iter().filter(|&&c| c != self.start && c != self.end).collect();
-        Alphabet::new(&s).map_err(|e| BaseError::Invalid(e.to_string()))
-    }
-}
 
 /// Every gram of length `q` over Σ and, with padding, the boundary grams
 /// `start + Σ^(q−1)` and `Σ^(q−1) + end`, in the base's gram order. Data-independent.
@@ -140,8 +82,11 @@ pub fn extend_base(
 
 /// The shared base of two parties' noisy bases under the richer configuration:
 /// [`crate::base::merge`] of the mined grams (top `k`), then [`extend_base`] with
-/// the public grams of length `public_q` and, if `padding`, the default
-/// [`Padding`]. With neither, exactly `merge` (the paper's shared base).
+/// the public grams of length `public_q`, padded if `padding`. With neither,
+/// exactly `merge` (the paper's shared base).
+///
+/// `padding` is the configuration's: both noisy bases must have been mined so
+/// (each records it), else [`BaseError::Incompatible`] names the base that differs.
 pub fn merge_shared(
     a: &crate::base::NoisyBase,
     b: &crate::base::NoisyBase,
@@ -149,18 +94,31 @@ pub fn merge_shared(
     public_q: Option<usize>,
     padding: bool,
 ) -> Result<SharedBase, BaseError> {
+    let padding = padding.then(Padding::default);
+    for (name, base) in [("a", a), ("b", b)] {
+        if base.padding != padding {
+            let how = |p: Option<Padding>| if p.is_some() { "with padding" } else { "without padding" };
+            return Err(BaseError::Incompatible(format!(
+                "noisy base {name} was mined {} but the shared base is asked {} (mine both parties with the same configuration)",
+                how(base.padding),
+                how(padding)
+            )));
+        }
+    }
     if public_q.is_some() && a.grams.is_empty() && b.grams.is_empty() {
         // Nothing was mined (little data, small ε): the public grams alone.
-        let sigma = if padding { Padding::default().strip(&a.alphabet)? } else { a.alphabet.clone() };
+        let sigma = match padding {
+            Some(p) => p.strip(&a.alphabet)?,
+            None => a.alphabet.clone(),
+        };
         let q = public_q.unwrap_or(1);
-        let grams = public_grams(&sigma, q, padding.then(Padding::default))?;
-        return SharedBase::with_padding(sigma, q, q, grams, padding.then(Padding::default));
+        let grams = public_grams(&sigma, q, padding)?;
+        return SharedBase::with_padding(sigma, q, q, grams, padding);
     }
     let mined = crate::base::merge(a, b, k)?;
-    if public_q.is_none() && !padding {
+    if public_q.is_none() && padding.is_none() {
         return Ok(mined);
     }
-    let padding = padding.then(Padding::default);
     // Mined over padded records, the noisy bases' alphabet is Σ plus the padding.
     let sigma = match padding {
         Some(p) => p.strip(mined.alphabet())?,
@@ -181,14 +139,5 @@ mod tests {
         assert_eq!(g, vec!["AA", "AB", "A$", "BA", "BB", "B$", "^A", "^B"]);
         assert_eq!(public_grams(&Alphabet::default(), 2, Some(Padding::default())).unwrap().len(), 783);
         assert!(public_grams(&Alphabet::default(), 4, None).is_err());
-    }
-
-    #[test]
-    fn padding_must_be_outside_sigma() {
-        let al = Alphabet::new("AB^").unwrap();
-        assert!(Padding::default().check(&al).is_err());
-        assert!(Padding { start: 'X', end: 'X' }.check(&Alphabet::default()).is_err());
-        let ext = Padding::default().extend(&Alphabet::default()).unwrap();
-        assert_eq!(Padding::default().strip(&ext).unwrap(), Alphabet::default());
     }
 }

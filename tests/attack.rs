@@ -6,7 +6,7 @@
 
 use gramlink::alphabet::Alphabet;
 use gramlink::dataset::{read_records, Dataset, InputFormat};
-use gramlink::eval::attack::{run_attack, AttackOptions};
+use gramlink::research::attack::{run_attack, AttackOptions};
 use gramlink::mine::MineOptions;
 use gramlink::progress::NoProgress;
 
@@ -18,7 +18,7 @@ fn load(name: &str) -> Dataset {
 #[test]
 fn the_key_defeats_the_dictionary_attack_only() {
     let (names, dict) = (load("names.txt"), load("names_all.txt"));
-    let o = AttackOptions { sample: 5_000, targets: 60, seed: 42, mine: MineOptions::default() };
+    let o = AttackOptions { sample: 5_000, targets: 60, seed: 42, mine: gramlink::config::Config::paper().mine };
     let r = run_attack(names.records(), dict.records(), &Alphabet::default(), &o, &mut NoProgress).unwrap();
     eprintln!("{r:?}");
     assert!(r.unkeyed.dictionary > 0.5, "unkeyed dictionary attack {}", r.unkeyed.dictionary);

@@ -31,7 +31,7 @@ fn keyed_matching_links_the_same_pairs_on_cities() {
     let d = cities();
     let alphabet = d.alphabet().clone();
     let mut rng = Randomness::seeded(42);
-    let opts = MineOptions { epsilon: 0.5, ..MineOptions::default() };
+    let opts = MineOptions { epsilon: 0.5, ..gramlink::config::Config::paper().mine };
     let base_a = mine(&d, &opts, &mut BudgetLedger::new(Epsilon::new(0.5).unwrap()), &mut rng.fork(), &mut NoProgress).unwrap();
     let base_b = base_a.clone();
     let shared = merge(&base_a, &base_b, opts.k).unwrap();

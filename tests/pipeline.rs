@@ -3,17 +3,18 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use gramlink::alphabet::Alphabet;
-use gramlink::base::merge;
+use gramlink::clock::NoClock;
+use gramlink::config::{Config, Preset};
 use gramlink::dataset::{read_records, Dataset, InputFormat};
-use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
-use gramlink::embed::Embedder;
-use gramlink::eval::clock::NoClock;
+use gramlink::dp::Randomness;
 use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
-use gramlink::matching::{one_to_one, range_match, Pair};
-use gramlink::mine::{mine, MineOptions};
+use gramlink::matcher::Matcher;
+use gramlink::matching::Rule;
+use gramlink::mine::MineOptions;
+use gramlink::party::{merge_bases, DataOwner, EmbedOptions};
 use gramlink::progress::NoProgress;
-use gramlink::protocol::{self, LinkedPair, MatchResult, Party, ThresholdSet, VectorBatch};
-use gramlink::threshold::{thresholds, ThresholdMode};
+use gramlink::protocol::{self, Party};
+use gramlink::threshold::ThresholdMode;
 
 fn load(name: &str) -> Dataset {
     let bytes = std::fs::read(format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();
@@ -24,7 +25,7 @@ fn load(name: &str) -> Dataset {
 #[test]
 fn exact_match_scenario_links_nearly_everything() {
     let cities = load("cities.txt");
-    let o = ScenarioOptions { ed: 0, ..ScenarioOptions::default() };
+    let o = ScenarioOptions::scenario(Preset::Paper, 0, 42);
     let r = run_scenario(cities.records(), cities.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
     assert_eq!(r.recall, 1.0, "every record is at distance 0 from its copy");
     assert!(r.f1 > 0.95, "F1 {}", r.f1);
@@ -35,11 +36,11 @@ fn exact_match_scenario_links_nearly_everything() {
 fn sound_threshold_misses_no_true_pair() {
     let cities = load("cities.txt");
     for ed in [1, 2] {
-        let o = ScenarioOptions { ed, threshold: ThresholdMode::Sound, ..ScenarioOptions::default() };
+        let o = ScenarioOptions::scenario(Preset::Paper, ed, 42).with(|c| c.thresholds.mode = ThresholdMode::Sound);
         let r = run_scenario(cities.records(), cities.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
         assert_eq!(r.true_outside_threshold, 0, "ed {ed}");
         assert_eq!(r.true_pairs as usize, r.n - r.b_empty, "ed {ed}: recall must be complete");
-        let paper = ScenarioOptions { ed, ..ScenarioOptions::default() };
+        let paper = ScenarioOptions::scenario(Preset::Paper, ed, 42);
         let p = run_scenario(cities.records(), cities.alphabet(), &paper, &NoClock, &mut NoProgress).unwrap();
         assert!(p.true_outside_threshold > 0, "the paper's rule is not an upper bound (ed {ed})");
     }
@@ -48,11 +49,11 @@ fn sound_threshold_misses_no_true_pair() {
 #[test]
 fn one_to_one_improves_precision_and_same_seed_same_result() {
     let cities = load("cities.txt");
-    let o = ScenarioOptions { ed: 1, one_to_one: true, ..ScenarioOptions::default() };
+    let o = ScenarioOptions::scenario(Preset::Paper, 1, 42).with(|c| c.rule = Rule::Greedy);
     let a = run_scenario(cities.records(), cities.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
     let b = run_scenario(cities.records(), cities.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
     assert_eq!(a, b);
-    let all = run_scenario(cities.records(), cities.alphabet(), &ScenarioOptions { one_to_one: false, ..o.clone() }, &NoClock, &mut NoProgress).unwrap();
+    let all = run_scenario(cities.records(), cities.alphabet(), &o.clone().with(|c| c.rule = Rule::All), &NoClock, &mut NoProgress).unwrap();
     assert!(a.precision >= all.precision);
     assert!(a.pairs <= a.n as u64);
     let other = run_scenario(cities.records(), cities.alphabet(), &ScenarioOptions { seed: 43, ..o }, &NoClock, &mut NoProgress).unwrap();
@@ -85,30 +86,19 @@ fn assert_no_record_text(what: &str, message: &str, records: &std::collections::
 fn no_exported_message_of_a_names_run_holds_record_text() {
     let names = load("names.txt");
     let records: std::collections::HashSet<&str> = names.records().iter().map(|s| s.as_str()).collect();
-    let o = MineOptions::default();
-    let eps = Epsilon::new(o.epsilon).unwrap();
-    let mut rng = Randomness::secure().unwrap();
-    let na = mine(&names, &o, &mut BudgetLedger::new(eps), &mut rng, &mut NoProgress).unwrap();
-    let nb = mine(&names, &MineOptions { miner: gramlink::base::MinerKind::Fpm, ..o.clone() }, &mut BudgetLedger::new(eps), &mut rng, &mut NoProgress).unwrap();
-    let shared = merge(&na, &nb, o.k).unwrap();
-    let vectors = Embedder::new(&shared).unwrap().embed_all(names.records(), &mut NoProgress).unwrap();
-    let th = thresholds(&shared, names.records(), 1, &ThresholdMode::Paper).unwrap();
-    let batch = VectorBatch {
-        party: Party::A,
-        fingerprint: shared.fingerprint().into(),
-        ids: names.ids().to_vec(),
-        vectors: vectors.clone(),
-        thresholds: Some(ThresholdSet { mode: "paper".into(), ed: 1, values: th.clone() }),
-        transform: None,
-        shape: Some(gramlink::matching::Shape::of(&shared)),
-    };
-    let (pairs, stats) = range_match(&vectors, &vectors, &th).unwrap();
-    let result = MatchResult {
-        fingerprint: shared.fingerprint().into(),
-        rule: "one-to-one".into(),
-        candidates: stats.candidates,
-        pairs: one_to_one(&pairs).iter().take(1000).map(|p: &Pair| LinkedPair { a: names.ids()[p.a as usize].clone(), b: names.ids()[p.b as usize].clone(), distance: p.distance }).collect(),
-    };
+    let config = Config::paper();
+    let eps = config.mine.budget();
+    let mut a = DataOwner::new(names.clone(), eps, Randomness::secure().unwrap()).unwrap();
+    let mut b = DataOwner::new(names.clone(), eps, Randomness::secure().unwrap()).unwrap();
+    let na = a.mine(&config.mine, &mut NoProgress).unwrap();
+    let nb = b.mine(&MineOptions { miner: gramlink::base::MinerKind::Fpm, ..config.mine.clone() }, &mut NoProgress).unwrap();
+    let shared = merge_bases(&na, &nb, &config.mine).unwrap();
+    let batch = a.embed(&shared, &EmbedOptions::new(Party::A, &config), &mut NoProgress).unwrap();
+    let other = b.embed(&shared, &EmbedOptions::new(Party::B, &config), &mut NoProgress).unwrap();
+    let matcher = Matcher::new(batch.clone(), other).unwrap();
+    let mut linkage = matcher.link(Rule::Greedy).unwrap();
+    linkage.pairs.truncate(1000);
+    let result = matcher.result(&linkage);
     let binary = batch.to_binary();
     let header_len = u32::from_le_bytes(binary[8..12].try_into().unwrap()) as usize;
     let binary_header = std::str::from_utf8(&binary[12..12 + header_len]).unwrap().to_string();

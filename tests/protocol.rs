@@ -93,6 +93,7 @@ fn fingerprint_check() {
 #[test]
 fn bases_round_trip_and_are_checked() {
     let nb = NoisyBase {
+        padding: None,
         alphabet: Alphabet::default(),
         params: MineRecord {
             miner: MinerKind::Fpm,

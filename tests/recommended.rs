@@ -1,18 +1,21 @@
-//! The recommended configuration (issue #8): padded records, public 2-grams plus
+//! The recommended configuration (src/config.rs): padded records, public 2-grams plus
 //! mined 3-grams, sound threshold, greedy one-to-one; its base travels with its
 //! padding, and unpadded bases are unchanged.
 #![cfg(not(target_arch = "wasm32"))]
 
 use gramlink::alphabet::Alphabet;
 use gramlink::dataset::{read_records, Dataset, InputFormat};
-use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
+use gramlink::clock::NoClock;
+use gramlink::config::{Config, Preset};
+use gramlink::dp::Randomness;
 use gramlink::embed::Embedder;
-use gramlink::eval::clock::NoClock;
 use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
-use gramlink::mine::{mine, MineOptions};
+use gramlink::matching::Rule;
+use gramlink::mine::MineOptions;
+use gramlink::padding::Padding;
+use gramlink::party::{merge_bases, DataOwner};
 use gramlink::progress::NoProgress;
 use gramlink::protocol::{read_shared_base, write_shared_base};
-use gramlink::public::merge_shared;
 
 fn cities(n: usize) -> Dataset {
     let bytes = std::fs::read(format!("{}/data/cities.txt", env!("CARGO_MANIFEST_DIR"))).unwrap();
@@ -24,24 +27,29 @@ fn cities(n: usize) -> Dataset {
 #[test]
 fn recommended_scenario_misses_no_true_pair_and_links_well() {
     let d = cities(600);
-    let o = ScenarioOptions { ed: 1, ..ScenarioOptions::recommended() };
+    let o = ScenarioOptions::scenario(Preset::Recommended, 1, 42);
     let r = run_scenario(d.records(), d.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
     assert_eq!(r.true_outside_threshold, 0, "the sound threshold covers every true pair");
     assert!(r.base.len() >= 783 && r.base.len() <= 783 + 75, "{} grams", r.base.len());
     assert!(r.f1 > 0.9, "F1 {}", r.f1);
-    let paper = run_scenario(d.records(), d.alphabet(), &ScenarioOptions { ed: 1, ..ScenarioOptions::paper() }, &NoClock, &mut NoProgress).unwrap();
+    let paper = run_scenario(d.records(), d.alphabet(), &ScenarioOptions::scenario(Preset::Paper, 1, 42), &NoClock, &mut NoProgress).unwrap();
     assert!(r.f1 > paper.f1, "recommended {} vs paper {}", r.f1, paper.f1);
 }
 
 #[test]
 fn padded_base_round_trips_and_pads_embeddings() {
     let d = cities(300);
-    let o = MineOptions::recommended();
+    let o = Config::recommended().mine;
     let mut rng = Randomness::seeded(5);
-    let eps = Epsilon::new(0.1).unwrap();
-    let na = mine(&d, &o, &mut BudgetLedger::new(eps), &mut rng, &mut NoProgress).unwrap();
-    let nb = mine(&d, &o, &mut BudgetLedger::new(eps), &mut rng, &mut NoProgress).unwrap();
-    let shared = merge_shared(&na, &nb, o.k, o.public_q, o.padding).unwrap();
+    let owner = |rng| DataOwner::new(d.clone(), o.budget(), rng).unwrap();
+    let na = owner(rng.fork()).mine(&o, &mut NoProgress).unwrap();
+    let nb = owner(rng.fork()).mine(&o, &mut NoProgress).unwrap();
+    assert_eq!((na.padding, nb.padding), (Some(Padding::default()), Some(Padding::default())), "each noisy base records its padding");
+    let shared = merge_bases(&na, &nb, &o).unwrap();
+    let unpadded = MineOptions { padding: false, ..o.clone() };
+    let e = merge_bases(&na, &nb, &unpadded).unwrap_err();
+    assert_eq!(e.code(), "INCOMPATIBLE_BASES");
+    assert!(e.to_string().contains("mined with padding"), "{e}");
     assert_eq!(shared.alphabet(), &Alphabet::default(), "records are normalized over Σ, not Σ + padding");
     let text = write_shared_base(&shared);
     assert!(text.contains("\"padding\""));
@@ -64,18 +72,18 @@ fn padded_base_round_trips_and_pads_embeddings() {
 #[test]
 fn qgram_filter_prunes_keeps_true_pairs_and_cosine_ranks_better() {
     let d = cities(1500);
-    let rec = ScenarioOptions { ed: 2, ..ScenarioOptions::recommended() };
+    let rec = ScenarioOptions::scenario(Preset::Recommended, 2, 42);
     let r = run_scenario(d.records(), d.alphabet(), &rec, &NoClock, &mut NoProgress).unwrap();
     let n2 = (r.n * r.n) as u64;
     assert!(r.candidates * 20 < n2, "{} candidates of {n2}", r.candidates);
-    let by_distance = run_scenario(d.records(), d.alphabet(), &ScenarioOptions { qgram: false, ..rec.clone() }, &NoClock, &mut NoProgress).unwrap();
+    let by_distance = run_scenario(d.records(), d.alphabet(), &rec.clone().with(|c| c.rule = Rule::Greedy), &NoClock, &mut NoProgress).unwrap();
     assert!(by_distance.candidates > r.candidates * 10, "{} vs {}", by_distance.candidates, r.candidates);
     assert!(r.f1 > by_distance.f1, "cosine after the filter {} vs distance {}", r.f1, by_distance.f1);
     // every pair the range match found is true-or-not; the true pairs the filter
     // dropped can only be those more than 2 edits apart after normalization
     assert!(r.recall >= by_distance.recall - 0.01, "{} vs {}", r.recall, by_distance.recall);
     // keyed: no shape, the same cosine ranking on the pairs within threshold
-    let keyed = run_scenario(d.records(), d.alphabet(), &ScenarioOptions { ed: 1, keyed: true, ..ScenarioOptions::recommended() }, &NoClock, &mut NoProgress).unwrap();
-    let plain = run_scenario(d.records(), d.alphabet(), &ScenarioOptions { ed: 1, ..ScenarioOptions::recommended() }, &NoClock, &mut NoProgress).unwrap();
+    let keyed = run_scenario(d.records(), d.alphabet(), &ScenarioOptions { keyed: true, ..ScenarioOptions::scenario(Preset::Recommended, 1, 42) }, &NoClock, &mut NoProgress).unwrap();
+    let plain = run_scenario(d.records(), d.alphabet(), &ScenarioOptions::scenario(Preset::Recommended, 1, 42), &NoClock, &mut NoProgress).unwrap();
     assert!((keyed.f1 - plain.f1).abs() < 0.01, "keyed {} vs unkeyed {}", keyed.f1, plain.f1);
 }

@@ -1,12 +1,7 @@
-//! Evaluation: the paper's experiments and the SCENARIO.md protocol.
+//! The evaluation scenario of docs/SCENARIO.md: corruption, the seeded run of the
+//! protocol, and its metrics. The wasm demo runs it too; the experiments built
+//! on it are in `research` (feature `research`).
 
-pub mod attack;
-pub mod clock;
 pub mod corrupt;
-#[cfg(not(target_arch = "wasm32"))]
-pub mod experiments;
-pub mod lipschitz;
-pub mod levers;
 pub mod metrics;
 pub mod scenario;
-pub mod utility;

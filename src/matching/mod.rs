@@ -103,9 +103,11 @@ pub fn validate(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(), Erro
     Ok(())
 }
 
-/// Which pairs a linkage returns.
+/// Which pairs a linkage returns. One spelling everywhere ([`Rule::name`]): the
+/// CLI's `--rule`, the JS `rule` option, match results, serde.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Rule {
     /// Every B within A's threshold (the paper's rule).
     All,
@@ -123,8 +125,8 @@ impl Rule {
     /// Every rule, in the order messages list them.
     pub const ALL: [Rule; 4] = [Rule::All, Rule::Greedy, Rule::Nearest, Rule::Ranked];
 
-    /// The rule as options spell it (`--rule`, the JS `rule` option, serde).
-    pub fn option(self) -> &'static str {
+    /// The rule as options and results spell it.
+    pub fn name(self) -> &'static str {
         match self {
             Rule::All => "all",
             Rule::Greedy => "greedy",
@@ -133,43 +135,92 @@ impl Rule {
         }
     }
 
-    /// The rule spelled `name` by [`Rule::option`], if any.
-    pub fn from_option(name: &str) -> Option<Rule> {
-        Rule::ALL.into_iter().find(|r| r.option() == name)
+    /// The rule spelled `name` by [`Rule::name`], if any.
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.name() == name)
     }
 
-    /// The name used in match results.
-    pub fn name(self) -> &'static str {
+    /// What the rule keeps, in words (for messages).
+    pub fn describe(self) -> &'static str {
         match self {
-            Rule::All => "threshold",
-            Rule::Greedy => "one-to-one",
-            Rule::Nearest => "nearest",
-            Rule::Ranked => "ranked",
+            Rule::All => "every B within A's threshold",
+            Rule::Greedy => "greedy one-to-one",
+            Rule::Nearest => "nearest one-to-one",
+            Rule::Ranked => "greedy one-to-one by cosine after the q-gram filter",
         }
     }
 }
 
-/// Links A's vectors with B's under `rule`. `ed` and `shape` are used by
-/// [`Rule::Ranked`] only: with a shape (unkeyed vectors of a base with a complete
-/// gram class) the q-gram filter for `ed` edits prunes the candidates; without one,
-/// the pairs within threshold are ranked by cosine distance, computed from the
-/// distance and the norms (which a keyed rotation preserves).
-pub fn link(a: &Vectors, b: &Vectors, thresholds: &[f64], rule: Rule, ed: u32, shape: Option<&Shape>) -> Result<(Vec<Pair>, MatchStats), Error> {
+impl Default for Rule {
+    /// The default configuration's ([`crate::config::Config::default`]).
+    fn default() -> Self {
+        crate::config::Config::default().rule
+    }
+}
+
+/// The pairs a rule chooses from: every pair within A's thresholds or, for
+/// [`Rule::Ranked`] with a shape, the pairs passing the q-gram count filter and
+/// the threshold, with their cosine scores.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Candidates {
+    Within(Vec<Pair>),
+    Scored(Vec<Scored>),
+}
+
+impl Candidates {
+    /// Every candidate pair (what [`Rule::All`] returns).
+    pub fn pairs(&self) -> Vec<Pair> {
+        match self {
+            Candidates::Within(p) => p.clone(),
+            Candidates::Scored(s) => s.iter().map(|x| x.pair).collect(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Candidates::Within(p) => p.len(),
+            Candidates::Scored(s) => s.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The pairs `rule` keeps of these candidates. Unscored candidates are
+    /// ranked by cosine distance for [`Rule::Ranked`], computed from the distance
+    /// and the norms of `a` and `b` (which a keyed rotation preserves).
+    pub fn assign(&self, a: &Vectors, b: &Vectors, rule: Rule) -> Vec<Pair> {
+        match (self, rule) {
+            (Candidates::Scored(s), Rule::Ranked) => one_to_one_scored(s),
+            (Candidates::Within(p), Rule::Ranked) => one_to_one_scored(&rank_by_cosine(a, b, p)),
+            (Candidates::Within(p), Rule::All) => p.clone(),
+            (c, Rule::All) => c.pairs(),
+            (c, Rule::Greedy) => one_to_one(&c.pairs()),
+            (c, Rule::Nearest) => nearest(&c.pairs()),
+        }
+    }
+}
+
+/// The candidates of `rule` (see [`Candidates`]). `ed` and `shape` are used by
+/// [`Rule::Ranked`] only: with a shape (unkeyed vectors of a base with a
+/// complete gram class) the q-gram filter for `ed` edits prunes them.
+pub fn candidates(a: &Vectors, b: &Vectors, thresholds: &[f64], rule: Rule, ed: u32, shape: Option<&Shape>) -> Result<(Candidates, MatchStats), Error> {
     if rule == Rule::Ranked {
         if let Some(shape) = shape.filter(|s| s.filter_length().is_some()) {
             let (scored, stats) = scored_match(a, b, thresholds, ed, shape, PER_ROW)?;
-            let pairs = one_to_one_scored(&scored);
-            let stats = MatchStats { pairs: pairs.len() as u64, ..stats };
-            return Ok((pairs, stats));
+            return Ok((Candidates::Scored(scored), stats));
         }
     }
     let (pairs, stats) = range_match(a, b, thresholds)?;
-    let pairs = match rule {
-        Rule::All => pairs,
-        Rule::Greedy => one_to_one(&pairs),
-        Rule::Nearest => nearest(&pairs),
-        Rule::Ranked => one_to_one_scored(&rank_by_cosine(a, b, &pairs)),
-    };
+    Ok((Candidates::Within(pairs), stats))
+}
+
+/// Links A's vectors with B's under `rule`: [`candidates`], then
+/// [`Candidates::assign`].
+pub fn link(a: &Vectors, b: &Vectors, thresholds: &[f64], rule: Rule, ed: u32, shape: Option<&Shape>) -> Result<(Vec<Pair>, MatchStats), Error> {
+    let (c, stats) = candidates(a, b, thresholds, rule, ed, shape)?;
+    let pairs = c.assign(a, b, rule);
     let stats = MatchStats { pairs: pairs.len() as u64, ..stats };
     Ok((pairs, stats))
 }

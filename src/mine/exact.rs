@@ -51,6 +51,7 @@ pub fn mine(dataset: &Dataset, options: &MineOptions, progress: &mut dyn Progres
     let grams = top_k(dataset.records(), dataset.alphabet(), options.k, options.q_min, options.q_max);
     progress.tick("exact supports", 1, 1)?;
     Ok(NoisyBase {
+        padding: None,
         alphabet: dataset.alphabet().clone(),
         params: super::baseline_record(MinerKind::Exact, options, "exact counts: not private, never share"),
         private: false,

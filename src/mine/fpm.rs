@@ -88,6 +88,7 @@ pub fn mine(
         ("composition".to_string(), json!("sequential over gram lengths")),
     ]);
     Ok(NoisyBase {
+        padding: None,
         alphabet: alphabet.clone(),
         params: MineRecord {
             miner: MinerKind::Fpm,

@@ -29,7 +29,8 @@ pub const MAX_Q: usize = 12;
 /// The FPM miner enumerates Σ^q for every length; it refuses universes above this.
 pub const MAX_UNIVERSE: u64 = 1 << 22;
 
-/// Mining options, with the paper's Table 3 defaults.
+/// Mining options. The defaults are the default configuration's; the presets
+/// are defined in [`crate::config`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct MineOptions {
@@ -48,52 +49,28 @@ pub struct MineOptions {
     /// (the sensitivity of the support vector). Public.
     pub max_grams_per_record: usize,
     /// Mine the records padded as `^record$` (over Σ plus the two public padding
-    /// symbols, [`crate::public::Padding`]), so boundary grams can be mined.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    /// symbols, [`crate::padding::Padding`]), so boundary grams can be mined.
     pub padding: bool,
     /// Not used by the miner: the length of the public grams (every gram of that
     /// length over Σ, data-independent, [`crate::public`]) the shared base gets on
     /// top of the mined grams at merge time. `None`: mined grams only (the paper).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub public_q: Option<usize>,
 }
 
 impl Default for MineOptions {
+    /// The default configuration's ([`crate::config::Config::default`]).
     fn default() -> Self {
-        MineOptions {
-            miner: MinerKind::PrefixTree,
-            strategy: Strategy::Hybrid,
-            epsilon: 0.1,
-            k: 75,
-            q_min: 1,
-            q_max: 3,
-            h_max: 7,
-            max_grams_per_record: 12,
-            padding: false,
-            public_q: None,
-        }
+        crate::config::Config::default().mine
     }
 }
 
 impl MineOptions {
-    /// The paper's configuration (Table 3): 75 mined grams of lengths 1–3, no
-    /// padding, no public grams. The default.
-    pub fn paper() -> Self {
-        MineOptions::default()
+    /// The budget a party needs for this mining: `epsilon` (zero for the
+    /// baselines, which spend none).
+    pub fn budget(&self) -> Epsilon {
+        Epsilon::new(self.epsilon).unwrap_or(Epsilon::zero())
     }
 
-    /// The recommended configuration (issue #8, docs/RESULTS.md "Levers"): every
-    /// public 2-gram of Σ and the boundary 2-grams `^a`, `a$` (data-independent,
-    /// no budget) plus 75 ε-DP prefix-tree-mined 3-grams of the padded records.
-    ///
-    /// Privacy: the same ε as the paper's configuration buys the same mined part;
-    /// the public grams depend on Σ alone and cost nothing.
-    pub fn recommended() -> Self {
-        MineOptions { q_min: 3, q_max: 3, padding: true, public_q: Some(2), ..MineOptions::default() }
-    }
-}
-
-impl MineOptions {
     /// Checks every parameter; the error names the one that is wrong.
     pub fn validate(&self, sigma: usize) -> Result<Epsilon, MineError> {
         let bad = |m: String| Err(MineError::InvalidParameter(m));
@@ -178,11 +155,13 @@ pub fn mine(
     if options.padding {
         // Σ plus two public symbols: data-independent, so the tree asks the same
         // counts for every dataset and the miner's ε-DP argument is unchanged.
-        let p = crate::public::Padding::default();
+        let p = crate::padding::Padding::default();
         let extended = p.extend(dataset.alphabet()).map_err(|e| Error::Parameter(e.to_string()))?;
         let padded = Dataset::from_normalized(dataset.records().iter().map(|s| p.pad(s)).collect(), &extended);
         let inner = MineOptions { padding: false, ..options.clone() };
-        return mine(&padded, &inner, ledger, rng, progress);
+        let mut base = mine(&padded, &inner, ledger, rng, progress)?;
+        base.padding = Some(p);
+        return Ok(base);
     }
     let eps = options.validate(dataset.alphabet().len())?;
     if dataset.is_empty() && options.miner != MinerKind::Random {

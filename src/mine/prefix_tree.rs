@@ -305,6 +305,7 @@ impl PrefixTree {
             ("composition".to_string(), json!("parallel over siblings, sequential along a path")),
         ]);
         Ok(NoisyBase {
+            padding: None,
             alphabet: self.alphabet.clone(),
             params: MineRecord {
                 miner: MinerKind::PrefixTree,
@@ -332,7 +333,7 @@ mod tests {
     fn build(records: &[&str], strategy: Strategy, eps: f64, h: usize, seed: u64) -> PrefixTree {
         let a = Alphabet::default();
         let d = Dataset::from_normalized(records.iter().map(|s| s.to_string()).collect(), &a);
-        let o = MineOptions { strategy, epsilon: eps, h_max: h, ..MineOptions::default() };
+        let o = MineOptions { strategy, epsilon: eps, h_max: h, ..crate::config::Config::paper().mine };
         let e = Epsilon::new(eps).unwrap();
         let mut l = BudgetLedger::new(e);
         PrefixTree::build(&d, &o, e, &mut l, &mut Randomness::seeded(seed), &mut NoProgress).unwrap()
@@ -396,7 +397,7 @@ mod tests {
             let a = Alphabet::default();
             let d = Dataset::from_normalized(recs, &a);
             let strategy = Strategy::ALL[strat];
-            let o = MineOptions { strategy, epsilon: eps, h_max: h, q_max, q_min: 1, ..MineOptions::default() };
+            let o = MineOptions { strategy, epsilon: eps, h_max: h, q_max, q_min: 1, ..crate::config::Config::paper().mine };
             let e = Epsilon::new(eps).unwrap();
             let mut l = BudgetLedger::new(e);
             let t = PrefixTree::build(&d, &o, e, &mut l, &mut Randomness::seeded(seed), &mut NoProgress).unwrap();

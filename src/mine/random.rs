@@ -34,6 +34,7 @@ pub fn mine(alphabet: &Alphabet, options: &MineOptions, rng: &mut Randomness) ->
         }
     }
     Ok(NoisyBase {
+        padding: None,
         alphabet: alphabet.clone(),
         params: super::baseline_record(MinerKind::Random, options, "data-independent random grams: no budget spent"),
         // no data was read, so it is private whatever the generator

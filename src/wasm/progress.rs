@@ -1,7 +1,7 @@
 //! JS progress callbacks and the wasm clock.
 
 use crate::error::Error;
-use crate::eval::clock::Clock;
+use crate::clock::Clock;
 use crate::progress::{NoProgress, Progress};
 use wasm_bindgen::prelude::*;
 

@@ -19,6 +19,8 @@
 
 use gramlink::alphabet::Alphabet;
 use gramlink::base::{MinerKind, Strategy};
+use gramlink::config::Preset;
+use gramlink::eval::scenario::ScenarioOptions;
 use gramlink::dataset::{read_records, Dataset, InputFormat};
 use gramlink::dp::{BudgetLedger, DiscreteLaplace, Epsilon, Randomness};
 use gramlink::mine::{mine, MineOptions};
@@ -101,49 +103,46 @@ const CITIES: &str = include_str!("../../data/cities.txt");
 const NAMES: &str = include_str!("../../data/names.txt");
 
 fn mined_cities_fpm_seed42() -> Value {
-    mined(CITIES, MineOptions { miner: MinerKind::Fpm, ..MineOptions::default() }, 42)
+    mined(CITIES, MineOptions { miner: MinerKind::Fpm, ..gramlink::config::Config::paper().mine }, 42)
 }
 
 fn mined_cities_prefix_adaptive_eps0_5_seed3() -> Value {
-    let o = MineOptions { strategy: Strategy::Adaptive, epsilon: 0.5, h_max: 8, k: 40, ..MineOptions::default() };
+    let o = MineOptions { strategy: Strategy::Adaptive, epsilon: 0.5, h_max: 8, k: 40, ..gramlink::config::Config::paper().mine };
     mined(CITIES, o, 3)
 }
 
 fn mined_names_prefix_hybrid_seed42() -> Value {
-    mined(NAMES, MineOptions::default(), 42)
+    mined(NAMES, gramlink::config::Config::paper().mine, 42)
 }
 
 /// The whole SCENARIO.md protocol (corrupt, mine both parties, merge, embed,
 /// thresholds, match, score) on the first 1,000 cities: identical natively (rayon)
 /// and in wasm (sequential). Timings are left out (NoClock).
-fn scenario(options: gramlink::eval::scenario::ScenarioOptions) -> Value {
+fn scenario(options: ScenarioOptions) -> Value {
     let raw = read_records(CITIES.as_bytes(), &InputFormat::Text, "cities").unwrap();
     let d = Dataset::normalize(raw, &Alphabet::default()).unwrap();
     let records = &d.records()[..1000];
-    let r = gramlink::eval::scenario::run_scenario(records, d.alphabet(), &options, &gramlink::eval::clock::NoClock, &mut NoProgress).unwrap();
+    let r = gramlink::eval::scenario::run_scenario(records, d.alphabet(), &options, &gramlink::clock::NoClock, &mut NoProgress).unwrap();
     serde_json::to_value(&r).unwrap()
 }
 
 fn scenario_cities1000_ed1_seed42() -> Value {
-    scenario(gramlink::eval::scenario::ScenarioOptions { ed: 1, seed: 42, ..Default::default() })
+    scenario(ScenarioOptions::scenario(Preset::Paper, 1, 42))
 }
 
 /// The recommended configuration (the wasm API's default, `runScenario` with no
 /// options but these): public 2-grams, padding, mined 3-grams, sound thresholds,
 /// the ranked rule.
 fn scenario_cities1000_ed1_seed42_recommended() -> Value {
-    scenario(gramlink::eval::scenario::ScenarioOptions { ed: 1, seed: 42, ..gramlink::eval::scenario::ScenarioOptions::recommended() })
+    scenario(ScenarioOptions::scenario(Preset::Recommended, 1, 42))
 }
 
 fn scenario_cities1000_ed2_sound_fpm_seed7() -> Value {
-    scenario(gramlink::eval::scenario::ScenarioOptions {
-        ed: 2,
-        seed: 7,
-        miner: MinerKind::Fpm,
-        threshold: gramlink::threshold::ThresholdMode::Sound,
-        one_to_one: true,
-        ..Default::default()
-    })
+    scenario(ScenarioOptions::scenario(Preset::Paper, 2, 7).with(|c| {
+        c.mine.miner = MinerKind::Fpm;
+        c.thresholds.mode = gramlink::threshold::ThresholdMode::Sound;
+        c.rule = gramlink::matching::Rule::Greedy;
+    }))
 }
 
 fn alphabet_normalize_default() -> Value {

@@ -6,7 +6,7 @@ use crate::progress_bar::Bar;
 use crate::MineParams;
 use clap::Args;
 use gramlink::alphabet::Alphabet;
-use gramlink::eval::attack::{run_attack, AttackOptions};
+use gramlink::research::attack::{run_attack, AttackOptions};
 use std::path::PathBuf;
 
 #[derive(Args)]

@@ -1,5 +1,5 @@
 //! `gramlink experiment fig4 … fig10 | all`: runs the paper's experiments
-//! (gramlink::eval::experiments) and writes, per figure, `<out>/<fig>.csv` (every
+//! (gramlink::research::experiments) and writes, per figure, `<out>/<fig>.csv` (every
 //! point: mean, min, max over the runs), `<out>/<fig>.svg` (a chart per panel, the
 //! spread as vertical bars) and `<out>/<fig>.md` (the table docs/RESULTS.md embeds).
 
@@ -7,7 +7,7 @@ use crate::io::{self, anyhow_lite::Result};
 use crate::progress_bar::Bar;
 use clap::Args;
 use gramlink::alphabet::Alphabet;
-use gramlink::eval::experiments::{run_figure, ExperimentData, Figure, Panel, FIGURES};
+use gramlink::research::experiments::{run_figure, ExperimentData, Figure, Panel, FIGURES};
 use plotters::prelude::*;
 use std::path::PathBuf;
 use std::time::Instant;

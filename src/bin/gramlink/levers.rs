@@ -5,8 +5,8 @@
 use crate::io::{self, anyhow_lite::Result};
 use clap::Args;
 use gramlink::alphabet::Alphabet;
-use gramlink::eval::clock::SystemClock;
-use gramlink::eval::levers::{levers, subset};
+use gramlink::clock::SystemClock;
+use gramlink::research::levers::{levers, subset};
 use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
 use gramlink::progress::NoProgress;
 use std::fmt::Write as _;

@@ -9,7 +9,7 @@ use gramlink::dataset::Dataset;
 use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
 use gramlink::embed::Embedder;
 use gramlink::keyed::{self, Key, Transform};
-use gramlink::eval::clock::SystemClock;
+use gramlink::clock::SystemClock;
 use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
 use gramlink::matching::{self, Pair};
 use gramlink::mine::mine;

@@ -366,9 +366,9 @@ fn cmd_utility(a: UtilityArgs) -> Result<()> {
     if a.runs == 0 {
         return Err("--runs must be at least 1".into());
     }
-    let table = gramlink::eval::utility::mining_utility(
+    let table = gramlink::research::utility::mining_utility(
         &dataset,
-        &gramlink::eval::utility::UtilityGrid {
+        &gramlink::research::utility::UtilityGrid {
             epsilons: a.epsilons.clone(),
             ks: a.ks.clone(),
             q_min: a.qmin,

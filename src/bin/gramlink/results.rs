@@ -6,7 +6,7 @@ use crate::io::{self, anyhow_lite::Result};
 use clap::Args;
 use gramlink::alphabet::Alphabet;
 use gramlink::base::{MinerKind, Strategy};
-use gramlink::eval::clock::SystemClock;
+use gramlink::clock::SystemClock;
 use gramlink::eval::scenario::{run_scenario, ScenarioOptions, ScenarioResult};
 use gramlink::progress::NoProgress;
 use gramlink::threshold::ThresholdMode;

@@ -28,15 +28,16 @@
 //! randomness). "Chance" for a uniform guess over the dictionary is
 //! `1/|dictionary|`.
 
-use super::scenario::corrupted_copy;
+use crate::eval::scenario::corrupted_copy;
 use crate::alphabet::Alphabet;
-use crate::base::{merge, SharedBase};
+use crate::base::SharedBase;
+use crate::party::{merge_bases, DataOwner};
 use crate::dataset::Dataset;
-use crate::dp::{BudgetLedger, Epsilon, Randomness};
+use crate::dp::{Epsilon, Randomness};
 use crate::embed::{Embedder, Vectors};
 use crate::error::Error;
 use crate::keyed::{Key, Transform};
-use crate::mine::{mine, MineOptions};
+use crate::mine::MineOptions;
 use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -55,7 +56,7 @@ pub struct AttackOptions {
 
 impl Default for AttackOptions {
     fn default() -> Self {
-        AttackOptions { sample: 20_000, targets: 500, seed: 42, mine: MineOptions::default() }
+        AttackOptions { sample: 20_000, targets: 500, seed: 42, mine: crate::config::Config::paper().mine }
     }
 }
 
@@ -217,15 +218,16 @@ pub fn run_attack(names: &[String], dictionary: &[String], alphabet: &Alphabet, 
         return Err(Error::Parameter(format!("targets must be in 1..={} (the sample), not {}", o.sample, o.targets)));
     }
     let mut rng = Randomness::seeded(o.seed);
-    let (mut r_sample, mut r_corrupt, mut r_a, mut r_b, mut r_key, mut r_zipf) = (rng.fork(), rng.fork(), rng.fork(), rng.fork(), rng.fork(), rng.fork());
+    let (mut r_sample, mut r_corrupt, r_a, r_b, mut r_key, mut r_zipf) = (rng.fork(), rng.fork(), rng.fork(), rng.fork(), rng.fork(), rng.fork());
     let perm = r_sample.permutation(names.len());
     let a: Vec<String> = perm[..o.sample].iter().map(|&i| names[i].clone()).collect();
     let (b, _) = corrupted_copy(&a, 1, alphabet, &mut r_corrupt);
     let b: Vec<String> = b.into_iter().filter(|s| !s.is_empty()).collect();
     let budget = Epsilon::new(o.mine.epsilon)?;
-    let na = mine(&Dataset::from_normalized(a.clone(), alphabet), &o.mine, &mut BudgetLedger::new(budget), &mut r_a, progress)?;
-    let nb = mine(&Dataset::from_normalized(b, alphabet), &o.mine, &mut BudgetLedger::new(budget), &mut r_b, progress)?;
-    let shared: SharedBase = merge(&na, &nb, o.mine.k)?;
+    let owner = |records: Vec<String>, rng| DataOwner::new(Dataset::from_normalized(records, alphabet), budget, rng);
+    let (mut owner_a, mut owner_b) = (owner(a.clone(), r_a)?, owner(b, r_b)?);
+    let (na, nb) = (owner_a.mine(&o.mine, progress)?, owner_b.mine(&o.mine, progress)?);
+    let shared: SharedBase = merge_bases(&na, &nb, &o.mine)?;
     let embedder = Embedder::new(&shared)?;
     let dict = Dictionary::new(&embedder, dictionary, progress)?;
     let position: HashMap<&str, u32> = dictionary.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();

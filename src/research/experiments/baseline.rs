@@ -5,8 +5,9 @@ use super::linkage::{embedded, party_b, scenario, MINERS};
 use super::{sweep, ExperimentData, Figure, Panel, Point};
 use crate::dp::Randomness;
 use crate::error::Error;
-use crate::eval::clock::{Clock, SystemClock};
-use crate::eval::lipschitz::{LipschitzBase, LipschitzOptions};
+use crate::clock::{Clock, SystemClock};
+use crate::research::lipschitz::{LipschitzBase, LipschitzOptions};
+use crate::config::Preset;
 use crate::eval::scenario::ScenarioOptions;
 use crate::progress::Progress;
 use crate::threshold::{thresholds, ThresholdMode};
@@ -48,7 +49,7 @@ pub fn fig9(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
         let records = &d.names[..n];
         let (mut tg, mut tl, mut fg, mut fl) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for r in 0..d.runs {
-            let o = ScenarioOptions { ed: 0, seed: d.seed + r, ..ScenarioOptions::default() };
+            let o = ScenarioOptions::scenario(Preset::Paper, 0, d.seed + r);
             let res = crate::eval::scenario::run_scenario(records, &d.alphabet, &o, &SystemClock::default(), &mut crate::progress::NoProgress)?;
             let ms: f64 = res.timings_ms.iter().filter(|(k, _)| k.as_str() != "corrupt" && k.as_str() != "match").map(|(_, v)| v).sum();
             tg.push(ms);
@@ -92,7 +93,7 @@ pub fn fig10(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, 
             let s = sweep(&va, &vb, &truth, &grid, None);
             fl.push(s.global.iter().map(|q| q.f1).fold(0.0, f64::max));
             // gramlink with the best global threshold too, for a like-for-like view
-            let o = ScenarioOptions { ed, seed: d.seed + r, k, ..ScenarioOptions::default() };
+            let o = ScenarioOptions::scenario(Preset::Paper, ed, d.seed + r).with(|c| c.mine.k = k);
             let e = embedded(records, &d.alphabet, &o)?;
             let g: Vec<f64> = (0..=40).map(|i| i as f64 * 0.1).collect();
             let th = thresholds(&e.shared, records, ed, &ThresholdMode::Paper)?;
@@ -105,7 +106,11 @@ pub fn fig10(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, 
         for &(miner, strategy, name) in &MINERS[..3] {
             let mut f = Vec::new();
             for r in 0..d.runs {
-                let o = ScenarioOptions { ed, seed: d.seed + r, k, miner, strategy, ..ScenarioOptions::default() };
+                let o = ScenarioOptions::scenario(Preset::Paper, ed, d.seed + r).with(|c| {
+                    c.mine.k = k;
+                    c.mine.miner = miner;
+                    c.mine.strategy = strategy;
+                });
                 f.push(scenario(records, &d.alphabet, &o)?.f1);
             }
             panel.push(&format!("gramlink {name}, personalized threshold"), Point::of(k as f64, &f));

@@ -4,14 +4,16 @@
 
 use super::{mean_len, sweep, ExperimentData, Figure, Mark, Panel, Point};
 use crate::alphabet::Alphabet;
-use crate::base::{merge, MinerKind, SharedBase, Strategy};
+use crate::base::{MinerKind, SharedBase, Strategy};
+use crate::config::Preset;
 use crate::dataset::Dataset;
-use crate::dp::{BudgetLedger, Epsilon, Randomness};
-use crate::embed::{Embedder, Vectors};
+use crate::dp::Randomness;
+use crate::embed::Vectors;
 use crate::error::Error;
-use crate::eval::clock::NoClock;
+use crate::clock::NoClock;
 use crate::eval::scenario::{corrupted_copy, run_scenario, ScenarioOptions, ScenarioResult};
-use crate::mine::{mine, MineOptions};
+use crate::mine::MineOptions;
+use crate::party::{merge_bases, DataOwner};
 use crate::progress::{NoProgress, Progress};
 use crate::threshold::{thresholds, ThresholdMode};
 
@@ -53,31 +55,22 @@ pub(super) fn party_b(records: &[String], alphabet: &Alphabet, ed: u32, rng_corr
 
 pub(super) fn embedded(records: &[String], alphabet: &Alphabet, o: &ScenarioOptions) -> Result<Embedded, Error> {
     let mut rng = Randomness::seeded(o.seed);
-    let (mut rng_corrupt, mut rng_a, mut rng_b) = (rng.fork(), rng.fork(), rng.fork());
-    let (b_records, truth) = party_b(records, alphabet, o.ed, &mut rng_corrupt);
-    let mine_opts = MineOptions {
-        miner: o.miner,
-        strategy: o.strategy,
-        epsilon: o.epsilon,
-        k: o.k,
-        q_min: o.q_min,
-        q_max: o.q_max,
-        h_max: o.h_max.unwrap_or_else(|| mean_len(records)),
-        max_grams_per_record: o.max_grams_per_record,
-        // the figures reproduce the paper's base: mined grams only, no padding
+    let (mut rng_corrupt, rng_a, rng_b) = (rng.fork(), rng.fork(), rng.fork());
+    let (b_records, truth) = party_b(records, alphabet, o.ed(), &mut rng_corrupt);
+    // the figures reproduce the paper's base: mined grams only, no padding
+    let mine = MineOptions {
+        h_max: if o.mean_h_max { mean_len(records) } else { o.config.mine.h_max },
         padding: false,
         public_q: None,
+        ..o.config.mine.clone()
     };
-    let budget = Epsilon::new(o.epsilon).unwrap_or(Epsilon::ONE);
-    let da = Dataset::from_normalized(records.to_vec(), alphabet);
-    let db = Dataset::from_normalized(b_records.clone(), alphabet);
-    let na = mine(&da, &mine_opts, &mut BudgetLedger::new(budget), &mut rng_a, &mut NoProgress)?;
-    let nb = mine(&db, &mine_opts, &mut BudgetLedger::new(budget), &mut rng_b, &mut NoProgress)?;
-    let shared = merge(&na, &nb, o.k)?;
-    let e = Embedder::new(&shared)?;
-    let a = e.embed_all(records, &mut NoProgress)?;
-    let b = e.embed_all(&b_records, &mut NoProgress)?;
-    Ok(Embedded { shared, a, b, truth })
+    let budget = mine.budget();
+    let mut a = DataOwner::new(Dataset::from_normalized(records.to_vec(), alphabet), budget, rng_a)?;
+    let mut b = DataOwner::new(Dataset::from_normalized(b_records, alphabet), budget, rng_b)?;
+    let (na, nb) = (a.mine(&mine, &mut NoProgress)?, b.mine(&mine, &mut NoProgress)?);
+    let shared = merge_bases(&na, &nb, &mine)?;
+    let (va, vb) = (a.vectors(&shared, &mut NoProgress)?, b.vectors(&shared, &mut NoProgress)?);
+    Ok(Embedded { shared, a: va, b: vb, truth })
 }
 
 fn datasets(d: &ExperimentData) -> [(&'static str, &[String]); 2] {
@@ -102,7 +95,10 @@ pub fn fig5(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
             let mut per_t: Vec<Vec<f64>> = vec![Vec::new(); grid.len()];
             let (mut pf, mut pth) = (Vec::new(), Vec::new());
             for r in 0..d.runs {
-                let o = ScenarioOptions { ed, seed: d.seed + r, miner, k: 100, ..ScenarioOptions::default() };
+                let o = ScenarioOptions::scenario(Preset::Paper, ed, d.seed + r).with(|c| {
+                    c.mine.miner = miner;
+                    c.mine.k = 100;
+                });
                 let e = embedded(records, &d.alphabet, &o)?;
                 let th = thresholds(&e.shared, records, ed, &ThresholdMode::Paper)?;
                 let s = sweep(&e.a, &e.b, &e.truth, &grid, Some(&th));
@@ -152,7 +148,10 @@ fn f1_curves(
         for &x in xs {
             let (mut f, mut one) = (Vec::new(), Vec::new());
             for r in 0..d.runs {
-                let mut o = ScenarioOptions { seed: d.seed + r, miner, strategy, ..ScenarioOptions::default() };
+                let mut o = ScenarioOptions::scenario(Preset::Paper, 1, d.seed + r).with(|c| {
+                    c.mine.miner = miner;
+                    c.mine.strategy = strategy;
+                });
                 opt(x, &mut o);
                 let res = scenario(records, &d.alphabet, &o)?;
                 f.push(res.f1);
@@ -174,8 +173,8 @@ pub fn fig6(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
     let mut panels = Vec::new();
     for (label, records) in datasets(d) {
         let set = |x: f64, o: &mut ScenarioOptions| {
-            o.k = x as usize;
-            o.ed = 1;
+            o.config.mine.k = x as usize;
+            o.config.thresholds.ed = 1;
         };
         panels.push(f1_curves(d, label, records, &ks, &MINERS[..3], &set, "k (base size)", progress, "fig6")?);
     }
@@ -194,8 +193,8 @@ pub fn fig7(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
     for (label, records) in datasets(d) {
         for ed in [0u32, 1] {
             let set = move |x: f64, o: &mut ScenarioOptions| {
-                o.epsilon = x;
-                o.ed = ed;
+                o.config.mine.epsilon = x;
+                o.config.thresholds.ed = ed;
             };
             let mut p = f1_curves(d, &format!("{label}, ed = {ed}"), records, &eps, &MINERS, &set, "ε", progress, "fig7")?;
             p.log_x = true;
@@ -215,7 +214,7 @@ pub fn fig8(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
     let eds = [0.0, 1.0, 2.0];
     let mut panels = Vec::new();
     for (label, records) in datasets(d) {
-        let set = |x: f64, o: &mut ScenarioOptions| o.ed = x as u32;
+        let set = |x: f64, o: &mut ScenarioOptions| o.config.thresholds.ed = x as u32;
         panels.push(f1_curves(d, label, records, &eds, &MINERS, &set, "ed (edit operations)", progress, "fig8")?);
     }
     Ok(Figure {

@@ -101,7 +101,7 @@ pub fn mining_utility(dataset: &Dataset, grid: &UtilityGrid, progress: &mut dyn 
         for &k in &grid.ks {
             let mut xs = Vec::new();
             for r in 0..grid.runs {
-                let o = MineOptions { miner: MinerKind::Fpm, epsilon: eps, k, q_min: grid.q_min, q_max: grid.q_max, ..MineOptions::default() };
+                let o = MineOptions { miner: MinerKind::Fpm, epsilon: eps, k, q_min: grid.q_min, q_max: grid.q_max, ..crate::config::Config::paper().mine };
                 o.validate(dataset.alphabet().len())?;
                 let mut ledger = BudgetLedger::new(e);
                 let mut rng = Randomness::seeded(grid.seed.wrapping_add(r));
@@ -115,7 +115,7 @@ pub fn mining_utility(dataset: &Dataset, grid: &UtilityGrid, progress: &mut dyn 
         for s in Strategy::ALL {
             let mut per_k: Vec<Vec<f64>> = vec![Vec::new(); grid.ks.len()];
             for r in 0..grid.runs {
-                let o = MineOptions { miner: MinerKind::PrefixTree, strategy: s, epsilon: eps, q_min: grid.q_min, q_max: grid.q_max, h_max: grid.h_max, ..MineOptions::default() };
+                let o = MineOptions { miner: MinerKind::PrefixTree, strategy: s, epsilon: eps, q_min: grid.q_min, q_max: grid.q_max, h_max: grid.h_max, ..crate::config::Config::paper().mine };
                 o.validate(dataset.alphabet().len())?;
                 let mut ledger = BudgetLedger::new(e);
                 let mut rng = Randomness::seeded(grid.seed.wrapping_add(r));

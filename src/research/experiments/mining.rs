@@ -6,7 +6,7 @@
 use super::{mean_len, ExperimentData, Figure, Panel, Point};
 use crate::dataset::Dataset;
 use crate::error::Error;
-use crate::eval::utility::{mining_utility, UtilityGrid};
+use crate::research::utility::{mining_utility, UtilityGrid};
 use crate::progress::Progress;
 
 pub fn fig4(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, Error> {

@@ -1,0 +1,125 @@
+//! The matcher's steps, the one place they are chained: read both parties'
+//! vector batches and check them against each other ([`Matcher::new`]), then
+//! link them under a rule ([`Matcher::link`]).
+//!
+//! The CLI's `match`, the wasm `Matcher`, [`crate::session`], the benches and the
+//! tests call these.
+//!
+//! **Privacy.** The matcher sees vectors, A's thresholds, the base's shape and
+//! the ids the parties chose; never a record, a noisy base's counts or the key
+//! (docs/THREAT_MODEL.md). It spends no budget.
+
+use crate::error::{Error, ProtocolError};
+use crate::matching::{self, Candidates, MatchStats, Pair, Rule};
+use crate::protocol::{LinkedPair, MatchResult, VectorBatch};
+
+/// Party A's batch (with thresholds) and party B's, checked against each other.
+pub struct Matcher {
+    a: VectorBatch,
+    b: VectorBatch,
+    /// A's thresholds as the matcher compares them: widened for keyed batches
+    /// by the transform's proven rounding bound ([`crate::keyed::matching_thresholds`]).
+    thresholds: Vec<f64>,
+    ed: u32,
+}
+
+/// A linkage: the rule, its pairs (rows of A and B), and what it cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Linkage {
+    pub rule: Rule,
+    pub pairs: Vec<Pair>,
+    pub stats: MatchStats,
+}
+
+impl Matcher {
+    /// Checks that both batches were made with the same shared base, that A's
+    /// carries thresholds, that both are keyed with the same key or neither, and
+    /// that their dimensions agree.
+    pub fn new(a: VectorBatch, b: VectorBatch) -> Result<Matcher, Error> {
+        b.check_base(&a.fingerprint)?;
+        let ed = match &a.thresholds {
+            Some(t) => t.ed,
+            None => {
+                return Err(Error::Parameter(
+                    "party A's vector batch has no thresholds: embed it as party A (which sends thresholds)".into(),
+                ))
+            }
+        };
+        crate::keyed::check_transforms(a.transform.as_deref(), b.transform.as_deref())?;
+        if a.vectors.dim != b.vectors.dim {
+            return Err(Error::Parameter(format!(
+                "dimension mismatch: A's vectors have {} components, B's {}",
+                a.vectors.dim, b.vectors.dim
+            )));
+        }
+        let values = a.thresholds.as_ref().map_or(&[][..], |t| t.values.as_slice());
+        let thresholds = crate::keyed::matching_thresholds(&a.vectors, &b.vectors, values, a.transform.as_deref());
+        Ok(Matcher { a, b, thresholds, ed })
+    }
+
+    /// Reads both batches (JSON or binary) and checks them ([`Matcher::new`]).
+    /// An error names the party whose message is wrong.
+    pub fn read(a: &[u8], b: &[u8]) -> Result<Matcher, Error> {
+        let named = |party: &str, e: ProtocolError| match e {
+            ProtocolError::Invalid { what, reason } => ProtocolError::Invalid { what: format!("party {party}'s {what}"), reason },
+            ProtocolError::Truncated { what, reason } => ProtocolError::Truncated { what: format!("party {party}'s {what}"), reason },
+            other => other,
+        };
+        let a = VectorBatch::read(a).map_err(|e| named("A", e))?;
+        let b = VectorBatch::read(b).map_err(|e| named("B", e))?;
+        Matcher::new(a, b)
+    }
+
+    pub fn a(&self) -> &VectorBatch {
+        &self.a
+    }
+
+    pub fn b(&self) -> &VectorBatch {
+        &self.b
+    }
+
+    /// The thresholds the matcher compares A's distances with.
+    pub fn thresholds(&self) -> &[f64] {
+        &self.thresholds
+    }
+
+    /// The edit distance of A's thresholds (the q-gram filter's).
+    pub fn ed(&self) -> u32 {
+        self.ed
+    }
+
+    /// The pairs `rule` chooses from. The q-gram filter needs the base's shape,
+    /// on both batches and the same.
+    pub fn candidates(&self, rule: Rule) -> Result<(Candidates, MatchStats), Error> {
+        let shape = self.a.shape.as_ref().filter(|s| self.b.shape.as_ref() == Some(*s));
+        matching::candidates(&self.a.vectors, &self.b.vectors, &self.thresholds, rule, self.ed, shape)
+    }
+
+    /// The pairs `rule` keeps of `candidates`.
+    pub fn assign(&self, candidates: &Candidates, rule: Rule) -> Vec<Pair> {
+        candidates.assign(&self.a.vectors, &self.b.vectors, rule)
+    }
+
+    /// Links the batches under `rule`.
+    pub fn link(&self, rule: Rule) -> Result<Linkage, Error> {
+        let (c, stats) = self.candidates(rule)?;
+        let pairs = self.assign(&c, rule);
+        let stats = MatchStats { pairs: pairs.len() as u64, ..stats };
+        Ok(Linkage { rule, pairs, stats })
+    }
+
+    /// A linkage as the match-result message: pairs by the parties' ids.
+    pub fn result(&self, linkage: &Linkage) -> MatchResult {
+        let id = |ids: &[String], r: u32| ids.get(r as usize).cloned().unwrap_or_default();
+        MatchResult {
+            fingerprint: self.a.fingerprint.clone(),
+            rule: linkage.rule,
+            candidates: linkage.stats.candidates,
+            pairs: linkage
+                .pairs
+                .iter()
+                .map(|p| LinkedPair { a: id(&self.a.ids, p.a), b: id(&self.b.ids, p.b), distance: p.distance })
+                .collect(),
+        }
+    }
+}

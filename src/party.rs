@@ -1,0 +1,159 @@
+//! A data owner's steps, the one place they are chained: normalize the records
+//! ([`DataOwner::new`], [`DataOwner::read`]), mine a noisy base
+//! ([`DataOwner::mine`]), merge two noisy bases into the shared base
+//! ([`merge_bases`]), and embed the records into the vector batch that goes to
+//! the matcher ([`DataOwner::embed`]: vectors, party A's thresholds, the keyed
+//! transform, the base's shape, checked).
+//!
+//! The CLI, the wasm API, [`crate::session`], the benches and the tests call
+//! these; none of them chains the steps itself.
+//!
+//! **Privacy.** Only the budget ledger of the owner spends ε (in `mine`): the
+//! merge is post-processing of released noisy counts, the embedding a function of
+//! the records and the shared base (docs/THREAT_MODEL.md says what its vectors
+//! reveal). A seeded owner ([`DataOwner::is_private`] false) makes bases marked
+//! not private.
+
+use crate::alphabet::Alphabet;
+use crate::base::{NoisyBase, SharedBase};
+use crate::config::{Config, ThresholdOptions};
+use crate::dataset::{read_records, Dataset, InputFormat, RawRecord, MAX_RECORD_BYTES};
+use crate::dp::{BudgetLedger, Epsilon, Randomness};
+use crate::embed::{Embedder, Vectors};
+use crate::error::{Error, InputError};
+use crate::keyed::{Key, Transform};
+use crate::mine::MineOptions;
+use crate::progress::Progress;
+use crate::protocol::{Party, ThresholdSet, VectorBatch};
+
+/// One party's records, normalized onto the public alphabet, with its privacy
+/// budget and its source of randomness.
+pub struct DataOwner {
+    dataset: Dataset,
+    ledger: BudgetLedger,
+    rng: Randomness,
+}
+
+impl DataOwner {
+    /// An owner of `dataset` with a total budget. Refuses a dataset with no
+    /// record left after normalization.
+    pub fn new(dataset: Dataset, budget: Epsilon, rng: Randomness) -> Result<DataOwner, Error> {
+        if dataset.is_empty() {
+            return Err(InputError::Empty { what: "the records after normalization onto the alphabet".into() }.into());
+        }
+        Ok(DataOwner { dataset, ledger: BudgetLedger::new(budget), rng })
+    }
+
+    /// An owner of raw records (ids and text), normalized onto `alphabet`.
+    /// Refuses a record longer than [`MAX_RECORD_BYTES`], as the file readers do.
+    pub fn from_raw(raw: Vec<RawRecord>, alphabet: &Alphabet, budget: Epsilon, rng: Randomness) -> Result<DataOwner, Error> {
+        if let Some((index, r)) = raw.iter().enumerate().find(|(_, r)| r.text.len() > MAX_RECORD_BYTES) {
+            return Err(InputError::RecordTooLong { index: index + 1, len: r.text.len(), limit: MAX_RECORD_BYTES }.into());
+        }
+        DataOwner::new(Dataset::normalize(raw, alphabet)?, budget, rng)
+    }
+
+    /// An owner of the records in `bytes` (text, one record a line, or CSV),
+    /// read by the core's reader; `what` names the input in errors.
+    pub fn read(bytes: &[u8], format: &InputFormat, what: &str, alphabet: &Alphabet, budget: Epsilon, rng: Randomness) -> Result<DataOwner, Error> {
+        DataOwner::from_raw(read_records(bytes, format, what)?, alphabet, budget, rng)
+    }
+
+    pub fn dataset(&self) -> &Dataset {
+        &self.dataset
+    }
+
+    pub fn ledger(&self) -> &BudgetLedger {
+        &self.ledger
+    }
+
+    /// False when the randomness is seeded: what this owner makes is then not
+    /// private (tests and experiments only).
+    pub fn is_private(&self) -> bool {
+        self.rng.is_private()
+    }
+
+    /// Mines a noisy base, charging the ledger (refused past the budget).
+    pub fn mine(&mut self, options: &MineOptions, progress: &mut dyn Progress) -> Result<NoisyBase, Error> {
+        crate::mine::mine(&self.dataset, options, &mut self.ledger, &mut self.rng, progress)
+    }
+
+    /// The records' vectors over the shared base (no key, no thresholds).
+    pub fn vectors(&self, base: &SharedBase, progress: &mut dyn Progress) -> Result<Vectors, Error> {
+        Embedder::new(base)?.embed_all(self.dataset.records(), progress)
+    }
+
+    /// The records' thresholds over the shared base.
+    pub fn thresholds(&self, base: &SharedBase, options: &ThresholdOptions) -> Result<ThresholdSet, Error> {
+        let values = crate::threshold::thresholds(base, self.dataset.records(), options.ed, &options.mode)?;
+        Ok(ThresholdSet { mode: options.mode.clone(), ed: options.ed, values })
+    }
+
+    /// The party's vector batch: the vectors, party A's thresholds, the keyed
+    /// transform when a key is given (then no shape: its coordinates are mixed),
+    /// checked as the matcher will check it.
+    pub fn embed(&self, base: &SharedBase, options: &EmbedOptions, progress: &mut dyn Progress) -> Result<VectorBatch, Error> {
+        let embedder = Embedder::new(base)?;
+        // the key is checked first, so a bad key fails before the work
+        let transform = match &options.key {
+            Some(k) => Some(Transform::new(k, base.fingerprint(), embedder.dim())?),
+            None => None,
+        };
+        let vectors = embedder.embed_all(self.dataset.records(), progress)?;
+        let thresholds = match &options.thresholds {
+            Some(t) => Some(self.thresholds(base, t)?),
+            None => None,
+        };
+        let vectors = match &transform {
+            Some(t) => t.apply(&vectors)?,
+            None => vectors,
+        };
+        let batch = VectorBatch {
+            party: options.party,
+            fingerprint: base.fingerprint().to_string(),
+            ids: self.dataset.ids().to_vec(),
+            vectors,
+            thresholds,
+            shape: transform.is_none().then(|| crate::matching::Shape::of(base)),
+            transform: transform.map(|t| t.label().to_string()),
+        };
+        batch.validate()?;
+        Ok(batch)
+    }
+}
+
+/// The shared base of two noisy bases under a configuration's mining options:
+/// the top `k` mined grams by the core's deterministic rule
+/// ([`crate::base::merge`]), then, with `public_q`, every public gram of that
+/// length and the boundary grams ([`crate::public`]). Both bases must have been
+/// mined with the configuration's padding. Post-processing: no budget.
+pub fn merge_bases(a: &NoisyBase, b: &NoisyBase, options: &MineOptions) -> Result<SharedBase, Error> {
+    Ok(crate::public::merge_shared(a, b, options.k, options.public_q, options.padding)?)
+}
+
+/// What [`DataOwner::embed`] makes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmbedOptions {
+    pub party: Party,
+    /// Party A's thresholds (`None`: the batch carries none; the matcher needs
+    /// them from A).
+    pub thresholds: Option<ThresholdOptions>,
+    /// The keyed transform's key, shared by A and B, never by the matcher.
+    pub key: Option<Key>,
+}
+
+impl EmbedOptions {
+    /// Party `party`'s batch under `config`: A with the configuration's
+    /// thresholds, B without; no key.
+    pub fn new(party: Party, config: &Config) -> EmbedOptions {
+        let thresholds = (party == Party::A).then(|| config.thresholds.clone());
+        EmbedOptions { party, thresholds, key: None }
+    }
+}
+
+impl Default for EmbedOptions {
+    /// Party A under the default configuration.
+    fn default() -> Self {
+        EmbedOptions::new(Party::A, &Config::default())
+    }
+}

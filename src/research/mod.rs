@@ -1,0 +1,13 @@
+//! Research code, outside the library's default API (feature `research`, on
+//! with the CLI): the paper's experiments and figures, the Lipschitz baseline,
+//! the matcher's attacks, the mining-utility grid and the levers table. None of
+//! it is a protocol step: each calls the roles of [`crate::party`],
+//! [`crate::matcher`] and [`crate::session`], or the scenario of
+//! [`crate::eval`].
+
+pub mod attack;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod experiments;
+pub mod levers;
+pub mod lipschitz;
+pub mod utility;
