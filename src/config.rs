@@ -138,6 +138,20 @@ impl Config {
     }
 }
 
+// The defaults of the parts, from the default configuration: written here, so
+// `mine` and `matching` do not import `config` back.
+impl Default for MineOptions {
+    fn default() -> Self {
+        Config::default().mine
+    }
+}
+
+impl Default for Rule {
+    fn default() -> Self {
+        Config::default().rule
+    }
+}
+
 impl ThresholdMode {
     /// The mode's name, as options and messages spell it: `paper`, `sound`,
     /// `global` (a global value is not part of the name).

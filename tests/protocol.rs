@@ -14,7 +14,7 @@ fn batch() -> VectorBatch {
         fingerprint: "ab".repeat(32),
         ids: vec!["x".into(), "y".into()],
         vectors: Vectors { dim: 3, data: vec![1.0, 0.5, 0.0, 2.0, 1.0 / 3.0, 0.0] },
-        thresholds: Some(ThresholdSet { mode: "sound".into(), ed: 1, values: vec![1.5, 2.25] }),
+        thresholds: Some(ThresholdSet { mode: gramlink::threshold::ThresholdMode::Sound, ed: 1, values: vec![1.5, 2.25] }),
         transform: None,
         shape: Some(gramlink::matching::Shape { lengths: vec![1, 2, 3], complete: vec![] }),
     }

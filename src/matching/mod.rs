@@ -151,13 +151,6 @@ impl Rule {
     }
 }
 
-impl Default for Rule {
-    /// The default configuration's ([`crate::config::Config::default`]).
-    fn default() -> Self {
-        crate::config::Config::default().rule
-    }
-}
-
 /// The pairs a rule chooses from: every pair within A's thresholds or, for
 /// [`Rule::Ranked`] with a shape, the pairs passing the q-gram count filter and
 /// the threshold, with their cosine scores.

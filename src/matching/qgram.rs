@@ -539,7 +539,9 @@ mod tests {
 
     fn recommended_base(alphabet: &str) -> SharedBase {
         let a = Alphabet::new(alphabet).unwrap();
-        let mined = crate::mine::random::mine(&a, &crate::mine::MineOptions { k: 5, q_min: 3, q_max: 3, ..Default::default() }, &mut Randomness::seeded(1)).unwrap();
+        let mut mined = crate::mine::random::mine(&a, &crate::mine::MineOptions { k: 5, q_min: 3, q_max: 3, ..Default::default() }, &mut Randomness::seeded(1)).unwrap();
+        // random grams over Σ, declared padded: the shared base then adds the boundary grams
+        mined.padding = Some(crate::padding::Padding::default());
         crate::public::merge_shared(&mined, &mined, 5, Some(2), true).unwrap()
     }
 

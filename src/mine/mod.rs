@@ -29,8 +29,9 @@ pub const MAX_Q: usize = 12;
 /// The FPM miner enumerates Σ^q for every length; it refuses universes above this.
 pub const MAX_UNIVERSE: u64 = 1 << 22;
 
-/// Mining options. The defaults are the default configuration's; the presets
-/// are defined in [`crate::config`].
+/// Mining options. `Default` is the default configuration's mining options; the
+/// presets are defined in `config` (which implements `Default` here, so the
+/// presets have one home and no module imports it back).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct MineOptions {
@@ -55,13 +56,6 @@ pub struct MineOptions {
     /// length over Σ, data-independent, [`crate::public`]) the shared base gets on
     /// top of the mined grams at merge time. `None`: mined grams only (the paper).
     pub public_q: Option<usize>,
-}
-
-impl Default for MineOptions {
-    /// The default configuration's ([`crate::config::Config::default`]).
-    fn default() -> Self {
-        crate::config::Config::default().mine
-    }
 }
 
 impl MineOptions {

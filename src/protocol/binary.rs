@@ -1,0 +1,132 @@
+//! The binary form's layout and its numbers (little-endian f32 vectors and f64
+//! thresholds after a JSON header).
+
+use super::batch::{BatchHeader, VectorBatch};
+use super::{open, VECTOR_BATCH, VERSION};
+use crate::error::ProtocolError;
+
+/// A binary vector batch whose preamble and header were read and checked: where
+/// its numbers lie. Lets a reader copy the numbers straight into their final
+/// vectors (the wasm API copies them out of a JS array without a whole copy of
+/// the message in between).
+pub struct BinaryLayout {
+    header: BatchHeader,
+    /// Byte range of the count·dim f32 LE vector components.
+    pub vectors: std::ops::Range<usize>,
+    /// Byte range of the count f64 LE thresholds, if the header announces them.
+    pub thresholds: Option<std::ops::Range<usize>>,
+}
+
+impl BinaryLayout {
+    /// Reads the layout of a binary batch of `total` bytes from its first bytes
+    /// (`prefix`: at least the preamble and header, or all of the message);
+    /// [`Self::prefix_len`] says how many that is.
+    pub fn read(prefix: &[u8], total: usize) -> Result<Self, ProtocolError> {
+        let hlen = Self::prefix_len(prefix)? - 12;
+        let trunc = |reason: String| ProtocolError::Truncated { what: "binary vector batch".into(), reason };
+        if total < 12 + hlen || prefix.len() < 12 + hlen {
+            return Err(trunc(format!("header of {hlen} bytes announced, {} present", total.min(prefix.len()).saturating_sub(12))));
+        }
+        let header_text = std::str::from_utf8(&prefix[12..12 + hlen])
+            .map_err(|_| ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "header is not UTF-8".into() })?;
+        let h: BatchHeader = open(header_text, VECTOR_BATCH)?;
+        if h.vectors.is_some() {
+            return Err(ProtocolError::Invalid { what: "binary vector batch".into(), reason: "the header carries vectors (only the JSON form does)".into() });
+        }
+        let rest = total - 12 - hlen;
+        let n = h.count;
+        let need_vec = n.checked_mul(h.dim).and_then(|x| x.checked_mul(4)).ok_or_else(|| trunc("size overflow".into()))?;
+        let need_th = if h.thresholds.is_some() { n.checked_mul(8).ok_or_else(|| trunc("size overflow".into()))? } else { 0 };
+        let need = need_vec.checked_add(need_th).ok_or_else(|| trunc("size overflow".into()))?;
+        if rest < need {
+            return Err(trunc(format!("{} bytes of numbers, {} expected for {} vectors of dimension {}", rest, need, n, h.dim)));
+        }
+        if rest > need {
+            return Err(ProtocolError::Invalid { what: "binary vector batch".into(), reason: format!("{} trailing bytes", rest - need) });
+        }
+        let start = 12 + hlen;
+        let thresholds = h.thresholds.is_some().then(|| start + need_vec..start + need);
+        Ok(BinaryLayout { header: h, vectors: start..start + need_vec, thresholds })
+    }
+
+    /// The length of the preamble and header, from the first 12 bytes (the magic,
+    /// the version and the header length are checked here).
+    pub fn prefix_len(preamble: &[u8]) -> Result<usize, ProtocolError> {
+        if preamble.len() < 12 {
+            return Err(ProtocolError::Truncated {
+                what: "binary vector batch".into(),
+                reason: format!("{} bytes, shorter than the 12-byte preamble", preamble.len()),
+            });
+        }
+        if &preamble[..4] != b"GLVB" {
+            return Err(ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "no GLVB magic: not a binary vector batch".into() });
+        }
+        let version = u32::from_le_bytes([preamble[4], preamble[5], preamble[6], preamble[7]]);
+        if version != VERSION {
+            return Err(ProtocolError::Version { format: VECTOR_BATCH.into(), found: version, supported: VERSION });
+        }
+        let hlen = u32::from_le_bytes([preamble[8], preamble[9], preamble[10], preamble[11]]) as usize;
+        Ok(12 + hlen)
+    }
+
+    /// The batch, from the numbers read out of [`Self::vectors`] and
+    /// [`Self::thresholds`]; validated like every batch read.
+    pub fn into_batch(self, data: Vec<f32>, values: Option<Vec<f64>>) -> Result<VectorBatch, ProtocolError> {
+        VectorBatch::from_header(self.header, data, values)
+    }
+}
+
+/// The little-endian bytes of numbers, as the binary batch stores them: the
+/// numbers' own memory on little-endian machines (wasm, x86, ARM), no copy.
+pub(super) fn le_bytes<T: Number>(xs: &[T]) -> std::borrow::Cow<'_, [u8]> {
+    if cfg!(target_endian = "little") {
+        std::borrow::Cow::Borrowed(bytemuck::cast_slice(xs))
+    } else {
+        let mut swapped = xs.to_vec();
+        to_native_order(&mut swapped);
+        std::borrow::Cow::Owned(bytemuck::cast_slice(&swapped).to_vec())
+    }
+}
+
+/// Numbers from their little-endian bytes (a trailing partial number is ignored;
+/// [`BinaryLayout`]'s ranges hold whole ones).
+pub fn from_le_bytes<T: Number>(bytes: &[u8]) -> Vec<T> {
+    let n = bytes.len() / std::mem::size_of::<T>();
+    read_numbers(n, |dst| dst.copy_from_slice(&bytes[..dst.len()]))
+}
+
+/// `n` numbers whose little-endian bytes `copy` writes into the buffer it is
+/// given (`n` numbers' worth), wherever they come from (a slice, a JS array).
+pub fn read_numbers<T: Number>(n: usize, copy: impl FnOnce(&mut [u8])) -> Vec<T> {
+    let mut out = vec![T::zeroed(); n];
+    copy(bytemuck::cast_slice_mut::<T, u8>(&mut out));
+    to_native_order(&mut out);
+    out
+}
+
+/// Turns numbers whose bytes were copied from the little-endian form into this
+/// machine's order, and back (nothing to do on little-endian machines).
+fn to_native_order<T: Number>(xs: &mut [T]) {
+    if cfg!(target_endian = "big") {
+        for x in xs {
+            *x = x.swapped();
+        }
+    }
+}
+
+/// The two number types of a binary batch.
+pub trait Number: bytemuck::Pod {
+    fn swapped(self) -> Self;
+}
+
+impl Number for f32 {
+    fn swapped(self) -> Self {
+        f32::from_bits(self.to_bits().swap_bytes())
+    }
+}
+
+impl Number for f64 {
+    fn swapped(self) -> Self {
+        f64::from_bits(self.to_bits().swap_bytes())
+    }
+}
