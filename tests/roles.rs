@@ -1,0 +1,115 @@
+//! The roles' steps as the core offers them (src/party.rs, src/matcher.rs,
+//! src/session.rs): each checks what it is given and refuses, with a stable
+//! code, what the next step could not use.
+#![cfg(not(target_arch = "wasm32"))]
+
+use gramlink::alphabet::Alphabet;
+use gramlink::clock::NoClock;
+use gramlink::config::{Config, Preset};
+use gramlink::dataset::{InputFormat, RawRecord};
+use gramlink::dp::{Epsilon, Randomness};
+use gramlink::keyed::Key;
+use gramlink::matcher::Matcher;
+use gramlink::matching::Rule;
+use gramlink::party::{merge_bases, DataOwner, EmbedOptions};
+use gramlink::progress::NoProgress;
+use gramlink::protocol::{Party, VectorBatch};
+
+const NAMES: &str = "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nGARCIA\nMILLER\nDAVIS\nRODRIGUEZ\nMARTINEZ\nHERNANDEZ\nLOPEZ\n";
+const NAMES_B: &str = "SMYTH\nJOHNSON\nWILIAMS\nBROWNE\nJONES\nGARCIA\nMILLER\nDAVIES\nRODRIGUES\nMARTINEZ\nHERNANDES\nLOPES\n";
+
+fn owner(text: &str, seed: u64) -> DataOwner {
+    DataOwner::read(text.as_bytes(), &InputFormat::Text, "names", &Alphabet::default(), Epsilon::new(1.0).unwrap(), Randomness::seeded(seed)).unwrap()
+}
+
+/// Both parties' batches under `config` (each mining with ε 1.0 of its budget).
+fn batches(config: &Config, key: Option<Key>) -> (VectorBatch, VectorBatch) {
+    let (mut a, mut b) = (owner(NAMES, 1), owner(NAMES_B, 2));
+    let mine = gramlink::mine::MineOptions { epsilon: 1.0, ..config.mine.clone() };
+    let shared = merge_bases(&a.mine(&mine, &mut NoProgress).unwrap(), &b.mine(&mine, &mut NoProgress).unwrap(), &mine).unwrap();
+    let opts = |party| EmbedOptions { key: key.clone(), ..EmbedOptions::new(party, config) };
+    (a.embed(&shared, &opts(Party::A), &mut NoProgress).unwrap(), b.embed(&shared, &opts(Party::B), &mut NoProgress).unwrap())
+}
+
+#[test]
+fn a_data_owner_refuses_what_it_cannot_use() {
+    let budget = Epsilon::new(0.1).unwrap();
+    let empty = DataOwner::read(b"123\n!!\n", &InputFormat::Text, "digits", &Alphabet::default(), budget, Randomness::seeded(1));
+    assert_eq!(empty.err().unwrap().code(), "EMPTY_INPUT");
+    let long = vec![RawRecord { id: "1".into(), text: "A".repeat(5000) }];
+    assert_eq!(DataOwner::from_raw(long, &Alphabet::default(), budget, Randomness::seeded(1)).err().unwrap().code(), "RECORD_TOO_LONG");
+    let csv = DataOwner::read(b"id,name\n1,SMITH\n", &InputFormat::Csv { column: "surname".into(), id_column: None }, "a.csv", &Alphabet::default(), budget, Randomness::seeded(1));
+    let e = csv.err().unwrap();
+    assert_eq!(e.code(), "MISSING_COLUMN");
+    assert!(e.to_string().contains("name"), "{e}");
+}
+
+#[test]
+fn mining_charges_the_owners_one_ledger() {
+    let mut a = DataOwner::read(NAMES.as_bytes(), &InputFormat::Text, "names", &Alphabet::default(), Epsilon::new(0.1).unwrap(), Randomness::seeded(3)).unwrap();
+    assert!(!a.is_private(), "a seeded owner is not private");
+    let o = Config::default().mine;
+    let base = a.mine(&o, &mut NoProgress).unwrap();
+    assert_eq!(base.padding.is_some(), o.padding);
+    assert!(a.ledger().spent().as_f64() > 0.09);
+    let e = a.mine(&o, &mut NoProgress).unwrap_err();
+    assert_eq!(e.code(), "BUDGET_EXCEEDED", "{e}");
+}
+
+#[test]
+fn embed_makes_a_checked_batch_for_each_party() {
+    for preset in Preset::ALL {
+        let config = preset.config();
+        let (a, b) = batches(&config, None);
+        let t = a.thresholds.as_ref().expect("party A sends thresholds");
+        assert_eq!((t.ed, &t.mode), (config.thresholds.ed, &config.thresholds.mode));
+        assert!(b.thresholds.is_none(), "party B sends none");
+        assert!(a.shape.is_some() && a.transform.is_none());
+        assert_eq!(a.fingerprint, b.fingerprint);
+        let (ka, kb) = batches(&config, Some(Key::from_bytes([7; 32])));
+        assert!(ka.shape.is_none() && ka.transform.is_some(), "a keyed batch carries its label, not the shape");
+        assert_eq!(ka.transform, kb.transform);
+    }
+}
+
+#[test]
+fn the_matcher_checks_both_batches_against_each_other() {
+    let config = Config::default();
+    let (a, b) = batches(&config, None);
+    assert_eq!(Matcher::new(b.clone(), a.clone()).err().unwrap().code(), "INVALID_PARAMETER", "B's batch has no thresholds");
+    let mut other = b.clone();
+    other.fingerprint = "ab".repeat(32);
+    assert_eq!(Matcher::new(a.clone(), other).err().unwrap().code(), "FINGERPRINT_MISMATCH");
+    let (ka, _) = batches(&config, Some(Key::from_bytes([7; 32])));
+    assert_eq!(Matcher::new(ka, b.clone()).err().unwrap().code(), "TRANSFORM_MISMATCH");
+    let mut cut = a.to_binary();
+    cut.truncate(cut.len() - 3);
+    let e = Matcher::read(&cut, &b.to_binary()).err().unwrap();
+    assert_eq!(e.code(), "TRUNCATED_MESSAGE");
+    assert!(e.to_string().contains("party A"), "{e}");
+    // read from bytes or built from batches: the same linkage
+    let m = Matcher::read(&a.to_binary(), &b.to_json().into_bytes()).unwrap();
+    let direct = Matcher::new(a, b).unwrap();
+    for rule in Rule::ALL {
+        assert_eq!(m.link(rule).unwrap(), direct.link(rule).unwrap(), "{rule:?}");
+    }
+    let result = m.result(&m.link(Rule::Ranked).unwrap());
+    assert_eq!(result.rule, Rule::Ranked);
+    assert!(result.pairs.iter().any(|p| p.a == "2" && p.b == "2"), "JOHNSON links to JOHNSON");
+}
+
+#[test]
+fn a_session_is_the_roles_steps_in_order() {
+    let config = Config::default();
+    let (mut a, mut b) = (owner(NAMES, 1), owner(NAMES_B, 2));
+    let mine = gramlink::mine::MineOptions { epsilon: 1.0, ..config.mine.clone() };
+    let config = Config { mine, ..config };
+    let s = gramlink::session::run(&mut a, &mut b, &config, None, &NoClock, &mut NoProgress).unwrap();
+    let (ba, bb) = batches(&config, None);
+    assert_eq!(s.matcher.a(), &ba, "the session's party A made what its own steps make");
+    assert_eq!(s.matcher.b(), &bb);
+    assert_eq!(s.pairs, Matcher::new(ba, bb).unwrap().link(config.rule).unwrap().pairs);
+    assert!(s.pairs.len() >= 8, "{} pairs", s.pairs.len());
+    let keys: Vec<&str> = s.timings_ms.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["embed A", "embed B", "match", "merge", "mine A", "mine B", "one-to-one"]);
+}
