@@ -31,7 +31,9 @@
 
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
+mod dropped;
 mod nfkd;
+pub use dropped::{CharCounts, NamedAlphabet, WARN_SHARE};
 use nfkd::is_combining_mark;
 
 /// The largest alphabet accepted: the prefix tree asks |Σ| counts per node, and
@@ -95,6 +97,20 @@ impl Alphabet {
         Ok(Alphabet { symbols: out, fold_case })
     }
 
+    /// An alphabet by name ([`NamedAlphabet`]: `letters`, `letters+digits`) or,
+    /// for any other text, by its symbols ([`Alphabet::new`]).
+    pub fn parse(spec: &str) -> Result<Self, InputError> {
+        match NamedAlphabet::ALL.into_iter().find(|n| n.name() == spec) {
+            Some(n) => Alphabet::new(n.symbols()),
+            None => Alphabet::new(spec),
+        }
+    }
+
+    /// Whether input is folded to uppercase (Σ has no lowercase letter).
+    pub fn folds_case(&self) -> bool {
+        self.fold_case
+    }
+
     pub fn symbols(&self) -> &[char] {
         &self.symbols
     }
@@ -132,10 +148,22 @@ impl Alphabet {
 
     /// Normalizes one record onto Σ (see the module docs for the rule).
     pub fn normalize(&self, raw: &str) -> String {
+        self.normalize_with(raw, |_| {})
+    }
+
+    /// [`Alphabet::normalize`], counting what is kept and dropped into `counts`.
+    pub fn normalize_counting(&self, raw: &str, counts: &mut CharCounts) -> String {
+        let out = self.normalize_with(raw, |c| counts.drop(c));
+        counts.kept += out.chars().filter(|&c| c != ' ').count() as u64;
+        out
+    }
+
+    /// The normalization, calling `dropped` with each character it drops.
+    fn normalize_with(&self, raw: &str, mut dropped: impl FnMut(char)) -> String {
         let mut out = String::with_capacity(raw.len());
         let mut pending_space = false;
         let keep_space = self.has_space();
-        let push = |c: char, out: &mut String, pending: &mut bool| {
+        let mut push = |c: char, out: &mut String, pending: &mut bool| {
             if c.is_whitespace() {
                 *pending = keep_space;
                 return;
@@ -146,6 +174,8 @@ impl Alphabet {
                 }
                 *pending = false;
                 out.push(c);
+            } else {
+                dropped(c);
             }
         };
         let mut step = |c: char| {

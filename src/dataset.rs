@@ -4,7 +4,7 @@
 //! of a text file. Records that normalize to the empty string are kept aside and
 //! reported (count and ids), never silently dropped or matched.
 
-use crate::alphabet::Alphabet;
+use crate::alphabet::{Alphabet, CharCounts};
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -29,6 +29,70 @@ pub enum InputFormat {
     /// CSV with a header; `column` holds the record, `id_column` (if any) the id,
     /// otherwise the id is the data row number (1-based).
     Csv { column: String, id_column: Option<String> },
+}
+
+/// What the caller says of an input's layout; [`FormatHint::Auto`] detects it
+/// ([`detect_format`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
+pub enum FormatHint {
+    /// CSV for a `.csv`/`.tsv` name or a first line that reads as a header, or
+    /// when a column is named; text otherwise.
+    #[default]
+    Auto,
+    /// One record a line.
+    Text,
+    /// CSV (comma or tab separated) with a header.
+    Csv,
+}
+
+/// Whether a first line reads as a CSV header: two or more distinct, non-empty
+/// fields (comma or tab separated), none of them a number.
+fn looks_like_header(line: &str) -> bool {
+    let sep = if line.contains('\t') && !line.contains(',') { '\t' } else { ',' };
+    let fields: Vec<&str> = line.split(sep).map(|f| f.trim().trim_matches('"')).collect();
+    let distinct: std::collections::HashSet<&&str> = fields.iter().collect();
+    fields.len() >= 2
+        && distinct.len() == fields.len()
+        && fields.iter().all(|f| !f.is_empty() && f.parse::<f64>().is_err())
+}
+
+/// The format of an input named `name` (a file name, for its extension) holding
+/// `bytes`, from the caller's hint and columns. CSV without a `column` is an
+/// error that lists the header's columns; a column for text input is an error.
+pub fn detect_format(name: &str, bytes: &[u8], hint: FormatHint, column: Option<&str>, id_column: Option<&str>) -> Result<InputFormat, InputError> {
+    let lower = name.to_ascii_lowercase();
+    let first_line = || {
+        let head = &bytes[..bytes.len().min(64 * 1024)];
+        let text = String::from_utf8_lossy(head);
+        text.trim_start_matches('\u{FEFF}').lines().next().unwrap_or("").to_string()
+    };
+    let csv = match hint {
+        FormatHint::Csv => true,
+        FormatHint::Text => {
+            if column.is_some() || id_column.is_some() {
+                return Err(InputError::Format(format!("{name} is read as text (one record a line): a column applies to CSV input only")));
+            }
+            false
+        }
+        FormatHint::Auto => column.is_some() || lower.ends_with(".csv") || lower.ends_with(".tsv") || looks_like_header(&first_line()),
+    };
+    if !csv {
+        if id_column.is_some() {
+            return Err(InputError::Format(format!("{name} is read as text: an id column applies to CSV input (name the record column too)")));
+        }
+        return Ok(InputFormat::Text);
+    }
+    match column {
+        Some(c) => Ok(InputFormat::Csv { column: c.to_string(), id_column: id_column.map(str::to_string) }),
+        None => {
+            let line = first_line();
+            let sep = if line.contains('\t') && !line.contains(',') { '\t' } else { ',' };
+            let available = line.split(sep).map(|f| format!("{:?}", f.trim().trim_matches('"'))).collect::<Vec<_>>().join(", ");
+            Err(InputError::ColumnNotGiven { what: name.to_string(), available })
+        }
+    }
 }
 
 /// Checks that `bytes` is text: no NUL byte, valid UTF-8 (a leading BOM is dropped).
@@ -114,17 +178,24 @@ pub fn read_csv(text: &str, column: &str, id_column: Option<&str>) -> Result<Vec
     if let Some(line) = unclosed_quote(text) {
         return Err(InputError::Csv { record: line.saturating_sub(1), reason: format!("the quoted field opened on line {line} is never closed (unbalanced '\"')") });
     }
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).from_reader(text.as_bytes());
+    // tab-separated when the header has tabs and no comma
+    let header_line = text.lines().next().unwrap_or("");
+    let delimiter = if header_line.contains('\t') && !header_line.contains(',') { b'\t' } else { b',' };
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).delimiter(delimiter).from_reader(text.as_bytes());
     let headers = reader
         .headers()
         .map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?
         .clone();
     let names: Vec<&str> = headers.iter().map(|h| h.trim()).collect();
     let find = |name: &str| {
-        names.iter().position(|h| *h == name).ok_or_else(|| InputError::MissingColumn {
+        let at = names.iter().position(|h| *h == name).ok_or_else(|| InputError::MissingColumn {
             column: name.to_string(),
             available: names.iter().map(|h| format!("{h:?}")).collect::<Vec<_>>().join(", "),
-        })
+        })?;
+        if names.iter().filter(|h| **h == name).count() > 1 {
+            return Err(InputError::Csv { record: 0, reason: format!("the header names column {name:?} more than once: rename one") });
+        }
+        Ok(at)
     };
     let col = find(column)?;
     let id_col = id_column.map(find).transpose()?;
@@ -152,6 +223,7 @@ pub struct Dataset {
     records: Vec<String>,
     empty_ids: Vec<String>,
     changed: usize,
+    characters: CharCounts,
 }
 
 /// What normalization did, for the user: nothing here is record text.
@@ -164,6 +236,11 @@ pub struct NormalizationReport {
     pub empty: usize,
     /// Ids of the records that normalized to the empty string.
     pub empty_ids: Vec<String>,
+    /// Characters kept and dropped, by class.
+    pub characters: CharCounts,
+    /// Set when more than 1 % of the characters were dropped: says which, and
+    /// names an alphabet that keeps them ([`CharCounts::warning`]).
+    pub warning: Option<String>,
 }
 
 impl Dataset {
@@ -180,8 +257,9 @@ impl Dataset {
         let mut records = Vec::with_capacity(raw.len());
         let mut empty_ids = Vec::new();
         let mut changed = 0;
+        let mut characters = CharCounts::default();
         for r in raw {
-            let n = alphabet.normalize(&r.text);
+            let n = alphabet.normalize_counting(&r.text, &mut characters);
             if n != r.text {
                 changed += 1;
             }
@@ -192,13 +270,13 @@ impl Dataset {
                 records.push(n);
             }
         }
-        Ok(Dataset { alphabet: alphabet.clone(), ids, records, empty_ids, changed })
+        Ok(Dataset { alphabet: alphabet.clone(), ids, records, empty_ids, changed, characters })
     }
 
     /// A dataset from already-normalized strings with ids `0..n` (experiments).
     pub fn from_normalized(records: Vec<String>, alphabet: &Alphabet) -> Self {
         let ids = (0..records.len()).map(|i| i.to_string()).collect();
-        Dataset { alphabet: alphabet.clone(), ids, records, empty_ids: Vec::new(), changed: 0 }
+        Dataset { alphabet: alphabet.clone(), ids, records, empty_ids: Vec::new(), changed: 0, characters: CharCounts::default() }
     }
 
     pub fn alphabet(&self) -> &Alphabet {
@@ -229,6 +307,8 @@ impl Dataset {
             changed: self.changed,
             empty: self.empty_ids.len(),
             empty_ids: self.empty_ids.clone(),
+            characters: self.characters.clone(),
+            warning: self.characters.warning(&self.alphabet),
         }
     }
 }
@@ -276,6 +356,26 @@ mod tests {
             read_records(header_only.as_bytes(), &InputFormat::Csv { column: "a".into(), id_column: None }, "f"),
             Err(InputError::Empty { .. })
         ));
+    }
+
+    #[test]
+    fn formats_are_detected_and_csv_needs_a_column() {
+        let febrl = b"rec_id, given_name, surname\nrec-1-org, MARY, SMITH\n";
+        let e = detect_format("a.txt", febrl, FormatHint::Auto, None, None).unwrap_err();
+        assert!(matches!(&e, InputError::ColumnNotGiven { available, .. } if available.contains("\"surname\"")), "{e}");
+        assert_eq!(detect_format("a.txt", febrl, FormatHint::Text, None, None).unwrap(), InputFormat::Text);
+        let csv = detect_format("a.txt", febrl, FormatHint::Auto, Some("surname"), None).unwrap();
+        let raw = read_records(febrl, &csv, "a").unwrap();
+        assert_eq!(raw[0].text, " SMITH");
+        assert_eq!(detect_format("names.txt", b"SMITH\nJONES\n", FormatHint::Auto, None, None).unwrap(), InputFormat::Text);
+        assert_eq!(detect_format("n.txt", b"1970,1982\n", FormatHint::Auto, None, None).unwrap(), InputFormat::Text, "numbers are no header");
+        assert!(matches!(detect_format("b.CSV", b"SMITH\n", FormatHint::Auto, None, None), Err(InputError::ColumnNotGiven { .. })));
+        assert!(matches!(detect_format("n.txt", b"SMITH\n", FormatHint::Text, Some("x"), None), Err(InputError::Format(_))));
+        assert!(matches!(detect_format("n.txt", b"SMITH\n", FormatHint::Auto, None, Some("id")), Err(InputError::Format(_))));
+        let tsv = read_records(b"id\tname\n7\tO'Neil, Jr\n", &InputFormat::Csv { column: "name".into(), id_column: Some("id".into()) }, "t").unwrap();
+        assert_eq!(tsv[0], RawRecord { id: "7".into(), text: "O'Neil, Jr".into() });
+        let dup = read_records(b"name,name\na,b\n", &InputFormat::Csv { column: "name".into(), id_column: None }, "d").unwrap_err();
+        assert!(dup.to_string().contains("more than once"), "{dup}");
     }
 
     #[test]

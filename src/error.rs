@@ -34,6 +34,10 @@ pub enum InputError {
     Binary { what: String, offset: usize },
     #[error("CSV column {column:?} not found; the header has: {available}")]
     MissingColumn { column: String, available: String },
+    #[error("{what} is CSV: name the column that holds the records (the header has: {available})")]
+    ColumnNotGiven { what: String, available: String },
+    #[error("{0}")]
+    Format(String),
     #[error("malformed CSV at record {record}: {reason}")]
     Csv { record: usize, reason: String },
     #[error("duplicate record id {id:?} (records {first} and {second})")]
@@ -117,7 +121,8 @@ impl Error {
             Error::Input(InputError::NotText { .. }) | Error::Input(InputError::Binary { .. }) => {
                 "NOT_TEXT"
             }
-            Error::Input(InputError::MissingColumn { .. }) => "MISSING_COLUMN",
+            Error::Input(InputError::MissingColumn { .. }) | Error::Input(InputError::ColumnNotGiven { .. }) => "MISSING_COLUMN",
+            Error::Input(InputError::Format(_)) => "INVALID_FORMAT",
             Error::Input(InputError::Csv { .. }) => "MALFORMED_CSV",
             Error::Input(InputError::DuplicateId { .. }) => "DUPLICATE_ID",
             Error::Input(InputError::Alphabet(_)) => "INVALID_ALPHABET",
