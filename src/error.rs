@@ -145,4 +145,53 @@ impl Error {
     }
 }
 
+/// What kind of problem an error is, for a caller that treats kinds alike (the
+/// CLI's exit status).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorClass {
+    /// The records given: a file, its text, CSV, ids, the alphabet.
+    Input,
+    /// A message or base from another party: malformed, of another version or
+    /// base, keyed differently.
+    Message,
+    /// The privacy budget or the secure randomness.
+    Privacy,
+    /// A parameter or a key.
+    Parameter,
+    /// A cancelled run.
+    Cancelled,
+}
+
+impl Error {
+    /// The error's class ([`ErrorClass`]).
+    pub fn class(&self) -> ErrorClass {
+        match self {
+            Error::Input(_) => ErrorClass::Input,
+            Error::Protocol(_) | Error::Base(_) | Error::TransformMismatch(_) => ErrorClass::Message,
+            Error::Dp(DpError::InvalidParameter(_)) | Error::Mine(MineError::InvalidParameter(_)) => ErrorClass::Parameter,
+            Error::Dp(_) => ErrorClass::Privacy,
+            Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).class(),
+            Error::Parameter(_) | Error::InvalidKey(_) => ErrorClass::Parameter,
+            Error::Cancelled => ErrorClass::Cancelled,
+        }
+    }
+}
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_follow_codes() {
+        let budget = Error::Dp(DpError::BudgetExceeded { mechanism: "m".into(), requested: 1.0, remaining: 0.0, budget: 1.0 });
+        assert_eq!((budget.code(), budget.class()), ("BUDGET_EXCEEDED", ErrorClass::Privacy));
+        let eps = Error::Mine(MineError::Dp(DpError::InvalidEpsilon { value: "0".into(), reason: "r" }));
+        assert_eq!((eps.code(), eps.class()), ("INVALID_EPSILON", ErrorClass::Privacy));
+        let fp = Error::Protocol(ProtocolError::Fingerprint { what: "w".into(), found: "f".into(), expected: "e".into() });
+        assert_eq!(fp.class(), ErrorClass::Message);
+        assert_eq!(Error::Input(InputError::Format("f".into())).class(), ErrorClass::Input);
+        assert_eq!(Error::InvalidKey("k".into()).class(), ErrorClass::Parameter);
+    }
+}

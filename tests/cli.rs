@@ -171,9 +171,9 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     run(&["mine", "--input", &cities, "--hmax", "8", "--out", &p("na.json")]);
     run(&["mine", "--input", &cities, "--miner", "fpm", "--out", &p("nb.json")]);
     run(&["merge", &p("na.json"), &p("nb.json"), "--out", &p("shared.json")]);
-    run(&["embed", "--input", &cities, "--base", &p("shared.json"), "--thresholds", "sound", "--ed", "1", "--out", &p("a.vec")]);
+    run(&["embed", "--input", &cities, "--base", &p("shared.json"), "--threshold", "sound", "--ed", "1", "--out", &p("a.vec")]);
     run(&["embed", "--input", &cities, "--base", &p("shared.json"), "--party", "b", "--json", "--out", &p("b.vec")]);
-    run(&["match", &p("a.vec"), &p("b.vec"), "--one-to-one", "--out", &p("pairs.csv")]);
+    run(&["match", &p("a.vec"), &p("b.vec"), "--rule", "greedy", "--out", &p("pairs.csv")]);
     let csv = std::fs::read_to_string(d.path("pairs.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "a_id,b_id,distance");
@@ -233,7 +233,7 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     assert_fails(&r, "is empty", &out);
     let blank = d.write("blank.txt", "\n  \nИванов\n".as_bytes());
     let r = gramlink(&["embed", "--input", &blank, "--base", &p("shared.json"), "--out", o]);
-    assert_fails(&r, "no record is left after normalization", &out);
+    assert_fails(&r, "after normalization onto the alphabet is empty", &out);
 }
 
 #[test]
@@ -242,7 +242,7 @@ fn link_two_files_and_eval_json() {
     let a = d.write("a.txt", b"SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nGARCIA\nMILLER\nDAVIS\n");
     let b = d.write("b.txt", b"JONES\nSMYTH\nGARCIA\nDAVIES\nBROWNE\nMILLER\n");
     let out = d.path("pairs.csv");
-    let o = gramlink(&["link", &a, &b, "--miner", "exact", "--k", "40", "--threshold", "sound", "--one-to-one", "--seed", "1", "--out", out.to_str().unwrap()]);
+    let o = gramlink(&["link", &a, &b, "--miner", "exact", "--k", "40", "--threshold", "sound", "--rule", "greedy", "--seed", "1", "--out", out.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(&out).unwrap();
     for pair in ["5,1,", "6,3,", "7,6,", "1,2,", "8,4,", "4,5,"] {
@@ -255,4 +255,92 @@ fn link_two_files_and_eval_json() {
         assert!(v.get(field).is_some(), "{field} missing");
     }
     assert!(v["f1"].as_f64().unwrap() > 0.3);
+}
+
+/// Each class of error prints `error[CODE]` and exits with its class's status.
+#[test]
+fn errors_print_their_code_and_exit_by_class() {
+    let d = Dir::new();
+    let out = d.path("out.json");
+    let o = out.to_str().unwrap();
+    let names = data("names.txt");
+    let febrl = d.write("people.txt", b"rec_id,given_name,surname\nrec-1-org,mary,smith\n");
+    let bad_base = d.write("base.json", b"{\"format\":\"gramlink/noisy-base\",\"version\":7}");
+    let cases: Vec<(Vec<&str>, &str, i32)> = vec![
+        (vec!["mine", "--input", "/nonexistent/names.txt", "--out", o], "IO", 3),
+        (vec!["mine", "--input", &febrl, "--out", o], "MISSING_COLUMN", 3),
+        (vec!["mine", "--input", &names, "--alphabet", "AA", "--out", o], "INVALID_ALPHABET", 3),
+        (vec!["merge", &bad_base, &bad_base, "--out", o], "UNSUPPORTED_VERSION", 4),
+        (vec!["mine", "--input", &names, "--epsilon", "0", "--out", o], "INVALID_EPSILON", 5),
+        (vec!["mine", "--input", &names, "--k", "0", "--out", o], "INVALID_PARAMETER", 6),
+        (vec!["link", &names, &names, "--global-threshold", "2", "--out", o], "USAGE", 2),
+    ];
+    for (args, code, status) in cases {
+        let r = gramlink(&args);
+        let e = stderr(&r);
+        assert!(e.contains(&format!("error[{code}]: ")), "{args:?}: {e}");
+        assert_eq!(r.status.code(), Some(status), "{args:?}: {e}");
+        assert!(!out.exists());
+    }
+    // the statuses are documented where a user looks
+    let help = String::from_utf8_lossy(&gramlink(&["--help"]).stdout).into_owned();
+    assert!(help.contains("3 input (IO") && help.contains("5 privacy (BUDGET_EXCEEDED"), "{help}");
+}
+
+/// One spelling per flag across commands, and the presets' defaults in the help.
+#[test]
+fn flags_are_spelled_once_and_show_their_defaults() {
+    for cmd in ["embed", "link", "eval"] {
+        let help = String::from_utf8_lossy(&gramlink(&[cmd, "--help"]).stdout).into_owned();
+        assert!(help.contains("--threshold <THRESHOLD>"), "{cmd}: {help}");
+        assert!(help.contains("recommended sound, paper paper"), "{cmd}: {help}");
+        assert!(!help.contains("--thresholds") && !help.contains("--one-to-one"), "{cmd}");
+    }
+    for cmd in ["match", "link", "eval"] {
+        let help = String::from_utf8_lossy(&gramlink(&[cmd, "--help"]).stdout).into_owned();
+        assert!(help.contains("recommended ranked, paper all"), "{cmd}: {help}");
+    }
+    let help = String::from_utf8_lossy(&gramlink(&["mine", "--help"]).stdout).into_owned();
+    for text in ["--alphabet", "--id-column", "--out", "recommended 3, paper 1", "[default: 75]"] {
+        assert!(help.contains(text), "mine --help lacks {text:?}");
+    }
+    let d = Dir::new();
+    let r = gramlink(&["link", &data("names.txt"), &data("names.txt"), "--thresholds", "sound", "--out", d.path("p.csv").to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2), "the old spelling is refused");
+    for rule in ["all", "greedy", "nearest", "ranked"] {
+        let a = d.write("a.txt", b"SMITH\nJONES\nBROWN\n");
+        let r = gramlink(&["link", &a, &a, "--rule", rule, "--seed", "3", "--out", d.path("p.csv").to_str().unwrap()]);
+        assert!(r.status.success(), "{rule}: {}", stderr(&r));
+    }
+}
+
+/// `link` and `eval` start from the same configuration: the same tree depth.
+#[test]
+fn link_and_eval_share_their_defaults() {
+    let o = gramlink(&["eval", "--data", &data("cities.txt"), "--preset", "paper", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["h_max"], 7, "the configuration's depth, as link uses");
+    let o = gramlink(&["eval", "--data", &data("cities.txt"), "--preset", "paper", "--mean-hmax", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_ne!(v["h_max"], 7, "the scenario's depth from the data");
+}
+
+/// CSV is detected; without a column the error names the columns; dropped
+/// characters are reported with an alphabet that keeps them.
+#[test]
+fn csv_is_detected_and_dropped_characters_are_reported() {
+    let d = Dir::new();
+    let people = d.write("people.txt", b"id,name,born\n1,Mary Smith,1970\n2,John Jones,1982\n");
+    let out = d.path("base.json");
+    let r = gramlink(&["mine", "--input", &people, "--out", out.to_str().unwrap()]);
+    assert_fails(&r, "\"id\", \"name\", \"born\"", &out);
+    let dates = d.write("dates.txt", b"MARY SMITH 1970\nJOHN JONES 1982\n");
+    let r = gramlink(&["mine", "--input", &dates, "--seed", "1", "--out", out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let e = stderr(&r);
+    assert!(e.contains("8 digits") && e.contains("\"letters+digits\""), "{e}");
+    let r = gramlink(&["mine", "--input", &dates, "--alphabet", "letters+digits", "--seed", "1", "--out", out.to_str().unwrap()]);
+    assert!(!stderr(&r).contains("dropped"), "{}", stderr(&r));
+    let r = gramlink(&["mine", "--input", &people, "--format", "text", "--seed", "1", "--out", out.to_str().unwrap()]);
+    assert!(r.status.success(), "--format text reads the header as a record: {}", stderr(&r));
 }

@@ -1,9 +1,9 @@
 //! `gramlink attack`: the matcher's dictionary, frequency and norm attacks on
-//! party A's vectors, without and with the keyed transform (src/eval/attack.rs).
+//! party A's vectors, without and with the keyed transform (src/research/attack.rs).
 
-use crate::io::{self, anyhow_lite::Result};
+use crate::io::{self, Result};
 use crate::progress_bar::Bar;
-use crate::MineParams;
+use crate::options::{MineFlags, PresetArg};
 use clap::Args;
 use gramlink::alphabet::Alphabet;
 use gramlink::research::attack::{run_attack, AttackOptions};
@@ -24,7 +24,12 @@ pub struct AttackArgs {
     #[arg(long, default_value_t = 500)]
     targets: usize,
     #[command(flatten)]
-    mine: MineParams,
+    preset: PresetArg,
+    #[command(flatten)]
+    mine: MineFlags,
+    /// The seed of every random step (an experiment). [default: 42]
+    #[arg(long)]
+    seed: Option<u64>,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -32,16 +37,15 @@ pub struct AttackArgs {
 
 pub fn cmd_attack(a: AttackArgs) -> Result<()> {
     let alphabet = Alphabet::default();
-    let mut mine = a.mine.options();
-    if a.mine.hmax.is_none() {
-        mine.h_max = 7;
-    }
-    mine.validate(alphabet.len()).map_err(|e| e.to_string())?;
-    let names = io::load_dataset(&a.names, None, None, &alphabet)?;
-    let dict = io::load_dataset(&a.dictionary, None, None, &alphabet)?;
-    let o = AttackOptions { sample: a.sample, targets: a.targets, seed: a.mine.seed.unwrap_or(42), mine };
+    let mut config = a.preset.config();
+    a.mine.apply(&mut config);
+    config.mine.validate(alphabet.len())?;
+    let text = gramlink::dataset::FormatHint::Text;
+    let names = io::load_dataset(&a.names, text, None, None, &alphabet)?;
+    let dict = io::load_dataset(&a.dictionary, text, None, None, &alphabet)?;
+    let o = AttackOptions { sample: a.sample, targets: a.targets, seed: a.seed.unwrap_or(42), mine: config.mine };
     let bar = &mut Bar::new();
-    let r = run_attack(names.records(), dict.records(), &alphabet, &o, bar).map_err(|e| e.to_string())?;
+    let r = run_attack(names.records(), dict.records(), &alphabet, &o, bar)?;
     bar.finish();
     if a.json {
         println!("{}", serde_json::to_string(&r).unwrap_or_default());

@@ -4,7 +4,7 @@
 //! B's corruption is drawn from the same stream as in `run_scenario` (the first
 //! fork of the seeded generator), so `eval --seed S` and `corrupt --seed S` agree.
 
-use crate::io::{self, anyhow_lite::Result};
+use crate::io::{self, Result};
 use clap::Args;
 use gramlink::alphabet::Alphabet;
 use gramlink::dp::Randomness;
@@ -24,6 +24,7 @@ pub struct CorruptArgs {
     ed: u32,
     #[arg(long, default_value_t = 42)]
     seed: u64,
+    /// The public alphabet: letters, letters+digits, or its symbols. [default: letters]
     #[arg(long)]
     alphabet: Option<String>,
     /// Party A's file: CSV `id,name`, normalized records, ids a1, a2, …
@@ -40,19 +41,20 @@ pub struct CorruptArgs {
 /// CSV bytes with header `id,name`.
 fn csv_bytes(rows: impl Iterator<Item = (String, String)>) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["id", "name"]).map_err(|e| e.to_string())?;
+    let err = |e: &dyn std::fmt::Display| io::CliError::failed(format!("cannot write CSV: {e}"));
+    w.write_record(["id", "name"]).map_err(|e| err(&e))?;
     for (id, name) in rows {
-        w.write_record([id, name]).map_err(|e| e.to_string())?;
+        w.write_record([id, name]).map_err(|e| err(&e))?;
     }
-    w.into_inner().map_err(|e| e.to_string())
+    w.into_inner().map_err(|e| err(&e))
 }
 
 pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
-    let alphabet: Alphabet = crate::parse_alphabet(a.alphabet.as_deref())?;
-    let d = io::load_dataset(&a.data, None, None, &alphabet)?;
+    let alphabet = Alphabet::parse(a.alphabet.as_deref().unwrap_or("letters"))?;
+    let d = io::load_dataset(&a.data, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
     let n = a.limit.unwrap_or(d.len()).min(d.len());
     if n == 0 {
-        return Err("--limit must be at least 1".into());
+        return Err(io::CliError::usage("--limit must be at least 1"));
     }
     let records = &d.records()[..n];
     let mut rng = Randomness::seeded(a.seed);

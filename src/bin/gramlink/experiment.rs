@@ -3,7 +3,7 @@
 //! point: mean, min, max over the runs), `<out>/<fig>.svg` (a chart per panel, the
 //! spread as vertical bars) and `<out>/<fig>.md` (the table docs/RESULTS.md embeds).
 
-use crate::io::{self, anyhow_lite::Result};
+use crate::io::{self, Result};
 use crate::progress_bar::Bar;
 use clap::Args;
 use gramlink::alphabet::Alphabet;
@@ -49,7 +49,7 @@ pub fn cmd_experiment(a: ExperimentArgs) -> Result<()> {
         } else if let Some(known) = FIGURES.iter().find(|k| **k == f.as_str()) {
             figures.push(known);
         } else {
-            return Err(format!("unknown figure {f:?}: one of {} or all", FIGURES.join(", ")));
+            return Err(io::CliError::usage(format!("unknown figure {f:?}: one of {} or all", FIGURES.join(", "))));
         }
     }
     figures.dedup();
@@ -57,13 +57,13 @@ pub fn cmd_experiment(a: ExperimentArgs) -> Result<()> {
         return Err("--runs must be at least 1".into());
     }
     let alphabet = Alphabet::default();
-    let names = io::load_dataset(&a.names, None, None, &alphabet)?.records().to_vec();
+    let names = io::load_dataset(&a.names, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?.records().to_vec();
     if a.names_limit == Some(0) {
         return Err("--names-limit must be at least 1".into());
     }
-    let cities = io::load_dataset(&a.cities, None, None, &alphabet)?.records().to_vec();
+    let cities = io::load_dataset(&a.cities, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?.records().to_vec();
     let data = ExperimentData { alphabet, names, names_limit: a.names_limit, cities, runs: a.runs, seed: a.seed, fig5_names: a.fig5_names, fig9_sizes: a.fig9_sizes.clone() };
-    std::fs::create_dir_all(&a.out).map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
+    std::fs::create_dir_all(&a.out).map_err(|e| io::CliError::io(format!("cannot create {}: {e}", a.out.display())))?;
     for f in figures {
         let started = Instant::now();
         eprintln!("[experiment] {f} …");

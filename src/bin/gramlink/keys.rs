@@ -3,7 +3,7 @@
 //! read from files, never from arguments (argument lists are visible to other
 //! users of the machine).
 
-use crate::io::{self, anyhow_lite::Result};
+use crate::io::{self, InFile, Result};
 use clap::Args;
 use gramlink::keyed::Key;
 use std::path::PathBuf;
@@ -17,7 +17,7 @@ pub struct KeygenArgs {
 }
 
 pub fn cmd_keygen(a: KeygenArgs) -> Result<()> {
-    let key = Key::random().map_err(|e| e.to_string())?;
+    let key = Key::random()?;
     // write_atomic creates its temporary file with mode 0600 and renames it
     io::write_atomic(&a.out, format!("{}\n", key.to_hex()).as_bytes())?;
     eprintln!("new 32-byte key -> {} (share it with the other party only)", a.out.display());
@@ -40,8 +40,8 @@ impl KeyArgs {
     pub fn key(&self) -> Result<Option<Key>> {
         let read = |p: &PathBuf| -> Result<String> { io::read_text(p) };
         match (&self.key_file, &self.passphrase_file) {
-            (Some(p), _) => Key::from_hex(&read(p)?).map(Some).map_err(|e| format!("{}: {e}", p.display())),
-            (None, Some(p)) => Key::from_passphrase(&read(p)?).map(Some).map_err(|e| format!("{}: {e}", p.display())),
+            (Some(p), _) => Key::from_hex(&read(p)?).map(Some).in_file(p),
+            (None, Some(p)) => Key::from_passphrase(&read(p)?).map(Some).in_file(p),
             (None, None) => Ok(None),
         }
     }

@@ -1,8 +1,8 @@
-//! `gramlink levers`: F1 (precision, recall) of each linkage-quality lever of
-//! issue #8 on CITIES and a seeded NAMES subset, ed 0–2; writes a CSV and a
+//! `gramlink levers`: F1 (precision, recall) of each linkage-quality lever
+//! (src/research/levers.rs) on CITIES and a seeded NAMES subset, ed 0–2; writes a CSV and a
 //! Markdown section (docs/results/levers.csv, docs/results/levers.md).
 
-use crate::io::{self, anyhow_lite::Result};
+use crate::io::{self, Result};
 use clap::Args;
 use gramlink::alphabet::Alphabet;
 use gramlink::clock::SystemClock;
@@ -36,15 +36,15 @@ pub struct LeversArgs {
 
 pub fn cmd_levers(a: LeversArgs) -> Result<()> {
     let alphabet = Alphabet::default();
-    let cities = io::load_dataset(&a.cities, None, None, &alphabet)?;
-    let names = io::load_dataset(&a.names, None, None, &alphabet)?;
+    let cities = io::load_dataset(&a.cities, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
+    let names = io::load_dataset(&a.names, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
     let names_sub = subset(names.records(), a.names_n, a.seed);
     let sets: [(String, &[String]); 2] =
         [("CITIES".into(), cities.records()), (format!("NAMES {}", names_sub.len()), &names_sub)];
     let all = levers();
     let chosen: Vec<usize> = if a.only.is_empty() { (0..all.len()).collect() } else { a.only.clone() };
     if let Some(bad) = chosen.iter().find(|&&i| i >= all.len()) {
-        return Err(format!("--only {bad}: there are {} levers (0..{})", all.len(), all.len() - 1));
+        return Err(io::CliError::usage(format!("--only {bad}: there are {} levers (0..{})", all.len(), all.len() - 1)));
     }
     let mut csv = String::from("lever,name,dataset,n,ed,precision,recall,f1,pairs,candidates,dims,ms\n");
     let mut md = String::new();
@@ -56,7 +56,7 @@ pub fn cmd_levers(a: LeversArgs) -> Result<()> {
         let mut dims = 0;
         for (label, recs) in &sets {
             for &ed in &a.eds {
-                let o = ScenarioOptions { ed, seed: a.seed, ..lever.options.clone() };
+                let o = ScenarioOptions { seed: a.seed, ..lever.options.clone() }.with(|c| c.thresholds.ed = ed);
                 let clock = SystemClock::default();
                 let t = std::time::Instant::now();
                 match run_scenario(recs, &alphabet, &o, &clock, &mut NoProgress) {
@@ -80,7 +80,7 @@ pub fn cmd_levers(a: LeversArgs) -> Result<()> {
     }
     for p in [&a.csv, &a.md] {
         if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+            std::fs::create_dir_all(dir).map_err(|e| io::CliError::io(format!("cannot create {}: {e}", dir.display())))?;
         }
     }
     io::write_atomic(&a.csv, csv.as_bytes())?;

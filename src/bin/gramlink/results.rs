@@ -2,10 +2,11 @@
 //! NAMES and CITIES, ed 0–2, FPM and prefix-tree hybrid, the paper's and the sound
 //! threshold, each with the paper's rule and one-to-one.
 
-use crate::io::{self, anyhow_lite::Result};
+use crate::io::{self, Result};
 use clap::Args;
 use gramlink::alphabet::Alphabet;
 use gramlink::base::{MinerKind, Strategy};
+use gramlink::config::Preset;
 use gramlink::clock::SystemClock;
 use gramlink::eval::scenario::{run_scenario, ScenarioOptions, ScenarioResult};
 use gramlink::progress::NoProgress;
@@ -54,7 +55,7 @@ pub fn cmd_results(a: ResultsArgs) -> Result<()> {
     let mut rows = Vec::new();
     let started = std::time::Instant::now();
     for (file, label) in [("data/cities.txt", "CITIES"), ("data/names.txt", "NAMES")] {
-        let d = io::load_dataset(std::path::Path::new(file), None, None, &alphabet)?;
+        let d = io::load_dataset(std::path::Path::new(file), gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
         for ed in 0..=2u32 {
             for (miner, strategy, mname) in
                 [(MinerKind::Fpm, Strategy::Hybrid, "FPM"), (MinerKind::PrefixTree, Strategy::Hybrid, "prefix-tree hybrid")]
@@ -64,7 +65,11 @@ pub fn cmd_results(a: ResultsArgs) -> Result<()> {
                     if label == "NAMES" && ed == 2 && tname == "sound" {
                         records = &records[..a.names_sound_ed2_limit.min(records.len())];
                     }
-                    let o = ScenarioOptions { ed, seed: a.seed, miner, strategy, threshold: mode.clone(), ..ScenarioOptions::default() };
+                    let o = ScenarioOptions::scenario(Preset::Paper, ed, a.seed).with(|c| {
+                        c.mine.miner = miner;
+                        c.mine.strategy = strategy;
+                        c.thresholds.mode = mode.clone();
+                    });
                     eprintln!("[results] {label} ({} records) ed {ed} {mname} {tname} …", records.len());
                     let result = run_scenario(records, &alphabet, &o, &SystemClock::default(), &mut NoProgress).map_err(|e| e.to_string());
                     rows.push(Row { dataset: label.into(), n: records.len(), miner: mname, threshold: tname, ed, result });
@@ -75,7 +80,7 @@ pub fn cmd_results(a: ResultsArgs) -> Result<()> {
     let mut md = render(&rows, a.seed, started.elapsed().as_secs_f64(), a.names_sound_ed2_limit);
     md = format!("{}\n\n{}", md.trim_end(), crate::paper_figures::section(&a.results_dir));
     if let Some(dir) = a.out.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| io::CliError::io(format!("cannot create {}: {e}", dir.display())))?;
     }
     io::write_atomic(&a.out, md.as_bytes())?;
     eprintln!("wrote {}", a.out.display());

@@ -1,0 +1,176 @@
+//! The flags that make a configuration. `--preset` picks one
+//! ([`Preset::config`]); every other flag overrides one of its fields. No
+//! default is written here: each comes from the core's presets, and each help
+//! text shows it.
+
+use crate::io::{CliError, Result};
+use clap::Args;
+use gramlink::base::{MinerKind, Strategy};
+use gramlink::config::{Config, Preset};
+use gramlink::dataset::FormatHint;
+use gramlink::matching::Rule;
+use gramlink::threshold::ThresholdMode;
+use std::path::PathBuf;
+
+/// "what [default: X]", or "what [default: the preset's: recommended X, paper Y]".
+fn preset_default<T: std::fmt::Display>(what: &str, value: impl Fn(&Config) -> T) -> String {
+    let (r, p) = (value(&Config::recommended()).to_string(), value(&Config::paper()).to_string());
+    if r == p {
+        format!("{what} [default: {r}]")
+    } else {
+        format!("{what} [default: the preset's: recommended {r}, paper {p}]")
+    }
+}
+
+fn or_none<T: std::fmt::Display>(v: Option<T>) -> String {
+    v.map_or("none".into(), |x| x.to_string())
+}
+
+/// `--preset`.
+#[derive(Args, Clone, Default)]
+pub struct PresetArg {
+    /// A whole configuration: recommended (public 2-grams and boundary grams,
+    /// mined 3-grams of `^record$`, sound thresholds, rule ranked) or the paper's.
+    /// The flags below override its parts. [default: recommended]
+    #[arg(long, value_enum)]
+    pub preset: Option<Preset>,
+}
+
+impl PresetArg {
+    pub fn config(&self) -> Config {
+        self.preset.unwrap_or_default().config()
+    }
+}
+
+/// The mining flags, and the shape of the shared base.
+#[derive(Args, Clone, Default)]
+pub struct MineFlags {
+    #[arg(long, value_enum, help = preset_default("The miner", |c| c.mine.miner.name()))]
+    miner: Option<MinerKind>,
+    #[arg(long, value_enum, help = preset_default("Budget strategy of the prefix-tree miner", |c| c.mine.strategy.name()))]
+    strategy: Option<Strategy>,
+    #[arg(long, allow_negative_numbers = true, help = preset_default("Privacy budget ε of this mining", |c| c.mine.epsilon))]
+    epsilon: Option<f64>,
+    #[arg(long, help = preset_default("Mined grams in the base", |c| c.mine.k))]
+    k: Option<usize>,
+    #[arg(long, help = preset_default("Shortest mined gram", |c| c.mine.q_min))]
+    qmin: Option<usize>,
+    #[arg(long, help = preset_default("Longest mined gram", |c| c.mine.q_max))]
+    qmax: Option<usize>,
+    #[arg(long, help = preset_default("Depth of the prefix tree, a public parameter", |c| c.mine.h_max))]
+    hmax: Option<usize>,
+    #[arg(long, help = preset_default("FPM: distinct grams of each length one record may contribute (the sensitivity)", |c| c.mine.max_grams_per_record))]
+    max_grams_per_record: Option<usize>,
+    #[arg(long, help = preset_default("Every gram of this length over the alphabet joins the shared base (public: no budget); 0: none", |c| or_none(c.mine.public_q)))]
+    public_q: Option<usize>,
+    #[arg(long, help = preset_default("Pad records as ^record$ for mining and embedding (both parties alike)", |c| c.mine.padding))]
+    padding: Option<bool>,
+}
+
+impl MineFlags {
+    pub fn apply(&self, config: &mut Config) {
+        let m = &mut config.mine;
+        macro_rules! set {
+            ($($flag:ident => $field:ident),*) => {$( if let Some(v) = self.$flag { m.$field = v; } )*};
+        }
+        set!(miner => miner, strategy => strategy, epsilon => epsilon, k => k, qmin => q_min, qmax => q_max, hmax => h_max,
+             max_grams_per_record => max_grams_per_record, padding => padding);
+        if let Some(q) = self.public_q {
+            m.public_q = (q > 0).then_some(q);
+        }
+    }
+}
+
+fn threshold_mode(name: &str) -> std::result::Result<ThresholdMode, String> {
+    ThresholdMode::from_name(name).ok_or_else(|| format!("unknown threshold mode {name:?} (paper, sound, global)"))
+}
+
+/// Party A's thresholds.
+#[derive(Args, Clone, Default)]
+pub struct ThresholdFlags {
+    #[arg(long, help = preset_default("Edit distance the thresholds (and the q-gram filter) cover", |c| c.thresholds.ed))]
+    ed: Option<u32>,
+    #[arg(long, value_parser = threshold_mode, help = preset_default(
+        "How party A's thresholds are computed: paper (Algorithm 2, not an upper bound), sound (a proven bound) or global (one value)",
+        |c| c.thresholds.mode.name()))]
+    threshold: Option<ThresholdMode>,
+    /// The value of `--threshold global` [default: the paper's Δq·ed].
+    #[arg(long)]
+    global_threshold: Option<f64>,
+}
+
+impl ThresholdFlags {
+    pub fn apply(&self, config: &mut Config) -> Result<()> {
+        let t = &mut config.thresholds;
+        if let Some(ed) = self.ed {
+            t.ed = ed;
+        }
+        if let Some(m) = &self.threshold {
+            t.mode = m.clone();
+        }
+        if let Some(v) = self.global_threshold {
+            if !matches!(t.mode, ThresholdMode::Global(_)) {
+                return Err(CliError::usage("--global-threshold goes with --threshold global"));
+            }
+            t.mode = ThresholdMode::Global(Some(v));
+        }
+        Ok(())
+    }
+}
+
+/// `--rule`.
+#[derive(Args, Clone, Default)]
+pub struct RuleFlag {
+    #[arg(long, value_enum, help = preset_default(
+        "Which pairs the matcher keeps: ranked (q-gram filter, greedy one-to-one by cosine), all (every B within A's threshold), greedy or nearest one-to-one",
+        |c| c.rule.name()))]
+    rule: Option<Rule>,
+}
+
+impl RuleFlag {
+    pub fn apply(&self, config: &mut Config) {
+        if let Some(r) = self.rule {
+            config.rule = r;
+        }
+    }
+}
+
+/// How a party's records are read.
+#[derive(Args, Clone, Default)]
+pub struct ReadFlags {
+    /// text (one record a line) or csv; auto: CSV for a .csv/.tsv file, a
+    /// header-like first line, or a named column. [default: auto]
+    #[arg(long, value_enum)]
+    pub format: Option<FormatHint>,
+    /// The CSV column holding the records.
+    #[arg(long)]
+    pub column: Option<String>,
+    /// The CSV column holding the record ids [default: the row number].
+    #[arg(long)]
+    pub id_column: Option<String>,
+    /// The public alphabet: letters (A–Z and space), letters+digits, or the
+    /// symbols themselves (e.g. "ABCDEFGHIJKLMNOPQRSTUVWXYZ-' "). Both parties
+    /// must use the same. [default: letters]
+    #[arg(long)]
+    pub alphabet: Option<String>,
+}
+
+impl ReadFlags {
+    pub fn alphabet(&self) -> Result<gramlink::alphabet::Alphabet> {
+        Ok(gramlink::alphabet::Alphabet::parse(self.alphabet.as_deref().unwrap_or("letters"))?)
+    }
+
+    pub fn load(&self, path: &std::path::Path, alphabet: &gramlink::alphabet::Alphabet) -> Result<gramlink::dataset::Dataset> {
+        crate::io::load_dataset(path, self.format.unwrap_or_default(), self.column.as_deref(), self.id_column.as_deref(), alphabet)
+    }
+}
+
+/// One party's records.
+#[derive(Args, Clone)]
+pub struct RecordArgs {
+    /// The party's records: a text file (one record a line) or CSV.
+    #[arg(long, short)]
+    pub input: PathBuf,
+    #[command(flatten)]
+    pub read: ReadFlags,
+}
