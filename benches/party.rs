@@ -1,24 +1,22 @@
 //! The native twin of benches/wasm/pipeline-steps.mjs: the same NAMES party
 //! pipeline (normalize, mine, merge, embed, thresholds) and matcher, on the same
 //! inputs (party B: each name with its last letter doubled; seeds 1 and 2, ε = 0.1,
-//! k = 75, the paper's thresholds for ed 1), timed step by step, single-threaded
-//! like wasm (`range_match_sequential`), to compare with the wasm numbers. Each
+//! k = 75, the paper's thresholds for ed 1), timed step by step, through the
+//! core's roles (`DataOwner`, `Matcher`) as the wasm API calls them. Run it
+//! single-threaded like wasm (`RAYON_NUM_THREADS=1`) to compare. Each
 //! step does what the wasm API's call does: `embed` ends with the party's binary
 //! vector batch (validated, encoded), and the matcher starts from the two
 //! messages (decoded, validated) and ends with its pairs by ids.
 //! Run: `cargo bench --bench party`.
 
 use gramlink::alphabet::Alphabet;
-use gramlink::base::merge;
-use gramlink::dataset::{read_records, Dataset, InputFormat};
-use gramlink::dp::{BudgetLedger, Epsilon, Randomness};
-use gramlink::embed::Embedder;
-use gramlink::matching::range_match_sequential;
-use gramlink::mine::{mine, MineOptions};
-use gramlink::matching::Shape;
+use gramlink::config::Config;
+use gramlink::dataset::InputFormat;
+use gramlink::dp::{Epsilon, Randomness};
+use gramlink::matcher::Matcher;
+use gramlink::party::{merge_bases, DataOwner, EmbedOptions};
 use gramlink::progress::NoProgress;
-use gramlink::protocol::{Party, ThresholdSet, VectorBatch};
-use gramlink::threshold::{thresholds, ThresholdMode};
+use gramlink::protocol::Party;
 use std::time::Instant;
 
 /// One run of the pipeline: each step's time in ms, and the number of pairs.
@@ -29,62 +27,48 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
         times.push((label, t.elapsed().as_secs_f64() * 1e3));
         t = Instant::now();
     };
+    // the paper's configuration, as benches/wasm/pipeline.mjs pins it
+    let config = Config::paper();
     let al = Alphabet::default();
-    let read = |s: &str| Dataset::normalize(read_records(s.as_bytes(), &InputFormat::Text, "names").expect("read"), &al).expect("normalize");
-    let (a, b) = (read(text), read(doubled));
+    let budget = Epsilon::new(0.1).expect("epsilon");
+    let owner = |s: &str, seed| DataOwner::read(s.as_bytes(), &InputFormat::Text, "names", &al, budget, Randomness::seeded(seed)).expect("owner");
+    let (mut a, mut b) = (owner(text, 1), owner(doubled, 2));
     lap("normalize A+B");
-    let o = MineOptions { epsilon: 0.1, ..gramlink::config::Config::paper().mine };
-    let run = |d: &Dataset, seed| {
-        let mut ledger = BudgetLedger::new(Epsilon::new(0.1).expect("epsilon"));
-        mine(d, &o, &mut ledger, &mut Randomness::seeded(seed), &mut NoProgress).expect("mine")
-    };
-    let na = run(&a, 1);
+    let na = a.mine(&config.mine, &mut NoProgress).expect("mine");
     lap("mine A");
-    let nb = run(&b, 2);
+    let nb = b.mine(&config.mine, &mut NoProgress).expect("mine");
     lap("mine B");
-    let shared = merge(&na, &nb, 75).expect("merge");
+    let shared = merge_bases(&na, &nb, &config.mine).expect("merge");
     lap("merge");
     // the party's message, as the wasm API's `embed` returns it; the time spent on
-    // messages (building, checking, encoding, decoding) is also shown on its own
+    // encoding messages is also shown on its own
     let messages = std::cell::Cell::new(0.0);
-    let message = |d: &Dataset, party, th: Option<Vec<f64>>| {
-        let vectors = Embedder::new(&shared).expect("embedder").embed_all(d.records(), &mut NoProgress).expect("embed");
+    let message = |owner: &DataOwner, party| {
+        let batch = owner.embed(&shared, &EmbedOptions::new(party, &config), &mut NoProgress).expect("embed");
         let t = Instant::now();
-        let batch = VectorBatch {
-            party,
-            fingerprint: shared.fingerprint().to_string(),
-            ids: d.ids().to_vec(),
-            vectors,
-            thresholds: th.map(|values| ThresholdSet { mode: "paper".into(), ed: 1, values }),
-            transform: None,
-            shape: Some(Shape::of(&shared)),
-        };
-        batch.validate().expect("batch");
         let bytes = batch.to_binary();
         messages.set(messages.get() + t.elapsed().as_secs_f64() * 1e3);
         bytes
     };
-    let th = thresholds(&shared, a.records(), 1, &ThresholdMode::Paper).expect("thresholds");
-    let ma = message(&a, Party::A, Some(th));
+    let ma = message(&a, Party::A);
     lap("embed+thresholds A");
-    let mb = message(&b, Party::B, None);
+    let mb = message(&b, Party::B);
     lap("embed B");
     // the matcher: both messages read and checked, the paper's rule, pairs by ids
     let t = Instant::now();
-    let (ba, bb) = (VectorBatch::read(&ma).expect("batch A"), VectorBatch::read(&mb).expect("batch B"));
+    let matcher = Matcher::read(&ma, &mb).expect("batches");
     messages.set(messages.get() + t.elapsed().as_secs_f64() * 1e3);
-    bb.check_base(&ba.fingerprint).expect("same base");
     lap("matcher: read");
-    let th = &ba.thresholds.as_ref().expect("thresholds").values;
-    let (pairs, _) = range_match_sequential(&ba.vectors, &bb.vectors, th).expect("match");
-    let by_id: Vec<(&str, &str, f64)> = pairs.iter().map(|p| (ba.ids[p.a as usize].as_str(), bb.ids[p.b as usize].as_str(), p.distance)).collect();
-    assert_eq!(by_id.len(), pairs.len());
+    let linkage = matcher.link(config.rule).expect("match");
+    let (ia, ib) = (&matcher.a().ids, &matcher.b().ids);
+    let by_id: Vec<(&str, &str, f64)> = linkage.pairs.iter().map(|p| (ia[p.a as usize].as_str(), ib[p.b as usize].as_str(), p.distance)).collect();
+    assert_eq!(by_id.len(), linkage.pairs.len());
     lap("matcher: match");
     let party_a = times[0].1 / 2.0 + times[1].1 + times[4].1;
     times.push(("party A total", party_a));
     times.push(("matcher total", times[6].1 + times[7].1));
     times.push(("of all, messages", messages.get()));
-    (times, pairs.len())
+    (times, linkage.pairs.len())
 }
 
 fn show(label: &str, times: &[(&str, f64)], pairs: usize) {

@@ -1,5 +1,5 @@
-//! The matcher and the whole SCENARIO.md evaluation on all of NAMES (ed 1, seed 42,
-//! ε = 0.1, k = 75, prefix-tree hybrid, the paper's threshold).
+//! The matcher and the whole evaluation scenario (docs/SCENARIO.md) on all of
+//! NAMES (ed 1, seed 42), in both presets.
 //! Run: `cargo bench --bench pipeline`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -7,6 +7,7 @@ use gramlink::alphabet::Alphabet;
 use gramlink::dataset::{read_records, Dataset, InputFormat};
 use gramlink::embed::Embedder;
 use gramlink::clock::NoClock;
+use gramlink::config::Preset;
 use gramlink::eval::scenario::{corrupted_copy, run_scenario, ScenarioOptions};
 use gramlink::matching::range_match;
 use gramlink::mine::exact;
@@ -41,10 +42,12 @@ fn bench(c: &mut Criterion) {
         g.bench_function(label, |bch| bch.iter(|| range_match(black_box(&va), &vb, &th).expect("match")));
     }
 
-    let o = ScenarioOptions { ed: 1, seed: 42, ..ScenarioOptions::default() };
-    g.bench_function("eval ed1 (both parties and the matcher)", |bch| {
-        bch.iter(|| run_scenario(black_box(d.records()), a, &o, &NoClock, &mut NoProgress).expect("scenario"))
-    });
+    for preset in Preset::ALL {
+        let o = ScenarioOptions::scenario(preset, 1, 42);
+        g.bench_function(format!("eval ed1 {} (both parties and the matcher)", preset.name()), |bch| {
+            bch.iter(|| run_scenario(black_box(d.records()), a, &o, &NoClock, &mut NoProgress).expect("scenario"))
+        });
+    }
     g.finish();
 }
 

@@ -7,7 +7,6 @@
 use gramlink::alphabet::Alphabet;
 use gramlink::dataset::{read_records, Dataset, InputFormat};
 use gramlink::research::attack::{run_attack, AttackOptions};
-use gramlink::mine::MineOptions;
 use gramlink::progress::NoProgress;
 
 fn load(name: &str) -> Dataset {

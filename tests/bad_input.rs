@@ -57,12 +57,12 @@ impl Fixtures {
         f.write("k1.hex", b"0101010101010101010101010101010101010101010101010101010101010101\n");
         f.write("k2.hex", b"0202020202020202020202020202020202020202020202020202020202020202\n");
         let s = f.p("s.json");
-        f.run_ok(&["embed", "-i", &a, "--base", &s, "--thresholds", "paper", "-o", &f.p("ea.bin")]);
-        f.run_ok(&["embed", "-i", &a, "--base", &s, "--thresholds", "paper", "--json", "-o", &f.p("ea.json")]);
+        f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "-o", &f.p("ea.bin")]);
+        f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "--json", "-o", &f.p("ea.json")]);
         f.run_ok(&["embed", "-i", &b, "--base", &s, "--party", "b", "-o", &f.p("eb.bin")]);
         f.run_ok(&["embed", "-i", &b, "--base", &f.p("s20.json"), "--party", "b", "-o", &f.p("eb20.bin")]);
-        f.run_ok(&["embed", "-i", &a, "--base", &s, "--thresholds", "paper", "--key-file", &f.p("k1.hex"), "-o", &f.p("ea_k1.bin")]);
-        f.run_ok(&["embed", "-i", &a, "--base", &s, "--thresholds", "paper", "--key-file", &f.p("k1.hex"), "--json", "-o", &f.p("ea_k1.json")]);
+        f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "--key-file", &f.p("k1.hex"), "-o", &f.p("ea_k1.bin")]);
+        f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "--key-file", &f.p("k1.hex"), "--json", "-o", &f.p("ea_k1.json")]);
         f.run_ok(&["embed", "-i", &b, "--base", &s, "--party", "b", "--key-file", &f.p("k2.hex"), "-o", &f.p("eb_k2.bin")]);
         f
     }
@@ -167,11 +167,11 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("empty file", "mine -i {empty.txt} -o OUT", "is empty: it holds no records".into()),
         ("NUL byte", "mine -i {nul.txt} -o OUT", "looks like a binary file (it contains a NUL byte at offset 2)".into()),
         ("non-UTF-8 (Latin-1)", "mine -i {latin1.txt} -o OUT", "is not UTF-8 text (first invalid byte at offset 3)".into()),
-        ("blank lines only", "mine -i {blank.txt} -o OUT", "no record is left after normalization onto the alphabet".into()),
-        ("odd Unicode only (CJK, emoji, ZWSP, lone accent)", "mine -i {odd_unicode.txt} -o OUT", "no record is left after normalization onto the alphabet".into()),
+        ("blank lines only", "mine -i {blank.txt} -o OUT", "after normalization onto the alphabet is empty".into()),
+        ("odd Unicode only (CJK, emoji, ZWSP, lone accent)", "mine -i {odd_unicode.txt} -o OUT", "after normalization onto the alphabet is empty".into()),
         ("record too long", "mine -i {long.txt} -o OUT", "record 1 is too long (5000 bytes; the limit is 4096)".into()),
         ("missing input file", "mine -i {nope.txt} -o OUT", "cannot read".into()),
-        ("--id-column without --column", "mine -i {a.txt} --id-column x -o OUT", "--id-column needs --column".into()),
+        ("--id-column without --column", "mine -i {a.txt} --id-column x -o OUT", "an id column applies to CSV input".into()),
         // ---- mining parameters
         ("negative epsilon", "mine -i {a.txt} --epsilon -1 -o OUT", "invalid epsilon -1: it must be greater than 0".into()),
         ("NaN epsilon", "mine -i {a.txt} --epsilon NaN -o OUT", "it is not a number (NaN)".into()),
@@ -205,17 +205,17 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("short passphrase", "embed -i {a.txt} --base {s.json} --passphrase-file {pass_short.txt} -o OUT", "invalid key: the passphrase has 6 chars; at least 8 are needed".into()),
         ("key file missing", "embed -i {a.txt} --base {s.json} --key-file {nope.hex} -o OUT", "cannot read".into()),
         ("key and passphrase", "embed -i {a.txt} --base {s.json} --key-file {k1.hex} --passphrase-file {pass_short.txt} -o OUT", "cannot be used with".into()),
-        ("global threshold without global mode", "embed -i {a.txt} --base {s.json} --global-threshold 1 -o OUT", "--global-threshold goes with --thresholds global".into()),
+        ("global threshold without global mode", "embed -i {a.txt} --base {s.json} --global-threshold 1 -o OUT", "--global-threshold goes with --threshold global".into()),
         // ---- vector batches (match)
-        ("B's batch as A (no thresholds)", "match {eb.bin} {eb.bin} -o OUT", "has no thresholds: embed party A with --thresholds".into()),
-        ("binary cut in the preamble", "match {ea_cut5.bin} {eb.bin} -o OUT", "truncated binary vector batch: 5 bytes, shorter than the 12-byte preamble".into()),
-        ("binary cut in the header", "match {ea_cuthdr.bin} {eb.bin} -o OUT", "truncated binary vector batch: header of".into()),
+        ("B's batch as A (no thresholds)", "match {eb.bin} {eb.bin} -o OUT", "has no thresholds: embed it as party A".into()),
+        ("binary cut in the preamble", "match {ea_cut5.bin} {eb.bin} -o OUT", "binary vector batch: 5 bytes, shorter than the 12-byte preamble".into()),
+        ("binary cut in the header", "match {ea_cuthdr.bin} {eb.bin} -o OUT", "binary vector batch: header of".into()),
         ("binary cut in the numbers", "match {ea_cutnums.bin} {eb.bin} -o OUT", "bytes of numbers".into()),
         ("binary with trailing bytes", "match {ea_trailing.bin} {eb.bin} -o OUT", "3 trailing bytes".into()),
         ("binary version 9", "match {ea_v9.bin} {eb.bin} -o OUT", "unsupported gramlink/vector-batch version 9".into()),
-        ("binary header length 4 GiB", "match {ea_hugehdr.bin} {eb.bin} -o OUT", "truncated binary vector batch: header of 4294967295 bytes announced".into()),
+        ("binary header length 4 GiB", "match {ea_hugehdr.bin} {eb.bin} -o OUT", "binary vector batch: header of 4294967295 bytes announced".into()),
         ("magic only", "match {magic_only.bin} {eb.bin} -o OUT", "shorter than the 12-byte preamble".into()),
-        ("empty batch file", "match {empty.txt} {eb.bin} -o OUT", "truncated gramlink/vector-batch".into()),
+        ("empty batch file", "match {empty.txt} {eb.bin} -o OUT", "truncated party A's gramlink/vector-batch".into()),
         ("shared base given as batch", "match {s.json} {eb.bin} -o OUT", "wrong message kind: expected gramlink/vector-batch, found gramlink/shared-base".into()),
         ("JSON batch version 2", "match {ea_v2.json} {eb.bin} -o OUT", "unsupported gramlink/vector-batch version 2".into()),
         ("duplicate ids in batch", "match {ea_dupid.json} {eb.bin} -o OUT", "is used twice".into()),
@@ -224,7 +224,7 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("count disagrees with ids", "match {ea_count.json} {eb.bin} -o OUT", "count says 3 but there are 400 ids".into()),
         ("vectors one number short", "match {ea_fewvec.json} {eb.bin} -o OUT", "which is not 400 vectors".into()),
         ("unknown party", "match {ea_party.json} {eb.bin} -o OUT", "unknown variant `C`".into()),
-        ("malformed fingerprint", "match {ea_badfp.json} {eb.bin} -o OUT", "invalid vector batch".into()),
+        ("malformed fingerprint", "match {ea_badfp.json} {eb.bin} -o OUT", "vector batch: fingerprint".into()),
         ("different shared bases", "match {ea.bin} {eb20.bin} -o OUT", format!("shared-base fingerprint mismatch: party B's vector batch was made with base {fp20}, expected {fp_shared}")),
         ("keyed A, unkeyed B", "match {ea_k1.bin} {eb.bin} -o OUT", "transform mismatch: party A's batch is keyed but party B's is not".into()),
         ("different keys", "match {ea_k1.bin} {eb_k2.bin} -o OUT", "transform mismatch: the batches were transformed with different keys".into()),

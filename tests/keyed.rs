@@ -113,7 +113,7 @@ fn cli_keyed_match_equals_unkeyed() {
         let ea = p(&format!("ea_{tag}.bin"));
         let eb = p(&format!("eb_{tag}.bin"));
         let out = p(&format!("m_{tag}.csv"));
-        run(&[&["embed", "-i", &p("a.txt"), "--base", &p("s.json"), "--thresholds", "sound", "-o", &ea][..], &key].concat());
+        run(&[&["embed", "-i", &p("a.txt"), "--base", &p("s.json"), "--threshold", "sound", "-o", &ea][..], &key].concat());
         run(&[&["embed", "-i", &p("b.txt"), "--base", &p("s.json"), "--party", "b", "-o", &eb][..], &key].concat());
         // every pair within threshold: the rule whose answer a rotation cannot change
         run(&["match", &ea, &eb, "--rule", "all", "-o", &out]);

@@ -4,7 +4,7 @@
 //! the message is ever made in wasm memory (fewer fresh pages for the engine to
 //! map, and one pass over the numbers instead of three).
 
-use super::errors::{invalid, message_bytes, to_js_error};
+use super::errors::{invalid, message_bytes};
 use crate::protocol::{read_numbers, BinaryLayout, Number, VectorBatch};
 use std::ops::Range;
 use wasm_bindgen::{JsCast, JsValue};
@@ -12,7 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 /// A batch from a JSON string or a `Uint8Array` (binary or JSON bytes); `what`
 /// names it in errors.
 pub(super) fn read_batch(v: &JsValue, what: &str) -> Result<VectorBatch, JsValue> {
-    let protocol = |e: crate::error::ProtocolError| to_js_error(e.into());
+    let protocol = JsValue::from;
     if let Some(bytes) = v.dyn_ref::<js_sys::Uint8Array>() {
         let len = bytes.length() as usize;
         let preamble = bytes.subarray(0, len.min(12) as u32).to_vec();

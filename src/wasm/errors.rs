@@ -6,18 +6,32 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// A JS `Error` whose message names the problem and whose `code` is
-/// [`Error::code`] (for example `INVALID_EPSILON`, `BUDGET_EXCEEDED`).
-pub fn to_js_error(e: Error) -> JsValue {
-    let err = js_sys::Error::new(&e.to_string());
-    // setting a property on a fresh Error object cannot fail
-    let _ = js_sys::Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(e.code()));
-    err.into()
+/// A core error is a JS `Error` whose message names the problem and whose
+/// `code` is [`Error::code`] (for example `INVALID_EPSILON`, `BUDGET_EXCEEDED`),
+/// so `?` works at the JS edge.
+impl From<Error> for JsValue {
+    fn from(e: Error) -> JsValue {
+        let err = js_sys::Error::new(&e.to_string());
+        // setting a property on a fresh Error object cannot fail
+        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(e.code()));
+        err.into()
+    }
 }
+
+macro_rules! js_error_from {
+    ($($t:ty),*) => {$(
+        impl From<$t> for JsValue {
+            fn from(e: $t) -> JsValue {
+                Error::from(e).into()
+            }
+        }
+    )*};
+}
+js_error_from!(crate::error::InputError, crate::error::ProtocolError, crate::error::BaseError, crate::error::DpError);
 
 /// An `INVALID_PARAMETER` JS error.
 pub fn invalid(message: String) -> JsValue {
-    to_js_error(Error::Parameter(message))
+    Error::Parameter(message).into()
 }
 
 /// An options object that did not deserialize.
@@ -50,24 +64,42 @@ pub fn options<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: 
 
 /// Reads an options object over `base` instead of `T::default()`: `undefined`/`null`
 /// give `base`; a key given (and not `undefined`) overrides `base`'s, so `null`
-/// turns an optional field off. Unknown keys are refused as by [`options`]; `extra`
-/// names keys accepted besides those of `base` and `T::default()` (fields the
-/// serialized defaults leave out).
-pub fn options_over<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: &str, base: &T, extra: &[&str]) -> Result<T, JsValue> {
+/// turns an optional field off. Unknown keys (not in `base`'s serialized form)
+/// are refused as by [`options`].
+pub fn options_over<T: DeserializeOwned + Serialize>(value: JsValue, what: &str, base: &T) -> Result<T, JsValue> {
     let base_plain = to_plain(base)?;
-    let mut known: Vec<String> = extra.iter().map(|k| k.to_string()).collect();
-    for v in [serde_json::to_value(T::default()), serde_json::to_value(base)].into_iter().flatten() {
-        if let Some(o) = v.as_object() {
-            known.extend(o.keys().cloned());
-        }
-    }
-    crate::sorting::sort_by(&mut known, |a, b| a.cmp(b));
-    known.dedup();
+    let known: Vec<String> = js_sys::Object::keys(base_plain.unchecked_ref::<js_sys::Object>()).iter().filter_map(|k| k.as_string()).collect();
     let known: Vec<&str> = known.iter().map(String::as_str).collect();
     for (name, v) in option_entries(&value, what, &known)? {
         let _ = js_sys::Reflect::set(&base_plain, &JsValue::from_str(&name), &v);
     }
     serde_wasm_bindgen::from_value(base_plain).map_err(|e| bad_options(what, e))
+}
+
+/// Reads an options object over `base`, object fields merged key by key (a
+/// caller may give `{config: {thresholds: {ed: 2}}}`); the keys in `whole` are
+/// values, replaced as a whole (a threshold `mode` such as `{global: 2}`).
+/// Unknown keys are refused at every level.
+pub fn options_deep<T: DeserializeOwned + Serialize>(value: JsValue, what: &str, base: &T, whole: &[&str]) -> Result<T, JsValue> {
+    let base_plain = to_plain(base)?;
+    merge_into(&base_plain, &value, what, whole)?;
+    serde_wasm_bindgen::from_value(base_plain).map_err(|e| bad_options(what, e))
+}
+
+fn merge_into(target: &JsValue, given: &JsValue, what: &str, whole: &[&str]) -> Result<(), JsValue> {
+    let known: Vec<String> = js_sys::Object::keys(target.unchecked_ref::<js_sys::Object>()).iter().filter_map(|k| k.as_string()).collect();
+    let known: Vec<&str> = known.iter().map(String::as_str).collect();
+    for (name, v) in option_entries(given, what, &known)? {
+        let key = JsValue::from_str(&name);
+        let current = js_sys::Reflect::get(target, &key).unwrap_or(JsValue::UNDEFINED);
+        let plain_object = |x: &JsValue| x.is_object() && !x.is_null() && !js_sys::Array::is_array(x);
+        if plain_object(&current) && plain_object(&v) && !whole.contains(&name.as_str()) {
+            merge_into(&current, &v, &format!("{what}: {name}"), whole)?;
+        } else {
+            let _ = js_sys::Reflect::set(target, &key, &v);
+        }
+    }
+    Ok(())
 }
 
 /// The entries of an options object read by hand (no serde: small in wasm):
@@ -92,11 +124,6 @@ pub fn option_entries(value: &JsValue, what: &str, known: &[&str]) -> Result<Vec
         }
     }
     Ok(out)
-}
-
-/// A boolean option, or an `INVALID_PARAMETER` error naming it.
-pub fn bool_arg(v: &JsValue, what: &str) -> Result<bool, JsValue> {
-    v.as_bool().ok_or_else(|| invalid(format!("{what} must be true or false, got {}", type_name(v))))
 }
 
 /// A JS value's type, for messages.

@@ -4,14 +4,13 @@
 //!
 //! | JS | core |
 //! |---|---|
-//! | `new DataOwner(records, options)`, `DataOwner.fromCsv` | `dataset` |
-//! | `owner.mine(options, onProgress)` | `mine::mine` |
-//! | `DataOwner.mergeBases(a, b, k, options)`, `fingerprint(base)` | `public::merge_shared` |
-//! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)` | `embed` |
-//! | `owner.thresholds(base, ed, mode)` | `threshold::thresholds` |
-//! | `new Matcher(batchA, batchB)`, `matcher.match(options)` | `matching::link` |
-//! | `runScenario(records, options, onProgress)` | `eval::scenario` |
-//! | `defaults()`, `normalize(records, alphabet)`, `batchInfo(batch)` | options' `Default`s, `Alphabet::normalize`, `VectorBatch::read` |
+//! | `new DataOwner(records, options)`, `DataOwner.fromCsv`, `DataOwner.fromBytes` | `party::DataOwner::{from_raw, read}` |
+//! | `owner.mine(options, onProgress)` | `party::DataOwner::mine` |
+//! | `DataOwner.mergeBases(a, b, options)`, `fingerprint(base)` | `party::merge_bases` |
+//! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}` |
+//! | `new Matcher(batchA, batchB)`, `matcher.match(options)`, `matcher.matchResult(options)` | `matcher::Matcher` |
+//! | `runScenario(records, options, onProgress)` | `eval::scenario::run_scenario` |
+//! | `defaults()`, `normalize(records, alphabet)`, `batchInfo(batch)` | `config`'s presets, `Alphabet::normalize_counting`, `VectorBatch::read` |
 
 mod batch;
 mod defaults;
@@ -23,7 +22,6 @@ mod progress;
 mod scenario;
 
 pub use defaults::{batch_info, defaults, normalize};
-pub use errors::to_js_error;
 pub use matcher::Matcher;
 pub use owner::{fingerprint, keygen, DataOwner};
 pub use progress::JsClock;

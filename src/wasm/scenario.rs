@@ -1,6 +1,6 @@
-//! `runScenario`: the SCENARIO.md evaluation for the demo page.
+//! `runScenario`: the evaluation scenario (docs/SCENARIO.md) for the demo page.
 
-use super::errors::{options_over, string_arg, to_js_error, to_plain};
+use super::errors::{options_deep, string_arg, to_plain};
 use super::owner::string_array;
 use super::progress::{with_progress, JsClock};
 use crate::alphabet::Alphabet;
@@ -9,25 +9,22 @@ use crate::eval::scenario::{run_scenario as run, ScenarioOptions};
 use wasm_bindgen::prelude::*;
 
 /// Runs the seeded evaluation on `records` (party A's; B is a corrupted copy):
-/// records are normalized onto the alphabet (option `alphabet`, default A–Z and
-/// space) and the empty ones dropped. The other options are the core's
-/// `ScenarioOptions` (camelCase), over the recommended configuration
-/// (`ScenarioOptions::recommended()`: ed 1, seed 42, miner "prefix-tree",
-/// strategy "hybrid", epsilon 0.1, k 75, qMin 3, qMax 3, padding true, publicQ 2,
-/// hMax = mean record length, maxGramsPerRecord 12, threshold "sound", oneToOne
-/// true, qgram true, sample 20): the options given override those fields, so the
-/// paper's configuration must switch off what it does not use (`defaults().presets.paper.scenario`
-/// writes every field out). Returns the `ScenarioResult` as a plain object.
-/// Seeded: an experiment, not a private run.
+/// records are normalized onto the alphabet (option `alphabet`: `"letters"`, the
+/// default, `"letters+digits"` or its symbols) and the empty ones dropped. The
+/// other options are the core's `ScenarioOptions` (camelCase: `{config, seed,
+/// meanHMax, sample, keyed}`) over `ScenarioOptions::default()` (the default
+/// configuration, seed 42); `config` is merged field by field, so `{config:
+/// {thresholds: {ed: 2}}}` changes the edit distance only, and
+/// `{config: defaults().presets.paper}` runs the paper's configuration. Returns
+/// the `ScenarioResult` as a plain object. Seeded: an experiment, not a private run.
 #[wasm_bindgen(js_name = runScenario)]
 pub fn run_scenario(records: JsValue, opts: JsValue, on_progress: Option<js_sys::Function>) -> Result<JsValue, JsValue> {
     let records = string_array(&records, "the records array")?;
     let (alphabet, opts) = split_alphabet(opts)?;
-    let o: ScenarioOptions =
-        options_over(opts, "scenario options", &ScenarioOptions::recommended(), &["nearest", "padding", "publicQ", "keyed", "qgram"])?;
+    let o: ScenarioOptions = options_deep(opts, "scenario options", &ScenarioOptions::default(), &["mode"])?;
     let raw = records.into_iter().enumerate().map(|(i, text)| RawRecord { id: (i + 1).to_string(), text }).collect();
-    let dataset = Dataset::normalize(raw, &alphabet).map_err(|e| to_js_error(e.into()))?;
-    let r = with_progress(on_progress.as_ref(), |p| run(dataset.records(), &alphabet, &o, &JsClock, p)).map_err(to_js_error)?;
+    let dataset = Dataset::normalize(raw, &alphabet)?;
+    let r = with_progress(on_progress.as_ref(), |p| run(dataset.records(), &alphabet, &o, &JsClock, p))?;
     to_plain(&r)
 }
 
@@ -44,7 +41,7 @@ fn split_alphabet(opts: JsValue) -> Result<(Alphabet, JsValue), JsValue> {
     let alphabet = if value.is_undefined() || value.is_null() {
         Alphabet::default()
     } else {
-        Alphabet::new(&string_arg(&value, "the alphabet")?).map_err(|e| to_js_error(e.into()))?
+        Alphabet::parse(&string_arg(&value, "the alphabet")?)?
     };
     Ok((alphabet, copy.into()))
 }
