@@ -55,7 +55,7 @@ fn fixture() -> Fixture {
     let mut b = DataOwner::new(strings(&recs[100..]), js(r#"{"budget": 1, "seed": 2}"#)).unwrap();
     let na = a.mine(js(r#"{"epsilon": 1}"#), None).unwrap();
     let nb = b.mine(js(r#"{"epsilon": 1}"#), None).unwrap();
-    let shared = DataOwner::merge_bases(na.clone().into(), nb.into(), JsValue::from(75), JsValue::UNDEFINED).unwrap();
+    let shared = DataOwner::merge_bases(na.clone().into(), nb.into(), JsValue::UNDEFINED).unwrap();
     let batch_a = a.embed(shared.clone().into(), JsValue::UNDEFINED, None).unwrap().as_string().unwrap();
     let batch_b = Uint8Array::new(&b.embed(shared.clone().into(), js(r#"{"party": "B", "binary": true}"#), None).unwrap()).to_vec();
     let k1 = "01".repeat(32);
@@ -102,9 +102,15 @@ fn every_bad_input_throws_its_code() {
         ("shared base as batch", matcher(f.shared.clone().into(), bytes(&b)), "WRONG_MESSAGE_KIND", "expected gramlink/vector-batch"),
         ("forged dimension", matcher(f.batch_a.replacen("\"dim\":", "\"dim\":4000000000,\"x\":", 1).into(), bytes(&b)), "INVALID_MESSAGE", "dimension 4000000000"),
         // options that contradict the data (the defaults are the recommended configuration)
-        ("merge without the padding mined with", DataOwner::merge_bases(f.noisy_a.clone().into(), f.noisy_a.clone().into(), JsValue::from(75), js(r#"{"publicQ": null, "padding": false}"#)).map(|_| ()), "INCOMPATIBLE_BASES", "were mined with padding"),
+        ("merge without the padding mined with", DataOwner::merge_bases(f.noisy_a.clone().into(), f.noisy_a.clone().into(), js(r#"{"publicQ": null, "padding": false}"#)).map(|_| ()), "INCOMPATIBLE_BASES", "mined with padding"),
         ("unknown match rule", Matcher::new(f.batch_a.clone().into(), bytes(&b)).and_then(|m| m.run(js(r#"{"rule": "bogus"}"#))).map(|_| ()), "INVALID_PARAMETER", "unknown rule \"bogus\""),
-        ("rule and oneToOne disagree", Matcher::new(f.batch_a.clone().into(), bytes(&b)).and_then(|m| m.run(js(r#"{"rule": "all", "oneToOne": true}"#))).map(|_| ()), "INVALID_PARAMETER", "contradicts rule \"all\""),
+        ("the old oneToOne option", Matcher::new(f.batch_a.clone().into(), bytes(&b)).and_then(|m| m.run(js(r#"{"oneToOne": true}"#))).map(|_| ()), "INVALID_PARAMETER", "unknown option \"oneToOne\""),
+        // bytes read by the core's reader
+        ("bytes: CSV without a column", DataOwner::from_bytes(bytes(b"id,name\n1,PARIS\n"), JsValue::UNDEFINED, JsValue::UNDEFINED).map(|_| ()), "MISSING_COLUMN", "the header has: \"id\", \"name\""),
+        ("bytes: not UTF-8", DataOwner::from_bytes(bytes(b"PARIS\n\xff\xfe\n"), JsValue::UNDEFINED, JsValue::UNDEFINED).map(|_| ()), "NOT_TEXT", "not UTF-8"),
+        ("bytes: not bytes", DataOwner::from_bytes("PARIS".into(), JsValue::UNDEFINED, JsValue::UNDEFINED).map(|_| ()), "INVALID_PARAMETER", "must be a Uint8Array"),
+        ("bytes: a column for text", DataOwner::from_bytes(bytes(b"PARIS\n"), js(r#"{"format": "text", "column": "name"}"#), JsValue::UNDEFINED).map(|_| ()), "INVALID_FORMAT", "applies to CSV input"),
+        ("bytes: unknown input option", DataOwner::from_bytes(bytes(b"PARIS\n"), js(r#"{"colum": "name"}"#), JsValue::UNDEFINED).map(|_| ()), "INVALID_PARAMETER", "unknown option \"colum\""),
         // the keyed transform
         ("keyed A, unkeyed B", matcher(f.keyed_a.clone().into(), bytes(&b)), "TRANSFORM_MISMATCH", "party A's batch is keyed but party B's is not"),
         ("different keys", matcher(f.keyed_a.clone().into(), bytes(&f.keyed_b2)), "TRANSFORM_MISMATCH", "different keys"),

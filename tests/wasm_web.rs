@@ -3,7 +3,6 @@
 //! `batchInfo()` checks one vector batch as `new Matcher` does. Node and Chromium.
 #![cfg(target_arch = "wasm32")]
 
-use gramlink::mine::MineOptions;
 use gramlink::wasm::{batch_info, defaults, normalize, DataOwner};
 use js_sys::{Array, Reflect, JSON};
 use wasm_bindgen::{JsCast, JsValue};
@@ -21,39 +20,32 @@ fn json(v: &JsValue) -> serde_json::Value {
     serde_json::from_str(&JSON::stringify(v).unwrap().as_string().unwrap()).unwrap()
 }
 
-/// `defaults()` is the recommended configuration (issue #8), from the core's
-/// constructors; `presets` holds it and the paper's, every field written out.
+/// `defaults()` is the core's: the default configuration (the recommended
+/// preset) and each preset's whole configuration, from `config`.
 #[wasm_bindgen_test]
 fn defaults_are_the_cores() {
+    use gramlink::config::{Config, Preset};
     use gramlink::eval::scenario::ScenarioOptions;
     let d = defaults().unwrap();
-    let mine: MineOptions = serde_wasm_bindgen::from_value(get(&d, "mine")).unwrap();
-    assert_eq!(mine, MineOptions::recommended());
-    assert_eq!(json(&get(&d, "scenario")), serde_json::to_value(ScenarioOptions::recommended()).unwrap());
-    assert_eq!(get(&get(&d, "owner"), "alphabet").as_string().unwrap(), "ABCDEFGHIJKLMNOPQRSTUVWXYZ ");
-    assert_eq!(json(&get(&d, "thresholds")), serde_json::json!({"ed": 1, "mode": "sound"}));
-    assert_eq!(json(&get(&d, "match")), serde_json::json!({"rule": "ranked"}));
-    assert_eq!(json(&get(&d, "merge")), serde_json::json!({"publicQ": 2, "padding": true}));
-
+    let config: Config = serde_wasm_bindgen::from_value(get(&d, "config")).unwrap();
+    assert_eq!(config, Config::default());
+    assert_eq!(config, Config::recommended());
+    assert_eq!(json(&get(&d, "scenario")), serde_json::to_value(ScenarioOptions::default()).unwrap());
+    assert_eq!(get(&get(&d, "owner"), "alphabet").as_string().unwrap(), "letters");
+    assert_eq!(json(&get(&get(&d, "config"), "thresholds")), serde_json::json!({"ed": 1, "mode": "sound"}));
+    assert_eq!(json(&get(&get(&d, "config"), "rule")), serde_json::json!("ranked"));
+    assert_eq!(json(&get(&get(&d, "embed"), "thresholds")), serde_json::json!({"ed": 1, "mode": "sound"}));
     let presets = get(&d, "presets");
-    let rec = get(&presets, "recommended");
-    for part in ["mine", "merge", "thresholds", "match", "scenario"] {
-        assert_eq!(json(&get(&rec, part)), json(&get(&d, part)), "presets.recommended.{part} is the default");
+    for p in Preset::ALL {
+        let c: Config = serde_wasm_bindgen::from_value(get(&presets, p.name())).unwrap();
+        assert_eq!(c, p.config(), "presets.{}", p.name());
     }
-    let paper = get(&presets, "paper");
-    let mine: MineOptions = serde_wasm_bindgen::from_value(get(&paper, "mine")).unwrap();
-    assert_eq!(mine, MineOptions::paper());
     // written out: what the recommended configuration switches on, the paper's switches off
+    let paper = get(&presets, "paper");
     assert_eq!(get(&get(&paper, "mine"), "padding"), JsValue::FALSE);
     assert!(get(&get(&paper, "mine"), "publicQ").is_null());
-    let scenario: ScenarioOptions = serde_wasm_bindgen::from_value(get(&paper, "scenario")).unwrap();
-    assert_eq!(scenario, ScenarioOptions::default());
-    for (key, off) in [("padding", JsValue::FALSE), ("qgram", JsValue::FALSE), ("publicQ", JsValue::NULL), ("oneToOne", JsValue::FALSE)] {
-        assert_eq!(get(&get(&paper, "scenario"), key), off, "presets.paper.scenario.{key}");
-    }
-    assert_eq!(json(&get(&paper, "merge")), serde_json::json!({"publicQ": null, "padding": false}));
     assert_eq!(json(&get(&paper, "thresholds")), serde_json::json!({"ed": 1, "mode": "paper"}));
-    assert_eq!(json(&get(&paper, "match")), serde_json::json!({"rule": "all"}));
+    assert_eq!(json(&get(&paper, "rule")), serde_json::json!("all"));
 }
 
 #[wasm_bindgen_test]
@@ -65,6 +57,10 @@ fn normalize_previews_what_the_owner_keeps() {
     assert_eq!(n, ["EMILE ZOLA", "", "OBRIEN", ""]);
     let empty: Vec<usize> = serde_wasm_bindgen::from_value(get(&p, "empty")).unwrap();
     assert_eq!(empty, [2, 4]);
+    // what was dropped, by class, and the warning naming an alphabet that keeps it
+    assert_eq!(json(&get(&get(&p, "characters"), "digits")), serde_json::json!(3));
+    let warning = get(&p, "warning").as_string().unwrap();
+    assert!(warning.contains("3 digits, 1 punctuation") && warning.contains("\"ABCDEFGHIJKLMNOPQRSTUVWXYZ '123\""), "{warning}");
     // the same records through DataOwner: the same empties, by id (1-based positions)
     let owner = DataOwner::new(arr, JsValue::UNDEFINED).unwrap();
     let report = owner.normalization_report().unwrap();
@@ -82,7 +78,7 @@ fn batch_info_reads_one_batch() {
     let seeded = JSON::parse(r#"{"seed": 3}"#).unwrap();
     let mut owner = DataOwner::new(recs, seeded).unwrap();
     let base = owner.mine(JSON::parse(r#"{"epsilon": 0.1, "miner": "exact"}"#).unwrap(), None).unwrap();
-    let shared = DataOwner::merge_bases(base.clone().into(), base.clone().into(), JsValue::from_f64(20.0), JsValue::UNDEFINED).unwrap();
+    let shared = DataOwner::merge_bases(base.clone().into(), base.clone().into(), JSON::parse(r#"{"k": 20}"#).unwrap()).unwrap();
     let a = owner.embed(shared.clone().into(), JsValue::UNDEFINED, None).unwrap();
     let info = batch_info(a).unwrap();
     assert_eq!(get(&info, "party").as_string().unwrap(), "A");
