@@ -59,20 +59,15 @@ try {
   console.log(`ok: installed into ${project}; node --test ${tests.join(' ')}`);
   execFileSync(process.execPath, ['--test', '--test-reporter=spec', ...tests], { cwd: project, stdio: 'inherit' });
 
-  // the declarations, through the installed package, if TypeScript is at hand (it is not a
-  // dependency: GRAMLINK_TSC=/path/to/tsc, or a tsc on the PATH)
-  const tsc = process.env.GRAMLINK_TSC || 'tsc';
-  let haveTsc = true;
-  try { execFileSync(tsc, ['--version'], { stdio: 'ignore' }); } catch { haveTsc = false; }
-  if (haveTsc) {
-    copyFileSync(new URL('tests/js/types-check.ts', root), join(project, 'types-check.ts'));
-    for (const resolution of [['--module', 'nodenext', '--moduleResolution', 'nodenext'], ['--module', 'esnext', '--moduleResolution', 'bundler']]) {
-      execFileSync(tsc, ['--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022,dom', ...resolution, 'types-check.ts'], { cwd: project, stdio: 'inherit' });
-    }
-    console.log('ok: types/*.d.ts type-check real use (tsc --strict, node and bundler resolution)');
-  } else {
-    console.log('skipped: type check of types/*.d.ts (no tsc; set GRAMLINK_TSC)');
+  // the declarations, through the installed package, with the pinned TypeScript
+  // (a devDependency: node_modules/.bin/tsc)
+  const tsc = fileURLToPath(new URL('node_modules/.bin/tsc', root));
+  assert.ok(existsSync(tsc), 'node_modules/.bin/tsc is missing: npm ci installs the pinned TypeScript');
+  copyFileSync(new URL('tests/js/types-check.ts', root), join(project, 'types-check.ts'));
+  for (const resolution of [['--module', 'nodenext', '--moduleResolution', 'nodenext'], ['--module', 'esnext', '--moduleResolution', 'bundler']]) {
+    execFileSync(tsc, ['--noEmit', '--strict', '--target', 'es2022', '--lib', 'es2022,dom', ...resolution, 'types-check.ts'], { cwd: project, stdio: 'inherit' });
   }
+  console.log(`ok: types/*.d.ts type-check real use (tsc ${execFileSync(tsc, ['--version'], { encoding: 'utf8' }).trim()} --strict, node and bundler resolution)`);
 } catch (e) {
   failed = true;
   console.error(`packaging test failed (left in ${work}): ${e.message}`);

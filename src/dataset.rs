@@ -58,27 +58,43 @@ fn looks_like_header(line: &str) -> bool {
         && fields.iter().all(|f| !f.is_empty() && f.parse::<f64>().is_err())
 }
 
-/// The format of an input named `name` (a file name, for its extension) holding
-/// `bytes`, from the caller's hint and columns. CSV without a `column` is an
-/// error that lists the header's columns; a column for text input is an error.
-pub fn detect_format(name: &str, bytes: &[u8], hint: FormatHint, column: Option<&str>, id_column: Option<&str>) -> Result<InputFormat, InputError> {
+/// Whether an input named `name` (a file name, for its extension) holding
+/// `bytes` is CSV, from the caller's hint and whether a column is named.
+pub fn is_csv(name: &str, bytes: &[u8], hint: FormatHint, column_named: bool) -> bool {
     let lower = name.to_ascii_lowercase();
-    let first_line = || {
-        let head = &bytes[..bytes.len().min(64 * 1024)];
-        let text = String::from_utf8_lossy(head);
-        text.trim_start_matches('\u{FEFF}').lines().next().unwrap_or("").to_string()
-    };
-    let csv = match hint {
+    match hint {
         FormatHint::Csv => true,
-        FormatHint::Text => {
-            if column.is_some() || id_column.is_some() {
-                return Err(InputError::Format(format!("{name} is read as text (one record a line): a column applies to CSV input only")));
-            }
-            false
-        }
-        FormatHint::Auto => column.is_some() || lower.ends_with(".csv") || lower.ends_with(".tsv") || looks_like_header(&first_line()),
-    };
-    if !csv {
+        FormatHint::Text => false,
+        FormatHint::Auto => column_named || lower.ends_with(".csv") || lower.ends_with(".tsv") || looks_like_header(&first_line(bytes)),
+    }
+}
+
+/// The first line of `bytes` (of its first 64 KB, lossily decoded, without a BOM).
+fn first_line(bytes: &[u8]) -> String {
+    let head = &bytes[..bytes.len().min(64 * 1024)];
+    let text = String::from_utf8_lossy(head);
+    text.trim_start_matches('\u{FEFF}').lines().next().unwrap_or("").to_string()
+}
+
+/// The column names of a CSV input's header, as the reader sees them.
+pub fn csv_columns(bytes: &[u8], what: &str) -> Result<Vec<String>, InputError> {
+    let text = decode_text(bytes, what)?;
+    let header_line = text.lines().next().unwrap_or("");
+    let delimiter = if header_line.contains('\t') && !header_line.contains(',') { b'\t' } else { b',' };
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).delimiter(delimiter).from_reader(header_line.as_bytes());
+    let headers = reader.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?;
+    Ok(headers.iter().map(|h| h.trim().to_string()).collect())
+}
+
+/// The format of an input named `name` (a file name, for its extension) holding
+/// `bytes`, from the caller's hint and columns ([`is_csv`]). CSV without a
+/// `column` is an error that lists the header's columns; a column for text
+/// input is an error.
+pub fn detect_format(name: &str, bytes: &[u8], hint: FormatHint, column: Option<&str>, id_column: Option<&str>) -> Result<InputFormat, InputError> {
+    if hint == FormatHint::Text && (column.is_some() || id_column.is_some()) {
+        return Err(InputError::Format(format!("{name} is read as text (one record a line): a column applies to CSV input only")));
+    }
+    if !is_csv(name, bytes, hint, column.is_some()) {
         if id_column.is_some() {
             return Err(InputError::Format(format!("{name} is read as text: an id column applies to CSV input (name the record column too)")));
         }
@@ -87,9 +103,7 @@ pub fn detect_format(name: &str, bytes: &[u8], hint: FormatHint, column: Option<
     match column {
         Some(c) => Ok(InputFormat::Csv { column: c.to_string(), id_column: id_column.map(str::to_string) }),
         None => {
-            let line = first_line();
-            let sep = if line.contains('\t') && !line.contains(',') { '\t' } else { ',' };
-            let available = line.split(sep).map(|f| format!("{:?}", f.trim().trim_matches('"'))).collect::<Vec<_>>().join(", ");
+            let available = csv_columns(bytes, name)?.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(", ");
             Err(InputError::ColumnNotGiven { what: name.to_string(), available })
         }
     }

@@ -5,7 +5,7 @@
 /** Stable error codes (`Error.code`), from the core's `Error::code`. */
 export type ErrorCode =
   | 'INVALID_EPSILON' | 'BUDGET_EXCEEDED' | 'ENTROPY' | 'INVALID_PARAMETER'
-  | 'IO' | 'EMPTY_INPUT' | 'NOT_TEXT' | 'MISSING_COLUMN' | 'MALFORMED_CSV' | 'DUPLICATE_ID'
+  | 'IO' | 'EMPTY_INPUT' | 'NOT_TEXT' | 'MISSING_COLUMN' | 'MALFORMED_CSV' | 'INVALID_FORMAT' | 'DUPLICATE_ID'
   | 'INVALID_ALPHABET' | 'RECORD_TOO_LONG'
   | 'INCOMPATIBLE_BASES' | 'INVALID_BASE'
   | 'MALFORMED_MESSAGE' | 'UNSUPPORTED_VERSION' | 'WRONG_MESSAGE_KIND' | 'FINGERPRINT_MISMATCH'
@@ -29,7 +29,7 @@ export type BaseMessage = string;
 export type VectorBatchMessage = string | Uint8Array;
 
 export interface DataOwnerOptions {
-  /** The public alphabet, as its symbols. Default: A–Z and space. */
+  /** The public alphabet: "letters" (A–Z and space, the default), "letters+digits", or its symbols. */
   alphabet?: string;
   /** The party's total privacy budget ε. Default 0.1. */
   budget?: number;
@@ -41,10 +41,11 @@ export type Miner = 'fpm' | 'prefix-tree' | 'exact' | 'random';
 export type Strategy = 'linear' | 'exponential' | 'adaptive' | 'hybrid';
 
 /**
- * Mining options (unknown keys are refused). Defaults: the recommended configuration
- * (`defaults().mine`: 75 prefix-tree 3-grams of the records padded as `^record$`); the
- * keys given override those fields. The paper's Table 3 is `defaults().presets.paper.mine`
- * (`qMin: 1, padding: false`).
+ * Mining options, also the shape of the shared base (`mergeBases` takes the same
+ * object: `k`, `padding`, `publicQ`). Unknown keys are refused. Defaults: the default
+ * configuration's (`defaults().config.mine`: 75 prefix-tree 3-grams of the records
+ * padded as `^record$`, public 2-grams); the keys given override those fields. The
+ * paper's Table 3 is `defaults().presets.paper.mine`.
  */
 export interface MineOptions {
   /** Default "prefix-tree". "exact" is not private; "random" costs no budget. */
@@ -63,21 +64,10 @@ export interface MineOptions {
   hMax?: number;
   /** FPM: distinct grams of each length one record may contribute. Default 12. */
   maxGramsPerRecord?: number;
-  /** Mine the records padded as `^record$` (public padding symbols). Default true (the paper's: false); `mergeBases` must be given the same. */
+  /** Mine (and embed) the records padded as `^record$` (public padding symbols). Default true (the paper's: false). */
   padding?: boolean;
-  /** Not used by the miner: the public gram length of the configuration (`mergeBases`' option). Default 2; `null`: none. */
+  /** Not used by the miner: `mergeBases` adds every gram of this length over Σ (public, no budget). Default 2; `null`: none. */
   publicQ?: number | null;
-}
-
-/**
- * The shape of the shared base (`mergeBases`' options). Default: the recommended
- * `{publicQ: 2, padding: true}`; `{publicQ: null, padding: false}` is the paper's base.
- */
-export interface MergeOptions {
-  /** Add every gram of this length over Σ (public, no budget), and with padding the boundary grams. Default 2; `null`: none. */
-  publicQ?: number | null;
-  /** Records embedded as `^record$`: must be how the noisy bases were mined (else INCOMPATIBLE_BASES). Default true. */
-  padding?: boolean;
 }
 
 /** `"paper"` (Algorithm 2, not an upper bound), `"sound"` (proven), or one global value (`null`: Δq·ed). */
@@ -112,6 +102,31 @@ export interface NormalizationReport {
   empty: number;
   /** Their ids (the core names this field in snake case). */
   empty_ids: string[];
+  /** Characters kept and dropped by normalization, by class. */
+  characters: CharCounts;
+  /** Set when more than 1 % of the characters were dropped: which, and an alphabet that keeps them. */
+  warning: string | null;
+}
+
+export interface CharCounts {
+  kept: number;
+  digits: number;
+  punctuation: number;
+  /** Letters of other scripts, or letters the alphabet lacks. */
+  letters: number;
+  other: number;
+}
+
+/** How `DataOwner.fromBytes` reads a file's bytes. */
+export interface InputOptions {
+  /** "auto" (default: CSV for a .csv/.tsv name, a header-like first line, or a named column), "text" or "csv". */
+  format?: 'auto' | 'text' | 'csv';
+  /** The CSV column holding the records (CSV without it throws MISSING_COLUMN, naming the header's columns). */
+  column?: string | null;
+  /** The CSV column holding the ids. Default: the row number. */
+  idColumn?: string | null;
+  /** The input's name (a file name): its extension helps detection; errors name it. */
+  name?: string | null;
 }
 
 /** One party's records, normalized onto the public alphabet, with its privacy budget. */
@@ -121,6 +136,8 @@ export class DataOwner {
   constructor(records: string[], options?: DataOwnerOptions | null);
   /** Records from CSV text: `column` holds them, `idColumn` (optional) their ids. */
   static fromCsv(text: string, column: string, idColumn?: string | null, options?: DataOwnerOptions | null): DataOwner;
+  /** Records from a file's bytes (text or CSV), read by the same reader as the CLI's. */
+  static fromBytes(bytes: Uint8Array, input?: InputOptions | null, options?: DataOwnerOptions | null): DataOwner;
   normalizationReport(): NormalizationReport;
   /** Records kept after normalization. */
   readonly size: number;
@@ -133,11 +150,12 @@ export class DataOwner {
   /** Mines a noisy base; returns the noisy-base message. Throws BUDGET_EXCEEDED past the budget. */
   mine(options?: MineOptions | null, onProgress?: ProgressCallback | null): BaseMessage;
   /**
-   * Merges two noisy bases into the shared base: the top `k` mined grams (deterministic;
-   * costs no budget) plus, by default, every public 2-gram and the boundary grams.
-   * Throws INCOMPATIBLE_BASES when `options.padding` is not how the noisy bases were mined.
+   * Merges two noisy bases into the shared base under the mining options both parties
+   * used: the top `k` mined grams (deterministic; costs no budget) plus, by default,
+   * every public 2-gram and the boundary grams. Throws INCOMPATIBLE_BASES when a noisy
+   * base was mined with other padding.
    */
-  static mergeBases(a: BaseMessage, b: BaseMessage, k: number, options?: MergeOptions | null): BaseMessage;
+  static mergeBases(a: BaseMessage, b: BaseMessage, options?: MineOptions | null): BaseMessage;
   /** The vector-batch message over the shared base: JSON text, or a Uint8Array with `binary: true`. */
   embed(sharedBase: BaseMessage, options?: EmbedOptions & { binary?: false } | null, onProgress?: ProgressCallback | null): string;
   embed(sharedBase: BaseMessage, options: EmbedOptions & { binary: true }, onProgress?: ProgressCallback | null): Uint8Array;
@@ -162,21 +180,14 @@ export function keygen(): string;
  */
 export type MatchRule = 'all' | 'greedy' | 'nearest' | 'ranked';
 
-/** A rule's name in match results: "threshold" is "all", "one-to-one" is "greedy". */
-export type MatchRuleName = 'threshold' | 'one-to-one' | 'nearest' | 'ranked';
-
 export interface MatchOptions {
-  /** Default "ranked". */
+  /** Default: the default configuration's, "ranked". */
   rule?: MatchRule;
-  /**
-   * The older option: `true` is rule "greedy", `false` is rule "all". Given with `rule`
-   * it must agree (`true` with a one-to-one rule, `false` with "all"), else INVALID_PARAMETER.
-   */
-  oneToOne?: boolean;
 }
 
 export interface MatchOutput {
-  rule: MatchRuleName;
+  /** The rule, spelled as the option. */
+  rule: MatchRule;
   fingerprint: string;
   /** Pairs whose distance the matcher computed. */
   candidates: number;
@@ -204,47 +215,33 @@ export class Matcher {
   matchResult(options?: MatchOptions | null): string;
 }
 
+/** One whole configuration: mining (and the shared base's shape), party A's thresholds, the matcher's rule. */
+export interface Config {
+  mine: Required<MineOptions>;
+  thresholds: Required<ThresholdOptions>;
+  rule: MatchRule;
+}
+
+/** A configuration given in part: the fields given override the default's, object by object. */
+export interface PartialConfig {
+  mine?: MineOptions;
+  thresholds?: ThresholdOptions;
+  rule?: MatchRule;
+}
+
 /**
- * Options of the SCENARIO.md evaluation (unknown keys are refused). Defaults: the
- * recommended configuration (`defaults().scenario`); the keys given override those
- * fields, so the paper's configuration switches off what it does not use
- * (`defaults().presets.paper.scenario` writes every field out).
+ * Options of the evaluation scenario (docs/SCENARIO.md); unknown keys are refused.
+ * Defaults: `defaults().scenario` (the default configuration, seed 42).
  */
 export interface ScenarioOptions {
-  /** The public alphabet the records are normalized onto. Default: A–Z and space. */
+  /** The public alphabet the records are normalized onto: "letters" (default), "letters+digits" or its symbols. */
   alphabet?: string;
-  /** Edits per record of B's copy. Default 1. */
-  ed?: number;
+  /** The configuration, merged over the default field by field; its `thresholds.ed` is also the edits per record of B's copy. */
+  config?: PartialConfig;
   /** Default 42 (the run is seeded: an experiment, not private). */
   seed?: number;
-  /** Default "prefix-tree". */
-  miner?: Miner;
-  /** Default "hybrid". */
-  strategy?: Strategy;
-  /** ε per party. Default 0.1. */
-  epsilon?: number;
-  /** Default 75. */
-  k?: number;
-  /** Default 3 (the paper's: 1). */
-  qMin?: number;
-  /** Default 3. */
-  qMax?: number;
-  /** Pad records as `^record$`. Default true (the paper's: false). */
-  padding?: boolean;
-  /** Public gram length added to the shared base. Default 2 (the paper's: null). */
-  publicQ?: number | null;
-  /** Link by the q-gram count filter ranked by cosine distance (with `oneToOne`). Default true (the paper's: false). */
-  qgram?: boolean;
-  /** With `oneToOne`: mutual unique nearest neighbours instead of greedy. Default false. */
-  nearest?: boolean;
-  /** Default null: the mean record length of A. */
-  hMax?: number | null;
-  /** Default 12. */
-  maxGramsPerRecord?: number;
-  /** Default "sound" (the paper's: "paper"). */
-  threshold?: ThresholdMode;
-  /** Default true (the paper's: false). */
-  oneToOne?: boolean;
+  /** The prefix tree's depth from A's mean record length (the scenario's definition) instead of `config.mine.hMax`. Default false. */
+  meanHMax?: boolean;
   /** How many linked pairs to return with their strings. Default 20. */
   sample?: number;
   /** Both parties apply the keyed transform (key drawn from the seed: an experiment). Default false. */
@@ -268,8 +265,8 @@ export interface SamplePair {
 }
 
 export interface ScenarioResult {
-  /** The options used, defaults filled in (the alphabet aside; flags that are off and a null publicQ are left out). */
-  options: Omit<ScenarioOptions, 'alphabet'>;
+  /** The options used, defaults filled in (the alphabet aside). */
+  options: { config: Config; seed: number; meanHMax: boolean; sample: number; keyed: boolean };
   n: number;
   /** B records that normalized to empty after corruption. */
   bEmpty: number;
@@ -279,7 +276,7 @@ export interface ScenarioResult {
   f1: number;
   pairs: number;
   truePairs: number;
-  /** The other rule on the same range match. */
+  /** The other rule on the same candidates (greedy one-to-one for "all", every candidate for the others). */
   otherRule: Quality;
   candidates: number;
   /** True pairs farther apart than A's threshold. */
@@ -288,39 +285,28 @@ export interface ScenarioResult {
   /** The shared base's grams. */
   base: string[];
   fingerprint: string;
-  /** Milliseconds per phase ("corrupt", "mine A", "mine B", "merge", "embed A", "embed B", "thresholds", "match", "one-to-one"). */
+  /** Milliseconds per phase ("corrupt", "mine A", "mine B", "merge", "embed A", "embed B", "match", "one-to-one"). */
   timingsMs: Record<string, number>;
   sample: SamplePair[];
 }
 
-/** The seeded SCENARIO.md evaluation on `records` (A's; B is a corrupted copy). */
+/** The seeded evaluation scenario on `records` (A's; B is a corrupted copy). */
 export function runScenario(records: string[], options?: ScenarioOptions | null, onProgress?: ProgressCallback | null): ScenarioResult;
-
-/** One whole configuration: the options of every step it shapes, every field written out. */
-export interface Preset {
-  mine: Required<MineOptions>;
-  merge: Required<MergeOptions>;
-  thresholds: Required<ThresholdOptions>;
-  match: { rule: MatchRule };
-  scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'hMax' | 'keyed' | 'nearest'>> & { hMax: number | null };
-}
 
 /** The defaults of every options object, from the core (the web pages fill their forms from it). */
 export interface Defaults {
   owner: { alphabet: string; budget: number; seed: null };
-  mine: Required<MineOptions>;
-  merge: Required<MergeOptions>;
-  embed: { party: 'A'; thresholds: ThresholdOptions | null; binary: boolean };
-  thresholds: Required<ThresholdOptions>;
-  match: { rule: MatchRule };
-  scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'hMax' | 'keyed' | 'nearest'>> & { hMax: number | null };
-  /** Both configurations: the recommended one (the defaults above) and the paper's. */
-  presets: { recommended: Preset; paper: Preset };
+  /** The default configuration (the recommended preset). */
+  config: Config;
+  /** Every preset's whole configuration, from the core's one definition. */
+  presets: { recommended: Config; paper: Config };
+  embed: { party: 'A'; thresholds: Required<ThresholdOptions> | null; binary: boolean; key: null; passphrase: null };
+  scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'config'>> & { config: Config };
 }
 
 /**
  * The default options of `DataOwner`, `mine`, `mergeBases`, `embed`, `thresholds`,
- * `Matcher.match` and `runScenario`: the recommended configuration.
+ * `Matcher.match` and `runScenario`, and each preset.
  */
 export function defaults(): Defaults;
 
@@ -329,10 +315,15 @@ export interface NormalizationPreview {
   normalized: string[];
   /** 1-based positions of the records that normalize to empty. */
   empty: number[];
+  characters: CharCounts;
+  warning: string | null;
 }
 
-/** Normalizes `records` onto `alphabet` (default A–Z and space) as `DataOwner` does: a preview, local only. */
+/** Normalizes `records` onto `alphabet` (default "letters") as `DataOwner` does: a preview, local only. */
 export function normalize(records: string[], alphabet?: string | null): NormalizationPreview;
+
+/** A first look at a file's bytes through the core's reader: its format, CSV columns and first `n` (default 12) records. */
+export function peekInput(bytes: Uint8Array, input?: InputOptions | null, n?: number | null): { format: 'text' | 'csv'; columns: string[] | null; head: string[] };
 
 export interface BatchInfo {
   party: 'A' | 'B';

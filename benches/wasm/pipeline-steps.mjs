@@ -15,14 +15,14 @@ export function runPipeline(api, names, now) {
   const a = new DataOwner(names, { budget: 0.1, seed: 1 });
   const b = new DataOwner(namesB, { budget: 0.1, seed: 2 });
   lap("normalize A+B");
-  // the paper's configuration, written out (the API's defaults are the recommended
-  // one): the same pipeline as the native benches/pipeline.rs
-  const PAPER = { epsilon: 0.1, qMin: 1, qMax: 3, padding: false };
+  // the paper's configuration (the API's defaults are the recommended one): the
+  // same pipeline as the native benches/party.rs
+  const PAPER = api.defaults().presets.paper.mine;
   const na = a.mine(PAPER);
   lap("mine A");
   const nb = b.mine(PAPER);
   lap("mine B");
-  const shared = DataOwner.mergeBases(na, nb, 75, { publicQ: null, padding: false });
+  const shared = DataOwner.mergeBases(na, nb, PAPER);
   lap("merge");
   const va = a.embed(shared, { party: "A", thresholds: { ed: 1, mode: "paper" }, binary: true });
   lap("embed+thresholds A");

@@ -13,6 +13,7 @@ use crate::eval::scenario::ScenarioOptions;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// Every options object's defaults, from the core's `Default`s.
 #[derive(Serialize)]
@@ -78,6 +79,45 @@ pub fn normalize(records: JsValue, alphabet: JsValue) -> Result<JsValue, JsValue
     let empty = normalized.iter().enumerate().filter(|(_, n)| n.is_empty()).map(|(i, _)| i + 1).collect();
     let warning = characters.warning(&alphabet);
     to_plain(&Preview { normalized, empty, characters, warning })
+}
+
+/// A first look at a file's bytes.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Peek {
+    /// `"text"` or `"csv"`, as `DataOwner.fromBytes` would read it.
+    format: &'static str,
+    /// The CSV header's columns (CSV only).
+    columns: Option<Vec<String>>,
+    /// The raw text of the first records (of `column` for CSV; none when CSV
+    /// without a column).
+    head: Vec<String>,
+}
+
+/// A first look at a file's bytes (a `Uint8Array`) through the core's reader,
+/// for a page's column picker and preview: `{format, columns, head}` with the
+/// first `n` records (default 12). `input` as `DataOwner.fromBytes`'s.
+#[wasm_bindgen(js_name = peekInput)]
+pub fn peek_input(bytes: JsValue, input: JsValue, n: JsValue) -> Result<JsValue, JsValue> {
+    use crate::dataset::{csv_columns, is_csv, read_records, InputFormat};
+    let bytes = bytes
+        .dyn_ref::<js_sys::Uint8Array>()
+        .ok_or_else(|| super::errors::invalid(format!("the bytes must be a Uint8Array, got {}", super::errors::type_name(&bytes))))?
+        .to_vec();
+    let i: super::owner::InputOptions = super::errors::options(input, "input options")?;
+    let n = if n.is_undefined() || n.is_null() { 12 } else { super::errors::count_arg(&n, "n", 0)? as usize };
+    let name = i.name.as_deref().unwrap_or("the input");
+    let csv = is_csv(name, &bytes, i.format, i.column.is_some());
+    let (columns, format) = if csv {
+        (Some(csv_columns(&bytes, name)?), i.column.clone().map(|column| InputFormat::Csv { column, id_column: None }))
+    } else {
+        (None, Some(InputFormat::Text))
+    };
+    let head = match format {
+        Some(f) => read_records(&bytes, &f, name)?.into_iter().take(n).map(|r| r.text).collect(),
+        None => Vec::new(),
+    };
+    to_plain(&Peek { format: if csv { "csv" } else { "text" }, columns, head })
 }
 
 /// What a vector batch holds (no vector, no id: only its shape).

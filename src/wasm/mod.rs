@@ -10,7 +10,7 @@
 //! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}` |
 //! | `new Matcher(batchA, batchB)`, `matcher.match(options)`, `matcher.matchResult(options)` | `matcher::Matcher` |
 //! | `runScenario(records, options, onProgress)` | `eval::scenario::run_scenario` |
-//! | `defaults()`, `normalize(records, alphabet)`, `batchInfo(batch)` | `config`'s presets, `Alphabet::normalize_counting`, `VectorBatch::read` |
+//! | `defaults()`, `normalize(records, alphabet)`, `peekInput(bytes, input, n)`, `batchInfo(batch)` | `config`'s presets, `Alphabet::normalize_counting`, `dataset::{is_csv, csv_columns, read_records}`, `VectorBatch::read` |
 
 mod batch;
 mod defaults;
@@ -21,7 +21,7 @@ mod owner;
 mod progress;
 mod scenario;
 
-pub use defaults::{batch_info, defaults, normalize};
+pub use defaults::{batch_info, defaults, normalize, peek_input};
 pub use matcher::Matcher;
 pub use owner::{fingerprint, keygen, DataOwner};
 pub use progress::JsClock;

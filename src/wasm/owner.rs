@@ -40,14 +40,14 @@ impl OwnerOptions {
 /// How `fromBytes` reads its bytes.
 #[derive(Debug, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
-struct InputOptions {
+pub(super) struct InputOptions {
     /// `"auto"` (the default: CSV for a `.csv`/`.tsv` name, a header-like first
     /// line, or a named column), `"text"` or `"csv"`.
-    format: FormatHint,
-    column: Option<String>,
-    id_column: Option<String>,
+    pub(super) format: FormatHint,
+    pub(super) column: Option<String>,
+    pub(super) id_column: Option<String>,
     /// The input's name (a file name: its extension helps detection; errors name it).
-    name: Option<String>,
+    pub(super) name: Option<String>,
 }
 
 /// Options of `embed`: party A gets thresholds (default: the default

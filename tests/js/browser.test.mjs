@@ -24,7 +24,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>gramlink in a page</ti
     const corrupted = cities.map((s) => s.length > 4 ? s.slice(0, 2) + s.slice(3) : s + 'X');
     const a = new DataOwner(cities, { budget: 1 });
     const b = new DataOwner(corrupted, { budget: 1 });
-    const shared = DataOwner.mergeBases(a.mine({ epsilon: 1, hMax: 8 }), b.mine({ epsilon: 1, hMax: 8 }), 75);
+    const shared = DataOwner.mergeBases(a.mine({ epsilon: 1, hMax: 8 }), b.mine({ epsilon: 1, hMax: 8 }));
     // every option at its default: the recommended configuration, the ranked rule
     const va = a.embed(shared, { party: 'A', binary: true });
     const vb = b.embed(shared, { party: 'B', binary: true });
@@ -34,7 +34,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>gramlink in a page</ti
     let code = null;
     // a party that mined another base: its batch is refused by fingerprint
     const c = new DataOwner(corrupted, { budget: 1 });
-    const other = DataOwner.mergeBases(c.mine({ epsilon: 0.5, k: 40, hMax: 8 }), c.mine({ epsilon: 0.5, k: 40, hMax: 8 }), 40);
+    const other = DataOwner.mergeBases(c.mine({ epsilon: 0.5, k: 40, hMax: 8 }), c.mine({ epsilon: 0.5, k: 40, hMax: 8 }), { k: 40 });
     try { new Matcher(va, c.embed(other, { party: 'B' })); } catch (e) { code = e.code; }
     report({ private: a.private, rule: out.rule, count: out.count, same, code, crypto: typeof crypto.getRandomValues });
   } catch (e) {

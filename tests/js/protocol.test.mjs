@@ -72,9 +72,9 @@ test('two data owners link CITIES with a corrupted copy', () => {
   assert.ok(Math.abs(a.epsilonSpent - 1) < 1e-9, `spent ${a.epsilonSpent}`);
   assert.equal(JSON.parse(na).format, 'gramlink/noisy-base');
 
-  const shared = DataOwner.mergeBases(na, nb, 75);
+  const shared = DataOwner.mergeBases(na, nb, MINE);
   // both parties merge by the same deterministic rule and compare fingerprints
-  assert.equal(DataOwner.mergeBases(na, nb, 75), shared);
+  assert.equal(DataOwner.mergeBases(na, nb, MINE), shared);
   const fp = fingerprint(shared);
   assert.match(fp, /^[0-9a-f]{64}$/);
 
@@ -98,7 +98,7 @@ test('two data owners link CITIES with a corrupted copy', () => {
   assert.equal(new Set(ranked.aIds).size, ranked.count);
   assert.equal(new Set(ranked.bIds).size, ranked.count);
   const r = m.match({ rule: 'all' });
-  assert.equal(r.rule, 'threshold');
+  assert.equal(r.rule, 'all', 'one spelling: options and results');
   assert.ok(r.a instanceof Uint32Array && r.b instanceof Uint32Array && r.distances instanceof Float64Array);
   assert.ok(r.count > 0 && r.a.length === r.count && r.aIds.length === r.count && r.candidates >= r.count);
   // every record B holds unchanged (distance 0) is linked to it
@@ -106,8 +106,8 @@ test('two data owners link CITIES with a corrupted copy', () => {
   for (let i = 0; i < cities.length; i += 4) {
     assert.ok(linked.has(`${i + 1}:${i + 1}`), `unchanged ${cities[i]} not linked`);
   }
-  const one = m.match({ oneToOne: true });
-  assert.equal(one.rule, 'one-to-one');
+  const one = m.match({ rule: 'greedy' });
+  assert.equal(one.rule, 'greedy');
   assert.equal(new Set(one.aIds).size, one.count);
   assert.equal(new Set(one.bIds).size, one.count);
   const correct = one.aIds.filter((x, i) => x === one.bIds[i]).length;
@@ -115,17 +115,18 @@ test('two data owners link CITIES with a corrupted copy', () => {
   const recall = correct / cities.length;
   console.log(`# CITIES one-to-one: ${one.count} pairs, precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}; ${r.count} pairs within threshold, ${r.candidates} candidates`);
   assert.ok(recall > 0.25, `recall ${recall}`);
-  const message = JSON.parse(m.matchResult({ oneToOne: true }));
+  const message = JSON.parse(m.matchResult({ rule: 'greedy' }));
+  assert.equal(message.rule, 'greedy');
   assert.equal(message.pairs.length, one.count);
   const rankedCorrect = ranked.aIds.filter((x, i) => x === ranked.bIds[i]).length;
   console.log(`# CITIES ranked: ${ranked.count} pairs, precision ${(rankedCorrect / ranked.count).toFixed(3)}, recall ${(rankedCorrect / cities.length).toFixed(3)}`);
   assert.ok(rankedCorrect / cities.length > 0.25, `ranked recall ${rankedCorrect / cities.length}`);
   expectCode(() => m.match({ rule: 'bogus' }), 'INVALID_PARAMETER');
-  expectCode(() => m.match({ rule: 'all', oneToOne: true }), 'INVALID_PARAMETER');
+  expectCode(() => m.match({ oneToOne: true }), 'INVALID_PARAMETER'); // the older spelling is gone
 
   // a batch over another shared base is refused
   const c = new DataOwner(cities.slice(0, 500), { budget: 1 });
-  const other = DataOwner.mergeBases(c.mine(MINE), nb, 40);
+  const other = DataOwner.mergeBases(c.mine(MINE), nb, { ...MINE, k: 40 });
   assert.notEqual(fingerprint(other), fp);
   expectCode(() => new Matcher(batchA, c.embed(other, { party: 'B' })), 'FINGERPRINT_MISMATCH');
   expectCode(() => new Matcher(batchA, batchB.subarray(0, batchB.length - 5)), 'TRUNCATED_MESSAGE');
@@ -135,6 +136,20 @@ test('two data owners link CITIES with a corrupted copy', () => {
   expectCode(() => a.mine(MINE), 'BUDGET_EXCEEDED');
   expectCode(() => a.mine({ epsilon: 0.001 }), 'BUDGET_EXCEEDED');
   a.free(); b.free(); c.free(); m.free();
+});
+
+test('a data owner reads a file\'s bytes through the core\'s reader', () => {
+  const bytes = new TextEncoder().encode('id,name,born\n7,Mary Smith,1970\n9,"O\'Neil, Jr",1982\n');
+  expectCode(() => DataOwner.fromBytes(bytes), 'MISSING_COLUMN');
+  try { DataOwner.fromBytes(bytes); } catch (e) { assert.match(e.message, /"id", "name", "born"/); }
+  const o = DataOwner.fromBytes(bytes, { column: 'name', idColumn: 'id' });
+  assert.deepEqual(o.ids, ['7', '9']);
+  const born = DataOwner.fromBytes(bytes, { column: 'born' });
+  assert.match(born.normalizationReport().warning, /8 digits.*"letters\+digits"/);
+  const text = DataOwner.fromBytes(new TextEncoder().encode('PARIS\nROME\n'), { name: 'cities.txt' });
+  assert.equal(text.size, 2);
+  expectCode(() => DataOwner.fromBytes(new Uint8Array([0x50, 0xff, 0xfe])), 'NOT_TEXT');
+  expectCode(() => DataOwner.fromBytes('PARIS'), 'INVALID_PARAMETER');
 });
 
 test('errors are JS Errors with a stable code', () => {
@@ -150,40 +165,44 @@ test('errors are JS Errors with a stable code', () => {
   expectCode(() => o.mine({ k: 0 }), 'INVALID_PARAMETER');
   expectCode(() => o.mine({ epsilon: 0.6 }), 'BUDGET_EXCEEDED');
   expectCode(() => o.mine(undefined, () => false), 'CANCELLED');
-  expectCode(() => DataOwner.mergeBases('{', '{', 10), 'TRUNCATED_MESSAGE');
+  expectCode(() => DataOwner.mergeBases('{', '{'), 'TRUNCATED_MESSAGE');
   // merge options must say how the noisy bases were mined (padding)
   const p = new DataOwner(cities.slice(0, 200), { budget: 1, seed: 5 });
   const padded = p.mine({ miner: 'fpm', epsilon: 0.3 });
   const plain = p.mine({ ...defaults().presets.paper.mine, miner: 'fpm', epsilon: 0.3 });
-  expectCode(() => DataOwner.mergeBases(padded, padded, 20, defaults().presets.paper.merge), 'INCOMPATIBLE_BASES');
-  expectCode(() => DataOwner.mergeBases(plain, plain, 20), 'INCOMPATIBLE_BASES');
-  expectCode(() => DataOwner.mergeBases(padded, plain, 20), 'INCOMPATIBLE_BASES');
-  expectCode(() => DataOwner.mergeBases(padded, padded, 20, { publicQ: 2, padding: true, extra: 1 }), 'INVALID_PARAMETER');
-  const paperBase = JSON.parse(DataOwner.mergeBases(plain, plain, 20, defaults().presets.paper.merge));
+  const paperMine = { ...defaults().presets.paper.mine, k: 20 };
+  expectCode(() => DataOwner.mergeBases(padded, padded, paperMine), 'INCOMPATIBLE_BASES');
+  expectCode(() => DataOwner.mergeBases(plain, plain, { k: 20 }), 'INCOMPATIBLE_BASES');
+  expectCode(() => DataOwner.mergeBases(padded, plain, { k: 20 }), 'INCOMPATIBLE_BASES');
+  expectCode(() => DataOwner.mergeBases(padded, padded, { publicQ: 2, padding: true, extra: 1 }), 'INVALID_PARAMETER');
+  const paperBase = JSON.parse(DataOwner.mergeBases(plain, plain, paperMine));
   assert.ok(paperBase.grams.length <= 20, 'the paper\'s base: mined grams only');
-  assert.ok(JSON.parse(DataOwner.mergeBases(padded, padded, 20)).grams.length > 783, 'the public 2-grams and boundary grams');
+  assert.ok(JSON.parse(DataOwner.mergeBases(padded, padded, { k: 20 })).grams.length > 783, 'the public 2-grams and boundary grams');
   expectCode(() => fingerprint('not json'), 'MALFORMED_MESSAGE');
   expectCode(() => o.embed('{"format":"gramlink/shared-base","version":2}'), 'UNSUPPORTED_VERSION');
 });
 
 test('runScenario returns the evaluation as a plain object', () => {
-  const r = runScenario(cities.slice(0, 1000), { ed: 1, seed: 42 });
+  const r = runScenario(cities.slice(0, 1000), { config: { thresholds: { ed: 1 } }, seed: 42 });
   assert.equal(r.n, 1000);
   assert.equal(Object.getPrototypeOf(r.timingsMs), Object.prototype);
   assert.ok(r.timingsMs['mine A'] >= 0 && r.timingsMs.match >= 0);
   for (const k of ['precision', 'recall', 'f1']) assert.ok(r[k] >= 0 && r[k] <= 1, k);
-  assert.equal(r.options.threshold, 'sound');
-  assert.equal(r.options.k, 75, 'defaults filled in');
-  assert.deepEqual([r.options.publicQ, r.options.padding, r.options.qgram, r.options.oneToOne, r.options.qMin], [2, true, true, true, 3], 'the recommended configuration');
-  // the paper's configuration, written out: the same run without the levers
-  const paper = runScenario(cities.slice(0, 1000), defaults().presets.paper.scenario);
-  assert.deepEqual([paper.options.publicQ, paper.options.padding, paper.options.qgram, paper.options.oneToOne, paper.options.qMin], [undefined, undefined, undefined, false, 1]);
+  const c = r.options.config;
+  assert.equal(c.thresholds.mode, 'sound');
+  assert.equal(c.mine.k, 75, 'defaults filled in');
+  assert.deepEqual(c, defaults().presets.recommended, 'the recommended configuration');
+  // the paper's configuration, as a whole
+  const paper = runScenario(cities.slice(0, 1000), { config: defaults().presets.paper });
+  assert.deepEqual(paper.options.config, defaults().presets.paper);
+  assert.deepEqual([paper.options.config.mine.publicQ, paper.options.config.mine.padding, paper.options.config.rule], [null, false, 'all']);
   console.log(`# runScenario CITIES[..1000] ed 1 seed 42: F1 recommended ${r.f1.toFixed(3)}, paper ${paper.f1.toFixed(3)}`);
   assert.ok(r.f1 > paper.f1, `recommended F1 ${r.f1}, paper ${paper.f1}`);
   assert.ok(Array.isArray(r.sample) && r.sample.length <= 20);
-  expectCode(() => runScenario(cities.slice(0, 10), { threshold: 'lenient' }), 'INVALID_PARAMETER');
+  expectCode(() => runScenario(cities.slice(0, 10), { config: { thresholds: { mode: 'lenient' } } }), 'INVALID_PARAMETER');
+  expectCode(() => runScenario(cities.slice(0, 10), { ed: 1 }), 'INVALID_PARAMETER');
   expectCode(() => runScenario(cities.slice(0, 10), { alphabet: 'AAB' }), 'INVALID_ALPHABET');
-  assert.equal(runScenario(['ABBA', 'BAAB', 'ABAB'], { alphabet: 'AB', k: 4, qMin: 1, qMax: 2, miner: 'exact' }).n, 3);
+  assert.equal(runScenario(['ABBA', 'BAAB', 'ABAB'], { alphabet: 'AB', config: { mine: { k: 4, qMin: 1, qMax: 2, miner: 'exact', padding: false, publicQ: null } } }).n, 3);
 });
 
 test('the browser build loads from bytes and exports the same API', async () => {

@@ -158,31 +158,3 @@ export function fromBase64(b64) {
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
 }
-
-/** The first row and the first `rows` data rows of CSV text (RFC 4180 quotes), for column pickers and previews only: the core reads the file itself. */
-export function csvHead(text, rows = 20) {
-  const out = [];
-  let row = [];
-  let field = '';
-  let i = 0;
-  let quoted = false;
-  while (i < text.length && out.length <= rows) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { field += '"'; i += 2; continue; }
-      if (c === '"') { quoted = false; i++; continue; }
-      field += c; i++; continue;
-    }
-    if (c === '"' && field === '') { quoted = true; i++; continue; }
-    if (c === ',') { row.push(field); field = ''; i++; continue; }
-    if (c === '\n' || c === '\r') {
-      row.push(field); field = '';
-      out.push(row); row = [];
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      i++; continue;
-    }
-    field += c; i++;
-  }
-  if ((field !== '' || row.length) && out.length <= rows) { row.push(field); out.push(row); }
-  return { header: (out[0] ?? []).map((h) => h.trim()), rows: out.slice(1) };
-}

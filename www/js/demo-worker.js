@@ -1,4 +1,4 @@
-// The demo's worker: runs the seeded SCENARIO.md evaluation, once or as a sweep.
+// The demo's worker: runs the seeded evaluation scenario (docs/SCENARIO.md), once or as a sweep.
 import * as gl from './wasm.js';
 import { serveOps } from './common.js';
 

@@ -1,4 +1,4 @@
-// The demo page: the SCENARIO.md evaluation on bundled public data, with charts.
+// The demo page: the evaluation scenario (docs/SCENARIO.md) on bundled public data, with charts.
 import uPlot from '/vendor/uplot/uPlot.esm.js';
 import { $, WorkerClient, showError, clearErrors, describe, numberField, setProgress, fmt, ms } from './common.js';
 
@@ -26,26 +26,17 @@ function showHint() {
 }
 el('dataset').addEventListener('change', showHint);
 
-/** The rule select's value for scenario options, and back. */
-const ruleOf = (s) => (!s.oneToOne ? 'threshold' : s.nearest ? 'nearest' : s.qgram ? 'ranked' : 'one-to-one');
-const RULES = {
-  threshold: { oneToOne: false, nearest: false, qgram: false },
-  'one-to-one': { oneToOne: true, nearest: false, qgram: false },
-  nearest: { oneToOne: true, nearest: true, qgram: false },
-  ranked: { oneToOne: true, nearest: false, qgram: true },
-};
-
 let presets = null;
 
 /** Fills the fields a configuration decides; padding and public grams come with it. */
 function applyPreset(name) {
-  const s = presets[name].scenario;
-  el('q-min').value = s.qMin;
-  el('q-max').value = s.qMax;
-  el('mode').value = typeof s.threshold === 'string' ? s.threshold : 'global';
-  el('rule').value = ruleOf(s);
-  el('preset-hint').textContent = s.publicQ
-    ? `every public ${s.publicQ}-gram (no budget) + mined grams of ^record$`
+  const c = presets[name];
+  el('q-min').value = c.mine.qMin;
+  el('q-max').value = c.mine.qMax;
+  el('mode').value = typeof c.thresholds.mode === 'string' ? c.thresholds.mode : 'global';
+  el('rule').value = c.rule;
+  el('preset-hint').textContent = c.mine.publicQ
+    ? `every public ${c.mine.publicQ}-gram (no budget) + mined grams of ^record$`
     : 'mined grams only (the paper)';
 }
 
@@ -55,19 +46,15 @@ async function init() {
     const all = await worker.call('defaults');
     presets = all.presets;
     // the defaults are the recommended configuration
-    const d = all.scenario;
-    el('epsilon').value = d.epsilon;
-    el('k').value = d.k;
-    el('ed').value = d.ed;
-    el('miner').value = d.miner;
-    el('strategy').value = d.strategy;
-    el('seed').value = d.seed;
+    const c = all.config;
+    el('epsilon').value = c.mine.epsilon;
+    el('k').value = c.mine.k;
+    el('ed').value = c.thresholds.ed;
+    el('miner').value = c.mine.miner;
+    el('strategy').value = c.mine.strategy;
+    el('seed').value = all.scenario.seed;
     el('preset').value = 'recommended';
     applyPreset('recommended');
-    el('q-min').value = d.qMin;
-    el('q-max').value = d.qMax;
-    el('mode').value = typeof d.threshold === 'string' ? d.threshold : 'global';
-    el('rule').value = ruleOf(d);
     document.body.dataset.ready = 'true';
   } catch (e) {
     showError(el('run'), `gramlink could not start: ${describe(e)}`);
@@ -76,30 +63,39 @@ async function init() {
 
 el('preset').addEventListener('change', () => applyPreset(el('preset').value));
 
-/** The options from the form; field errors are shown next to their field. */
+/** The scenario options from the form (the core's ScenarioOptions: a whole
+ * configuration and the seed); field errors are shown next to their field. */
 function options() {
   clearErrors();
-  const o = {
+  const preset = presets[el('preset').value];
+  const mine = {
+    ...preset.mine,
     epsilon: numberField(el('epsilon'), { above: 0, max: 1000 }),
     k: numberField(el('k'), { min: 1, integer: true }),
     qMin: numberField(el('q-min'), { min: 1, integer: true }),
     qMax: numberField(el('q-max'), { min: 1, integer: true }),
-    ed: numberField(el('ed'), { min: 0, max: 10, integer: true }),
-    seed: numberField(el('seed'), { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true }),
     miner: el('miner').value,
     strategy: el('strategy').value,
-    threshold: el('mode').value === 'global' ? { global: null } : el('mode').value,
-    // the options are read over the recommended defaults: every field is written out
-    padding: presets[el('preset').value].scenario.padding,
-    publicQ: presets[el('preset').value].scenario.publicQ,
-    ...RULES[el('rule').value],
   };
-  if (o.qMin > o.qMax) {
-    showError(el('q-max'), `the longest gram (${o.qMax}) must be at least the shortest (${o.qMin})`);
+  const thresholds = {
+    ed: numberField(el('ed'), { min: 0, max: 10, integer: true }),
+    mode: el('mode').value === 'global' ? { global: null } : el('mode').value,
+  };
+  const seed = numberField(el('seed'), { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
+  if (mine.qMin > mine.qMax) {
+    showError(el('q-max'), `the longest gram (${mine.qMax}) must be at least the shortest (${mine.qMin})`);
     throw Object.assign(new Error('range'), { shown: true });
   }
   const n = numberField(el('n'), { min: 2, integer: true });
-  return { o, n };
+  // the tree's depth from the data, as the evaluation scenario defines it
+  return { o: { seed, meanHMax: true, config: { mine, thresholds, rule: el('rule').value } }, n };
+}
+
+/** `o` with its configuration changed by `change` (a copy). */
+function varied(o, change) {
+  const config = structuredClone(o.config);
+  change(config);
+  return { ...o, config };
 }
 
 /** Where an error of the core belongs. */
@@ -150,7 +146,7 @@ function show(r) {
   el('recall').textContent = fmt(r.recall);
   el('pairs').textContent = r.pairs.toLocaleString('en');
   el('other').textContent = fmt(r.otherRule.f1);
-  el('other-k').textContent = `F1 with the ${r.options.oneToOne ? 'paper' : 'one-to-one'} rule`;
+  el('other-k').textContent = `F1 with the ${r.options.config.rule === 'all' ? 'greedy one-to-one' : 'paper'} rule`;
   el('result-summary').textContent = `${r.n.toLocaleString('en')} records in A and B (${r.bEmpty} B records normalized to empty); ${r.truePairs.toLocaleString('en')} true pairs linked of ${r.n.toLocaleString('en')}; ${r.trueOutsideThreshold.toLocaleString('en')} true pairs were farther than A's threshold (mean threshold ${fmt(r.meanThreshold, 2)}); shared base of ${r.base.length} grams (prefix-tree depth ${r.hMax}), fingerprint ${r.fingerprint.slice(0, 16)}…`;
   const total = Object.values(r.timingsMs).reduce((a, b) => a + b, 0);
   $('#timings tbody').replaceChildren(...[...Object.entries(r.timingsMs), ['total', total]].map(([k, v]) => row([k, ms(v)], [false, true])));
@@ -173,19 +169,20 @@ el('charts').addEventListener('click', () =>
     const { o, n } = options();
     const recs = (await records(el('dataset').value)).slice(0, n);
     // F1 against a global threshold: the same seeded bases, thresholds around Δq·ed
-    const dq = o.qMax - o.qMin + 1 + (o.publicQ && (o.publicQ < o.qMin || o.publicQ > o.qMax) ? 1 : 0);
-    const center = Math.max(1, dq * o.ed);
+    const m = o.config.mine;
+    const dq = m.qMax - m.qMin + 1 + (m.publicQ && (m.publicQ < m.qMin || m.publicQ > m.qMax) ? 1 : 0);
+    const center = Math.max(1, dq * o.config.thresholds.ed);
     const ts = Array.from({ length: 12 }, (_, i) => +((center * (i + 1)) / 6).toFixed(3));
-    const personal = o.threshold === 'sound' ? 'sound' : 'paper';
-    const tRuns = [...ts.map((t) => ({ ...o, threshold: { global: t } })), { ...o, threshold: personal }];
+    const personal = o.config.thresholds.mode === 'sound' ? 'sound' : 'paper';
+    const tRuns = [...ts.map((t) => varied(o, (c) => { c.thresholds.mode = { global: t }; })), varied(o, (c) => { c.thresholds.mode = personal; })];
     const eMiners = [
       ['prefix tree, linear', { miner: 'prefix-tree', strategy: 'linear' }],
       ['prefix tree, hybrid', { miner: 'prefix-tree', strategy: 'hybrid' }],
       ['FPM', { miner: 'fpm' }],
     ];
-    const eRuns = eMiners.flatMap(([, m]) => EPSILONS.map((epsilon) => ({ ...o, ...m, epsilon })));
-    eRuns.push({ ...o, miner: 'exact' }); // the non-private miner does not depend on ε
-    const kRuns = KS.map((k) => ({ ...o, k }));
+    const eRuns = eMiners.flatMap(([, mm]) => EPSILONS.map((epsilon) => varied(o, (c) => Object.assign(c.mine, mm, { epsilon }))));
+    eRuns.push(varied(o, (c) => { c.mine.miner = 'exact'; })); // the non-private miner does not depend on ε
+    const kRuns = KS.map((k) => varied(o, (c) => { c.mine.k = k; }));
     const runs = [...tRuns, ...eRuns, ...kRuns];
     const t0 = performance.now();
     const res = await worker.call('sweep', { records: recs, runs }, onProgress);
@@ -207,7 +204,7 @@ el('charts').addEventListener('click', () =>
         ...eMiners.map(([name], j) => [name, eF1[j], ['#0b5cad', '#1a7f37', '#9a6700'][j]]),
         ['non-private (exact)', EPSILONS.map(() => exactF1), '#6e40c9', [6, 4]],
       ]),
-      plot(el('chart-k'), 'k (grams)', false, KS, [[`${o.miner}${o.miner === 'prefix-tree' ? `, ${o.strategy}` : ''}`, kF1, '#0b5cad']]),
+      plot(el('chart-k'), 'k (grams)', false, KS, [[`${m.miner}${m.miner === 'prefix-tree' ? `, ${m.strategy}` : ''}`, kF1, '#0b5cad']]),
     );
     const gaps = res.filter((r) => r.f1 === null).length;
     el('charts-summary').textContent = `${runs.length} seeded runs on the first ${recs.length.toLocaleString('en')} records of ${el('dataset').value.toUpperCase()} in ${ms(performance.now() - t0)}; other options as above.${gaps ? ` ${gaps} run${gaps > 1 ? 's' : ''} found no gram at all (too little ε for so few records): gaps in the lines.` : ''}`;

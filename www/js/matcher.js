@@ -136,6 +136,6 @@ el('download').addEventListener('click', () => {
 
 // the rule the core recommends (the select lists them all)
 worker.call('defaults').then(
-  (d) => { el('rule').value = d.match.rule; },
+  (d) => { el('rule').value = d.config.rule; },
   (e) => showError(el('rule'), `gramlink could not start: ${describe(e)}`),
 ).finally(() => { document.body.dataset.ready = 'true'; });

@@ -1,6 +1,6 @@
 // The data-owner page: records → normalization → noisy base → shared base → vector batch.
 // Everything runs here and in a worker; the only outputs are the files the user downloads.
-import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, csvHead } from './common.js';
+import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt } from './common.js';
 
 const worker = new WorkerClient(new URL('./owner-worker.js', import.meta.url));
 const state = {
@@ -20,8 +20,8 @@ const state = {
 function presetNote(name) {
   const p = state.defaults.presets[name];
   const grams = p.mine.qMin === p.mine.qMax ? `${p.mine.qMin}-grams` : `${p.mine.qMin}–${p.mine.qMax}-grams`;
-  const pub = p.merge.publicQ ? `every public ${p.merge.publicQ}-gram of the alphabet (no budget) + ` : '';
-  return `${name}: shared base = ${pub}${p.mine.k} mined ${grams}${p.mine.padding ? ' of the records padded as ^record$' : ''}; ${p.thresholds.mode} thresholds; the matcher's rule: ${p.match.rule}.`;
+  const pub = p.mine.publicQ ? `every public ${p.mine.publicQ}-gram of the alphabet (no budget) + ` : '';
+  return `${name}: shared base = ${pub}${p.mine.k} mined ${grams}${p.mine.padding ? ' of the records padded as ^record$' : ''}; ${p.thresholds.mode} thresholds; the matcher's rule: ${p.rule}.`;
 }
 
 /** Fills the fields a configuration decides (gram lengths, threshold mode). */
@@ -49,17 +49,18 @@ async function init() {
     state.defaults = d;
     el('owner-budget').value = d.owner.budget;
     el('alphabet').value = d.owner.alphabet;
-    el('miner').value = d.mine.miner;
-    el('strategy').value = d.mine.strategy;
-    el('epsilon').value = d.mine.epsilon;
-    el('k').value = d.mine.k;
-    el('q-min').value = d.mine.qMin;
-    el('q-max').value = d.mine.qMax;
-    el('h-max').value = d.mine.hMax;
-    el('merge-k').value = d.mine.k;
+    const c = d.config;
+    el('miner').value = c.mine.miner;
+    el('strategy').value = c.mine.strategy;
+    el('epsilon').value = c.mine.epsilon;
+    el('k').value = c.mine.k;
+    el('q-min').value = c.mine.qMin;
+    el('q-max').value = c.mine.qMax;
+    el('h-max').value = c.mine.hMax;
+    el('merge-k').value = c.mine.k;
     el('party').value = d.embed.party;
-    el('ed').value = d.thresholds.ed;
-    el('mode').value = typeof d.thresholds.mode === 'string' ? d.thresholds.mode : 'global';
+    el('ed').value = c.thresholds.ed;
+    el('mode').value = typeof c.thresholds.mode === 'string' ? c.thresholds.mode : 'global';
     // the defaults are the recommended configuration
     el('preset').value = 'recommended';
     el('preset-note').textContent = presetNote('recommended');
@@ -82,14 +83,19 @@ function fillColumns(header) {
   idc.value = id ?? '';
 }
 
-function setFormat() {
+/** The column pickers, from the core's reading of the file (`peekInput`). */
+async function setFormat() {
   const csv = el('format').value === 'csv';
   el('column').disabled = !csv || !state.bytes;
   el('id-column').disabled = !csv || !state.bytes;
   if (csv && state.bytes) {
-    const head = new TextDecoder().decode(state.bytes.slice(0, 65536));
-    const { header } = csvHead(head, 0);
-    fillColumns(header);
+    try {
+      const { columns } = await worker.call('peek', { bytes: state.bytes, name: state.fileName, format: 'csv' });
+      fillColumns(columns ?? []);
+    } catch (e) {
+      fillColumns([]);
+      showError(el('format'), describe(e));
+    }
   } else {
     el('column').replaceChildren();
     el('id-column').replaceChildren();
@@ -108,8 +114,14 @@ el('file').addEventListener('change', async () => {
     return;
   }
   state.fileName = f.name;
-  el('format').value = /\.(csv|tsv)$/i.test(f.name) ? 'csv' : 'text';
-  setFormat();
+  try {
+    // detected by the core: a .csv/.tsv name or a header-like first line
+    el('format').value = (await worker.call('peek', { bytes: state.bytes, name: f.name, format: 'auto' })).format;
+  } catch (e) {
+    el('format').value = 'text';
+    showError(el('file'), describe(e));
+  }
+  await setFormat();
   el('load').disabled = false;
   el('load-status').textContent = `${f.name}: ${f.size.toLocaleString('en')} bytes, read locally`;
 });
@@ -154,6 +166,7 @@ el('load').addEventListener('click', async () => {
   }
   const csv = el('format').value === 'csv';
   const args = {
+    name: state.fileName,
     format: csv ? 'csv' : 'text',
     column: csv ? el('column').value : null,
     idColumn: csv ? el('id-column').value || null : null,
@@ -173,7 +186,7 @@ el('load').addEventListener('click', async () => {
     state.spentBefore = 0;
     state.base = state.shared = null;
     updateBudget();
-    el('norm-summary').textContent = `${rep.total.toLocaleString('en')} records: ${rep.kept.toLocaleString('en')} kept, ${rep.changed.toLocaleString('en')} changed by normalization, ${rep.empty.toLocaleString('en')} normalize to empty (set aside, never matched).`;
+    el('norm-summary').textContent = `${rep.total.toLocaleString('en')} records: ${rep.kept.toLocaleString('en')} kept, ${rep.changed.toLocaleString('en')} changed by normalization, ${rep.empty.toLocaleString('en')} normalize to empty (set aside, never matched).${rep.warning ? ` Warning: ${rep.warning}.` : ''}`;
     const tbody = $('#preview-table tbody');
     tbody.replaceChildren(...r.preview.raw.map((raw, i) => {
       const tr = document.createElement('tr');
@@ -339,8 +352,9 @@ el('merge').addEventListener('click', async () => {
   }
   el('merge').disabled = true;
   try {
-    const options = state.defaults.presets[state.minedWith].merge;
-    const r = await worker.call('merge', { mine: state.base, partner, k, options });
+    // merged under the configuration the base was mined with, for k grams
+    const options = { ...state.defaults.presets[state.minedWith].mine, k };
+    const r = await worker.call('merge', { mine: state.base, partner, options });
     state.shared = r.shared;
     el('fingerprint').textContent = r.fingerprint.match(/.{1,4}/g).join(' ');
     el('fingerprint').dataset.value = r.fingerprint;
