@@ -128,11 +128,11 @@ test('two data owners exchange files through the owner page; the matcher links t
   // greedy one-to-one: at most one pair per record; the paper's rule: every pair within threshold
   await pm.selectOption('#rule', 'greedy');
   await pm.click('#match');
-  await pm.waitForFunction(() => document.querySelector('#summary').textContent.includes('one-to-one'));
+  await pm.waitForFunction(() => document.querySelector('#summary').textContent.includes('(greedy rule)'));
   assert.ok(Number(await pm.locator('#summary').getAttribute('data-count')) <= fx.n);
   await pm.selectOption('#rule', 'all');
   await pm.click('#match');
-  await pm.waitForFunction(() => document.querySelector('#summary').textContent.includes('(threshold rule)'));
+  await pm.waitForFunction(() => document.querySelector('#summary').textContent.includes('(all rule)'));
   assert.ok(Number(await pm.locator('#summary').getAttribute('data-count')) >= count);
 
   // mismatched base: B re-merges with another k, so its new batch has another fingerprint
@@ -278,7 +278,7 @@ test('demo page: the scenario gives F1, timings, sample and three charts; bad pa
   // the paper's configuration, a choice
   await p.selectOption('#preset', 'paper');
   assert.equal(await p.locator('#q-min').inputValue(), '1');
-  assert.equal(await p.locator('#rule').inputValue(), 'threshold');
+  assert.equal(await p.locator('#rule').inputValue(), 'all');
   assert.equal(await p.locator('#mode').inputValue(), 'paper');
   await p.click('#run');
   await p.waitForFunction(() => /shared base of \d{1,2} grams/.test(document.querySelector('#result-summary').textContent), null, { timeout: 120_000 });
