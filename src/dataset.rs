@@ -52,10 +52,10 @@ pub enum FormatHint {
 fn looks_like_header(line: &str) -> bool {
     let sep = if line.contains('\t') && !line.contains(',') { '\t' } else { ',' };
     let fields: Vec<&str> = line.split(sep).map(|f| f.trim().trim_matches('"')).collect();
-    let distinct: std::collections::HashSet<&&str> = fields.iter().collect();
-    fields.len() >= 2
-        && distinct.len() == fields.len()
-        && fields.iter().all(|f| !f.is_empty() && f.parse::<f64>().is_err())
+    // a number: digits with at most a sign, a point and an exponent (no float parser: wasm size)
+    let number = |f: &str| f.chars().any(|c| c.is_ascii_digit()) && f.chars().all(|c| c.is_ascii_digit() || "+-.eE".contains(c));
+    let distinct = fields.iter().enumerate().all(|(i, f)| !fields[..i].contains(f));
+    fields.len() >= 2 && distinct && fields.iter().all(|f| !f.is_empty() && !number(f))
 }
 
 /// Whether an input named `name` (a file name, for its extension) holding

@@ -164,21 +164,9 @@ impl Embedder {
         Ok(Vectors { dim, data })
     }
 
-    #[cfg(not(target_arch = "wasm32"))]
     fn embed_block(&self, recs: &[String], rows: &mut [f32]) {
-        use rayon::prelude::*;
         let dim = self.dim();
-        rows.par_chunks_mut(dim)
-            .zip(recs.par_iter())
-            .for_each_init(|| vec![0u32; dim], |counts, (row, s)| self.embed_into(s, counts, row));
-    }
-
-    #[cfg(target_arch = "wasm32")]
-    fn embed_block(&self, recs: &[String], rows: &mut [f32]) {
-        let mut counts = vec![0u32; self.dim()];
-        for (row, s) in rows.chunks_mut(self.dim()).zip(recs) {
-            self.embed_into(s, &mut counts, row);
-        }
+        crate::par::fill_rows(rows, dim, recs, || vec![0u32; dim], |counts, row, s| self.embed_into(s, counts, row));
     }
 }
 

@@ -20,6 +20,7 @@ pub mod dataset;
 pub mod dp;
 pub mod embed;
 pub mod error;
+mod hash;
 pub mod eval;
 #[doc(hidden)]
 pub mod fuzzing;
@@ -28,6 +29,7 @@ pub mod matcher;
 pub mod matching;
 pub mod mine;
 pub mod padding;
+mod par;
 pub mod party;
 pub mod progress;
 pub mod protocol;
@@ -35,6 +37,7 @@ pub mod public;
 #[cfg(feature = "research")]
 pub mod research;
 pub mod session;
+pub mod shape;
 mod sorting;
 pub mod threshold;
 

@@ -24,6 +24,20 @@ pub(crate) fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
     v.sort_by(cmp);
 }
 
+/// Puts the element that `cmp` (a strict total order) ranks `mid`-th at `mid`,
+/// the smaller ones before it and the larger after: natively a selection; in wasm
+/// the shared [`sort_by`] (no select routine in the package), which leaves the
+/// same elements on each side.
+pub(crate) fn partition_at<T>(v: &mut [T], mid: usize, cmp: impl Fn(&T, &T) -> Ordering) {
+    #[cfg(target_arch = "wasm32")]
+    {
+        let _ = mid;
+        sort_by(v, cmp);
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    v.select_nth_unstable_by(mid, cmp);
+}
+
 /// Stable sort through one shared index sort (the module's documentation).
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 fn index_sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {

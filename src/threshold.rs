@@ -99,16 +99,8 @@ fn check_ed(ed: u32) -> Result<(), Error> {
     Ok(())
 }
 
-#[cfg(not(target_arch = "wasm32"))]
-fn per_record<F: Fn(&str, &mut Scratch) -> f64 + Sync>(records: &[String], f: F) -> Vec<f64> {
-    use rayon::prelude::*;
-    records.par_iter().map_init(Scratch::default, |sc, s| f(s, sc)).collect()
-}
-
-#[cfg(target_arch = "wasm32")]
-fn per_record<F: Fn(&str, &mut Scratch) -> f64>(records: &[String], f: F) -> Vec<f64> {
-    let mut sc = Scratch::default();
-    records.iter().map(|s| f(s, &mut sc)).collect()
+fn per_record<F: Fn(&str, &mut Scratch) -> f64 + Sync + Send>(records: &[String], f: F) -> Vec<f64> {
+    crate::par::map_init(records, Scratch::default, |sc, s| f(s, sc))
 }
 
 /// Code of a character outside Σ: it is in no gram, so it matches nothing.

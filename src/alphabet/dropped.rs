@@ -97,7 +97,7 @@ impl CharCounts {
         if digits_only && *alphabet == Alphabet::default() {
             return Some(NamedAlphabet::LettersDigits.name().into());
         }
-        dropped.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        crate::sorting::sort_by(&mut dropped, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut s = alphabet.as_string();
         for (c, _) in dropped {
             let c = if alphabet.folds_case() { c.to_ascii_uppercase() } else { c };

@@ -25,7 +25,7 @@ const LEAF: usize = 24;
 const PCA_SAMPLE: usize = 4096;
 const POWER_ITERATIONS: usize = 60;
 
-struct Node {
+struct TreeNode {
     /// Box: per projected dimension, [lo, hi].
     lo: Vec<f64>,
     hi: Vec<f64>,
@@ -34,7 +34,7 @@ struct Node {
     children: Option<(usize, usize)>,
 }
 
-struct Index {
+struct PcaTree {
     k: usize,
     dim: usize,
     mean: Vec<f64>,
@@ -43,10 +43,10 @@ struct Index {
     proj: Vec<f64>,
     /// B row of each point in tree order.
     rows: Vec<u32>,
-    nodes: Vec<Node>,
+    nodes: Vec<TreeNode>,
 }
 
-impl Index {
+impl PcaTree {
     fn project(&self, v: &[f32], out: &mut [f64]) {
         for (c, o) in out.iter_mut().enumerate() {
             let u = &self.basis[c * self.dim..(c + 1) * self.dim];
@@ -58,11 +58,11 @@ impl Index {
         }
     }
 
-    fn build(b: &Vectors) -> Index {
+    fn build(b: &Vectors) -> PcaTree {
         let dim = b.dim;
         let n = b.len();
         let (mean, basis, k) = principal_basis(b);
-        let mut idx = Index { k, dim, mean, basis, proj: vec![0.0; n * k], rows: (0..n as u32).collect(), nodes: Vec::new() };
+        let mut idx = PcaTree { k, dim, mean, basis, proj: vec![0.0; n * k], rows: (0..n as u32).collect(), nodes: Vec::new() };
         let mut tmp = vec![0.0; k];
         let mut proj = vec![0.0; n * k];
         for r in 0..n {
@@ -134,7 +134,7 @@ impl Index {
     }
 }
 
-fn build_node(nodes: &mut Vec<Node>, rows: &mut [u32], proj: &[f64], k: usize, start: usize, end: usize) -> usize {
+fn build_node(nodes: &mut Vec<TreeNode>, rows: &mut [u32], proj: &[f64], k: usize, start: usize, end: usize) -> usize {
     let mut lo = vec![f64::INFINITY; k];
     let mut hi = vec![f64::NEG_INFINITY; k];
     for &r in &rows[start..end] {
@@ -145,7 +145,7 @@ fn build_node(nodes: &mut Vec<Node>, rows: &mut [u32], proj: &[f64], k: usize, s
         }
     }
     let id = nodes.len();
-    nodes.push(Node { lo: lo.clone(), hi: hi.clone(), start, end, children: None });
+    nodes.push(TreeNode { lo: lo.clone(), hi: hi.clone(), start, end, children: None });
     if end - start <= LEAF || k == 0 {
         return id;
     }
@@ -155,13 +155,9 @@ fn build_node(nodes: &mut Vec<Node>, rows: &mut [u32], proj: &[f64], k: usize, s
     }
     let mid = start + (end - start) / 2;
     // The comparator is a strict total order, so a selection and a full sort put
-    // the same rows on each side of `mid`: the same tree. In wasm the shared sort
-    // keeps a select routine out of the package (code size).
+    // the same rows on each side of `mid`: the same tree, natively and in wasm.
     let by_split = |x: &u32, y: &u32| proj[*x as usize * k + split].total_cmp(&proj[*y as usize * k + split]).then(x.cmp(y));
-    #[cfg(target_arch = "wasm32")]
-    crate::sorting::sort_by(&mut rows[start..end], by_split);
-    #[cfg(not(target_arch = "wasm32"))]
-    rows[start..end].select_nth_unstable_by(mid - start, by_split);
+    crate::sorting::partition_at(&mut rows[start..end], mid - start, by_split);
     let l = build_node(nodes, rows, proj, k, start, mid);
     let r = build_node(nodes, rows, proj, k, mid, end);
     nodes[id].children = Some((l, r));
@@ -255,7 +251,7 @@ fn orthonormalize(v: &mut [f64], basis: &[f64], n: usize, dim: usize) -> bool {
 struct Indexes<'a> {
     b: &'a Vectors,
     lattice: Option<Lattice>,
-    tree: OnceLock<Index>,
+    tree: OnceLock<PcaTree>,
 }
 
 impl<'a> Indexes<'a> {
@@ -263,8 +259,8 @@ impl<'a> Indexes<'a> {
         Indexes { b, lattice: Lattice::build(a, b), tree: OnceLock::new() }
     }
 
-    fn tree(&self) -> &Index {
-        self.tree.get_or_init(|| Index::build(self.b))
+    fn tree(&self) -> &PcaTree {
+        self.tree.get_or_init(|| PcaTree::build(self.b))
     }
 }
 
@@ -295,29 +291,16 @@ fn match_rows(ix: &Indexes, a: &Vectors, b: &Vectors, th: &[f64], rows: std::ops
     Ok((pairs, candidates))
 }
 
-/// The exact range match, using every core natively. Same pairs, same order as
+/// The exact range match, using every core natively ([`crate::par`]). Same pairs, same order as
 /// [`range_match_sequential`] and [`super::brute_force`].
 pub fn range_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        use rayon::prelude::*;
-        validate(a, b, thresholds)?;
-        if super::sparse::worthwhile(a, b) {
-            return super::sparse::sparse_match(a, b, thresholds);
-        }
-        let index = Indexes::new(a, b);
-        let total = AtomicU64::new(0);
-        let chunk = 512;
-        let parts: Vec<Result<(Vec<Pair>, u64), Error>> = (0..a.len().div_ceil(chunk))
-            .into_par_iter()
-            .map(|c| match_rows(&index, a, b, thresholds, c * chunk..((c + 1) * chunk).min(a.len()), &total))
-            .collect();
-        super::join_chunks(parts)
+    validate(a, b, thresholds)?;
+    if super::sparse::worthwhile(a, b) {
+        return super::sparse::sparse_match(a, b, thresholds);
     }
-    #[cfg(target_arch = "wasm32")]
-    {
-        range_match_sequential(a, b, thresholds)
-    }
+    let index = Indexes::new(a, b);
+    let total = AtomicU64::new(0);
+    super::join_chunks(crate::par::chunks(a.len(), 512, |rows| match_rows(&index, a, b, thresholds, rows, &total)))
 }
 
 /// The exact range match on one thread.

@@ -17,31 +17,7 @@
 
 use super::distance::distance;
 use crate::embed::Vectors;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// A multiply-mix hasher for packed keys (a skewed bucket costs time, never
-/// correctness).
-#[derive(Default)]
-struct MixHasher(u64);
-
-impl Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
-    }
-    fn write_u128(&mut self, x: u128) {
-        self.write_u64(x as u64);
-        self.write_u64((x >> 64) as u64);
-    }
-}
+use crate::hash::PackedMap;
 
 const MAX_VALUE: f32 = 255.0;
 
@@ -61,7 +37,7 @@ pub struct Lattice {
     /// Keys packed 4 bits a coordinate (when they fit) → bucket: for balls of
     /// squared radius below 2 (one count off by one at most), 1 + 2|S| hash lookups
     /// beat walking the trie.
-    packed: Option<HashMap<u128, usize, BuildHasherDefault<MixHasher>>>,
+    packed: Option<PackedMap<u128, usize>>,
 }
 
 fn whole(x: f32) -> bool {

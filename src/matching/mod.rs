@@ -19,7 +19,8 @@ pub use distance::distance;
 pub use index::{range_match, range_match_sequential};
 pub use nearest::nearest;
 pub use one_to_one::one_to_one;
-pub use qgram::{one_to_one_scored, scored_match, Scored, Shape, PER_ROW};
+pub use crate::shape::Shape;
+pub use qgram::{one_to_one_scored, scored_match, Scored, PER_ROW};
 
 use crate::embed::Vectors;
 use crate::error::Error;

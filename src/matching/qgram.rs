@@ -43,87 +43,14 @@
 //! the shared base).
 
 use super::{MatchStats, Pair};
-use crate::base::SharedBase;
 use crate::embed::Vectors;
 use crate::error::Error;
-use serde::{Deserialize, Serialize};
-
-/// What the matcher may know of the coordinates: a function of the shared base.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shape {
-    /// Gram length (in symbols) of each coordinate, in coordinate order.
-    pub lengths: Vec<u8>,
-    /// The lengths whose coordinates hold every window of that length any
-    /// record (non-empty, over Σ, padded as the base says) can have.
-    pub complete: Vec<u8>,
-}
-
-/// Longest gram length a shape may name.
-pub const MAX_SHAPE_LEN: u8 = 32;
+use crate::shape::Shape;
 
 /// Most pairs kept per A row by the recommended matcher (the greedy assignment
 /// rarely reaches beyond the first few; NAMES at ed 2 keeps 88 per row on
 /// average before this cap).
 pub const PER_ROW: usize = 64;
-
-impl Shape {
-    /// The shape of `base`'s vectors. Completeness is checked for lengths 1 and 2
-    /// (longer classes are never complete in practice: |Σ|³ grams).
-    pub fn of(base: &SharedBase) -> Shape {
-        let lengths: Vec<u8> = base.grams().iter().map(|g| g.chars().count().min(MAX_SHAPE_LEN as usize) as u8).collect();
-        let have: std::collections::HashSet<&str> = base.grams().iter().map(|g| g.as_str()).collect();
-        let sigma: Vec<char> = base.alphabet().symbols().to_vec();
-        let mut complete = Vec::new();
-        for l in [1u8, 2] {
-            if !lengths.contains(&l) {
-                continue;
-            }
-            let mut windows: Vec<String> = Vec::new();
-            match (l, base.padding()) {
-                (1, p) => {
-                    windows.extend(sigma.iter().map(|c| c.to_string()));
-                    if let Some(p) = p {
-                        windows.push(p.start.to_string());
-                        windows.push(p.end.to_string());
-                    }
-                }
-                (_, p) => {
-                    for &x in &sigma {
-                        windows.extend(sigma.iter().map(|&y| format!("{x}{y}")));
-                        if let Some(p) = p {
-                            windows.push(format!("{}{x}", p.start));
-                            windows.push(format!("{x}{}", p.end));
-                        }
-                    }
-                }
-            }
-            if windows.iter().all(|w| have.contains(w.as_str())) {
-                complete.push(l);
-            }
-        }
-        Shape { lengths, complete }
-    }
-
-    /// Checks a shape received with vectors of dimension `dim`.
-    pub fn validate(&self, dim: usize) -> Result<(), String> {
-        if self.lengths.len() != dim {
-            return Err(format!("the shape names {} gram lengths for vectors of dimension {dim}", self.lengths.len()));
-        }
-        if let Some(l) = self.lengths.iter().find(|l| **l == 0 || **l > MAX_SHAPE_LEN) {
-            return Err(format!("gram length {l} in the shape (must be 1 to {MAX_SHAPE_LEN})"));
-        }
-        if let Some(l) = self.complete.iter().find(|l| !self.lengths.contains(l)) {
-            return Err(format!("the shape calls length {l} complete but no coordinate has that length"));
-        }
-        Ok(())
-    }
-
-    /// The complete class the candidate filter indexes (the longest: its grams
-    /// are the rarest), if any.
-    pub fn filter_length(&self) -> Option<u8> {
-        self.complete.iter().copied().max()
-    }
-}
 
 /// `1 − cos` of two vectors from their norms and distance
 /// (`a·b = (‖a‖² + ‖b‖² − d²)/2`); 1 when either is zero. Clamped to [0, 2].
@@ -205,7 +132,7 @@ impl Rows {
 }
 
 /// The index over B of the filter class.
-struct Index {
+struct CountFilter {
     cl: Classes,
     a: Rows,
     b: Rows,
@@ -240,19 +167,19 @@ fn signature(cols: impl Iterator<Item = usize>) -> u64 {
 }
 
 /// Per-thread buffers: A's row as dense counts and values, per-class overlaps.
-struct Scratch {
+struct DenseRow {
     cnt: Vec<i64>,
     val: Vec<f32>,
     overlap: Vec<i64>,
 }
 
-impl Index {
+impl CountFilter {
     fn total(&self, rows: &Rows, r: usize, c: usize) -> i64 {
         rows.totals[r * self.cl.len.len() + c]
     }
 
     /// Loads A row `i` into the dense scratch (counts and values by coordinate).
-    fn load(&self, i: usize, sc: &mut Scratch) {
+    fn load(&self, i: usize, sc: &mut DenseRow) {
         for x in self.a.range(i) {
             let c = self.a.cols[x] as usize;
             sc.cnt[c] = self.a.counts[x];
@@ -260,8 +187,8 @@ impl Index {
         }
     }
 
-    /// Clears what [`Index::load`] set.
-    fn unload(&self, i: usize, sc: &mut Scratch) {
+    /// Clears what [`CountFilter::load`] set.
+    fn unload(&self, i: usize, sc: &mut DenseRow) {
         for x in self.a.range(i) {
             let c = self.a.cols[x] as usize;
             sc.cnt[c] = 0;
@@ -273,7 +200,7 @@ impl Index {
     /// A row `i` must be loaded in `sc`. The count tests run first, on B's
     /// non-zeros against the dense A row; only pairs passing them get the exact
     /// distance (the same squares in the same coordinate order as `distance`).
-    fn verify(&self, i: usize, j: usize, th: f64, sc: &mut Scratch) -> Option<(f64, f64)> {
+    fn verify(&self, i: usize, j: usize, th: f64, sc: &mut DenseRow) -> Option<(f64, f64)> {
         let k = self.cl.len.len();
         for c in 0..k {
             if self.cl.complete[c] && (self.total(&self.a, i, c) - self.total(&self.b, j, c)).abs() > self.ed {
@@ -388,7 +315,7 @@ impl Index {
     }
 }
 
-fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<Index, Error> {
+fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<CountFilter, Error> {
     if a.dim != b.dim {
         return Err(Error::Parameter(format!("dimension mismatch: A's vectors have {} components, B's {}", a.dim, b.dim)));
     }
@@ -438,18 +365,18 @@ fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<Index, Erro
         }
     }
     let posting_n = postings.iter().map(|p| p.iter().map(|&r| tot(r as usize)).collect()).collect();
-    Ok(Index { cl, a: ra, b: rb, f, ed: ed as i64, by_total, by_total_n, postings, posting_n, posting_pre, posting_sig, rank })
+    Ok(CountFilter { cl, a: ra, b: rb, f, ed: ed as i64, by_total, by_total_n, postings, posting_n, posting_pre, posting_sig, rank })
 }
 
 /// The pairs of A rows `rows` passing every test, each row's best `per_row` by
 /// (score, distance, b), in A-row order; and the number of candidates verified.
 /// Never inlined: in wasm, V8 optimizes it between the chunks' calls.
 #[inline(never)]
-fn match_rows(ix: &Index, th: &[f64], rows: std::ops::Range<usize>, per_row: usize, nb: usize) -> (Vec<Scored>, u64) {
+fn match_rows(ix: &CountFilter, th: &[f64], rows: std::ops::Range<usize>, per_row: usize, nb: usize) -> (Vec<Scored>, u64) {
     let mut seen = vec![0u32; nb];
     let mut stamp = 0u32;
     let (mut order, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
-    let mut sc = Scratch { cnt: vec![0; ix.cl.of.len()], val: vec![0.0; ix.cl.of.len()], overlap: vec![0; ix.cl.len.len()] };
+    let mut sc = DenseRow { cnt: vec![0; ix.cl.of.len()], val: vec![0.0; ix.cl.of.len()], overlap: vec![0; ix.cl.len.len()] };
     let mut out = Vec::new();
     let mut candidates = 0u64;
     for i in rows {
@@ -487,15 +414,7 @@ pub fn scored_match(a: &Vectors, b: &Vectors, thresholds: &[f64], ed: u32, shape
     super::validate(a, b, thresholds)?;
     let ix = build(a, b, ed, shape)?;
     let per_row = per_row.max(1);
-    let chunk = 512;
-    let run = |c: usize| match_rows(&ix, thresholds, c * chunk..((c + 1) * chunk).min(a.len()), per_row, b.len());
-    #[cfg(not(target_arch = "wasm32"))]
-    let parts: Vec<(Vec<Scored>, u64)> = {
-        use rayon::prelude::*;
-        (0..a.len().div_ceil(chunk)).into_par_iter().map(run).collect()
-    };
-    #[cfg(target_arch = "wasm32")]
-    let parts: Vec<(Vec<Scored>, u64)> = (0..a.len().div_ceil(chunk)).map(run).collect();
+    let parts = crate::par::chunks(a.len(), 512, |rows| match_rows(&ix, thresholds, rows, per_row, b.len()));
     let mut out = Vec::new();
     let mut candidates = 0;
     for (p, c) in parts {
@@ -595,7 +514,7 @@ mod tests {
             let th = crate::threshold::thresholds(&base, &a, ed, &crate::threshold::ThresholdMode::Sound).unwrap();
             let (got, _) = scored_match(&va, &vb, &th, ed, &shape, usize::MAX).unwrap();
             let ix = build(&va, &vb, ed, &shape).unwrap();
-            let mut sc = Scratch { cnt: vec![0; va.dim], val: vec![0.0; va.dim], overlap: vec![0; ix.cl.len.len()] };
+            let mut sc = DenseRow { cnt: vec![0; va.dim], val: vec![0.0; va.dim], overlap: vec![0; ix.cl.len.len()] };
             let mut want = Vec::new();
             for i in 0..a.len() {
                 ix.load(i, &mut sc);

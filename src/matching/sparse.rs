@@ -102,7 +102,7 @@ pub fn worthwhile(a: &Vectors, b: &Vectors) -> bool {
     nnz * 8 < sample * b.dim
 }
 
-struct Index {
+struct SparsePostings {
     a: Csr,
     b: Csr,
     /// Per coordinate: scale s of a count coordinate, or 0.
@@ -151,8 +151,8 @@ fn mass(cols: &[u32], vals: &[f32], scale: &[u8]) -> f64 {
         .sum()
 }
 
-impl Index {
-    fn build(a: &Vectors, b: &Vectors) -> Index {
+impl SparsePostings {
+    fn build(a: &Vectors, b: &Vectors) -> SparsePostings {
         let (a, b_csr) = (Csr::new(a), Csr::new(b));
         let dim = b.dim;
         // Divisors valid for every value of a coordinate; the smallest gives the
@@ -185,7 +185,7 @@ impl Index {
             }
         }
         let posting_mass = postings.iter().map(|p| p.iter().map(|&r| b_mass[r as usize]).collect()).collect();
-        Index { a, b: b_csr, scale, b_mass, postings, posting_mass, by_mass, by_mass_w }
+        SparsePostings { a, b: b_csr, scale, b_mass, postings, posting_mass, by_mass, by_mass_w }
     }
 
     /// All B rows within `th` of A row `i`, sorted by (distance, b); returns candidates.
@@ -246,7 +246,7 @@ impl Index {
 
 /// Never inlined: in wasm, V8 optimizes it between the chunks' calls.
 #[inline(never)]
-fn match_rows(ix: &Index, th: &[f64], rows: std::ops::Range<usize>, total: &AtomicU64) -> Result<(Vec<Pair>, u64), Error> {
+fn match_rows(ix: &SparsePostings, th: &[f64], rows: std::ops::Range<usize>, total: &AtomicU64) -> Result<(Vec<Pair>, u64), Error> {
     let mut seen = vec![0u32; ix.b_mass.len()];
     let (mut order, mut found, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
     let mut candidates = 0;
@@ -260,19 +260,9 @@ fn match_rows(ix: &Index, th: &[f64], rows: std::ops::Range<usize>, total: &Atom
 /// The exact range match through the sparse index (inputs already validated).
 /// Same pairs, same order as [`super::brute_force`].
 pub fn sparse_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
-    let ix = Index::build(a, b);
+    let ix = SparsePostings::build(a, b);
     let total = AtomicU64::new(0);
-    let chunk = 512;
-    let n_chunks = a.len().div_ceil(chunk);
-    let run = |c: usize| match_rows(&ix, thresholds, c * chunk..((c + 1) * chunk).min(a.len()), &total);
-    #[cfg(not(target_arch = "wasm32"))]
-    let parts: Vec<Result<(Vec<Pair>, u64), Error>> = {
-        use rayon::prelude::*;
-        (0..n_chunks).into_par_iter().map(run).collect()
-    };
-    #[cfg(target_arch = "wasm32")]
-    let parts: Vec<Result<(Vec<Pair>, u64), Error>> = (0..n_chunks).map(run).collect();
-    super::join_chunks(parts)
+    super::join_chunks(crate::par::chunks(a.len(), 512, |rows| match_rows(&ix, thresholds, rows, &total)))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

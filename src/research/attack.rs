@@ -295,13 +295,7 @@ pub fn run_attack(names: &[String], dictionary: &[String], alphabet: &Alphabet, 
 /// independent, so the sum is the same in any order up to float addition of
 /// values 1/k, which is summed per target and then in target order).
 fn nn_all(dict: &Dictionary, queries: &[(Vec<f32>, u32)]) -> f64 {
-    #[cfg(not(target_arch = "wasm32"))]
-    let each: Vec<f64> = {
-        use rayon::prelude::*;
-        queries.par_iter().map(|(q, t)| dict.nearest_neighbour(q, *t)).collect()
-    };
-    #[cfg(target_arch = "wasm32")]
-    let each: Vec<f64> = queries.iter().map(|(q, t)| dict.nearest_neighbour(q, *t)).collect();
+    let each = crate::par::map(queries, |(q, t)| dict.nearest_neighbour(q, *t));
     each.iter().sum()
 }
 

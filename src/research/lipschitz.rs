@@ -203,15 +203,7 @@ impl LipschitzBase {
     pub fn embed_all(&self, records: &[String]) -> Vectors {
         let dim = self.dim();
         let mut data = vec![0.0f32; records.len() * dim];
-        #[cfg(not(target_arch = "wasm32"))]
-        {
-            use rayon::prelude::*;
-            data.par_chunks_mut(dim).zip(records.par_iter()).for_each(|(row, s)| self.embed_into(s, row));
-        }
-        #[cfg(target_arch = "wasm32")]
-        for (row, s) in data.chunks_mut(dim).zip(records) {
-            self.embed_into(s, row);
-        }
+        crate::par::fill_rows(&mut data, dim, records, || (), |_, row, s| self.embed_into(s, row));
         Vectors { dim, data }
     }
 }

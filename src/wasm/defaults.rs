@@ -11,7 +11,6 @@ use crate::alphabet::{Alphabet, CharCounts};
 use crate::config::{Config, Preset};
 use crate::eval::scenario::ScenarioOptions;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -23,9 +22,16 @@ struct Defaults {
     /// The default configuration (the recommended preset).
     config: Config,
     /// Every preset's configuration, by name.
-    presets: BTreeMap<&'static str, Config>,
+    presets: Presets,
     embed: EmbedJsOptions,
     scenario: ScenarioOptions,
+}
+
+/// Each preset's configuration ([`Preset::name`]s as keys).
+#[derive(Serialize)]
+struct Presets {
+    recommended: Config,
+    paper: Config,
 }
 
 /// The defaults of `DataOwner` (alphabet and budget filled in), `mine` and
@@ -39,7 +45,7 @@ pub fn defaults() -> Result<JsValue, JsValue> {
     let embed = EmbedJsOptions { thresholds: Some(config.thresholds.clone()), ..EmbedJsOptions::default() };
     to_plain(&Defaults {
         owner: OwnerOptions::filled(),
-        presets: Preset::ALL.iter().map(|p| (p.name(), p.config())).collect(),
+        presets: Presets { recommended: Preset::Recommended.config(), paper: Preset::Paper.config() },
         config,
         embed,
         scenario: ScenarioOptions::default(),

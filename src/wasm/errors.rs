@@ -42,24 +42,7 @@ pub fn bad_options(what: &str, e: serde_wasm_bindgen::Error) -> JsValue {
 /// Reads an options object: `undefined`/`null` give the defaults; anything but a
 /// plain object, or a key the defaults do not have (a typo), is refused.
 pub fn options<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: &str) -> Result<T, JsValue> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
-    }
-    if !value.is_object() || js_sys::Array::is_array(&value) {
-        return Err(invalid(format!("{what} must be an object, got {}", type_name(&value))));
-    }
-    let known = serde_json::to_value(T::default()).unwrap_or_default();
-    if let Some(known) = known.as_object() {
-        for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
-            let key = key.as_string().unwrap_or_default();
-            if !known.contains_key(&key) {
-                let mut names: Vec<&str> = known.keys().map(String::as_str).collect();
-                crate::sorting::sort_by(&mut names, |a, b| a.cmp(b));
-                return Err(invalid(format!("{what}: unknown option {key:?} (known: {})", names.join(", "))));
-            }
-        }
-    }
-    serde_wasm_bindgen::from_value(value).map_err(|e| bad_options(what, e))
+    options_over(value, what, &T::default())
 }
 
 /// Reads an options object over `base` instead of `T::default()`: `undefined`/`null`
