@@ -152,23 +152,6 @@ impl Default for Rule {
     }
 }
 
-impl ThresholdMode {
-    /// The mode's name, as options and messages spell it: `paper`, `sound`,
-    /// `global` (a global value is not part of the name).
-    pub fn name(&self) -> &'static str {
-        match self {
-            ThresholdMode::Paper => "paper",
-            ThresholdMode::Sound => "sound",
-            ThresholdMode::Global(_) => "global",
-        }
-    }
-
-    /// The mode spelled `name` by [`ThresholdMode::name`]; `global` is the
-    /// paper's global bound (no value).
-    pub fn from_name(name: &str) -> Option<ThresholdMode> {
-        [ThresholdMode::Paper, ThresholdMode::Sound, ThresholdMode::Global(None)].into_iter().find(|m| m.name() == name)
-    }
-}
 
 #[cfg(test)]
 mod tests {
