@@ -148,7 +148,8 @@ impl Alphabet {
 
     /// Normalizes one record onto Σ (see the module docs for the rule).
     pub fn normalize(&self, raw: &str) -> String {
-        self.normalize_with(raw, |_| {})
+        // one instantiation of the normalization for both entry points (wasm size)
+        self.normalize_counting(raw, &mut CharCounts::default())
     }
 
     /// [`Alphabet::normalize`], counting what is kept and dropped into `counts`.

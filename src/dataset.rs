@@ -47,13 +47,23 @@ pub enum FormatHint {
     Csv,
 }
 
+/// The CSV delimiter of a header line: a tab when it has tabs and no comma.
+fn delimiter(line: &str) -> u8 {
+    let has = |d: u8| line.bytes().any(|b| b == d);
+    if has(b'\t') && !has(b',') {
+        b'\t'
+    } else {
+        b','
+    }
+}
+
 /// Whether a first line reads as a CSV header: two or more distinct, non-empty
 /// fields (comma or tab separated), none of them a number.
 fn looks_like_header(line: &str) -> bool {
-    let sep = if line.contains('\t') && !line.contains(',') { '\t' } else { ',' };
+    let sep = delimiter(line) as char;
     let fields: Vec<&str> = line.split(sep).map(|f| f.trim().trim_matches('"')).collect();
     // a number: digits with at most a sign, a point and an exponent (no float parser: wasm size)
-    let number = |f: &str| f.chars().any(|c| c.is_ascii_digit()) && f.chars().all(|c| c.is_ascii_digit() || "+-.eE".contains(c));
+    let number = |f: &str| f.chars().any(|c| c.is_ascii_digit()) && f.chars().all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | 'e' | 'E'));
     let distinct = fields.iter().enumerate().all(|(i, f)| !fields[..i].contains(f));
     fields.len() >= 2 && distinct && fields.iter().all(|f| !f.is_empty() && !number(f))
 }
@@ -65,23 +75,22 @@ pub fn is_csv(name: &str, bytes: &[u8], hint: FormatHint, column_named: bool) ->
     match hint {
         FormatHint::Csv => true,
         FormatHint::Text => false,
-        FormatHint::Auto => column_named || lower.ends_with(".csv") || lower.ends_with(".tsv") || looks_like_header(&first_line(bytes)),
+        FormatHint::Auto => column_named || lower.ends_with(".csv") || lower.ends_with(".tsv") || looks_like_header(first_line(bytes)),
     }
 }
 
-/// The first line of `bytes` (of its first 64 KB, lossily decoded, without a BOM).
-fn first_line(bytes: &[u8]) -> String {
-    let head = &bytes[..bytes.len().min(64 * 1024)];
-    let text = String::from_utf8_lossy(head);
-    text.trim_start_matches('\u{FEFF}').lines().next().unwrap_or("").to_string()
+/// The first line of `bytes` without a BOM (empty if it is not UTF-8 text).
+fn first_line(bytes: &[u8]) -> &str {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let end = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
+    std::str::from_utf8(&bytes[..end]).unwrap_or("").trim_end_matches('\r')
 }
 
 /// The column names of a CSV input's header, as the reader sees them.
 pub fn csv_columns(bytes: &[u8], what: &str) -> Result<Vec<String>, InputError> {
     let text = decode_text(bytes, what)?;
     let header_line = text.lines().next().unwrap_or("");
-    let delimiter = if header_line.contains('\t') && !header_line.contains(',') { b'\t' } else { b',' };
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).delimiter(delimiter).from_reader(header_line.as_bytes());
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).delimiter(delimiter(header_line)).from_reader(header_line.as_bytes());
     let headers = reader.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?;
     Ok(headers.iter().map(|h| h.trim().to_string()).collect())
 }
@@ -192,10 +201,8 @@ pub fn read_csv(text: &str, column: &str, id_column: Option<&str>) -> Result<Vec
     if let Some(line) = unclosed_quote(text) {
         return Err(InputError::Csv { record: line.saturating_sub(1), reason: format!("the quoted field opened on line {line} is never closed (unbalanced '\"')") });
     }
-    // tab-separated when the header has tabs and no comma
     let header_line = text.lines().next().unwrap_or("");
-    let delimiter = if header_line.contains('\t') && !header_line.contains(',') { b'\t' } else { b',' };
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).delimiter(delimiter).from_reader(text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(false).delimiter(delimiter(header_line)).from_reader(text.as_bytes());
     let headers = reader
         .headers()
         .map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?

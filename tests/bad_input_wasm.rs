@@ -70,7 +70,7 @@ fn every_bad_input_throws_its_code() {
     let f = fixture();
     let recs = strings(&["PARIS", "ROME"]);
     let owner = || DataOwner::new(recs.clone(), JsValue::UNDEFINED).unwrap();
-    let csv = |text: &str| DataOwner::from_csv(text.into(), "name".into(), "id".into(), JsValue::UNDEFINED).map(|_| ());
+    let csv = |text: &str| DataOwner::from_bytes(bytes(text.as_bytes()), js(r#"{"format": "csv", "column": "name", "idColumn": "id"}"#), JsValue::UNDEFINED).map(|_| ());
     let matcher = |a: JsValue, b: JsValue| Matcher::new(a, b).map(|_| ());
     let embed = |opts: &str| owner().embed(f.shared.clone().into(), js(opts), None).map(|_| ());
     let b = f.batch_b.clone();
@@ -80,7 +80,7 @@ fn every_bad_input_throws_its_code() {
         // CSV text from a file input
         ("unclosed quote", csv("name,id\n\"PARIS,1\nROME,2\n"), "MALFORMED_CSV", "never closed"),
         ("ragged row", csv("name,id\nPARIS,1,x\n"), "MALFORMED_CSV", "malformed CSV at record 1"),
-        ("missing column", DataOwner::from_csv("city,id\nPARIS,1\n".into(), "name".into(), JsValue::UNDEFINED, JsValue::UNDEFINED).map(|_| ()), "MISSING_COLUMN", "CSV column \"name\" not found"),
+        ("missing column", DataOwner::from_bytes(bytes(b"city,id\nPARIS,1\n"), js(r#"{"column": "name"}"#), JsValue::UNDEFINED).map(|_| ()), "MISSING_COLUMN", "CSV column \"name\" not found"),
         ("header only", csv("name,id\n"), "EMPTY_INPUT", "holds no records"),
         ("empty text", csv(""), "EMPTY_INPUT", "holds no records"),
         ("NUL in text", csv("name,id\nPA\0RIS,1\n"), "NOT_TEXT", "NUL byte"),

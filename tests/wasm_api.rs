@@ -340,10 +340,11 @@ fn bad_records() {
     assert_code(DataOwner::new(JsValue::from_str("Paris"), JsValue::UNDEFINED), "INVALID_PARAMETER");
     assert_code(DataOwner::new(js(r#"["Paris", 3]"#), JsValue::UNDEFINED), "INVALID_PARAMETER");
     assert_code(run_scenario(Array::new().into(), JsValue::UNDEFINED, None), "EMPTY_INPUT");
-    assert_code(DataOwner::from_csv("id,name\n1,Paris\n".into(), "city".into(), JsValue::UNDEFINED, JsValue::UNDEFINED), "MISSING_COLUMN");
-    assert_code(DataOwner::from_csv("id,name\n1,Paris\n1,Rome\n".into(), "name".into(), "id".into(), JsValue::UNDEFINED), "DUPLICATE_ID");
-    assert_code(DataOwner::from_csv(JsValue::from(5), "name".into(), JsValue::UNDEFINED, JsValue::UNDEFINED), "INVALID_PARAMETER");
-    let o = DataOwner::from_csv("id,name\nx1,Paris\nx2,Zürich\nx3,\"!!\"\n".into(), "name".into(), "id".into(), JsValue::UNDEFINED).unwrap();
+    let csv = |text: &str, input: &str| DataOwner::from_bytes(Uint8Array::from(text.as_bytes()).into(), js(input), JsValue::UNDEFINED);
+    assert_code(csv("id,name\n1,Paris\n", r#"{"column": "city"}"#), "MISSING_COLUMN");
+    assert_code(csv("id,name\n1,Paris\n1,Rome\n", r#"{"column": "name", "idColumn": "id"}"#), "DUPLICATE_ID");
+    assert_code(DataOwner::from_bytes(JsValue::from(5), JsValue::UNDEFINED, JsValue::UNDEFINED), "INVALID_PARAMETER");
+    let o = csv("id,name\nx1,Paris\nx2,Zürich\nx3,\"!!\"\n", r#"{"column": "name", "idColumn": "id"}"#).unwrap();
     assert_eq!(o.ids(), vec!["x1".to_string(), "x2".to_string()]);
     let empty = JSON::stringify(&get(&o.normalization_report().unwrap(), "empty_ids")).unwrap();
     assert_eq!(String::from(empty), r#"["x3"]"#);

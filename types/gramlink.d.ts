@@ -134,8 +134,6 @@ export class DataOwner {
   free(): void;
   /** Records as strings; their ids are their 1-based positions. Throws EMPTY_INPUT on []. */
   constructor(records: string[], options?: DataOwnerOptions | null);
-  /** Records from CSV text: `column` holds them, `idColumn` (optional) their ids. */
-  static fromCsv(text: string, column: string, idColumn?: string | null, options?: DataOwnerOptions | null): DataOwner;
   /** Records from a file's bytes (text or CSV), read by the same reader as the CLI's. */
   static fromBytes(bytes: Uint8Array, input?: InputOptions | null, options?: DataOwnerOptions | null): DataOwner;
   normalizationReport(): NormalizationReport;

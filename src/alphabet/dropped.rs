@@ -85,26 +85,23 @@ impl CharCounts {
 
     /// An alphabet that would keep the dropped ASCII characters: `letters+digits`
     /// when digits are all that is missing from the default, else `alphabet` with
-    /// the dropped printable ASCII symbols added, most frequent first (as many as
-    /// fit). `None` when nothing ASCII was dropped.
+    /// the dropped printable ASCII symbols added in ASCII order (as many as fit).
+    /// `None` when nothing ASCII was dropped.
     pub fn suggestion(&self, alphabet: &Alphabet) -> Option<String> {
-        let mut dropped: Vec<(char, u64)> =
-            self.ascii.iter().enumerate().filter(|(_, &n)| n > 0).map(|(c, &n)| (c as u8 as char, n)).collect();
+        let dropped: Vec<char> = self.ascii.iter().enumerate().filter(|(_, &n)| n > 0).map(|(c, _)| c as u8 as char).collect();
         if dropped.is_empty() {
             return None;
         }
-        let digits_only = dropped.iter().all(|(c, _)| c.is_ascii_digit());
-        if digits_only && *alphabet == Alphabet::default() {
+        if dropped.iter().all(char::is_ascii_digit) && *alphabet == Alphabet::default() {
             return Some(NamedAlphabet::LettersDigits.name().into());
         }
-        crate::sorting::sort_by(&mut dropped, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let mut s = alphabet.as_string();
-        for (c, _) in dropped {
+        for c in dropped {
             let c = if alphabet.folds_case() { c.to_ascii_uppercase() } else { c };
             if s.chars().count() >= super::MAX_ALPHABET {
                 break;
             }
-            if !s.contains(c) {
+            if !s.chars().any(|x| x == c) {
                 s.push(c);
             }
         }

@@ -12,7 +12,6 @@ use crate::config::{Config, Preset};
 use crate::eval::scenario::ScenarioOptions;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// Every options object's defaults, from the core's `Default`s.
 #[derive(Serialize)]
@@ -106,11 +105,8 @@ struct Peek {
 #[wasm_bindgen(js_name = peekInput)]
 pub fn peek_input(bytes: JsValue, input: JsValue, n: JsValue) -> Result<JsValue, JsValue> {
     use crate::dataset::{csv_columns, is_csv, read_records, InputFormat};
-    let bytes = bytes
-        .dyn_ref::<js_sys::Uint8Array>()
-        .ok_or_else(|| super::errors::invalid(format!("the bytes must be a Uint8Array, got {}", super::errors::type_name(&bytes))))?
-        .to_vec();
-    let i: super::owner::InputOptions = super::errors::options(input, "input options")?;
+    let bytes = super::errors::bytes_arg(&bytes)?;
+    let i = super::owner::InputOptions::read(input)?;
     let n = if n.is_undefined() || n.is_null() { 12 } else { super::errors::count_arg(&n, "n", 0)? as usize };
     let name = i.name.as_deref().unwrap_or("the input");
     let csv = is_csv(name, &bytes, i.format, i.column.is_some());

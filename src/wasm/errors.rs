@@ -39,12 +39,6 @@ pub fn bad_options(what: &str, e: serde_wasm_bindgen::Error) -> JsValue {
     invalid(format!("{what}: {e}"))
 }
 
-/// Reads an options object: `undefined`/`null` give the defaults; anything but a
-/// plain object, or a key the defaults do not have (a typo), is refused.
-pub fn options<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: &str) -> Result<T, JsValue> {
-    options_over(value, what, &T::default())
-}
-
 /// Reads an options object over `base` instead of `T::default()`: `undefined`/`null`
 /// give `base`; a key given (and not `undefined`) overrides `base`'s, so `null`
 /// turns an optional field off. Unknown keys (not in `base`'s serialized form)
@@ -59,27 +53,26 @@ pub fn options_over<T: DeserializeOwned + Serialize>(value: JsValue, what: &str,
     serde_wasm_bindgen::from_value(base_plain).map_err(|e| bad_options(what, e))
 }
 
-/// Reads an options object over `base`, object fields merged key by key (a
-/// caller may give `{config: {thresholds: {ed: 2}}}`); the keys in `whole` are
-/// values, replaced as a whole (a threshold `mode` such as `{global: 2}`).
-/// Unknown keys are refused at every level.
-pub fn options_deep<T: DeserializeOwned + Serialize>(value: JsValue, what: &str, base: &T, whole: &[&str]) -> Result<T, JsValue> {
-    let base_plain = to_plain(base)?;
-    merge_into(&base_plain, &value, what, whole)?;
-    serde_wasm_bindgen::from_value(base_plain).map_err(|e| bad_options(what, e))
+/// Reads a nested options object: keys left out take `T`'s serde defaults
+/// (object by object, so `{config: {thresholds: {ed: 2}}}` changes one field);
+/// unknown keys are refused at every level, against `T::default()`'s form,
+/// except inside the keys of `whole` (values such as a threshold `mode`).
+pub fn nested_options<T: DeserializeOwned + Serialize + Default>(value: JsValue, what: &str, whole: &[&str]) -> Result<T, JsValue> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    check_keys(&value, &to_plain(&T::default())?, what, whole)?;
+    serde_wasm_bindgen::from_value(value).map_err(|e| bad_options(what, e))
 }
 
-fn merge_into(target: &JsValue, given: &JsValue, what: &str, whole: &[&str]) -> Result<(), JsValue> {
-    let known: Vec<String> = js_sys::Object::keys(target.unchecked_ref::<js_sys::Object>()).iter().filter_map(|k| k.as_string()).collect();
+fn check_keys(given: &JsValue, reference: &JsValue, what: &str, whole: &[&str]) -> Result<(), JsValue> {
+    let known: Vec<String> = js_sys::Object::keys(reference.unchecked_ref::<js_sys::Object>()).iter().filter_map(|k| k.as_string()).collect();
     let known: Vec<&str> = known.iter().map(String::as_str).collect();
     for (name, v) in option_entries(given, what, &known)? {
-        let key = JsValue::from_str(&name);
-        let current = js_sys::Reflect::get(target, &key).unwrap_or(JsValue::UNDEFINED);
-        let plain_object = |x: &JsValue| x.is_object() && !x.is_null() && !js_sys::Array::is_array(x);
-        if plain_object(&current) && plain_object(&v) && !whole.contains(&name.as_str()) {
-            merge_into(&current, &v, &format!("{what}: {name}"), whole)?;
-        } else {
-            let _ = js_sys::Reflect::set(target, &key, &v);
+        let r = js_sys::Reflect::get(reference, &JsValue::from_str(&name)).unwrap_or(JsValue::UNDEFINED);
+        let plain_object = |x: &JsValue| x.is_object() && !js_sys::Array::is_array(x);
+        if plain_object(&r) && plain_object(&v) && !whole.contains(&name.as_str()) {
+            check_keys(&v, &r, &format!("{what}: {name}"), whole)?;
         }
     }
     Ok(())
@@ -123,6 +116,11 @@ pub fn type_name(v: &JsValue) -> String {
 /// A string argument, or an `INVALID_PARAMETER` error naming it.
 pub fn string_arg(v: &JsValue, what: &str) -> Result<String, JsValue> {
     v.as_string().ok_or_else(|| invalid(format!("{what} must be a string, got {}", type_name(v))))
+}
+
+/// A file's bytes: a `Uint8Array`, copied into wasm memory.
+pub fn bytes_arg(v: &JsValue) -> Result<Vec<u8>, JsValue> {
+    v.dyn_ref::<js_sys::Uint8Array>().map(|a| a.to_vec()).ok_or_else(|| invalid(format!("the bytes must be a Uint8Array, got {}", type_name(v))))
 }
 
 /// A message as a JSON string or a `Uint8Array`.

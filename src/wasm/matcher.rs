@@ -19,8 +19,7 @@ fn rule_option(v: &JsValue) -> Result<Rule, JsValue> {
             continue;
         }
         let name = x.as_string().ok_or_else(|| invalid(format!("match options: rule must be a string, got {}", type_name(&x))))?;
-        let names: Vec<String> = Rule::ALL.iter().map(|r| format!("{:?}", r.name())).collect();
-        rule = Rule::from_name(&name).ok_or_else(|| invalid(format!("match options: unknown rule {name:?} (the rules: {})", names.join(", "))))?;
+        rule = Rule::from_name(&name).ok_or_else(|| invalid(format!("match options: unknown rule {name:?} (the rules: {})", Rule::ALL.map(Rule::name).join(", "))))?;
     }
     Ok(rule)
 }

@@ -4,7 +4,7 @@
 //!
 //! | JS | core |
 //! |---|---|
-//! | `new DataOwner(records, options)`, `DataOwner.fromCsv`, `DataOwner.fromBytes` | `party::DataOwner::{from_raw, read}` |
+//! | `new DataOwner(records, options)`, `DataOwner.fromBytes(bytes, input, options)` | `party::DataOwner::{from_raw, read}` |
 //! | `owner.mine(options, onProgress)` | `party::DataOwner::mine` |
 //! | `DataOwner.mergeBases(a, b, options)`, `fingerprint(base)` | `party::merge_bases` |
 //! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}` |

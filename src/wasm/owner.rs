@@ -1,11 +1,11 @@
 //! `DataOwner`: one party's records and privacy budget, in the browser or Node:
 //! the core's [`crate::party::DataOwner`] behind JS arguments.
 
-use super::errors::{count_arg, invalid, options, options_over, string_arg, type_name};
+use super::errors::{count_arg, invalid, option_entries, options_over, string_arg, type_name};
 use super::progress::with_progress;
 use crate::alphabet::Alphabet;
 use crate::config::{Config, ThresholdOptions};
-use crate::dataset::{detect_format, read_records, FormatHint, InputFormat, RawRecord};
+use crate::dataset::{detect_format, read_records, FormatHint, RawRecord};
 use crate::dp::{Epsilon, Randomness};
 use crate::error::InputError;
 use crate::keyed::Key;
@@ -13,12 +13,13 @@ use crate::mine::MineOptions;
 use crate::party::{self, merge_bases, EmbedOptions};
 use crate::protocol::{read_noisy_base, read_shared_base, write_noisy_base, write_shared_base, Party};
 use crate::threshold::ThresholdMode;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
-/// Options of a data owner (all optional).
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+/// Options of a data owner (all optional). Read by hand ([`OwnerOptions::read`]:
+/// small in wasm); serialized for `defaults()`.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(super) struct OwnerOptions {
     /// The public alphabet: `"letters"` (A–Z and space, the default),
     /// `"letters+digits"`, or its symbols.
@@ -31,15 +32,29 @@ pub(super) struct OwnerOptions {
 }
 
 impl OwnerOptions {
+    fn read(v: JsValue) -> Result<OwnerOptions, JsValue> {
+        let mut o = OwnerOptions::default();
+        for (key, x) in option_entries(&v, "DataOwner options", &["alphabet", "budget", "seed"])? {
+            if x.is_null() {
+                continue;
+            }
+            match key.as_str() {
+                "alphabet" => o.alphabet = Some(string_arg(&x, "DataOwner options: alphabet")?),
+                "budget" => o.budget = Some(x.as_f64().ok_or_else(|| invalid(format!("DataOwner options: budget must be a number, got {}", type_name(&x))))?),
+                _ => o.seed = Some(seed_arg(&x)?),
+            }
+        }
+        Ok(o)
+    }
+
     /// Every option written out (what `defaults()` shows).
     pub(super) fn filled() -> OwnerOptions {
         OwnerOptions { alphabet: Some("letters".into()), budget: Some(Config::default().mine.epsilon), seed: None }
     }
 }
 
-/// How `fromBytes` reads its bytes.
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+/// How `fromBytes` reads its bytes. Read by hand ([`InputOptions::read`]).
+#[derive(Debug, Default)]
 pub(super) struct InputOptions {
     /// `"auto"` (the default: CSV for a `.csv`/`.tsv` name, a header-like first
     /// line, or a named column), `"text"` or `"csv"`.
@@ -54,8 +69,9 @@ pub(super) struct InputOptions {
 /// configuration's), party B none unless asked; `binary` gives the compact
 /// `Uint8Array` form; `key` (64 hex digits, `keygen()`) or `passphrase` (at least 8
 /// characters) applies the keyed transform, shared with the other party out of band.
-#[derive(Debug, Default, Serialize, Deserialize)]
-#[serde(default, rename_all = "camelCase")]
+/// Read by hand ([`EmbedJsOptions::read`]: small in wasm); serialized for `defaults()`.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
 pub(super) struct EmbedJsOptions {
     pub(super) party: Party,
     pub(super) thresholds: Option<ThresholdOptions>,
@@ -64,7 +80,65 @@ pub(super) struct EmbedJsOptions {
     pub(super) passphrase: Option<String>,
 }
 
+impl InputOptions {
+    pub(super) fn read(v: JsValue) -> Result<InputOptions, JsValue> {
+        let mut o = InputOptions::default();
+        for (key, x) in option_entries(&v, "input options", &["column", "format", "idColumn", "name"])? {
+            if x.is_null() {
+                continue;
+            }
+            let text = x.as_string().ok_or_else(|| invalid(format!("input options: {key} must be a string, got {}", type_name(&x))))?;
+            match key.as_str() {
+                "format" => {
+                    o.format = match text.as_str() {
+                        "auto" => FormatHint::Auto,
+                        "text" => FormatHint::Text,
+                        "csv" => FormatHint::Csv,
+                        _ => return Err(invalid(format!("input options: unknown format {text:?} (\"auto\", \"text\", \"csv\")"))),
+                    }
+                }
+                "column" => o.column = Some(text),
+                "idColumn" => o.id_column = Some(text),
+                _ => o.name = Some(text),
+            }
+        }
+        Ok(o)
+    }
+}
+
+/// A seed: a whole number a JS double holds exactly.
+fn seed_arg(x: &JsValue) -> Result<u64, JsValue> {
+    match x.as_f64() {
+        Some(v) if v.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&v) => Ok(v as u64),
+        _ => Err(invalid("DataOwner options: seed must be a whole number from 0 to 2^53 − 1".into())),
+    }
+}
+
 impl EmbedJsOptions {
+    fn read(v: JsValue) -> Result<EmbedJsOptions, JsValue> {
+        let mut o = EmbedJsOptions::default();
+        for (key, x) in option_entries(&v, "embed options", &["binary", "key", "party", "passphrase", "thresholds"])? {
+            if x.is_null() {
+                continue;
+            }
+            let text = || x.as_string().ok_or_else(|| invalid(format!("embed options: {key} must be a string, got {}", type_name(&x))));
+            match key.as_str() {
+                "party" => {
+                    o.party = match text()?.as_str() {
+                        "A" | "a" => Party::A,
+                        "B" | "b" => Party::B,
+                        other => return Err(invalid(format!("embed options: unknown party {other:?} (\"A\" or \"B\")"))),
+                    }
+                }
+                "binary" => o.binary = x.as_bool().ok_or_else(|| invalid(format!("embed options: binary must be true or false, got {}", type_name(&x))))?,
+                "key" => o.key = Some(text()?),
+                "passphrase" => o.passphrase = Some(text()?),
+                _ => o.thresholds = Some(options_over(x, "embed options: thresholds", &ThresholdOptions::default())?),
+            }
+        }
+        Ok(o)
+    }
+
     /// The core's embed options.
     fn core(self) -> Result<EmbedOptions, crate::error::Error> {
         let key = match (&self.key, &self.passphrase) {
@@ -89,7 +163,7 @@ pub struct DataOwner {
 }
 
 fn build(raw: Vec<RawRecord>, opts: JsValue) -> Result<DataOwner, JsValue> {
-    let o: OwnerOptions = options(opts, "DataOwner options")?;
+    let o = OwnerOptions::read(opts)?;
     let alphabet = Alphabet::parse(o.alphabet.as_deref().unwrap_or("letters"))?;
     let budget = Epsilon::new(o.budget.unwrap_or(Config::default().mine.epsilon))?;
     let rng = Randomness::from_seed_option(o.seed)?;
@@ -129,27 +203,14 @@ impl DataOwner {
         build(raw, options)
     }
 
-    /// A data owner from CSV text: `column` holds the records, `idColumn` the ids.
-    #[wasm_bindgen(js_name = fromCsv)]
-    pub fn from_csv(text: JsValue, column: JsValue, id_column: JsValue, options: JsValue) -> Result<DataOwner, JsValue> {
-        let text = string_arg(&text, "the CSV text")?;
-        let column = string_arg(&column, "the CSV column")?;
-        let id_column = if id_column.is_undefined() || id_column.is_null() { None } else { Some(string_arg(&id_column, "the id column")?) };
-        let raw = read_records(text.as_bytes(), &InputFormat::Csv { column, id_column }, "the CSV text")?;
-        build(raw, options)
-    }
-
     /// A data owner from a file's bytes (a `Uint8Array`: text, one record a
     /// line, or CSV), read by the same reader as the CLI's. `input`: `{format:
     /// "auto" | "text" | "csv", column, idColumn, name}`; CSV without `column` is
     /// refused with the header's columns (`MISSING_COLUMN`).
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(bytes: JsValue, input: JsValue, owner_options: JsValue) -> Result<DataOwner, JsValue> {
-        let bytes = bytes
-            .dyn_ref::<js_sys::Uint8Array>()
-            .ok_or_else(|| invalid(format!("the bytes must be a Uint8Array, got {}", type_name(&bytes))))?
-            .to_vec();
-        let i: InputOptions = options(input, "input options")?;
+        let bytes = super::errors::bytes_arg(&bytes)?;
+        let i = InputOptions::read(input)?;
         let name = i.name.as_deref().unwrap_or("the input");
         let format = detect_format(name, &bytes, i.format, i.column.as_deref(), i.id_column.as_deref())?;
         build(read_records(&bytes, &format, name)?, owner_options)
@@ -218,7 +279,7 @@ impl DataOwner {
     /// default: the default configuration's, sound for ed 1; B none unless
     /// given), binary = false, key | passphrase}`.
     pub fn embed(&self, shared_base: JsValue, options: JsValue, on_progress: Option<js_sys::Function>) -> Result<JsValue, JsValue> {
-        let o: EmbedJsOptions = super::errors::options(options, "embed options")?;
+        let o = EmbedJsOptions::read(options)?;
         let binary = o.binary;
         let base = self::shared_base(&shared_base)?;
         let core = o.core()?;

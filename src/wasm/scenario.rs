@@ -1,6 +1,6 @@
 //! `runScenario`: the evaluation scenario (docs/SCENARIO.md) for the demo page.
 
-use super::errors::{options_deep, string_arg, to_plain};
+use super::errors::{nested_options, string_arg, to_plain};
 use super::owner::string_array;
 use super::progress::{with_progress, JsClock};
 use crate::alphabet::Alphabet;
@@ -21,7 +21,7 @@ use wasm_bindgen::prelude::*;
 pub fn run_scenario(records: JsValue, opts: JsValue, on_progress: Option<js_sys::Function>) -> Result<JsValue, JsValue> {
     let records = string_array(&records, "the records array")?;
     let (alphabet, opts) = split_alphabet(opts)?;
-    let o: ScenarioOptions = options_deep(opts, "scenario options", &ScenarioOptions::default(), &["mode"])?;
+    let o: ScenarioOptions = nested_options(opts, "scenario options", &["mode"])?;
     let raw = records.into_iter().enumerate().map(|(i, text)| RawRecord { id: (i + 1).to_string(), text }).collect();
     let dataset = Dataset::normalize(raw, &alphabet)?;
     let r = with_progress(on_progress.as_ref(), |p| run(dataset.records(), &alphabet, &o, &JsClock, p))?;

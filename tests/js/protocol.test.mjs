@@ -58,7 +58,7 @@ const MINE = { miner: 'fpm', epsilon: 1, k: 75 };
 test('two data owners link CITIES with a corrupted copy', () => {
   assert.ok(cities.length === 5000 && cities.some((s) => /[^\x00-\x7f]/.test(s)), 'CITIES with non-ASCII names');
   const a = new DataOwner(cities, { budget: 1 });
-  const b = DataOwner.fromCsv(csv(corruptedCopy(cities, 7)), 'city', 'id', { budget: 1 });
+  const b = DataOwner.fromBytes(new TextEncoder().encode(csv(corruptedCopy(cities, 7))), { column: 'city', idColumn: 'id' }, { budget: 1 });
   assert.equal(a.size, cities.length);
   assert.ok(a.private && b.private);
   const report = a.normalizationReport();
@@ -158,7 +158,7 @@ test('errors are JS Errors with a stable code', () => {
   expectCode(() => new DataOwner('Paris'), 'INVALID_PARAMETER');
   expectCode(() => new DataOwner(['Paris', 7]), 'INVALID_PARAMETER');
   expectCode(() => new DataOwner(['Paris'], { budgett: 1 }), 'INVALID_PARAMETER');
-  expectCode(() => DataOwner.fromCsv('id,name\n1,Paris\n', 'city'), 'MISSING_COLUMN');
+  expectCode(() => DataOwner.fromBytes(new TextEncoder().encode('id,name\n1,Paris\n'), { column: 'city' }), 'MISSING_COLUMN');
   const o = new DataOwner(cities.slice(0, 200), { budget: 0.5 });
   expectCode(() => o.mine({ miner: 'magic' }), 'INVALID_PARAMETER');
   expectCode(() => o.mine({ epsilon: NaN }), 'INVALID_EPSILON');

@@ -2,7 +2,7 @@
 // the installed package: the hand-written declarations in types/ must accept real use.
 import { DataOwner, Matcher, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule } from 'gramlink';
 const a = new DataOwner(['Paris', 'Zürich'], { budget: 1 });
-const b = DataOwner.fromCsv('id,c\n1,Paris\n', 'c', 'id');
+const b = DataOwner.fromBytes(new TextEncoder().encode('id,c\n1,Paris\n'), { column: 'c', idColumn: 'id' });
 const na: string = a.mine({ miner: 'fpm', epsilon: 0.5 }, (phase, done, total) => { const p: string = phase; return done < total; });
 const nb = b.mine({ miner: 'random' });
 const shared = DataOwner.mergeBases(na, nb);
