@@ -313,7 +313,7 @@ export interface NormalizationPreview {
   normalized: string[];
   /** 1-based positions of the records that normalize to empty. */
   empty: number[];
-  characters: CharCounts;
+  /** Set when more than 1 % of the characters would be dropped. */
   warning: string | null;
 }
 

@@ -60,16 +60,14 @@ struct Preview {
     /// 1-based positions of the records that normalize to the empty string (the
     /// ones `DataOwner` sets aside).
     empty: Vec<usize>,
-    /// Characters kept and dropped, by class.
-    characters: CharCounts,
     /// Set when more than 1 % of the characters would be dropped: which, and an
-    /// alphabet that keeps them.
+    /// alphabet that keeps them (the counts by class are in the owner's report).
     warning: Option<String>,
 }
 
 /// Normalizes `records` (strings) onto `alphabet` (`"letters"`, the default,
 /// `"letters+digits"` or its symbols) exactly as `DataOwner` does, for a preview:
-/// `{normalized, empty, characters, warning}`. Local only: nothing here leaves
+/// `{normalized, empty, warning}`. Local only: nothing here leaves
 /// the page, and nothing is mined.
 #[wasm_bindgen]
 pub fn normalize(records: JsValue, alphabet: JsValue) -> Result<JsValue, JsValue> {
@@ -83,7 +81,7 @@ pub fn normalize(records: JsValue, alphabet: JsValue) -> Result<JsValue, JsValue
     let normalized: Vec<String> = records.iter().map(|r| alphabet.normalize_counting(r, &mut characters)).collect();
     let empty = normalized.iter().enumerate().filter(|(_, n)| n.is_empty()).map(|(i, _)| i + 1).collect();
     let warning = characters.warning(&alphabet);
-    to_plain(&Preview { normalized, empty, characters, warning })
+    to_plain(&Preview { normalized, empty, warning })
 }
 
 /// A first look at a file's bytes.
@@ -107,7 +105,7 @@ pub fn peek_input(bytes: JsValue, input: JsValue, n: JsValue) -> Result<JsValue,
     use crate::dataset::{csv_columns, is_csv, read_records, InputFormat};
     let bytes = super::errors::bytes_arg(&bytes)?;
     let i = super::owner::InputOptions::read(input)?;
-    let n = if n.is_undefined() || n.is_null() { 12 } else { super::errors::count_arg(&n, "n", 0)? as usize };
+    let n = n.as_f64().map_or(12, |x| x.max(0.0) as usize);
     let name = i.name.as_deref().unwrap_or("the input");
     let csv = is_csv(name, &bytes, i.format, i.column.is_some());
     let (columns, format) = if csv {

@@ -87,14 +87,14 @@ impl InputOptions {
             if x.is_null() {
                 continue;
             }
-            let text = x.as_string().ok_or_else(|| invalid(format!("input options: {key} must be a string, got {}", type_name(&x))))?;
+            let text = string_arg(&x, "an input option")?;
             match key.as_str() {
                 "format" => {
                     o.format = match text.as_str() {
                         "auto" => FormatHint::Auto,
                         "text" => FormatHint::Text,
                         "csv" => FormatHint::Csv,
-                        _ => return Err(invalid(format!("input options: unknown format {text:?} (\"auto\", \"text\", \"csv\")"))),
+                        _ => return Err(invalid(format!("input options: unknown format {text:?} (auto, text, csv)"))),
                     }
                 }
                 "column" => o.column = Some(text),
@@ -121,16 +121,16 @@ impl EmbedJsOptions {
             if x.is_null() {
                 continue;
             }
-            let text = || x.as_string().ok_or_else(|| invalid(format!("embed options: {key} must be a string, got {}", type_name(&x))));
+            let text = || string_arg(&x, "an embed option");
             match key.as_str() {
                 "party" => {
                     o.party = match text()?.as_str() {
                         "A" | "a" => Party::A,
                         "B" | "b" => Party::B,
-                        other => return Err(invalid(format!("embed options: unknown party {other:?} (\"A\" or \"B\")"))),
+                        _ => return Err(invalid("embed options: party must be \"A\" or \"B\"".into())),
                     }
                 }
-                "binary" => o.binary = x.as_bool().ok_or_else(|| invalid(format!("embed options: binary must be true or false, got {}", type_name(&x))))?,
+                "binary" => o.binary = x.as_bool().ok_or_else(|| invalid("embed options: binary must be true or false".into()))?,
                 "key" => o.key = Some(text()?),
                 "passphrase" => o.passphrase = Some(text()?),
                 _ => o.thresholds = Some(options_over(x, "embed options: thresholds", &ThresholdOptions::default())?),
