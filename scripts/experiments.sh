@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates docs/results/ (the paper's Figures 4–10 as CSV, SVG and tables, the
-# linkage-quality levers table of issue #8 and the Bloom-filter peer's table) and
+# linkage-quality levers table and the Bloom-filter peer's table) and
 # docs/RESULTS.md (its F1 tables too), from scratch, in one command. Its defaults are
 # what docs/ shows.
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: the whole private linkage on the bundled surnames (data/names.txt,
-# SCENARIO.md): party B holds a copy with one random edit per name, both parties
+# docs/SCENARIO.md): party B holds a copy with one random edit per name, both parties
 # mine ε-DP gram bases (ε = 0.1 each), merge, embed; party A sends thresholds; the
 # matcher links. Prints precision, recall, F1 and the time of each phase.
 # Needs only cargo (no scripts/setup.sh).

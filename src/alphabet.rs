@@ -5,7 +5,7 @@
 //! the data must never decide what is asked. So Σ is a parameter, public, agreed by
 //! both parties, and normalization maps any input onto it.
 //!
-//! Normalization, in this order (SCENARIO.md):
+//! Normalization, in this order (docs/SCENARIO.md):
 //! 1. Unicode NFKD (compatibility decomposition: `ﬁ` → `fi`, `Ｋ` → `K`, `é` → `e` + ◌́;
 //!    in wasm the JS engine's, see below);
 //! 2. drop combining marks (so `Kīhei` → `Kihei`, `Cañon` → `Canon`, `Müller` → `Muller`);

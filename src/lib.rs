@@ -6,7 +6,7 @@
 //! [`threshold`]s; a matcher links the vectors ([`matching`]). Only the messages of
 //! [`protocol`] cross between parties. The method follows Bonomi, Xiong, Chen and
 //! Fung, "Frequent grams based embedding for privacy preserving record linkage"
-//! (CIKM 2012); DESIGN.md lists where this crate departs from the printed paper.
+//! (CIKM 2012); docs/DESIGN.md lists where this crate departs from the printed paper.
 //!
 //! The core (everything outside `wasm`) has no browser dependency and builds
 //! natively and for `wasm32-unknown-unknown`; randomness comes from one place,

@@ -2,7 +2,7 @@
 """gramlink against a Bloom-filter peer on the same corrupted data.
 
 For each dataset and ed, `gramlink corrupt` writes party A's normalized records and
-party B's corrupted copy (SCENARIO.md, the given seed). Then, on those two files:
+party B's corrupted copy (docs/SCENARIO.md, the given seed). Then, on those two files:
 
 * the peer: clkhash CLKs (bigrams, 1,024 bits, a fixed secret), anonlink's candidate
   generation (Dice coefficient, top-K candidates per record above the lowest threshold
@@ -10,7 +10,7 @@ party B's corrupted copy (SCENARIO.md, the given seed). Then, on those two files
 * gramlink: `gramlink link --preset paper` (prefix-tree hybrid, eps 0.1 per party, k 75,
   the paper's personalized threshold at the true ed, h_max = round(mean length of A),
   seed), once with the paper's rule (every B within A's threshold) and once one-to-one;
-  and `gramlink link --preset recommended`, the default (issue #8: every public 2-gram +
+  and `gramlink link --preset recommended`, the default (src/config.rs: every public 2-gram +
   boundary grams, 75 mined 3-grams of `^record$`, the sound threshold, the q-gram count
   filter, greedy one-to-one by cosine distance).
 
@@ -180,7 +180,7 @@ def main():
                 hmax = max(1, math.floor(sum(len(r[1]) for r in a_rows) / n + 0.5))
                 print(f"[peer] {label} n={n} ed={ed}: gramlink …", file=sys.stderr, flush=True)
                 variants = [(["--preset", "paper"], "gramlink (paper rule)", "paper personalized"),
-                            (["--preset", "paper", "--one-to-one"], "gramlink (one-to-one)", "paper personalized")]
+                            (["--preset", "paper", "--rule", "greedy"], "gramlink (one-to-one)", "paper personalized")]
                 if ed < 2 or not args.recommended_ed2_limit or n <= args.recommended_ed2_limit:
                     variants.append((["--preset", "recommended"], "gramlink (recommended)", "sound + q-gram filter, cosine"))
                 else:
@@ -266,7 +266,7 @@ def write_outputs(args, rows, total):
     md.append("- **gramlink**: `gramlink link --preset paper` (prefix-tree hybrid, ε = 0.1 per party, k = 75, "
               "q ∈ [1, 3]), the paper's personalized threshold at the true ed, h_max = round(mean length), "
               "seed as above; *paper rule* returns every B within A's threshold, *one-to-one* is greedy. "
-              "*recommended*: `--preset recommended`, gramlink's default (issue #8; docs/results/levers.md): every "
+              "*recommended*: `--preset recommended`, gramlink's default (src/config.rs; docs/results/levers.md): every "
               "public 2-gram of Σ plus the boundary grams, 75 ε-DP prefix-tree-mined 3-grams of `^record$`, the "
               "sound threshold, the q-gram count filter, greedy one-to-one by cosine distance; no threshold is "
               "tuned on the truth.")

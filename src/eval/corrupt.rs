@@ -1,4 +1,4 @@
-//! Party B's corrupted copy (SCENARIO.md): exactly `ed` edit operations applied one
+//! Party B's corrupted copy (docs/SCENARIO.md): exactly `ed` edit operations applied one
 //! after another, each chosen uniformly among substitute, insert and delete at a
 //! uniform position. A substitution picks a letter of A–Z different from the one
 //! it replaces, uniformly; an insertion a letter of A–Z uniformly; a deletion that

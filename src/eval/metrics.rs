@@ -1,4 +1,4 @@
-//! Linkage quality against the known truth (SCENARIO.md): precision = true pairs
+//! Linkage quality against the known truth (docs/SCENARIO.md): precision = true pairs
 //! returned / pairs returned; recall = true pairs returned / N; F1 their harmonic mean.
 
 use serde::{Deserialize, Serialize};

@@ -10,7 +10,7 @@ impl Thresholder {
     /// `D[i] = Σ_{g∈B} (δ_s(i,g)/|g|)²`, where `δ_s(i,g) = 1` if some occurrence of
     /// g covers position i (several occurrences of the same gram count once).
     ///
-    /// Reading of the misprints (DESIGN.md): equation 13 disagrees with its prose;
+    /// Reading of the misprints (docs/DESIGN.md): equation 13 disagrees with its prose;
     /// we follow the prose and VGRAM's recurrence: `P[i]` is the largest position
     /// `j < i` such that no base-gram occurrence covers both j and i (an edit at j
     /// and one at i touch disjoint occurrences), i.e. the smallest start of an

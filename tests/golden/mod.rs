@@ -1,5 +1,5 @@
 //! Golden values: outputs of seeded, deterministic computations that must be bit-identical
-//! natively and in wasm (DESIGN.md: same seed, same output, natively and in wasm).
+//! natively and in wasm (docs/DESIGN.md: same seed, same output, natively and in wasm).
 //!
 //! Each case is a name and a function computing a `serde_json::Value`; its committed value
 //! is `tests/golden/<name>.json`. Two tests share this module:
@@ -115,7 +115,7 @@ fn mined_names_prefix_hybrid_seed42() -> Value {
     mined(NAMES, gramlink::config::Config::paper().mine, 42)
 }
 
-/// The whole SCENARIO.md protocol (corrupt, mine both parties, merge, embed,
+/// The whole docs/SCENARIO.md protocol (corrupt, mine both parties, merge, embed,
 /// thresholds, match, score) on the first 1,000 cities: identical natively (rayon)
 /// and in wasm (sequential). Timings are left out (NoClock).
 fn scenario(options: ScenarioOptions) -> Value {

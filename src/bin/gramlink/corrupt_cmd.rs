@@ -1,4 +1,4 @@
-//! `gramlink corrupt`: writes the SCENARIO.md pair of files — party A's normalized
+//! `gramlink corrupt`: writes the docs/SCENARIO.md pair of files — party A's normalized
 //! records and party B's corrupted copy in a seeded random order — so that another
 //! tool (benches/peers/) can be run on exactly the data gramlink's `eval` uses.
 //! B's corruption is drawn from the same stream as in `run_scenario` (the first

@@ -1,7 +1,7 @@
 //! The part of docs/RESULTS.md that sets each of the paper's figures (section 7)
 //! beside what `gramlink experiment` measured (docs/results/<fig>.md) and the
 //! Bloom-filter peer's table (docs/results/peer.md, from benches/peers/run.sh),
-//! then issue #8's levers table (docs/results/levers.md, from `gramlink levers`) with
+//! then the levers table (docs/results/levers.md, from `gramlink levers`) with
 //! its explanation, so that regeneration keeps every word of it.
 
 use std::fmt::Write as _;
@@ -88,7 +88,7 @@ pub fn section(dir: &Path) -> String {
 /// read from its CSV (so the text cannot drift from the table), and why each lever
 /// helps or not.
 fn levers_section(dir: &Path) -> String {
-    let mut s = String::from("## Levers of linkage quality (issue #8)\n\n");
+    let mut s = String::from("## Levers of linkage quality\n\n");
     let Ok(table) = std::fs::read_to_string(dir.join("levers.md")) else {
         let _ = writeln!(s, "Not run (no {}/levers.md; `gramlink levers`).\n", dir.display());
         return s;
@@ -141,7 +141,7 @@ Speed: the wide vectors (858 coordinates) defeat the lattice/PCA indexes, so the
 uses an exact sparse index for wide, mostly-zero vectors (src/matching/sparse.rs: q-gram
 count filter plus prefix filter, same pairs as brute force). It still computes ~4% of all
 distances: the sound ed-1 threshold allows ~5 bigram differences, a lot for names of ~7
-bigrams. Full NAMES `eval --ed 1` (measured once in issue #8's round, not by
+bigrams. Full NAMES `eval --ed 1` (measured once when the levers were chosen, not by
 `scripts/experiments.sh`): paper preset 7.2 s; recommended 1,076 s (927 M candidate
 distances; measured on the shared 2-core machine at load ≈ 11, so both are inflated, the
 ratio is what matters) and dense vectors of 858 f32 per record (~0.5 GB per party). At

@@ -1,4 +1,4 @@
-//! Figures 5–8: linkage quality (F1) of the SCENARIO.md protocol against the global
+//! Figures 5–8: linkage quality (F1) of the docs/SCENARIO.md protocol against the global
 //! threshold, the base size k, ε and ed. Every point is the mean of `runs` seeded
 //! scenarios (seed, seed+1, …), with min and max.
 
