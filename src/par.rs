@@ -10,7 +10,6 @@
 use std::ops::Range;
 
 /// The fewest rows one call handles in wasm (see the module docs).
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 pub const WASM_ROWS_PER_CALL: usize = 2048;
 
 /// `f` over `0..len` in chunks of `chunk` rows (natively; at least

@@ -294,38 +294,32 @@ fn match_rows(ix: &Indexes, a: &Vectors, b: &Vectors, th: &[f64], rows: std::ops
 /// The exact range match, using every core natively ([`crate::par`]). Same pairs, same order as
 /// [`range_match_sequential`] and [`super::brute_force`].
 pub fn range_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
-    validate(a, b, thresholds)?;
-    if super::sparse::worthwhile(a, b) {
-        return super::sparse::sparse_match(a, b, thresholds);
-    }
-    let index = Indexes::new(a, b);
-    let total = AtomicU64::new(0);
-    super::join_chunks(crate::par::chunks(a.len(), 512, |rows| match_rows(&index, a, b, thresholds, rows, &total)))
+    run(a, b, thresholds, true)
 }
 
-/// The exact range match on one thread.
+/// The exact range match on one thread (its per-row index queries; a sparse
+/// batch still goes through [`super::sparse`]).
 pub fn range_match_sequential(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
+    run(a, b, thresholds, false)
+}
+
+fn run(a: &Vectors, b: &Vectors, thresholds: &[f64], parallel: bool) -> Result<(Vec<Pair>, MatchStats), Error> {
     validate(a, b, thresholds)?;
     if super::sparse::worthwhile(a, b) {
         return super::sparse::sparse_match(a, b, thresholds);
     }
     let index = Indexes::new(a, b);
     let total = AtomicU64::new(0);
-    let (mut pairs, mut candidates) = (Vec::new(), 0);
-    // In chunks of rows, one call each: V8 (wasm) optimizes a function between
-    // calls, never inside a running one, so a single call over all of A would
-    // run its whole first time in baseline code.
-    for start in (0..a.len()).step_by(SEQUENTIAL_CHUNK) {
-        let (p, c) = match_rows(&index, a, b, thresholds, start..(start + SEQUENTIAL_CHUNK).min(a.len()), &total)?;
-        pairs.extend(p);
-        candidates += c;
-    }
-    let stats = MatchStats { candidates, pairs: pairs.len() as u64 };
-    Ok((pairs, stats))
+    let rows = |rows| match_rows(&index, a, b, thresholds, rows, &total);
+    let parts = if parallel {
+        crate::par::chunks(a.len(), 512, rows)
+    } else {
+        // in chunks of rows as wasm runs them (one call each: crate::par)
+        let chunk = crate::par::WASM_ROWS_PER_CALL;
+        (0..a.len()).step_by(chunk).map(|start| rows(start..(start + chunk).min(a.len()))).collect()
+    };
+    super::join_chunks(parts)
 }
-
-/// Rows of A per call of [`match_rows`] in [`range_match_sequential`].
-const SEQUENTIAL_CHUNK: usize = 2048;
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {

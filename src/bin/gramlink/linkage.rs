@@ -3,11 +3,10 @@
 //! Each calls one role of the core; none chains the protocol's steps.
 
 use crate::io::{self, CliError, InFile, Result};
-use crate::options::{MineFlags, PresetArg, ReadFlags, RecordArgs, RuleFlag, ThresholdFlags};
+use crate::options::{ConfigFlags, PresetArg, ReadFlags, RecordArgs, RuleFlag, ThresholdFlags};
 use crate::progress_bar::Bar;
 use clap::Args;
 use gramlink::clock::{Clock, SystemClock};
-use gramlink::config::Config;
 use gramlink::dp::{Epsilon, Randomness};
 use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
 use gramlink::keyed::Key;
@@ -108,15 +107,6 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
     Ok(())
 }
 
-/// The configuration from a preset and the flags over it.
-fn config_of(preset: &PresetArg, mine: &MineFlags, threshold: &ThresholdFlags, rule: &RuleFlag) -> Result<Config> {
-    let mut config = preset.config();
-    mine.apply(&mut config);
-    threshold.apply(&mut config)?;
-    rule.apply(&mut config);
-    Ok(config)
-}
-
 #[derive(Args)]
 pub struct LinkArgs {
     /// Party A's records.
@@ -126,13 +116,7 @@ pub struct LinkArgs {
     #[command(flatten)]
     read: ReadFlags,
     #[command(flatten)]
-    preset: PresetArg,
-    #[command(flatten)]
-    mine: MineFlags,
-    #[command(flatten)]
-    threshold: ThresholdFlags,
-    #[command(flatten)]
-    rule: RuleFlag,
+    config: ConfigFlags,
     /// Both parties apply the keyed transform with a fresh random key (the
     /// matcher's answer is unchanged; see `gramlink attack`).
     #[arg(long)]
@@ -147,7 +131,7 @@ pub struct LinkArgs {
 
 pub fn cmd_link(a: LinkArgs) -> Result<()> {
     let alphabet = a.read.alphabet()?;
-    let config = config_of(&a.preset, &a.mine, &a.threshold, &a.rule)?;
+    let config = a.config.config()?;
     config.mine.validate(alphabet.len())?;
     let (da, db) = (a.read.load(&a.a, &alphabet)?, a.read.load(&a.b, &alphabet)?);
     let (read_a, read_b) = (da.report(), db.report());
@@ -189,13 +173,7 @@ pub struct EvalArgs {
     #[arg(long)]
     data: PathBuf,
     #[command(flatten)]
-    preset: PresetArg,
-    #[command(flatten)]
-    mine: MineFlags,
-    #[command(flatten)]
-    threshold: ThresholdFlags,
-    #[command(flatten)]
-    rule: RuleFlag,
+    config: ConfigFlags,
     /// Apply the keyed transform (key drawn from the seed: an experiment).
     #[arg(long)]
     keyed: bool,
@@ -215,7 +193,7 @@ pub struct EvalArgs {
 pub fn cmd_eval(a: EvalArgs) -> Result<()> {
     let alphabet = gramlink::alphabet::Alphabet::default();
     let d = io::load_dataset(&a.data, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
-    let config = config_of(&a.preset, &a.mine, &a.threshold, &a.rule)?;
+    let config = a.config.config()?;
     let options = ScenarioOptions { seed: a.seed.unwrap_or(42), mean_h_max: a.mean_hmax, sample: 10, keyed: a.keyed, ..ScenarioOptions::new(config) };
     let clock = SystemClock::default();
     let r = run_scenario(d.records(), &alphabet, &options, &clock, &mut Bar::new())?;

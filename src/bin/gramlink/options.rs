@@ -135,6 +135,29 @@ impl RuleFlag {
     }
 }
 
+/// A whole configuration from flags: `--preset` and every flag over it.
+#[derive(Args, Clone, Default)]
+pub struct ConfigFlags {
+    #[command(flatten)]
+    pub preset: PresetArg,
+    #[command(flatten)]
+    pub mine: MineFlags,
+    #[command(flatten)]
+    pub threshold: ThresholdFlags,
+    #[command(flatten)]
+    pub rule: RuleFlag,
+}
+
+impl ConfigFlags {
+    pub fn config(&self) -> Result<Config> {
+        let mut config = self.preset.config();
+        self.mine.apply(&mut config);
+        self.threshold.apply(&mut config)?;
+        self.rule.apply(&mut config);
+        Ok(config)
+    }
+}
+
 /// How a party's records are read.
 #[derive(Args, Clone, Default)]
 pub struct ReadFlags {
