@@ -312,7 +312,7 @@ fn run(a: &Vectors, b: &Vectors, thresholds: &[f64], parallel: bool) -> Result<(
     let total = AtomicU64::new(0);
     let rows = |rows| match_rows(&index, a, b, thresholds, rows, &total);
     let parts = if parallel {
-        crate::par::chunks(a.len(), 512, rows)
+        crate::par::chunks(a.len(), crate::par::WASM_ROWS_PER_CALL, rows)
     } else {
         // in chunks of rows as wasm runs them (one call each: crate::par)
         let chunk = crate::par::WASM_ROWS_PER_CALL;
