@@ -103,7 +103,11 @@ impl Matcher {
     /// Links the batches under `rule`.
     pub fn link(&self, rule: Rule) -> Result<Linkage, Error> {
         let (c, stats) = self.candidates(rule)?;
-        let pairs = self.assign(&c, rule);
+        let pairs = match (c, rule) {
+            // every candidate: no copy of what may be millions of pairs
+            (Candidates::Within(pairs), Rule::All) => pairs,
+            (c, rule) => self.assign(&c, rule),
+        };
         let stats = MatchStats { pairs: pairs.len() as u64, ..stats };
         Ok(Linkage { rule, pairs, stats })
     }
