@@ -176,7 +176,7 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     run(&["match", &p("a.vec"), &p("b.vec"), "--rule", "greedy", "--out", &p("pairs.csv")]);
     let csv = std::fs::read_to_string(d.path("pairs.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "a_id,b_id,distance");
+    assert_eq!(lines[0], "a_id,b_id,distance,cosine");
     // the same file on both sides: one-to-one links each line to itself or to a twin
     assert!(lines.len() > 4900, "{} pairs", lines.len() - 1);
     let same = lines[1..].iter().filter(|l| { let f: Vec<&str> = l.split(',').collect(); f[0] == f[1] }).count();
@@ -343,4 +343,33 @@ fn csv_is_detected_and_dropped_characters_are_reported() {
     assert!(!stderr(&r).contains("dropped"), "{}", stderr(&r));
     let r = gramlink(&["mine", "--input", &people, "--format", "text", "--seed", "1", "--out", out.to_str().unwrap()]);
     assert!(r.status.success(), "--format text reads the header as a record: {}", stderr(&r));
+}
+
+/// `--truth` scores one's own linkage against a CSV of true pairs by ids (any
+/// number per record), and the pairs file carries each pair's cosine score.
+#[test]
+fn link_and_match_score_against_a_truth_file() {
+    let d = Dir::new();
+    let a = d.write("a.csv", b"id,name\n1,SMITH\n2,JOHNSON\n3,WILLIAMS\n4,BROWN\n");
+    let b = d.write("b.csv", b"id,name\nx,SMYTH\ny,JONSON\nz,BROWNE\nw,GARCIA\n");
+    let truth = d.write("truth.csv", b"a_id,b_id\n1,x\n2,y\n4,z\n3,q\n");
+    let out = d.path("pairs.csv");
+    let r = gramlink(&["link", &a, &b, "--column", "name", "--id-column", "id", "--seed", "2", "--truth", &truth, "--out", out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let e = stderr(&r);
+    let line = e.lines().find(|l| l.starts_with("against ")).unwrap_or_else(|| panic!("no score line: {e}"));
+    assert!(line.contains("4 true pairs in all"), "{line}");
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "a_id,b_id,distance,cosine");
+    let true_rows = rows[1..].iter().filter(|l| ["1,x,", "2,y,", "4,z,"].iter().any(|p| l.starts_with(p))).count();
+    assert!(line.contains(&format!("{true_rows} of {} pairs true", rows.len() - 1)), "{line} vs {csv}");
+    for row in &rows[1..] {
+        let cos: f64 = row.rsplit(',').next().unwrap().parse().unwrap();
+        assert!((0.0..=2.0).contains(&cos), "{row}");
+    }
+    let bad = d.write("bad.csv", b"a_id,b_id\n");
+    let out2 = d.path("pairs2.csv");
+    let r = gramlink(&["link", &a, &b, "--column", "name", "--seed", "2", "--truth", &bad, "--out", out2.to_str().unwrap()]);
+    assert_fails(&r, "error[EMPTY_INPUT]", &out2);
 }

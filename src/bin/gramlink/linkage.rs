@@ -14,6 +14,7 @@ use gramlink::matcher::Matcher;
 use gramlink::matching::{Pair, Rule};
 use gramlink::party::{DataOwner, EmbedOptions};
 use gramlink::protocol::{read_shared_base, Party};
+use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -71,29 +72,75 @@ pub struct MatchArgs {
     preset: PresetArg,
     #[command(flatten)]
     rule: RuleFlag,
-    /// Where to write the pairs, as CSV: a_id,b_id,distance.
+    #[command(flatten)]
+    truth: TruthArg,
+    /// Where to write the pairs, as CSV: a_id,b_id,distance,cosine.
     #[arg(long, short)]
     out: PathBuf,
 }
 
-/// Pairs as CSV rows, ids quoted when they need it.
-fn pairs_csv(pairs: &[Pair], a_ids: &[String], b_ids: &[String]) -> Result<Vec<u8>> {
+/// Pairs as CSV rows, ids quoted when they need it: each pair's distance and its
+/// cosine distance (the `ranked` rule's score; from the distance and the norms).
+fn pairs_csv(m: &Matcher, pairs: &[Pair]) -> Result<Vec<u8>> {
     let err = |e: csv::Error| CliError::failed(format!("cannot write the pairs: {e}"));
+    let scored = gramlink::matching::rank_by_cosine(&m.a().vectors, &m.b().vectors, pairs);
+    let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["a_id", "b_id", "distance"]).map_err(err)?;
-    for p in pairs {
-        w.write_record([&a_ids[p.a as usize], &b_ids[p.b as usize], &format!("{:.6}", p.distance)]).map_err(err)?;
+    w.write_record(["a_id", "b_id", "distance", "cosine"]).map_err(err)?;
+    for s in &scored {
+        let p = s.pair;
+        w.write_record([&a_ids[p.a as usize], &b_ids[p.b as usize], &format!("{:.6}", p.distance), &format!("{:.6}", s.score)]).map_err(err)?;
     }
     w.into_inner().map_err(|e| CliError::failed(format!("cannot write the pairs: {e}")))
+}
+
+/// `--truth`: a CSV of true pairs by ids (`a_id,b_id`), to score one's own linkage.
+#[derive(Args, Clone, Default)]
+pub struct TruthArg {
+    /// Score the pairs against this CSV of true pairs (header, then A id and B id
+    /// per row; any number of true pairs per record): prints precision, recall
+    /// (over every true pair) and F1.
+    #[arg(long)]
+    truth: Option<PathBuf>,
+}
+
+/// A truth file's path and its true pairs by ids.
+type Truth = Option<(PathBuf, HashSet<(String, String)>)>;
+
+impl TruthArg {
+    /// The true pairs, read before any work (a bad truth file fails fast).
+    fn load(&self) -> Result<Truth> {
+        let Some(path) = &self.truth else { return Ok(None) };
+        let truth = gramlink::eval::metrics::read_truth(&io::read_bytes(path)?, &path.display().to_string())?;
+        Ok(Some((path.clone(), truth)))
+    }
+}
+
+/// Prints the scores of `pairs` (rows of `m`'s batches) against a loaded truth.
+fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
+    let Some((path, truth)) = truth else { return };
+    let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
+    let q = gramlink::eval::metrics::quality_by_ids(pairs.iter().map(|p| (a_ids[p.a as usize].as_str(), b_ids[p.b as usize].as_str())), truth);
+    eprintln!(
+        "against {}: precision {:.4}  recall {:.4}  F1 {:.4} ({} of {} pairs true; {} true pairs in all)",
+        path.display(),
+        q.precision,
+        q.recall,
+        q.f1,
+        q.true_pairs,
+        q.pairs,
+        truth.len()
+    );
 }
 
 pub fn cmd_match(a: MatchArgs) -> Result<()> {
     let mut config = a.preset.config();
     a.rule.apply(&mut config);
+    let truth = a.truth.load()?;
     let (ba, bb) = (io::read_bytes(&a.a)?, io::read_bytes(&a.b)?);
     let matcher = Matcher::read(&ba, &bb)?;
     let linkage = matcher.link(config.rule)?;
-    io::write_atomic(&a.out, &pairs_csv(&linkage.pairs, &matcher.a().ids, &matcher.b().ids)?)?;
+    io::write_atomic(&a.out, &pairs_csv(&matcher, &linkage.pairs)?)?;
     let n = matcher.a().ids.len() as f64 * matcher.b().ids.len() as f64;
     eprintln!(
         "{} pairs ({}), {} candidate distances computed of {} possible ({:.4}%) -> {}",
@@ -104,6 +151,7 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
         100.0 * linkage.stats.candidates as f64 / n.max(1.0),
         a.out.display()
     );
+    report(&truth, &matcher, &linkage.pairs);
     Ok(())
 }
 
@@ -124,7 +172,9 @@ pub struct LinkArgs {
     /// Seed for reproducible experiments: the bases are then NOT private.
     #[arg(long)]
     seed: Option<u64>,
-    /// Where to write the pairs, as CSV: a_id,b_id,distance.
+    #[command(flatten)]
+    truth: TruthArg,
+    /// Where to write the pairs, as CSV: a_id,b_id,distance,cosine.
     #[arg(long, short)]
     out: PathBuf,
 }
@@ -133,6 +183,7 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
     let alphabet = a.read.alphabet()?;
     let config = a.config.config()?;
     config.mine.validate(alphabet.len())?;
+    let truth = a.truth.load()?;
     let (da, db) = (a.read.load(&a.a, &alphabet)?, a.read.load(&a.b, &alphabet)?);
     let (read_a, read_b) = (da.report(), db.report());
     let mut rng = crate::randomness(a.seed, "the bases are")?;
@@ -145,7 +196,7 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
     let s = gramlink::session::run(&mut owner_a, &mut owner_b, &config, key.as_ref(), &clock, bar)?;
     bar.finish();
     let m = &s.matcher;
-    io::write_atomic(&a.out, &pairs_csv(&s.pairs, &m.a().ids, &m.b().ids)?)?;
+    io::write_atomic(&a.out, &pairs_csv(m, &s.pairs)?)?;
     eprintln!(
         "A: {} records read, {} set aside; B: {} read, {} set aside; shared base {} ({} grams)",
         read_a.total,
@@ -164,6 +215,7 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
         clock.now_ms(),
         a.out.display()
     );
+    report(&truth, m, &s.pairs);
     Ok(())
 }
 
