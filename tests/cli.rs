@@ -373,3 +373,32 @@ fn link_and_match_score_against_a_truth_file() {
     let r = gramlink(&["link", &a, &b, "--column", "name", "--seed", "2", "--truth", &bad, "--out", out2.to_str().unwrap()]);
     assert_fails(&r, "error[EMPTY_INPUT]", &out2);
 }
+
+/// The scale data: N distinct two-word records from a word list, B's corrupted
+/// copy and the truth file that `link --truth` reads.
+#[test]
+fn corrupt_makes_two_word_scale_data_with_its_truth() {
+    let d = Dir::new();
+    let (a, b, t) = (d.path("a.csv"), d.path("b.csv"), d.path("truth.csv"));
+    let run = |seed: &str| {
+        let r = gramlink(&["corrupt", "--data", &data("names.txt"), "--two-words", "500", "--ed", "1", "--seed", seed,
+            "--out-a", a.to_str().unwrap(), "--out-b", b.to_str().unwrap(), "--truth", t.to_str().unwrap()]);
+        assert!(r.status.success(), "{}", stderr(&r));
+        std::fs::read_to_string(&a).unwrap()
+    };
+    let first = run("5");
+    assert_eq!(first, run("5"), "seeded");
+    let rows: Vec<&str> = first.lines().skip(1).collect();
+    assert_eq!(rows.len(), 500);
+    assert_eq!(rows.iter().collect::<std::collections::HashSet<_>>().len(), 500, "distinct");
+    assert!(rows.iter().all(|r| r.split(',').nth(1).unwrap().split(' ').count() == 2), "two words each");
+    assert_eq!(std::fs::read_to_string(&t).unwrap().lines().count(), 501);
+    let out = d.path("pairs.csv");
+    let r = gramlink(&["link", a.to_str().unwrap(), b.to_str().unwrap(), "--column", "name", "--id-column", "id", "--seed", "1",
+        "--truth", t.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let e = stderr(&r);
+    assert!(r.status.success() && e.contains("500 true pairs in all"), "{e}");
+    let tiny = d.write("tiny.txt", b"SMITH\nJONES\n");
+    let r = gramlink(&["corrupt", "--data", &tiny, "--two-words", "3", "--out-a", a.to_str().unwrap(), "--out-b", b.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+}

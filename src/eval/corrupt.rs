@@ -37,6 +37,27 @@ pub fn corrupt(s: &str, ed: u32, rng: &mut Randomness) -> String {
     chars.into_iter().collect()
 }
 
+/// `n` distinct two-word records, each two words of `words` drawn uniformly
+/// (with replacement) and joined by a space, in drawing order: the scale data of
+/// the benchmarks (a million "SURNAME SURNAME" strings from NAMES). `None` when
+/// `words` cannot make `n` distinct records (fewer than `n` ordered pairs).
+pub fn two_word_records(words: &[String], n: usize, rng: &mut Randomness) -> Option<Vec<String>> {
+    let possible = (words.len() as u128) * (words.len() as u128);
+    if (n as u128) > possible / 2 {
+        // rejection sampling would crawl near the number of pairs: refuse instead
+        return None;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(n);
+    let mut out = Vec::with_capacity(n);
+    while out.len() < n {
+        let (i, j) = (rng.below(words.len()), rng.below(words.len()));
+        if seen.insert((i as u32, j as u32)) {
+            out.push(format!("{} {}", words[i], words[j]));
+        }
+    }
+    Some(out)
+}
+
 /// Levenshtein distance (for tests and diagnostics).
 pub fn edit_distance(a: &str, b: &str) -> usize {
     let a: Vec<char> = a.chars().collect();
@@ -57,6 +78,16 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn two_word_records_are_distinct_and_seeded() {
+        let words: Vec<String> = ["SMITH", "JONES", "BROWN", "GARCIA"].iter().map(|s| s.to_string()).collect();
+        let a = two_word_records(&words, 8, &mut Randomness::seeded(3)).unwrap();
+        assert_eq!(a, two_word_records(&words, 8, &mut Randomness::seeded(3)).unwrap());
+        assert_eq!(a.iter().collect::<std::collections::HashSet<_>>().len(), 8);
+        assert!(a.iter().all(|r| r.split(' ').count() == 2));
+        assert!(two_word_records(&words, 9, &mut Randomness::seeded(3)).is_none(), "16 ordered pairs: at most half asked");
+    }
 
     #[test]
     fn stays_within_ed_and_usually_reaches_it() {

@@ -19,6 +19,14 @@ pub struct CorruptArgs {
     /// Use only the first N records (after normalization).
     #[arg(long)]
     limit: Option<usize>,
+    /// Instead of the records themselves, N distinct records of two of them each
+    /// ("SURNAME SURNAME", drawn with the seed): the scale data of the benchmarks.
+    #[arg(long, conflicts_with = "limit")]
+    two_words: Option<usize>,
+    /// Also write the truth as CSV `a_id,b_id` (the form `--truth` of `link` and
+    /// `match` reads).
+    #[arg(long)]
+    truth: Option<PathBuf>,
     /// Exact number of random edits per B record.
     #[arg(long, default_value_t = 1)]
     ed: u32,
@@ -38,11 +46,11 @@ pub struct CorruptArgs {
     out_b: PathBuf,
 }
 
-/// CSV bytes with header `id,name`.
-fn csv_bytes(rows: impl Iterator<Item = (String, String)>) -> Result<Vec<u8>> {
+/// CSV bytes with a two-column header.
+fn csv_bytes(header: &[&str; 2], rows: impl Iterator<Item = (String, String)>) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let err = |e: &dyn std::fmt::Display| io::CliError::failed(format!("cannot write CSV: {e}"));
-    w.write_record(["id", "name"]).map_err(|e| err(&e))?;
+    w.write_record(header).map_err(|e| err(&e))?;
     for (id, name) in rows {
         w.write_record([id, name]).map_err(|e| err(&e))?;
     }
@@ -52,14 +60,24 @@ fn csv_bytes(rows: impl Iterator<Item = (String, String)>) -> Result<Vec<u8>> {
 pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
     let alphabet = Alphabet::parse(a.alphabet.as_deref().unwrap_or("letters"))?;
     let d = io::load_dataset(&a.data, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
-    let n = a.limit.unwrap_or(d.len()).min(d.len());
-    if n == 0 {
-        return Err(io::CliError::usage("--limit must be at least 1"));
-    }
-    let records = &d.records()[..n];
     let mut rng = Randomness::seeded(a.seed);
     // the same stream as run_scenario's corruption
     let mut rng_corrupt = rng.fork();
+    let two_words;
+    let records: &[String] = match a.two_words {
+        Some(n) => {
+            // drawn from a stream of their own, after the corruption's
+            two_words = gramlink::eval::corrupt::two_word_records(d.records(), n, &mut rng.fork()).ok_or_else(|| {
+                io::CliError::usage(format!("--two-words {n}: {} records make too few distinct pairs", d.len()))
+            })?;
+            &two_words
+        }
+        None => &d.records()[..a.limit.unwrap_or(d.len()).min(d.len())],
+    };
+    let n = records.len();
+    if n == 0 {
+        return Err(io::CliError::usage("--limit and --two-words must be at least 1"));
+    }
     let (b, truth) = corrupted_copy(records, a.ed, &alphabet, &mut rng_corrupt);
     let mut b_id = vec![String::new(); b.len()];
     for (i, t) in truth.iter().enumerate() {
@@ -69,9 +87,17 @@ pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
     }
     let a_rows = records.iter().enumerate().map(|(i, s)| (format!("a{}", i + 1), s.clone()));
     let kept = b.iter().zip(&b_id).filter(|(s, _)| !s.is_empty()).count();
+    // B's records keep the id of the A record they were made from: the truth
+    let truth = match &a.truth {
+        Some(_) => Some(csv_bytes(&["a_id", "b_id"], b.iter().zip(&b_id).filter(|(s, _)| !s.is_empty()).map(|(_, id)| (id.clone(), id.clone())))?),
+        None => None,
+    };
     let b_rows = b.into_iter().zip(b_id).filter(|(s, _)| !s.is_empty()).map(|(s, id)| (id, s));
-    io::write_atomic(&a.out_a, &csv_bytes(a_rows)?)?;
-    io::write_atomic(&a.out_b, &csv_bytes(b_rows)?)?;
+    io::write_atomic(&a.out_a, &csv_bytes(&["id", "name"], a_rows)?)?;
+    io::write_atomic(&a.out_b, &csv_bytes(&["id", "name"], b_rows)?)?;
+    if let (Some(path), Some(bytes)) = (&a.truth, truth) {
+        io::write_atomic(path, &bytes)?;
+    }
     eprintln!(
         "{n} A records -> {}; {kept} B records ({} empty after corruption, left out), ed {}, seed {} -> {}",
         a.out_a.display(),
