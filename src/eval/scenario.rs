@@ -120,6 +120,13 @@ pub fn corrupted_copy(a: &[String], ed: u32, alphabet: &Alphabet, rng: &mut Rand
     (b, truth)
 }
 
+/// The scenario's prefix-tree depth: the records' rounded mean length in
+/// symbols, at least 1 (docs/SCENARIO.md; the scenario's data are public).
+pub fn mean_record_length(records: &[String]) -> usize {
+    let total: usize = records.iter().map(|s| s.chars().count()).sum();
+    ((total as f64 / records.len().max(1) as f64).round() as usize).max(1)
+}
+
 /// Runs the scenario on A's normalized records: B's corrupted copy, then the
 /// whole protocol ([`crate::session::run`]) between two seeded owners, scored
 /// against the truth.
@@ -152,8 +159,7 @@ pub fn run_scenario(
 
     let mut config = options.config.clone();
     if options.mean_h_max {
-        let total: usize = a_records.iter().map(|s| s.chars().count()).sum();
-        config.mine.h_max = ((total as f64 / a_records.len() as f64).round() as usize).max(1);
+        config.mine.h_max = mean_record_length(a_records);
     }
     let budget = config.mine.budget();
     let mut a = DataOwner::new(Dataset::from_normalized(a_records.to_vec(), alphabet), budget, rng_a)?;

@@ -188,7 +188,6 @@ impl Candidates {
         match (self, rule) {
             (Candidates::Scored(s), Rule::Ranked) => one_to_one_scored(s),
             (Candidates::Within(p), Rule::Ranked) => one_to_one_scored(&rank_by_cosine(a, b, p)),
-            (Candidates::Within(p), Rule::All) => p.clone(),
             (c, Rule::All) => c.pairs(),
             (c, Rule::Greedy) => one_to_one(&c.pairs()),
             (c, Rule::Nearest) => nearest(&c.pairs()),

@@ -110,7 +110,9 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 
 /// A file's text (UTF-8).
 pub fn read_text(path: &Path) -> Result<String> {
-    String::from_utf8(read_bytes(path)?).map_err(|_| CliError::from(gramlink::error::InputError::NotText { what: path.display().to_string(), offset: 0 }))
+    String::from_utf8(read_bytes(path)?).map_err(|e| {
+        CliError::from(gramlink::error::InputError::NotText { what: path.display().to_string(), offset: e.utf8_error().valid_up_to() })
+    })
 }
 
 /// A party's records from a file: its format detected ([`detect_format`]) or

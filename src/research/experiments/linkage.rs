@@ -2,7 +2,7 @@
 //! threshold, the base size k, ε and ed. Every point is the mean of `runs` seeded
 //! scenarios (seed, seed+1, …), with min and max.
 
-use super::{mean_len, sweep, ExperimentData, Figure, Mark, Panel, Point};
+use super::{sweep, ExperimentData, Figure, Mark, Panel, Point};
 use crate::alphabet::Alphabet;
 use crate::base::{MinerKind, SharedBase, Strategy};
 use crate::config::Preset;
@@ -59,7 +59,7 @@ pub(super) fn embedded(records: &[String], alphabet: &Alphabet, o: &ScenarioOpti
     let (b_records, truth) = party_b(records, alphabet, o.ed(), &mut rng_corrupt);
     // the figures reproduce the paper's base: mined grams only, no padding
     let mine = MineOptions {
-        h_max: if o.mean_h_max { mean_len(records) } else { o.config.mine.h_max },
+        h_max: if o.mean_h_max { crate::eval::scenario::mean_record_length(records) } else { o.config.mine.h_max },
         padding: false,
         public_q: None,
         ..o.config.mine.clone()

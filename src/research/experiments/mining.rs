@@ -3,7 +3,7 @@
 //! strategies; the grid of `eval::utility` (one tree per strategy, ε and run, every
 //! k extracted from it).
 
-use super::{mean_len, ExperimentData, Figure, Panel, Point};
+use super::{ExperimentData, Figure, Panel, Point};
 use crate::dataset::Dataset;
 use crate::error::Error;
 use crate::research::utility::{mining_utility, UtilityGrid};
@@ -16,7 +16,7 @@ pub fn fig4(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
         ks: vec![25, 50, 75, 100, 150],
         q_min: 1,
         q_max: 3,
-        h_max: mean_len(d.names()),
+        h_max: crate::eval::scenario::mean_record_length(d.names()),
         runs: d.runs,
         seed: d.seed,
     };

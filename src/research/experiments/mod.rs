@@ -213,11 +213,6 @@ pub fn run_figure(name: &str, data: &ExperimentData, progress: &mut dyn Progress
     }
 }
 
-/// round(mean length), the scenario's h_max.
-fn mean_len(records: &[String]) -> usize {
-    let total: usize = records.iter().map(|s| s.chars().count()).sum();
-    ((total as f64 / records.len().max(1) as f64).round() as usize).max(1)
-}
 
 #[cfg(test)]
 mod tests {
