@@ -94,7 +94,10 @@ impl Alphabet {
             return Err(InputError::Alphabet("it has only the space".into()));
         }
         let fold_case = !out.iter().any(|c| c.is_lowercase());
-        Ok(Alphabet { symbols: out, fold_case })
+        Ok(Alphabet {
+            symbols: out,
+            fold_case,
+        })
     }
 
     /// An alphabet by name ([`NamedAlphabet`]: `letters`, `letters+digits`) or,
@@ -266,7 +269,9 @@ mod tests {
         assert!(Alphabet::new("A\tB").is_err());
         assert!(Alphabet::new(" ").is_err());
         assert!(Alphabet::new("A\u{0301}").is_err());
-        let long: String = (0..65u32).map(|i| char::from_u32(0x100 + i).unwrap()).collect();
+        let long: String = (0..65u32)
+            .map(|i| char::from_u32(0x100 + i).unwrap())
+            .collect();
         assert!(Alphabet::new(&long).is_err());
     }
 

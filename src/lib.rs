@@ -20,10 +20,10 @@ pub mod dataset;
 pub mod dp;
 pub mod embed;
 pub mod error;
-mod hash;
 pub mod eval;
 #[doc(hidden)]
 pub mod fuzzing;
+mod hash;
 pub mod keyed;
 pub mod matcher;
 pub mod matching;
@@ -34,6 +34,7 @@ pub mod party;
 pub mod progress;
 pub mod protocol;
 pub mod public;
+pub mod record;
 #[cfg(feature = "research")]
 pub mod research;
 pub mod session;

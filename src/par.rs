@@ -14,7 +14,11 @@ pub const WASM_ROWS_PER_CALL: usize = 2048;
 
 /// `f` over `0..len` in chunks of `chunk` rows (natively; at least
 /// [`WASM_ROWS_PER_CALL`] in wasm), results in chunk order.
-pub fn chunks<R: Send>(len: usize, chunk: usize, f: impl Fn(Range<usize>) -> R + Sync + Send) -> Vec<R> {
+pub fn chunks<R: Send>(
+    len: usize,
+    chunk: usize,
+    f: impl Fn(Range<usize>) -> R + Sync + Send,
+) -> Vec<R> {
     #[cfg(target_arch = "wasm32")]
     let chunk = chunk.max(WASM_ROWS_PER_CALL);
     let chunk = chunk.max(1);
@@ -22,7 +26,10 @@ pub fn chunks<R: Send>(len: usize, chunk: usize, f: impl Fn(Range<usize>) -> R +
     #[cfg(not(target_arch = "wasm32"))]
     {
         use rayon::prelude::*;
-        (0..len.div_ceil(chunk)).into_par_iter().map(|c| f(range(c))).collect()
+        (0..len.div_ceil(chunk))
+            .into_par_iter()
+            .map(|c| f(range(c)))
+            .collect()
     }
     #[cfg(target_arch = "wasm32")]
     {
@@ -45,7 +52,11 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> 
 }
 
 /// `f` of each item with a per-thread state made by `init` (one in wasm), in order.
-pub fn map_init<T: Sync, S, R: Send>(items: &[T], init: impl Fn() -> S + Sync + Send, f: impl Fn(&mut S, &T) -> R + Sync + Send) -> Vec<R> {
+pub fn map_init<T: Sync, S, R: Send>(
+    items: &[T],
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &T) -> R + Sync + Send,
+) -> Vec<R> {
     #[cfg(not(target_arch = "wasm32"))]
     {
         use rayon::prelude::*;
@@ -60,12 +71,20 @@ pub fn map_init<T: Sync, S, R: Send>(items: &[T], init: impl Fn() -> S + Sync + 
 
 /// Fills row i of `out` (rows of `width` values) from item i, with a per-thread
 /// state made by `init` (one in wasm).
-pub fn fill_rows<T: Sync, V: Send, S>(out: &mut [V], width: usize, items: &[T], init: impl Fn() -> S + Sync + Send, f: impl Fn(&mut S, &mut [V], &T) + Sync + Send) {
+pub fn fill_rows<T: Sync, V: Send, S>(
+    out: &mut [V],
+    width: usize,
+    items: &[T],
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &mut [V], &T) + Sync + Send,
+) {
     let width = width.max(1);
     #[cfg(not(target_arch = "wasm32"))]
     {
         use rayon::prelude::*;
-        out.par_chunks_mut(width).zip(items.par_iter()).for_each_init(init, |s, (row, x)| f(s, row, x));
+        out.par_chunks_mut(width)
+            .zip(items.par_iter())
+            .for_each_init(init, |s, (row, x)| f(s, row, x));
     }
     #[cfg(target_arch = "wasm32")]
     {
@@ -83,14 +102,29 @@ mod tests {
     #[test]
     fn results_keep_the_input_order() {
         let items: Vec<u64> = (0..10_000).collect();
-        assert_eq!(map(&items, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
-        assert_eq!(map_init(&items, || 1u64, |s, x| x + *s), items.iter().map(|x| x + 1).collect::<Vec<_>>());
+        assert_eq!(
+            map(&items, |x| x * 2),
+            items.iter().map(|x| x * 2).collect::<Vec<_>>()
+        );
+        assert_eq!(
+            map_init(&items, || 1u64, |s, x| x + *s),
+            items.iter().map(|x| x + 1).collect::<Vec<_>>()
+        );
         let parts = chunks(10_001, 512, |r| (r.start, r.end));
         assert_eq!(parts.first(), Some(&(0, 512)));
         assert_eq!(parts.last().map(|p| p.1), Some(10_001));
-        assert!(parts.windows(2).all(|w| w[0].1 == w[1].0), "contiguous, in order");
+        assert!(
+            parts.windows(2).all(|w| w[0].1 == w[1].0),
+            "contiguous, in order"
+        );
         let mut out = vec![0u64; 3 * 100];
-        fill_rows(&mut out, 3, &items[..100], || (), |_, row, x| row.iter_mut().for_each(|v| *v = *x));
+        fill_rows(
+            &mut out,
+            3,
+            &items[..100],
+            || (),
+            |_, row, x| row.iter_mut().for_each(|v| *v = *x),
+        );
         assert_eq!(&out[297..], &[99, 99, 99]);
         assert!(chunks(0, 512, |r| r).is_empty());
     }

@@ -39,23 +39,51 @@ impl DataOwner {
     /// record left after normalization.
     pub fn new(dataset: Dataset, budget: Epsilon, rng: Randomness) -> Result<DataOwner, Error> {
         if dataset.is_empty() {
-            return Err(InputError::Empty { what: "the records after normalization onto the alphabet".into() }.into());
+            return Err(InputError::Empty {
+                what: "the records after normalization onto the alphabet".into(),
+            }
+            .into());
         }
-        Ok(DataOwner { dataset, ledger: BudgetLedger::new(budget), rng })
+        Ok(DataOwner {
+            dataset,
+            ledger: BudgetLedger::new(budget),
+            rng,
+        })
     }
 
     /// An owner of raw records (ids and text), normalized onto `alphabet`.
     /// Refuses a record longer than [`MAX_RECORD_BYTES`], as the file readers do.
-    pub fn from_raw(raw: Vec<RawRecord>, alphabet: &Alphabet, budget: Epsilon, rng: Randomness) -> Result<DataOwner, Error> {
-        if let Some((index, r)) = raw.iter().enumerate().find(|(_, r)| r.text.len() > MAX_RECORD_BYTES) {
-            return Err(InputError::RecordTooLong { index: index + 1, len: r.text.len(), limit: MAX_RECORD_BYTES }.into());
+    pub fn from_raw(
+        raw: Vec<RawRecord>,
+        alphabet: &Alphabet,
+        budget: Epsilon,
+        rng: Randomness,
+    ) -> Result<DataOwner, Error> {
+        if let Some((index, r)) = raw
+            .iter()
+            .enumerate()
+            .find(|(_, r)| r.text.len() > MAX_RECORD_BYTES)
+        {
+            return Err(InputError::RecordTooLong {
+                index: index + 1,
+                len: r.text.len(),
+                limit: MAX_RECORD_BYTES,
+            }
+            .into());
         }
         DataOwner::new(Dataset::normalize(raw, alphabet)?, budget, rng)
     }
 
     /// An owner of the records in `bytes` (text, one record a line, or CSV),
     /// read by the core's reader; `what` names the input in errors.
-    pub fn read(bytes: &[u8], format: &InputFormat, what: &str, alphabet: &Alphabet, budget: Epsilon, rng: Randomness) -> Result<DataOwner, Error> {
+    pub fn read(
+        bytes: &[u8],
+        format: &InputFormat,
+        what: &str,
+        alphabet: &Alphabet,
+        budget: Epsilon,
+        rng: Randomness,
+    ) -> Result<DataOwner, Error> {
         DataOwner::from_raw(read_records(bytes, format, what)?, alphabet, budget, rng)
     }
 
@@ -74,25 +102,53 @@ impl DataOwner {
     }
 
     /// Mines a noisy base, charging the ledger (refused past the budget).
-    pub fn mine(&mut self, options: &MineOptions, progress: &mut dyn Progress) -> Result<NoisyBase, Error> {
-        crate::mine::mine(&self.dataset, options, &mut self.ledger, &mut self.rng, progress)
+    pub fn mine(
+        &mut self,
+        options: &MineOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<NoisyBase, Error> {
+        crate::mine::mine(
+            &self.dataset,
+            options,
+            &mut self.ledger,
+            &mut self.rng,
+            progress,
+        )
     }
 
     /// The records' vectors over the shared base (no key, no thresholds).
-    pub fn vectors(&self, base: &SharedBase, progress: &mut dyn Progress) -> Result<Vectors, Error> {
+    pub fn vectors(
+        &self,
+        base: &SharedBase,
+        progress: &mut dyn Progress,
+    ) -> Result<Vectors, Error> {
         Embedder::new(base)?.embed_all(self.dataset.records(), progress)
     }
 
     /// The records' thresholds over the shared base.
-    pub fn thresholds(&self, base: &SharedBase, options: &ThresholdOptions) -> Result<ThresholdSet, Error> {
-        let values = crate::threshold::thresholds(base, self.dataset.records(), options.ed, &options.mode)?;
-        Ok(ThresholdSet { mode: options.mode.clone(), ed: options.ed, values })
+    pub fn thresholds(
+        &self,
+        base: &SharedBase,
+        options: &ThresholdOptions,
+    ) -> Result<ThresholdSet, Error> {
+        let values =
+            crate::threshold::thresholds(base, self.dataset.records(), options.ed, &options.mode)?;
+        Ok(ThresholdSet {
+            mode: options.mode.clone(),
+            ed: options.ed,
+            values,
+        })
     }
 
     /// The party's vector batch: the vectors, party A's thresholds, the keyed
     /// transform when a key is given (then no shape: its coordinates are mixed),
     /// checked as the matcher will check it.
-    pub fn embed(&self, base: &SharedBase, options: &EmbedOptions, progress: &mut dyn Progress) -> Result<VectorBatch, Error> {
+    pub fn embed(
+        &self,
+        base: &SharedBase,
+        options: &EmbedOptions,
+        progress: &mut dyn Progress,
+    ) -> Result<VectorBatch, Error> {
         let embedder = Embedder::new(base)?;
         // the key is checked first, so a bad key fails before the work
         let transform = match &options.key {
@@ -114,7 +170,9 @@ impl DataOwner {
             ids: self.dataset.ids().to_vec(),
             vectors,
             thresholds,
-            shape: transform.is_none().then(|| crate::matching::Shape::of(base)),
+            shape: transform
+                .is_none()
+                .then(|| crate::matching::Shape::of(base)),
             transform: transform.map(|t| t.label().to_string()),
         };
         batch.validate()?;
@@ -127,8 +185,18 @@ impl DataOwner {
 /// ([`crate::base::merge`]), then, with `public_q`, every public gram of that
 /// length and the boundary grams ([`crate::public`]). Both bases must have been
 /// mined with the configuration's padding. Post-processing: no budget.
-pub fn merge_bases(a: &NoisyBase, b: &NoisyBase, options: &MineOptions) -> Result<SharedBase, Error> {
-    Ok(crate::public::merge_shared(a, b, options.k, options.public_q, options.padding)?)
+pub fn merge_bases(
+    a: &NoisyBase,
+    b: &NoisyBase,
+    options: &MineOptions,
+) -> Result<SharedBase, Error> {
+    Ok(crate::public::merge_shared(
+        a,
+        b,
+        options.k,
+        options.public_q,
+        options.padding,
+    )?)
 }
 
 /// What [`DataOwner::embed`] makes.
@@ -147,7 +215,11 @@ impl EmbedOptions {
     /// thresholds, B without; no key.
     pub fn new(party: Party, config: &Config) -> EmbedOptions {
         let thresholds = (party == Party::A).then(|| config.thresholds.clone());
-        EmbedOptions { party, thresholds, key: None }
+        EmbedOptions {
+            party,
+            thresholds,
+            key: None,
+        }
     }
 }
 

@@ -91,11 +91,20 @@ impl Lattice {
         for &c in &coords {
             is_lattice[c] = true;
         }
-        let mut lat = Lattice { coords, is_lattice, keys: Vec::new(), buckets: Vec::new(), packed: None };
+        let mut lat = Lattice {
+            coords,
+            is_lattice,
+            keys: Vec::new(),
+            buckets: Vec::new(),
+            packed: None,
+        };
         let width = lat.coords.len();
-        let mut entries: Vec<(Vec<u8>, f64, u32)> =
-            (0..b.len()).map(|r| (lat.key(b.row(r)), lat.rest_norm(b.row(r)), r as u32)).collect();
-        crate::sorting::sort_by(&mut entries, |x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)).then(x.2.cmp(&y.2)));
+        let mut entries: Vec<(Vec<u8>, f64, u32)> = (0..b.len())
+            .map(|r| (lat.key(b.row(r)), lat.rest_norm(b.row(r)), r as u32))
+            .collect();
+        crate::sorting::sort_by(&mut entries, |x, y| {
+            x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)).then(x.2.cmp(&y.2))
+        });
         let mut i = 0;
         while i < entries.len() {
             let mut j = i;
@@ -111,7 +120,9 @@ impl Lattice {
         }
         debug_assert_eq!(lat.keys.len(), lat.buckets.len() * width);
         if width <= 32 && lat.keys.iter().all(|&v| v <= 15) {
-            let map = (0..lat.buckets.len()).map(|i| (pack(&lat.keys[i * width..(i + 1) * width]), i)).collect();
+            let map = (0..lat.buckets.len())
+                .map(|i| (pack(&lat.keys[i * width..(i + 1) * width]), i))
+                .collect();
             lat.packed = Some(map);
         }
         Some(lat)
@@ -119,7 +130,16 @@ impl Lattice {
 
     /// Scans bucket `i` for rows within `th`, with `left` of the squared budget.
     #[allow(clippy::too_many_arguments)]
-    fn scan(&self, i: usize, a: &[f32], a_rest: f64, th: f64, left: f64, b: &Vectors, out: &mut Vec<(u32, f64)>) -> u64 {
+    fn scan(
+        &self,
+        i: usize,
+        a: &[f32],
+        a_rest: f64,
+        th: f64,
+        left: f64,
+        b: &Vectors,
+        out: &mut Vec<(u32, f64)>,
+    ) -> u64 {
         let bucket = &self.buckets[i];
         let reach = left.max(0.0).sqrt() + 1e-9 * (1.0 + a_rest);
         let from = bucket.rest_norms.partition_point(|&n| n < a_rest - reach);
@@ -156,7 +176,14 @@ impl Lattice {
     /// All B rows within `th` of `a` (appended to `out`, unsorted); returns the
     /// number of candidates whose distance was computed.
     #[inline(never)]
-    pub fn query(&self, a: &[f32], th: f64, b: &Vectors, stack: &mut Vec<(usize, usize, usize, f64)>, out: &mut Vec<(u32, f64)>) -> u64 {
+    pub fn query(
+        &self,
+        a: &[f32],
+        th: f64,
+        b: &Vectors,
+        stack: &mut Vec<(usize, usize, usize, f64)>,
+        out: &mut Vec<(u32, f64)>,
+    ) -> u64 {
         let t2 = th * th;
         let r2 = t2 + 1e-9 * (1.0 + t2);
         let width = self.coords.len();
@@ -233,5 +260,7 @@ impl Lattice {
 
 /// Four bits a coordinate (values ≤ 15, at most 32 coordinates).
 fn pack(key: &[u8]) -> u128 {
-    key.iter().enumerate().fold(0u128, |k, (i, &v)| k | ((v as u128) << (4 * i as u32)))
+    key.iter()
+        .enumerate()
+        .fold(0u128, |k, (i, &v)| k | ((v as u128) << (4 * i as u32)))
 }

@@ -10,7 +10,10 @@ use serde::{Deserialize, Serialize};
 /// Which party made a batch: A sends thresholds, B does not. Options accept
 /// `"a"`/`"b"` as well.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
+#[cfg_attr(
+    all(feature = "cli", not(target_arch = "wasm32")),
+    derive(clap::ValueEnum)
+)]
 pub enum Party {
     #[default]
     #[serde(alias = "a")]
@@ -87,9 +90,16 @@ pub(super) struct ThresholdHeader {
 impl VectorBatch {
     /// Checks the batch's own consistency.
     pub fn validate(&self) -> Result<(), ProtocolError> {
-        let invalid = |reason: String| ProtocolError::Invalid { what: "vector batch".into(), reason };
-        if self.fingerprint.len() != 64 || !self.fingerprint.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(invalid(format!("fingerprint {:?} is not a SHA-256 hex digest", self.fingerprint)));
+        let invalid = |reason: String| ProtocolError::Invalid {
+            what: "vector batch".into(),
+            reason,
+        };
+        if self.fingerprint.len() != 64 || !self.fingerprint.bytes().all(|b| b.is_ascii_hexdigit())
+        {
+            return Err(invalid(format!(
+                "fingerprint {:?} is not a SHA-256 hex digest",
+                self.fingerprint
+            )));
         }
         let n = self.ids.len();
         if self.vectors.dim == 0 {
@@ -97,10 +107,16 @@ impl VectorBatch {
         }
         if let Some(t) = &self.transform {
             if !crate::keyed::valid_label(t) {
-                return Err(invalid(format!("unknown transform {t:?} (this build knows \"{}<32 hex digits>\")", crate::keyed::LABEL_PREFIX)));
+                return Err(invalid(format!(
+                    "unknown transform {t:?} (this build knows \"{}<32 hex digits>\")",
+                    crate::keyed::LABEL_PREFIX
+                )));
             }
             if !self.vectors.dim.is_power_of_two() {
-                return Err(invalid(format!("a keyed batch has a power-of-two dimension, not {}", self.vectors.dim)));
+                return Err(invalid(format!(
+                    "a keyed batch has a power-of-two dimension, not {}",
+                    self.vectors.dim
+                )));
             }
         }
         // checked: a forged header may announce any dimension
@@ -115,25 +131,43 @@ impl VectorBatch {
         }
         if let Some(shape) = &self.shape {
             if self.transform.is_some() {
-                return Err(invalid("a keyed batch cannot carry a shape (its coordinates are mixed)".into()));
+                return Err(invalid(
+                    "a keyed batch cannot carry a shape (its coordinates are mixed)".into(),
+                ));
             }
             shape.validate(self.vectors.dim).map_err(invalid)?;
         }
         if let Some(i) = self.vectors.first_non_finite() {
-            return Err(invalid(format!("vector {} has a non-finite component ({})", i / self.vectors.dim, self.vectors.data[i])));
+            return Err(invalid(format!(
+                "vector {} has a non-finite component ({})",
+                i / self.vectors.dim,
+                self.vectors.data[i]
+            )));
         }
         let mut seen = std::collections::HashMap::with_capacity(n);
         for (i, id) in self.ids.iter().enumerate() {
             if let Some(first) = seen.insert(id.as_str(), i) {
-                return Err(invalid(format!("id {id:?} is used twice (records {} and {})", first + 1, i + 1)));
+                return Err(invalid(format!(
+                    "id {id:?} is used twice (records {} and {})",
+                    first + 1,
+                    i + 1
+                )));
             }
         }
         if let Some(t) = &self.thresholds {
             if t.values.len() != n {
-                return Err(invalid(format!("{} thresholds for {} vectors", t.values.len(), n)));
+                return Err(invalid(format!(
+                    "{} thresholds for {} vectors",
+                    t.values.len(),
+                    n
+                )));
             }
             if let Some(i) = t.values.iter().position(|x| !x.is_finite() || *x < 0.0) {
-                return Err(invalid(format!("threshold of record {} is {} (must be finite and >= 0)", i + 1, t.values[i])));
+                return Err(invalid(format!(
+                    "threshold of record {} is {} (must be finite and >= 0)",
+                    i + 1,
+                    t.values[i]
+                )));
             }
         }
         Ok(())
@@ -169,7 +203,11 @@ impl VectorBatch {
         }
     }
 
-    pub(super) fn from_header(h: BatchHeader, data: Vec<f32>, values: Option<Vec<f64>>) -> Result<Self, ProtocolError> {
+    pub(super) fn from_header(
+        h: BatchHeader,
+        data: Vec<f32>,
+        values: Option<Vec<f64>>,
+    ) -> Result<Self, ProtocolError> {
         if h.count != h.ids.len() {
             return Err(ProtocolError::Invalid {
                 what: "vector batch".into(),
@@ -204,12 +242,21 @@ impl VectorBatch {
     }
 
     pub fn to_json(&self) -> String {
-        envelope(VECTOR_BATCH, &BatchHeader { vectors: Some(self.vectors.data.clone()), ..self.header(true) })
+        envelope(
+            VECTOR_BATCH,
+            &BatchHeader {
+                vectors: Some(self.vectors.data.clone()),
+                ..self.header(true)
+            },
+        )
     }
 
     pub fn from_json(text: &str) -> Result<Self, ProtocolError> {
         let mut h: BatchHeader = open(text, VECTOR_BATCH)?;
-        let data = h.vectors.take().ok_or_else(|| ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "missing field `vectors`".into() })?;
+        let data = h.vectors.take().ok_or_else(|| ProtocolError::Malformed {
+            expected: VECTOR_BATCH,
+            reason: "missing field `vectors`".into(),
+        })?;
         Self::from_header(h, data, None)
     }
 
@@ -225,8 +272,15 @@ impl VectorBatch {
     /// header, the vectors' numbers, the thresholds' (empty without thresholds).
     /// The numbers are their own memory on little-endian machines, not a copy.
     pub fn binary_parts(&self) -> [std::borrow::Cow<'_, [u8]>; 3] {
-        let thresholds = self.thresholds.as_ref().map_or(std::borrow::Cow::Borrowed(&[][..]), |t| le_bytes(&t.values));
-        [std::borrow::Cow::Owned(self.binary_prefix()), le_bytes(&self.vectors.data), thresholds]
+        let thresholds = self
+            .thresholds
+            .as_ref()
+            .map_or(std::borrow::Cow::Borrowed(&[][..]), |t| le_bytes(&t.values));
+        [
+            std::borrow::Cow::Owned(self.binary_prefix()),
+            le_bytes(&self.vectors.data),
+            thresholds,
+        ]
     }
 
     /// The binary form's bytes before the numbers: preamble and JSON header.
@@ -252,9 +306,10 @@ impl VectorBatch {
         if bytes.starts_with(b"GLVB") {
             return Self::from_binary(bytes);
         }
-        let text = std::str::from_utf8(bytes)
-            .map_err(|_| ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "neither a binary batch nor UTF-8 JSON".into() })?;
+        let text = std::str::from_utf8(bytes).map_err(|_| ProtocolError::Malformed {
+            expected: VECTOR_BATCH,
+            reason: "neither a binary batch nor UTF-8 JSON".into(),
+        })?;
         Self::from_json(text)
     }
 }
-

@@ -31,7 +31,11 @@ pub(super) fn read_batch(v: &JsValue, what: &str) -> Result<VectorBatch, JsValue
 /// The numbers in `range` of a JS byte array (a range of whole numbers, as
 /// [`BinaryLayout`] gives it), copied once, into their final vector.
 fn numbers<T: Number>(bytes: &js_sys::Uint8Array, range: &Range<usize>) -> Vec<T> {
-    read_numbers(range.len() / std::mem::size_of::<T>(), |dst| bytes.subarray(range.start as u32, range.end as u32).copy_to(dst))
+    read_numbers(range.len() / std::mem::size_of::<T>(), |dst| {
+        bytes
+            .subarray(range.start as u32, range.end as u32)
+            .copy_to(dst)
+    })
 }
 
 /// The binary form of a batch ([`VectorBatch::to_binary`]'s bytes), written
@@ -39,8 +43,11 @@ fn numbers<T: Number>(bytes: &js_sys::Uint8Array, range: &Range<usize>) -> Vec<T
 pub(super) fn binary_batch(batch: &VectorBatch) -> Result<js_sys::Uint8Array, JsValue> {
     let parts = batch.binary_parts();
     let total: usize = parts.iter().map(|p| p.len()).sum();
-    let total = u32::try_from(total)
-        .map_err(|_| invalid(format!("the binary batch would be {total} bytes, more than a JS Uint8Array holds here")))?;
+    let total = u32::try_from(total).map_err(|_| {
+        invalid(format!(
+            "the binary batch would be {total} bytes, more than a JS Uint8Array holds here"
+        ))
+    })?;
     let out = js_sys::Uint8Array::new_with_length(total);
     let mut at = 0u32;
     for part in &parts {

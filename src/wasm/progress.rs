@@ -1,7 +1,7 @@
 //! JS progress callbacks and the wasm clock.
 
-use crate::error::Error;
 use crate::clock::Clock;
+use crate::error::Error;
 use crate::progress::{NoProgress, Progress};
 use wasm_bindgen::prelude::*;
 
@@ -13,7 +13,12 @@ impl Progress for JsProgress<'_> {
     fn tick(&mut self, phase: &str, done: u64, total: u64) -> Result<(), Error> {
         let r = self
             .0
-            .call3(&JsValue::NULL, &JsValue::from_str(phase), &JsValue::from_f64(done as f64), &JsValue::from_f64(total as f64))
+            .call3(
+                &JsValue::NULL,
+                &JsValue::from_str(phase),
+                &JsValue::from_f64(done as f64),
+                &JsValue::from_f64(total as f64),
+            )
             .map_err(|e| {
                 let why = match e.dyn_ref::<js_sys::Error>() {
                     Some(err) => String::from(err.message()),
@@ -29,7 +34,10 @@ impl Progress for JsProgress<'_> {
 }
 
 /// The optional callback as a [`Progress`].
-pub fn with_progress<T>(f: Option<&js_sys::Function>, run: impl FnOnce(&mut dyn Progress) -> T) -> T {
+pub fn with_progress<T>(
+    f: Option<&js_sys::Function>,
+    run: impl FnOnce(&mut dyn Progress) -> T,
+) -> T {
     match f {
         Some(f) => run(&mut JsProgress(f)),
         None => run(&mut NoProgress),

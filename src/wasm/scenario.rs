@@ -18,13 +18,26 @@ use wasm_bindgen::prelude::*;
 /// `{config: defaults().presets.paper}` runs the paper's configuration. Returns
 /// the `ScenarioResult` as a plain object. Seeded: an experiment, not a private run.
 #[wasm_bindgen(js_name = runScenario)]
-pub fn run_scenario(records: JsValue, opts: JsValue, on_progress: Option<js_sys::Function>) -> Result<JsValue, JsValue> {
+pub fn run_scenario(
+    records: JsValue,
+    opts: JsValue,
+    on_progress: Option<js_sys::Function>,
+) -> Result<JsValue, JsValue> {
     let records = string_array(&records, "the records array")?;
     let (alphabet, opts) = split_alphabet(opts)?;
     let o: ScenarioOptions = nested_options(opts, "scenario options", &["mode"])?;
-    let raw = records.into_iter().enumerate().map(|(i, text)| RawRecord { id: (i + 1).to_string(), text }).collect();
+    let raw = records
+        .into_iter()
+        .enumerate()
+        .map(|(i, text)| RawRecord {
+            id: (i + 1).to_string(),
+            text,
+        })
+        .collect();
     let dataset = Dataset::normalize(raw, &alphabet)?;
-    let r = with_progress(on_progress.as_ref(), |p| run(dataset.records(), &alphabet, &o, &JsClock, p))?;
+    let r = with_progress(on_progress.as_ref(), |p| {
+        run(dataset.records(), &alphabet, &o, &JsClock, p)
+    })?;
     to_plain(&r)
 }
 

@@ -2,8 +2,8 @@
 //! party A's vectors, without and with the keyed transform (src/research/attack.rs).
 
 use crate::io::{self, Result};
-use crate::progress_bar::Bar;
 use crate::options::{MineFlags, PresetArg};
+use crate::progress_bar::Bar;
 use clap::Args;
 use gramlink::alphabet::Alphabet;
 use gramlink::research::attack::{run_attack, AttackOptions};
@@ -43,7 +43,12 @@ pub fn cmd_attack(a: AttackArgs) -> Result<()> {
     let text = gramlink::dataset::FormatHint::Text;
     let names = io::load_dataset(&a.names, text, None, None, &alphabet)?;
     let dict = io::load_dataset(&a.dictionary, text, None, None, &alphabet)?;
-    let o = AttackOptions { sample: a.sample, targets: a.targets, seed: a.seed.unwrap_or(42), mine: config.mine };
+    let o = AttackOptions {
+        sample: a.sample,
+        targets: a.targets,
+        seed: a.seed.unwrap_or(42),
+        mine: config.mine,
+    };
     let bar = &mut Bar::new();
     let r = run_attack(names.records(), dict.records(), &alphabet, &o, bar)?;
     bar.finish();
@@ -62,9 +67,23 @@ pub fn cmd_attack(a: AttackArgs) -> Result<()> {
         r.dictionary_size
     );
     println!("re-identified share of A's records   unkeyed   keyed");
-    println!("dictionary (NN, {} targets)        {}  {}", o.targets, pct(r.unkeyed.dictionary), pct(r.keyed.dictionary));
-    println!("frequency (Zipf multiset, {} groups) {}  {}", r.frequency_groups, pct(r.unkeyed.frequency), pct(r.keyed.frequency));
-    println!("norm (uniform among equal norms)    {}  {}", pct(r.unkeyed.norm), pct(r.keyed.norm));
+    println!(
+        "dictionary (NN, {} targets)        {}  {}",
+        o.targets,
+        pct(r.unkeyed.dictionary),
+        pct(r.keyed.dictionary)
+    );
+    println!(
+        "frequency (Zipf multiset, {} groups) {}  {}",
+        r.frequency_groups,
+        pct(r.unkeyed.frequency),
+        pct(r.keyed.frequency)
+    );
+    println!(
+        "norm (uniform among equal norms)    {}  {}",
+        pct(r.unkeyed.norm),
+        pct(r.keyed.norm)
+    );
     println!("chance (uniform guess): {:.6}%", 100.0 * r.chance);
     Ok(())
 }

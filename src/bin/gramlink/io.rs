@@ -30,17 +30,29 @@ Errors print as `error[CODE]: message`.";
 impl CliError {
     /// Flags that do not go together.
     pub fn usage(message: impl Into<String>) -> Self {
-        CliError { code: "USAGE", status: 2, message: message.into() }
+        CliError {
+            code: "USAGE",
+            status: 2,
+            message: message.into(),
+        }
     }
 
     /// A file that cannot be read or written.
     pub fn io(message: impl Into<String>) -> Self {
-        CliError { code: "IO", status: 3, message: message.into() }
+        CliError {
+            code: "IO",
+            status: 3,
+            message: message.into(),
+        }
     }
 
     /// Anything else (experiments' own checks).
     pub fn failed(message: impl Into<String>) -> Self {
-        CliError { code: "FAILED", status: 1, message: message.into() }
+        CliError {
+            code: "FAILED",
+            status: 1,
+            message: message.into(),
+        }
     }
 
     /// The same error with `context` before its message (a file name).
@@ -65,7 +77,11 @@ impl From<gramlink::Error> for CliError {
             ErrorClass::Parameter => 6,
             ErrorClass::Cancelled => 1,
         };
-        CliError { code: e.code(), status, message: e.to_string() }
+        CliError {
+            code: e.code(),
+            status,
+            message: e.to_string(),
+        }
     }
 }
 
@@ -78,7 +94,13 @@ macro_rules! from_core {
         }
     )*};
 }
-from_core!(gramlink::error::InputError, gramlink::error::ProtocolError, gramlink::error::BaseError, gramlink::error::DpError, gramlink::error::MineError);
+from_core!(
+    gramlink::error::InputError,
+    gramlink::error::ProtocolError,
+    gramlink::error::BaseError,
+    gramlink::error::DpError,
+    gramlink::error::MineError
+);
 
 impl From<String> for CliError {
     fn from(message: String) -> Self {
@@ -111,13 +133,22 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>> {
 /// A file's text (UTF-8).
 pub fn read_text(path: &Path) -> Result<String> {
     String::from_utf8(read_bytes(path)?).map_err(|e| {
-        CliError::from(gramlink::error::InputError::NotText { what: path.display().to_string(), offset: e.utf8_error().valid_up_to() })
+        CliError::from(gramlink::error::InputError::NotText {
+            what: path.display().to_string(),
+            offset: e.utf8_error().valid_up_to(),
+        })
     })
 }
 
 /// A party's records from a file: its format detected ([`detect_format`]) or
 /// given, normalized onto `alphabet`; the normalization report printed.
-pub fn load_dataset(path: &Path, hint: FormatHint, column: Option<&str>, id_column: Option<&str>, alphabet: &Alphabet) -> Result<Dataset> {
+pub fn load_dataset(
+    path: &Path,
+    hint: FormatHint,
+    column: Option<&str>,
+    id_column: Option<&str>,
+    alphabet: &Alphabet,
+) -> Result<Dataset> {
     let bytes = read_bytes(path)?;
     let what = path.display().to_string();
     let format = detect_format(&what, &bytes, hint, column, id_column)?;
@@ -125,7 +156,9 @@ pub fn load_dataset(path: &Path, hint: FormatHint, column: Option<&str>, id_colu
     let d = Dataset::normalize(raw, alphabet).in_file(path)?;
     report(path, &d.report());
     if d.is_empty() {
-        return Err(CliError::from(gramlink::error::InputError::Empty { what: format!("{what} after normalization onto the alphabet") }));
+        return Err(CliError::from(gramlink::error::InputError::Empty {
+            what: format!("{what} after normalization onto the alphabet"),
+        }));
     }
     Ok(d)
 }
@@ -155,9 +188,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         _ => Path::new("."),
     };
     let io = |what: &str, e: &dyn std::fmt::Display| CliError::io(format!("{what}: {e}"));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir).map_err(|e| io(&format!("cannot write in {}", dir.display()), &e))?;
-    tmp.write_all(bytes).map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
-    tmp.as_file().sync_all().map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
-    tmp.persist(path).map_err(|e| io(&format!("cannot write {}", path.display()), &e.error))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .map_err(|e| io(&format!("cannot write in {}", dir.display()), &e))?;
+    tmp.write_all(bytes)
+        .map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+    tmp.persist(path)
+        .map_err(|e| io(&format!("cannot write {}", path.display()), &e.error))?;
     Ok(())
 }

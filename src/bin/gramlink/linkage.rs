@@ -50,15 +50,30 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let key = a.key.key()?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
-    let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
-    let options = EmbedOptions { key, ..EmbedOptions::new(a.party, &config) };
+    let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?)
+        .in_file(&a.records.input)?;
+    let options = EmbedOptions {
+        key,
+        ..EmbedOptions::new(a.party, &config)
+    };
     let bar = &mut Bar::new();
     let batch = owner.embed(&base, &options, bar)?;
     bar.finish();
-    let bytes = if a.json { batch.to_json().into_bytes() } else { batch.to_binary() };
+    let bytes = if a.json {
+        batch.to_json().into_bytes()
+    } else {
+        batch.to_binary()
+    };
     io::write_atomic(&a.out, &bytes)?;
-    let th = batch.thresholds.as_ref().map_or(String::new(), |t| format!(", {} thresholds for ed {}", t.mode.name(), t.ed));
-    eprintln!("embedded {} records over {} grams{th} -> {}", batch.ids.len(), base.len(), a.out.display());
+    let th = batch.thresholds.as_ref().map_or(String::new(), |t| {
+        format!(", {} thresholds for ed {}", t.mode.name(), t.ed)
+    });
+    eprintln!(
+        "embedded {} records over {} grams{th} -> {}",
+        batch.ids.len(),
+        base.len(),
+        a.out.display()
+    );
     Ok(())
 }
 
@@ -86,12 +101,20 @@ fn pairs_csv(m: &Matcher, pairs: &[Pair]) -> Result<Vec<u8>> {
     let scored = gramlink::matching::rank_by_cosine(&m.a().vectors, &m.b().vectors, pairs);
     let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["a_id", "b_id", "distance", "cosine"]).map_err(err)?;
+    w.write_record(["a_id", "b_id", "distance", "cosine"])
+        .map_err(err)?;
     for s in &scored {
         let p = s.pair;
-        w.write_record([&a_ids[p.a as usize], &b_ids[p.b as usize], &format!("{:.6}", p.distance), &format!("{:.6}", s.score)]).map_err(err)?;
+        w.write_record([
+            &a_ids[p.a as usize],
+            &b_ids[p.b as usize],
+            &format!("{:.6}", p.distance),
+            &format!("{:.6}", s.score),
+        ])
+        .map_err(err)?;
     }
-    w.into_inner().map_err(|e| CliError::failed(format!("cannot write the pairs: {e}")))
+    w.into_inner()
+        .map_err(|e| CliError::failed(format!("cannot write the pairs: {e}")))
 }
 
 /// `--truth`: a CSV of true pairs by ids (`a_id,b_id`), to score one's own linkage.
@@ -110,8 +133,13 @@ type Truth = Option<(PathBuf, HashSet<(String, String)>)>;
 impl TruthArg {
     /// The true pairs, read before any work (a bad truth file fails fast).
     fn load(&self) -> Result<Truth> {
-        let Some(path) = &self.truth else { return Ok(None) };
-        let truth = gramlink::eval::metrics::read_truth(&io::read_bytes(path)?, &path.display().to_string())?;
+        let Some(path) = &self.truth else {
+            return Ok(None);
+        };
+        let truth = gramlink::eval::metrics::read_truth(
+            &io::read_bytes(path)?,
+            &path.display().to_string(),
+        )?;
         Ok(Some((path.clone(), truth)))
     }
 }
@@ -120,7 +148,12 @@ impl TruthArg {
 fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
     let Some((path, truth)) = truth else { return };
     let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
-    let q = gramlink::eval::metrics::quality_by_ids(pairs.iter().map(|p| (a_ids[p.a as usize].as_str(), b_ids[p.b as usize].as_str())), truth);
+    let q = gramlink::eval::metrics::quality_by_ids(
+        pairs
+            .iter()
+            .map(|p| (a_ids[p.a as usize].as_str(), b_ids[p.b as usize].as_str())),
+        truth,
+    );
     eprintln!(
         "against {}: precision {:.4}  recall {:.4}  F1 {:.4} ({} of {} pairs true; {} true pairs in all)",
         path.display(),
@@ -161,6 +194,10 @@ pub struct LinkArgs {
     a: PathBuf,
     /// Party B's records.
     b: PathBuf,
+    /// Link whole records: a linkage schema (TOML or JSON; docs/RECORDS.md)
+    /// naming the CSV columns, each field's kind, blocking and decision.
+    #[arg(long, conflicts_with_all = ["column", "id_column", "alphabet", "format"])]
+    schema: Option<PathBuf>,
     #[command(flatten)]
     read: ReadFlags,
     #[command(flatten)]
@@ -180,6 +217,19 @@ pub struct LinkArgs {
 }
 
 pub fn cmd_link(a: LinkArgs) -> Result<()> {
+    if let Some(schema) = &a.schema {
+        return crate::records::run(crate::records::RecordRun {
+            schema,
+            a: &a.a,
+            b: &a.b,
+            truth: a.truth.truth.as_deref(),
+            seed: a.seed,
+            keyed: a.keyed,
+            key: None,
+            out: Some(&a.out),
+            json: false,
+        });
+    }
     let alphabet = a.read.alphabet()?;
     let config = a.config.config()?;
     config.mine.validate(alphabet.len())?;
@@ -193,7 +243,14 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
     let key = if a.keyed { Some(Key::random()?) } else { None };
     let clock = SystemClock::default();
     let bar = &mut Bar::new();
-    let s = gramlink::session::run(&mut owner_a, &mut owner_b, &config, key.as_ref(), &clock, bar)?;
+    let s = gramlink::session::run(
+        &mut owner_a,
+        &mut owner_b,
+        &config,
+        key.as_ref(),
+        &clock,
+        bar,
+    )?;
     bar.finish();
     let m = &s.matcher;
     io::write_atomic(&a.out, &pairs_csv(m, &s.pairs)?)?;
@@ -222,8 +279,20 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
 #[derive(Args)]
 pub struct EvalArgs {
     /// Party A's dataset (one record a line); B is a corrupted copy.
-    #[arg(long)]
-    data: PathBuf,
+    #[arg(long, required_unless_present = "schema", conflicts_with = "schema")]
+    data: Option<PathBuf>,
+    /// Score two files of one's own instead: a linkage schema (TOML or JSON),
+    /// party A's and B's CSV files (positional) and --truth.
+    #[arg(long, requires = "truth", requires = "files")]
+    schema: Option<PathBuf>,
+    /// With --schema: party A's and party B's CSV files.
+    #[arg(num_args = 2, value_names = ["A", "B"], requires = "schema")]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    truth: TruthArg,
+    /// With --schema: also write the pairs (M and P) as CSV.
+    #[arg(long, short, requires = "schema")]
+    out: Option<PathBuf>,
     #[command(flatten)]
     config: ConfigFlags,
     /// Apply the keyed transform (key drawn from the seed: an experiment).
@@ -243,10 +312,39 @@ pub struct EvalArgs {
 }
 
 pub fn cmd_eval(a: EvalArgs) -> Result<()> {
+    if let Some(schema) = &a.schema {
+        return crate::records::run(crate::records::RecordRun {
+            schema,
+            a: &a.files[0],
+            b: &a.files[1],
+            truth: a.truth.truth.as_deref(),
+            seed: a.seed,
+            keyed: a.keyed,
+            key: None,
+            out: a.out.as_deref(),
+            json: a.json,
+        });
+    }
+    let data = a
+        .data
+        .as_ref()
+        .ok_or_else(|| CliError::usage("--data or --schema is required"))?;
     let alphabet = gramlink::alphabet::Alphabet::default();
-    let d = io::load_dataset(&a.data, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
+    let d = io::load_dataset(
+        data,
+        gramlink::dataset::FormatHint::Text,
+        None,
+        None,
+        &alphabet,
+    )?;
     let config = a.config.config()?;
-    let options = ScenarioOptions { seed: a.seed.unwrap_or(42), mean_h_max: a.mean_hmax, sample: 10, keyed: a.keyed, ..ScenarioOptions::new(config) };
+    let options = ScenarioOptions {
+        seed: a.seed.unwrap_or(42),
+        mean_h_max: a.mean_hmax,
+        sample: 10,
+        keyed: a.keyed,
+        ..ScenarioOptions::new(config)
+    };
     let clock = SystemClock::default();
     let r = run_scenario(d.records(), &alphabet, &options, &clock, &mut Bar::new())?;
     if a.json {
@@ -262,24 +360,76 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
     }
     let c = &options.config;
     let mut s = String::new();
-    let _ = writeln!(s, "{} records, ed {}, seed {}, {} {} ε={} k={} q∈[{},{}] h_max={}, threshold {}, rule {}{}",
-        r.n, c.thresholds.ed, options.seed, c.mine.miner.name(), c.mine.strategy.name(), c.mine.epsilon, c.mine.k,
-        c.mine.q_min, c.mine.q_max, r.h_max, c.thresholds.mode.name(), c.rule.name(),
+    let _ = writeln!(
+        s,
+        "{} records, ed {}, seed {}, {} {} ε={} k={} q∈[{},{}] h_max={}, threshold {}, rule {}{}",
+        r.n,
+        c.thresholds.ed,
+        options.seed,
+        c.mine.miner.name(),
+        c.mine.strategy.name(),
+        c.mine.epsilon,
+        c.mine.k,
+        c.mine.q_min,
+        c.mine.q_max,
+        r.h_max,
+        c.thresholds.mode.name(),
+        c.rule.name(),
         match (c.mine.public_q, c.mine.padding) {
             (None, false) => String::new(),
-            (q, p) => format!(", public {}-grams{}, {} dims", q.map_or("no".into(), |q| q.to_string()), if p { " + padding" } else { "" }, r.base.len()),
-        });
-    let _ = writeln!(s, "precision {:.4}  recall {:.4}  F1 {:.4}", r.precision, r.recall, r.f1);
+            (q, p) => format!(
+                ", public {}-grams{}, {} dims",
+                q.map_or("no".into(), |q| q.to_string()),
+                if p { " + padding" } else { "" },
+                r.base.len()
+            ),
+        }
+    );
+    let _ = writeln!(
+        s,
+        "precision {:.4}  recall {:.4}  F1 {:.4}",
+        r.precision, r.recall, r.f1
+    );
     let o = &r.other_rule;
-    let _ = writeln!(s, "(with {}: precision {:.4}  recall {:.4}  F1 {:.4})",
-        if c.rule == Rule::All { "greedy one-to-one" } else { "every candidate pair" }, o.precision, o.recall, o.f1);
-    let _ = writeln!(s, "pairs {}  true pairs {}  candidates {} of {} ({:.4}%)", r.pairs, r.true_pairs, r.candidates,
-        r.n as f64 * r.n as f64, 100.0 * r.candidates as f64 / (r.n as f64 * r.n as f64));
-    let _ = writeln!(s, "true pairs outside A's threshold: {} ({:.2}%), mean threshold {:.3}", r.true_outside_threshold,
-        100.0 * r.true_outside_threshold as f64 / r.n as f64, r.mean_threshold);
+    let _ = writeln!(
+        s,
+        "(with {}: precision {:.4}  recall {:.4}  F1 {:.4})",
+        if c.rule == Rule::All {
+            "greedy one-to-one"
+        } else {
+            "every candidate pair"
+        },
+        o.precision,
+        o.recall,
+        o.f1
+    );
+    let _ = writeln!(
+        s,
+        "pairs {}  true pairs {}  candidates {} of {} ({:.4}%)",
+        r.pairs,
+        r.true_pairs,
+        r.candidates,
+        r.n as f64 * r.n as f64,
+        100.0 * r.candidates as f64 / (r.n as f64 * r.n as f64)
+    );
+    let _ = writeln!(
+        s,
+        "true pairs outside A's threshold: {} ({:.2}%), mean threshold {:.3}",
+        r.true_outside_threshold,
+        100.0 * r.true_outside_threshold as f64 / r.n as f64,
+        r.mean_threshold
+    );
     let total: f64 = r.timings_ms.values().sum();
-    let _ = writeln!(s, "time {:.0} ms: {}", total,
-        r.timings_ms.iter().map(|(k, v)| format!("{k} {v:.0}")).collect::<Vec<_>>().join(", "));
+    let _ = writeln!(
+        s,
+        "time {:.0} ms: {}",
+        total,
+        r.timings_ms
+            .iter()
+            .map(|(k, v)| format!("{k} {v:.0}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     print!("{s}");
     Ok(())
 }

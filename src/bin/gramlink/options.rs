@@ -14,7 +14,10 @@ use std::path::PathBuf;
 
 /// "what [default: X]", or "what [default: the preset's: recommended X, paper Y]".
 fn preset_default<T: std::fmt::Display>(what: &str, value: impl Fn(&Config) -> T) -> String {
-    let (r, p) = (value(&Config::recommended()).to_string(), value(&Config::paper()).to_string());
+    let (r, p) = (
+        value(&Config::recommended()).to_string(),
+        value(&Config::paper()).to_string(),
+    );
     if r == p {
         format!("{what} [default: {r}]")
     } else {
@@ -82,7 +85,8 @@ impl MineFlags {
 }
 
 fn threshold_mode(name: &str) -> std::result::Result<ThresholdMode, String> {
-    ThresholdMode::from_name(name).ok_or_else(|| format!("unknown threshold mode {name:?} (paper, sound, global)"))
+    ThresholdMode::from_name(name)
+        .ok_or_else(|| format!("unknown threshold mode {name:?} (paper, sound, global)"))
 }
 
 /// Party A's thresholds.
@@ -110,7 +114,9 @@ impl ThresholdFlags {
         }
         if let Some(v) = self.global_threshold {
             if !matches!(t.mode, ThresholdMode::Global(_)) {
-                return Err(CliError::usage("--global-threshold goes with --threshold global"));
+                return Err(CliError::usage(
+                    "--global-threshold goes with --threshold global",
+                ));
             }
             t.mode = ThresholdMode::Global(Some(v));
         }
@@ -180,11 +186,23 @@ pub struct ReadFlags {
 
 impl ReadFlags {
     pub fn alphabet(&self) -> Result<gramlink::alphabet::Alphabet> {
-        Ok(gramlink::alphabet::Alphabet::parse(self.alphabet.as_deref().unwrap_or("letters"))?)
+        Ok(gramlink::alphabet::Alphabet::parse(
+            self.alphabet.as_deref().unwrap_or("letters"),
+        )?)
     }
 
-    pub fn load(&self, path: &std::path::Path, alphabet: &gramlink::alphabet::Alphabet) -> Result<gramlink::dataset::Dataset> {
-        crate::io::load_dataset(path, self.format.unwrap_or_default(), self.column.as_deref(), self.id_column.as_deref(), alphabet)
+    pub fn load(
+        &self,
+        path: &std::path::Path,
+        alphabet: &gramlink::alphabet::Alphabet,
+    ) -> Result<gramlink::dataset::Dataset> {
+        crate::io::load_dataset(
+            path,
+            self.format.unwrap_or_default(),
+            self.column.as_deref(),
+            self.id_column.as_deref(),
+            alphabet,
+        )
     }
 }
 

@@ -6,8 +6,8 @@ use crate::io::{self, Result};
 use clap::Args;
 use gramlink::alphabet::Alphabet;
 use gramlink::base::{MinerKind, Strategy};
-use gramlink::config::Preset;
 use gramlink::clock::SystemClock;
+use gramlink::config::Preset;
 use gramlink::eval::scenario::{run_scenario, ScenarioOptions, ScenarioResult};
 use gramlink::progress::NoProgress;
 use gramlink::threshold::ThresholdMode;
@@ -45,8 +45,15 @@ struct Row {
 pub fn cmd_results(a: ResultsArgs) -> Result<()> {
     if a.figures_only {
         let old = io::read_text(&a.out)?;
-        let kept = old.split(crate::paper_figures::HEADING).next().unwrap_or(&old).trim_end();
-        let md = format!("{kept}\n\n{}", crate::paper_figures::section(&a.results_dir));
+        let kept = old
+            .split(crate::paper_figures::HEADING)
+            .next()
+            .unwrap_or(&old)
+            .trim_end();
+        let md = format!(
+            "{kept}\n\n{}",
+            crate::paper_figures::section(&a.results_dir)
+        );
         io::write_atomic(&a.out, md.as_bytes())?;
         eprintln!("wrote {} (figures section only)", a.out.display());
         return Ok(());
@@ -55,12 +62,26 @@ pub fn cmd_results(a: ResultsArgs) -> Result<()> {
     let mut rows = Vec::new();
     let started = std::time::Instant::now();
     for (file, label) in [("data/cities.txt", "CITIES"), ("data/names.txt", "NAMES")] {
-        let d = io::load_dataset(std::path::Path::new(file), gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
+        let d = io::load_dataset(
+            std::path::Path::new(file),
+            gramlink::dataset::FormatHint::Text,
+            None,
+            None,
+            &alphabet,
+        )?;
         for ed in 0..=2u32 {
-            for (miner, strategy, mname) in
-                [(MinerKind::Fpm, Strategy::Hybrid, "FPM"), (MinerKind::PrefixTree, Strategy::Hybrid, "prefix-tree hybrid")]
-            {
-                for (mode, tname) in [(ThresholdMode::Paper, "paper"), (ThresholdMode::Sound, "sound")] {
+            for (miner, strategy, mname) in [
+                (MinerKind::Fpm, Strategy::Hybrid, "FPM"),
+                (
+                    MinerKind::PrefixTree,
+                    Strategy::Hybrid,
+                    "prefix-tree hybrid",
+                ),
+            ] {
+                for (mode, tname) in [
+                    (ThresholdMode::Paper, "paper"),
+                    (ThresholdMode::Sound, "sound"),
+                ] {
                     let mut records = d.records();
                     if label == "NAMES" && ed == 2 && tname == "sound" {
                         records = &records[..a.names_sound_ed2_limit.min(records.len())];
@@ -70,17 +91,44 @@ pub fn cmd_results(a: ResultsArgs) -> Result<()> {
                         c.mine.strategy = strategy;
                         c.thresholds.mode = mode.clone();
                     });
-                    eprintln!("[results] {label} ({} records) ed {ed} {mname} {tname} …", records.len());
-                    let result = run_scenario(records, &alphabet, &o, &SystemClock::default(), &mut NoProgress).map_err(|e| e.to_string());
-                    rows.push(Row { dataset: label.into(), n: records.len(), miner: mname, threshold: tname, ed, result });
+                    eprintln!(
+                        "[results] {label} ({} records) ed {ed} {mname} {tname} …",
+                        records.len()
+                    );
+                    let result = run_scenario(
+                        records,
+                        &alphabet,
+                        &o,
+                        &SystemClock::default(),
+                        &mut NoProgress,
+                    )
+                    .map_err(|e| e.to_string());
+                    rows.push(Row {
+                        dataset: label.into(),
+                        n: records.len(),
+                        miner: mname,
+                        threshold: tname,
+                        ed,
+                        result,
+                    });
                 }
             }
         }
     }
-    let mut md = render(&rows, a.seed, started.elapsed().as_secs_f64(), a.names_sound_ed2_limit);
-    md = format!("{}\n\n{}", md.trim_end(), crate::paper_figures::section(&a.results_dir));
+    let mut md = render(
+        &rows,
+        a.seed,
+        started.elapsed().as_secs_f64(),
+        a.names_sound_ed2_limit,
+    );
+    md = format!(
+        "{}\n\n{}",
+        md.trim_end(),
+        crate::paper_figures::section(&a.results_dir)
+    );
     if let Some(dir) = a.out.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| io::CliError::io(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir)
+            .map_err(|e| io::CliError::io(format!("cannot create {}: {e}", dir.display())))?;
     }
     io::write_atomic(&a.out, md.as_bytes())?;
     eprintln!("wrote {}", a.out.display());
@@ -124,7 +172,11 @@ fn render(rows: &[Row], seed: u64, secs: f64, names_limit: usize) -> String {
                     );
                 }
                 Err(e) => {
-                    let _ = writeln!(s, "| {} | {} | {} | {} | failed: {e} | | | | | | |", r.miner, r.threshold, r.ed, r.n);
+                    let _ = writeln!(
+                        s,
+                        "| {} | {} | {} | {} | failed: {e} | | | | | | |",
+                        r.miner, r.threshold, r.ed, r.n
+                    );
                 }
             }
         }

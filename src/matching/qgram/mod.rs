@@ -97,22 +97,39 @@ impl Classes {
         let mut len: Vec<u8> = shape.lengths.clone();
         crate::sorting::sort_by(&mut len, |x, y| x.cmp(y));
         len.dedup();
-        let of = shape.lengths.iter().map(|l| len.iter().position(|x| x == l).unwrap_or(0)).collect();
+        let of = shape
+            .lengths
+            .iter()
+            .map(|l| len.iter().position(|x| x == l).unwrap_or(0))
+            .collect();
         let complete = len.iter().map(|l| shape.complete.contains(l)).collect();
-        Classes { of, len: len.into_iter().map(i64::from).collect(), complete }
+        Classes {
+            of,
+            len: len.into_iter().map(i64::from).collect(),
+            complete,
+        }
     }
 }
 
 impl Rows {
     fn new(v: &Vectors, cl: &Classes) -> Rows {
         let k = cl.len.len();
-        let mut r = Rows { starts: vec![0], cols: Vec::new(), vals: Vec::new(), counts: Vec::new(), totals: vec![0; v.len() * k], norm2: Vec::with_capacity(v.len()) };
+        let mut r = Rows {
+            starts: vec![0],
+            cols: Vec::new(),
+            vals: Vec::new(),
+            counts: Vec::new(),
+            totals: vec![0; v.len() * k],
+            norm2: Vec::with_capacity(v.len()),
+        };
         for i in 0..v.len() {
             let mut n2 = 0.0f64;
             for (j, &x) in v.row(i).iter().enumerate() {
                 if x != 0.0 {
                     let c = cl.of[j];
-                    let n = ((x as f64) * cl.len[c] as f64).round().clamp(0.0, MAX_COUNT as f64) as i64;
+                    let n = ((x as f64) * cl.len[c] as f64)
+                        .round()
+                        .clamp(0.0, MAX_COUNT as f64) as i64;
                     r.cols.push(j as u32);
                     r.vals.push(x);
                     r.counts.push(n);
@@ -203,7 +220,9 @@ impl CountFilter {
     fn verify(&self, i: usize, j: usize, th: f64, sc: &mut DenseRow) -> Option<(f64, f64)> {
         let k = self.cl.len.len();
         for c in 0..k {
-            if self.cl.complete[c] && (self.total(&self.a, i, c) - self.total(&self.b, j, c)).abs() > self.ed {
+            if self.cl.complete[c]
+                && (self.total(&self.a, i, c) - self.total(&self.b, j, c)).abs() > self.ed
+            {
                 return None;
             }
         }
@@ -248,12 +267,23 @@ impl CountFilter {
             return None;
         }
         let den = (self.a.norm2[i] * self.b.norm2[j]).sqrt();
-        let score = if den > 0.0 { (1.0 - dot / den).max(0.0) } else { 1.0 };
+        let score = if den > 0.0 {
+            (1.0 - dot / den).max(0.0)
+        } else {
+            1.0
+        };
         Some((d, score))
     }
 
     /// The candidates of A row `i` (each once), into `out`.
-    fn candidates(&self, i: usize, seen: &mut [u32], stamp: u32, order: &mut Vec<(usize, usize)>, out: &mut Vec<u32>) {
+    fn candidates(
+        &self,
+        i: usize,
+        seen: &mut [u32],
+        stamp: u32,
+        order: &mut Vec<(usize, usize)>,
+        out: &mut Vec<u32>,
+    ) {
         out.clear();
         let n = self.total(&self.a, i, self.f);
         let budget = 2 * self.cl.len[self.f] * self.ed;
@@ -294,7 +324,11 @@ impl CountFilter {
             let ns = &self.posting_n[c];
             let s = ns.partition_point(|&t| t < lo);
             let e = ns.partition_point(|&t| t <= upper);
-            let entries = self.postings[c][s..e].iter().zip(&ns[s..e]).zip(&self.posting_pre[c][s..e]).zip(&self.posting_sig[c][s..e]);
+            let entries = self.postings[c][s..e]
+                .iter()
+                .zip(&ns[s..e])
+                .zip(&self.posting_pre[c][s..e])
+                .zip(&self.posting_sig[c][s..e]);
             for (((&r, &nb), &pre), &sig) in entries {
                 if seen[r as usize] == stamp {
                     continue;
@@ -317,14 +351,20 @@ impl CountFilter {
 
 fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<CountFilter, Error> {
     if a.dim != b.dim {
-        return Err(Error::Parameter(format!("dimension mismatch: A's vectors have {} components, B's {}", a.dim, b.dim)));
+        return Err(Error::Parameter(format!(
+            "dimension mismatch: A's vectors have {} components, B's {}",
+            a.dim, b.dim
+        )));
     }
     shape.validate(a.dim).map_err(Error::Parameter)?;
     let Some(fl) = shape.filter_length() else {
         return Err(Error::Parameter("the q-gram filter needs a base with a complete gram class (every public 2-gram of Σ, as the recommended preset makes)".into()));
     };
     if ed > crate::threshold::MAX_ED {
-        return Err(Error::Parameter(format!("ed {ed} is above the largest accepted, {}", crate::threshold::MAX_ED)));
+        return Err(Error::Parameter(format!(
+            "ed {ed} is above the largest accepted, {}",
+            crate::threshold::MAX_ED
+        )));
     }
     let cl = Classes::new(shape);
     let f = cl.len.iter().position(|&l| l == fl as i64).unwrap_or(0);
@@ -332,7 +372,9 @@ fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<CountFilter
     let k = cl.len.len();
     let tot = |r: usize| rb.totals[r * k + f];
     let mut by_total: Vec<u32> = (0..b.len() as u32).collect();
-    crate::sorting::sort_by(&mut by_total, |&x, &y| tot(x as usize).cmp(&tot(y as usize)).then(x.cmp(&y)));
+    crate::sorting::sort_by(&mut by_total, |&x, &y| {
+        tot(x as usize).cmp(&tot(y as usize)).then(x.cmp(&y))
+    });
     let by_total_n = by_total.iter().map(|&r| tot(r as usize)).collect();
     let mut df = vec![0usize; a.dim];
     for x in 0..rb.cols.len() {
@@ -352,7 +394,11 @@ fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<CountFilter
     let mut mine: Vec<(u32, usize)> = Vec::new();
     for &r in &by_total {
         mine.clear();
-        mine.extend(rb.range(r as usize).filter(|&x| cl.of[rb.cols[x] as usize] == f && rb.counts[x] > 0).map(|x| (rank[rb.cols[x] as usize], x)));
+        mine.extend(
+            rb.range(r as usize)
+                .filter(|&x| cl.of[rb.cols[x] as usize] == f && rb.counts[x] > 0)
+                .map(|x| (rank[rb.cols[x] as usize], x)),
+        );
         crate::sorting::sort_by(&mut mine, |x, y| x.0.cmp(&y.0));
         let sig = signature(mine.iter().map(|&(_, x)| rb.cols[x] as usize));
         let mut pre = 0;
@@ -364,19 +410,45 @@ fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<CountFilter
             pre += rb.counts[x];
         }
     }
-    let posting_n = postings.iter().map(|p| p.iter().map(|&r| tot(r as usize)).collect()).collect();
-    Ok(CountFilter { cl, a: ra, b: rb, f, ed: ed as i64, by_total, by_total_n, postings, posting_n, posting_pre, posting_sig, rank })
+    let posting_n = postings
+        .iter()
+        .map(|p| p.iter().map(|&r| tot(r as usize)).collect())
+        .collect();
+    Ok(CountFilter {
+        cl,
+        a: ra,
+        b: rb,
+        f,
+        ed: ed as i64,
+        by_total,
+        by_total_n,
+        postings,
+        posting_n,
+        posting_pre,
+        posting_sig,
+        rank,
+    })
 }
 
 /// The pairs of A rows `rows` passing every test, each row's best `per_row` by
 /// (score, distance, b), in A-row order; and the number of candidates verified.
 /// Never inlined: in wasm, V8 optimizes it between the chunks' calls.
 #[inline(never)]
-fn match_rows(ix: &CountFilter, th: &[f64], rows: std::ops::Range<usize>, per_row: usize, nb: usize) -> (Vec<Scored>, u64) {
+fn match_rows(
+    ix: &CountFilter,
+    th: &[f64],
+    rows: std::ops::Range<usize>,
+    per_row: usize,
+    nb: usize,
+) -> (Vec<Scored>, u64) {
     let mut seen = vec![0u32; nb];
     let mut stamp = 0u32;
     let (mut order, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
-    let mut sc = DenseRow { cnt: vec![0; ix.cl.of.len()], val: vec![0.0; ix.cl.of.len()], overlap: vec![0; ix.cl.len.len()] };
+    let mut sc = DenseRow {
+        cnt: vec![0; ix.cl.of.len()],
+        val: vec![0.0; ix.cl.of.len()],
+        overlap: vec![0; ix.cl.len.len()],
+    };
     let mut out = Vec::new();
     let mut candidates = 0u64;
     for i in rows {
@@ -391,11 +463,23 @@ fn match_rows(ix: &CountFilter, th: &[f64], rows: std::ops::Range<usize>, per_ro
         ix.load(i, &mut sc);
         for &j in &cand {
             if let Some((d, score)) = ix.verify(i, j as usize, th[i], &mut sc) {
-                found.push(Scored { pair: Pair { a: i as u32, b: j, distance: d }, score });
+                found.push(Scored {
+                    pair: Pair {
+                        a: i as u32,
+                        b: j,
+                        distance: d,
+                    },
+                    score,
+                });
             }
         }
         ix.unload(i, &mut sc);
-        let by_rank = |x: &Scored, y: &Scored| x.score.total_cmp(&y.score).then(x.pair.distance.total_cmp(&y.pair.distance)).then(x.pair.b.cmp(&y.pair.b));
+        let by_rank = |x: &Scored, y: &Scored| {
+            x.score
+                .total_cmp(&y.score)
+                .then(x.pair.distance.total_cmp(&y.pair.distance))
+                .then(x.pair.b.cmp(&y.pair.b))
+        };
         // one sort for both (wasm has one sort routine: code size)
         crate::sorting::sort_by(&mut found, by_rank);
         found.truncate(per_row);
@@ -410,18 +494,30 @@ fn match_rows(ix: &CountFilter, th: &[f64], rows: std::ops::Range<usize>, per_ro
 ///
 /// Errors when the vectors do not fit the shape, the shape has no complete class,
 /// or the thresholds are not one finite number ≥ 0 per A row.
-pub fn scored_match(a: &Vectors, b: &Vectors, thresholds: &[f64], ed: u32, shape: &Shape, per_row: usize) -> Result<(Vec<Scored>, MatchStats), Error> {
+pub fn scored_match(
+    a: &Vectors,
+    b: &Vectors,
+    thresholds: &[f64],
+    ed: u32,
+    shape: &Shape,
+    per_row: usize,
+) -> Result<(Vec<Scored>, MatchStats), Error> {
     super::validate(a, b, thresholds)?;
     let ix = build(a, b, ed, shape)?;
     let per_row = per_row.max(1);
-    let parts = crate::par::chunks(a.len(), 512, |rows| match_rows(&ix, thresholds, rows, per_row, b.len()));
+    let parts = crate::par::chunks(a.len(), 512, |rows| {
+        match_rows(&ix, thresholds, rows, per_row, b.len())
+    });
     let mut out = Vec::new();
     let mut candidates = 0;
     for (p, c) in parts {
         out.extend(p);
         candidates += c;
     }
-    let stats = MatchStats { candidates, pairs: out.len() as u64 };
+    let stats = MatchStats {
+        candidates,
+        pairs: out.len() as u64,
+    };
     Ok((out, stats))
 }
 
@@ -430,10 +526,22 @@ pub fn scored_match(a: &Vectors, b: &Vectors, thresholds: &[f64], ed: u32, shape
 pub fn one_to_one_scored(pairs: &[Scored]) -> Vec<Pair> {
     let mut order: Vec<&Scored> = pairs.iter().collect();
     crate::sorting::sort_by(&mut order, |x, y| {
-        x.score.total_cmp(&y.score).then(x.pair.distance.total_cmp(&y.pair.distance)).then(x.pair.a.cmp(&y.pair.a)).then(x.pair.b.cmp(&y.pair.b))
+        x.score
+            .total_cmp(&y.score)
+            .then(x.pair.distance.total_cmp(&y.pair.distance))
+            .then(x.pair.a.cmp(&y.pair.a))
+            .then(x.pair.b.cmp(&y.pair.b))
     });
-    let max_a = pairs.iter().map(|p| p.pair.a as usize + 1).max().unwrap_or(0);
-    let max_b = pairs.iter().map(|p| p.pair.b as usize + 1).max().unwrap_or(0);
+    let max_a = pairs
+        .iter()
+        .map(|p| p.pair.a as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let max_b = pairs
+        .iter()
+        .map(|p| p.pair.b as usize + 1)
+        .max()
+        .unwrap_or(0);
     let (mut used_a, mut used_b) = (vec![false; max_a], vec![false; max_b]);
     let mut out = Vec::new();
     for s in order {

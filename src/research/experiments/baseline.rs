@@ -3,17 +3,22 @@
 
 use super::linkage::{embedded, party_b, scenario, MINERS};
 use super::{sweep, ExperimentData, Figure, Panel, Point};
+use crate::clock::{Clock, SystemClock};
+use crate::config::Preset;
 use crate::dp::Randomness;
 use crate::error::Error;
-use crate::clock::{Clock, SystemClock};
-use crate::research::lipschitz::{LipschitzBase, LipschitzOptions};
-use crate::config::Preset;
 use crate::eval::scenario::ScenarioOptions;
 use crate::progress::Progress;
+use crate::research::lipschitz::{LipschitzBase, LipschitzOptions};
 use crate::threshold::{thresholds, ThresholdMode};
 
 /// (base + embedding ms, A's vectors, B's vectors, truth).
-type LipschitzRun = (f64, crate::embed::Vectors, crate::embed::Vectors, Vec<Option<u32>>);
+type LipschitzRun = (
+    f64,
+    crate::embed::Vectors,
+    crate::embed::Vectors,
+    Vec<Option<u32>>,
+);
 
 /// Lipschitz on the scenario's data: A builds the base with the greedy heuristic
 /// on its records, both parties embed. Returns (base + embedding ms, A, B, truth).
@@ -29,7 +34,11 @@ fn lipschitz_run(
     let (b_records, truth) = party_b(records, &d.alphabet, ed, &mut rng_corrupt);
     let clock = SystemClock::default();
     let t0 = clock.now_ms();
-    let o = LipschitzOptions { base_size, pool: (4 * base_size).max(LipschitzOptions::default().pool), ..LipschitzOptions::default() };
+    let o = LipschitzOptions {
+        base_size,
+        pool: (4 * base_size).max(LipschitzOptions::default().pool),
+        ..LipschitzOptions::default()
+    };
     let base = LipschitzBase::greedy(records, &d.alphabet, &o, &mut rng.fork())?;
     let va = base.embed_all(records);
     let vb = base.embed_all(&b_records);
@@ -50,20 +59,50 @@ pub fn fig9(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
         let (mut tg, mut tl, mut fg, mut fl) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for r in 0..d.runs {
             let o = ScenarioOptions::scenario(Preset::Paper, 0, d.seed + r);
-            let res = crate::eval::scenario::run_scenario(records, &d.alphabet, &o, &SystemClock::default(), &mut crate::progress::NoProgress)?;
-            let ms: f64 = res.timings_ms.iter().filter(|(k, _)| k.as_str() != "corrupt" && k.as_str() != "match").map(|(_, v)| v).sum();
+            let res = crate::eval::scenario::run_scenario(
+                records,
+                &d.alphabet,
+                &o,
+                &SystemClock::default(),
+                &mut crate::progress::NoProgress,
+            )?;
+            let ms: f64 = res
+                .timings_ms
+                .iter()
+                .filter(|(k, _)| k.as_str() != "corrupt" && k.as_str() != "match")
+                .map(|(_, v)| v)
+                .sum();
             tg.push(ms);
             fg.push(res.f1);
             let (ms, va, vb, truth) = lipschitz_run(records, d, 0, d.seed + r, 12)?;
             tl.push(ms);
             let (pairs, _) = crate::matching::range_match(&va, &vb, &vec![0.0; va.len()])?;
-            fl.push(crate::eval::metrics::quality(pairs.iter().map(|p| (p.a, p.b)), &truth, records.len()).f1);
+            fl.push(
+                crate::eval::metrics::quality(
+                    pairs.iter().map(|p| (p.a, p.b)),
+                    &truth,
+                    records.len(),
+                )
+                .f1,
+            );
             progress.tick("fig9", 0, 0)?;
         }
-        time.push("gramlink (prefix-tree hybrid, k = 75)", Point::of(n as f64, &tg));
-        time.push("Lipschitz (greedy heuristic, k = 12)", Point::of(n as f64, &tl));
-        f1.push("gramlink (prefix-tree hybrid, k = 75)", Point::of(n as f64, &fg));
-        f1.push("Lipschitz (greedy heuristic, k = 12)", Point::of(n as f64, &fl));
+        time.push(
+            "gramlink (prefix-tree hybrid, k = 75)",
+            Point::of(n as f64, &tg),
+        );
+        time.push(
+            "Lipschitz (greedy heuristic, k = 12)",
+            Point::of(n as f64, &tl),
+        );
+        f1.push(
+            "gramlink (prefix-tree hybrid, k = 75)",
+            Point::of(n as f64, &fg),
+        );
+        f1.push(
+            "Lipschitz (greedy heuristic, k = 12)",
+            Point::of(n as f64, &fl),
+        );
     }
     Ok(Figure {
         name: "fig9".into(),
@@ -86,7 +125,9 @@ pub fn fig10(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, 
     let mut panel = Panel::new("CITIES, ed = 1", "base size", "F1");
     for &k in &ks {
         // squared Lipschitz distances are integers: thresholds √0, √1, … cover every cut
-        let grid: Vec<f64> = (0..=(4 * k as u32 + 8)).map(|j| (j as f64).sqrt()).collect();
+        let grid: Vec<f64> = (0..=(4 * k as u32 + 8))
+            .map(|j| (j as f64).sqrt())
+            .collect();
         let (mut fl, mut fl_gl) = (Vec::new(), Vec::new());
         for r in 0..d.runs {
             let (_, va, vb, truth) = lipschitz_run(records, d, ed, d.seed + r, k)?;
@@ -101,8 +142,14 @@ pub fn fig10(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, 
             fl_gl.push(sg.global.iter().map(|q| q.f1).fold(0.0, f64::max));
             progress.tick("fig10", 0, 0)?;
         }
-        panel.push("Lipschitz (greedy heuristic), best global threshold", Point::of(k as f64, &fl));
-        panel.push("gramlink prefix-tree hybrid, best global threshold", Point::of(k as f64, &fl_gl));
+        panel.push(
+            "Lipschitz (greedy heuristic), best global threshold",
+            Point::of(k as f64, &fl),
+        );
+        panel.push(
+            "gramlink prefix-tree hybrid, best global threshold",
+            Point::of(k as f64, &fl_gl),
+        );
         for &(miner, strategy, name) in &MINERS[..3] {
             let mut f = Vec::new();
             for r in 0..d.runs {
@@ -113,7 +160,10 @@ pub fn fig10(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, 
                 });
                 f.push(scenario(records, &d.alphabet, &o)?.f1);
             }
-            panel.push(&format!("gramlink {name}, personalized threshold"), Point::of(k as f64, &f));
+            panel.push(
+                &format!("gramlink {name}, personalized threshold"),
+                Point::of(k as f64, &f),
+            );
         }
     }
     Ok(Figure {

@@ -89,14 +89,24 @@ pub struct Panel {
 
 impl Panel {
     fn new(title: impl Into<String>, x_label: &str, y_label: &str) -> Panel {
-        Panel { title: title.into(), x_label: x_label.into(), y_label: y_label.into(), log_x: false, series: Vec::new(), marks: Vec::new() }
+        Panel {
+            title: title.into(),
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            log_x: false,
+            series: Vec::new(),
+            marks: Vec::new(),
+        }
     }
 
     /// Adds `point` to the series `name` (created on first use).
     fn push(&mut self, name: &str, point: Point) {
         match self.series.iter_mut().find(|s| s.name == name) {
             Some(s) => s.points.push(point),
-            None => self.series.push(Series { name: name.into(), points: vec![point] }),
+            None => self.series.push(Series {
+                name: name.into(),
+                points: vec![point],
+            }),
         }
     }
 }
@@ -115,7 +125,10 @@ impl Figure {
     pub fn to_csv(&self) -> Result<String, Error> {
         let mut w = csv::Writer::from_writer(Vec::new());
         let err = |e: csv::Error| Error::Parameter(format!("CSV: {e}"));
-        w.write_record(["figure", "panel", "series", "x", "mean", "min", "max", "runs"]).map_err(err)?;
+        w.write_record([
+            "figure", "panel", "series", "x", "mean", "min", "max", "runs",
+        ])
+        .map_err(err)?;
         for p in &self.panels {
             let mut row = |series: String, q: &Point| {
                 w.write_record([
@@ -139,7 +152,9 @@ impl Figure {
                 row(format!("{} [{}]", m.series, m.label), &m.point)?;
             }
         }
-        let bytes = w.into_inner().map_err(|e| Error::Parameter(format!("CSV: {e}")))?;
+        let bytes = w
+            .into_inner()
+            .map_err(|e| Error::Parameter(format!("CSV: {e}")))?;
         String::from_utf8(bytes).map_err(|e| Error::Parameter(format!("CSV: {e}")))
     }
 
@@ -148,7 +163,11 @@ impl Figure {
         let mut s = String::new();
         for p in &self.panels {
             let _ = writeln!(s, "*{}* — {} against {}\n", p.title, p.y_label, p.x_label);
-            let mut xs: Vec<f64> = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.x)).collect();
+            let mut xs: Vec<f64> = p
+                .series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|q| q.x))
+                .collect();
             xs.sort_by(f64::total_cmp);
             xs.dedup();
             let _ = write!(s, "| series |");
@@ -172,7 +191,11 @@ impl Figure {
                 s.push('\n');
             }
             for m in &p.marks {
-                let _ = writeln!(s, "\n{} — {}: {:.3} at x = {:.3}", m.series, m.label, m.point.mean, m.point.x);
+                let _ = writeln!(
+                    s,
+                    "\n{} — {}: {:.3} at x = {:.3}",
+                    m.series, m.label, m.point.mean, m.point.x
+                );
             }
             s.push('\n');
         }
@@ -194,12 +217,18 @@ impl ExperimentData {
 }
 
 /// Runs one figure by name.
-pub fn run_figure(name: &str, data: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, Error> {
+pub fn run_figure(
+    name: &str,
+    data: &ExperimentData,
+    progress: &mut dyn Progress,
+) -> Result<Figure, Error> {
     if data.runs == 0 {
         return Err(Error::Parameter("experiments need at least one run".into()));
     }
     if data.names.is_empty() || data.cities.is_empty() {
-        return Err(Error::Parameter("experiments need NAMES and CITIES records".into()));
+        return Err(Error::Parameter(
+            "experiments need NAMES and CITIES records".into(),
+        ));
     }
     match name {
         "fig4" => mining::fig4(data, progress),
@@ -209,20 +238,54 @@ pub fn run_figure(name: &str, data: &ExperimentData, progress: &mut dyn Progress
         "fig8" => linkage::fig8(data, progress),
         "fig9" => baseline::fig9(data, progress),
         "fig10" => baseline::fig10(data, progress),
-        other => Err(Error::Parameter(format!("unknown figure {other:?} (one of {})", FIGURES.join(", ")))),
+        other => Err(Error::Parameter(format!(
+            "unknown figure {other:?} (one of {})",
+            FIGURES.join(", ")
+        ))),
     }
 }
-
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     pub(crate) fn tiny() -> ExperimentData {
-        let names = ["SMITH", "JOHNSON", "WILLIAMS", "BROWN", "JONES", "MILLER", "DAVIS", "GARCIA", "RODRIGUEZ", "WILSON",
-            "MARTINEZ", "ANDERSON", "TAYLOR", "THOMAS", "HERNANDEZ", "MOORE", "MARTIN", "JACKSON", "THOMPSON", "WHITE"];
-        let cities = ["NEW YORK", "LOS ANGELES", "CHICAGO", "HOUSTON", "PHOENIX", "PHILADELPHIA", "SAN ANTONIO", "SAN DIEGO",
-            "DALLAS", "SAN JOSE", "AUSTIN", "JACKSONVILLE"];
+        let names = [
+            "SMITH",
+            "JOHNSON",
+            "WILLIAMS",
+            "BROWN",
+            "JONES",
+            "MILLER",
+            "DAVIS",
+            "GARCIA",
+            "RODRIGUEZ",
+            "WILSON",
+            "MARTINEZ",
+            "ANDERSON",
+            "TAYLOR",
+            "THOMAS",
+            "HERNANDEZ",
+            "MOORE",
+            "MARTIN",
+            "JACKSON",
+            "THOMPSON",
+            "WHITE",
+        ];
+        let cities = [
+            "NEW YORK",
+            "LOS ANGELES",
+            "CHICAGO",
+            "HOUSTON",
+            "PHOENIX",
+            "PHILADELPHIA",
+            "SAN ANTONIO",
+            "SAN DIEGO",
+            "DALLAS",
+            "SAN JOSE",
+            "AUSTIN",
+            "JACKSONVILLE",
+        ];
         ExperimentData {
             alphabet: Alphabet::default(),
             names: names.iter().map(|s| s.to_string()).collect(),
@@ -258,7 +321,14 @@ mod tests {
                 assert!(!p.series.is_empty(), "{f} {}", p.title);
                 for s in &p.series {
                     for q in &s.points {
-                        assert!(q.mean.is_finite() && q.min <= q.mean + 1e-12 && q.mean <= q.max + 1e-12, "{f} {} {}", p.title, s.name);
+                        assert!(
+                            q.mean.is_finite()
+                                && q.min <= q.mean + 1e-12
+                                && q.mean <= q.max + 1e-12,
+                            "{f} {} {}",
+                            p.title,
+                            s.name
+                        );
                     }
                 }
             }

@@ -1,0 +1,244 @@
+//! The record commands: `link --schema` and `eval --schema` (both parties and
+//! the matcher on two local CSV files, [`gramlink::record::session`]).
+
+use crate::io::{self, InFile, Result};
+use crate::progress_bar::Bar;
+use gramlink::clock::{Clock, SystemClock};
+use gramlink::keyed::Key;
+use gramlink::record::linker::{Class, RecordLinkage};
+use gramlink::record::score::{score, RecordQuality};
+use gramlink::record::{Kind, RecordOwner, Schema};
+use std::collections::HashSet;
+use std::path::Path;
+
+/// Reads a schema: TOML for a `.toml` file, JSON otherwise; validated.
+pub fn load_schema(path: &Path) -> Result<Schema> {
+    let text = io::read_text(path)?;
+    let is_toml = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+    let schema = if is_toml {
+        let s: Schema = toml::from_str(&text)
+            .map_err(|e| {
+                gramlink::Error::Input(gramlink::error::InputError::Format(format!(
+                    "schema: {}",
+                    e.message()
+                )))
+            })
+            .in_file(path)?;
+        s.validate().in_file(path)?;
+        s
+    } else {
+        Schema::parse_json(&text).in_file(path)?
+    };
+    Ok(schema)
+}
+
+/// What a record run is asked to do.
+pub struct RecordRun<'a> {
+    pub schema: &'a Path,
+    pub a: &'a Path,
+    pub b: &'a Path,
+    pub truth: Option<&'a Path>,
+    pub seed: Option<u64>,
+    pub keyed: bool,
+    pub key: Option<Key>,
+    pub out: Option<&'a Path>,
+    pub json: bool,
+}
+
+pub fn run(r: RecordRun) -> Result<()> {
+    let schema = load_schema(r.schema)?;
+    let truth: Option<HashSet<(String, String)>> = match r.truth {
+        Some(p) => Some(gramlink::eval::metrics::read_truth(
+            &io::read_bytes(p)?,
+            &p.display().to_string(),
+        )?),
+        None => None,
+    };
+    let mut rng = crate::randomness(r.seed, "the bases are")?;
+    let read = |p: &Path, rng: gramlink::dp::Randomness| -> Result<RecordOwner> {
+        Ok(RecordOwner::read(
+            &io::read_bytes(p)?,
+            schema.clone(),
+            &p.display().to_string(),
+            rng,
+        )?)
+    };
+    let mut a = read(r.a, rng.fork())?;
+    let mut b = read(r.b, rng.fork())?;
+    let needs_key = schema.fields.iter().any(|f| f.kind() == Some(Kind::Keyed));
+    let key = match r.key {
+        Some(k) => Some(k),
+        // both parties are on this machine: a fresh key (seeded runs: from the seed)
+        None if r.keyed || needs_key => Some(match r.seed {
+            Some(_) => {
+                let mut k = [0u8; 32];
+                rng.fill_bytes(&mut k);
+                Key::from_bytes(k)
+            }
+            None => Key::random()?,
+        }),
+        None => None,
+    };
+    let clock = SystemClock::default();
+    let bar = &mut Bar::new();
+    let s = gramlink::record::session::run(&mut a, &mut b, key.as_ref(), r.keyed, &clock, bar)?;
+    bar.finish();
+    let l = &s.linkage;
+    let (a_ids, b_ids) = (&s.matcher.a().ids, &s.matcher.b().ids);
+    if let Some(out) = r.out {
+        io::write_atomic(out, pairs_csv(&schema, l, a_ids, b_ids)?.as_bytes())?;
+    }
+    let q = truth.as_ref().map(|t| score(l, a_ids, b_ids, t));
+    if r.json {
+        let v = serde_json::json!({
+            "schema": schema.fingerprint(),
+            "records": [a_ids.len(), b_ids.len()],
+            "epsilon": s.matcher.a().epsilon,
+            "fit": l.fit, "upper": l.upper, "lower": l.lower, "assignment": l.assignment.name(),
+            "candidates": l.candidates, "matches": l.matches, "possible": l.possible, "non_matches": l.non_matches,
+            "reduction_ratio": l.reduction_ratio, "rules": l.rules, "quality": q,
+            "timings_ms": s.timings_ms, "ms": clock.now_ms(),
+        });
+        println!("{v}");
+        return Ok(());
+    }
+    print_summary(
+        &schema,
+        l,
+        a_ids.len(),
+        b_ids.len(),
+        &s.matcher.a().epsilon,
+        clock.now_ms(),
+    );
+    if let (Some(q), Some(p)) = (q, r.truth) {
+        print_quality(&q, p);
+    }
+    if let Some(out) = r.out {
+        eprintln!(
+            "{} matches and {} possible matches -> {}",
+            l.matches,
+            l.possible,
+            out.display()
+        );
+    }
+    Ok(())
+}
+
+fn print_summary(
+    schema: &Schema,
+    l: &RecordLinkage,
+    na: usize,
+    nb: usize,
+    eps: &[(String, f64)],
+    ms: f64,
+) {
+    let split: Vec<String> = eps.iter().map(|(s, e)| format!("{s} {e}")).collect();
+    eprintln!(
+        "A: {na} records, B: {nb}; epsilon per party {} ({})",
+        schema.epsilon,
+        split.join(", ")
+    );
+    for r in &l.rules {
+        eprintln!("  block {}: {} pairs", r.rule, r.pairs);
+    }
+    eprintln!(
+        "{} candidates (reduction ratio {:.6}); EM: {} iterations{}, lambda {:.5}",
+        l.candidates,
+        l.reduction_ratio,
+        l.fit.iterations,
+        if l.fit.converged {
+            ""
+        } else {
+            " (not converged)"
+        },
+        l.fit.lambda
+    );
+    for f in &l.fit.fields {
+        let cells: Vec<String> = f
+            .levels
+            .iter()
+            .enumerate()
+            .map(|(i, n)| format!("{n} m={:.4} u={:.4} w={:+.2}", f.m[i], f.u[i], f.weights[i]))
+            .collect();
+        eprintln!("  {:<14} {}", f.name, cells.join(" | "));
+    }
+    eprintln!(
+        "thresholds (proposed for precision {} and recall {}): upper {:.3}, lower {:.3}; assignment {}",
+        schema.decision.precision,
+        schema.decision.recall,
+        l.upper,
+        l.lower,
+        l.assignment.name()
+    );
+    eprintln!(
+        "M {} | P {} | U {} in {:.0} ms",
+        l.matches, l.possible, l.non_matches, ms
+    );
+}
+
+fn print_quality(q: &RecordQuality, truth: &Path) {
+    let m = &q.matches;
+    let mp = &q.with_possible;
+    eprintln!(
+        "against {}: M: precision {:.4} recall {:.4} F1 {:.4} | M+P: precision {:.4} recall {:.4} F1 {:.4} | pairs completeness {:.4}",
+        truth.display(),
+        m.precision,
+        m.recall,
+        m.f1,
+        mp.precision,
+        mp.recall,
+        mp.f1,
+        q.pairs_completeness
+    );
+}
+
+/// The pairs as CSV: ids, class, weight, probability, whether names matched
+/// swapped, then each field's level by name.
+pub fn pairs_csv(
+    schema: &Schema,
+    l: &RecordLinkage,
+    a_ids: &[String],
+    b_ids: &[String],
+) -> Result<String> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let sent: Vec<_> = schema.sent().collect();
+    let mut header = vec![
+        "a_id".to_string(),
+        "b_id".into(),
+        "class".into(),
+        "weight".into(),
+        "probability".into(),
+        "swapped".into(),
+    ];
+    header.extend(sent.iter().map(|f| f.name.clone()));
+    w.write_record(&header)
+        .map_err(|e| io::CliError::failed(e.to_string()))?;
+    for p in &l.pairs {
+        let mut row = vec![
+            a_ids[p.a as usize].clone(),
+            b_ids[p.b as usize].clone(),
+            match p.class {
+                Class::Match => "M".into(),
+                Class::Possible => "P".into(),
+            },
+            format!("{:.4}", p.weight),
+            format!("{:.6}", p.probability),
+            p.swapped.to_string(),
+        ];
+        for (f, &lv) in sent.iter().zip(&p.levels) {
+            row.push(if lv == gramlink::record::compare::MISSING {
+                "missing".into()
+            } else {
+                f.level_names()[lv as usize].clone()
+            });
+        }
+        w.write_record(&row)
+            .map_err(|e| io::CliError::failed(e.to_string()))?;
+    }
+    let bytes = w
+        .into_inner()
+        .map_err(|e| io::CliError::failed(e.to_string()))?;
+    String::from_utf8(bytes).map_err(|e| io::CliError::failed(e.to_string()))
+}

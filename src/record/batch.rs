@@ -1,0 +1,448 @@
+//! The record batch: what a party sends the matcher for a schema. Per sent
+//! field: the embedded vectors of its present values (and, from party A, the
+//! sound thresholds per edit distance), the keyed hashes, or the clear values.
+//! A missing value is absent (an embedded part lists the rows it has).
+//!
+//! Binary form `GLRB`: the magic, the version (u32 LE), the header's length
+//! (u32 LE), the JSON header (`gramlink/record-batch`, no record text), then
+//! per embedded part its vectors (f32 LE) and its thresholds (f64 LE), in
+//! header order. Nothing is read past a declared length and every length is
+//! checked before it is used.
+
+use super::schema::{Kind, Schema};
+use crate::embed::Vectors;
+use crate::error::{Error, ProtocolError};
+use crate::protocol::{envelope, open, Party, VERSION};
+use serde::{Deserialize, Serialize};
+
+pub const RECORD_BATCH: &str = "gramlink/record-batch";
+const MAGIC: &[u8; 4] = b"GLRB";
+
+/// One embedded part of a field (a date has three: year, month, day).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Part {
+    /// The records (row numbers in the batch) whose value is present, ascending.
+    pub rows: Vec<u32>,
+    /// One vector per present row.
+    pub vectors: Vectors,
+    /// Party A's thresholds, per edit distance: one per present row.
+    pub thresholds: Vec<(u32, Vec<f64>)>,
+}
+
+impl Part {
+    pub fn thresholds(&self, ed: u32) -> Option<&[f64]> {
+        self.thresholds
+            .iter()
+            .find(|(e, _)| *e == ed)
+            .map(|(_, t)| t.as_slice())
+    }
+}
+
+/// A sent field's data.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FieldData {
+    /// `shape`: the gram lengths of the base's coordinates (absent when keyed:
+    /// the rotation mixes them), for the q-gram bound of [`super::compare`].
+    Embedded {
+        base: String,
+        parts: Vec<Part>,
+        shape: Option<crate::shape::Shape>,
+    },
+    Hashed(Vec<Option<[u8; 16]>>),
+    Clear(Vec<Option<String>>),
+}
+
+/// A party's record batch.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordBatch {
+    pub party: Party,
+    /// The schema's fingerprint.
+    pub schema: String,
+    pub ids: Vec<String>,
+    /// The ε each gram space was mined with (0: public grams only).
+    pub epsilon: Vec<(String, f64)>,
+    /// False when made with seeded randomness (not private).
+    pub private: bool,
+    /// Whether embedded vectors went through the keyed rotation.
+    pub keyed: bool,
+    /// Every sent field, in schema order.
+    pub fields: Vec<(String, FieldData)>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    party: Party,
+    schema: String,
+    ids: Vec<String>,
+    epsilon: Vec<(String, f64)>,
+    private: bool,
+    keyed: bool,
+    fields: Vec<FieldHeader>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FieldHeader {
+    name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    base: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    parts: Option<Vec<PartHeader>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    shape: Option<crate::shape::Shape>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    hashed: Option<Vec<Option<String>>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    clear: Option<Vec<Option<String>>>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PartHeader {
+    rows: Vec<u32>,
+    dim: usize,
+    eds: Vec<u32>,
+}
+
+fn invalid(reason: String) -> ProtocolError {
+    ProtocolError::Invalid {
+        what: "record batch".into(),
+        reason,
+    }
+}
+
+impl RecordBatch {
+    /// Checks the batch against itself and the schema: the sent fields in
+    /// order, each of the right form, rows ascending and in range, one vector
+    /// and one threshold per present row, thresholds finite and ≥ 0.
+    pub fn validate(&self, schema: &Schema) -> Result<(), Error> {
+        super::check_schema(
+            &schema.fingerprint(),
+            &self.schema,
+            &format!("party {}'s record batch", self.party.name()),
+        )?;
+        let n = self.ids.len();
+        if n == 0 {
+            return Err(invalid("it has no records".into()).into());
+        }
+        if n > u32::MAX as usize {
+            return Err(invalid("more than 2^32 records".into()).into());
+        }
+        let sent: Vec<_> = schema.sent().collect();
+        if sent.len() != self.fields.len() {
+            let names: Vec<&str> = self.fields.iter().map(|(n, _)| n.as_str()).collect();
+            let want: Vec<&str> = sent.iter().map(|f| f.name.as_str()).collect();
+            return Err(invalid(format!(
+                "it has fields {names:?}, the schema sends {want:?}"
+            ))
+            .into());
+        }
+        for (f, (name, data)) in sent.iter().zip(&self.fields) {
+            if f.name != *name {
+                return Err(
+                    invalid(format!("field {name:?} where the schema has {:?}", f.name)).into(),
+                );
+            }
+            let at = |m: String| invalid(format!("field {name:?}: {m}"));
+            let kind = f.kind().unwrap_or(Kind::Suppress);
+            match data {
+                FieldData::Embedded { base, parts, shape } => {
+                    if let Some(sh) = shape {
+                        if self.keyed {
+                            return Err(at(
+                                "a keyed batch cannot carry a shape (its coordinates are mixed)"
+                                    .into(),
+                            )
+                            .into());
+                        }
+                        sh.validate(parts.first().map_or(0, |p| p.vectors.dim))
+                            .map_err(at)?;
+                    }
+                    if !kind.is_embedded() {
+                        return Err(
+                            at(format!("embedded vectors for a {} field", kind.name())).into()
+                        );
+                    }
+                    if base.len() != 64 || !base.bytes().all(|b| b.is_ascii_hexdigit()) {
+                        return Err(
+                            at("the base fingerprint is not a SHA-256 hex digest".into()).into(),
+                        );
+                    }
+                    let want = if kind == Kind::Date { 3 } else { 1 };
+                    if parts.len() != want {
+                        return Err(at(format!(
+                            "{} parts, a {} field has {want}",
+                            parts.len(),
+                            kind.name()
+                        ))
+                        .into());
+                    }
+                    for p in parts {
+                        if p.rows.windows(2).any(|w| w[0] >= w[1])
+                            || p.rows.last().is_some_and(|&r| r as usize >= n)
+                        {
+                            return Err(at(
+                                "its rows are not ascending row numbers of the batch".into()
+                            )
+                            .into());
+                        }
+                        if p.vectors.dim == 0
+                            || p.rows.len().checked_mul(p.vectors.dim) != Some(p.vectors.data.len())
+                        {
+                            return Err(at(format!(
+                                "{} rows but {} numbers of dimension {}",
+                                p.rows.len(),
+                                p.vectors.data.len(),
+                                p.vectors.dim
+                            ))
+                            .into());
+                        }
+                        if let Some(i) = p.vectors.first_non_finite() {
+                            return Err(at(format!(
+                                "vector {} has a non-finite component",
+                                i / p.vectors.dim
+                            ))
+                            .into());
+                        }
+                        for (ed, t) in &p.thresholds {
+                            if t.len() != p.rows.len()
+                                || t.iter().any(|x| !x.is_finite() || *x < 0.0)
+                            {
+                                return Err(at(format!("the thresholds of ed {ed} are not one finite number >= 0 per row")).into());
+                            }
+                        }
+                    }
+                    if parts
+                        .iter()
+                        .any(|p| p.rows != parts[0].rows || p.vectors.dim != parts[0].vectors.dim)
+                    {
+                        return Err(at("its parts differ in rows or dimension".into()).into());
+                    }
+                }
+                FieldData::Hashed(h) => {
+                    if kind != Kind::Keyed {
+                        return Err(at(format!("keyed hashes for a {} field", kind.name())).into());
+                    }
+                    if h.len() != n {
+                        return Err(at(format!("{} hashes for {n} records", h.len())).into());
+                    }
+                }
+                FieldData::Clear(v) => {
+                    if kind != Kind::Clear {
+                        return Err(at(format!("clear values for a {} field", kind.name())).into());
+                    }
+                    if v.len() != n {
+                        return Err(at(format!("{} values for {n} records", v.len())).into());
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The data of field `name`.
+    pub fn field(&self, name: &str) -> Option<&FieldData> {
+        self.fields.iter().find(|(n, _)| n == name).map(|(_, d)| d)
+    }
+
+    /// The binary form (`GLRB`).
+    pub fn write(&self) -> Vec<u8> {
+        let mut numbers: Vec<u8> = Vec::new();
+        let fields = self
+            .fields
+            .iter()
+            .map(|(name, data)| {
+                let mut h = FieldHeader {
+                    name: name.clone(),
+                    base: None,
+                    parts: None,
+                    shape: None,
+                    hashed: None,
+                    clear: None,
+                };
+                match data {
+                    FieldData::Embedded { base, parts, shape } => {
+                        h.base = Some(base.clone());
+                        h.shape = shape.clone();
+                        h.parts = Some(
+                            parts
+                                .iter()
+                                .map(|p| {
+                                    numbers.extend(
+                                        p.vectors.data.iter().flat_map(|x| x.to_le_bytes()),
+                                    );
+                                    for (_, t) in &p.thresholds {
+                                        numbers.extend(t.iter().flat_map(|x| x.to_le_bytes()));
+                                    }
+                                    PartHeader {
+                                        rows: p.rows.clone(),
+                                        dim: p.vectors.dim,
+                                        eds: p.thresholds.iter().map(|(e, _)| *e).collect(),
+                                    }
+                                })
+                                .collect(),
+                        );
+                    }
+                    FieldData::Hashed(v) => {
+                        h.hashed = Some(v.iter().map(|x| x.map(hex::encode)).collect())
+                    }
+                    FieldData::Clear(v) => h.clear = Some(v.clone()),
+                }
+                h
+            })
+            .collect();
+        let header = Header {
+            party: self.party,
+            schema: self.schema.clone(),
+            ids: self.ids.clone(),
+            epsilon: self.epsilon.clone(),
+            private: self.private,
+            keyed: self.keyed,
+            fields,
+        };
+        let text = envelope(RECORD_BATCH, &header);
+        let mut out = Vec::with_capacity(12 + text.len() + numbers.len());
+        out.extend_from_slice(MAGIC);
+        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&(text.len() as u32).to_le_bytes());
+        out.extend_from_slice(text.as_bytes());
+        out.extend_from_slice(&numbers);
+        out
+    }
+
+    /// Reads the binary form; checks lengths (not the schema: [`Self::validate`]).
+    pub fn read(bytes: &[u8]) -> Result<RecordBatch, ProtocolError> {
+        let trunc = |reason: String| ProtocolError::Truncated {
+            what: "record batch".into(),
+            reason,
+        };
+        if bytes.len() < 12 {
+            return Err(trunc(format!(
+                "{} bytes, shorter than the 12-byte preamble",
+                bytes.len()
+            )));
+        }
+        if &bytes[0..4] != MAGIC {
+            let what = if bytes.starts_with(b"GLVB") {
+                "a one-string vector batch (GLVB), not a record batch: embed with the schema"
+            } else {
+                "no GLRB magic"
+            };
+            return Err(ProtocolError::Malformed {
+                expected: RECORD_BATCH,
+                reason: what.into(),
+            });
+        }
+        let u32_at =
+            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let version = u32_at(4);
+        if version != VERSION {
+            return Err(ProtocolError::Version {
+                format: RECORD_BATCH.into(),
+                found: version,
+                supported: VERSION,
+            });
+        }
+        let hlen = u32_at(8) as usize;
+        if bytes.len() - 12 < hlen {
+            return Err(trunc(format!(
+                "header of {hlen} bytes announced, {} present",
+                bytes.len() - 12
+            )));
+        }
+        let text =
+            std::str::from_utf8(&bytes[12..12 + hlen]).map_err(|_| ProtocolError::Malformed {
+                expected: RECORD_BATCH,
+                reason: "header is not UTF-8".into(),
+            })?;
+        let h: Header = open(text, RECORD_BATCH)?;
+        let mut at = 12 + hlen;
+        let mut take = |len: Option<usize>| -> Result<&[u8], ProtocolError> {
+            let len = len.ok_or_else(|| trunc("size overflow".into()))?;
+            let end = at
+                .checked_add(len)
+                .filter(|&e| e <= bytes.len())
+                .ok_or_else(|| trunc(format!("{} bytes of numbers announced past the end", len)))?;
+            let s = &bytes[at..end];
+            at = end;
+            Ok(s)
+        };
+        let mut fields = Vec::new();
+        for f in h.fields {
+            let shape = f.shape;
+            let data = match (f.base, f.parts, f.hashed, f.clear) {
+                (Some(base), Some(parts), None, None) => {
+                    let mut out = Vec::new();
+                    for p in parts {
+                        let n = p.rows.len();
+                        let raw = take(n.checked_mul(p.dim).and_then(|x| x.checked_mul(4)))?;
+                        let data = raw
+                            .chunks_exact(4)
+                            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                            .collect();
+                        let mut thresholds = Vec::new();
+                        for ed in p.eds {
+                            let raw = take(n.checked_mul(8))?;
+                            thresholds.push((
+                                ed,
+                                raw.chunks_exact(8)
+                                    .map(|c| f64::from_le_bytes(c.try_into().unwrap_or([0; 8])))
+                                    .collect(),
+                            ));
+                        }
+                        out.push(Part {
+                            rows: p.rows,
+                            vectors: Vectors { dim: p.dim, data },
+                            thresholds,
+                        });
+                    }
+                    FieldData::Embedded {
+                        base,
+                        parts: out,
+                        shape,
+                    }
+                }
+                (None, None, Some(h), None) if shape.is_none() => {
+                    let mut v = Vec::with_capacity(h.len());
+                    for x in h {
+                        v.push(match x {
+                            None => None,
+                            Some(s) => {
+                                let mut b = [0u8; 16];
+                                hex::decode_to_slice(&s, &mut b).map_err(|_| {
+                                    invalid(format!(
+                                        "field {:?}: a keyed hash is not 32 hex digits",
+                                        f.name
+                                    ))
+                                })?;
+                                Some(b)
+                            }
+                        });
+                    }
+                    FieldData::Hashed(v)
+                }
+                (None, None, None, Some(c)) if shape.is_none() => FieldData::Clear(c),
+                _ => {
+                    return Err(invalid(format!(
+                        "field {:?} is not exactly one of embedded, hashed, clear",
+                        f.name
+                    )))
+                }
+            };
+            fields.push((f.name, data));
+        }
+        if at != bytes.len() {
+            return Err(invalid(format!("{} trailing bytes", bytes.len() - at)));
+        }
+        Ok(RecordBatch {
+            party: h.party,
+            schema: h.schema,
+            ids: h.ids,
+            epsilon: h.epsilon,
+            private: h.private,
+            keyed: h.keyed,
+            fields,
+        })
+    }
+}

@@ -1,0 +1,353 @@
+//! Comparison levels: for a pair of records, each sent field's level. Levels
+//! are ordered from best to worst: exact; within each of the field's edit
+//! levels by A's sound thresholds (a date: within each band of its weighted
+//! per-component distance); disagree. [`MISSING`] when either side has no value.
+//!
+//! An embedded value's edit distance is bounded from below by its vectors:
+//! A's sound threshold for `ed` edits is at least the distance between the
+//! vectors of any two strings within `ed` edits ([`crate::threshold`]), so a
+//! pair beyond it is more than `ed` edits apart. "Exact" is distance 0 (for
+//! keyed vectors: within the transform's proven rounding bound).
+
+use super::batch::{FieldData, Part, RecordBatch};
+use super::schema::{DateWeights, Kind, Schema};
+use crate::keyed::matching_thresholds;
+use crate::matching::distance;
+use crate::shape::Shape;
+
+/// The level of a missing value: counts neither for nor against a pair.
+pub const MISSING: u8 = u8::MAX;
+
+/// The edit distances a date's components are compared at.
+pub const DATE_EDS: [u32; 2] = [1, 2];
+
+/// One embedded part as compared: A's and B's vectors, the row of each
+/// record (`u32::MAX`: missing), A's widened thresholds.
+pub(crate) struct PartCmp<'a> {
+    pub a: &'a Part,
+    pub b: &'a Part,
+    pub a_row: Vec<u32>,
+    pub b_row: Vec<u32>,
+    /// The exact threshold, then one per ed of `eds`, per A row.
+    pub thresholds: Vec<Vec<f64>>,
+    pub eds: Vec<u32>,
+    /// Gram length of each coordinate and whether its class is complete
+    /// (unkeyed batches): for the q-gram bound.
+    pub shape: Option<(Vec<u8>, Vec<bool>)>,
+}
+
+pub(crate) fn row_index(rows: &[u32], n: usize) -> Vec<u32> {
+    let mut out = vec![u32::MAX; n];
+    for (i, &r) in rows.iter().enumerate() {
+        out[r as usize] = i as u32;
+    }
+    out
+}
+
+impl<'a> PartCmp<'a> {
+    pub fn new(
+        a: &'a Part,
+        b: &'a Part,
+        na: usize,
+        nb: usize,
+        eds: &[u32],
+        keyed: bool,
+        shape: Option<&Shape>,
+    ) -> Result<PartCmp<'a>, String> {
+        let transform = keyed.then_some("keyed");
+        let mut thresholds = vec![matching_thresholds(
+            &a.vectors,
+            &b.vectors,
+            &vec![0.0; a.rows.len()],
+            transform,
+        )];
+        for &ed in eds {
+            let t = a
+                .thresholds(ed)
+                .ok_or_else(|| format!("party A sent no thresholds for {ed} edits"))?;
+            thresholds.push(matching_thresholds(&a.vectors, &b.vectors, t, transform));
+        }
+        let shape = shape.map(|s| {
+            (
+                s.lengths.clone(),
+                s.lengths.iter().map(|l| s.complete.contains(l)).collect(),
+            )
+        });
+        Ok(PartCmp {
+            a,
+            b,
+            a_row: row_index(&a.rows, na),
+            b_row: row_index(&b.rows, nb),
+            thresholds,
+            eds: eds.to_vec(),
+            shape,
+        })
+    }
+
+    /// The smallest of 0 and the `eds` the pair is within, `Some(None)`
+    /// beyond all; `None` when either is missing.
+    pub fn edits(&self, a: u32, b: u32) -> Option<Option<u32>> {
+        let (ra, rb) = (self.a_row[a as usize], self.b_row[b as usize]);
+        if ra == u32::MAX || rb == u32::MAX {
+            return None;
+        }
+        Some(self.edits_rows(ra as usize, rb as usize))
+    }
+
+    pub fn edits_rows(&self, ra: usize, rb: usize) -> Option<u32> {
+        let (x, y) = (self.a.vectors.row(ra), self.b.vectors.row(rb));
+        let d = distance(x, y);
+        if d <= self.thresholds[0][ra] {
+            return Some(0);
+        }
+        let bound = self.shape.as_ref().map_or(1, |(lengths, complete)| {
+            qgram_bound(x, y, lengths, complete).max(1)
+        });
+        self.eds
+            .iter()
+            .zip(&self.thresholds[1..])
+            .find(|(e, t)| **e >= bound && d <= t[ra])
+            .map(|(e, _)| *e)
+    }
+}
+
+/// A lower bound on the edit distance of two unkeyed vectors: per gram
+/// length L, one edit changes the occurrence counts (`value · L`) by at most
+/// 2L in all (the q-gram lemma, [`crate::matching::scored_match`]), so
+/// `ed ≥ ⌈Σ|n_a − n_b| / 2L⌉`; over a complete class the window counts
+/// differ by at most one per edit, so also `ed ≥ |N_a − N_b|`.
+pub fn qgram_bound(a: &[f32], b: &[f32], lengths: &[u8], complete: &[bool]) -> u32 {
+    let mut diff = [0i64; 33];
+    let mut total = [0i64; 33];
+    for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
+        let l = lengths[i] as usize;
+        let (na, nb) = (
+            (x as f64 * l as f64).round() as i64,
+            (y as f64 * l as f64).round() as i64,
+        );
+        diff[l] += (na - nb).abs();
+        if complete[i] {
+            total[l] += na - nb;
+        }
+    }
+    let mut bound = 0i64;
+    for l in 1..33 {
+        bound = bound
+            .max((diff[l] + 2 * l as i64 - 1) / (2 * l as i64))
+            .max(total[l].abs());
+    }
+    bound.min(u32::MAX as i64) as u32
+}
+
+pub(crate) enum FieldCmp<'a> {
+    /// string, name, number: one part; levels = its eds.
+    Text {
+        part: PartCmp<'a>,
+        levels: Vec<u32>,
+    },
+    /// date: three parts, weights, bands.
+    Date {
+        parts: Vec<PartCmp<'a>>,
+        weights: DateWeights,
+        bands: Vec<f64>,
+    },
+    Hashed(&'a [Option<[u8; 16]>], &'a [Option<[u8; 16]>]),
+    Clear(&'a [Option<String>], &'a [Option<String>]),
+}
+
+/// Level of an edit estimate against ascending levels: 0 exact, i+1 within
+/// `levels[i]`, `levels.len()+1` beyond.
+fn text_level(e: Option<u32>, levels: &[u32]) -> u8 {
+    match e {
+        Some(0) => 0,
+        Some(e) => levels
+            .iter()
+            .position(|&l| e <= l)
+            .map_or(levels.len() + 1, |i| i + 1) as u8,
+        None => (levels.len() + 1) as u8,
+    }
+}
+
+impl FieldCmp<'_> {
+    pub fn level(&self, a: u32, b: u32) -> u8 {
+        match self {
+            FieldCmp::Text { part, levels } => match part.edits(a, b) {
+                None => MISSING,
+                Some(e) => text_level(e, levels),
+            },
+            FieldCmp::Date {
+                parts,
+                weights,
+                bands,
+            } => {
+                let w = [weights.year, weights.month, weights.day];
+                let mut total = 0.0;
+                for (p, w) in parts.iter().zip(w) {
+                    match p.edits(a, b) {
+                        None => return MISSING,
+                        Some(e) => {
+                            total += w * e.unwrap_or(DATE_EDS[DATE_EDS.len() - 1] + 1) as f64
+                        }
+                    }
+                }
+                if total == 0.0 {
+                    0
+                } else {
+                    bands
+                        .iter()
+                        .position(|&b| total <= b)
+                        .map_or(bands.len() + 1, |i| i + 1) as u8
+                }
+            }
+            FieldCmp::Hashed(x, y) => match (&x[a as usize], &y[b as usize]) {
+                (Some(p), Some(q)) => u8::from(p != q),
+                _ => MISSING,
+            },
+            FieldCmp::Clear(x, y) => match (&x[a as usize], &y[b as usize]) {
+                (Some(p), Some(q)) => u8::from(p != q),
+                _ => MISSING,
+            },
+        }
+    }
+}
+
+/// Every sent field's comparison, and the name fields compared across.
+pub(crate) struct Comparer<'a> {
+    pub fields: Vec<FieldCmp<'a>>,
+    /// Indices (in `fields`) of the first two name fields, if there are two:
+    /// compared straight and swapped, the better alignment kept.
+    pub swap: Option<(usize, usize)>,
+    /// A's name part of field i against B's of field j, for the swap.
+    pub cross: Vec<PartCmp<'a>>,
+}
+
+fn embedded(d: &FieldData) -> Option<&[Part]> {
+    match d {
+        FieldData::Embedded { parts, .. } => Some(parts),
+        _ => None,
+    }
+}
+
+impl<'a> Comparer<'a> {
+    pub fn new(
+        schema: &Schema,
+        a: &'a RecordBatch,
+        b: &'a RecordBatch,
+    ) -> Result<Comparer<'a>, String> {
+        let (na, nb) = (a.ids.len(), b.ids.len());
+        let keyed = a.keyed;
+        let mut fields = Vec::new();
+        let mut names = Vec::new();
+        let mut name_shape = None;
+        for (i, f) in schema.sent().enumerate() {
+            let (da, db) = (&a.fields[i].1, &b.fields[i].1);
+            let kind = f.kind().unwrap_or(Kind::Suppress);
+            let cmp = match (da, db) {
+                (FieldData::Hashed(x), FieldData::Hashed(y)) => FieldCmp::Hashed(x, y),
+                (FieldData::Clear(x), FieldData::Clear(y)) => FieldCmp::Clear(x, y),
+                (
+                    FieldData::Embedded {
+                        parts: pa, shape, ..
+                    },
+                    FieldData::Embedded { parts: pb, .. },
+                ) if kind == Kind::Date => FieldCmp::Date {
+                    parts: pa
+                        .iter()
+                        .zip(pb)
+                        .map(|(x, y)| PartCmp::new(x, y, na, nb, &DATE_EDS, keyed, shape.as_ref()))
+                        .collect::<Result<_, _>>()?,
+                    weights: f.weights.clone().unwrap_or_default(),
+                    bands: f.levels(),
+                },
+                (
+                    FieldData::Embedded {
+                        parts: pa, shape, ..
+                    },
+                    FieldData::Embedded { parts: pb, .. },
+                ) => {
+                    let levels: Vec<u32> = f.levels().iter().map(|l| *l as u32).collect();
+                    if kind == Kind::Name {
+                        names.push(i);
+                        name_shape = shape.as_ref();
+                    }
+                    FieldCmp::Text {
+                        part: PartCmp::new(&pa[0], &pb[0], na, nb, &levels, keyed, shape.as_ref())?,
+                        levels,
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "field {:?} has different forms in the two batches",
+                        f.name
+                    ))
+                }
+            };
+            fields.push(cmp);
+        }
+        let mut cross = Vec::new();
+        let swap = if names.len() >= 2 {
+            Some((names[0], names[1]))
+        } else {
+            None
+        };
+        if let Some((i, j)) = swap {
+            let levels = match &fields[i] {
+                FieldCmp::Text { levels, .. } => levels.clone(),
+                _ => Vec::new(),
+            };
+            let levels_j = match &fields[j] {
+                FieldCmp::Text { levels, .. } => levels.clone(),
+                _ => Vec::new(),
+            };
+            let (ai, aj) = (
+                embedded(&a.fields[i].1).unwrap_or(&[]),
+                embedded(&a.fields[j].1).unwrap_or(&[]),
+            );
+            let (bi, bj) = (
+                embedded(&b.fields[i].1).unwrap_or(&[]),
+                embedded(&b.fields[j].1).unwrap_or(&[]),
+            );
+            cross.push(PartCmp::new(
+                &ai[0], &bj[0], na, nb, &levels, keyed, name_shape,
+            )?);
+            cross.push(PartCmp::new(
+                &aj[0], &bi[0], na, nb, &levels_j, keyed, name_shape,
+            )?);
+        }
+        Ok(Comparer {
+            fields,
+            swap,
+            cross,
+        })
+    }
+
+    /// The levels of pair (a, b) into `out`; true when the name fields
+    /// matched better swapped.
+    pub fn levels(&self, a: u32, b: u32, out: &mut [u8]) -> bool {
+        for (o, f) in out.iter_mut().zip(&self.fields) {
+            *o = f.level(a, b);
+        }
+        let Some((i, j)) = self.swap else {
+            return false;
+        };
+        let (li, lj) = match (&self.fields[i], &self.fields[j]) {
+            (FieldCmp::Text { levels: li, .. }, FieldCmp::Text { levels: lj, .. }) => (li, lj),
+            _ => return false,
+        };
+        let rank = |l: u8, worst: usize| if l == MISSING { worst as u32 } else { l as u32 };
+        let straight = rank(out[i], li.len() + 1) + rank(out[j], lj.len() + 1);
+        let xi = self.cross[0]
+            .edits(a, b)
+            .map_or(MISSING, |e| text_level(e, li));
+        let xj = self.cross[1]
+            .edits(a, b)
+            .map_or(MISSING, |e| text_level(e, lj));
+        let swapped = rank(xi, li.len() + 1) + rank(xj, lj.len() + 1);
+        if swapped < straight {
+            out[i] = xi;
+            out[j] = xj;
+            return true;
+        }
+        false
+    }
+}

@@ -1,0 +1,126 @@
+//! The decision, as FRIL makes it: matches (M) at or above an upper weight
+//! threshold, possible matches for clerical review (P) between a lower and
+//! the upper one, non-matches (U) below. The tool proposes both thresholds
+//! from the fitted model, never from a truth:
+//!
+//! - **upper**: the lowest weight w such that the pairs of weight ≥ w have an
+//!   estimated precision (their mean match probability) of at least the
+//!   schema's `decision.precision` (default 0.99);
+//! - **lower**: the highest weight w such that the pairs of weight ≥ w hold at
+//!   least `decision.recall` (default 0.999) of the expected number of true
+//!   pairs among the candidates (the sum of all match probabilities).
+//!
+//! Then the assignment: one-to-one keeps, greedily by weight, a pair only when
+//! neither record is in a kept pair; many-to-one only when its B record is not.
+//! `auto` takes many-to-one when the fit shows B holding several copies of
+//! A's records: more than [`DUPLICATE_SHARE`] of the matched A records have
+//! two or more matches of probability at least [`STRONG`]; one-to-one otherwise.
+
+use super::schema::Assignment;
+
+pub const STRONG: f64 = 0.99;
+pub const DUPLICATE_SHARE: f64 = 0.01;
+
+/// The two proposed thresholds.
+pub fn propose(sorted: &[(f64, f64)], precision: f64, recall: f64) -> (f64, f64) {
+    // sorted: (weight, probability), weight descending
+    let total: f64 = sorted.iter().map(|(_, p)| p).sum();
+    let mut upper = f64::INFINITY;
+    let mut lower = None;
+    let mut cum = 0.0;
+    let mut i = 0;
+    while i < sorted.len() {
+        let w = sorted[i].0;
+        while i < sorted.len() && sorted[i].0 == w {
+            cum += sorted[i].1;
+            i += 1;
+        }
+        if cum / i as f64 >= precision {
+            upper = w;
+        }
+        if lower.is_none() && cum >= recall * total {
+            lower = Some(w);
+        }
+    }
+    let lower = lower.unwrap_or(f64::NEG_INFINITY).min(upper);
+    (upper, lower)
+}
+
+/// Whether B holds several copies of A's records, by the rule of the module docs.
+/// `matches`: (a, b, probability) of the pairs above the upper threshold.
+pub fn has_duplicates(matches: &[(u32, u32, f64)]) -> bool {
+    let mut strong: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
+    let mut rows = std::collections::HashSet::new();
+    for &(a, _, p) in matches {
+        rows.insert(a);
+        if p >= STRONG {
+            *strong.entry(a).or_default() += 1;
+        }
+    }
+    let multi = strong.values().filter(|&&c| c >= 2).count();
+    multi >= 2 && multi as f64 > DUPLICATE_SHARE * rows.len() as f64
+}
+
+/// The indices of `matches` (a, b, weight) the assignment keeps, in weight
+/// order (ties by a, then b). `Auto` must be resolved first.
+pub fn assign(matches: &[(u32, u32, f64)], assignment: Assignment) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..matches.len()).collect();
+    order.sort_by(|&x, &y| {
+        let (a, b) = (matches[x], matches[y]);
+        b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1))
+    });
+    if assignment == Assignment::All {
+        return order;
+    }
+    let mut used_a = std::collections::HashSet::new();
+    let mut used_b = std::collections::HashSet::new();
+    order
+        .into_iter()
+        .filter(|&i| {
+            let (a, b, _) = matches[i];
+            if used_b.contains(&b) || (assignment == Assignment::OneToOne && used_a.contains(&a)) {
+                return false;
+            }
+            used_a.insert(a);
+            used_b.insert(b);
+            true
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thresholds_follow_the_targets() {
+        // ten sure pairs, then two at 0.5, then many near 0
+        let mut s: Vec<(f64, f64)> = vec![(20.0, 1.0); 10];
+        s.extend([(5.0, 0.5), (5.0, 0.5)]);
+        s.extend(vec![(-10.0, 0.001); 100]);
+        let (upper, lower) = propose(&s, 0.99, 0.999);
+        assert_eq!(upper, 20.0); // adding the 0.5s drops precision to 11/12
+        assert_eq!(lower, -10.0); // the 0.1 expected in the tail is above 0.1 % of 11.1
+        let (upper, _) = propose(&s, 0.9, 0.5);
+        assert_eq!(upper, 5.0);
+        assert_eq!(propose(&[], 0.99, 0.99).0, f64::INFINITY);
+    }
+
+    #[test]
+    fn assignments() {
+        let m = [(0, 0, 10.0), (0, 1, 9.0), (1, 1, 8.0), (2, 1, 12.0)];
+        assert_eq!(assign(&m, Assignment::OneToOne), vec![3, 0]);
+        assert_eq!(assign(&m, Assignment::ManyToOne), vec![3, 0]);
+        let m2 = [(0, 0, 10.0), (0, 1, 9.0)];
+        assert_eq!(assign(&m2, Assignment::ManyToOne), vec![0, 1]);
+        assert_eq!(assign(&m2, Assignment::OneToOne), vec![0]);
+        assert_eq!(assign(&m2, Assignment::All).len(), 2);
+        assert!(!has_duplicates(&[(0, 0, 1.0), (0, 1, 1.0)]));
+        assert!(has_duplicates(&[
+            (0, 0, 1.0),
+            (0, 1, 1.0),
+            (1, 2, 1.0),
+            (1, 3, 1.0)
+        ]));
+    }
+}

@@ -1,0 +1,342 @@
+//! A schema's field: its kind, options, levels and gram space.
+
+use crate::error::Error;
+use serde::{Deserialize, Serialize};
+
+use super::schema::{bad, MAX_LEVELS};
+
+/// How a field is transformed by its owner and compared by the matcher.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    /// Private: its own ε-DP gram base and embedding (letters by default).
+    String,
+    /// Private: as `String`, tokens sorted (token order does not matter); all
+    /// name fields share one base, so swapped name fields are compared across.
+    Name,
+    /// Private: a date, compared per year, month and day by embedded digits.
+    Date,
+    /// Private: a number, embedded over the digits.
+    Number,
+    /// Private: equality of a keyed hash (the parties' shared key; the matcher
+    /// never has it).
+    Keyed,
+    /// Not sensitive: sent and compared as is.
+    Clear,
+    /// Never leaves the party.
+    Suppress,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 7] = [
+        Kind::String,
+        Kind::Name,
+        Kind::Date,
+        Kind::Number,
+        Kind::Keyed,
+        Kind::Clear,
+        Kind::Suppress,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::String => "string",
+            Kind::Name => "name",
+            Kind::Date => "date",
+            Kind::Number => "number",
+            Kind::Keyed => "keyed",
+            Kind::Clear => "clear",
+            Kind::Suppress => "suppress",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// Embedded over a gram base (compared by distance with edit levels).
+    pub fn is_embedded(self) -> bool {
+        matches!(self, Kind::String | Kind::Name | Kind::Date | Kind::Number)
+    }
+
+    /// Mines grams with ε by default (dates and numbers use the public digit
+    /// grams only: their alphabet is ten symbols, every 2-gram is public).
+    pub fn mines_by_default(self) -> bool {
+        matches!(self, Kind::String | Kind::Name)
+    }
+}
+
+/// Per-component weights of a date's weighted edit distance.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DateWeights {
+    #[serde(default = "two")]
+    pub year: f64,
+    #[serde(default = "one")]
+    pub month: f64,
+    #[serde(default = "one")]
+    pub day: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+fn two() -> f64 {
+    2.0
+}
+
+impl Default for DateWeights {
+    fn default() -> Self {
+        DateWeights {
+            year: 2.0,
+            month: 1.0,
+            day: 1.0,
+        }
+    }
+}
+
+/// One field of the schema, as written. Defaults per kind are applied by
+/// [`Field::levels`] and friends, so the written schema stays what the user wrote.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    /// The field's name (unique; errors and results use it).
+    pub name: String,
+    /// The CSV column(s); several are joined by a space. Default: `[name]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub columns: Vec<String>,
+    /// One of [`Kind::name`]; checked by [`Schema::validate`].
+    pub kind: String,
+    /// This field's share of the party's ε (mined kinds only). Default: the
+    /// budget not given explicitly, split equally over the other mined fields.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epsilon: Option<f64>,
+    /// The edit distances that make the field's levels (below exact). Default
+    /// `[1, 2]`; for a date the weighted-distance bands.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub levels: Option<Vec<f64>>,
+    /// Symbols of a string field ([`crate::alphabet::Alphabet::parse`]). Default `letters`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alphabet: Option<String>,
+    /// A date's layout: `YYYYMMDD` (default), `YYYY-MM-DD`, `DD/MM/YYYY`, `MM/DD/YYYY`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<String>,
+    /// A date's component weights.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weights: Option<DateWeights>,
+    /// A date that does not parse: `error` (default, the row is named) or `missing`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub invalid: Option<String>,
+    /// Fixed m probabilities per level (exact, each edit level, disagree),
+    /// instead of the EM estimate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub m: Option<Vec<f64>>,
+    /// Fixed u probabilities per level, as `m`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub u: Option<Vec<f64>>,
+}
+
+impl Field {
+    /// A field of `kind` read from the column of its name, every option default.
+    pub fn new(name: &str, kind: Kind) -> Field {
+        Field {
+            name: name.into(),
+            columns: Vec::new(),
+            kind: kind.name().into(),
+            epsilon: None,
+            levels: None,
+            alphabet: None,
+            format: None,
+            weights: None,
+            invalid: None,
+            m: None,
+            u: None,
+        }
+    }
+
+    /// The kind, parsed (`None` before validation for an unknown one).
+    pub fn kind(&self) -> Option<Kind> {
+        Kind::from_name(&self.kind)
+    }
+
+    /// The columns read: the written ones or the field's name.
+    pub fn columns(&self) -> Vec<String> {
+        if self.columns.is_empty() {
+            vec![self.name.clone()]
+        } else {
+            self.columns.clone()
+        }
+    }
+
+    /// The gram space the field is embedded in (shared by all name fields).
+    pub fn space(&self) -> Option<String> {
+        self.space_name().map(str::to_string)
+    }
+
+    pub(super) fn space_name(&self) -> Option<&str> {
+        match self.kind()? {
+            Kind::Name => Some("names"),
+            k if k.is_embedded() => Some(&self.name),
+            _ => None,
+        }
+    }
+
+    /// The edit levels below exact (or a date's bands), ascending.
+    pub fn levels(&self) -> Vec<f64> {
+        self.levels.clone().unwrap_or_else(|| vec![1.0, 2.0])
+    }
+
+    /// The number of comparison levels, missing excluded: exact, each edit
+    /// level, disagree (keyed and clear: agree, disagree).
+    pub fn level_count(&self) -> usize {
+        match self.kind() {
+            Some(k) if k.is_embedded() => self.levels().len() + 2,
+            _ => 2,
+        }
+    }
+
+    /// The names of the levels, in order (results and reports).
+    pub fn level_names(&self) -> Vec<String> {
+        match self.kind() {
+            Some(Kind::Date) => {
+                let mut v = vec!["exact".to_string()];
+                v.extend(self.levels().iter().map(|l| format!("within {l}")));
+                v.push("disagree".into());
+                v
+            }
+            Some(k) if k.is_embedded() => {
+                let mut v = vec!["exact".to_string()];
+                v.extend(self.levels().iter().map(|l| format!("ed<={l}")));
+                v.push("disagree".into());
+                v
+            }
+            _ => vec!["agree".into(), "disagree".into()],
+        }
+    }
+
+    pub(super) fn validate(&self) -> Result<(), Error> {
+        let at = |m: String| bad(format!("field {:?}: {m}", self.name));
+        if self.name.is_empty()
+            || self.name.len() > 64
+            || self.name.chars().any(|c| c.is_control() || c == ',')
+        {
+            return Err(bad(format!(
+                "field name {:?} must be 1-64 characters, no comma or control character",
+                self.name
+            )));
+        }
+        let kind = self.kind().ok_or_else(|| {
+            at(format!(
+                "unknown kind {:?} (one of {})",
+                self.kind,
+                Kind::ALL.map(|k| k.name()).join(", ")
+            ))
+        })?;
+        if self.columns.iter().any(|c| c.trim().is_empty()) {
+            return Err(at("an empty column name".into()));
+        }
+        let only = |opt: &str, set: bool, kinds: &[Kind]| {
+            if set && !kinds.contains(&kind) {
+                Err(at(format!(
+                    "option {opt} does not apply to a {} field",
+                    kind.name()
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        only(
+            "levels",
+            self.levels.is_some(),
+            &[Kind::String, Kind::Name, Kind::Date, Kind::Number],
+        )?;
+        only("alphabet", self.alphabet.is_some(), &[Kind::String])?;
+        only("format", self.format.is_some(), &[Kind::Date])?;
+        only("weights", self.weights.is_some(), &[Kind::Date])?;
+        only("invalid", self.invalid.is_some(), &[Kind::Date])?;
+        only(
+            "m",
+            self.m.is_some(),
+            &[
+                Kind::String,
+                Kind::Name,
+                Kind::Date,
+                Kind::Number,
+                Kind::Keyed,
+                Kind::Clear,
+            ],
+        )?;
+        only(
+            "u",
+            self.u.is_some(),
+            &[
+                Kind::String,
+                Kind::Name,
+                Kind::Date,
+                Kind::Number,
+                Kind::Keyed,
+                Kind::Clear,
+            ],
+        )?;
+        if let Some(levels) = &self.levels {
+            if levels.is_empty() || levels.len() > MAX_LEVELS {
+                return Err(at(format!("levels must list 1 to {MAX_LEVELS} values")));
+            }
+            if levels.windows(2).any(|w| w[0] >= w[1])
+                || levels.iter().any(|l| !l.is_finite() || *l <= 0.0)
+            {
+                return Err(at("levels must be ascending positive numbers".into()));
+            }
+            if kind != Kind::Date
+                && levels
+                    .iter()
+                    .any(|l| l.fract() != 0.0 || *l > crate::threshold::MAX_ED as f64)
+            {
+                return Err(at(format!(
+                    "levels of a {} field are edit distances: whole numbers 1..={}",
+                    kind.name(),
+                    crate::threshold::MAX_ED
+                )));
+            }
+        }
+        if let Some(a) = &self.alphabet {
+            crate::alphabet::Alphabet::parse(a).map_err(|e| at(e.to_string()))?;
+        }
+        if let Some(f) = &self.format {
+            super::values::DateFormat::parse(f).map_err(at)?;
+        }
+        if let Some(w) = &self.weights {
+            if [w.year, w.month, w.day]
+                .iter()
+                .any(|x| !x.is_finite() || *x < 0.0)
+                || w.year + w.month + w.day == 0.0
+            {
+                return Err(at("weights must be numbers >= 0, not all 0".into()));
+            }
+        }
+        if let Some(i) = &self.invalid {
+            if i != "error" && i != "missing" {
+                return Err(at(format!("invalid = {i:?}: use \"error\" or \"missing\"")));
+            }
+        }
+        for (n, p) in [("m", &self.m), ("u", &self.u)] {
+            if let Some(p) = p {
+                if p.len() != self.level_count() {
+                    return Err(at(format!(
+                        "{n} lists {} probabilities, the field has {} levels ({})",
+                        p.len(),
+                        self.level_count(),
+                        self.level_names().join(", ")
+                    )));
+                }
+                if p.iter().any(|x| !(x.is_finite() && *x > 0.0 && *x < 1.0)) {
+                    return Err(at(format!("{n} must be probabilities in (0, 1)")));
+                }
+                let s: f64 = p.iter().sum();
+                if (s - 1.0).abs() > 1e-6 {
+                    return Err(at(format!("{n} must add up to 1 (it adds up to {s})")));
+                }
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,436 @@
+//! The matcher of records: candidates by the schema's blocking rules,
+//! comparison levels per field, the Fellegi–Sunter fit, the decision.
+//!
+//! **Privacy.** The matcher sees what the record batches hold: vectors and
+//! A's thresholds per embedded field, keyed hashes, clear values, ids; never
+//! a record's text or the key. It spends no budget. What agreement patterns
+//! and keyed fields tell it is in docs/THREAT_MODEL.md.
+
+use super::batch::{FieldData, RecordBatch};
+use super::compare::Comparer;
+use super::decide::{assign, has_duplicates, propose};
+use super::em::{fit, frequencies, Fit, Start};
+use super::schema::{Assignment, Kind, Schema};
+use crate::dp::Randomness;
+use crate::error::Error;
+use crate::keyed::matching_thresholds;
+use crate::matching::{range_match, scored_match, MAX_PAIRS};
+use crate::protocol::Party;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Most candidates one A record gets from one blocking rule on an embedded
+/// field (the nearest by cosine): bounds the candidates by 256·|A| per rule
+/// when a value is very common.
+pub const BLOCK_PER_ROW: usize = 256;
+
+/// Random pairs whose levels estimate u at the start of the fit.
+pub const U_SAMPLE: usize = 50_000;
+
+/// A pair's class.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Class {
+    #[serde(rename = "M")]
+    Match,
+    #[serde(rename = "P")]
+    Possible,
+}
+
+/// A decided pair: rows of A and B, weight, match probability, the level of
+/// each sent field (see [`super::compare`]), whether the names matched swapped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredPair {
+    pub a: u32,
+    pub b: u32,
+    pub weight: f64,
+    pub probability: f64,
+    pub levels: Vec<u8>,
+    pub swapped: bool,
+    pub class: Class,
+}
+
+/// What a blocking rule found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleCount {
+    pub rule: String,
+    pub pairs: u64,
+}
+
+/// A record linkage: the fit, the thresholds, the M and P pairs, the counts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecordLinkage {
+    pub fit: Fit,
+    pub upper: f64,
+    pub lower: f64,
+    /// The assignment applied (`auto` resolved).
+    pub assignment: Assignment,
+    /// M then P, each by weight, descending.
+    pub pairs: Vec<ScoredPair>,
+    pub candidates: u64,
+    pub matches: u64,
+    pub possible: u64,
+    pub non_matches: u64,
+    /// 1 − candidates / (|A|·|B|).
+    pub reduction_ratio: f64,
+    pub rules: Vec<RuleCount>,
+    /// Every candidate pair (a, b), ascending (for pairs completeness).
+    pub candidate_pairs: Vec<(u32, u32)>,
+}
+
+/// Both parties' record batches, checked against the schema and each other.
+pub struct RecordMatcher {
+    schema: Schema,
+    a: RecordBatch,
+    b: RecordBatch,
+}
+
+impl RecordMatcher {
+    /// Checks: both batches under `schema` (fingerprint, fields), A from party
+    /// A and B from party B, both keyed or neither, each embedded field over
+    /// the same base with the same dimension.
+    pub fn new(schema: Schema, a: RecordBatch, b: RecordBatch) -> Result<RecordMatcher, Error> {
+        schema.validate()?;
+        a.validate(&schema)?;
+        b.validate(&schema)?;
+        if a.party != Party::A || b.party != Party::B {
+            return Err(Error::Parameter(format!(
+                "the first batch must be party A's and the second party B's (found {} and {})",
+                a.party.name(),
+                b.party.name()
+            )));
+        }
+        if a.keyed != b.keyed {
+            return Err(Error::TransformMismatch(
+                "one record batch was embedded with the shared key and the other without".into(),
+            ));
+        }
+        for ((name, da), (_, db)) in a.fields.iter().zip(&b.fields) {
+            if let (
+                FieldData::Embedded {
+                    base: ba,
+                    parts: pa,
+                    shape: sa,
+                },
+                FieldData::Embedded {
+                    base: bb,
+                    parts: pb,
+                    shape: sb,
+                },
+            ) = (da, db)
+            {
+                if sa != sb {
+                    return Err(Error::Parameter(format!("field {name:?}: the two batches describe the base's coordinates differently")));
+                }
+                if ba != bb {
+                    return Err(crate::error::ProtocolError::Fingerprint {
+                        what: format!("field {name:?} of party B's record batch"),
+                        found: bb.clone(),
+                        expected: ba.clone(),
+                    }
+                    .into());
+                }
+                if pa[0].vectors.dim != pb[0].vectors.dim {
+                    return Err(Error::Parameter(format!(
+                        "field {name:?}: A's vectors have {} components, B's {}",
+                        pa[0].vectors.dim, pb[0].vectors.dim
+                    )));
+                }
+            }
+        }
+        let m = RecordMatcher { schema, a, b };
+        Comparer::new(&m.schema, &m.a, &m.b).map_err(Error::Parameter)?;
+        Ok(m)
+    }
+
+    pub fn a(&self) -> &RecordBatch {
+        &self.a
+    }
+
+    pub fn b(&self) -> &RecordBatch {
+        &self.b
+    }
+
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    fn index(&self, name: &str) -> usize {
+        self.schema
+            .sent()
+            .position(|f| f.name == name)
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The candidate pairs (a, b), ascending, of the union of the blocking
+    /// rules, and what each rule found.
+    pub fn candidates(&self) -> Result<(Vec<(u32, u32)>, Vec<RuleCount>), Error> {
+        let mut all: Vec<u64> = Vec::new();
+        let mut counts = Vec::new();
+        for rule in self.schema.block_rules() {
+            let i = self.index(&rule.field);
+            let field = &self
+                .schema
+                .fields
+                .iter()
+                .find(|f| f.name == rule.field)
+                .ok_or_else(|| Error::Parameter(format!("no field {:?}", rule.field)))?;
+            let mut found: Vec<u64> = Vec::new();
+            match (&self.a.fields[i].1, &self.b.fields[i].1) {
+                (
+                    FieldData::Embedded {
+                        parts: pa, shape, ..
+                    },
+                    FieldData::Embedded { .. },
+                ) => {
+                    let ed = rule.ed.unwrap_or(1);
+                    // the rule's field against B's same field, and a name field
+                    // against B's other name fields (swapped names)
+                    let mut targets = vec![i];
+                    if field.kind() == Some(Kind::Name) {
+                        targets.extend(
+                            self.schema
+                                .sent()
+                                .enumerate()
+                                .filter(|(j, f)| *j != i && f.kind() == Some(Kind::Name))
+                                .map(|(j, _)| j),
+                        );
+                    }
+                    for j in targets {
+                        let FieldData::Embedded { parts: pb, .. } = &self.b.fields[j].1 else {
+                            continue;
+                        };
+                        let (a, b) = (&pa[0], &pb[0]);
+                        let t = a.thresholds(ed).ok_or_else(|| {
+                            Error::Parameter(format!(
+                                "party A sent no thresholds for {ed} edits on field {:?}",
+                                rule.field
+                            ))
+                        })?;
+                        let t = matching_thresholds(
+                            &a.vectors,
+                            &b.vectors,
+                            t,
+                            self.a.keyed.then_some("keyed"),
+                        );
+                        let key = |p: &crate::matching::Pair| {
+                            ((a.rows[p.a as usize] as u64) << 32) | b.rows[p.b as usize] as u64
+                        };
+                        match shape.as_ref().filter(|s| s.filter_length().is_some()) {
+                            // the q-gram count filter: much tighter than the
+                            // Euclidean bound for short values (crate::matching::qgram)
+                            Some(sh) => {
+                                let (scored, _) = scored_match(
+                                    &a.vectors,
+                                    &b.vectors,
+                                    &t,
+                                    ed,
+                                    sh,
+                                    BLOCK_PER_ROW,
+                                )?;
+                                found.extend(scored.iter().map(|s| key(&s.pair)));
+                            }
+                            None => {
+                                let (pairs, _) = range_match(&a.vectors, &b.vectors, &t)?;
+                                found.extend(pairs.iter().map(key));
+                            }
+                        }
+                    }
+                }
+                (FieldData::Hashed(x), FieldData::Hashed(y)) => join(x, y, &mut found)?,
+                (FieldData::Clear(x), FieldData::Clear(y)) => join(x, y, &mut found)?,
+                _ => {
+                    return Err(Error::Parameter(format!(
+                        "block rule on {:?}: the field cannot block",
+                        rule.field
+                    )))
+                }
+            }
+            crate::sorting::sort_keys(&mut found);
+            found.dedup();
+            let name = match self.a.fields[i].1 {
+                FieldData::Embedded { .. } => {
+                    format!("{} within {} edits", rule.field, rule.ed.unwrap_or(1))
+                }
+                _ => format!("{} equal", rule.field),
+            };
+            counts.push(RuleCount {
+                rule: name,
+                pairs: found.len() as u64,
+            });
+            all.extend(found);
+            if all.len() as u64 > MAX_PAIRS {
+                return Err(Error::Parameter(format!("the blocking rules give more than {MAX_PAIRS} candidate pairs: make them stricter")));
+            }
+        }
+        crate::sorting::sort_keys(&mut all);
+        all.dedup();
+        Ok((
+            all.into_iter()
+                .map(|k| ((k >> 32) as u32, k as u32))
+                .collect(),
+            counts,
+        ))
+    }
+
+    /// Links the batches: candidates, levels, the fit, the decision.
+    pub fn link(&self) -> Result<RecordLinkage, Error> {
+        let (candidates, rules) = self.candidates()?;
+        let cmp = Comparer::new(&self.schema, &self.a, &self.b).map_err(Error::Parameter)?;
+        let nf = cmp.fields.len();
+        let levels: Vec<(Vec<u8>, bool)> = crate::par::map(&candidates, |&(a, b)| {
+            let mut out = vec![0u8; nf];
+            let swapped = cmp.levels(a, b, &mut out);
+            (out, swapped)
+        });
+        let fit = self.fit(&cmp, &levels, candidates.len())?;
+        let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
+        let mut sorted: Vec<(f64, f64)> =
+            weights.iter().map(|&w| (w, fit.probability(w))).collect();
+        sorted.sort_by(|x, y| y.0.total_cmp(&x.0));
+        let (mut upper, mut lower) = propose(
+            &sorted,
+            self.schema.decision.precision,
+            self.schema.decision.recall,
+        );
+        if let Some(u) = self.schema.decision.upper {
+            upper = u;
+        }
+        if let Some(l) = self.schema.decision.lower {
+            lower = l;
+        }
+        lower = lower.min(upper);
+        let above: Vec<usize> = (0..candidates.len())
+            .filter(|&i| weights[i] >= upper)
+            .collect();
+        let m_pairs: Vec<(u32, u32, f64)> = above
+            .iter()
+            .map(|&i| (candidates[i].0, candidates[i].1, weights[i]))
+            .collect();
+        let assignment = match self.schema.assignment() {
+            Assignment::Auto => {
+                let probs: Vec<(u32, u32, f64)> = m_pairs
+                    .iter()
+                    .map(|&(a, b, w)| (a, b, fit.probability(w)))
+                    .collect();
+                if has_duplicates(&probs) {
+                    Assignment::ManyToOne
+                } else {
+                    Assignment::OneToOne
+                }
+            }
+            other => other,
+        };
+        let scored = |i: usize, class: Class| ScoredPair {
+            a: candidates[i].0,
+            b: candidates[i].1,
+            weight: weights[i],
+            probability: fit.probability(weights[i]),
+            levels: levels[i].0.clone(),
+            swapped: levels[i].1,
+            class,
+        };
+        let mut pairs: Vec<ScoredPair> = assign(&m_pairs, assignment)
+            .into_iter()
+            .map(|k| scored(above[k], Class::Match))
+            .collect();
+        let matches = pairs.len() as u64;
+        let mut possible: Vec<usize> = (0..candidates.len())
+            .filter(|&i| weights[i] >= lower && weights[i] < upper)
+            .collect();
+        possible.sort_by(|&x, &y| {
+            weights[y]
+                .total_cmp(&weights[x])
+                .then(candidates[x].cmp(&candidates[y]))
+        });
+        pairs.extend(possible.iter().map(|&i| scored(i, Class::Possible)));
+        let n = candidates.len() as u64;
+        let all = self.a.ids.len() as f64 * self.b.ids.len() as f64;
+        Ok(RecordLinkage {
+            fit,
+            upper,
+            lower,
+            assignment,
+            candidates: n,
+            matches,
+            possible: possible.len() as u64,
+            non_matches: n - matches - possible.len() as u64,
+            reduction_ratio: 1.0 - n as f64 / all,
+            pairs,
+            rules,
+            candidate_pairs: candidates,
+        })
+    }
+
+    /// The EM fit over the candidates' patterns, u started from random pairs.
+    fn fit(
+        &self,
+        cmp: &Comparer,
+        levels: &[(Vec<u8>, bool)],
+        candidates: usize,
+    ) -> Result<Fit, Error> {
+        let (na, nb) = (self.a.ids.len(), self.b.ids.len());
+        let mut counts: HashMap<&[u8], u64> = HashMap::new();
+        for (p, _) in levels {
+            *counts.entry(p.as_slice()).or_default() += 1;
+        }
+        let mut patterns: Vec<(Vec<u8>, u64)> =
+            counts.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
+        patterns.sort();
+        // random pairs: deterministic (the matcher's choice is not private, and
+        // the same batches must give the same linkage)
+        let mut rng = Randomness::seeded(0x6c69_6e6b);
+        let total = na as u64 * nb as u64;
+        let sample = (U_SAMPLE as u64).min(total) as usize;
+        let mut random: HashMap<Vec<u8>, u64> = HashMap::new();
+        let mut out = vec![0u8; cmp.fields.len()];
+        for _ in 0..sample {
+            let (a, b) = (rng.below(na) as u32, rng.below(nb) as u32);
+            cmp.levels(a, b, &mut out);
+            *random.entry(out.clone()).or_default() += 1;
+        }
+        let random: Vec<(Vec<u8>, u64)> = random.into_iter().collect();
+        let sent: Vec<_> = self.schema.sent().collect();
+        let level_counts: Vec<usize> = sent.iter().map(|f| f.level_count()).collect();
+        let u_random = frequencies(&random, &level_counts);
+        let starts = sent
+            .iter()
+            .zip(u_random)
+            .map(|(f, u)| Start {
+                name: f.name.clone(),
+                levels: f.level_names(),
+                u_random: u,
+                fixed_m: f.m.clone(),
+                fixed_u: f.u.clone(),
+            })
+            .collect();
+        let lambda = if candidates == 0 {
+            0.5
+        } else {
+            na.min(nb) as f64 / candidates as f64
+        };
+        Ok(fit(&patterns, starts, lambda))
+    }
+}
+
+/// Equality join of two keyed or clear columns (missing never joins).
+fn join<T: std::hash::Hash + Eq>(
+    x: &[Option<T>],
+    y: &[Option<T>],
+    out: &mut Vec<u64>,
+) -> Result<(), Error> {
+    let mut by: HashMap<&T, Vec<u32>> = HashMap::new();
+    for (j, v) in y.iter().enumerate() {
+        if let Some(v) = v {
+            by.entry(v).or_default().push(j as u32);
+        }
+    }
+    for (i, v) in x.iter().enumerate() {
+        if let Some(list) = v.as_ref().and_then(|v| by.get(v)) {
+            if (out.len() + list.len()) as u64 > MAX_PAIRS {
+                return Err(Error::Parameter(format!("an equality block gives more than {MAX_PAIRS} pairs: block on a more selective field")));
+            }
+            out.extend(list.iter().map(|&j| ((i as u64) << 32) | j as u64));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,63 @@
+//! Records, not strings: multi-field linkage with a private transform per
+//! field and Fellegi–Sunter scoring (LinkIT's integrated system with FRIL).
+//!
+//! - [`schema`]: the linkage schema (fields, kinds, budget split, blocking,
+//!   decision), validated and fingerprinted;
+//! - [`values`]: reading a party's CSV under the schema, normalization per kind;
+//! - [`owner`]: a data owner's steps (mine per gram space, merge, embed);
+//! - [`batch`]: the record batch message (`GLRB`);
+//! - [`compare`]: comparison levels per field; [`em`]: the Fellegi–Sunter fit;
+//!   [`decide`]: thresholds and assignment; [`linker`]: the matcher;
+//! - [`session`]: both parties and the matcher on one machine.
+//!
+//! The one-string commands are a one-field schema ([`Schema::single`]) in
+//! spirit; they keep their own, faster path ([`crate::party`]).
+
+pub mod batch;
+pub mod compare;
+pub mod decide;
+pub mod em;
+pub mod field;
+pub mod linker;
+pub mod owner;
+pub mod schema;
+pub mod score;
+pub mod session;
+pub mod values;
+
+pub use batch::RecordBatch;
+pub use linker::{Class, RecordLinkage, RecordMatcher, ScoredPair};
+pub use owner::{keyed_hash, merge, NoisyBases, RecordOwner, SharedBases};
+pub use schema::{Assignment, Field, Kind, Schema};
+
+use crate::error::{Error, ProtocolError};
+
+/// Checks a message's schema fingerprint against the expected one.
+pub(crate) fn check_schema(expected: &str, found: &str, what: &str) -> Result<(), Error> {
+    if expected != found {
+        return Err(ProtocolError::Fingerprint {
+            what: format!("{what} (schema fingerprint)"),
+            found: found.to_string(),
+            expected: expected.to_string(),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// The edit distances party A computes thresholds for on an embedded field:
+/// its levels and every block rule's on it (a date: its components' levels).
+pub(crate) fn threshold_eds(schema: &Schema, field: &Field) -> Vec<u32> {
+    if field.kind() == Some(Kind::Date) {
+        return compare::DATE_EDS.to_vec();
+    }
+    let mut eds: Vec<u32> = field.levels().iter().map(|l| *l as u32).collect();
+    for b in schema.block_rules() {
+        if b.field == field.name {
+            eds.push(b.ed.unwrap_or(1));
+        }
+    }
+    eds.sort_unstable();
+    eds.dedup();
+    eds
+}

@@ -1,0 +1,415 @@
+//! A data owner of records: the schema's fields read and normalized
+//! ([`RecordOwner::read`]), a noisy base mined per gram space
+//! ([`RecordOwner::mine`]), the shared bases ([`merge`]), and the record batch
+//! that goes to the matcher ([`RecordOwner::embed`]).
+//!
+//! **Gram spaces.** Every `string` field is its own space; all `name` fields
+//! share one (`names`), so a given name can be compared with a surname; every
+//! `date` and `number` field is its own space over the ten digits.
+//!
+//! **Privacy.** A space is mined from one string per record: its fields'
+//! values joined by a space (the `names` space: "GIVEN SURNAME"). So one
+//! record changes one input of each space's miner, whose ε-DP argument
+//! ([`crate::mine`]) holds per space unchanged. The spaces are mined with
+//! disjoint shares ε_s of the party's budget, each charged to the one ledger,
+//! so by sequential composition the party's release is (Σ ε_s)-DP with
+//! Σ ε_s ≤ ε ([`super::Schema::budget_split`] refuses more). A space with
+//! share 0 (dates and numbers by default) mines nothing: its base is every
+//! public 2-gram of its alphabet and the boundary grams, a function of the
+//! alphabet alone. Keyed fields spend no budget: they are a keyed PRF of the
+//! value ([`keyed_hash`]), equal values give equal hashes (what the matcher
+//! learns is in docs/THREAT_MODEL.md). Embedded vectors are a function of the
+//! record and the shared bases, as for one string.
+
+use super::batch::{FieldData, Part, RecordBatch};
+use super::schema::{Kind, Schema};
+use super::values::{field_alphabet, read_table, RecordTable};
+use crate::alphabet::Alphabet;
+use crate::base::{NoisyBase, SharedBase};
+use crate::config::Config;
+use crate::dataset::Dataset;
+use crate::dp::{BudgetLedger, Epsilon, Randomness};
+use crate::embed::{Embedder, Vectors};
+use crate::error::Error;
+use crate::keyed::{Key, Transform};
+use crate::mine::MineOptions;
+use crate::padding::Padding;
+use crate::progress::Progress;
+use crate::protocol::Party;
+use crate::threshold::ThresholdMode;
+
+/// The tree depth of a space's miner: public, as in the one-string configuration.
+pub const SPACE_DEPTH: usize = 7;
+
+/// A gram space: the base one or more fields are embedded in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Space {
+    pub name: String,
+    pub alphabet: Alphabet,
+    /// The share of the party's ε it mines with (0: public grams only).
+    pub epsilon: f64,
+    /// Indices of its fields in the schema.
+    pub fields: Vec<usize>,
+}
+
+impl Space {
+    /// The mining options of this space: the recommended configuration's with
+    /// the space's ε.
+    pub fn mine_options(&self) -> MineOptions {
+        MineOptions {
+            epsilon: self.epsilon,
+            h_max: SPACE_DEPTH,
+            ..Config::recommended().mine
+        }
+    }
+
+    /// The shared base of a space that mines nothing.
+    pub fn public_base(&self) -> Result<SharedBase, Error> {
+        let p = Padding::default();
+        let grams = crate::public::public_grams(&self.alphabet, 2, Some(p))?;
+        Ok(SharedBase::with_padding(
+            self.alphabet.clone(),
+            2,
+            2,
+            grams,
+            Some(p),
+        )?)
+    }
+}
+
+/// The schema's gram spaces, in the order of their first field.
+pub fn spaces(schema: &Schema) -> Result<Vec<Space>, Error> {
+    let split = schema.budget_split()?;
+    let mut out: Vec<Space> = Vec::new();
+    for (i, f) in schema.fields.iter().enumerate() {
+        let Some(name) = f.space() else { continue };
+        match out.iter_mut().find(|s| s.name == name) {
+            Some(s) => s.fields.push(i),
+            None => {
+                let epsilon = split
+                    .iter()
+                    .find(|(s, _)| *s == name)
+                    .map_or(0.0, |(_, e)| *e);
+                out.push(Space {
+                    name,
+                    alphabet: field_alphabet(f)?,
+                    epsilon,
+                    fields: vec![i],
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A party's noisy bases, one per mined space.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NoisyBases {
+    pub schema: String,
+    pub bases: Vec<(String, NoisyBase)>,
+}
+
+/// The shared bases, one per space (mined or public).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SharedBases {
+    pub schema: String,
+    pub bases: Vec<(String, SharedBase)>,
+}
+
+impl SharedBases {
+    pub fn get(&self, space: &str) -> Option<&SharedBase> {
+        self.bases.iter().find(|(s, _)| s == space).map(|(_, b)| b)
+    }
+}
+
+/// Merges two parties' noisy bases into the shared bases (post-processing:
+/// no budget). Both must have been mined under `schema`.
+pub fn merge(a: &NoisyBases, b: &NoisyBases, schema: &Schema) -> Result<SharedBases, Error> {
+    let fp = schema.fingerprint();
+    for (party, n) in [("A", a), ("B", b)] {
+        super::check_schema(&fp, &n.schema, &format!("party {party}'s noisy bases"))?;
+    }
+    let mut bases = Vec::new();
+    for s in spaces(schema)? {
+        let base = if s.epsilon > 0.0 {
+            fn find<'n>(n: &'n NoisyBases, s: &Space, party: &str) -> Result<&'n NoisyBase, Error> {
+                n.bases
+                    .iter()
+                    .find(|(name, _)| *name == s.name)
+                    .map(|(_, b)| b)
+                    .ok_or_else(|| {
+                        Error::Parameter(format!(
+                            "party {party}'s noisy bases have no base for space {:?}",
+                            s.name
+                        ))
+                    })
+            }
+            crate::party::merge_bases(find(a, &s, "A")?, find(b, &s, "B")?, &s.mine_options())?
+        } else {
+            s.public_base()?
+        };
+        bases.push((s.name, base));
+    }
+    Ok(SharedBases { schema: fp, bases })
+}
+
+/// The keyed hash of a keyed field's value: HKDF-SHA-256 (extract with the
+/// schema fingerprint as salt and the parties' key, expand with the field's
+/// name and the value), 128 bits. A PRF of the value under the key: without
+/// the key the matcher can only compare hashes for equality.
+pub fn keyed_hash(key: &Key, schema_fingerprint: &str, field: &str, value: &str) -> [u8; 16] {
+    let hk = hkdf::Hkdf::<sha2::Sha256>::new(Some(schema_fingerprint.as_bytes()), key.bytes());
+    let mut info = Vec::with_capacity(32 + field.len() + value.len());
+    info.extend_from_slice(b"gramlink keyed field v1\0");
+    info.extend_from_slice(field.as_bytes());
+    info.push(0);
+    info.extend_from_slice(value.as_bytes());
+    let mut out = [0u8; 16];
+    // 16 bytes is far below HKDF-SHA-256's limit of 8160: expand cannot fail
+    hk.expand(&info, &mut out).expect("16 bytes of HKDF output");
+    out
+}
+
+/// One party's records under a schema, with its budget and randomness.
+pub struct RecordOwner {
+    schema: Schema,
+    table: RecordTable,
+    ledger: BudgetLedger,
+    rng: Randomness,
+}
+
+impl RecordOwner {
+    /// An owner of `table` (read under `schema`) with the schema's budget.
+    pub fn new(schema: Schema, table: RecordTable, rng: Randomness) -> Result<RecordOwner, Error> {
+        schema.validate()?;
+        let budget = Epsilon::new(schema.epsilon)?;
+        Ok(RecordOwner {
+            schema,
+            table,
+            ledger: BudgetLedger::new(budget),
+            rng,
+        })
+    }
+
+    /// An owner of the CSV in `bytes`; `what` names it in errors.
+    pub fn read(
+        bytes: &[u8],
+        schema: Schema,
+        what: &str,
+        rng: Randomness,
+    ) -> Result<RecordOwner, Error> {
+        schema.validate()?;
+        let table = read_table(bytes, &schema, what)?;
+        RecordOwner::new(schema, table, rng)
+    }
+
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    pub fn table(&self) -> &RecordTable {
+        &self.table
+    }
+
+    pub fn ledger(&self) -> &BudgetLedger {
+        &self.ledger
+    }
+
+    pub fn is_private(&self) -> bool {
+        self.rng.is_private()
+    }
+
+    /// The values of the schema field `index` (a sent field).
+    fn values(&self, index: usize) -> &[Option<String>] {
+        let name = &self.schema.fields[index].name;
+        self.table
+            .fields
+            .iter()
+            .find(|f| f.name == *name)
+            .map_or(&[][..], |f| f.values.as_slice())
+    }
+
+    /// Mines a noisy base for every space with a share of ε, charging the
+    /// ledger (see the module docs for the privacy argument).
+    pub fn mine(&mut self, progress: &mut dyn Progress) -> Result<NoisyBases, Error> {
+        let mut bases = Vec::new();
+        for s in spaces(&self.schema)? {
+            if s.epsilon <= 0.0 {
+                continue;
+            }
+            let texts: Vec<String> = (0..self.table.ids.len())
+                .filter_map(|r| {
+                    let parts: Vec<&str> = s
+                        .fields
+                        .iter()
+                        .filter_map(|&f| self.values(f)[r].as_deref())
+                        .collect();
+                    (!parts.is_empty()).then(|| parts.join(" "))
+                })
+                .collect();
+            let dataset = Dataset::from_normalized(texts, &s.alphabet);
+            let base = crate::mine::mine(
+                &dataset,
+                &s.mine_options(),
+                &mut self.ledger,
+                &mut self.rng,
+                progress,
+            )
+            .map_err(|e| match e {
+                Error::Parameter(m) => Error::Parameter(format!("space {:?}: {m}", s.name)),
+                other => other,
+            })?;
+            bases.push((s.name, base));
+        }
+        Ok(NoisyBases {
+            schema: self.schema.fingerprint(),
+            bases,
+        })
+    }
+
+    /// The party's record batch: each embedded field's vectors over its
+    /// space's shared base (A with thresholds for every edit level and block
+    /// rule), keyed hashes, clear values. `key` (the parties' shared key) is
+    /// needed for keyed fields; with `rotate` it also applies the keyed
+    /// transform to every embedded field's vectors ([`crate::keyed`]), which
+    /// hides their coordinates' grams from the matcher but also the q-gram
+    /// bound (levels then use the Euclidean bound alone).
+    pub fn embed(
+        &self,
+        shared: &SharedBases,
+        party: Party,
+        key: Option<&Key>,
+        rotate: bool,
+        progress: &mut dyn Progress,
+    ) -> Result<RecordBatch, Error> {
+        if rotate && key.is_none() {
+            return Err(Error::InvalidKey(
+                "the keyed transform needs the parties' shared key".into(),
+            ));
+        }
+        let rotation = if rotate { key } else { None };
+        let fp = self.schema.fingerprint();
+        super::check_schema(&fp, &shared.schema, "the shared bases")?;
+        let spaces = spaces(&self.schema)?;
+        let mut fields = Vec::new();
+        for (i, f) in self.schema.fields.iter().enumerate() {
+            let kind = f.kind().unwrap_or(Kind::Suppress);
+            if kind == Kind::Suppress {
+                continue;
+            }
+            let values = self.values(i);
+            let data = match kind {
+                Kind::Keyed => {
+                    let key = key.ok_or_else(|| {
+                        Error::InvalidKey(format!("field {:?} is keyed: both parties need their shared key (never the matcher's)", f.name))
+                    })?;
+                    FieldData::Hashed(
+                        values
+                            .iter()
+                            .map(|v| v.as_ref().map(|v| keyed_hash(key, &fp, &f.name, v)))
+                            .collect(),
+                    )
+                }
+                Kind::Clear => FieldData::Clear(values.to_vec()),
+                _ => {
+                    let space = spaces
+                        .iter()
+                        .find(|s| s.fields.contains(&i))
+                        .map(|s| s.name.clone())
+                        .unwrap_or_default();
+                    let base = shared.get(&space).ok_or_else(|| {
+                        Error::Parameter(format!(
+                            "the shared bases have no base for space {space:?}"
+                        ))
+                    })?;
+                    let eds = self.threshold_eds(i);
+                    let texts: Vec<Vec<(u32, String)>> = if kind == Kind::Date {
+                        (0..3)
+                            .map(|c| {
+                                let (lo, hi) = [(0, 4), (4, 6), (6, 8)][c];
+                                present(values)
+                                    .map(|(r, v)| (r, v[lo..hi].to_string()))
+                                    .collect()
+                            })
+                            .collect()
+                    } else {
+                        vec![present(values).map(|(r, v)| (r, v.to_string())).collect()]
+                    };
+                    let parts = texts
+                        .into_iter()
+                        .map(|t| embed_part(base, &t, party, &eds, rotation, progress))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    let shape = rotation.is_none().then(|| crate::shape::Shape::of(base));
+                    FieldData::Embedded {
+                        base: base.fingerprint().to_string(),
+                        parts,
+                        shape,
+                    }
+                }
+            };
+            fields.push((f.name.clone(), data));
+        }
+        let spent = spaces.iter().map(|s| (s.name.clone(), s.epsilon)).collect();
+        let batch = RecordBatch {
+            party,
+            schema: fp,
+            ids: self.table.ids.clone(),
+            epsilon: spent,
+            private: self.is_private(),
+            keyed: rotation.is_some(),
+            fields,
+        };
+        batch.validate(&self.schema)?;
+        Ok(batch)
+    }
+
+    /// The edit distances A computes thresholds for on field `i`: its levels
+    /// (a date's parts: 1 and 2) and every block rule's.
+    fn threshold_eds(&self, i: usize) -> Vec<u32> {
+        let f = &self.schema.fields[i];
+        super::threshold_eds(&self.schema, f)
+    }
+}
+
+fn present(values: &[Option<String>]) -> impl Iterator<Item = (u32, &str)> {
+    values
+        .iter()
+        .enumerate()
+        .filter_map(|(r, v)| v.as_deref().map(|v| (r as u32, v)))
+}
+
+/// One embedded part: the present values' vectors (rotated with `key`), and
+/// for A the sound thresholds of every edit distance in `eds`.
+fn embed_part(
+    base: &SharedBase,
+    values: &[(u32, String)],
+    party: Party,
+    eds: &[u32],
+    key: Option<&Key>,
+    progress: &mut dyn Progress,
+) -> Result<Part, Error> {
+    let embedder = Embedder::new(base)?;
+    let texts: Vec<String> = values.iter().map(|(_, v)| v.clone()).collect();
+    let vectors = embedder.embed_all(&texts, progress)?;
+    let thresholds = if party == Party::A {
+        eds.iter()
+            .map(|&ed| {
+                Ok((
+                    ed,
+                    crate::threshold::thresholds(base, &texts, ed, &ThresholdMode::Sound)?,
+                ))
+            })
+            .collect::<Result<Vec<_>, Error>>()?
+    } else {
+        Vec::new()
+    };
+    let vectors: Vectors = match key {
+        Some(k) => Transform::new(k, base.fingerprint(), embedder.dim())?.apply(&vectors)?,
+        None => vectors,
+    };
+    Ok(Part {
+        rows: values.iter().map(|(r, _)| *r).collect(),
+        vectors,
+        thresholds,
+    })
+}

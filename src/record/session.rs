@@ -1,0 +1,64 @@
+//! Both record owners and the matcher on one machine (the CLI's
+//! `link --schema` and `eval --schema`, the tests): the steps in protocol
+//! order, each the role's own.
+
+use super::linker::{RecordLinkage, RecordMatcher};
+use super::owner::{merge, RecordOwner, SharedBases};
+use crate::clock::Clock;
+use crate::error::Error;
+use crate::keyed::Key;
+use crate::progress::Progress;
+use crate::protocol::Party;
+use std::collections::BTreeMap;
+
+/// What a run made.
+pub struct RecordSession {
+    pub shared: SharedBases,
+    pub matcher: RecordMatcher,
+    pub linkage: RecordLinkage,
+    /// Milliseconds per step.
+    pub timings_ms: BTreeMap<String, f64>,
+}
+
+/// Runs the protocol between `a` and `b` (under the same schema); `key` is
+/// the parties' shared key, `rotate` applies the keyed transform to vectors.
+pub fn run(
+    a: &mut RecordOwner,
+    b: &mut RecordOwner,
+    key: Option<&Key>,
+    rotate: bool,
+    clock: &dyn Clock,
+    progress: &mut dyn Progress,
+) -> Result<RecordSession, Error> {
+    super::check_schema(
+        &a.schema().fingerprint(),
+        &b.schema().fingerprint(),
+        "party B's schema",
+    )?;
+    let mut timings = BTreeMap::new();
+    let mut t = clock.now_ms();
+    let mut lap = |name: &str, timings: &mut BTreeMap<String, f64>| {
+        let now = clock.now_ms();
+        timings.insert(name.to_string(), now - t);
+        t = now;
+    };
+    let na = a.mine(progress)?;
+    lap("mine A", &mut timings);
+    let nb = b.mine(progress)?;
+    lap("mine B", &mut timings);
+    let shared = merge(&na, &nb, a.schema())?;
+    lap("merge", &mut timings);
+    let va = a.embed(&shared, Party::A, key, rotate, progress)?;
+    lap("embed A", &mut timings);
+    let vb = b.embed(&shared, Party::B, key, rotate, progress)?;
+    lap("embed B", &mut timings);
+    let matcher = RecordMatcher::new(a.schema().clone(), va, vb)?;
+    let linkage = matcher.link()?;
+    lap("link", &mut timings);
+    Ok(RecordSession {
+        shared,
+        matcher,
+        linkage,
+        timings_ms: timings,
+    })
+}
