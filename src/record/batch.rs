@@ -69,8 +69,8 @@ pub struct RecordBatch {
     pub fields: Vec<(String, FieldData)>,
 }
 
+// the envelope adds `format` and `version` (checked by `open`)
 #[derive(Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Header {
     party: Party,
     schema: String,

@@ -1,0 +1,219 @@
+//! Records (src/record): the FEBRL schema end to end, the record batch
+//! message, and every bad input the records issue names, each refused with
+//! an error that names the field, column or row.
+#![cfg(not(target_arch = "wasm32"))]
+
+use gramlink::clock::NoClock;
+use gramlink::dp::Randomness;
+use gramlink::keyed::Key;
+use gramlink::progress::NoProgress;
+use gramlink::protocol::Party;
+use gramlink::record::score::score;
+use gramlink::record::{merge, session, Class, RecordBatch, RecordMatcher, RecordOwner, Schema};
+use std::collections::HashSet;
+
+fn febrl_schema() -> Schema {
+    let text = std::fs::read_to_string("data/febrl/schema.toml").unwrap();
+    let s: Schema = toml::from_str(&text).unwrap();
+    s.validate().unwrap();
+    s
+}
+
+fn read(path: &str) -> Vec<u8> {
+    std::fs::read(path).unwrap()
+}
+
+fn truth(n: u32) -> HashSet<(String, String)> {
+    gramlink::eval::metrics::read_truth(&read(&format!("data/febrl/dataset{n}-truth.csv")), "truth").unwrap()
+}
+
+fn owners(schema: &Schema, n: u32, seed: u64) -> (RecordOwner, RecordOwner) {
+    let a = RecordOwner::read(&read(&format!("data/febrl/dataset{n}-a.csv")), schema.clone(), "A", Randomness::seeded(seed)).unwrap();
+    let b = RecordOwner::read(&read(&format!("data/febrl/dataset{n}-b.csv")), schema.clone(), "B", Randomness::seeded(seed + 1)).unwrap();
+    (a, b)
+}
+
+#[test]
+fn febrl_1_links_with_the_default_schema() {
+    let schema = febrl_schema();
+    let (mut a, mut b) = owners(&schema, 1, 3);
+    let key = Key::from_bytes([7; 32]);
+    let s = session::run(&mut a, &mut b, Some(&key), false, &NoClock, &mut NoProgress).unwrap();
+    let l = &s.linkage;
+    let q = score(l, &s.matcher.a().ids, &s.matcher.b().ids, &truth(1));
+    assert!(q.matches.f1 >= 0.99, "F1 {:?}", q);
+    assert!(q.pairs_completeness >= 0.99, "{q:?}");
+    assert!(l.reduction_ratio > 0.9, "{}", l.reduction_ratio);
+    assert!(l.fit.converged && l.fit.iterations > 1);
+    // each party spent exactly its budget, split over the mined spaces
+    assert!((a.ledger().spent().as_f64() - 0.1).abs() < 1e-9, "{}", a.ledger().spent().as_f64());
+    let spent: f64 = s.matcher.a().epsilon.iter().map(|(_, e)| e).sum();
+    assert!((spent - 0.1).abs() < 1e-12);
+    // the fit's weights order exact above disagree on every embedded field
+    for f in &l.fit.fields {
+        assert!(f.weights[0] > *f.weights.last().unwrap(), "{}: {:?}", f.name, f.weights);
+    }
+    // one-to-one: no record twice among the matches
+    let m: Vec<_> = l.pairs.iter().filter(|p| p.class == Class::Match).collect();
+    assert_eq!(m.len() as u64, l.matches);
+    assert_eq!(m.iter().map(|p| p.a).collect::<HashSet<_>>().len(), m.len());
+    assert_eq!(m.iter().map(|p| p.b).collect::<HashSet<_>>().len(), m.len());
+}
+
+#[test]
+fn febrl_3_takes_many_to_one_and_finds_every_copy() {
+    let schema = febrl_schema();
+    let (mut a, mut b) = owners(&schema, 3, 5);
+    let key = Key::from_bytes([9; 32]);
+    let s = session::run(&mut a, &mut b, Some(&key), false, &NoClock, &mut NoProgress).unwrap();
+    assert_eq!(s.linkage.assignment, gramlink::record::Assignment::ManyToOne);
+    let q = score(&s.linkage, &s.matcher.a().ids, &s.matcher.b().ids, &truth(3));
+    assert!(q.matches.f1 >= 0.99, "{q:?}");
+}
+
+#[test]
+fn record_batches_round_trip_and_refuse_damage() {
+    let schema = febrl_schema();
+    let (mut a, mut b) = owners(&schema, 1, 11);
+    let na = a.mine(&mut NoProgress).unwrap();
+    let nb = b.mine(&mut NoProgress).unwrap();
+    let shared = merge(&na, &nb, &schema).unwrap();
+    let key = Key::from_bytes([1; 32]);
+    let va = a.embed(&shared, Party::A, Some(&key), false, &mut NoProgress).unwrap();
+    let vb = b.embed(&shared, Party::B, Some(&key), false, &mut NoProgress).unwrap();
+    let bytes = va.write();
+    let back = RecordBatch::read(&bytes).unwrap();
+    assert_eq!(back, va);
+    // cut anywhere: a named error, never a panic
+    for cut in [0, 3, 11, 12, 40, bytes.len() / 2, bytes.len() - 1] {
+        let e = RecordBatch::read(&bytes[..cut]).unwrap_err();
+        assert!(matches!(e, gramlink::error::ProtocolError::Truncated { .. } | gramlink::error::ProtocolError::Malformed { .. }), "{cut}: {e}");
+    }
+    let mut trailing = bytes.clone();
+    trailing.push(0);
+    assert!(RecordBatch::read(&trailing).unwrap_err().to_string().contains("trailing"));
+    let mut old = bytes.clone();
+    old[4] = 9;
+    let e = gramlink::Error::from(RecordBatch::read(&old).unwrap_err());
+    assert_eq!(e.code(), "UNSUPPORTED_VERSION");
+    assert!(e.to_string().contains("version 9") && e.to_string().contains("reads version 1"), "{e}");
+    // the matcher refuses swapped parties and a batch of another schema
+    let e = RecordMatcher::new(schema.clone(), vb.clone(), va.clone()).err().unwrap();
+    assert!(e.to_string().contains("party A's"), "{e}");
+    let mut other = schema.clone();
+    other.epsilon = 0.2;
+    let e = RecordMatcher::new(other, va.clone(), vb.clone()).err().unwrap();
+    assert_eq!(e.code(), "FINGERPRINT_MISMATCH", "{e}");
+    // B without its vectors of one field: named
+    let mut broken = vb.clone();
+    broken.fields.remove(0);
+    let e = RecordMatcher::new(schema.clone(), va, broken).err().unwrap();
+    assert!(e.to_string().contains("given_name"), "{e}");
+}
+
+fn schema_json(fields: &str, extra: &str) -> String {
+    format!(r#"{{"version": 1, "id": "id", "field": [{fields}]{extra}}}"#)
+}
+
+fn err(text: &str) -> gramlink::Error {
+    Schema::parse_json(text).unwrap_err()
+}
+
+#[test]
+fn bad_schemas_are_named() {
+    let e = err(&schema_json(r#"{"name": "a", "kind": "fuzzy"}"#, ""));
+    assert!(e.to_string().contains("field \"a\"") && e.to_string().contains("unknown kind \"fuzzy\""), "{e}");
+    let e = err(&schema_json(r#"{"name": "a", "kind": "name"}, {"name": "a", "kind": "date"}"#, ""));
+    assert!(e.to_string().contains("two fields are named \"a\""), "{e}");
+    let e = err(&schema_json(r#"{"name": "a", "kind": "name", "epsilon": 0.08}, {"name": "b", "kind": "string", "epsilon": 0.05}"#, ""));
+    assert!(e.to_string().contains("add up to 0.13") && e.to_string().contains("epsilon = 0.1"), "{e}");
+    let e = err(&schema_json(r#"{"name": "a", "kind": "name", "colour": "red"}"#, ""));
+    assert!(e.to_string().contains("colour"), "{e}");
+    let e = err(&schema_json(r#"{"name": "a", "kind": "keyed", "levels": [1]}"#, ""));
+    assert!(e.to_string().contains("levels does not apply to a keyed field"), "{e}");
+    let e = err(&schema_json(r#"{"name": "a", "kind": "name"}"#, r#", "block": [{"field": "b"}]"#));
+    assert!(e.to_string().contains("block rule on \"b\""), "{e}");
+    let e = err(r#"{"version": 2, "field": [{"name": "a", "kind": "name"}]}"#);
+    assert_eq!(e.code(), "UNSUPPORTED_VERSION");
+    assert!(e.to_string().contains("version 2") && e.to_string().contains("reads version 1"), "{e}");
+    let e = err(&schema_json(r#"{"name": "d", "kind": "date", "format": "DD.MM.YY"}"#, ""));
+    assert!(e.to_string().contains("field \"d\"") && e.to_string().contains("DD.MM.YY"), "{e}");
+}
+
+#[test]
+fn bad_files_are_named_and_nothing_is_made() {
+    let schema = Schema::parse_json(&schema_json(
+        r#"{"name": "given", "kind": "name"}, {"name": "dob", "kind": "date"}"#,
+        "",
+    ))
+    .unwrap();
+    let owner = |csv: &str| RecordOwner::read(csv.as_bytes(), schema.clone(), "a.csv", Randomness::seeded(1));
+    // a column the schema names is missing: the field and the columns found
+    let e = owner("id,given\n1,MARY\n").err().unwrap();
+    assert_eq!(e.code(), "MISSING_COLUMN");
+    assert!(e.to_string().contains("\"dob\"") && e.to_string().contains("field \"dob\"") && e.to_string().contains("\"given\""), "{e}");
+    // a date that does not parse: row and id named
+    let e = owner("id,given,dob\n1,MARY,19990230\n2,ANN,1999-02-03\n").err().unwrap();
+    assert!(e.to_string().contains("row 2") && e.to_string().contains("\"2\"") && e.to_string().contains("field \"dob\""), "{e}");
+    // ... unless the schema declares such dates missing
+    let lenient = Schema::parse_json(&schema_json(
+        r#"{"name": "given", "kind": "name"}, {"name": "dob", "kind": "date", "invalid": "missing"}"#,
+        "",
+    ))
+    .unwrap();
+    let o = RecordOwner::read(b"id,given,dob\n1,MARY,19990230\n2,ANN,1999-02-03\n", lenient, "a.csv", Randomness::seeded(1)).unwrap();
+    assert_eq!(o.table().fields[1].values, vec![Some("19990230".to_string()), None]);
+    // a field missing in every record
+    let e = owner("id,given,dob\n1,MARY,\n2,ANN, \n").err().unwrap();
+    assert!(e.to_string().contains("field \"dob\" is missing in every record"), "{e}");
+    // duplicate ids, an empty file
+    assert_eq!(owner("id,given,dob\n1,MARY,19990101\n1,ANN,19990101\n").err().unwrap().code(), "DUPLICATE_ID");
+    assert_eq!(owner("").err().unwrap().code(), "EMPTY_INPUT");
+}
+
+#[test]
+fn a_keyed_field_needs_the_key_and_parties_must_share_the_schema() {
+    let schema = Schema::parse_json(&schema_json(r#"{"name": "given", "kind": "name"}, {"name": "sex", "kind": "keyed"}"#, "")).unwrap();
+    let csv = b"id,given,sex\n1,MARY,F\n2,JOHN,M\n3,ANN,F\n";
+    let mut a = RecordOwner::read(csv, schema.clone(), "a", Randomness::seeded(1)).unwrap();
+    let mut b = RecordOwner::read(csv, schema.clone(), "b", Randomness::seeded(2)).unwrap();
+    let (na, nb) = (a.mine(&mut NoProgress).unwrap(), b.mine(&mut NoProgress).unwrap());
+    let shared = merge(&na, &nb, &schema).unwrap();
+    let e = a.embed(&shared, Party::A, None, false, &mut NoProgress).unwrap_err();
+    assert_eq!(e.code(), "INVALID_KEY");
+    assert!(e.to_string().contains("field \"sex\" is keyed"), "{e}");
+    // B under another schema: its bases are refused at the merge
+    let other = Schema::parse_json(&schema_json(r#"{"name": "given", "kind": "name"}, {"name": "sex", "kind": "clear"}"#, "")).unwrap();
+    let mut c = RecordOwner::read(csv, other, "c", Randomness::seeded(3)).unwrap();
+    let nc = c.mine(&mut NoProgress).unwrap();
+    let e = merge(&na, &nc, &schema).unwrap_err();
+    assert_eq!(e.code(), "FINGERPRINT_MISMATCH");
+    assert!(e.to_string().contains("party B's noisy bases"), "{e}");
+    // the keyed hashes: equal values equal, another key different
+    let k1 = Key::from_bytes([1; 32]);
+    let fp = schema.fingerprint();
+    let h = |k: &Key, v: &str| gramlink::record::keyed_hash(k, &fp, "sex", v);
+    assert_eq!(h(&k1, "F"), h(&k1, "F"));
+    assert_ne!(h(&k1, "F"), h(&k1, "M"));
+    assert_ne!(h(&k1, "F"), h(&Key::from_bytes([2; 32]), "F"));
+}
+
+/// scripts/febrl-split.sh's files: every row of each data set in exactly one
+/// party, and the truth is every (original, duplicate) pair.
+#[test]
+fn febrl_split_files_match_the_data_sets() {
+    for n in 1..=3 {
+        let all = std::fs::read_to_string(format!("data/febrl/dataset{n}.csv")).unwrap();
+        let a = std::fs::read_to_string(format!("data/febrl/dataset{n}-a.csv")).unwrap();
+        let b = std::fs::read_to_string(format!("data/febrl/dataset{n}-b.csv")).unwrap();
+        let mut rows: Vec<&str> = a.lines().skip(1).chain(b.lines().skip(1)).collect();
+        let mut want: Vec<&str> = all.lines().skip(1).collect();
+        rows.sort_unstable();
+        want.sort_unstable();
+        assert_eq!(rows, want, "data set {n}");
+        let t = truth(n);
+        let dups = b.lines().skip(1).count();
+        assert_eq!(t.len(), dups);
+        assert!(t.iter().all(|(x, y)| y.starts_with(&x[..x.len() - 3])));
+    }
+}
