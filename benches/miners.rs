@@ -33,7 +33,10 @@ fn bench(c: &mut Criterion) {
         ("random".into(), MineOptions { miner: MinerKind::Random, ..gramlink::config::Config::paper().mine }),
     ];
     for s in Strategy::ALL {
-        cases.push((format!("prefix-tree {}", s.name()), MineOptions { strategy: s, ..gramlink::config::Config::paper().mine }));
+        cases.push((
+            format!("prefix-tree {}", s.name()),
+            MineOptions { strategy: s, ..gramlink::config::Config::paper().mine },
+        ));
     }
     cases.push((
         "prefix-tree hybrid eps=1".into(),

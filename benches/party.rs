@@ -31,7 +31,10 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
     let config = Config::paper();
     let al = Alphabet::default();
     let budget = Epsilon::new(0.1).expect("epsilon");
-    let owner = |s: &str, seed| DataOwner::read(s.as_bytes(), &InputFormat::Text, "names", &al, budget, Randomness::seeded(seed)).expect("owner");
+    let owner = |s: &str, seed| {
+        DataOwner::read(s.as_bytes(), &InputFormat::Text, "names", &al, budget, Randomness::seeded(seed))
+            .expect("owner")
+    };
     let (mut a, mut b) = (owner(text, 1), owner(doubled, 2));
     lap("normalize A+B");
     let na = a.mine(&config.mine, &mut NoProgress).expect("mine");
@@ -61,7 +64,8 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
     lap("matcher: read");
     let linkage = matcher.link(config.rule).expect("match");
     let (ia, ib) = (&matcher.a().ids, &matcher.b().ids);
-    let by_id: Vec<(&str, &str, f64)> = linkage.pairs.iter().map(|p| (ia[p.a as usize].as_str(), ib[p.b as usize].as_str(), p.distance)).collect();
+    let by_id: Vec<(&str, &str, f64)> =
+        linkage.pairs.iter().map(|p| (ia[p.a as usize].as_str(), ib[p.b as usize].as_str(), p.distance)).collect();
     assert_eq!(by_id.len(), linkage.pairs.len());
     lap("matcher: match");
     let party_a = times[0].1 / 2.0 + times[1].1 + times[4].1;
@@ -96,7 +100,8 @@ fn main() {
     let env = |k: &str, d: usize| std::env::var(k).ok().and_then(|r| r.parse::<usize>().ok()).unwrap_or(d);
     let runs = env("RUNS", 4).max(2);
     if std::env::var_os("GRAMLINK_BENCH_CHILD").is_some() {
-        let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/names.txt")).expect("data/names.txt");
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/names.txt")).expect("data/names.txt");
         let names: Vec<&str> = text.lines().filter(|s| !s.is_empty()).collect();
         let doubled: String = names.iter().map(|s| format!("{s}{}\n", s.chars().last().unwrap())).collect();
         // one line per run: pairs, then "label=ms" per step
@@ -112,7 +117,10 @@ fn main() {
     // per process, its runs
     let processes: Vec<Vec<Run>> = (0..fresh)
         .map(|_| {
-            let out = std::process::Command::new(&exe).env("GRAMLINK_BENCH_CHILD", "1").output().expect("run the bench in a fresh process");
+            let out = std::process::Command::new(&exe)
+                .env("GRAMLINK_BENCH_CHILD", "1")
+                .output()
+                .expect("run the bench in a fresh process");
             assert!(out.status.success(), "bench process failed: {}", String::from_utf8_lossy(&out.stderr));
             String::from_utf8(out.stdout)
                 .expect("utf-8")
@@ -120,7 +128,11 @@ fn main() {
                 .map(|line| {
                     let mut f = line.split('\t');
                     let pairs = f.next().and_then(|p| p.parse().ok()).expect("pairs");
-                    let steps = f.map(|kv| kv.split_once('=').map(|(k, v)| (k.to_string(), v.parse().expect("ms"))).expect("step")).collect();
+                    let steps = f
+                        .map(|kv| {
+                            kv.split_once('=').map(|(k, v)| (k.to_string(), v.parse().expect("ms"))).expect("step")
+                        })
+                        .collect();
                     (pairs, steps)
                 })
                 .collect()
@@ -128,11 +140,14 @@ fn main() {
         .collect();
     let pairs = processes[0][0].0;
     let labels: Vec<&str> = processes[0][0].1.iter().map(|(k, _)| k.as_str()).collect();
-    let first: Vec<(&str, f64)> = labels.iter().enumerate().map(|(k, &l)| (l, median(processes.iter().map(|p| p[0].1[k].1).collect()))).collect();
+    let first: Vec<(&str, f64)> =
+        labels.iter().enumerate().map(|(k, &l)| (l, median(processes.iter().map(|p| p[0].1[k].1).collect()))).collect();
     let warm: Vec<(&str, f64)> = labels
         .iter()
         .enumerate()
-        .map(|(k, &l)| (l, median(processes.iter().map(|p| median(p[1..].iter().map(|r| r.1[k].1).collect())).collect())))
+        .map(|(k, &l)| {
+            (l, median(processes.iter().map(|p| median(p[1..].iter().map(|r| r.1[k].1).collect())).collect()))
+        })
         .collect();
     show(&format!("native, first run (median of {fresh} processes)"), &first, pairs);
     show(&format!("native, later runs (median of {fresh} processes' medians of {} runs)", runs - 1), &warm, pairs);

@@ -4,17 +4,17 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gramlink::alphabet::Alphabet;
-use gramlink::dataset::{read_records, Dataset, InputFormat};
-use gramlink::embed::Embedder;
+use gramlink::base::SharedBase;
 use gramlink::clock::NoClock;
 use gramlink::config::Preset;
+use gramlink::dataset::{read_records, Dataset, InputFormat};
+use gramlink::dp::Randomness;
+use gramlink::embed::Embedder;
 use gramlink::eval::scenario::{corrupted_copy, run_scenario, ScenarioOptions};
 use gramlink::matching::range_match;
 use gramlink::mine::exact;
 use gramlink::progress::NoProgress;
 use gramlink::threshold::{thresholds, ThresholdMode};
-use gramlink::base::SharedBase;
-use gramlink::dp::Randomness;
 use std::hint::black_box;
 
 fn names() -> Dataset {
@@ -37,7 +37,9 @@ fn bench(c: &mut Criterion) {
     let e = Embedder::new(&base).expect("embedder");
     let va = e.embed_all(d.records(), &mut NoProgress).expect("embed");
     let vb = e.embed_all(&b_records, &mut NoProgress).expect("embed");
-    for (label, mode) in [("match paper ed1", ThresholdMode::Paper), ("match global 1.0", ThresholdMode::Global(Some(1.0)))] {
+    for (label, mode) in
+        [("match paper ed1", ThresholdMode::Paper), ("match global 1.0", ThresholdMode::Global(Some(1.0)))]
+    {
         let th = thresholds(&base, d.records(), 1, &mode).expect("thresholds");
         g.bench_function(label, |bch| bch.iter(|| range_match(black_box(&va), &vb, &th).expect("match")));
     }

@@ -28,6 +28,13 @@ else
     rustup target add wasm32-unknown-unknown >/dev/null
 fi
 
+if rustup component list --installed | grep -q '^rustfmt'; then
+    step "rustfmt: present"
+else
+    step "rustfmt: installing (scripts/test.sh checks the format)"
+    rustup component add rustfmt >/dev/null
+fi
+
 # --- wasm-bindgen-cli at the pinned version ------------------------------------------
 # Cargo.toml pins the library as `wasm-bindgen = "=X.Y.Z"` (or `{ version = "=X.Y.Z", ... }`);
 # the CLI must be the same version or the generated glue does not match the wasm.

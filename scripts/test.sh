@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of gramlink, after scripts/setup.sh. Stops at the first failure.
 #
+#   0. the format (cargo fmt --check)
 #   1. native: unit, integration and doc tests (cargo test)
 #   2. wasm in Node 20 (wasm-bindgen-test-runner, the runner in .cargo/config.toml)
 #   3. the same wasm tests in headless Chromium (chromedriver; options in webdriver.json)
@@ -25,6 +26,10 @@ footer() {
 header "setup"
 bash scripts/setup.sh
 footer "setup"
+
+header "format: cargo fmt --check (rustfmt.toml)"
+cargo fmt --check
+footer "format"
 
 header "native tests: cargo test"
 cargo test

@@ -85,19 +85,13 @@ impl Alphabet {
             return Err(InputError::Alphabet("it has no symbols".into()));
         }
         if out.len() > MAX_ALPHABET {
-            return Err(InputError::Alphabet(format!(
-                "{} symbols; at most {MAX_ALPHABET} are supported",
-                out.len()
-            )));
+            return Err(InputError::Alphabet(format!("{} symbols; at most {MAX_ALPHABET} are supported", out.len())));
         }
         if out == [' '] {
             return Err(InputError::Alphabet("it has only the space".into()));
         }
         let fold_case = !out.iter().any(|c| c.is_lowercase());
-        Ok(Alphabet {
-            symbols: out,
-            fold_case,
-        })
+        Ok(Alphabet { symbols: out, fold_case })
     }
 
     /// An alphabet by name ([`NamedAlphabet`]: `letters`, `letters+digits`) or,
@@ -269,9 +263,7 @@ mod tests {
         assert!(Alphabet::new("A\tB").is_err());
         assert!(Alphabet::new(" ").is_err());
         assert!(Alphabet::new("A\u{0301}").is_err());
-        let long: String = (0..65u32)
-            .map(|i| char::from_u32(0x100 + i).unwrap())
-            .collect();
+        let long: String = (0..65u32).map(|i| char::from_u32(0x100 + i).unwrap()).collect();
         assert!(Alphabet::new(&long).is_err());
     }
 

@@ -23,10 +23,7 @@ pub struct GramCount {
 /// Which miner produced a base.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(
-    all(feature = "cli", not(target_arch = "wasm32")),
-    derive(clap::ValueEnum)
-)]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum MinerKind {
     /// Top-k by noisy record supports, one run per gram length (paper 5.1).
     Fpm,
@@ -52,10 +49,7 @@ impl MinerKind {
 /// Budget allocation strategies of the prefix-tree miner (paper 5.2.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(
-    all(feature = "cli", not(target_arch = "wasm32")),
-    derive(clap::ValueEnum)
-)]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Strategy {
     Linear,
     Exponential,
@@ -64,12 +58,7 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    pub const ALL: [Strategy; 4] = [
-        Strategy::Linear,
-        Strategy::Exponential,
-        Strategy::Adaptive,
-        Strategy::Hybrid,
-    ];
+    pub const ALL: [Strategy; 4] = [Strategy::Linear, Strategy::Exponential, Strategy::Adaptive, Strategy::Hybrid];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -117,20 +106,14 @@ pub struct NoisyBase {
 /// The order of grams in every base: larger count first, then shorter, then by
 /// the alphabet's symbol order. Data-independent, so ties never depend on the input.
 pub fn rank_order(alphabet: &Alphabet, a: (&str, f64), b: (&str, f64)) -> Ordering {
-    b.1.partial_cmp(&a.1)
-        .unwrap_or(Ordering::Equal)
-        .then_with(|| gram_order(alphabet, a.0, b.0))
+    b.1.partial_cmp(&a.1).unwrap_or(Ordering::Equal).then_with(|| gram_order(alphabet, a.0, b.0))
 }
 
 /// Shorter first, then by symbol index in Σ.
 pub fn gram_order(alphabet: &Alphabet, a: &str, b: &str) -> Ordering {
     a.chars().count().cmp(&b.chars().count()).then_with(|| {
-        let ia = a
-            .chars()
-            .map(|c| alphabet.index_of(c).unwrap_or(usize::MAX));
-        let ib = b
-            .chars()
-            .map(|c| alphabet.index_of(c).unwrap_or(usize::MAX));
+        let ia = a.chars().map(|c| alphabet.index_of(c).unwrap_or(usize::MAX));
+        let ib = b.chars().map(|c| alphabet.index_of(c).unwrap_or(usize::MAX));
         ia.cmp(ib)
     })
 }
@@ -151,12 +134,7 @@ pub struct SharedBase {
 impl SharedBase {
     /// A shared base from an ordered list of grams, validated: non-empty, distinct,
     /// every gram non-empty, over Σ, of a length in `[q_min, q_max]`.
-    pub fn new(
-        alphabet: Alphabet,
-        q_min: usize,
-        q_max: usize,
-        grams: Vec<String>,
-    ) -> Result<Self, BaseError> {
+    pub fn new(alphabet: Alphabet, q_min: usize, q_max: usize, grams: Vec<String>) -> Result<Self, BaseError> {
         SharedBase::with_padding(alphabet, q_min, q_max, grams, None)
     }
 
@@ -177,22 +155,16 @@ impl SharedBase {
             return Err(BaseError::Invalid("it has no grams".into()));
         }
         if q_min == 0 || q_min > q_max {
-            return Err(BaseError::Invalid(format!(
-                "gram lengths [{q_min}, {q_max}] are not a valid range"
-            )));
+            return Err(BaseError::Invalid(format!("gram lengths [{q_min}, {q_max}] are not a valid range")));
         }
         let mut seen = std::collections::HashSet::new();
         for g in &grams {
             let len = g.chars().count();
             if len < q_min || len > q_max {
-                return Err(BaseError::Invalid(format!(
-                    "gram {g:?} has length {len}, outside [{q_min}, {q_max}]"
-                )));
+                return Err(BaseError::Invalid(format!("gram {g:?} has length {len}, outside [{q_min}, {q_max}]")));
             }
             if !gram_alphabet.covers(g) {
-                return Err(BaseError::Invalid(format!(
-                    "gram {g:?} has a symbol outside the alphabet"
-                )));
+                return Err(BaseError::Invalid(format!("gram {g:?} has a symbol outside the alphabet")));
             }
             if !seen.insert(g.as_str()) {
                 return Err(BaseError::Invalid(format!("gram {g:?} appears twice")));
@@ -207,14 +179,7 @@ impl SharedBase {
             h.update(format!("{fingerprint}\n{}\n{}\n", p.start, p.end).as_bytes());
             fingerprint = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
         }
-        Ok(SharedBase {
-            alphabet,
-            q_min,
-            q_max,
-            grams,
-            fingerprint,
-            padding,
-        })
+        Ok(SharedBase { alphabet, q_min, q_max, grams, fingerprint, padding })
     }
 
     /// The padding of records, if any.
@@ -226,9 +191,7 @@ impl SharedBase {
     pub fn gram_alphabet(&self) -> Alphabet {
         match self.padding {
             // checked by the constructor
-            Some(p) => p
-                .extend(&self.alphabet)
-                .unwrap_or_else(|_| self.alphabet.clone()),
+            Some(p) => p.extend(&self.alphabet).unwrap_or_else(|_| self.alphabet.clone()),
             None => self.alphabet.clone(),
         }
     }
@@ -259,12 +222,7 @@ impl SharedBase {
     /// The shared base of one party's own noisy base: its top `k` grams in order.
     pub fn from_noisy(base: &NoisyBase, k: usize) -> Result<Self, BaseError> {
         let grams = base.grams.iter().take(k).map(|g| g.gram.clone()).collect();
-        SharedBase::new(
-            base.alphabet.clone(),
-            base.params.q_min,
-            base.params.q_max,
-            grams,
-        )
+        SharedBase::new(base.alphabet.clone(), base.params.q_min, base.params.q_max, grams)
     }
 }
 
@@ -313,20 +271,13 @@ pub fn merge(a: &NoisyBase, b: &NoisyBase, k: usize) -> Result<SharedBase, BaseE
     let mut score: BTreeMap<&str, f64> = BTreeMap::new();
     for g in a.grams.iter().chain(b.grams.iter()) {
         if !g.count.is_finite() {
-            return Err(BaseError::Invalid(format!(
-                "gram {:?} has a non-finite count",
-                g.gram
-            )));
+            return Err(BaseError::Invalid(format!("gram {:?} has a non-finite count", g.gram)));
         }
         *score.entry(g.gram.as_str()).or_insert(0.0) += g.count;
     }
     let mut ranked: Vec<(&str, f64)> = score.into_iter().collect();
     crate::sorting::sort_by(&mut ranked, |x, y| rank_order(&a.alphabet, *x, *y));
-    let grams = ranked
-        .into_iter()
-        .take(k)
-        .map(|(g, _)| g.to_string())
-        .collect();
+    let grams = ranked.into_iter().take(k).map(|(g, _)| g.to_string()).collect();
     SharedBase::new(a.alphabet.clone(), a.params.q_min, a.params.q_max, grams)
 }
 
@@ -349,13 +300,7 @@ mod tests {
             },
             private: true,
             padding: None,
-            grams: grams
-                .iter()
-                .map(|(g, c)| GramCount {
-                    gram: g.to_string(),
-                    count: *c,
-                })
-                .collect(),
+            grams: grams.iter().map(|(g, c)| GramCount { gram: g.to_string(), count: *c }).collect(),
         }
     }
 

@@ -26,10 +26,7 @@ use serde::{Deserialize, Serialize};
 /// A whole configuration, by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(
-    all(feature = "cli", not(target_arch = "wasm32")),
-    derive(clap::ValueEnum)
-)]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Preset {
     /// The grams-projections paper's configuration (its Table 3).
     Paper,
@@ -115,10 +112,7 @@ impl Config {
                 padding: false,
                 public_q: None,
             },
-            thresholds: ThresholdOptions {
-                ed: 1,
-                mode: ThresholdMode::Paper,
-            },
+            thresholds: ThresholdOptions { ed: 1, mode: ThresholdMode::Paper },
             rule: Rule::All,
         }
     }
@@ -131,17 +125,8 @@ impl Config {
     pub fn recommended() -> Config {
         let paper = Config::paper();
         Config {
-            mine: MineOptions {
-                q_min: 3,
-                q_max: 3,
-                padding: true,
-                public_q: Some(2),
-                ..paper.mine
-            },
-            thresholds: ThresholdOptions {
-                ed: 1,
-                mode: ThresholdMode::Sound,
-            },
+            mine: MineOptions { q_min: 3, q_max: 3, padding: true, public_q: Some(2), ..paper.mine },
+            thresholds: ThresholdOptions { ed: 1, mode: ThresholdMode::Sound },
             rule: Rule::Ranked,
         }
     }
@@ -175,10 +160,7 @@ mod tests {
     fn the_default_is_the_recommended_preset_everywhere() {
         assert_eq!(Config::default(), Config::recommended());
         assert_eq!(MineOptions::default(), Config::recommended().mine);
-        assert_eq!(
-            ThresholdOptions::default(),
-            Config::recommended().thresholds
-        );
+        assert_eq!(ThresholdOptions::default(), Config::recommended().thresholds);
         assert_eq!(Rule::default(), Config::recommended().rule);
     }
 
@@ -188,11 +170,7 @@ mod tests {
             assert_eq!(Preset::from_name(p.name()), Some(p));
             assert_eq!(serde_json::to_value(p).unwrap(), p.name());
         }
-        for m in [
-            ThresholdMode::Paper,
-            ThresholdMode::Sound,
-            ThresholdMode::Global(None),
-        ] {
+        for m in [ThresholdMode::Paper, ThresholdMode::Sound, ThresholdMode::Global(None)] {
             assert_eq!(ThresholdMode::from_name(m.name()), Some(m));
         }
         assert_eq!(ThresholdMode::from_name("lenient"), None);
@@ -201,17 +179,8 @@ mod tests {
     #[test]
     fn presets_differ_only_where_documented() {
         let (p, r) = (Config::paper(), Config::recommended());
-        assert_eq!(
-            (p.mine.epsilon, p.mine.k, p.mine.h_max),
-            (r.mine.epsilon, r.mine.k, r.mine.h_max)
-        );
-        assert_eq!(
-            (p.mine.q_min, p.mine.padding, p.mine.public_q),
-            (1, false, None)
-        );
-        assert_eq!(
-            (r.mine.q_min, r.mine.padding, r.mine.public_q),
-            (3, true, Some(2))
-        );
+        assert_eq!((p.mine.epsilon, p.mine.k, p.mine.h_max), (r.mine.epsilon, r.mine.k, r.mine.h_max));
+        assert_eq!((p.mine.q_min, p.mine.padding, p.mine.public_q), (1, false, None));
+        assert_eq!((r.mine.q_min, r.mine.padding, r.mine.public_q), (3, true, Some(2)));
     }
 }

@@ -28,20 +28,14 @@ pub enum InputFormat {
     Text,
     /// CSV with a header; `column` holds the record, `id_column` (if any) the id,
     /// otherwise the id is the data row number (1-based).
-    Csv {
-        column: String,
-        id_column: Option<String>,
-    },
+    Csv { column: String, id_column: Option<String> },
 }
 
 /// What the caller says of an input's layout; [`FormatHint::Auto`] detects it
 /// ([`detect_format`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(
-    all(feature = "cli", not(target_arch = "wasm32")),
-    derive(clap::ValueEnum)
-)]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum FormatHint {
     /// CSV for a `.csv`/`.tsv` name or a first line that reads as a header, or
     /// when a column is named; text otherwise.
@@ -67,20 +61,13 @@ pub(crate) fn delimiter(line: &str) -> u8 {
 /// fields (comma or tab separated), none of them a number.
 fn looks_like_header(line: &str) -> bool {
     let sep = delimiter(line) as char;
-    let fields: Vec<&str> = line
-        .split(sep)
-        .map(|f| f.trim().trim_matches('"'))
-        .collect();
+    let fields: Vec<&str> = line.split(sep).map(|f| f.trim().trim_matches('"')).collect();
     // a number: digits with at most a sign, a point and an exponent (no float parser: wasm size)
     let number = |f: &str| {
         f.chars().any(|c| c.is_ascii_digit())
-            && f.chars()
-                .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | 'e' | 'E'))
+            && f.chars().all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | 'e' | 'E'))
     };
-    let distinct = fields
-        .iter()
-        .enumerate()
-        .all(|(i, f)| !fields[..i].contains(f));
+    let distinct = fields.iter().enumerate().all(|(i, f)| !fields[..i].contains(f));
     fields.len() >= 2 && distinct && fields.iter().all(|f| !f.is_empty() && !number(f))
 }
 
@@ -92,10 +79,7 @@ pub fn is_csv(name: &str, bytes: &[u8], hint: FormatHint, column_named: bool) ->
         FormatHint::Csv => true,
         FormatHint::Text => false,
         FormatHint::Auto => {
-            column_named
-                || lower.ends_with(".csv")
-                || lower.ends_with(".tsv")
-                || looks_like_header(first_line(bytes))
+            column_named || lower.ends_with(".csv") || lower.ends_with(".tsv") || looks_like_header(first_line(bytes))
         }
     }
 }
@@ -103,13 +87,8 @@ pub fn is_csv(name: &str, bytes: &[u8], hint: FormatHint, column_named: bool) ->
 /// The first line of `bytes` without a BOM (empty if it is not UTF-8 text).
 fn first_line(bytes: &[u8]) -> &str {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .unwrap_or(bytes.len());
-    std::str::from_utf8(&bytes[..end])
-        .unwrap_or("")
-        .trim_end_matches('\r')
+    let end = bytes.iter().position(|&b| b == b'\n').unwrap_or(bytes.len());
+    std::str::from_utf8(&bytes[..end]).unwrap_or("").trim_end_matches('\r')
 }
 
 /// The column names of a CSV input's header, as the reader sees them.
@@ -120,10 +99,7 @@ pub fn csv_columns(bytes: &[u8], what: &str) -> Result<Vec<String>, InputError> 
         .has_headers(true)
         .delimiter(delimiter(header_line))
         .from_reader(header_line.as_bytes());
-    let headers = reader.headers().map_err(|e| InputError::Csv {
-        record: 0,
-        reason: e.to_string(),
-    })?;
+    let headers = reader.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?;
     Ok(headers.iter().map(|h| h.trim().to_string()).collect())
 }
 
@@ -145,25 +121,17 @@ pub fn detect_format(
     }
     if !is_csv(name, bytes, hint, column.is_some()) {
         if id_column.is_some() {
-            return Err(InputError::Format(format!("{name} is read as text: an id column applies to CSV input (name the record column too)")));
+            return Err(InputError::Format(format!(
+                "{name} is read as text: an id column applies to CSV input (name the record column too)"
+            )));
         }
         return Ok(InputFormat::Text);
     }
     match column {
-        Some(c) => Ok(InputFormat::Csv {
-            column: c.to_string(),
-            id_column: id_column.map(str::to_string),
-        }),
+        Some(c) => Ok(InputFormat::Csv { column: c.to_string(), id_column: id_column.map(str::to_string) }),
         None => {
-            let available = csv_columns(bytes, name)?
-                .iter()
-                .map(|c| format!("{c:?}"))
-                .collect::<Vec<_>>()
-                .join(", ");
-            Err(InputError::ColumnNotGiven {
-                what: name.to_string(),
-                available,
-            })
+            let available = csv_columns(bytes, name)?.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(", ");
+            Err(InputError::ColumnNotGiven { what: name.to_string(), available })
         }
     }
 }
@@ -171,46 +139,29 @@ pub fn detect_format(
 /// Checks that `bytes` is text: no NUL byte, valid UTF-8 (a leading BOM is dropped).
 pub fn decode_text<'a>(bytes: &'a [u8], what: &str) -> Result<&'a str, InputError> {
     if bytes.is_empty() {
-        return Err(InputError::Empty {
-            what: what.to_string(),
-        });
+        return Err(InputError::Empty { what: what.to_string() });
     }
     if let Some(offset) = bytes.iter().position(|&b| b == 0) {
-        return Err(InputError::Binary {
-            what: what.to_string(),
-            offset,
-        });
+        return Err(InputError::Binary { what: what.to_string(), offset });
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| InputError::NotText {
-        what: what.to_string(),
-        offset: e.valid_up_to(),
-    })?;
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| InputError::NotText { what: what.to_string(), offset: e.valid_up_to() })?;
     Ok(text.strip_prefix('\u{FEFF}').unwrap_or(text))
 }
 
 /// Reads `bytes` in the given format.
-pub fn read_records(
-    bytes: &[u8],
-    format: &InputFormat,
-    what: &str,
-) -> Result<Vec<RawRecord>, InputError> {
+pub fn read_records(bytes: &[u8], format: &InputFormat, what: &str) -> Result<Vec<RawRecord>, InputError> {
     let text = decode_text(bytes, what)?;
     let records = match format {
         InputFormat::Text => read_text(text),
         InputFormat::Csv { column, id_column } => read_csv(text, column, id_column.as_deref())?,
     };
     if records.is_empty() {
-        return Err(InputError::Empty {
-            what: what.to_string(),
-        });
+        return Err(InputError::Empty { what: what.to_string() });
     }
     for (index, r) in records.iter().enumerate() {
         if r.text.len() > MAX_RECORD_BYTES {
-            return Err(InputError::RecordTooLong {
-                index: index + 1,
-                len: r.text.len(),
-                limit: MAX_RECORD_BYTES,
-            });
+            return Err(InputError::RecordTooLong { index: index + 1, len: r.text.len(), limit: MAX_RECORD_BYTES });
         }
     }
     Ok(records)
@@ -218,27 +169,15 @@ pub fn read_records(
 
 /// Reads a file natively.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn read_file(
-    path: &std::path::Path,
-    format: &InputFormat,
-) -> Result<Vec<RawRecord>, InputError> {
+pub fn read_file(path: &std::path::Path, format: &InputFormat) -> Result<Vec<RawRecord>, InputError> {
     let what = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| InputError::Io {
-        path: what.clone(),
-        reason: e.to_string(),
-    })?;
+    let bytes = std::fs::read(path).map_err(|e| InputError::Io { path: what.clone(), reason: e.to_string() })?;
     read_records(&bytes, format, &what)
 }
 
 /// One record a line (`\n` or `\r\n`); a final newline does not start a record.
 pub fn read_text(text: &str) -> Vec<RawRecord> {
-    text.lines()
-        .enumerate()
-        .map(|(i, line)| RawRecord {
-            id: (i + 1).to_string(),
-            text: line.to_string(),
-        })
-        .collect()
+    text.lines().enumerate().map(|(i, line)| RawRecord { id: (i + 1).to_string(), text: line.to_string() }).collect()
 }
 
 /// The line of a quoted field that is never closed, if any. The CSV reader would
@@ -273,17 +212,11 @@ pub(crate) fn unclosed_quote(text: &str) -> Option<usize> {
 }
 
 /// CSV with a header row.
-pub fn read_csv(
-    text: &str,
-    column: &str,
-    id_column: Option<&str>,
-) -> Result<Vec<RawRecord>, InputError> {
+pub fn read_csv(text: &str, column: &str, id_column: Option<&str>) -> Result<Vec<RawRecord>, InputError> {
     if let Some(line) = unclosed_quote(text) {
         return Err(InputError::Csv {
             record: line.saturating_sub(1),
-            reason: format!(
-                "the quoted field opened on line {line} is never closed (unbalanced '\"')"
-            ),
+            reason: format!("the quoted field opened on line {line} is never closed (unbalanced '\"')"),
         });
     }
     let header_line = text.lines().next().unwrap_or("");
@@ -292,27 +225,13 @@ pub fn read_csv(
         .flexible(false)
         .delimiter(delimiter(header_line))
         .from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| InputError::Csv {
-            record: 0,
-            reason: e.to_string(),
-        })?
-        .clone();
+    let headers = reader.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?.clone();
     let names: Vec<&str> = headers.iter().map(|h| h.trim()).collect();
     let find = |name: &str| {
-        let at =
-            names
-                .iter()
-                .position(|h| *h == name)
-                .ok_or_else(|| InputError::MissingColumn {
-                    column: name.to_string(),
-                    available: names
-                        .iter()
-                        .map(|h| format!("{h:?}"))
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                })?;
+        let at = names.iter().position(|h| *h == name).ok_or_else(|| InputError::MissingColumn {
+            column: name.to_string(),
+            available: names.iter().map(|h| format!("{h:?}")).collect::<Vec<_>>().join(", "),
+        })?;
         if names.iter().filter(|h| **h == name).count() > 1 {
             return Err(InputError::Csv {
                 record: 0,
@@ -325,20 +244,14 @@ pub fn read_csv(
     let id_col = id_column.map(find).transpose()?;
     let mut out = Vec::new();
     for (i, row) in reader.records().enumerate() {
-        let row = row.map_err(|e| InputError::Csv {
-            record: i + 1,
-            reason: e.to_string(),
-        })?;
+        let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
         let text = row.get(col).unwrap_or("").to_string();
         let id = match id_col {
             Some(c) => row.get(c).unwrap_or("").trim().to_string(),
             None => (i + 1).to_string(),
         };
         if id.is_empty() {
-            return Err(InputError::Csv {
-                record: i + 1,
-                reason: "the id column is empty".into(),
-            });
+            return Err(InputError::Csv { record: i + 1, reason: "the id column is empty".into() });
         }
         out.push(RawRecord { id, text });
     }
@@ -380,11 +293,7 @@ impl Dataset {
         let mut seen: HashMap<&str, usize> = HashMap::with_capacity(raw.len());
         for (i, r) in raw.iter().enumerate() {
             if let Some(first) = seen.insert(r.id.as_str(), i + 1) {
-                return Err(InputError::DuplicateId {
-                    id: r.id.clone(),
-                    first,
-                    second: i + 1,
-                });
+                return Err(InputError::DuplicateId { id: r.id.clone(), first, second: i + 1 });
             }
         }
         let mut ids = Vec::with_capacity(raw.len());
@@ -404,14 +313,7 @@ impl Dataset {
                 records.push(n);
             }
         }
-        Ok(Dataset {
-            alphabet: alphabet.clone(),
-            ids,
-            records,
-            empty_ids,
-            changed,
-            characters,
-        })
+        Ok(Dataset { alphabet: alphabet.clone(), ids, records, empty_ids, changed, characters })
     }
 
     /// A dataset from already-normalized strings with ids `0..n` (experiments).
@@ -467,12 +369,7 @@ mod tests {
 
     #[test]
     fn text_ids_are_line_numbers_and_empties_are_reported() {
-        let raw = read_records(
-            "Smith\n\nИванов\r\nKīhei\n".as_bytes(),
-            &InputFormat::Text,
-            "t",
-        )
-        .unwrap();
+        let raw = read_records("Smith\n\nИванов\r\nKīhei\n".as_bytes(), &InputFormat::Text, "t").unwrap();
         let d = Dataset::normalize(raw, &Alphabet::default()).unwrap();
         assert_eq!(d.records(), ["SMITH", "KIHEI"]);
         assert_eq!(d.ids(), ["1", "4"]);
@@ -487,47 +384,22 @@ mod tests {
         let csv = "id,name,city\n7,Smith,Boston\n9,\"O'Neil, Jr\",Kīhei\n";
         let raw = read_records(
             csv.as_bytes(),
-            &InputFormat::Csv {
-                column: "city".into(),
-                id_column: Some("id".into()),
-            },
+            &InputFormat::Csv { column: "city".into(), id_column: Some("id".into()) },
             "c",
         )
         .unwrap();
-        assert_eq!(
-            raw[1],
-            RawRecord {
-                id: "9".into(),
-                text: "Kīhei".into()
-            }
-        );
-        let err = read_records(
-            csv.as_bytes(),
-            &InputFormat::Csv {
-                column: "surname".into(),
-                id_column: None,
-            },
-            "c",
-        )
-        .unwrap_err();
+        assert_eq!(raw[1], RawRecord { id: "9".into(), text: "Kīhei".into() });
+        let err = read_records(csv.as_bytes(), &InputFormat::Csv { column: "surname".into(), id_column: None }, "c")
+            .unwrap_err();
         assert!(matches!(err, InputError::MissingColumn { .. }));
         assert!(err.to_string().contains("\"name\""));
     }
 
     #[test]
     fn bad_inputs() {
-        assert!(matches!(
-            read_records(b"", &InputFormat::Text, "f"),
-            Err(InputError::Empty { .. })
-        ));
-        assert!(matches!(
-            read_records(b"ab\0cd", &InputFormat::Text, "f"),
-            Err(InputError::Binary { .. })
-        ));
-        assert!(matches!(
-            read_records(b"ab\xff\xfe", &InputFormat::Text, "f"),
-            Err(InputError::NotText { .. })
-        ));
+        assert!(matches!(read_records(b"", &InputFormat::Text, "f"), Err(InputError::Empty { .. })));
+        assert!(matches!(read_records(b"ab\0cd", &InputFormat::Text, "f"), Err(InputError::Binary { .. })));
+        assert!(matches!(read_records(b"ab\xff\xfe", &InputFormat::Text, "f"), Err(InputError::NotText { .. })));
         let long = "A".repeat(MAX_RECORD_BYTES + 1);
         assert!(matches!(
             read_records(long.as_bytes(), &InputFormat::Text, "f"),
@@ -535,26 +407,12 @@ mod tests {
         ));
         let ragged = "a,b\n1,2\n3\n";
         assert!(matches!(
-            read_records(
-                ragged.as_bytes(),
-                &InputFormat::Csv {
-                    column: "a".into(),
-                    id_column: None
-                },
-                "f"
-            ),
+            read_records(ragged.as_bytes(), &InputFormat::Csv { column: "a".into(), id_column: None }, "f"),
             Err(InputError::Csv { .. })
         ));
         let header_only = "a,b\n";
         assert!(matches!(
-            read_records(
-                header_only.as_bytes(),
-                &InputFormat::Csv {
-                    column: "a".into(),
-                    id_column: None
-                },
-                "f"
-            ),
+            read_records(header_only.as_bytes(), &InputFormat::Csv { column: "a".into(), id_column: None }, "f"),
             Err(InputError::Empty { .. })
         ));
     }
@@ -563,14 +421,8 @@ mod tests {
     fn formats_are_detected_and_csv_needs_a_column() {
         let febrl = b"rec_id, given_name, surname\nrec-1-org, MARY, SMITH\n";
         let e = detect_format("a.txt", febrl, FormatHint::Auto, None, None).unwrap_err();
-        assert!(
-            matches!(&e, InputError::ColumnNotGiven { available, .. } if available.contains("\"surname\"")),
-            "{e}"
-        );
-        assert_eq!(
-            detect_format("a.txt", febrl, FormatHint::Text, None, None).unwrap(),
-            InputFormat::Text
-        );
+        assert!(matches!(&e, InputError::ColumnNotGiven { available, .. } if available.contains("\"surname\"")), "{e}");
+        assert_eq!(detect_format("a.txt", febrl, FormatHint::Text, None, None).unwrap(), InputFormat::Text);
         let csv = detect_format("a.txt", febrl, FormatHint::Auto, Some("surname"), None).unwrap();
         let raw = read_records(febrl, &csv, "a").unwrap();
         assert_eq!(raw[0].text, " SMITH");
@@ -597,47 +449,19 @@ mod tests {
         ));
         let tsv = read_records(
             b"id\tname\n7\tO'Neil, Jr\n",
-            &InputFormat::Csv {
-                column: "name".into(),
-                id_column: Some("id".into()),
-            },
+            &InputFormat::Csv { column: "name".into(), id_column: Some("id".into()) },
             "t",
         )
         .unwrap();
-        assert_eq!(
-            tsv[0],
-            RawRecord {
-                id: "7".into(),
-                text: "O'Neil, Jr".into()
-            }
-        );
-        let dup = read_records(
-            b"name,name\na,b\n",
-            &InputFormat::Csv {
-                column: "name".into(),
-                id_column: None,
-            },
-            "d",
-        )
-        .unwrap_err();
+        assert_eq!(tsv[0], RawRecord { id: "7".into(), text: "O'Neil, Jr".into() });
+        let dup = read_records(b"name,name\na,b\n", &InputFormat::Csv { column: "name".into(), id_column: None }, "d")
+            .unwrap_err();
         assert!(dup.to_string().contains("more than once"), "{dup}");
     }
 
     #[test]
     fn duplicate_ids_are_refused() {
-        let raw = vec![
-            RawRecord {
-                id: "1".into(),
-                text: "A".into(),
-            },
-            RawRecord {
-                id: "1".into(),
-                text: "B".into(),
-            },
-        ];
-        assert!(matches!(
-            Dataset::normalize(raw, &Alphabet::default()),
-            Err(InputError::DuplicateId { .. })
-        ));
+        let raw = vec![RawRecord { id: "1".into(), text: "A".into() }, RawRecord { id: "1".into(), text: "B".into() }];
+        assert!(matches!(Dataset::normalize(raw, &Alphabet::default()), Err(InputError::DuplicateId { .. })));
     }
 }

@@ -48,10 +48,7 @@ impl Vectors {
             xs.iter().position(|x| !x.is_finite())
         }
         const BLOCK: usize = 1 << 14;
-        self.data
-            .chunks(BLOCK)
-            .enumerate()
-            .find_map(|(k, xs)| block(xs).map(|i| k * BLOCK + i))
+        self.data.chunks(BLOCK).enumerate().find_map(|(k, xs)| block(xs).map(|i| k * BLOCK + i))
     }
 }
 
@@ -74,21 +71,9 @@ impl Embedder {
         let automaton = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
             .build(base.grams())
-            .map_err(|e| {
-                Error::Parameter(format!(
-                    "cannot build the gram automaton of the shared base: {e}"
-                ))
-            })?;
-        let lens = base
-            .grams()
-            .iter()
-            .map(|g| g.chars().count() as u32)
-            .collect();
-        Ok(Embedder {
-            automaton,
-            lens,
-            padding: base.padding(),
-        })
+            .map_err(|e| Error::Parameter(format!("cannot build the gram automaton of the shared base: {e}")))?;
+        let lens = base.grams().iter().map(|g| g.chars().count() as u32).collect();
+        Ok(Embedder { automaton, lens, padding: base.padding() })
     }
 
     /// The vector dimension (the number of grams in the base).
@@ -147,11 +132,8 @@ impl Embedder {
     /// grams, so this is the cheap form for per-string work.
     pub fn embed_sparse(&self, s: &str) -> Vec<(usize, f32)> {
         let s = self.padded(s);
-        let mut hits: Vec<usize> = self
-            .automaton
-            .find_overlapping_iter(s.as_ref())
-            .map(|m| m.pattern().as_usize())
-            .collect();
+        let mut hits: Vec<usize> =
+            self.automaton.find_overlapping_iter(s.as_ref()).map(|m| m.pattern().as_usize()).collect();
         crate::sorting::sort_keys(&mut hits);
         let mut out: Vec<(usize, f32)> = Vec::new();
         let mut i = 0;
@@ -170,20 +152,12 @@ impl Embedder {
     /// with the progress callback's error (e.g. [`Error::Cancelled`]) if it asks.
     /// Natively the records of a block are embedded in parallel; rows are
     /// independent, so the result is identical to the sequential (wasm) path.
-    pub fn embed_all(
-        &self,
-        records: &[String],
-        progress: &mut dyn Progress,
-    ) -> Result<Vectors, Error> {
+    pub fn embed_all(&self, records: &[String], progress: &mut dyn Progress) -> Result<Vectors, Error> {
         let dim = self.dim();
         let total = records.len() as u64;
         let mut data = vec![0.0f32; records.len() * dim];
         progress.tick("embed", 0, total)?;
-        for (b, (recs, rows)) in records
-            .chunks(BLOCK)
-            .zip(data.chunks_mut(BLOCK * dim))
-            .enumerate()
-        {
+        for (b, (recs, rows)) in records.chunks(BLOCK).zip(data.chunks_mut(BLOCK * dim)).enumerate() {
             self.embed_block(recs, rows);
             let done = (b * BLOCK + recs.len()) as u64;
             progress.tick("embed", done, total)?;
@@ -193,13 +167,7 @@ impl Embedder {
 
     fn embed_block(&self, recs: &[String], rows: &mut [f32]) {
         let dim = self.dim();
-        crate::par::fill_rows(
-            rows,
-            dim,
-            recs,
-            || vec![0u32; dim],
-            |counts, row, s| self.embed_into(s, counts, row),
-        );
+        crate::par::fill_rows(rows, dim, recs, || vec![0u32; dim], |counts, row, s| self.embed_into(s, counts, row));
     }
 }
 
@@ -212,13 +180,7 @@ mod tests {
     pub(crate) fn base(grams: &[&str]) -> SharedBase {
         let lens: Vec<usize> = grams.iter().map(|g| g.chars().count()).collect();
         let (lo, hi) = (*lens.iter().min().unwrap(), *lens.iter().max().unwrap());
-        SharedBase::new(
-            Alphabet::default(),
-            lo,
-            hi,
-            grams.iter().map(|g| g.to_string()).collect(),
-        )
-        .unwrap()
+        SharedBase::new(Alphabet::default(), lo, hi, grams.iter().map(|g| g.to_string()).collect()).unwrap()
     }
 
     #[test]
@@ -269,9 +231,7 @@ mod tests {
     #[test]
     fn embed_all_is_row_major_and_reports_progress() {
         let e = Embedder::new(&base(&["A", "AN", "ANA"])).unwrap();
-        let recs: Vec<String> = (0..20_000)
-            .map(|i| ["BANANA", "ANNA", "", "X"][i % 4].to_string())
-            .collect();
+        let recs: Vec<String> = (0..20_000).map(|i| ["BANANA", "ANNA", "", "X"][i % 4].to_string()).collect();
         let mut ticks = Vec::new();
         let mut p = |_: &str, d: u64, t: u64| {
             ticks.push((d, t));
@@ -291,8 +251,7 @@ mod tests {
     fn cancellation_stops_the_work() {
         let e = Embedder::new(&base(&["A"])).unwrap();
         let recs = vec!["A".to_string(); 10];
-        let mut cancel =
-            |_: &str, d: u64, _: u64| if d > 0 { Err(Error::Cancelled) } else { Ok(()) };
+        let mut cancel = |_: &str, d: u64, _: u64| if d > 0 { Err(Error::Cancelled) } else { Ok(()) };
         assert_eq!(e.embed_all(&recs, &mut cancel), Err(Error::Cancelled));
     }
 }
@@ -310,11 +269,8 @@ mod props {
             .iter()
             .map(|g| {
                 let gc: Vec<char> = g.chars().collect();
-                let n = if gc.len() > sc.len() {
-                    0
-                } else {
-                    sc.windows(gc.len()).filter(|w| *w == gc.as_slice()).count()
-                };
+                let n =
+                    if gc.len() > sc.len() { 0 } else { sc.windows(gc.len()).filter(|w| *w == gc.as_slice()).count() };
                 n as f32 / gc.len() as f32
             })
             .collect()

@@ -8,13 +8,10 @@ use thiserror::Error as ThisError;
 pub enum DpError {
     #[error("invalid epsilon {value}: {reason}")]
     InvalidEpsilon { value: String, reason: &'static str },
-    #[error("privacy budget exceeded: {mechanism} asks for epsilon {requested}, but only {remaining} of {budget} remains")]
-    BudgetExceeded {
-        mechanism: String,
-        requested: f64,
-        remaining: f64,
-        budget: f64,
-    },
+    #[error(
+        "privacy budget exceeded: {mechanism} asks for epsilon {requested}, but only {remaining} of {budget} remains"
+    )]
+    BudgetExceeded { mechanism: String, requested: f64, remaining: f64, budget: f64 },
     #[error("the operating system's secure random generator failed: {0}")]
     Entropy(String),
     #[error("invalid sampler parameter: {0}")]
@@ -28,9 +25,7 @@ pub enum InputError {
     Io { path: String, reason: String },
     #[error("{what} is empty: it holds no records")]
     Empty { what: String },
-    #[error(
-        "{what} is not UTF-8 text (first invalid byte at offset {offset}); is it a binary file?"
-    )]
+    #[error("{what} is not UTF-8 text (first invalid byte at offset {offset}); is it a binary file?")]
     NotText { what: String, offset: usize },
     #[error("{what} looks like a binary file (it contains a NUL byte at offset {offset})")]
     Binary { what: String, offset: usize },
@@ -43,19 +38,11 @@ pub enum InputError {
     #[error("malformed CSV at record {record}: {reason}")]
     Csv { record: usize, reason: String },
     #[error("duplicate record id {id:?} (records {first} and {second})")]
-    DuplicateId {
-        id: String,
-        first: usize,
-        second: usize,
-    },
+    DuplicateId { id: String, first: usize, second: usize },
     #[error("invalid alphabet: {0}")]
     Alphabet(String),
     #[error("record {index} is too long ({len} bytes; the limit is {limit})")]
-    RecordTooLong {
-        index: usize,
-        len: usize,
-        limit: usize,
-    },
+    RecordTooLong { index: usize, len: usize, limit: usize },
 }
 
 /// Errors of mining parameters and miners.
@@ -80,26 +67,13 @@ pub enum BaseError {
 #[derive(Debug, Clone, PartialEq, Eq, ThisError)]
 pub enum ProtocolError {
     #[error("not a gramlink {expected} message: {reason}")]
-    Malformed {
-        expected: &'static str,
-        reason: String,
-    },
+    Malformed { expected: &'static str, reason: String },
     #[error("unsupported {format} version {found} (this build reads version {supported})")]
-    Version {
-        format: String,
-        found: u32,
-        supported: u32,
-    },
+    Version { format: String, found: u32, supported: u32 },
     #[error("wrong message kind: expected {expected}, found {found}")]
     WrongFormat { expected: String, found: String },
-    #[error(
-        "shared-base fingerprint mismatch: {what} was made with base {found}, expected {expected}"
-    )]
-    Fingerprint {
-        what: String,
-        found: String,
-        expected: String,
-    },
+    #[error("shared-base fingerprint mismatch: {what} was made with base {found}, expected {expected}")]
+    Fingerprint { what: String, found: String, expected: String },
     #[error("invalid {what}: {reason}")]
     Invalid { what: String, reason: String },
     #[error("truncated {what}: {reason}")]
@@ -141,11 +115,10 @@ impl Error {
             Error::Dp(DpError::InvalidParameter(_)) => "INVALID_PARAMETER",
             Error::Input(InputError::Io { .. }) => "IO",
             Error::Input(InputError::Empty { .. }) => "EMPTY_INPUT",
-            Error::Input(InputError::NotText { .. }) | Error::Input(InputError::Binary { .. }) => {
-                "NOT_TEXT"
+            Error::Input(InputError::NotText { .. }) | Error::Input(InputError::Binary { .. }) => "NOT_TEXT",
+            Error::Input(InputError::MissingColumn { .. }) | Error::Input(InputError::ColumnNotGiven { .. }) => {
+                "MISSING_COLUMN"
             }
-            Error::Input(InputError::MissingColumn { .. })
-            | Error::Input(InputError::ColumnNotGiven { .. }) => "MISSING_COLUMN",
             Error::Input(InputError::Format(_)) => "INVALID_FORMAT",
             Error::Input(InputError::Csv { .. }) => "MALFORMED_CSV",
             Error::Input(InputError::DuplicateId { .. }) => "DUPLICATE_ID",
@@ -191,11 +164,10 @@ impl Error {
     pub fn class(&self) -> ErrorClass {
         match self {
             Error::Input(_) => ErrorClass::Input,
-            Error::Protocol(_) | Error::Base(_) | Error::TransformMismatch(_) => {
-                ErrorClass::Message
+            Error::Protocol(_) | Error::Base(_) | Error::TransformMismatch(_) => ErrorClass::Message,
+            Error::Dp(DpError::InvalidParameter(_)) | Error::Mine(MineError::InvalidParameter(_)) => {
+                ErrorClass::Parameter
             }
-            Error::Dp(DpError::InvalidParameter(_))
-            | Error::Mine(MineError::InvalidParameter(_)) => ErrorClass::Parameter,
             Error::Dp(_) => ErrorClass::Privacy,
             Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).class(),
             Error::Parameter(_) | Error::InvalidKey(_) => ErrorClass::Parameter,
@@ -212,34 +184,15 @@ mod tests {
 
     #[test]
     fn classes_follow_codes() {
-        let budget = Error::Dp(DpError::BudgetExceeded {
-            mechanism: "m".into(),
-            requested: 1.0,
-            remaining: 0.0,
-            budget: 1.0,
-        });
-        assert_eq!(
-            (budget.code(), budget.class()),
-            ("BUDGET_EXCEEDED", ErrorClass::Privacy)
-        );
-        let eps = Error::Mine(MineError::Dp(DpError::InvalidEpsilon {
-            value: "0".into(),
-            reason: "r",
-        }));
-        assert_eq!(
-            (eps.code(), eps.class()),
-            ("INVALID_EPSILON", ErrorClass::Privacy)
-        );
-        let fp = Error::Protocol(ProtocolError::Fingerprint {
-            what: "w".into(),
-            found: "f".into(),
-            expected: "e".into(),
-        });
+        let budget =
+            Error::Dp(DpError::BudgetExceeded { mechanism: "m".into(), requested: 1.0, remaining: 0.0, budget: 1.0 });
+        assert_eq!((budget.code(), budget.class()), ("BUDGET_EXCEEDED", ErrorClass::Privacy));
+        let eps = Error::Mine(MineError::Dp(DpError::InvalidEpsilon { value: "0".into(), reason: "r" }));
+        assert_eq!((eps.code(), eps.class()), ("INVALID_EPSILON", ErrorClass::Privacy));
+        let fp =
+            Error::Protocol(ProtocolError::Fingerprint { what: "w".into(), found: "f".into(), expected: "e".into() });
         assert_eq!(fp.class(), ErrorClass::Message);
-        assert_eq!(
-            Error::Input(InputError::Format("f".into())).class(),
-            ErrorClass::Input
-        );
+        assert_eq!(Error::Input(InputError::Format("f".into())).class(), ErrorClass::Input);
         assert_eq!(Error::InvalidKey("k".into()).class(), ErrorClass::Parameter);
     }
 }

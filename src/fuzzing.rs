@@ -9,8 +9,8 @@ use crate::base::SharedBase;
 use crate::dataset::{read_records, Dataset, InputFormat};
 use crate::embed::Embedder;
 use crate::protocol::{
-    read_match_result, read_noisy_base, read_shared_base, write_match_result, write_noisy_base,
-    write_shared_base, VectorBatch,
+    read_match_result, read_noisy_base, read_shared_base, write_match_result, write_noisy_base, write_shared_base,
+    VectorBatch,
 };
 
 /// Every JSON message reader.
@@ -35,24 +35,13 @@ pub fn message_json(data: &[u8]) {
     }
     if let Ok(r) = read_match_result(text) {
         let w = write_match_result(&r);
-        assert_eq!(
-            read_match_result(&w).expect("a match result written by this build reads back"),
-            r
-        );
+        assert_eq!(read_match_result(&w).expect("a match result written by this build reads back"), r);
     }
 }
 
 fn round_trip(b: &VectorBatch) {
-    assert_eq!(
-        VectorBatch::from_json(&b.to_json()).as_ref(),
-        Ok(b),
-        "JSON round trip"
-    );
-    assert_eq!(
-        VectorBatch::from_binary(&b.to_binary()).as_ref(),
-        Ok(b),
-        "binary round trip"
-    );
+    assert_eq!(VectorBatch::from_json(&b.to_json()).as_ref(), Ok(b), "JSON round trip");
+    assert_eq!(VectorBatch::from_binary(&b.to_binary()).as_ref(), Ok(b), "binary round trip");
 }
 
 /// The binary (and auto-detecting) vector-batch reader.
@@ -65,17 +54,11 @@ pub fn binary_batch(data: &[u8]) {
 /// CSV ingestion, with and without an id column, then normalization.
 pub fn csv(data: &[u8]) {
     for id in [None, Some("id")] {
-        let format = InputFormat::Csv {
-            column: "name".into(),
-            id_column: id.map(str::to_string),
-        };
+        let format = InputFormat::Csv { column: "name".into(), id_column: id.map(str::to_string) };
         if let Ok(raw) = read_records(data, &format, "fuzz input") {
             assert!(!raw.is_empty());
             if let Ok(d) = Dataset::normalize(raw, &Alphabet::default()) {
-                assert!(d
-                    .records()
-                    .iter()
-                    .all(|r| !r.is_empty() && Alphabet::default().covers(r)));
+                assert!(d.records().iter().all(|r| !r.is_empty() && Alphabet::default().covers(r)));
             }
         }
     }
@@ -90,10 +73,7 @@ pub fn text(data: &[u8]) {
     let Ok(d) = Dataset::normalize(raw, &alphabet) else {
         return;
     };
-    let grams = ["A", "E", " ", "AN", "ER", "ON", "ING"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let grams = ["A", "E", " ", "AN", "ER", "ON", "ING"].iter().map(|s| s.to_string()).collect();
     let base = SharedBase::new(alphabet, 1, 3, grams).expect("a valid base");
     let e = Embedder::new(&base).expect("an automaton");
     for r in d.records().iter().take(64) {

@@ -20,9 +20,7 @@ impl Hasher for MixHasher {
         }
     }
     fn write_u64(&mut self, x: u64) {
-        self.0 = (self.0 ^ x)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            .rotate_left(29);
+        self.0 = (self.0 ^ x).wrapping_mul(0x9E37_79B9_7F4A_7C15).rotate_left(29);
     }
     fn write_u128(&mut self, x: u128) {
         self.write_u64(x as u64);

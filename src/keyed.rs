@@ -82,8 +82,7 @@ impl Key {
     /// A fresh key from the operating system's secure generator.
     pub fn random() -> Result<Key, Error> {
         let mut k = [0u8; 32];
-        getrandom::fill(&mut k)
-            .map_err(|e| Error::Dp(crate::error::DpError::Entropy(e.to_string())))?;
+        getrandom::fill(&mut k).map_err(|e| Error::Dp(crate::error::DpError::Entropy(e.to_string())))?;
         Ok(Key(k))
     }
 
@@ -117,9 +116,7 @@ impl Key {
         let mut k = [0u8; 32];
         hex::decode_to_slice(t, &mut k).map_err(|e| invalid_key(format!("not hex: {e}")))?;
         if k == [0u8; 32] {
-            return Err(invalid_key(
-                "the all-zero key is refused (not a random key)",
-            ));
+            return Err(invalid_key("the all-zero key is refused (not a random key)"));
         }
         Ok(Key(k))
     }
@@ -191,9 +188,7 @@ impl Transform {
     /// with this `fingerprint`.
     pub fn new(key: &Key, fingerprint: &str, dim: usize) -> Result<Transform, Error> {
         if dim == 0 || dim > MAX_DIM {
-            return Err(Error::Parameter(format!(
-                "cannot rotate vectors of dimension {dim} (1..={MAX_DIM})"
-            )));
+            return Err(Error::Parameter(format!("cannot rotate vectors of dimension {dim} (1..={MAX_DIM})")));
         }
         let n = dim.next_power_of_two();
         let hk = Hkdf::<Sha256>::new(Some(fingerprint.as_bytes()), &key.0);
@@ -282,9 +277,17 @@ pub fn check_transforms(a: Option<&str>, b: Option<&str>) -> Result<(), Error> {
     match (a, b) {
         (None, None) => Ok(()),
         (Some(x), Some(y)) if x == y => Ok(()),
-        (Some(_), None) => Err(Error::TransformMismatch("party A's batch is keyed but party B's is not: both parties must embed with the same key (or neither)".into())),
-        (None, Some(_)) => Err(Error::TransformMismatch("party B's batch is keyed but party A's is not: both parties must embed with the same key (or neither)".into())),
-        (Some(_), Some(_)) => Err(Error::TransformMismatch("the batches were transformed with different keys (their check values differ)".into())),
+        (Some(_), None) => Err(Error::TransformMismatch(
+            "party A's batch is keyed but party B's is not: both parties must embed with the same key (or neither)"
+                .into(),
+        )),
+        (None, Some(_)) => Err(Error::TransformMismatch(
+            "party B's batch is keyed but party A's is not: both parties must embed with the same key (or neither)"
+                .into(),
+        )),
+        (Some(_), Some(_)) => Err(Error::TransformMismatch(
+            "the batches were transformed with different keys (their check values differ)".into(),
+        )),
     }
 }
 
@@ -311,21 +314,12 @@ const KAPPA: f64 = 1.0 / 16_777_216.0 + 1.0 / 549_755_813_888.0; // 2^-24 + 2^-3
 /// most `(1 + γ)/(1 − γ)·(t + κ(‖a'‖ + max‖b'‖))`, which is below the widened
 /// threshold returned here (norms are computed in f64 and padded by a further
 /// relative `2^-40`).
-pub fn matching_thresholds(
-    a: &Vectors,
-    b: &Vectors,
-    thresholds: &[f64],
-    transform: Option<&str>,
-) -> Vec<f64> {
+pub fn matching_thresholds(a: &Vectors, b: &Vectors, thresholds: &[f64], transform: Option<&str>) -> Vec<f64> {
     if transform.is_none() {
         return thresholds.to_vec();
     }
     let norm = |row: &[f32]| {
-        row.iter()
-            .map(|&x| (x as f64) * (x as f64))
-            .sum::<f64>()
-            .sqrt()
-            * (1.0 + 1.0 / 1_099_511_627_776.0)
+        row.iter().map(|&x| (x as f64) * (x as f64)).sum::<f64>().sqrt() * (1.0 + 1.0 / 1_099_511_627_776.0)
     };
     let max_b = (0..b.len()).map(|j| norm(b.row(j))).fold(0.0f64, f64::max);
     let n = a.dim.max(b.dim) as f64;
@@ -354,9 +348,7 @@ mod tests {
 
     fn vectors(dim: usize, rows: usize, seed: u64) -> Vectors {
         let mut rng = ChaCha20Rng::seed_from_u64(seed);
-        let data = (0..dim * rows)
-            .map(|_| (rng.next_u32() % 7) as f32 / 3.0)
-            .collect();
+        let data = (0..dim * rows).map(|_| (rng.next_u32() % 7) as f32 / 3.0).collect();
         Vectors { dim, data }
     }
 
@@ -377,10 +369,7 @@ mod tests {
         for i in 0..75 {
             for j in 0..75 {
                 let dot: f64 = cols[i].iter().zip(&cols[j]).map(|(x, y)| x * y).sum();
-                assert!(
-                    (dot - if i == j { 1.0 } else { 0.0 }).abs() < 1e-12,
-                    "{i} {j} {dot}"
-                );
+                assert!((dot - if i == j { 1.0 } else { 0.0 }).abs() < 1e-12, "{i} {j} {dot}");
             }
             // the gram is spread: no coordinate keeps most of its mass
             assert!(cols[i].iter().all(|x| x.abs() < 0.5));
@@ -415,24 +404,12 @@ mod tests {
         let k = Key::random().unwrap();
         assert_eq!(Key::from_hex(&format!("  {}\n", k.to_hex())).unwrap(), k);
         assert_eq!(Key::from_hex("abc").unwrap_err().code(), "INVALID_KEY");
-        assert_eq!(
-            Key::from_hex(&"zz".repeat(32)).unwrap_err().code(),
-            "INVALID_KEY"
-        );
-        assert_eq!(
-            Key::from_hex(&"00".repeat(32)).unwrap_err().code(),
-            "INVALID_KEY"
-        );
-        assert_eq!(
-            Key::from_passphrase("short").unwrap_err().code(),
-            "INVALID_KEY"
-        );
+        assert_eq!(Key::from_hex(&"zz".repeat(32)).unwrap_err().code(), "INVALID_KEY");
+        assert_eq!(Key::from_hex(&"00".repeat(32)).unwrap_err().code(), "INVALID_KEY");
+        assert_eq!(Key::from_passphrase("short").unwrap_err().code(), "INVALID_KEY");
         let p = Key::from_passphrase("correct horse battery\n").unwrap();
         assert_eq!(p, Key::from_passphrase("correct horse battery").unwrap());
-        assert_ne!(
-            p,
-            Key::from_passphrase("correct horse battery staple").unwrap()
-        );
+        assert_ne!(p, Key::from_passphrase("correct horse battery staple").unwrap());
         assert!(!format!("{p:?}").contains(&p.to_hex()));
     }
 
@@ -444,16 +421,11 @@ mod tests {
         assert!(check_transforms(Some(&l), Some(&l)).is_ok());
         for (a, b) in [(Some(&l), None), (None, Some(&l)), (Some(&l), Some(&m))] {
             assert_eq!(
-                check_transforms(a.map(|s| s.as_str()), b.map(|s| s.as_str()))
-                    .unwrap_err()
-                    .code(),
+                check_transforms(a.map(|s| s.as_str()), b.map(|s| s.as_str())).unwrap_err().code(),
                 "TRANSFORM_MISMATCH"
             );
         }
         assert!(Transform::new(&key(1), FP, 0).is_err());
-        assert!(Transform::new(&key(1), FP, 8)
-            .unwrap()
-            .apply(&vectors(7, 2, 1))
-            .is_err());
+        assert!(Transform::new(&key(1), FP, 8).unwrap().apply(&vectors(7, 2, 1)).is_err());
     }
 }

@@ -52,36 +52,21 @@ impl Matcher {
                 a.vectors.dim, b.vectors.dim
             )));
         }
-        let values = a
-            .thresholds
-            .as_ref()
-            .map_or(&[][..], |t| t.values.as_slice());
-        let thresholds = crate::keyed::matching_thresholds(
-            &a.vectors,
-            &b.vectors,
-            values,
-            a.transform.as_deref(),
-        );
-        Ok(Matcher {
-            a,
-            b,
-            thresholds,
-            ed,
-        })
+        let values = a.thresholds.as_ref().map_or(&[][..], |t| t.values.as_slice());
+        let thresholds = crate::keyed::matching_thresholds(&a.vectors, &b.vectors, values, a.transform.as_deref());
+        Ok(Matcher { a, b, thresholds, ed })
     }
 
     /// Reads both batches (JSON or binary) and checks them ([`Matcher::new`]).
     /// An error names the party whose message is wrong.
     pub fn read(a: &[u8], b: &[u8]) -> Result<Matcher, Error> {
         let named = |party: &str, e: ProtocolError| match e {
-            ProtocolError::Invalid { what, reason } => ProtocolError::Invalid {
-                what: format!("party {party}'s {what}"),
-                reason,
-            },
-            ProtocolError::Truncated { what, reason } => ProtocolError::Truncated {
-                what: format!("party {party}'s {what}"),
-                reason,
-            },
+            ProtocolError::Invalid { what, reason } => {
+                ProtocolError::Invalid { what: format!("party {party}'s {what}"), reason }
+            }
+            ProtocolError::Truncated { what, reason } => {
+                ProtocolError::Truncated { what: format!("party {party}'s {what}"), reason }
+            }
             other => other,
         };
         let a = VectorBatch::read(a).map_err(|e| named("A", e))?;
@@ -110,19 +95,8 @@ impl Matcher {
     /// The pairs `rule` chooses from. The q-gram filter needs the base's shape,
     /// on both batches and the same.
     pub fn candidates(&self, rule: Rule) -> Result<(Candidates, MatchStats), Error> {
-        let shape = self
-            .a
-            .shape
-            .as_ref()
-            .filter(|s| self.b.shape.as_ref() == Some(*s));
-        matching::candidates(
-            &self.a.vectors,
-            &self.b.vectors,
-            &self.thresholds,
-            rule,
-            self.ed,
-            shape,
-        )
+        let shape = self.a.shape.as_ref().filter(|s| self.b.shape.as_ref() == Some(*s));
+        matching::candidates(&self.a.vectors, &self.b.vectors, &self.thresholds, rule, self.ed, shape)
     }
 
     /// The pairs `rule` keeps of `candidates`.
@@ -138,10 +112,7 @@ impl Matcher {
             (Candidates::Within(pairs), Rule::All) => pairs,
             (c, rule) => self.assign(&c, rule),
         };
-        let stats = MatchStats {
-            pairs: pairs.len() as u64,
-            ..stats
-        };
+        let stats = MatchStats { pairs: pairs.len() as u64, ..stats };
         Ok(Linkage { rule, pairs, stats })
     }
 
@@ -155,11 +126,7 @@ impl Matcher {
             pairs: linkage
                 .pairs
                 .iter()
-                .map(|p| LinkedPair {
-                    a: id(&self.a.ids, p.a),
-                    b: id(&self.b.ids, p.b),
-                    distance: p.distance,
-                })
+                .map(|p| LinkedPair { a: id(&self.a.ids, p.a), b: id(&self.b.ids, p.b), distance: p.distance })
                 .collect(),
         }
     }

@@ -27,10 +27,7 @@ pub struct Padding {
 
 impl Default for Padding {
     fn default() -> Self {
-        Padding {
-            start: '^',
-            end: '$',
-        }
+        Padding { start: '^', end: '$' }
     }
 }
 
@@ -48,10 +45,7 @@ impl Padding {
             }
         }
         if alphabet.len() + 2 > MAX_ALPHABET {
-            return bad(format!(
-                "the alphabet has {} symbols: no room for two padding symbols",
-                alphabet.len()
-            ));
+            return bad(format!("the alphabet has {} symbols: no room for two padding symbols", alphabet.len()));
         }
         Ok(())
     }
@@ -76,11 +70,7 @@ impl Padding {
 
     /// Σ without the padding symbols (the inverse of [`Padding::extend`]).
     pub fn strip(&self, alphabet: &Alphabet) -> Result<Alphabet, BaseError> {
-        let s: String = alphabet
-            .symbols()
-            .iter()
-            .filter(|&&c| c != self.start && c != self.end)
-            .collect();
+        let s: String = alphabet.symbols().iter().filter(|&&c| c != self.start && c != self.end).collect();
         Alphabet::new(&s).map_err(|e| BaseError::Invalid(e.to_string()))
     }
 }
@@ -101,12 +91,7 @@ mod tests {
     fn padding_must_be_outside_sigma() {
         let al = Alphabet::new("AB^").unwrap();
         assert!(Padding::default().check(&al).is_err());
-        assert!(Padding {
-            start: 'X',
-            end: 'X'
-        }
-        .check(&Alphabet::default())
-        .is_err());
+        assert!(Padding { start: 'X', end: 'X' }.check(&Alphabet::default()).is_err());
         let ext = Padding::default().extend(&Alphabet::default()).unwrap();
         assert_eq!(Padding::default().strip(&ext).unwrap(), Alphabet::default());
     }

@@ -14,11 +14,7 @@ pub const WASM_ROWS_PER_CALL: usize = 2048;
 
 /// `f` over `0..len` in chunks of `chunk` rows (natively; at least
 /// [`WASM_ROWS_PER_CALL`] in wasm), results in chunk order.
-pub fn chunks<R: Send>(
-    len: usize,
-    chunk: usize,
-    f: impl Fn(Range<usize>) -> R + Sync + Send,
-) -> Vec<R> {
+pub fn chunks<R: Send>(len: usize, chunk: usize, f: impl Fn(Range<usize>) -> R + Sync + Send) -> Vec<R> {
     #[cfg(target_arch = "wasm32")]
     let chunk = chunk.max(WASM_ROWS_PER_CALL);
     let chunk = chunk.max(1);
@@ -26,10 +22,7 @@ pub fn chunks<R: Send>(
     #[cfg(not(target_arch = "wasm32"))]
     {
         use rayon::prelude::*;
-        (0..len.div_ceil(chunk))
-            .into_par_iter()
-            .map(|c| f(range(c)))
-            .collect()
+        (0..len.div_ceil(chunk)).into_par_iter().map(|c| f(range(c))).collect()
     }
     #[cfg(target_arch = "wasm32")]
     {
@@ -82,9 +75,7 @@ pub fn fill_rows<T: Sync, V: Send, S>(
     #[cfg(not(target_arch = "wasm32"))]
     {
         use rayon::prelude::*;
-        out.par_chunks_mut(width)
-            .zip(items.par_iter())
-            .for_each_init(init, |s, (row, x)| f(s, row, x));
+        out.par_chunks_mut(width).zip(items.par_iter()).for_each_init(init, |s, (row, x)| f(s, row, x));
     }
     #[cfg(target_arch = "wasm32")]
     {
@@ -102,29 +93,14 @@ mod tests {
     #[test]
     fn results_keep_the_input_order() {
         let items: Vec<u64> = (0..10_000).collect();
-        assert_eq!(
-            map(&items, |x| x * 2),
-            items.iter().map(|x| x * 2).collect::<Vec<_>>()
-        );
-        assert_eq!(
-            map_init(&items, || 1u64, |s, x| x + *s),
-            items.iter().map(|x| x + 1).collect::<Vec<_>>()
-        );
+        assert_eq!(map(&items, |x| x * 2), items.iter().map(|x| x * 2).collect::<Vec<_>>());
+        assert_eq!(map_init(&items, || 1u64, |s, x| x + *s), items.iter().map(|x| x + 1).collect::<Vec<_>>());
         let parts = chunks(10_001, 512, |r| (r.start, r.end));
         assert_eq!(parts.first(), Some(&(0, 512)));
         assert_eq!(parts.last().map(|p| p.1), Some(10_001));
-        assert!(
-            parts.windows(2).all(|w| w[0].1 == w[1].0),
-            "contiguous, in order"
-        );
+        assert!(parts.windows(2).all(|w| w[0].1 == w[1].0), "contiguous, in order");
         let mut out = vec![0u64; 3 * 100];
-        fill_rows(
-            &mut out,
-            3,
-            &items[..100],
-            || (),
-            |_, row, x| row.iter_mut().for_each(|v| *v = *x),
-        );
+        fill_rows(&mut out, 3, &items[..100], || (), |_, row, x| row.iter_mut().for_each(|v| *v = *x));
         assert_eq!(&out[297..], &[99, 99, 99]);
         assert!(chunks(0, 512, |r| r).is_empty());
     }

@@ -39,16 +39,9 @@ impl DataOwner {
     /// record left after normalization.
     pub fn new(dataset: Dataset, budget: Epsilon, rng: Randomness) -> Result<DataOwner, Error> {
         if dataset.is_empty() {
-            return Err(InputError::Empty {
-                what: "the records after normalization onto the alphabet".into(),
-            }
-            .into());
+            return Err(InputError::Empty { what: "the records after normalization onto the alphabet".into() }.into());
         }
-        Ok(DataOwner {
-            dataset,
-            ledger: BudgetLedger::new(budget),
-            rng,
-        })
+        Ok(DataOwner { dataset, ledger: BudgetLedger::new(budget), rng })
     }
 
     /// An owner of raw records (ids and text), normalized onto `alphabet`.
@@ -59,17 +52,10 @@ impl DataOwner {
         budget: Epsilon,
         rng: Randomness,
     ) -> Result<DataOwner, Error> {
-        if let Some((index, r)) = raw
-            .iter()
-            .enumerate()
-            .find(|(_, r)| r.text.len() > MAX_RECORD_BYTES)
-        {
-            return Err(InputError::RecordTooLong {
-                index: index + 1,
-                len: r.text.len(),
-                limit: MAX_RECORD_BYTES,
-            }
-            .into());
+        if let Some((index, r)) = raw.iter().enumerate().find(|(_, r)| r.text.len() > MAX_RECORD_BYTES) {
+            return Err(
+                InputError::RecordTooLong { index: index + 1, len: r.text.len(), limit: MAX_RECORD_BYTES }.into()
+            );
         }
         DataOwner::new(Dataset::normalize(raw, alphabet)?, budget, rng)
     }
@@ -102,42 +88,19 @@ impl DataOwner {
     }
 
     /// Mines a noisy base, charging the ledger (refused past the budget).
-    pub fn mine(
-        &mut self,
-        options: &MineOptions,
-        progress: &mut dyn Progress,
-    ) -> Result<NoisyBase, Error> {
-        crate::mine::mine(
-            &self.dataset,
-            options,
-            &mut self.ledger,
-            &mut self.rng,
-            progress,
-        )
+    pub fn mine(&mut self, options: &MineOptions, progress: &mut dyn Progress) -> Result<NoisyBase, Error> {
+        crate::mine::mine(&self.dataset, options, &mut self.ledger, &mut self.rng, progress)
     }
 
     /// The records' vectors over the shared base (no key, no thresholds).
-    pub fn vectors(
-        &self,
-        base: &SharedBase,
-        progress: &mut dyn Progress,
-    ) -> Result<Vectors, Error> {
+    pub fn vectors(&self, base: &SharedBase, progress: &mut dyn Progress) -> Result<Vectors, Error> {
         Embedder::new(base)?.embed_all(self.dataset.records(), progress)
     }
 
     /// The records' thresholds over the shared base.
-    pub fn thresholds(
-        &self,
-        base: &SharedBase,
-        options: &ThresholdOptions,
-    ) -> Result<ThresholdSet, Error> {
-        let values =
-            crate::threshold::thresholds(base, self.dataset.records(), options.ed, &options.mode)?;
-        Ok(ThresholdSet {
-            mode: options.mode.clone(),
-            ed: options.ed,
-            values,
-        })
+    pub fn thresholds(&self, base: &SharedBase, options: &ThresholdOptions) -> Result<ThresholdSet, Error> {
+        let values = crate::threshold::thresholds(base, self.dataset.records(), options.ed, &options.mode)?;
+        Ok(ThresholdSet { mode: options.mode.clone(), ed: options.ed, values })
     }
 
     /// The party's vector batch: the vectors, party A's thresholds, the keyed
@@ -170,9 +133,7 @@ impl DataOwner {
             ids: self.dataset.ids().to_vec(),
             vectors,
             thresholds,
-            shape: transform
-                .is_none()
-                .then(|| crate::matching::Shape::of(base)),
+            shape: transform.is_none().then(|| crate::matching::Shape::of(base)),
             transform: transform.map(|t| t.label().to_string()),
         };
         batch.validate()?;
@@ -185,18 +146,8 @@ impl DataOwner {
 /// ([`crate::base::merge`]), then, with `public_q`, every public gram of that
 /// length and the boundary grams ([`crate::public`]). Both bases must have been
 /// mined with the configuration's padding. Post-processing: no budget.
-pub fn merge_bases(
-    a: &NoisyBase,
-    b: &NoisyBase,
-    options: &MineOptions,
-) -> Result<SharedBase, Error> {
-    Ok(crate::public::merge_shared(
-        a,
-        b,
-        options.k,
-        options.public_q,
-        options.padding,
-    )?)
+pub fn merge_bases(a: &NoisyBase, b: &NoisyBase, options: &MineOptions) -> Result<SharedBase, Error> {
+    Ok(crate::public::merge_shared(a, b, options.k, options.public_q, options.padding)?)
 }
 
 /// What [`DataOwner::embed`] makes.
@@ -215,11 +166,7 @@ impl EmbedOptions {
     /// thresholds, B without; no key.
     pub fn new(party: Party, config: &Config) -> EmbedOptions {
         let thresholds = (party == Party::A).then(|| config.thresholds.clone());
-        EmbedOptions {
-            party,
-            thresholds,
-            key: None,
-        }
+        EmbedOptions { party, thresholds, key: None }
     }
 }
 

@@ -22,15 +22,9 @@ pub const MAX_PUBLIC_GRAMS: usize = 20_000;
 
 /// Every gram of length `q` over Σ and, with padding, the boundary grams
 /// `start + Σ^(q−1)` and `Σ^(q−1) + end`, in the base's gram order. Data-independent.
-pub fn public_grams(
-    alphabet: &Alphabet,
-    q: usize,
-    padding: Option<Padding>,
-) -> Result<Vec<String>, BaseError> {
+pub fn public_grams(alphabet: &Alphabet, q: usize, padding: Option<Padding>) -> Result<Vec<String>, BaseError> {
     if q == 0 {
-        return Err(BaseError::Invalid(
-            "public grams need a length of at least 1".into(),
-        ));
+        return Err(BaseError::Invalid("public grams need a length of at least 1".into()));
     }
     let sigma = alphabet.symbols();
     let inner = crate::mine::encode::universe_size(sigma.len(), q).unwrap_or(u64::MAX);
@@ -44,10 +38,7 @@ pub fn public_grams(
     let words = |len: usize| -> Vec<String> {
         let mut out = vec![String::new()];
         for _ in 0..len {
-            out = out
-                .iter()
-                .flat_map(|w| sigma.iter().map(move |&c| format!("{w}{c}")))
-                .collect();
+            out = out.iter().flat_map(|w| sigma.iter().map(move |&c| format!("{w}{c}"))).collect();
         }
         out
     };
@@ -83,13 +74,7 @@ pub fn extend_base(
         None => Vec::new(),
     };
     let public: std::collections::HashSet<String> = grams.iter().cloned().collect();
-    grams.extend(
-        mined
-            .grams()
-            .iter()
-            .filter(|g| !public.contains(*g))
-            .cloned(),
-    );
+    grams.extend(mined.grams().iter().filter(|g| !public.contains(*g)).cloned());
     let q_min = public_q.map_or(mined.q_min(), |q| q.min(mined.q_min()));
     let q_max = public_q.map_or(mined.q_max(), |q| q.max(mined.q_max()));
     SharedBase::with_padding(alphabet.clone(), q_min, q_max, grams, padding)
@@ -155,18 +140,10 @@ mod tests {
     #[test]
     fn counts_and_order() {
         let al = Alphabet::new("AB").unwrap();
-        assert_eq!(
-            public_grams(&al, 2, None).unwrap(),
-            vec!["AA", "AB", "BA", "BB"]
-        );
+        assert_eq!(public_grams(&al, 2, None).unwrap(), vec!["AA", "AB", "BA", "BB"]);
         let g = public_grams(&al, 2, Some(Padding::default())).unwrap();
         assert_eq!(g, vec!["AA", "AB", "A$", "BA", "BB", "B$", "^A", "^B"]);
-        assert_eq!(
-            public_grams(&Alphabet::default(), 2, Some(Padding::default()))
-                .unwrap()
-                .len(),
-            783
-        );
+        assert_eq!(public_grams(&Alphabet::default(), 2, Some(Padding::default())).unwrap().len(), 783);
         assert!(public_grams(&Alphabet::default(), 4, None).is_err());
     }
 }

@@ -53,20 +53,13 @@ pub fn run(
         timings.insert(name.to_string(), now - t);
         t = now;
     };
-    let na = a
-        .mine(&config.mine, progress)
-        .map_err(|e| in_party("A", e))?;
+    let na = a.mine(&config.mine, progress).map_err(|e| in_party("A", e))?;
     lap("mine A", &mut timings);
-    let nb = b
-        .mine(&config.mine, progress)
-        .map_err(|e| in_party("B", e))?;
+    let nb = b.mine(&config.mine, progress).map_err(|e| in_party("B", e))?;
     lap("mine B", &mut timings);
     let shared = merge_bases(&na, &nb, &config.mine)?;
     lap("merge", &mut timings);
-    let embed = |party| EmbedOptions {
-        key: key.cloned(),
-        ..EmbedOptions::new(party, config)
-    };
+    let embed = |party| EmbedOptions { key: key.cloned(), ..EmbedOptions::new(party, config) };
     let va = a.embed(&shared, &embed(Party::A), progress)?;
     lap("embed A", &mut timings);
     let vb = b.embed(&shared, &embed(Party::B), progress)?;
@@ -76,14 +69,7 @@ pub fn run(
     lap("match", &mut timings);
     let pairs = matcher.assign(&candidates, config.rule);
     lap("one-to-one", &mut timings);
-    Ok(Session {
-        shared,
-        matcher,
-        candidates,
-        candidate_count: stats.candidates,
-        pairs,
-        timings_ms: timings,
-    })
+    Ok(Session { shared, matcher, candidates, candidate_count: stats.candidates, pairs, timings_ms: timings })
 }
 
 /// A party's mining error, named by party (both mine the same way).

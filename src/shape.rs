@@ -25,13 +25,9 @@ impl Shape {
     /// The shape of `base`'s vectors. Completeness is checked for lengths 1 and 2
     /// (longer classes are never complete in practice: |Σ|³ grams).
     pub fn of(base: &SharedBase) -> Shape {
-        let lengths: Vec<u8> = base
-            .grams()
-            .iter()
-            .map(|g| g.chars().count().min(MAX_SHAPE_LEN as usize) as u8)
-            .collect();
-        let have: std::collections::HashSet<&str> =
-            base.grams().iter().map(|g| g.as_str()).collect();
+        let lengths: Vec<u8> =
+            base.grams().iter().map(|g| g.chars().count().min(MAX_SHAPE_LEN as usize) as u8).collect();
+        let have: std::collections::HashSet<&str> = base.grams().iter().map(|g| g.as_str()).collect();
         let sigma: Vec<char> = base.alphabet().symbols().to_vec();
         let mut complete = Vec::new();
         for l in [1u8, 2] {
@@ -67,24 +63,13 @@ impl Shape {
     /// Checks a shape received with vectors of dimension `dim`.
     pub fn validate(&self, dim: usize) -> Result<(), String> {
         if self.lengths.len() != dim {
-            return Err(format!(
-                "the shape names {} gram lengths for vectors of dimension {dim}",
-                self.lengths.len()
-            ));
+            return Err(format!("the shape names {} gram lengths for vectors of dimension {dim}", self.lengths.len()));
         }
-        if let Some(l) = self
-            .lengths
-            .iter()
-            .find(|l| **l == 0 || **l > MAX_SHAPE_LEN)
-        {
-            return Err(format!(
-                "gram length {l} in the shape (must be 1 to {MAX_SHAPE_LEN})"
-            ));
+        if let Some(l) = self.lengths.iter().find(|l| **l == 0 || **l > MAX_SHAPE_LEN) {
+            return Err(format!("gram length {l} in the shape (must be 1 to {MAX_SHAPE_LEN})"));
         }
         if let Some(l) = self.complete.iter().find(|l| !self.lengths.contains(l)) {
-            return Err(format!(
-                "the shape calls length {l} complete but no coordinate has that length"
-            ));
+            return Err(format!("the shape calls length {l} complete but no coordinate has that length"));
         }
         Ok(())
     }

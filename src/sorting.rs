@@ -44,10 +44,7 @@ fn index_sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
     if v.len() < 2 {
         return;
     }
-    assert!(
-        v.len() <= u32::MAX as usize,
-        "sorting more than u32::MAX elements"
-    );
+    assert!(v.len() <= u32::MAX as usize, "sorting more than u32::MAX elements");
     let mut perm = sorted_indices(v.len(), &|i, j| cmp(&v[i as usize], &v[j as usize]));
     apply(v, &mut perm);
 }

@@ -6,8 +6,8 @@
 
 use gramlink::alphabet::Alphabet;
 use gramlink::dataset::{read_records, Dataset, InputFormat};
-use gramlink::research::attack::{run_attack, AttackOptions};
 use gramlink::progress::NoProgress;
+use gramlink::research::attack::{run_attack, AttackOptions};
 
 fn load(name: &str) -> Dataset {
     let bytes = std::fs::read(format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap();

@@ -51,7 +51,19 @@ impl Fixtures {
         let (a, b) = (f.p("a.txt"), f.p("b.txt"));
         f.run_ok(&["mine", "-i", &a, "--seed", "1", "--epsilon", "1", "-o", &f.p("na.json")]);
         f.run_ok(&["mine", "-i", &b, "--seed", "2", "--epsilon", "1", "-o", &f.p("nb.json")]);
-        f.run_ok(&["mine", "-i", &b, "--seed", "3", "--epsilon", "1", "--alphabet", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "-o", &f.p("nb_alpha.json")]);
+        f.run_ok(&[
+            "mine",
+            "-i",
+            &b,
+            "--seed",
+            "3",
+            "--epsilon",
+            "1",
+            "--alphabet",
+            "ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            "-o",
+            &f.p("nb_alpha.json"),
+        ]);
         f.run_ok(&["merge", &f.p("na.json"), &f.p("nb.json"), "-o", &f.p("s.json")]);
         f.run_ok(&["merge", &f.p("na.json"), &f.p("nb.json"), "--k", "20", "-o", &f.p("s20.json")]);
         f.write("k1.hex", b"0101010101010101010101010101010101010101010101010101010101010101\n");
@@ -61,9 +73,46 @@ impl Fixtures {
         f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "--json", "-o", &f.p("ea.json")]);
         f.run_ok(&["embed", "-i", &b, "--base", &s, "--party", "b", "-o", &f.p("eb.bin")]);
         f.run_ok(&["embed", "-i", &b, "--base", &f.p("s20.json"), "--party", "b", "-o", &f.p("eb20.bin")]);
-        f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "--key-file", &f.p("k1.hex"), "-o", &f.p("ea_k1.bin")]);
-        f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "--key-file", &f.p("k1.hex"), "--json", "-o", &f.p("ea_k1.json")]);
-        f.run_ok(&["embed", "-i", &b, "--base", &s, "--party", "b", "--key-file", &f.p("k2.hex"), "-o", &f.p("eb_k2.bin")]);
+        f.run_ok(&[
+            "embed",
+            "-i",
+            &a,
+            "--base",
+            &s,
+            "--threshold",
+            "paper",
+            "--key-file",
+            &f.p("k1.hex"),
+            "-o",
+            &f.p("ea_k1.bin"),
+        ]);
+        f.run_ok(&[
+            "embed",
+            "-i",
+            &a,
+            "--base",
+            &s,
+            "--threshold",
+            "paper",
+            "--key-file",
+            &f.p("k1.hex"),
+            "--json",
+            "-o",
+            &f.p("ea_k1.json"),
+        ]);
+        f.run_ok(&[
+            "embed",
+            "-i",
+            &b,
+            "--base",
+            &s,
+            "--party",
+            "b",
+            "--key-file",
+            &f.p("k2.hex"),
+            "-o",
+            &f.p("eb_k2.bin"),
+        ]);
         f
     }
 }
@@ -150,7 +199,9 @@ fn every_bad_input_fails_cleanly_with_its_error() {
     f.edited("ea.json", "ea_party.json", |v| v["party"] = "C".into());
     f.edited("ea.json", "ea_badfp.json", |v| v["fingerprint"] = "xyz".into());
     f.edited("ea_k1.json", "ea_badlabel.json", |v| v["transform"] = "rot13".into());
-    f.edited("ea.json", "ea_unkeyed_label.json", |v| v["transform"] = "keyed-v1:0123456789abcdef0123456789abcdef".into());
+    f.edited("ea.json", "ea_unkeyed_label.json", |v| {
+        v["transform"] = "keyed-v1:0123456789abcdef0123456789abcdef".into()
+    });
 
     let fp_shared = f.json("s.json")["fingerprint"].as_str().unwrap().to_string();
     let fp20 = f.json("s20.json")["fingerprint"].as_str().unwrap().to_string();
@@ -263,7 +314,11 @@ fn check(case: &Case, out: &Path) -> Result<(), String> {
         return Err("left an output file".into());
     }
     let dir: PathBuf = out.parent().unwrap().to_path_buf();
-    let tmp: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().filter(|e| e.file_name().to_string_lossy().starts_with(".tmp")).collect();
+    let tmp: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp"))
+        .collect();
     if !tmp.is_empty() {
         return Err(format!("left temporary files {tmp:?}"));
     }

@@ -42,7 +42,11 @@ fn assert_fails(o: &Output, needle: &str, out: &Path) {
     assert!(!out.exists(), "{} was left behind", out.display());
     // no temporary file either
     if let Some(dir) = out.parent() {
-        let leftovers: Vec<_> = std::fs::read_dir(dir).expect("dir").flatten().filter(|e| e.file_name().to_string_lossy().starts_with(".tmp")).collect();
+        let leftovers: Vec<_> = std::fs::read_dir(dir)
+            .expect("dir")
+            .flatten()
+            .filter(|e| e.file_name().to_string_lossy().starts_with(".tmp"))
+            .collect();
         assert!(leftovers.is_empty(), "temporary files left: {leftovers:?}");
     }
 }
@@ -55,7 +59,17 @@ fn mine_and_merge_cities() {
     let s = d.path("shared.json");
     let o = gramlink(&["mine", "--input", &data("cities.txt"), "--miner", "fpm", "--out", a.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = gramlink(&["mine", "--input", &data("cities.txt"), "--strategy", "linear", "--hmax", "8", "--out", b.to_str().unwrap()]);
+    let o = gramlink(&[
+        "mine",
+        "--input",
+        &data("cities.txt"),
+        "--strategy",
+        "linear",
+        "--hmax",
+        "8",
+        "--out",
+        b.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = gramlink(&["merge", a.to_str().unwrap(), b.to_str().unwrap(), "--k", "50", "--out", s.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -66,10 +80,30 @@ fn mine_and_merge_cities() {
     // the paper's base: 50 mined grams, nothing else
     for (f, extra) in [(&a, "--miner"), (&b, "--strategy")] {
         let val = if extra == "--miner" { "fpm" } else { "linear" };
-        let m = gramlink(&["mine", "--input", &data("cities.txt"), "--preset", "paper", extra, val, "--out", f.to_str().unwrap()]);
+        let m = gramlink(&[
+            "mine",
+            "--input",
+            &data("cities.txt"),
+            "--preset",
+            "paper",
+            extra,
+            val,
+            "--out",
+            f.to_str().unwrap(),
+        ]);
         assert!(m.status.success(), "{}", stderr(&m));
     }
-    let o2 = gramlink(&["merge", a.to_str().unwrap(), b.to_str().unwrap(), "--preset", "paper", "--k", "50", "--out", s.to_str().unwrap()]);
+    let o2 = gramlink(&[
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--preset",
+        "paper",
+        "--k",
+        "50",
+        "--out",
+        s.to_str().unwrap(),
+    ]);
     assert!(o2.status.success(), "{}", stderr(&o2));
     let paper = gramlink::protocol::read_shared_base(&std::fs::read_to_string(&s).unwrap()).unwrap();
     assert_eq!(paper.len(), 50);
@@ -99,7 +133,21 @@ fn csv_input_with_columns() {
     let d = Dir::new();
     let csv = d.write("people.csv", "id,surname\n10,Smith\n11,Müller\n12,Иванов\n13,Smithe\n".as_bytes());
     let out = d.path("base.json");
-    let o = gramlink(&["mine", "--input", &csv, "--column", "surname", "--id-column", "id", "--miner", "exact", "--k", "5", "--out", out.to_str().unwrap()]);
+    let o = gramlink(&[
+        "mine",
+        "--input",
+        &csv,
+        "--column",
+        "surname",
+        "--id-column",
+        "id",
+        "--miner",
+        "exact",
+        "--k",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     // the Cyrillic record normalizes to empty and is reported by id
     assert!(stderr(&o).contains("1 of 4 records normalize to the empty string"), "{}", stderr(&o));
@@ -127,8 +175,14 @@ fn bad_inputs_fail_clearly_and_leave_nothing() {
         (vec!["mine", "--input", &names, "--epsilon", "NaN", "--out", &o], "not a number"),
         (vec!["mine", "--input", &names, "--epsilon", "inf", "--out", &o], "must be finite"),
         (vec!["mine", "--input", &names, "--k", "0", "--out", &o], "k must be at least 1"),
-        (vec!["mine", "--input", &names, "--qmin", "3", "--qmax", "2", "--out", &o], "q_min (3) is greater than q_max (2)"),
-        (vec!["mine", "--input", &names, "--miner", "fpm", "--qmax", "6", "--out", &o], "lower q_max or use the prefix-tree miner"),
+        (
+            vec!["mine", "--input", &names, "--qmin", "3", "--qmax", "2", "--out", &o],
+            "q_min (3) is greater than q_max (2)",
+        ),
+        (
+            vec!["mine", "--input", &names, "--miner", "fpm", "--qmax", "6", "--out", &o],
+            "lower q_max or use the prefix-tree miner",
+        ),
         (vec!["mine", "--input", &names, "--alphabet", "AA", "--out", &o], "appears twice"),
         (vec!["merge", &names, &names, "--out", &o], "not a gramlink gramlink/noisy-base message"),
     ];
@@ -171,7 +225,19 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     run(&["mine", "--input", &cities, "--hmax", "8", "--out", &p("na.json")]);
     run(&["mine", "--input", &cities, "--miner", "fpm", "--out", &p("nb.json")]);
     run(&["merge", &p("na.json"), &p("nb.json"), "--out", &p("shared.json")]);
-    run(&["embed", "--input", &cities, "--base", &p("shared.json"), "--threshold", "sound", "--ed", "1", "--out", &p("a.vec")]);
+    run(&[
+        "embed",
+        "--input",
+        &cities,
+        "--base",
+        &p("shared.json"),
+        "--threshold",
+        "sound",
+        "--ed",
+        "1",
+        "--out",
+        &p("a.vec"),
+    ]);
     run(&["embed", "--input", &cities, "--base", &p("shared.json"), "--party", "b", "--json", "--out", &p("b.vec")]);
     run(&["match", &p("a.vec"), &p("b.vec"), "--rule", "greedy", "--out", &p("pairs.csv")]);
     let csv = std::fs::read_to_string(d.path("pairs.csv")).unwrap();
@@ -179,13 +245,26 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     assert_eq!(lines[0], "a_id,b_id,distance,cosine");
     // the same file on both sides: one-to-one links each line to itself or to a twin
     assert!(lines.len() > 4900, "{} pairs", lines.len() - 1);
-    let same = lines[1..].iter().filter(|l| { let f: Vec<&str> = l.split(',').collect(); f[0] == f[1] }).count();
+    let same = lines[1..]
+        .iter()
+        .filter(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            f[0] == f[1]
+        })
+        .count();
     assert!(same > 4500, "{same}");
     // the default rule: the q-gram filter and cosine ranking (the batches carry the shape)
     let o = run(&["match", &p("a.vec"), &p("b.vec"), "--out", &p("ranked.csv")]);
     assert!(stderr(&o).contains("by cosine after the q-gram filter"), "{}", stderr(&o));
     let ranked = std::fs::read_to_string(d.path("ranked.csv")).unwrap();
-    let same_ranked = ranked.lines().skip(1).filter(|l| { let f: Vec<&str> = l.split(',').collect(); f[0] == f[1] }).count();
+    let same_ranked = ranked
+        .lines()
+        .skip(1)
+        .filter(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            f[0] == f[1]
+        })
+        .count();
     assert!(same_ranked >= same, "ranked {same_ranked} vs greedy by distance {same}");
 
     // another base: refused by fingerprint
@@ -242,7 +321,23 @@ fn link_two_files_and_eval_json() {
     let a = d.write("a.txt", b"SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nGARCIA\nMILLER\nDAVIS\n");
     let b = d.write("b.txt", b"JONES\nSMYTH\nGARCIA\nDAVIES\nBROWNE\nMILLER\n");
     let out = d.path("pairs.csv");
-    let o = gramlink(&["link", &a, &b, "--miner", "exact", "--k", "40", "--threshold", "sound", "--rule", "greedy", "--seed", "1", "--out", out.to_str().unwrap()]);
+    let o = gramlink(&[
+        "link",
+        &a,
+        &b,
+        "--miner",
+        "exact",
+        "--k",
+        "40",
+        "--threshold",
+        "sound",
+        "--rule",
+        "greedy",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(&out).unwrap();
     for pair in ["5,1,", "6,3,", "7,6,", "1,2,", "8,4,", "4,5,"] {
@@ -305,7 +400,15 @@ fn flags_are_spelled_once_and_show_their_defaults() {
         assert!(help.contains(text), "mine --help lacks {text:?}");
     }
     let d = Dir::new();
-    let r = gramlink(&["link", &data("names.txt"), &data("names.txt"), "--thresholds", "sound", "--out", d.path("p.csv").to_str().unwrap()]);
+    let r = gramlink(&[
+        "link",
+        &data("names.txt"),
+        &data("names.txt"),
+        "--thresholds",
+        "sound",
+        "--out",
+        d.path("p.csv").to_str().unwrap(),
+    ]);
     assert_eq!(r.status.code(), Some(2), "the old spelling is refused");
     for rule in ["all", "greedy", "nearest", "ranked"] {
         let a = d.write("a.txt", b"SMITH\nJONES\nBROWN\n");
@@ -339,7 +442,17 @@ fn csv_is_detected_and_dropped_characters_are_reported() {
     assert!(r.status.success(), "{}", stderr(&r));
     let e = stderr(&r);
     assert!(e.contains("8 digits") && e.contains("\"letters+digits\""), "{e}");
-    let r = gramlink(&["mine", "--input", &dates, "--alphabet", "letters+digits", "--seed", "1", "--out", out.to_str().unwrap()]);
+    let r = gramlink(&[
+        "mine",
+        "--input",
+        &dates,
+        "--alphabet",
+        "letters+digits",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(!stderr(&r).contains("dropped"), "{}", stderr(&r));
     let r = gramlink(&["mine", "--input", &people, "--format", "text", "--seed", "1", "--out", out.to_str().unwrap()]);
     assert!(r.status.success(), "--format text reads the header as a record: {}", stderr(&r));
@@ -354,7 +467,21 @@ fn link_and_match_score_against_a_truth_file() {
     let b = d.write("b.csv", b"id,name\nx,SMYTH\ny,JONSON\nz,BROWNE\nw,GARCIA\n");
     let truth = d.write("truth.csv", b"a_id,b_id\n1,x\n2,y\n4,z\n3,q\n");
     let out = d.path("pairs.csv");
-    let r = gramlink(&["link", &a, &b, "--column", "name", "--id-column", "id", "--seed", "2", "--truth", &truth, "--out", out.to_str().unwrap()]);
+    let r = gramlink(&[
+        "link",
+        &a,
+        &b,
+        "--column",
+        "name",
+        "--id-column",
+        "id",
+        "--seed",
+        "2",
+        "--truth",
+        &truth,
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(r.status.success(), "{}", stderr(&r));
     let e = stderr(&r);
     let line = e.lines().find(|l| l.starts_with("against ")).unwrap_or_else(|| panic!("no score line: {e}"));
@@ -370,7 +497,19 @@ fn link_and_match_score_against_a_truth_file() {
     }
     let bad = d.write("bad.csv", b"a_id,b_id\n");
     let out2 = d.path("pairs2.csv");
-    let r = gramlink(&["link", &a, &b, "--column", "name", "--seed", "2", "--truth", &bad, "--out", out2.to_str().unwrap()]);
+    let r = gramlink(&[
+        "link",
+        &a,
+        &b,
+        "--column",
+        "name",
+        "--seed",
+        "2",
+        "--truth",
+        &bad,
+        "--out",
+        out2.to_str().unwrap(),
+    ]);
     assert_fails(&r, "error[EMPTY_INPUT]", &out2);
 }
 
@@ -381,8 +520,23 @@ fn corrupt_makes_two_word_scale_data_with_its_truth() {
     let d = Dir::new();
     let (a, b, t) = (d.path("a.csv"), d.path("b.csv"), d.path("truth.csv"));
     let run = |seed: &str| {
-        let r = gramlink(&["corrupt", "--data", &data("names.txt"), "--two-words", "500", "--ed", "1", "--seed", seed,
-            "--out-a", a.to_str().unwrap(), "--out-b", b.to_str().unwrap(), "--truth", t.to_str().unwrap()]);
+        let r = gramlink(&[
+            "corrupt",
+            "--data",
+            &data("names.txt"),
+            "--two-words",
+            "500",
+            "--ed",
+            "1",
+            "--seed",
+            seed,
+            "--out-a",
+            a.to_str().unwrap(),
+            "--out-b",
+            b.to_str().unwrap(),
+            "--truth",
+            t.to_str().unwrap(),
+        ]);
         assert!(r.status.success(), "{}", stderr(&r));
         std::fs::read_to_string(&a).unwrap()
     };
@@ -394,11 +548,34 @@ fn corrupt_makes_two_word_scale_data_with_its_truth() {
     assert!(rows.iter().all(|r| r.split(',').nth(1).unwrap().split(' ').count() == 2), "two words each");
     assert_eq!(std::fs::read_to_string(&t).unwrap().lines().count(), 501);
     let out = d.path("pairs.csv");
-    let r = gramlink(&["link", a.to_str().unwrap(), b.to_str().unwrap(), "--column", "name", "--id-column", "id", "--seed", "1",
-        "--truth", t.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let r = gramlink(&[
+        "link",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--column",
+        "name",
+        "--id-column",
+        "id",
+        "--seed",
+        "1",
+        "--truth",
+        t.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let e = stderr(&r);
     assert!(r.status.success() && e.contains("500 true pairs in all"), "{e}");
     let tiny = d.write("tiny.txt", b"SMITH\nJONES\n");
-    let r = gramlink(&["corrupt", "--data", &tiny, "--two-words", "3", "--out-a", a.to_str().unwrap(), "--out-b", b.to_str().unwrap()]);
+    let r = gramlink(&[
+        "corrupt",
+        "--data",
+        &tiny,
+        "--two-words",
+        "3",
+        "--out-a",
+        a.to_str().unwrap(),
+        "--out-b",
+        b.to_str().unwrap(),
+    ]);
     assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
 }

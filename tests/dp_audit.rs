@@ -64,7 +64,10 @@ fn upper_tail(n: u64, x: u64, p: f64, lf: &[f64]) -> f64 {
         return 1.0;
     }
     let (lp, lq) = (p.ln(), (1.0 - p).ln());
-    (x..=n).map(|k| (lf[n as usize] - lf[k as usize] - lf[(n - k) as usize] + k as f64 * lp + (n - k) as f64 * lq).exp()).sum::<f64>().min(1.0)
+    (x..=n)
+        .map(|k| (lf[n as usize] - lf[k as usize] - lf[(n - k) as usize] + k as f64 * lp + (n - k) as f64 * lq).exp())
+        .sum::<f64>()
+        .min(1.0)
 }
 
 /// The Clopper–Pearson interval of x successes in n trials at level 1 − a
@@ -103,7 +106,10 @@ fn events(universe: &[String]) -> Vec<Event> {
         out.push((format!("{g} in base"), Box::new(move |o: &Output| o.iter().any(|(x, _)| *x == g1))));
         for c in COUNT_GRID {
             let g2 = g.clone();
-            out.push((format!("count({g}) >= {c}"), Box::new(move |o: &Output| o.iter().any(|(x, v)| *x == g2 && *v >= c))));
+            out.push((
+                format!("count({g}) >= {c}"),
+                Box::new(move |o: &Output| o.iter().any(|(x, v)| *x == g2 && *v >= c)),
+            ));
         }
     }
     out
@@ -172,7 +178,18 @@ fn miner_run(options: MineOptions) -> impl Fn(bool, u64) -> Output + Sync {
 }
 
 fn options(miner: MinerKind, strategy: Strategy) -> MineOptions {
-    MineOptions { miner, strategy, epsilon: EPSILON, k: 3, q_min: 1, q_max: 2, h_max: 3, max_grams_per_record: 2, padding: false, public_q: None }
+    MineOptions {
+        miner,
+        strategy,
+        epsilon: EPSILON,
+        k: 3,
+        q_min: 1,
+        q_max: 2,
+        h_max: 3,
+        max_grams_per_record: 2,
+        padding: false,
+        public_q: None,
+    }
 }
 
 fn check(name: &str, run: &(dyn Fn(bool, u64) -> Output + Sync)) {

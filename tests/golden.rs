@@ -65,8 +65,5 @@ fn golden_values_match_committed_files() {
 #[test]
 fn canonical_text_sorts_keys_and_ends_with_newline() {
     let v = serde_json::json!({ "b": 1, "a": [0.1, -0.0, 1e300] });
-    assert_eq!(
-        golden::canonical_text(&v),
-        "{\n  \"a\": [\n    0.1,\n    -0.0,\n    1e+300\n  ],\n  \"b\": 1\n}\n"
-    );
+    assert_eq!(golden::canonical_text(&v), "{\n  \"a\": [\n    0.1,\n    -0.0,\n    1e+300\n  ],\n  \"b\": 1\n}\n");
 }

@@ -32,7 +32,8 @@ fn keyed_matching_links_the_same_pairs_on_cities() {
     let alphabet = d.alphabet().clone();
     let mut rng = Randomness::seeded(42);
     let opts = MineOptions { epsilon: 0.5, ..gramlink::config::Config::paper().mine };
-    let base_a = mine(&d, &opts, &mut BudgetLedger::new(Epsilon::new(0.5).unwrap()), &mut rng.fork(), &mut NoProgress).unwrap();
+    let base_a =
+        mine(&d, &opts, &mut BudgetLedger::new(Epsilon::new(0.5).unwrap()), &mut rng.fork(), &mut NoProgress).unwrap();
     let base_b = base_a.clone();
     let shared = merge(&base_a, &base_b, opts.k).unwrap();
     let e = Embedder::new(&shared).unwrap();
@@ -45,7 +46,11 @@ fn keyed_matching_links_the_same_pairs_on_cities() {
         let vb = e.embed_all(&b, &mut NoProgress).unwrap();
         // the global threshold and the sound ed-2 bound link millions of pairs on
         // CITIES (slow, and every decision is the same code path): left out
-        let modes = if ed == 1 { vec![(1u8, ThresholdMode::Paper), (2, ThresholdMode::Sound)] } else { vec![(3u8, ThresholdMode::Paper)] };
+        let modes = if ed == 1 {
+            vec![(1u8, ThresholdMode::Paper), (2, ThresholdMode::Sound)]
+        } else {
+            vec![(3u8, ThresholdMode::Paper)]
+        };
         for (key_byte, mode) in modes {
             let th = thresholds(&shared, d.records(), ed, &mode).unwrap();
             let (plain, _) = range_match(&va, &vb, &th).unwrap();
@@ -69,12 +74,20 @@ fn keyed_matching_links_the_same_pairs_on_cities() {
                     .sum::<f64>()
                     .sqrt();
                 let t = th[i as usize];
-                assert!((exact - t).abs() <= 1e-12 * t.max(1.0), "ed {ed} {mode:?}: extra pair ({i},{j}) at exact distance {exact} is not a tie with {t}");
+                assert!(
+                    (exact - t).abs() <= 1e-12 * t.max(1.0),
+                    "ed {ed} {mode:?}: extra pair ({i},{j}) at exact distance {exact} is not a tie with {t}"
+                );
             }
-            report.push(format!("ed {ed} {mode:?}: {} pairs unkeyed, {} keyed, {extra} extra (all exact ties at the threshold)", p.len(), k.len()));
+            report.push(format!(
+                "ed {ed} {mode:?}: {} pairs unkeyed, {} keyed, {extra} extra (all exact ties at the threshold)",
+                p.len(),
+                k.len()
+            ));
             ties += extra;
             // distances agree to the bound
-            let kd: std::collections::HashMap<(u32, u32), f64> = keyed.iter().map(|x| ((x.a, x.b), x.distance)).collect();
+            let kd: std::collections::HashMap<(u32, u32), f64> =
+                keyed.iter().map(|x| ((x.a, x.b), x.distance)).collect();
             for x in &plain {
                 let bound = wide[x.a as usize] - th[x.a as usize];
                 assert!((x.distance - kd[&(x.a, x.b)]).abs() <= bound, "{} vs {}", x.distance, kd[&(x.a, x.b)]);
@@ -107,22 +120,29 @@ fn cli_keyed_match_equals_unkeyed() {
     run(&["merge", &p("na.json"), &p("nb.json"), "-o", &p("s.json")]);
     run(&["keygen", "--out", &p("k.hex")]);
     let mut outputs = Vec::new();
-    for (tag, key) in [("plain", vec![]), ("key", vec!["--key-file", "k.hex"]), ("pass", vec!["--passphrase-file", "pass.txt"])] {
+    for (tag, key) in
+        [("plain", vec![]), ("key", vec!["--key-file", "k.hex"]), ("pass", vec!["--passphrase-file", "pass.txt"])]
+    {
         let key: Vec<String> = key.iter().map(|k| if k.starts_with("--") { k.to_string() } else { p(k) }).collect();
         let key: Vec<&str> = key.iter().map(String::as_str).collect();
         let ea = p(&format!("ea_{tag}.bin"));
         let eb = p(&format!("eb_{tag}.bin"));
         let out = p(&format!("m_{tag}.csv"));
-        run(&[&["embed", "-i", &p("a.txt"), "--base", &p("s.json"), "--threshold", "sound", "-o", &ea][..], &key].concat());
+        run(&[&["embed", "-i", &p("a.txt"), "--base", &p("s.json"), "--threshold", "sound", "-o", &ea][..], &key]
+            .concat());
         run(&[&["embed", "-i", &p("b.txt"), "--base", &p("s.json"), "--party", "b", "-o", &eb][..], &key].concat());
         // every pair within threshold: the rule whose answer a rotation cannot change
         run(&["match", &ea, &eb, "--rule", "all", "-o", &out]);
         // pairs by ids (distances differ in the last digits)
         let text = std::fs::read_to_string(&out).unwrap();
-        let pairs: BTreeSet<(String, String)> = text.lines().skip(1).map(|l| {
-            let f: Vec<&str> = l.split(',').collect();
-            (f[0].to_string(), f[1].to_string())
-        }).collect();
+        let pairs: BTreeSet<(String, String)> = text
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (f[0].to_string(), f[1].to_string())
+            })
+            .collect();
         outputs.push(pairs);
     }
     assert!(outputs[0].len() > 500, "{} pairs", outputs[0].len());

@@ -72,7 +72,13 @@ fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
 
 /// A cycle through `start`, if any (depth-first search).
 fn cycle_through(g: &BTreeMap<String, BTreeSet<String>>, start: &str) -> Option<Vec<String>> {
-    fn walk(g: &BTreeMap<String, BTreeSet<String>>, start: &str, at: &str, path: &mut Vec<String>, seen: &mut BTreeSet<String>) -> bool {
+    fn walk(
+        g: &BTreeMap<String, BTreeSet<String>>,
+        start: &str,
+        at: &str,
+        path: &mut Vec<String>,
+        seen: &mut BTreeSet<String>,
+    ) -> bool {
         for d in &g[at] {
             if d == start {
                 return true;

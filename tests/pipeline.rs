@@ -53,10 +53,24 @@ fn one_to_one_improves_precision_and_same_seed_same_result() {
     let a = run_scenario(cities.records(), cities.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
     let b = run_scenario(cities.records(), cities.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
     assert_eq!(a, b);
-    let all = run_scenario(cities.records(), cities.alphabet(), &o.clone().with(|c| c.rule = Rule::All), &NoClock, &mut NoProgress).unwrap();
+    let all = run_scenario(
+        cities.records(),
+        cities.alphabet(),
+        &o.clone().with(|c| c.rule = Rule::All),
+        &NoClock,
+        &mut NoProgress,
+    )
+    .unwrap();
     assert!(a.precision >= all.precision);
     assert!(a.pairs <= a.n as u64);
-    let other = run_scenario(cities.records(), cities.alphabet(), &ScenarioOptions { seed: 43, ..o }, &NoClock, &mut NoProgress).unwrap();
+    let other = run_scenario(
+        cities.records(),
+        cities.alphabet(),
+        &ScenarioOptions { seed: 43, ..o },
+        &NoClock,
+        &mut NoProgress,
+    )
+    .unwrap();
     assert_ne!(a.fingerprint, other.fingerprint, "another seed, another noisy base");
 }
 
@@ -77,8 +91,10 @@ fn assert_no_record_text(what: &str, message: &str, records: &std::collections::
     for s in found {
         assert!(!records.contains(s.as_str()), "{what} holds the record text {s:?}");
         // grams are at most q_max long, far shorter than a surname (>= 4)
-        assert!(s.len() < 4 || s.chars().all(|c| !c.is_ascii_uppercase()) || !records.iter().any(|r| s.contains(r)),
-            "{what} holds {s:?}, which contains a record");
+        assert!(
+            s.len() < 4 || s.chars().all(|c| !c.is_ascii_uppercase()) || !records.iter().any(|r| s.contains(r)),
+            "{what} holds {s:?}, which contains a record"
+        );
     }
 }
 
@@ -91,7 +107,8 @@ fn no_exported_message_of_a_names_run_holds_record_text() {
     let mut a = DataOwner::new(names.clone(), eps, Randomness::secure().unwrap()).unwrap();
     let mut b = DataOwner::new(names.clone(), eps, Randomness::secure().unwrap()).unwrap();
     let na = a.mine(&config.mine, &mut NoProgress).unwrap();
-    let nb = b.mine(&MineOptions { miner: gramlink::base::MinerKind::Fpm, ..config.mine.clone() }, &mut NoProgress).unwrap();
+    let nb =
+        b.mine(&MineOptions { miner: gramlink::base::MinerKind::Fpm, ..config.mine.clone() }, &mut NoProgress).unwrap();
     let shared = merge_bases(&na, &nb, &config.mine).unwrap();
     let batch = a.embed(&shared, &EmbedOptions::new(Party::A, &config), &mut NoProgress).unwrap();
     let other = b.embed(&shared, &EmbedOptions::new(Party::B, &config), &mut NoProgress).unwrap();

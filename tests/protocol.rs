@@ -7,14 +7,17 @@ use gramlink::embed::Vectors;
 use gramlink::error::ProtocolError;
 use gramlink::protocol::*;
 
-
 fn batch() -> VectorBatch {
     VectorBatch {
         party: Party::A,
         fingerprint: "ab".repeat(32),
         ids: vec!["x".into(), "y".into()],
         vectors: Vectors { dim: 3, data: vec![1.0, 0.5, 0.0, 2.0, 1.0 / 3.0, 0.0] },
-        thresholds: Some(ThresholdSet { mode: gramlink::threshold::ThresholdMode::Sound, ed: 1, values: vec![1.5, 2.25] }),
+        thresholds: Some(ThresholdSet {
+            mode: gramlink::threshold::ThresholdMode::Sound,
+            ed: 1,
+            values: vec![1.5, 2.25],
+        }),
         transform: None,
         shape: Some(gramlink::matching::Shape { lengths: vec![1, 2, 3], complete: vec![] }),
     }
@@ -53,7 +56,11 @@ fn a_binary_batch_reads_the_same_from_its_layout() {
     assert_eq!(&bin[layout.thresholds.clone().unwrap()][..8], &1.5f64.to_le_bytes());
     // (cuts that keep the magic: shorter ones are not binary batches at all)
     for cut in [4, 5, 11, 12, 20, bin.len() - 1] {
-        assert_eq!(read_in_parts(&bin[..cut]).unwrap_err(), VectorBatch::read(&bin[..cut]).unwrap_err(), "cut at {cut}");
+        assert_eq!(
+            read_in_parts(&bin[..cut]).unwrap_err(),
+            VectorBatch::read(&bin[..cut]).unwrap_err(),
+            "cut at {cut}"
+        );
     }
     let mut longer = bin.clone();
     longer.push(0);
@@ -128,7 +135,8 @@ fn absurd_sizes_in_a_binary_header_are_refused_not_overflowed() {
     let bin = b.to_binary();
     let hlen = u32::from_le_bytes(bin[8..12].try_into().unwrap()) as usize;
     let header = std::str::from_utf8(&bin[12..12 + hlen]).unwrap();
-    for (from, to) in [("\"dim\":3", "\"dim\":18446744073709551615"), ("\"count\":2", "\"count\":4611686018427387904")] {
+    for (from, to) in [("\"dim\":3", "\"dim\":18446744073709551615"), ("\"count\":2", "\"count\":4611686018427387904")]
+    {
         let forged = header.replacen(from, to, 1);
         let mut out = b"GLVB".to_vec();
         out.extend_from_slice(&1u32.to_le_bytes());
@@ -143,7 +151,10 @@ fn absurd_sizes_in_a_binary_header_are_refused_not_overflowed() {
 fn shapes_are_checked() {
     let mut b = batch();
     b.shape = Some(gramlink::matching::Shape { lengths: vec![1, 2], complete: vec![] });
-    assert!(VectorBatch::read(b.to_json().as_bytes()).unwrap_err().to_string().contains("2 gram lengths for vectors of dimension 3"));
+    assert!(VectorBatch::read(b.to_json().as_bytes())
+        .unwrap_err()
+        .to_string()
+        .contains("2 gram lengths for vectors of dimension 3"));
     b.shape = Some(gramlink::matching::Shape { lengths: vec![1, 2, 0], complete: vec![] });
     assert!(VectorBatch::read(&b.to_binary()).unwrap_err().to_string().contains("gram length 0"));
     b.shape = Some(gramlink::matching::Shape { lengths: vec![1, 2, 3], complete: vec![4] });

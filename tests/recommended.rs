@@ -4,9 +4,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use gramlink::alphabet::Alphabet;
-use gramlink::dataset::{read_records, Dataset, InputFormat};
 use gramlink::clock::NoClock;
 use gramlink::config::{Config, Preset};
+use gramlink::dataset::{read_records, Dataset, InputFormat};
 use gramlink::dp::Randomness;
 use gramlink::embed::Embedder;
 use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
@@ -32,7 +32,14 @@ fn recommended_scenario_misses_no_true_pair_and_links_well() {
     assert_eq!(r.true_outside_threshold, 0, "the sound threshold covers every true pair");
     assert!(r.base.len() >= 783 && r.base.len() <= 783 + 75, "{} grams", r.base.len());
     assert!(r.f1 > 0.9, "F1 {}", r.f1);
-    let paper = run_scenario(d.records(), d.alphabet(), &ScenarioOptions::scenario(Preset::Paper, 1, 42), &NoClock, &mut NoProgress).unwrap();
+    let paper = run_scenario(
+        d.records(),
+        d.alphabet(),
+        &ScenarioOptions::scenario(Preset::Paper, 1, 42),
+        &NoClock,
+        &mut NoProgress,
+    )
+    .unwrap();
     assert!(r.f1 > paper.f1, "recommended {} vs paper {}", r.f1, paper.f1);
 }
 
@@ -44,7 +51,11 @@ fn padded_base_round_trips_and_pads_embeddings() {
     let owner = |rng| DataOwner::new(d.clone(), o.budget(), rng).unwrap();
     let na = owner(rng.fork()).mine(&o, &mut NoProgress).unwrap();
     let nb = owner(rng.fork()).mine(&o, &mut NoProgress).unwrap();
-    assert_eq!((na.padding, nb.padding), (Some(Padding::default()), Some(Padding::default())), "each noisy base records its padding");
+    assert_eq!(
+        (na.padding, nb.padding),
+        (Some(Padding::default()), Some(Padding::default())),
+        "each noisy base records its padding"
+    );
     let shared = merge_bases(&na, &nb, &o).unwrap();
     let unpadded = MineOptions { padding: false, ..o.clone() };
     let e = merge_bases(&na, &nb, &unpadded).unwrap_err();
@@ -76,14 +87,35 @@ fn qgram_filter_prunes_keeps_true_pairs_and_cosine_ranks_better() {
     let r = run_scenario(d.records(), d.alphabet(), &rec, &NoClock, &mut NoProgress).unwrap();
     let n2 = (r.n * r.n) as u64;
     assert!(r.candidates * 20 < n2, "{} candidates of {n2}", r.candidates);
-    let by_distance = run_scenario(d.records(), d.alphabet(), &rec.clone().with(|c| c.rule = Rule::Greedy), &NoClock, &mut NoProgress).unwrap();
+    let by_distance = run_scenario(
+        d.records(),
+        d.alphabet(),
+        &rec.clone().with(|c| c.rule = Rule::Greedy),
+        &NoClock,
+        &mut NoProgress,
+    )
+    .unwrap();
     assert!(by_distance.candidates > r.candidates * 10, "{} vs {}", by_distance.candidates, r.candidates);
     assert!(r.f1 > by_distance.f1, "cosine after the filter {} vs distance {}", r.f1, by_distance.f1);
     // every pair the range match found is true-or-not; the true pairs the filter
     // dropped can only be those more than 2 edits apart after normalization
     assert!(r.recall >= by_distance.recall - 0.01, "{} vs {}", r.recall, by_distance.recall);
     // keyed: no shape, the same cosine ranking on the pairs within threshold
-    let keyed = run_scenario(d.records(), d.alphabet(), &ScenarioOptions { keyed: true, ..ScenarioOptions::scenario(Preset::Recommended, 1, 42) }, &NoClock, &mut NoProgress).unwrap();
-    let plain = run_scenario(d.records(), d.alphabet(), &ScenarioOptions::scenario(Preset::Recommended, 1, 42), &NoClock, &mut NoProgress).unwrap();
+    let keyed = run_scenario(
+        d.records(),
+        d.alphabet(),
+        &ScenarioOptions { keyed: true, ..ScenarioOptions::scenario(Preset::Recommended, 1, 42) },
+        &NoClock,
+        &mut NoProgress,
+    )
+    .unwrap();
+    let plain = run_scenario(
+        d.records(),
+        d.alphabet(),
+        &ScenarioOptions::scenario(Preset::Recommended, 1, 42),
+        &NoClock,
+        &mut NoProgress,
+    )
+    .unwrap();
     assert!((keyed.f1 - plain.f1).abs() < 0.01, "keyed {} vs unkeyed {}", keyed.f1, plain.f1);
 }

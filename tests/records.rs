@@ -28,8 +28,20 @@ fn truth(n: u32) -> HashSet<(String, String)> {
 }
 
 fn owners(schema: &Schema, n: u32, seed: u64) -> (RecordOwner, RecordOwner) {
-    let a = RecordOwner::read(&read(&format!("data/febrl/dataset{n}-a.csv")), schema.clone(), "A", Randomness::seeded(seed)).unwrap();
-    let b = RecordOwner::read(&read(&format!("data/febrl/dataset{n}-b.csv")), schema.clone(), "B", Randomness::seeded(seed + 1)).unwrap();
+    let a = RecordOwner::read(
+        &read(&format!("data/febrl/dataset{n}-a.csv")),
+        schema.clone(),
+        "A",
+        Randomness::seeded(seed),
+    )
+    .unwrap();
+    let b = RecordOwner::read(
+        &read(&format!("data/febrl/dataset{n}-b.csv")),
+        schema.clone(),
+        "B",
+        Randomness::seeded(seed + 1),
+    )
+    .unwrap();
     (a, b)
 }
 
@@ -87,7 +99,13 @@ fn record_batches_round_trip_and_refuse_damage() {
     // cut anywhere: a named error, never a panic
     for cut in [0, 3, 11, 12, 40, bytes.len() / 2, bytes.len() - 1] {
         let e = RecordBatch::read(&bytes[..cut]).unwrap_err();
-        assert!(matches!(e, gramlink::error::ProtocolError::Truncated { .. } | gramlink::error::ProtocolError::Malformed { .. }), "{cut}: {e}");
+        assert!(
+            matches!(
+                e,
+                gramlink::error::ProtocolError::Truncated { .. } | gramlink::error::ProtocolError::Malformed { .. }
+            ),
+            "{cut}: {e}"
+        );
     }
     let mut trailing = bytes.clone();
     trailing.push(0);
@@ -125,7 +143,10 @@ fn bad_schemas_are_named() {
     assert!(e.to_string().contains("field \"a\"") && e.to_string().contains("unknown kind \"fuzzy\""), "{e}");
     let e = err(&schema_json(r#"{"name": "a", "kind": "name"}, {"name": "a", "kind": "date"}"#, ""));
     assert!(e.to_string().contains("two fields are named \"a\""), "{e}");
-    let e = err(&schema_json(r#"{"name": "a", "kind": "name", "epsilon": 0.08}, {"name": "b", "kind": "string", "epsilon": 0.05}"#, ""));
+    let e = err(&schema_json(
+        r#"{"name": "a", "kind": "name", "epsilon": 0.08}, {"name": "b", "kind": "string", "epsilon": 0.05}"#,
+        "",
+    ));
     assert!(e.to_string().contains("add up to 0.13") && e.to_string().contains("epsilon = 0.1"), "{e}");
     let e = err(&schema_json(r#"{"name": "a", "kind": "name", "colour": "red"}"#, ""));
     assert!(e.to_string().contains("colour"), "{e}");
@@ -142,26 +163,38 @@ fn bad_schemas_are_named() {
 
 #[test]
 fn bad_files_are_named_and_nothing_is_made() {
-    let schema = Schema::parse_json(&schema_json(
-        r#"{"name": "given", "kind": "name"}, {"name": "dob", "kind": "date"}"#,
-        "",
-    ))
-    .unwrap();
+    let schema =
+        Schema::parse_json(&schema_json(r#"{"name": "given", "kind": "name"}, {"name": "dob", "kind": "date"}"#, ""))
+            .unwrap();
     let owner = |csv: &str| RecordOwner::read(csv.as_bytes(), schema.clone(), "a.csv", Randomness::seeded(1));
     // a column the schema names is missing: the field and the columns found
     let e = owner("id,given\n1,MARY\n").err().unwrap();
     assert_eq!(e.code(), "MISSING_COLUMN");
-    assert!(e.to_string().contains("\"dob\"") && e.to_string().contains("field \"dob\"") && e.to_string().contains("\"given\""), "{e}");
+    assert!(
+        e.to_string().contains("\"dob\"")
+            && e.to_string().contains("field \"dob\"")
+            && e.to_string().contains("\"given\""),
+        "{e}"
+    );
     // a date that does not parse: row and id named
     let e = owner("id,given,dob\n1,MARY,19990230\n2,ANN,1999-02-03\n").err().unwrap();
-    assert!(e.to_string().contains("row 2") && e.to_string().contains("\"2\"") && e.to_string().contains("field \"dob\""), "{e}");
+    assert!(
+        e.to_string().contains("row 2") && e.to_string().contains("\"2\"") && e.to_string().contains("field \"dob\""),
+        "{e}"
+    );
     // ... unless the schema declares such dates missing
     let lenient = Schema::parse_json(&schema_json(
         r#"{"name": "given", "kind": "name"}, {"name": "dob", "kind": "date", "invalid": "missing"}"#,
         "",
     ))
     .unwrap();
-    let o = RecordOwner::read(b"id,given,dob\n1,MARY,19990230\n2,ANN,1999-02-03\n", lenient, "a.csv", Randomness::seeded(1)).unwrap();
+    let o = RecordOwner::read(
+        b"id,given,dob\n1,MARY,19990230\n2,ANN,1999-02-03\n",
+        lenient,
+        "a.csv",
+        Randomness::seeded(1),
+    )
+    .unwrap();
     assert_eq!(o.table().fields[1].values, vec![Some("19990230".to_string()), None]);
     // a field missing in every record
     let e = owner("id,given,dob\n1,MARY,\n2,ANN, \n").err().unwrap();
@@ -173,7 +206,9 @@ fn bad_files_are_named_and_nothing_is_made() {
 
 #[test]
 fn a_keyed_field_needs_the_key_and_parties_must_share_the_schema() {
-    let schema = Schema::parse_json(&schema_json(r#"{"name": "given", "kind": "name"}, {"name": "sex", "kind": "keyed"}"#, "")).unwrap();
+    let schema =
+        Schema::parse_json(&schema_json(r#"{"name": "given", "kind": "name"}, {"name": "sex", "kind": "keyed"}"#, ""))
+            .unwrap();
     let csv = b"id,given,sex\n1,MARY,F\n2,JOHN,M\n3,ANN,F\n";
     let mut a = RecordOwner::read(csv, schema.clone(), "a", Randomness::seeded(1)).unwrap();
     let mut b = RecordOwner::read(csv, schema.clone(), "b", Randomness::seeded(2)).unwrap();
@@ -183,7 +218,9 @@ fn a_keyed_field_needs_the_key_and_parties_must_share_the_schema() {
     assert_eq!(e.code(), "INVALID_KEY");
     assert!(e.to_string().contains("field \"sex\" is keyed"), "{e}");
     // B under another schema: its bases are refused at the merge
-    let other = Schema::parse_json(&schema_json(r#"{"name": "given", "kind": "name"}, {"name": "sex", "kind": "clear"}"#, "")).unwrap();
+    let other =
+        Schema::parse_json(&schema_json(r#"{"name": "given", "kind": "name"}, {"name": "sex", "kind": "clear"}"#, ""))
+            .unwrap();
     let mut c = RecordOwner::read(csv, other, "c", Randomness::seeded(3)).unwrap();
     let nc = c.mine(&mut NoProgress).unwrap();
     let e = merge(&na, &nc, &schema).unwrap_err();

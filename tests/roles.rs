@@ -15,30 +15,61 @@ use gramlink::party::{merge_bases, DataOwner, EmbedOptions};
 use gramlink::progress::NoProgress;
 use gramlink::protocol::{Party, VectorBatch};
 
-const NAMES: &str = "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nGARCIA\nMILLER\nDAVIS\nRODRIGUEZ\nMARTINEZ\nHERNANDEZ\nLOPEZ\n";
-const NAMES_B: &str = "SMYTH\nJOHNSON\nWILIAMS\nBROWNE\nJONES\nGARCIA\nMILLER\nDAVIES\nRODRIGUES\nMARTINEZ\nHERNANDES\nLOPES\n";
+const NAMES: &str =
+    "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nGARCIA\nMILLER\nDAVIS\nRODRIGUEZ\nMARTINEZ\nHERNANDEZ\nLOPEZ\n";
+const NAMES_B: &str =
+    "SMYTH\nJOHNSON\nWILIAMS\nBROWNE\nJONES\nGARCIA\nMILLER\nDAVIES\nRODRIGUES\nMARTINEZ\nHERNANDES\nLOPES\n";
 
 fn owner(text: &str, seed: u64) -> DataOwner {
-    DataOwner::read(text.as_bytes(), &InputFormat::Text, "names", &Alphabet::default(), Epsilon::new(1.0).unwrap(), Randomness::seeded(seed)).unwrap()
+    DataOwner::read(
+        text.as_bytes(),
+        &InputFormat::Text,
+        "names",
+        &Alphabet::default(),
+        Epsilon::new(1.0).unwrap(),
+        Randomness::seeded(seed),
+    )
+    .unwrap()
 }
 
 /// Both parties' batches under `config` (each mining with ε 1.0 of its budget).
 fn batches(config: &Config, key: Option<Key>) -> (VectorBatch, VectorBatch) {
     let (mut a, mut b) = (owner(NAMES, 1), owner(NAMES_B, 2));
     let mine = gramlink::mine::MineOptions { epsilon: 1.0, ..config.mine.clone() };
-    let shared = merge_bases(&a.mine(&mine, &mut NoProgress).unwrap(), &b.mine(&mine, &mut NoProgress).unwrap(), &mine).unwrap();
+    let shared =
+        merge_bases(&a.mine(&mine, &mut NoProgress).unwrap(), &b.mine(&mine, &mut NoProgress).unwrap(), &mine).unwrap();
     let opts = |party| EmbedOptions { key: key.clone(), ..EmbedOptions::new(party, config) };
-    (a.embed(&shared, &opts(Party::A), &mut NoProgress).unwrap(), b.embed(&shared, &opts(Party::B), &mut NoProgress).unwrap())
+    (
+        a.embed(&shared, &opts(Party::A), &mut NoProgress).unwrap(),
+        b.embed(&shared, &opts(Party::B), &mut NoProgress).unwrap(),
+    )
 }
 
 #[test]
 fn a_data_owner_refuses_what_it_cannot_use() {
     let budget = Epsilon::new(0.1).unwrap();
-    let empty = DataOwner::read(b"123\n!!\n", &InputFormat::Text, "digits", &Alphabet::default(), budget, Randomness::seeded(1));
+    let empty = DataOwner::read(
+        b"123\n!!\n",
+        &InputFormat::Text,
+        "digits",
+        &Alphabet::default(),
+        budget,
+        Randomness::seeded(1),
+    );
     assert_eq!(empty.err().unwrap().code(), "EMPTY_INPUT");
     let long = vec![RawRecord { id: "1".into(), text: "A".repeat(5000) }];
-    assert_eq!(DataOwner::from_raw(long, &Alphabet::default(), budget, Randomness::seeded(1)).err().unwrap().code(), "RECORD_TOO_LONG");
-    let csv = DataOwner::read(b"id,name\n1,SMITH\n", &InputFormat::Csv { column: "surname".into(), id_column: None }, "a.csv", &Alphabet::default(), budget, Randomness::seeded(1));
+    assert_eq!(
+        DataOwner::from_raw(long, &Alphabet::default(), budget, Randomness::seeded(1)).err().unwrap().code(),
+        "RECORD_TOO_LONG"
+    );
+    let csv = DataOwner::read(
+        b"id,name\n1,SMITH\n",
+        &InputFormat::Csv { column: "surname".into(), id_column: None },
+        "a.csv",
+        &Alphabet::default(),
+        budget,
+        Randomness::seeded(1),
+    );
     let e = csv.err().unwrap();
     assert_eq!(e.code(), "MISSING_COLUMN");
     assert!(e.to_string().contains("name"), "{e}");
@@ -46,7 +77,15 @@ fn a_data_owner_refuses_what_it_cannot_use() {
 
 #[test]
 fn mining_charges_the_owners_one_ledger() {
-    let mut a = DataOwner::read(NAMES.as_bytes(), &InputFormat::Text, "names", &Alphabet::default(), Epsilon::new(0.1).unwrap(), Randomness::seeded(3)).unwrap();
+    let mut a = DataOwner::read(
+        NAMES.as_bytes(),
+        &InputFormat::Text,
+        "names",
+        &Alphabet::default(),
+        Epsilon::new(0.1).unwrap(),
+        Randomness::seeded(3),
+    )
+    .unwrap();
     assert!(!a.is_private(), "a seeded owner is not private");
     let o = Config::default().mine;
     let base = a.mine(&o, &mut NoProgress).unwrap();
@@ -76,7 +115,11 @@ fn embed_makes_a_checked_batch_for_each_party() {
 fn the_matcher_checks_both_batches_against_each_other() {
     let config = Config::default();
     let (a, b) = batches(&config, None);
-    assert_eq!(Matcher::new(b.clone(), a.clone()).err().unwrap().code(), "INVALID_PARAMETER", "B's batch has no thresholds");
+    assert_eq!(
+        Matcher::new(b.clone(), a.clone()).err().unwrap().code(),
+        "INVALID_PARAMETER",
+        "B's batch has no thresholds"
+    );
     let mut other = b.clone();
     other.fingerprint = "ab".repeat(32);
     assert_eq!(Matcher::new(a.clone(), other).err().unwrap().code(), "FINGERPRINT_MISMATCH");

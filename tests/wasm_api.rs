@@ -101,7 +101,9 @@ fn protocol(n: usize) -> Protocol {
     let na = a.mine(js(MINE), None).unwrap();
     let nb = b.mine(js(MINE), None).unwrap();
     let shared = merge(na.into(), nb.into(), 75, js(PAPER_MERGE)).unwrap();
-    let batch_a = a.embed(shared.clone().into(), js(r#"{"party": "A", "thresholds": {"ed": 1, "mode": "paper"}}"#), None).unwrap();
+    let batch_a = a
+        .embed(shared.clone().into(), js(r#"{"party": "A", "thresholds": {"ed": 1, "mode": "paper"}}"#), None)
+        .unwrap();
     let batch_b = b.embed(shared.clone().into(), js(r#"{"party": "B", "binary": true}"#), None).unwrap();
     Protocol { a, shared, batch_a, batch_b }
 }
@@ -167,7 +169,9 @@ fn defaults_are_the_recommended_configuration() {
     assert_eq!(pa.thresholds.as_ref().unwrap().mode, gramlink::threshold::ThresholdMode::Paper);
     assert_eq!(get(&pr, "rule").as_string().unwrap(), "all");
     let paper_f1 = f1(&linked(&pr), n);
-    web_sys::console::log_1(&format!("CITIES n={n} ed 1 seed 11/12: F1 recommended {recommended:.4}, paper {paper_f1:.4}").into());
+    web_sys::console::log_1(
+        &format!("CITIES n={n} ed 1 seed 11/12: F1 recommended {recommended:.4}, paper {paper_f1:.4}").into(),
+    );
     assert!(recommended > paper_f1, "F1: recommended {recommended}, paper {paper_f1}");
     assert!(recommended > 0.5, "F1 of the recommended configuration {recommended}");
 }
@@ -183,8 +187,10 @@ fn binary_batches_cross_the_boundary_whole() {
     let bytes = p.batch_b.dyn_ref::<Uint8Array>().unwrap().to_vec();
     let b = VectorBatch::read(&bytes).unwrap();
     assert_eq!(bytes, b.to_binary(), "the API's bytes are the core's binary form");
-    let a_bytes: JsValue = Uint8Array::from(&VectorBatch::read(p.batch_a.as_string().unwrap().as_bytes()).unwrap().to_binary()[..]).into();
-    let reference: JsValue = Matcher::new(a_bytes.clone(), p.batch_b.clone()).unwrap().run(js(r#"{"rule": "all"}"#)).unwrap().into();
+    let a_bytes: JsValue =
+        Uint8Array::from(&VectorBatch::read(p.batch_a.as_string().unwrap().as_bytes()).unwrap().to_binary()[..]).into();
+    let reference: JsValue =
+        Matcher::new(a_bytes.clone(), p.batch_b.clone()).unwrap().run(js(r#"{"rule": "all"}"#)).unwrap().into();
     // the same bytes at offset 3 of a larger buffer
     let big = Uint8Array::new_with_length(bytes.len() as u32 + 8);
     big.subarray(3, 3 + bytes.len() as u32).copy_from(&bytes);
@@ -290,11 +296,17 @@ fn cities_with_non_ascii_names() {
     let first: Vec<String> = all[..1000].to_vec();
     let ticks = std::rc::Rc::new(std::cell::Cell::new(0u32));
     let t = ticks.clone();
-    let counter = wasm_bindgen::closure::Closure::<dyn FnMut(String, f64, f64)>::new(move |_: String, _: f64, _: f64| {
-        t.set(t.get() + 1);
-    });
+    let counter =
+        wasm_bindgen::closure::Closure::<dyn FnMut(String, f64, f64)>::new(move |_: String, _: f64, _: f64| {
+            t.set(t.get() + 1);
+        });
     // the defaults: the recommended configuration
-    let r = run_scenario(strings(&first), js(r#"{"config": {"thresholds": {"ed": 1}}, "seed": 42, "meanHMax": true}"#), Some(counter.as_ref().unchecked_ref::<js_sys::Function>().clone())).unwrap();
+    let r = run_scenario(
+        strings(&first),
+        js(r#"{"config": {"thresholds": {"ed": 1}}, "seed": 42, "meanHMax": true}"#),
+        Some(counter.as_ref().unchecked_ref::<js_sys::Function>().clone()),
+    )
+    .unwrap();
     assert!(ticks.get() > 2, "the progress callback was called {} times", ticks.get());
     let golden = js(GOLDEN_RECOMMENDED);
     for key in ["f1", "precision", "recall", "candidates", "fingerprint", "hMax", "pairs", "options"] {
@@ -327,7 +339,10 @@ fn progress_and_cancel() {
     let mut o = owner(&cities(200), r#"{"seed": 3, "budget": 1}"#);
     let stop = js_sys::Function::new_with_args("phase, done, total", "return false");
     assert_code(o.mine(JsValue::UNDEFINED, Some(stop)), "CANCELLED");
-    let noop = js_sys::Function::new_with_args("phase, done, total", "if (typeof phase !== 'string') throw new Error('phase')");
+    let noop = js_sys::Function::new_with_args(
+        "phase, done, total",
+        "if (typeof phase !== 'string') throw new Error('phase')",
+    );
     o.mine(JsValue::UNDEFINED, Some(noop)).unwrap();
     let thrower = js_sys::Function::new_with_args("", "throw new Error('boom')");
     let m = assert_code(run_scenario(strings(&cities(50)), JsValue::UNDEFINED, Some(thrower)), "INVALID_PARAMETER");
@@ -340,7 +355,9 @@ fn bad_records() {
     assert_code(DataOwner::new(JsValue::from_str("Paris"), JsValue::UNDEFINED), "INVALID_PARAMETER");
     assert_code(DataOwner::new(js(r#"["Paris", 3]"#), JsValue::UNDEFINED), "INVALID_PARAMETER");
     assert_code(run_scenario(Array::new().into(), JsValue::UNDEFINED, None), "EMPTY_INPUT");
-    let csv = |text: &str, input: &str| DataOwner::from_bytes(Uint8Array::from(text.as_bytes()).into(), js(input), JsValue::UNDEFINED);
+    let csv = |text: &str, input: &str| {
+        DataOwner::from_bytes(Uint8Array::from(text.as_bytes()).into(), js(input), JsValue::UNDEFINED)
+    };
     assert_code(csv("id,name\n1,Paris\n", r#"{"column": "city"}"#), "MISSING_COLUMN");
     assert_code(csv("id,name\n1,Paris\n1,Rome\n", r#"{"column": "name", "idColumn": "id"}"#), "DUPLICATE_ID");
     assert_code(DataOwner::from_bytes(JsValue::from(5), JsValue::UNDEFINED, JsValue::UNDEFINED), "INVALID_PARAMETER");
@@ -371,7 +388,10 @@ fn bad_options() {
     assert_code(o.mine(js(r#"{"k": 0}"#), None), "INVALID_PARAMETER");
     assert_code(o.mine(js(r#"{"qMin": 3, "qMax": 2}"#), None), "INVALID_PARAMETER");
     assert_eq!(o.epsilon_spent(), 0.0, "failed minings charge nothing");
-    assert_code(run_scenario(strings(&r), js(r#"{"config": {"thresholds": {"mode": "lenient"}}}"#), None), "INVALID_PARAMETER");
+    assert_code(
+        run_scenario(strings(&r), js(r#"{"config": {"thresholds": {"mode": "lenient"}}}"#), None),
+        "INVALID_PARAMETER",
+    );
     let m = assert_code(run_scenario(strings(&r), js(r#"{"config": {"mine": {"kk": 3}}}"#), None), "INVALID_PARAMETER");
     assert!(m.contains("config: mine: unknown option \"kk\""), "{m}");
     assert_code(run_scenario(strings(&r), js(r#"{"ed": 1}"#), None), "INVALID_PARAMETER");
@@ -401,12 +421,16 @@ fn bad_bases() {
     let na = a.mine(js(MINE), None).unwrap();
     assert_code(merge(na.clone().into(), na.clone().into(), 0, js(PAPER_MERGE)), "INVALID_BASE");
     assert_code(merge(na.clone().into(), na.clone().into(), 2.5, JsValue::UNDEFINED), "INVALID_PARAMETER");
-    assert_code(merge(na.clone().into(), JsValue::from_str("{\"format\""), 10, JsValue::UNDEFINED), "TRUNCATED_MESSAGE");
+    assert_code(
+        merge(na.clone().into(), JsValue::from_str("{\"format\""), 10, JsValue::UNDEFINED),
+        "TRUNCATED_MESSAGE",
+    );
     assert_code(merge(na.clone().into(), JsValue::from_str("not json"), 10, JsValue::UNDEFINED), "MALFORMED_MESSAGE");
     let shared = merge(na.clone().into(), na.clone().into(), 20, js(PAPER_MERGE)).unwrap();
     assert_code(merge(shared.clone().into(), na.clone().into(), 10, JsValue::UNDEFINED), "WRONG_MESSAGE_KIND");
     // the paper's options give the core's paper base (base::merge), bit for bit
-    let (ca, cb) = (gramlink::protocol::read_noisy_base(&na).unwrap(), gramlink::protocol::read_noisy_base(&na).unwrap());
+    let (ca, cb) =
+        (gramlink::protocol::read_noisy_base(&na).unwrap(), gramlink::protocol::read_noisy_base(&na).unwrap());
     assert_eq!(shared, gramlink::protocol::write_shared_base(&gramlink::base::merge(&ca, &cb, 20).unwrap()));
     // merge options that contradict how the noisy bases were mined: a typed error
     let padded = a.mine(js(r#"{"miner": "fpm", "epsilon": 0.5}"#), None).unwrap();
@@ -416,7 +440,10 @@ fn bad_bases() {
     assert!(m.contains("without padding"), "{m}");
     let m = assert_code(merge(padded.clone().into(), padded.clone().into(), 20, js(PAPER_MERGE)), "INCOMPATIBLE_BASES");
     assert!(m.contains("noisy base a was mined with padding"), "{m}");
-    assert_code(merge(padded.clone().into(), padded.clone().into(), 20, js(r#"{"padding": false}"#)), "INCOMPATIBLE_BASES");
+    assert_code(
+        merge(padded.clone().into(), padded.clone().into(), 20, js(r#"{"padding": false}"#)),
+        "INCOMPATIBLE_BASES",
+    );
     let m = assert_code(merge(padded.clone().into(), na.clone().into(), 20, JsValue::UNDEFINED), "INCOMPATIBLE_BASES");
     assert!(m.contains("noisy base b was mined without padding"), "{m}");
     assert_code(merge(padded.clone().into(), padded.clone().into(), 20, js(r#"{"publicQ": 0}"#)), "INVALID_BASE");
@@ -430,7 +457,10 @@ fn bad_bases() {
     assert_code(fingerprint("{oops".into()), "MALFORMED_MESSAGE");
     assert_code(fingerprint(JsValue::UNDEFINED), "INVALID_PARAMETER");
     assert_code(a.embed("[]".into(), JsValue::UNDEFINED, None), "MALFORMED_MESSAGE");
-    assert_code(a.embed(shared.replace("\"version\":1", "\"version\":9").into(), JsValue::UNDEFINED, None), "UNSUPPORTED_VERSION");
+    assert_code(
+        a.embed(shared.replace("\"version\":1", "\"version\":9").into(), JsValue::UNDEFINED, None),
+        "UNSUPPORTED_VERSION",
+    );
     let fp = fingerprint(shared.clone().into()).unwrap();
     let tampered = shared.replace(&fp, &"0".repeat(64));
     assert_code(a.embed(tampered.into(), JsValue::UNDEFINED, None), "FINGERPRINT_MISMATCH");
@@ -470,7 +500,10 @@ fn bad_batches() {
     assert_ne!(bad_dim, a_json);
     assert_code(Matcher::new(bad_dim.into(), p.batch_b.clone()), "INVALID_MESSAGE");
     // truncated binary, wrong types, no thresholds, not a batch
-    assert_code(Matcher::new(p.batch_a.clone(), Uint8Array::from(&bytes[..bytes.len() - 3]).into()), "TRUNCATED_MESSAGE");
+    assert_code(
+        Matcher::new(p.batch_a.clone(), Uint8Array::from(&bytes[..bytes.len() - 3]).into()),
+        "TRUNCATED_MESSAGE",
+    );
     assert_code(Matcher::new(p.batch_a.clone(), JsValue::from(3)), "INVALID_PARAMETER");
     assert_code(Matcher::new(p.batch_b.clone(), p.batch_b.clone()), "INVALID_PARAMETER");
     assert_code(Matcher::new(p.shared.clone().into(), p.batch_b.clone()), "WRONG_MESSAGE_KIND");
@@ -502,6 +535,8 @@ fn heap_grows_in_large_steps() {
     }
     let grown_mb = (pages - start) * 64 / 1024;
     assert!(keep.iter().all(|v| v.len() == 100));
-    web_sys::console::log_1(&format!("40 MB in 400,000 allocations: memory grew {grown_mb} MB in {grows} steps").into());
+    web_sys::console::log_1(
+        &format!("40 MB in 400,000 allocations: memory grew {grown_mb} MB in {grows} steps").into(),
+    );
     assert!(grows <= 40, "{grows} memory.grow steps for {grown_mb} MB");
 }

@@ -19,11 +19,7 @@ fn golden_values_match_native() {
             failures.push(format!("{}: {diff}", case.name));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "wasm results differ from the native golden files:\n  {}",
-        failures.join("\n  ")
-    );
+    assert!(failures.is_empty(), "wasm results differ from the native golden files:\n  {}", failures.join("\n  "));
 }
 
 /// The secure generator gets its seed from crypto.getRandomValues (getrandom's wasm_js).

@@ -59,7 +59,10 @@ fn normalize_previews_what_the_owner_keeps() {
     assert_eq!(empty, [2, 4]);
     // what was dropped, by class, and the warning naming an alphabet that keeps it
     let warning = get(&p, "warning").as_string().unwrap();
-    assert!(warning.contains("3 digits, 1 punctuation") && warning.contains("\"ABCDEFGHIJKLMNOPQRSTUVWXYZ '123\""), "{warning}");
+    assert!(
+        warning.contains("3 digits, 1 punctuation") && warning.contains("\"ABCDEFGHIJKLMNOPQRSTUVWXYZ '123\""),
+        "{warning}"
+    );
     // the same records through DataOwner: the same empties, by id (1-based positions)
     let owner = DataOwner::new(arr, JsValue::UNDEFINED).unwrap();
     let report = owner.normalization_report().unwrap();
@@ -77,7 +80,8 @@ fn batch_info_reads_one_batch() {
     let seeded = JSON::parse(r#"{"seed": 3}"#).unwrap();
     let mut owner = DataOwner::new(recs, seeded).unwrap();
     let base = owner.mine(JSON::parse(r#"{"epsilon": 0.1, "miner": "exact"}"#).unwrap(), None).unwrap();
-    let shared = DataOwner::merge_bases(base.clone().into(), base.clone().into(), JSON::parse(r#"{"k": 20}"#).unwrap()).unwrap();
+    let shared =
+        DataOwner::merge_bases(base.clone().into(), base.clone().into(), JSON::parse(r#"{"k": 20}"#).unwrap()).unwrap();
     let a = owner.embed(shared.clone().into(), JsValue::UNDEFINED, None).unwrap();
     let info = batch_info(a).unwrap();
     assert_eq!(get(&info, "party").as_string().unwrap(), "A");

@@ -88,13 +88,8 @@ impl CharCounts {
     /// the dropped printable ASCII symbols added in ASCII order (as many as fit).
     /// `None` when nothing ASCII was dropped.
     pub fn suggestion(&self, alphabet: &Alphabet) -> Option<String> {
-        let dropped: Vec<char> = self
-            .ascii
-            .iter()
-            .enumerate()
-            .filter(|(_, &n)| n > 0)
-            .map(|(c, _)| c as u8 as char)
-            .collect();
+        let dropped: Vec<char> =
+            self.ascii.iter().enumerate().filter(|(_, &n)| n > 0).map(|(c, _)| c as u8 as char).collect();
         if dropped.is_empty() {
             return None;
         }
@@ -103,11 +98,7 @@ impl CharCounts {
         }
         let mut s = alphabet.as_string();
         for c in dropped {
-            let c = if alphabet.folds_case() {
-                c.to_ascii_uppercase()
-            } else {
-                c
-            };
+            let c = if alphabet.folds_case() { c.to_ascii_uppercase() } else { c };
             if s.chars().count() >= super::MAX_ALPHABET {
                 break;
             }
@@ -189,15 +180,10 @@ mod tests {
 
     #[test]
     fn classes_are_counted_and_accents_are_not_drops() {
-        let c = counts(
-            &Alphabet::default(),
-            &["Müller", "12 Main St.", "Иван", "a☃b", "O‘Neil"],
-        );
+        let c = counts(&Alphabet::default(), &["Müller", "12 Main St.", "Иван", "a☃b", "O‘Neil"]);
         assert_eq!((c.digits, c.punctuation, c.letters, c.other), (2, 2, 4, 1));
         assert_eq!(c.kept, 6 + 6 + 2 + 5);
-        assert!(counts(&Alphabet::default(), &["Müller", "Kīhei"])
-            .warning(&Alphabet::default())
-            .is_none());
+        assert!(counts(&Alphabet::default(), &["Müller", "Kīhei"]).warning(&Alphabet::default()).is_none());
     }
 
     #[test]
@@ -205,24 +191,14 @@ mod tests {
         let default = Alphabet::default();
         let dates = counts(&default, &["SMITH 1970", "JONES 1982"]);
         let w = dates.warning(&default).expect("8 of 18 characters dropped");
-        assert!(
-            w.contains("8 digits") && w.contains("\"letters+digits\""),
-            "{w}"
-        );
+        assert!(w.contains("8 digits") && w.contains("\"letters+digits\""), "{w}");
         let keep = Alphabet::parse(&dates.suggestion(&default).unwrap()).unwrap();
         assert_eq!(counts(&keep, &["SMITH 1970", "JONES 1982"]).dropped(), 0);
         let mixed = counts(&default, &["O'NEIL-SMITH 12", "D'ARCY 7"]);
         let s = mixed.suggestion(&default).unwrap();
         let keep = Alphabet::parse(&s).unwrap();
-        assert_eq!(
-            counts(&keep, &["O'NEIL-SMITH 12", "D'ARCY 7"]).dropped(),
-            0,
-            "{s:?}"
-        );
-        assert!(
-            counts(&default, &["Иван"]).suggestion(&default).is_none(),
-            "no ASCII alphabet keeps Cyrillic"
-        );
+        assert_eq!(counts(&keep, &["O'NEIL-SMITH 12", "D'ARCY 7"]).dropped(), 0, "{s:?}");
+        assert!(counts(&default, &["Иван"]).suggestion(&default).is_none(), "no ASCII alphabet keeps Cyrillic");
     }
 
     #[test]

@@ -89,22 +89,13 @@ impl DiscreteLaplace {
     /// neighbouring datasets, spending `epsilon`.
     pub fn new(epsilon: Epsilon, sensitivity: u64) -> Result<Self, DpError> {
         if epsilon.is_zero() {
-            return Err(DpError::InvalidParameter(
-                "discrete Laplace needs epsilon > 0".into(),
-            ));
+            return Err(DpError::InvalidParameter("discrete Laplace needs epsilon > 0".into()));
         }
         if sensitivity == 0 || sensitivity > 1 << 24 {
-            return Err(DpError::InvalidParameter(format!(
-                "sensitivity must be in 1..=2^24, got {sensitivity}"
-            )));
+            return Err(DpError::InvalidParameter(format!("sensitivity must be in 1..=2^24, got {sensitivity}")));
         }
         let (num, den) = epsilon.as_fraction();
-        Ok(DiscreteLaplace {
-            epsilon,
-            sensitivity,
-            s: num,
-            t: den * sensitivity as u128,
-        })
+        Ok(DiscreteLaplace { epsilon, sensitivity, s: num, t: den * sensitivity as u128 })
     }
 
     pub fn epsilon(&self) -> Epsilon {
@@ -172,11 +163,7 @@ mod tests {
             stat += (o - e).powi(2) / e;
             cells += 1;
         }
-        let tail_o = counts
-            .iter()
-            .filter(|(z, _)| z.abs() > m)
-            .map(|(_, c)| *c)
-            .sum::<usize>() as f64;
+        let tail_o = counts.iter().filter(|(z, _)| z.abs() > m).map(|(_, c)| *c).sum::<usize>() as f64;
         let tail_e = tail_p.max(0.0) * n as f64;
         if tail_e >= 5.0 {
             stat += (tail_o - tail_e).powi(2) / tail_e;
@@ -195,20 +182,11 @@ mod tests {
 
     #[test]
     fn matches_exact_pmf_for_several_scales() {
-        for (eps, sens, seed) in [
-            (1.0, 1, 1u64),
-            (0.5, 1, 2),
-            (0.1, 1, 3),
-            (2.0, 3, 4),
-            (0.0333, 1, 5),
-        ] {
+        for (eps, sens, seed) in [(1.0, 1, 1u64), (0.5, 1, 2), (0.1, 1, 3), (2.0, 3, 4), (0.0333, 1, 5)] {
             let mech = DiscreteLaplace::new(Epsilon::new(eps).unwrap(), sens).unwrap();
             let (stat, df) = chi_square(&mech, 200_000, seed);
             assert!(df >= 3, "too few cells for eps {eps}");
-            assert!(
-                stat < chi_square_q999(df),
-                "eps {eps} sens {sens}: chi2 {stat} with {df} df"
-            );
+            assert!(stat < chi_square_q999(df), "eps {eps} sens {sens}: chi2 {stat} with {df} df");
         }
     }
 
@@ -243,11 +221,7 @@ mod tests {
         let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64;
         let sd = mech.std_dev();
         assert!(mean.abs() < 5.0 * sd / (n as f64).sqrt(), "mean {mean}");
-        assert!(
-            (var.sqrt() / sd - 1.0).abs() < 0.02,
-            "sd {} vs {sd}",
-            var.sqrt()
-        );
+        assert!((var.sqrt() / sd - 1.0).abs() < 0.02, "sd {} vs {sd}", var.sqrt());
     }
 
     #[test]
@@ -256,14 +230,9 @@ mod tests {
         for (num, den) in [(1u128, 3u128), (1, 1), (7, 2), (0, 1)] {
             let p = (-(num as f64) / den as f64).exp();
             let n = 100_000;
-            let hits = (0..n)
-                .filter(|_| sample_bernoulli_exp(num, den, &mut rng))
-                .count() as f64;
+            let hits = (0..n).filter(|_| sample_bernoulli_exp(num, den, &mut rng)).count() as f64;
             let sd = (p * (1.0 - p) / n as f64).sqrt().max(1e-9);
-            assert!(
-                ((hits / n as f64) - p).abs() < 5.0 * sd + 1e-9,
-                "{num}/{den}: {hits}"
-            );
+            assert!(((hits / n as f64) - p).abs() < 5.0 * sd + 1e-9, "{num}/{den}: {hits}");
         }
     }
 

@@ -10,9 +10,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// An amount of privacy budget, ε ≥ 0, exact to 2^-40.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
 #[serde(try_from = "f64", into = "f64")]
 pub struct Epsilon(u64);
 
@@ -26,10 +24,7 @@ impl Epsilon {
     /// Validates a caller's ε: finite, positive, at most [`Epsilon::MAX`], and not
     /// so small that it rounds to zero units.
     pub fn new(value: f64) -> Result<Self, DpError> {
-        let bad = |reason| DpError::InvalidEpsilon {
-            value: format!("{value}"),
-            reason,
-        };
+        let bad = |reason| DpError::InvalidEpsilon { value: format!("{value}"), reason };
         if value.is_nan() {
             return Err(bad("it is not a number (NaN)"));
         }
@@ -130,15 +125,7 @@ mod tests {
 
     #[test]
     fn validation() {
-        for bad in [
-            0.0,
-            -1.0,
-            f64::NAN,
-            f64::INFINITY,
-            f64::NEG_INFINITY,
-            1e-15,
-            1001.0,
-        ] {
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 1e-15, 1001.0] {
             assert!(Epsilon::new(bad).is_err(), "{bad}");
         }
         assert_eq!(Epsilon::new(1.0).unwrap(), Epsilon::ONE);

@@ -23,11 +23,7 @@ pub struct BudgetLedger {
 
 impl BudgetLedger {
     pub fn new(budget: Epsilon) -> Self {
-        BudgetLedger {
-            budget,
-            spent: Epsilon::zero(),
-            charges: Vec::new(),
-        }
+        BudgetLedger { budget, spent: Epsilon::zero(), charges: Vec::new() }
     }
 
     pub fn budget(&self) -> Epsilon {
@@ -51,10 +47,7 @@ impl BudgetLedger {
         match self.spent.checked_add(epsilon) {
             Some(total) if total <= self.budget => {
                 self.spent = total;
-                self.charges.push(Charge {
-                    mechanism: mechanism.to_string(),
-                    epsilon,
-                });
+                self.charges.push(Charge { mechanism: mechanism.to_string(), epsilon });
                 Ok(())
             }
             _ => Err(DpError::BudgetExceeded {
@@ -81,9 +74,7 @@ mod tests {
         assert!(l.charge("fpm", third).is_err());
         assert_eq!(l.charges().len(), 3);
         assert!(l.spent() <= l.budget());
-        let err = l
-            .charge("prefix-tree", Epsilon::new(0.05).unwrap())
-            .unwrap_err();
+        let err = l.charge("prefix-tree", Epsilon::new(0.05).unwrap()).unwrap_err();
         assert!(err.to_string().contains("budget exceeded"));
     }
 }

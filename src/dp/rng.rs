@@ -23,19 +23,13 @@ impl Randomness {
     pub fn secure() -> Result<Self, DpError> {
         let mut seed = [0u8; 32];
         getrandom::fill(&mut seed).map_err(|e| DpError::Entropy(e.to_string()))?;
-        Ok(Randomness {
-            rng: ChaCha20Rng::from_seed(seed),
-            private: true,
-        })
+        Ok(Randomness { rng: ChaCha20Rng::from_seed(seed), private: true })
     }
 
     /// A reproducible generator for tests and experiments. Its output is NOT private:
     /// anyone who knows the seed can subtract the noise.
     pub fn seeded(seed: u64) -> Self {
-        Randomness {
-            rng: ChaCha20Rng::seed_from_u64(seed),
-            private: false,
-        }
+        Randomness { rng: ChaCha20Rng::seed_from_u64(seed), private: false }
     }
 
     /// The secure generator, or a seeded one when `seed` is given.
@@ -56,10 +50,7 @@ impl Randomness {
     pub fn fork(&mut self) -> Randomness {
         let mut seed = [0u8; 32];
         self.rng.fill_bytes(&mut seed);
-        Randomness {
-            rng: ChaCha20Rng::from_seed(seed),
-            private: self.private,
-        }
+        Randomness { rng: ChaCha20Rng::from_seed(seed), private: self.private }
     }
 
     pub fn next_u32(&mut self) -> u32 {
@@ -86,11 +77,7 @@ impl Randomness {
             return self.u128() & (n - 1);
         }
         let bits = 128 - (n - 1).leading_zeros();
-        let mask = if bits == 128 {
-            u128::MAX
-        } else {
-            (1u128 << bits) - 1
-        };
+        let mask = if bits == 128 { u128::MAX } else { (1u128 << bits) - 1 };
         loop {
             let x = self.u128() & mask;
             if x < n {
@@ -155,10 +142,7 @@ mod tests {
             counts[r.below(7)] += 1;
         }
         // chi-square with 6 degrees of freedom; 22.46 is the 0.999 quantile
-        let chi: f64 = counts
-            .iter()
-            .map(|&c| (c as f64 - 10_000.0).powi(2) / 10_000.0)
-            .sum();
+        let chi: f64 = counts.iter().map(|&c| (c as f64 - 10_000.0).powi(2) / 10_000.0).sum();
         assert!(chi < 22.46, "chi-square {chi}, counts {counts:?}");
     }
 

@@ -21,11 +21,7 @@ pub fn corrupt(s: &str, ed: u32, rng: &mut Randomness) -> String {
             0 if !chars.is_empty() => {
                 let pos = rng.below(chars.len());
                 let old = chars[pos];
-                let choices: Vec<char> = LETTERS
-                    .iter()
-                    .map(|&b| b as char)
-                    .filter(|&c| c != old)
-                    .collect();
+                let choices: Vec<char> = LETTERS.iter().map(|&b| b as char).filter(|&c| c != old).collect();
                 chars[pos] = choices[rng.below(choices.len())];
             }
             0 | 1 => {
@@ -85,15 +81,9 @@ mod tests {
 
     #[test]
     fn two_word_records_are_distinct_and_seeded() {
-        let words: Vec<String> = ["SMITH", "JONES", "BROWN", "GARCIA"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let words: Vec<String> = ["SMITH", "JONES", "BROWN", "GARCIA"].iter().map(|s| s.to_string()).collect();
         let a = two_word_records(&words, 8, &mut Randomness::seeded(3)).unwrap();
-        assert_eq!(
-            a,
-            two_word_records(&words, 8, &mut Randomness::seeded(3)).unwrap()
-        );
+        assert_eq!(a, two_word_records(&words, 8, &mut Randomness::seeded(3)).unwrap());
         assert_eq!(a.iter().collect::<std::collections::HashSet<_>>().len(), 8);
         assert!(a.iter().all(|r| r.split(' ').count() == 2));
         assert!(

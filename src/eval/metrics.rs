@@ -16,11 +16,7 @@ pub struct Quality {
 
 /// `pairs` are (a, b) indices; `truth[a]` is the index of a's true match in B (if
 /// B still holds it); `n` is the number of true pairs (the number of A records).
-pub fn quality(
-    pairs: impl Iterator<Item = (u32, u32)>,
-    truth: &[Option<u32>],
-    n: usize,
-) -> Quality {
+pub fn quality(pairs: impl Iterator<Item = (u32, u32)>, truth: &[Option<u32>], n: usize) -> Quality {
     let mut returned = 0u64;
     let mut correct = 0u64;
     for (a, b) in pairs {
@@ -29,23 +25,9 @@ pub fn quality(
             correct += 1;
         }
     }
-    let precision = if returned == 0 {
-        0.0
-    } else {
-        correct as f64 / returned as f64
-    };
-    let recall = if n == 0 {
-        0.0
-    } else {
-        correct as f64 / n as f64
-    };
-    Quality {
-        precision,
-        recall,
-        f1: f1(precision, recall),
-        pairs: returned,
-        true_pairs: correct,
-    }
+    let precision = if returned == 0 { 0.0 } else { correct as f64 / returned as f64 };
+    let recall = if n == 0 { 0.0 } else { correct as f64 / n as f64 };
+    Quality { precision, recall, f1: f1(precision, recall), pairs: returned, true_pairs: correct }
 }
 
 /// F1 from precision and recall (0 when both are 0).
@@ -72,39 +54,19 @@ pub fn quality_by_ids<'a>(
             correct += 1;
         }
     }
-    let precision = if returned == 0 {
-        0.0
-    } else {
-        correct as f64 / returned as f64
-    };
-    let recall = if truth.is_empty() {
-        0.0
-    } else {
-        correct as f64 / truth.len() as f64
-    };
-    Quality {
-        precision,
-        recall,
-        f1: f1(precision, recall),
-        pairs: returned,
-        true_pairs: correct,
-    }
+    let precision = if returned == 0 { 0.0 } else { correct as f64 / returned as f64 };
+    let recall = if truth.is_empty() { 0.0 } else { correct as f64 / truth.len() as f64 };
+    Quality { precision, recall, f1: f1(precision, recall), pairs: returned, true_pairs: correct }
 }
 
 /// A truth file: CSV with a header, the true pairs' A ids in the first column
 /// and B ids in the second (`a_id,b_id`, the form of the pairs `link` writes).
 pub fn read_truth(bytes: &[u8], what: &str) -> Result<HashSet<(String, String)>, InputError> {
     let text = crate::dataset::decode_text(bytes, what)?;
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(true)
-        .from_reader(text.as_bytes());
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
     let mut truth = HashSet::new();
     for (i, row) in reader.records().enumerate() {
-        let row = row.map_err(|e| InputError::Csv {
-            record: i + 1,
-            reason: e.to_string(),
-        })?;
+        let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
         match (row.get(0), row.get(1)) {
             (Some(a), Some(b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
                 truth.insert((a.trim().to_string(), b.trim().to_string()));
@@ -118,9 +80,7 @@ pub fn read_truth(bytes: &[u8], what: &str) -> Result<HashSet<(String, String)>,
         }
     }
     if truth.is_empty() {
-        return Err(InputError::Empty {
-            what: what.to_string(),
-        });
+        return Err(InputError::Empty { what: what.to_string() });
     }
     Ok(truth)
 }
@@ -144,15 +104,10 @@ mod tests {
 
     #[test]
     fn truth_by_ids_scores_every_true_pair() {
-        let truth = read_truth(
-            b"a_id,b_id\nrec-1-org,rec-1-dup-0\nrec-1-org,rec-1-dup-1\nrec-2-org,rec-2-dup-0\n",
-            "t",
-        )
-        .unwrap();
-        let q = quality_by_ids(
-            [("rec-1-org", "rec-1-dup-0"), ("rec-2-org", "rec-1-dup-1")].into_iter(),
-            &truth,
-        );
+        let truth =
+            read_truth(b"a_id,b_id\nrec-1-org,rec-1-dup-0\nrec-1-org,rec-1-dup-1\nrec-2-org,rec-2-dup-0\n", "t")
+                .unwrap();
+        let q = quality_by_ids([("rec-1-org", "rec-1-dup-0"), ("rec-2-org", "rec-1-dup-1")].into_iter(), &truth);
         assert_eq!((q.pairs, q.true_pairs), (2, 1));
         assert!((q.precision - 0.5).abs() < 1e-12 && (q.recall - 1.0 / 3.0).abs() < 1e-12);
         assert!(read_truth(b"a_id,b_id\n", "t").is_err());

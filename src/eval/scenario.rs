@@ -50,23 +50,13 @@ impl ScenarioOptions {
     /// `config` with seed 42, a sample of 20 pairs, no key, the configuration's
     /// tree depth.
     pub fn new(config: Config) -> Self {
-        ScenarioOptions {
-            config,
-            seed: 42,
-            mean_h_max: false,
-            sample: 20,
-            keyed: false,
-        }
+        ScenarioOptions { config, seed: 42, mean_h_max: false, sample: 20, keyed: false }
     }
 
     /// docs/SCENARIO.md's run of a preset: its configuration, the tree depth
     /// from the data, for `ed` edits with `seed`.
     pub fn scenario(preset: Preset, ed: u32, seed: u64) -> Self {
-        ScenarioOptions {
-            seed,
-            mean_h_max: true,
-            ..ScenarioOptions::new(preset.config().with_ed(ed))
-        }
+        ScenarioOptions { seed, mean_h_max: true, ..ScenarioOptions::new(preset.config().with_ed(ed)) }
     }
 
     /// These options with `change` applied to the configuration.
@@ -124,10 +114,7 @@ pub fn corrupted_copy(
     alphabet: &Alphabet,
     rng: &mut Randomness,
 ) -> (Vec<String>, Vec<Option<u32>>) {
-    let corrupted: Vec<String> = a
-        .iter()
-        .map(|s| alphabet.normalize(&corrupt(s, ed, rng)))
-        .collect();
+    let corrupted: Vec<String> = a.iter().map(|s| alphabet.normalize(&corrupt(s, ed, rng))).collect();
     let perm = rng.permutation(a.len());
     let mut b = Vec::with_capacity(a.len());
     let mut truth = vec![None; a.len()];
@@ -156,9 +143,7 @@ pub fn run_scenario(
     progress: &mut dyn Progress,
 ) -> Result<ScenarioResult, Error> {
     if a_records.is_empty() {
-        return Err(Error::Parameter(
-            "the scenario needs at least one record".into(),
-        ));
+        return Err(Error::Parameter("the scenario needs at least one record".into()));
     }
     let start = clock.now_ms();
     let mut rng = Randomness::seeded(options.seed);
@@ -174,10 +159,8 @@ pub fn run_scenario(
             b_records.push(s.clone());
         }
     }
-    let truth: Vec<Option<u32>> = truth_all
-        .iter()
-        .map(|t| t.map(|j| b_index[j as usize]).filter(|&j| j != u32::MAX))
-        .collect();
+    let truth: Vec<Option<u32>> =
+        truth_all.iter().map(|t| t.map(|j| b_index[j as usize]).filter(|&j| j != u32::MAX)).collect();
     let corrupt_ms = clock.now_ms() - start;
 
     let mut config = options.config.clone();
@@ -185,16 +168,8 @@ pub fn run_scenario(
         config.mine.h_max = mean_record_length(a_records);
     }
     let budget = config.mine.budget();
-    let mut a = DataOwner::new(
-        Dataset::from_normalized(a_records.to_vec(), alphabet),
-        budget,
-        rng_a,
-    )?;
-    let mut b = DataOwner::new(
-        Dataset::from_normalized(b_records.clone(), alphabet),
-        budget,
-        rng_b,
-    )?;
+    let mut a = DataOwner::new(Dataset::from_normalized(a_records.to_vec(), alphabet), budget, rng_a)?;
+    let mut b = DataOwner::new(Dataset::from_normalized(b_records.clone(), alphabet), budget, rng_b)?;
     // a fork drawn after the others, so unkeyed runs keep their random streams
     let key = options.keyed.then(|| {
         let mut key = [0u8; 32];

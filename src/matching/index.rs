@@ -62,15 +62,8 @@ impl PcaTree {
         let dim = b.dim;
         let n = b.len();
         let (mean, basis, k) = principal_basis(b);
-        let mut idx = PcaTree {
-            k,
-            dim,
-            mean,
-            basis,
-            proj: vec![0.0; n * k],
-            rows: (0..n as u32).collect(),
-            nodes: Vec::new(),
-        };
+        let mut idx =
+            PcaTree { k, dim, mean, basis, proj: vec![0.0; n * k], rows: (0..n as u32).collect(), nodes: Vec::new() };
         let mut tmp = vec![0.0; k];
         let mut proj = vec![0.0; n * k];
         for r in 0..n {
@@ -82,8 +75,7 @@ impl PcaTree {
             build_node(&mut idx.nodes, &mut rows, &proj, k, 0, n);
         }
         for (i, &r) in rows.iter().enumerate() {
-            idx.proj[i * k..(i + 1) * k]
-                .copy_from_slice(&proj[r as usize * k..(r as usize + 1) * k]);
+            idx.proj[i * k..(i + 1) * k].copy_from_slice(&proj[r as usize * k..(r as usize + 1) * k]);
         }
         idx.rows = rows;
         idx
@@ -157,14 +149,7 @@ impl PcaTree {
     }
 }
 
-fn build_node(
-    nodes: &mut Vec<TreeNode>,
-    rows: &mut [u32],
-    proj: &[f64],
-    k: usize,
-    start: usize,
-    end: usize,
-) -> usize {
+fn build_node(nodes: &mut Vec<TreeNode>, rows: &mut [u32], proj: &[f64], k: usize, start: usize, end: usize) -> usize {
     let mut lo = vec![f64::INFINITY; k];
     let mut hi = vec![f64::NEG_INFINITY; k];
     for &r in &rows[start..end] {
@@ -175,30 +160,19 @@ fn build_node(
         }
     }
     let id = nodes.len();
-    nodes.push(TreeNode {
-        lo: lo.clone(),
-        hi: hi.clone(),
-        start,
-        end,
-        children: None,
-    });
+    nodes.push(TreeNode { lo: lo.clone(), hi: hi.clone(), start, end, children: None });
     if end - start <= LEAF || k == 0 {
         return id;
     }
-    let split = (0..k)
-        .max_by(|&x, &y| (hi[x] - lo[x]).total_cmp(&(hi[y] - lo[y])))
-        .unwrap_or(0);
+    let split = (0..k).max_by(|&x, &y| (hi[x] - lo[x]).total_cmp(&(hi[y] - lo[y]))).unwrap_or(0);
     if hi[split] - lo[split] <= 0.0 {
         return id; // all points project to one spot: a leaf
     }
     let mid = start + (end - start) / 2;
     // The comparator is a strict total order, so a selection and a full sort put
     // the same rows on each side of `mid`: the same tree, natively and in wasm.
-    let by_split = |x: &u32, y: &u32| {
-        proj[*x as usize * k + split]
-            .total_cmp(&proj[*y as usize * k + split])
-            .then(x.cmp(y))
-    };
+    let by_split =
+        |x: &u32, y: &u32| proj[*x as usize * k + split].total_cmp(&proj[*y as usize * k + split]).then(x.cmp(y));
     crate::sorting::partition_at(&mut rows[start..end], mid - start, by_split);
     let l = build_node(nodes, rows, proj, k, start, mid);
     let r = build_node(nodes, rows, proj, k, mid, end);
@@ -246,9 +220,7 @@ fn principal_basis(b: &Vectors) -> (Vec<f64>, Vec<f64>, usize) {
     let mut found = 0;
     for c in 0..k {
         // a deterministic start that is not orthogonal to much
-        let mut v: Vec<f64> = (0..dim)
-            .map(|j| 1.0 + ((j * 7 + c * 13) % 11) as f64 / 11.0)
-            .collect();
+        let mut v: Vec<f64> = (0..dim).map(|j| 1.0 + ((j * 7 + c * 13) % 11) as f64 / 11.0).collect();
         orthonormalize(&mut v, &basis, found, dim);
         for _ in 0..POWER_ITERATIONS {
             let mut w = vec![0.0; dim];
@@ -300,11 +272,7 @@ struct Indexes<'a> {
 
 impl<'a> Indexes<'a> {
     fn new(a: &Vectors, b: &'a Vectors) -> Self {
-        Indexes {
-            b,
-            lattice: Lattice::build(a, b),
-            tree: OnceLock::new(),
-        }
+        Indexes { b, lattice: Lattice::build(a, b), tree: OnceLock::new() }
     }
 
     fn tree(&self) -> &PcaTree {
@@ -348,30 +316,17 @@ fn match_rows(
 
 /// The exact range match, using every core natively ([`crate::par`]). Same pairs, same order as
 /// [`range_match_sequential`] and [`super::brute_force`].
-pub fn range_match(
-    a: &Vectors,
-    b: &Vectors,
-    thresholds: &[f64],
-) -> Result<(Vec<Pair>, MatchStats), Error> {
+pub fn range_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
     run(a, b, thresholds, true)
 }
 
 /// The exact range match on one thread (its per-row index queries; a sparse
 /// batch still goes through [`super::sparse`]).
-pub fn range_match_sequential(
-    a: &Vectors,
-    b: &Vectors,
-    thresholds: &[f64],
-) -> Result<(Vec<Pair>, MatchStats), Error> {
+pub fn range_match_sequential(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
     run(a, b, thresholds, false)
 }
 
-fn run(
-    a: &Vectors,
-    b: &Vectors,
-    thresholds: &[f64],
-    parallel: bool,
-) -> Result<(Vec<Pair>, MatchStats), Error> {
+fn run(a: &Vectors, b: &Vectors, thresholds: &[f64], parallel: bool) -> Result<(Vec<Pair>, MatchStats), Error> {
     validate(a, b, thresholds)?;
     if super::sparse::worthwhile(a, b) {
         return super::sparse::sparse_match(a, b, thresholds);
@@ -384,10 +339,7 @@ fn run(
     } else {
         // in chunks of rows as wasm runs them (one call each: crate::par)
         let chunk = crate::par::WASM_ROWS_PER_CALL;
-        (0..a.len())
-            .step_by(chunk)
-            .map(|start| rows(start..(start + chunk).min(a.len())))
-            .collect()
+        (0..a.len()).step_by(chunk).map(|start| rows(start..(start + chunk).min(a.len()))).collect()
     };
     super::join_chunks(parts)
 }
@@ -402,13 +354,7 @@ mod tests {
 
     fn vectors(dim: usize, raw: &[u8]) -> Vectors {
         let n = raw.len() / dim.max(1);
-        Vectors {
-            dim,
-            data: raw[..n * dim]
-                .iter()
-                .map(|&x| VALUES[x as usize % VALUES.len()])
-                .collect(),
-        }
+        Vectors { dim, data: raw[..n * dim].iter().map(|&x| VALUES[x as usize % VALUES.len()]).collect() }
     }
 
     proptest! {
@@ -448,13 +394,7 @@ mod tests {
         let data = raw[..n * dim]
             .iter()
             .enumerate()
-            .map(|(i, &x)| {
-                if i % dim < whole {
-                    (x % 4) as f32
-                } else {
-                    VALUES[x as usize % VALUES.len()]
-                }
-            })
+            .map(|(i, &x)| if i % dim < whole { (x % 4) as f32 } else { VALUES[x as usize % VALUES.len()] })
             .collect();
         Vectors { dim, data }
     }
@@ -484,14 +424,8 @@ mod tests {
 
     #[test]
     fn duplicates_and_zero_threshold() {
-        let a = Vectors {
-            dim: 3,
-            data: vec![1.0, 0.5, 0.0, 1.0, 0.5, 0.0],
-        };
-        let b = Vectors {
-            dim: 3,
-            data: vec![1.0, 0.5, 0.0, 1.0, 0.5, 0.0, 0.0, 0.0, 0.0],
-        };
+        let a = Vectors { dim: 3, data: vec![1.0, 0.5, 0.0, 1.0, 0.5, 0.0] };
+        let b = Vectors { dim: 3, data: vec![1.0, 0.5, 0.0, 1.0, 0.5, 0.0, 0.0, 0.0, 0.0] };
         let (p, _) = range_match(&a, &b, &[0.0, 0.0]).unwrap();
         assert_eq!(p.len(), 4);
         assert!(p.iter().all(|x| x.distance == 0.0 && x.b < 2));
@@ -499,31 +433,16 @@ mod tests {
 
     #[test]
     fn bad_inputs_are_errors() {
-        let a = Vectors {
-            dim: 2,
-            data: vec![1.0, 2.0],
-        };
-        let b = Vectors {
-            dim: 3,
-            data: vec![1.0, 2.0, 3.0],
-        };
+        let a = Vectors { dim: 2, data: vec![1.0, 2.0] };
+        let b = Vectors { dim: 3, data: vec![1.0, 2.0, 3.0] };
         assert!(range_match(&a, &b, &[1.0]).is_err());
-        let b2 = Vectors {
-            dim: 2,
-            data: vec![f32::NAN, 0.0],
-        };
+        let b2 = Vectors { dim: 2, data: vec![f32::NAN, 0.0] };
         assert!(range_match(&a, &b2, &[1.0]).is_err());
-        let b3 = Vectors {
-            dim: 2,
-            data: vec![0.0, 0.0],
-        };
+        let b3 = Vectors { dim: 2, data: vec![0.0, 0.0] };
         assert!(range_match(&a, &b3, &[]).is_err());
         assert!(range_match(&a, &b3, &[f64::NAN]).is_err());
         assert!(range_match(&a, &b3, &[-1.0]).is_err());
-        let empty = Vectors {
-            dim: 2,
-            data: vec![],
-        };
+        let empty = Vectors { dim: 2, data: vec![] };
         assert!(range_match(&a, &empty, &[1.0]).unwrap().0.is_empty());
         assert!(range_match(&empty, &b3, &[]).unwrap().0.is_empty());
     }

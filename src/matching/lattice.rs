@@ -91,20 +91,11 @@ impl Lattice {
         for &c in &coords {
             is_lattice[c] = true;
         }
-        let mut lat = Lattice {
-            coords,
-            is_lattice,
-            keys: Vec::new(),
-            buckets: Vec::new(),
-            packed: None,
-        };
+        let mut lat = Lattice { coords, is_lattice, keys: Vec::new(), buckets: Vec::new(), packed: None };
         let width = lat.coords.len();
-        let mut entries: Vec<(Vec<u8>, f64, u32)> = (0..b.len())
-            .map(|r| (lat.key(b.row(r)), lat.rest_norm(b.row(r)), r as u32))
-            .collect();
-        crate::sorting::sort_by(&mut entries, |x, y| {
-            x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)).then(x.2.cmp(&y.2))
-        });
+        let mut entries: Vec<(Vec<u8>, f64, u32)> =
+            (0..b.len()).map(|r| (lat.key(b.row(r)), lat.rest_norm(b.row(r)), r as u32)).collect();
+        crate::sorting::sort_by(&mut entries, |x, y| x.0.cmp(&y.0).then(x.1.total_cmp(&y.1)).then(x.2.cmp(&y.2)));
         let mut i = 0;
         while i < entries.len() {
             let mut j = i;
@@ -120,9 +111,7 @@ impl Lattice {
         }
         debug_assert_eq!(lat.keys.len(), lat.buckets.len() * width);
         if width <= 32 && lat.keys.iter().all(|&v| v <= 15) {
-            let map = (0..lat.buckets.len())
-                .map(|i| (pack(&lat.keys[i * width..(i + 1) * width]), i))
-                .collect();
+            let map = (0..lat.buckets.len()).map(|i| (pack(&lat.keys[i * width..(i + 1) * width]), i)).collect();
             lat.packed = Some(map);
         }
         Some(lat)
@@ -156,12 +145,7 @@ impl Lattice {
     /// The norm of the coordinates outside the lattice.
     #[inline(never)]
     fn rest_norm(&self, v: &[f32]) -> f64 {
-        v.iter()
-            .zip(&self.is_lattice)
-            .filter(|(_, l)| !**l)
-            .map(|(x, _)| (*x as f64) * (*x as f64))
-            .sum::<f64>()
-            .sqrt()
+        v.iter().zip(&self.is_lattice).filter(|(_, l)| !**l).map(|(x, _)| (*x as f64) * (*x as f64)).sum::<f64>().sqrt()
     }
 
     #[inline(never)]
@@ -260,7 +244,5 @@ impl Lattice {
 
 /// Four bits a coordinate (values ≤ 15, at most 32 coordinates).
 fn pack(key: &[u8]) -> u128 {
-    key.iter()
-        .enumerate()
-        .fold(0u128, |k, (i, &v)| k | ((v as u128) << (4 * i as u32)))
+    key.iter().enumerate().fold(0u128, |k, (i, &v)| k | ((v as u128) << (4 * i as u32)))
 }

@@ -55,11 +55,7 @@ pub(crate) fn push_found(
     found: &[(u32, f64)],
     total: &std::sync::atomic::AtomicU64,
 ) -> Result<(), Error> {
-    pairs.extend(found.iter().map(|&(j, d)| Pair {
-        a: a as u32,
-        b: j,
-        distance: d,
-    }));
+    pairs.extend(found.iter().map(|&(j, d)| Pair { a: a as u32, b: j, distance: d }));
     let n = found.len() as u64;
     if total.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n > MAX_PAIRS {
         return Err(Error::Parameter(format!(
@@ -71,9 +67,7 @@ pub(crate) fn push_found(
 
 /// Joins the per-chunk results of a range match (chunks in A-row order, so the
 /// pairs keep brute force's order), stopping at the first error.
-pub(crate) fn join_chunks(
-    parts: Vec<Result<(Vec<Pair>, u64), Error>>,
-) -> Result<(Vec<Pair>, MatchStats), Error> {
+pub(crate) fn join_chunks(parts: Vec<Result<(Vec<Pair>, u64), Error>>) -> Result<(Vec<Pair>, MatchStats), Error> {
     let mut pairs = Vec::new();
     let mut candidates = 0;
     for p in parts {
@@ -81,20 +75,13 @@ pub(crate) fn join_chunks(
         pairs.extend(ps);
         candidates += c;
     }
-    let stats = MatchStats {
-        candidates,
-        pairs: pairs.len() as u64,
-    };
+    let stats = MatchStats { candidates, pairs: pairs.len() as u64 };
     Ok((pairs, stats))
 }
 
 /// The order of an assignment's output: by A row, then distance, then B row.
 pub(crate) fn sort_by_a(pairs: &mut [Pair]) {
-    crate::sorting::sort_by(pairs, |x, y| {
-        x.a.cmp(&y.a)
-            .then(x.distance.total_cmp(&y.distance))
-            .then(x.b.cmp(&y.b))
-    });
+    crate::sorting::sort_by(pairs, |x, y| x.a.cmp(&y.a).then(x.distance.total_cmp(&y.distance)).then(x.b.cmp(&y.b)));
 }
 
 /// Checks the inputs of a match; the error names the problem.
@@ -107,9 +94,7 @@ pub fn validate(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(), Erro
     }
     for (name, v) in [("A", a), ("B", b)] {
         if v.dim == 0 && !v.data.is_empty() {
-            return Err(Error::Parameter(format!(
-                "{name}'s vectors have dimension 0"
-            )));
+            return Err(Error::Parameter(format!("{name}'s vectors have dimension 0")));
         }
         if v.dim > 0 && v.data.len() % v.dim != 0 {
             return Err(Error::Parameter(format!(
@@ -119,18 +104,11 @@ pub fn validate(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(), Erro
             )));
         }
         if let Some(i) = v.first_non_finite() {
-            return Err(Error::Parameter(format!(
-                "{name}'s vector {} has a non-finite component",
-                i / v.dim.max(1)
-            )));
+            return Err(Error::Parameter(format!("{name}'s vector {} has a non-finite component", i / v.dim.max(1))));
         }
     }
     if thresholds.len() != a.len() {
-        return Err(Error::Parameter(format!(
-            "{} thresholds for {} A vectors",
-            thresholds.len(),
-            a.len()
-        )));
+        return Err(Error::Parameter(format!("{} thresholds for {} A vectors", thresholds.len(), a.len())));
     }
     if let Some(i) = thresholds.iter().position(|t| !t.is_finite() || *t < 0.0) {
         return Err(Error::Parameter(format!(
@@ -146,10 +124,7 @@ pub fn validate(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(), Erro
 /// CLI's `--rule`, the JS `rule` option, match results, serde.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(
-    all(feature = "cli", not(target_arch = "wasm32")),
-    derive(clap::ValueEnum)
-)]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Rule {
     /// Every B within A's threshold (the paper's rule).
     All,
@@ -269,30 +244,18 @@ pub fn link(
 ) -> Result<(Vec<Pair>, MatchStats), Error> {
     let (c, stats) = candidates(a, b, thresholds, rule, ed, shape)?;
     let pairs = c.assign(a, b, rule);
-    let stats = MatchStats {
-        pairs: pairs.len() as u64,
-        ..stats
-    };
+    let stats = MatchStats { pairs: pairs.len() as u64, ..stats };
     Ok((pairs, stats))
 }
 
 /// `pairs` with their cosine distance as score, from the distance and the
 /// norms only (so it works on keyed, rotated vectors too).
 pub fn rank_by_cosine(a: &Vectors, b: &Vectors, pairs: &[Pair]) -> Vec<Scored> {
-    let norm = |v: &Vectors, r: usize| {
-        v.row(r)
-            .iter()
-            .map(|x| *x as f64 * *x as f64)
-            .sum::<f64>()
-            .sqrt()
-    };
+    let norm = |v: &Vectors, r: usize| v.row(r).iter().map(|x| *x as f64 * *x as f64).sum::<f64>().sqrt();
     let na: Vec<f64> = (0..a.len()).map(|r| norm(a, r)).collect();
     let nb: Vec<f64> = (0..b.len()).map(|r| norm(b, r)).collect();
     pairs
         .iter()
-        .map(|p| Scored {
-            pair: *p,
-            score: qgram::cosine_distance(na[p.a as usize], nb[p.b as usize], p.distance),
-        })
+        .map(|p| Scored { pair: *p, score: qgram::cosine_distance(na[p.a as usize], nb[p.b as usize], p.distance) })
         .collect()
 }

@@ -8,10 +8,7 @@ use super::Pair;
 pub fn one_to_one(pairs: &[Pair]) -> Vec<Pair> {
     let mut order: Vec<&Pair> = pairs.iter().collect();
     crate::sorting::sort_by(&mut order, |x, y| {
-        x.distance
-            .total_cmp(&y.distance)
-            .then(x.a.cmp(&y.a))
-            .then(x.b.cmp(&y.b))
+        x.distance.total_cmp(&y.distance).then(x.a.cmp(&y.a)).then(x.b.cmp(&y.b))
     });
     let max_a = pairs.iter().map(|p| p.a as usize + 1).max().unwrap_or(0);
     let max_b = pairs.iter().map(|p| p.b as usize + 1).max().unwrap_or(0);
@@ -52,9 +49,8 @@ mod tests {
 
     #[test]
     fn each_record_at_most_once() {
-        let pairs: Vec<Pair> = (0..20)
-            .flat_map(|a| (0..20).map(move |b| p(a, b, ((a * 7 + b * 13) % 11) as f64)))
-            .collect();
+        let pairs: Vec<Pair> =
+            (0..20).flat_map(|a| (0..20).map(move |b| p(a, b, ((a * 7 + b * 13) % 11) as f64))).collect();
         let out = one_to_one(&pairs);
         let mut sa = std::collections::HashSet::new();
         let mut sb = std::collections::HashSet::new();

@@ -42,11 +42,7 @@ struct Csr {
 
 impl Csr {
     fn new(v: &Vectors) -> Csr {
-        let mut c = Csr {
-            starts: vec![0],
-            cols: Vec::new(),
-            vals: Vec::new(),
-        };
+        let mut c = Csr { starts: vec![0], cols: Vec::new(), vals: Vec::new() };
         for r in 0..v.len() {
             for (j, &x) in v.row(r).iter().enumerate() {
                 if x != 0.0 {
@@ -102,9 +98,7 @@ pub fn worthwhile(a: &Vectors, b: &Vectors) -> bool {
         return false;
     }
     let sample = b.len().min(2000);
-    let nnz: usize = (0..sample)
-        .map(|r| b.row(r).iter().filter(|x| **x != 0.0).count())
-        .sum();
+    let nnz: usize = (0..sample).map(|r| b.row(r).iter().filter(|x| **x != 0.0).count()).sum();
     nnz * 8 < sample * b.dim
 }
 
@@ -150,11 +144,7 @@ fn weighted(x: f32, l: u8) -> f64 {
 }
 
 fn mass(cols: &[u32], vals: &[f32], scale: &[u8]) -> f64 {
-    cols.iter()
-        .zip(vals)
-        .filter(|(c, _)| scale[**c as usize] > 0)
-        .map(|(c, v)| weighted(*v, scale[*c as usize]))
-        .sum()
+    cols.iter().zip(vals).filter(|(c, _)| scale[**c as usize] > 0).map(|(c, v)| weighted(*v, scale[*c as usize])).sum()
 }
 
 impl SparsePostings {
@@ -172,16 +162,7 @@ impl SparsePostings {
                 }
             }
         }
-        let scale: Vec<u8> = masks
-            .iter()
-            .map(|&m| {
-                if m == 0 {
-                    0
-                } else {
-                    m.trailing_zeros() as u8 + 1
-                }
-            })
-            .collect();
+        let scale: Vec<u8> = masks.iter().map(|&m| if m == 0 { 0 } else { m.trailing_zeros() as u8 + 1 }).collect();
         let n = b.len();
         let b_mass: Vec<f64> = (0..n)
             .map(|r| {
@@ -191,9 +172,7 @@ impl SparsePostings {
             .collect();
         let mut by_mass: Vec<u32> = (0..n as u32).collect();
         crate::sorting::sort_by(&mut by_mass, |&x, &y| {
-            b_mass[x as usize]
-                .total_cmp(&b_mass[y as usize])
-                .then(x.cmp(&y))
+            b_mass[x as usize].total_cmp(&b_mass[y as usize]).then(x.cmp(&y))
         });
         let by_mass_w = by_mass.iter().map(|&r| b_mass[r as usize]).collect();
         let mut postings: Vec<Vec<u32>> = vec![Vec::new(); dim];
@@ -204,20 +183,8 @@ impl SparsePostings {
                 }
             }
         }
-        let posting_mass = postings
-            .iter()
-            .map(|p| p.iter().map(|&r| b_mass[r as usize]).collect())
-            .collect();
-        SparsePostings {
-            a,
-            b: b_csr,
-            scale,
-            b_mass,
-            postings,
-            posting_mass,
-            by_mass,
-            by_mass_w,
-        }
+        let posting_mass = postings.iter().map(|p| p.iter().map(|&r| b_mass[r as usize]).collect()).collect();
+        SparsePostings { a, b: b_csr, scale, b_mass, postings, posting_mass, by_mass, by_mass_w }
     }
 
     /// All B rows within `th` of A row `i`, sorted by (distance, b); returns candidates.
@@ -304,16 +271,10 @@ fn match_rows(
 
 /// The exact range match through the sparse index (inputs already validated).
 /// Same pairs, same order as [`super::brute_force`].
-pub fn sparse_match(
-    a: &Vectors,
-    b: &Vectors,
-    thresholds: &[f64],
-) -> Result<(Vec<Pair>, MatchStats), Error> {
+pub fn sparse_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
     let ix = SparsePostings::build(a, b);
     let total = AtomicU64::new(0);
-    super::join_chunks(crate::par::chunks(a.len(), 512, |rows| {
-        match_rows(&ix, thresholds, rows, &total)
-    }))
+    super::join_chunks(crate::par::chunks(a.len(), 512, |rows| match_rows(&ix, thresholds, rows, &total)))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -367,18 +328,9 @@ mod tests {
 
     #[test]
     fn negative_values_are_not_count_coordinates() {
-        let a = Vectors {
-            dim: 2,
-            data: vec![-1.0, 0.5, 1.0, 0.0],
-        };
-        let b = Vectors {
-            dim: 2,
-            data: vec![-1.0, 0.0, 0.0, 0.5, 1.0, 0.25],
-        };
+        let a = Vectors { dim: 2, data: vec![-1.0, 0.5, 1.0, 0.0] };
+        let b = Vectors { dim: 2, data: vec![-1.0, 0.0, 0.0, 0.5, 1.0, 0.25] };
         let th = [0.6, 0.3];
-        assert_eq!(
-            sparse_match(&a, &b, &th).unwrap().0,
-            brute_force(&a, &b, &th).unwrap().0
-        );
+        assert_eq!(sparse_match(&a, &b, &th).unwrap().0, brute_force(&a, &b, &th).unwrap().0);
     }
 }

@@ -22,10 +22,7 @@ use crate::dp::Epsilon;
 
 /// ε_i for levels 1..=h (index 0 is level 1).
 pub fn schedule(strategy: Strategy, epsilon: Epsilon, h: usize, q_max: usize) -> Vec<Epsilon> {
-    assert!(
-        (1..=64).contains(&h),
-        "tree depth out of range (validated by MineOptions)"
-    );
+    assert!((1..=64).contains(&h), "tree depth out of range (validated by MineOptions)");
     match strategy {
         Strategy::Linear => vec![epsilon.div_floor(h as u64); h],
         Strategy::Exponential | Strategy::Adaptive => exponential(epsilon, 1, h),
@@ -44,9 +41,7 @@ pub fn schedule(strategy: Strategy, epsilon: Epsilon, h: usize, q_max: usize) ->
 /// ε·i / (n(n+1)/2) for i = 1..=n.
 fn proportional(epsilon: Epsilon, n: usize) -> Vec<Epsilon> {
     let total = (n * (n + 1) / 2) as u64;
-    (1..=n)
-        .map(|i| epsilon.mul_ratio_floor(i as u64, total))
-        .collect()
+    (1..=n).map(|i| epsilon.mul_ratio_floor(i as u64, total)).collect()
 }
 
 /// ε·2^(i−from)/(2^(to−from+1) − 1) for i = from..=to.
@@ -54,9 +49,7 @@ fn exponential(epsilon: Epsilon, from: usize, to: usize) -> Vec<Epsilon> {
     let n = to - from + 1;
     // 2^n − 1 overflows u64 only for n = 64, which `schedule` excludes below 64 levels
     let den = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-    (0..n)
-        .map(|j| epsilon.mul_ratio_floor(1u64 << j.min(63), den))
-        .collect()
+    (0..n).map(|j| epsilon.mul_ratio_floor(1u64 << j.min(63), den)).collect()
 }
 
 /// θ for a query answered with budget ε_i: twice the standard deviation of

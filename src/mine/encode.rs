@@ -22,22 +22,13 @@ impl Encoded {
         // never inside a running one, and this loop runs once per mining
         #[inline(never)]
         fn encode_into(symbols: &mut Vec<u8>, record: &str, alphabet: &Alphabet) {
-            symbols.extend(
-                record
-                    .chars()
-                    .filter_map(|c| alphabet.index_of(c))
-                    .map(|i| i as u8),
-            );
+            symbols.extend(record.chars().filter_map(|c| alphabet.index_of(c)).map(|i| i as u8));
         }
         for r in records {
             encode_into(&mut symbols, r, alphabet);
             offsets.push(symbols.len());
         }
-        Encoded {
-            sigma: alphabet.len(),
-            symbols,
-            offsets,
-        }
+        Encoded { sigma: alphabet.len(), symbols, offsets }
     }
 
     pub fn len(&self) -> usize {
@@ -64,8 +55,7 @@ pub fn universe_size(sigma: usize, q: usize) -> Option<u64> {
 
 /// The code of a gram: its symbol indices read as a base-|Σ| number.
 pub fn code(sigma: usize, gram: &[u8]) -> u64 {
-    gram.iter()
-        .fold(0u64, |acc, &s| acc * sigma as u64 + s as u64)
+    gram.iter().fold(0u64, |acc, &s| acc * sigma as u64 + s as u64)
 }
 
 /// The gram of length `q` with code `code`.
@@ -133,10 +123,7 @@ mod tests {
     #[test]
     fn supports_count_records_not_occurrences() {
         let a = Alphabet::default();
-        let recs: Vec<String> = ["ANANA", "BANANA", "XY"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let recs: Vec<String> = ["ANANA", "BANANA", "XY"].iter().map(|s| s.to_string()).collect();
         let enc = Encoded::new(&recs, &a);
         let c = support_counts(&enc, 2, usize::MAX);
         let an = code(27, &[0, 13]);

@@ -35,53 +35,25 @@ pub fn supports(enc: &Encoded, q: usize) -> Vec<(u64, u32)> {
 
 /// The exact top-k grams with q in [q_min, q_max], by record support (ties: shorter
 /// first, then Σ order).
-pub fn top_k(
-    records: &[String],
-    alphabet: &Alphabet,
-    k: usize,
-    q_min: usize,
-    q_max: usize,
-) -> Vec<GramCount> {
+pub fn top_k(records: &[String], alphabet: &Alphabet, k: usize, q_min: usize, q_max: usize) -> Vec<GramCount> {
     let enc = Encoded::new(records, alphabet);
     let mut all: Vec<(String, f64)> = Vec::new();
     for q in q_min..=q_max {
-        all.extend(
-            supports(&enc, q)
-                .into_iter()
-                .map(|(c, n)| (decode(alphabet, q, c), n as f64)),
-        );
+        all.extend(supports(&enc, q).into_iter().map(|(c, n)| (decode(alphabet, q, c), n as f64)));
     }
-    crate::sorting::sort_by(&mut all, |a, b| {
-        rank_order(alphabet, (&a.0, a.1), (&b.0, b.1))
-    });
+    crate::sorting::sort_by(&mut all, |a, b| rank_order(alphabet, (&a.0, a.1), (&b.0, b.1)));
     all.truncate(k);
-    all.into_iter()
-        .map(|(gram, count)| GramCount { gram, count })
-        .collect()
+    all.into_iter().map(|(gram, count)| GramCount { gram, count }).collect()
 }
 
-pub fn mine(
-    dataset: &Dataset,
-    options: &MineOptions,
-    progress: &mut dyn Progress,
-) -> Result<NoisyBase, Error> {
+pub fn mine(dataset: &Dataset, options: &MineOptions, progress: &mut dyn Progress) -> Result<NoisyBase, Error> {
     progress.tick("exact supports", 0, 1)?;
-    let grams = top_k(
-        dataset.records(),
-        dataset.alphabet(),
-        options.k,
-        options.q_min,
-        options.q_max,
-    );
+    let grams = top_k(dataset.records(), dataset.alphabet(), options.k, options.q_min, options.q_max);
     progress.tick("exact supports", 1, 1)?;
     Ok(NoisyBase {
         padding: None,
         alphabet: dataset.alphabet().clone(),
-        params: super::baseline_record(
-            MinerKind::Exact,
-            options,
-            "exact counts: not private, never share",
-        ),
+        params: super::baseline_record(MinerKind::Exact, options, "exact counts: not private, never share"),
         private: false,
         grams,
     })
@@ -94,10 +66,7 @@ mod tests {
     #[test]
     fn exact_top_k_by_support() {
         let a = Alphabet::default();
-        let recs: Vec<String> = ["ANNA", "ANA", "BOB"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let recs: Vec<String> = ["ANNA", "ANA", "BOB"].iter().map(|s| s.to_string()).collect();
         let top = top_k(&recs, &a, 4, 1, 2);
         let names: Vec<&str> = top.iter().map(|g| g.gram.as_str()).collect();
         // A, N, AN, NA: 2 records each; B, O, ...: 1. Ties: shorter first, then Σ order

@@ -68,42 +68,24 @@ pub fn mine(
     for (step, q) in (options.q_min..=options.q_max).enumerate() {
         progress.tick("fpm", step as u64, lengths as u64)?;
         let counts = support_counts(&enc, q, m);
-        let mut noisy: Vec<(u64, i64)> = counts
-            .iter()
-            .enumerate()
-            .map(|(code, &c)| (code as u64, noise.release(c as i64, rng)))
-            .collect();
+        let mut noisy: Vec<(u64, i64)> =
+            counts.iter().enumerate().map(|(code, &c)| (code as u64, noise.release(c as i64, rng))).collect();
         // top-k of this length; among equal noisy counts the smaller code (Σ order) first
         crate::sorting::sort_by(&mut noisy, |a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         noisy.truncate(options.k);
         let floor = noise_floor(noise.scale(), counts.len());
-        candidates.extend(
-            noisy
-                .into_iter()
-                .map(|(code, c)| (decode(alphabet, q, code), c as f64 - floor)),
-        );
+        candidates.extend(noisy.into_iter().map(|(code, c)| (decode(alphabet, q, code), c as f64 - floor)));
     }
     progress.tick("fpm", lengths as u64, lengths as u64)?;
-    crate::sorting::sort_by(&mut candidates, |a, b| {
-        rank_order(alphabet, (&a.0, a.1), (&b.0, b.1))
-    });
+    crate::sorting::sort_by(&mut candidates, |a, b| rank_order(alphabet, (&a.0, a.1), (&b.0, b.1)));
     candidates.truncate(options.k);
     let mechanism = BTreeMap::from([
-        (
-            "noise".to_string(),
-            json!("discrete Laplace on record supports of all of Σ^q"),
-        ),
+        ("noise".to_string(), json!("discrete Laplace on record supports of all of Σ^q")),
         ("max_grams_per_record".to_string(), json!(m)),
         ("epsilon_per_length".to_string(), json!(eps_q.as_f64())),
         ("noise_scale".to_string(), json!(noise.scale())),
-        (
-            "released_count".to_string(),
-            json!("noisy support minus scale*ln(|Σ|^q)"),
-        ),
-        (
-            "composition".to_string(),
-            json!("sequential over gram lengths"),
-        ),
+        ("released_count".to_string(), json!("noisy support minus scale*ln(|Σ|^q)")),
+        ("composition".to_string(), json!("sequential over gram lengths")),
     ]);
     Ok(NoisyBase {
         padding: None,
@@ -119,9 +101,6 @@ pub fn mine(
             mechanism,
         },
         private: rng.is_private(),
-        grams: candidates
-            .into_iter()
-            .map(|(gram, count)| GramCount { gram, count })
-            .collect(),
+        grams: candidates.into_iter().map(|(gram, count)| GramCount { gram, count }).collect(),
     })
 }

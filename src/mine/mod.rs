@@ -69,9 +69,7 @@ impl MineOptions {
     pub fn validate(&self, sigma: usize) -> Result<Epsilon, MineError> {
         let bad = |m: String| Err(MineError::InvalidParameter(m));
         let eps = match self.miner {
-            MinerKind::Exact | MinerKind::Random => {
-                Epsilon::new(self.epsilon).unwrap_or(Epsilon::zero())
-            }
+            MinerKind::Exact | MinerKind::Random => Epsilon::new(self.epsilon).unwrap_or(Epsilon::zero()),
             _ => Epsilon::new(self.epsilon)?,
         };
         if self.k == 0 {
@@ -84,16 +82,10 @@ impl MineOptions {
             return bad("q_min must be at least 1".into());
         }
         if self.q_min > self.q_max {
-            return bad(format!(
-                "q_min ({}) is greater than q_max ({})",
-                self.q_min, self.q_max
-            ));
+            return bad(format!("q_min ({}) is greater than q_max ({})", self.q_min, self.q_max));
         }
         if self.q_max > MAX_Q {
-            return bad(format!(
-                "q_max = {} is too large (at most {MAX_Q})",
-                self.q_max
-            ));
+            return bad(format!("q_max = {} is too large (at most {MAX_Q})", self.q_max));
         }
         match self.miner {
             MinerKind::PrefixTree => {
@@ -109,10 +101,7 @@ impl MineOptions {
             }
             MinerKind::Fpm => {
                 if self.max_grams_per_record == 0 || self.max_grams_per_record > 1024 {
-                    return bad(format!(
-                        "max_grams_per_record = {} must be in 1..=1024",
-                        self.max_grams_per_record
-                    ));
+                    return bad(format!("max_grams_per_record = {} must be in 1..=1024", self.max_grams_per_record));
                 }
                 for q in self.q_min..=self.q_max {
                     match encode::universe_size(sigma, q) {
@@ -158,32 +147,21 @@ pub fn mine(
         // Σ plus two public symbols: data-independent, so the tree asks the same
         // counts for every dataset and the miner's ε-DP argument is unchanged.
         let p = crate::padding::Padding::default();
-        let extended = p
-            .extend(dataset.alphabet())
-            .map_err(|e| Error::Parameter(e.to_string()))?;
-        let padded = Dataset::from_normalized(
-            dataset.records().iter().map(|s| p.pad(s)).collect(),
-            &extended,
-        );
-        let inner = MineOptions {
-            padding: false,
-            ..options.clone()
-        };
+        let extended = p.extend(dataset.alphabet()).map_err(|e| Error::Parameter(e.to_string()))?;
+        let padded = Dataset::from_normalized(dataset.records().iter().map(|s| p.pad(s)).collect(), &extended);
+        let inner = MineOptions { padding: false, ..options.clone() };
         let mut base = mine(&padded, &inner, ledger, rng, progress)?;
         base.padding = Some(p);
         return Ok(base);
     }
     let eps = options.validate(dataset.alphabet().len())?;
     if dataset.is_empty() && options.miner != MinerKind::Random {
-        return Err(Error::Parameter(
-            "there are no records to mine (all of them normalized to empty?)".into(),
-        ));
+        return Err(Error::Parameter("there are no records to mine (all of them normalized to empty?)".into()));
     }
     match options.miner {
         MinerKind::Fpm => fpm::mine(dataset, options, eps, ledger, rng, progress),
         MinerKind::PrefixTree => {
-            let tree =
-                prefix_tree::PrefixTree::build(dataset, options, eps, ledger, rng, progress)?;
+            let tree = prefix_tree::PrefixTree::build(dataset, options, eps, ledger, rng, progress)?;
             Ok(tree.extract(options.k, options.q_min, options.q_max)?)
         }
         MinerKind::Exact => Ok(exact::mine(dataset, options, progress)?),

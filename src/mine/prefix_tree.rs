@@ -95,11 +95,7 @@ impl PrefixTree {
         let levels = schedule(strategy, epsilon, h, options.q_max);
         let adaptive = matches!(strategy, Strategy::Adaptive | Strategy::Hybrid);
         // a path never spends more than this: the schedule, or all of ε under the adaptive rule
-        let charge = if adaptive {
-            epsilon
-        } else {
-            Epsilon::from_units(levels.iter().map(|e| e.units()).sum())
-        };
+        let charge = if adaptive { epsilon } else { Epsilon::from_units(levels.iter().map(|e| e.units()).sum()) };
         ledger.charge(&format!("prefix-tree ({})", strategy.name()), charge)?;
 
         let enc = Encoded::new(dataset.records(), dataset.alphabet());
@@ -129,13 +125,8 @@ impl PrefixTree {
             }
             let remaining = epsilon.saturating_sub(node.spent);
             let planned = levels[d];
-            let non_frequent =
-                adaptive && v != 0 && (node.noisy as f64) < 2.0 * theta(node.epsilon);
-            let eps = if non_frequent {
-                remaining
-            } else {
-                planned.min(remaining)
-            };
+            let non_frequent = adaptive && v != 0 && (node.noisy as f64) < 2.0 * theta(node.epsilon);
+            let eps = if non_frequent { remaining } else { planned.min(remaining) };
             if eps.is_zero() {
                 continue;
             }
@@ -184,9 +175,7 @@ impl PrefixTree {
                 .spent
                 .checked_add(eps)
                 .filter(|s| *s <= epsilon)
-                .ok_or_else(|| {
-                    Error::Parameter("internal: a path would spend more than epsilon".into())
-                })?;
+                .ok_or_else(|| Error::Parameter("internal: a path would spend more than epsilon".into()))?;
             nodes[v as usize].first_child = first_child;
             nodes[v as usize].children = children.len() as u32;
             for &(a, noisy, _, _) in &children {
@@ -228,11 +217,7 @@ impl PrefixTree {
         for v in 0..self.nodes.len() {
             let (first, n, parent_count) = {
                 let node = &self.nodes[v];
-                (
-                    node.first_child as usize,
-                    node.children as usize,
-                    node.count,
-                )
+                (node.first_child as usize, node.children as usize, node.count)
             };
             if n == 0 {
                 continue;
@@ -258,11 +243,7 @@ impl PrefixTree {
 
     /// The largest budget any root-to-leaf path spent.
     pub fn max_path_spent(&self) -> Epsilon {
-        self.nodes
-            .iter()
-            .map(|n| n.spent)
-            .max()
-            .unwrap_or(Epsilon::zero())
+        self.nodes.iter().map(|n| n.spent).max().unwrap_or(Epsilon::zero())
     }
 
     /// The last `q` symbols of node `v`'s label (None if the label is shorter).
@@ -283,15 +264,10 @@ impl PrefixTree {
     /// Post-processing of the tree: spends no budget.
     pub fn extract(&self, k: usize, q_min: usize, q_max: usize) -> Result<NoisyBase, Error> {
         if k == 0 || q_min == 0 || q_min > q_max {
-            return Err(Error::Parameter(format!(
-                "invalid extraction k={k}, q in [{q_min}, {q_max}]"
-            )));
+            return Err(Error::Parameter(format!("invalid extraction k={k}, q in [{q_min}, {q_max}]")));
         }
         if q_min > self.h_max {
-            return Err(Error::Parameter(format!(
-                "q_min ({q_min}) exceeds the tree depth h_max ({})",
-                self.h_max
-            )));
+            return Err(Error::Parameter(format!("q_min ({q_min}) exceeds the tree depth h_max ({})", self.h_max)));
         }
         let mut score: HashMap<Vec<u8>, f64> = HashMap::new();
         let mut buf = Vec::new();
@@ -307,41 +283,19 @@ impl PrefixTree {
             }
         }
         let syms = self.alphabet.symbols();
-        let mut ranked: Vec<(String, f64)> = score
-            .into_iter()
-            .map(|(g, c)| (g.iter().map(|&s| syms[s as usize]).collect(), c))
-            .collect();
-        crate::sorting::sort_by(&mut ranked, |a, b| {
-            rank_order(&self.alphabet, (&a.0, a.1), (&b.0, b.1))
-        });
+        let mut ranked: Vec<(String, f64)> =
+            score.into_iter().map(|(g, c)| (g.iter().map(|&s| syms[s as usize]).collect(), c)).collect();
+        crate::sorting::sort_by(&mut ranked, |a, b| rank_order(&self.alphabet, (&a.0, a.1), (&b.0, b.1)));
         ranked.truncate(k);
         let mechanism = BTreeMap::from([
-            (
-                "noise".to_string(),
-                json!("discrete Laplace on prefix counts, every symbol of Σ asked"),
-            ),
+            ("noise".to_string(), json!("discrete Laplace on prefix counts, every symbol of Σ asked")),
             ("h_max".to_string(), json!(self.h_max)),
-            (
-                "epsilon_per_level".to_string(),
-                json!(self.levels.iter().map(|e| e.as_f64()).collect::<Vec<_>>()),
-            ),
-            (
-                "theta_per_level".to_string(),
-                json!(self.levels.iter().map(|e| theta(*e)).collect::<Vec<_>>()),
-            ),
+            ("epsilon_per_level".to_string(), json!(self.levels.iter().map(|e| e.as_f64()).collect::<Vec<_>>())),
+            ("theta_per_level".to_string(), json!(self.levels.iter().map(|e| theta(*e)).collect::<Vec<_>>())),
             ("theta_rule".to_string(), json!("2*sqrt(2)/epsilon_level")),
-            (
-                "adaptive_rule".to_string(),
-                json!(matches!(
-                    self.strategy,
-                    Strategy::Adaptive | Strategy::Hybrid
-                )),
-            ),
+            ("adaptive_rule".to_string(), json!(matches!(self.strategy, Strategy::Adaptive | Strategy::Hybrid))),
             ("nodes".to_string(), json!(self.nodes.len())),
-            (
-                "composition".to_string(),
-                json!("parallel over siblings, sequential along a path"),
-            ),
+            ("composition".to_string(), json!("parallel over siblings, sequential along a path")),
         ]);
         Ok(NoisyBase {
             padding: None,
@@ -357,10 +311,7 @@ impl PrefixTree {
                 mechanism,
             },
             private: self.private,
-            grams: ranked
-                .into_iter()
-                .map(|(gram, count)| GramCount { gram, count })
-                .collect(),
+            grams: ranked.into_iter().map(|(gram, count)| GramCount { gram, count }).collect(),
         })
     }
 }
@@ -375,23 +326,10 @@ mod tests {
     fn build(records: &[&str], strategy: Strategy, eps: f64, h: usize, seed: u64) -> PrefixTree {
         let a = Alphabet::default();
         let d = Dataset::from_normalized(records.iter().map(|s| s.to_string()).collect(), &a);
-        let o = MineOptions {
-            strategy,
-            epsilon: eps,
-            h_max: h,
-            ..crate::config::Config::paper().mine
-        };
+        let o = MineOptions { strategy, epsilon: eps, h_max: h, ..crate::config::Config::paper().mine };
         let e = Epsilon::new(eps).unwrap();
         let mut l = BudgetLedger::new(e);
-        PrefixTree::build(
-            &d,
-            &o,
-            e,
-            &mut l,
-            &mut Randomness::seeded(seed),
-            &mut NoProgress,
-        )
-        .unwrap()
+        PrefixTree::build(&d, &o, e, &mut l, &mut Randomness::seeded(seed), &mut NoProgress).unwrap()
     }
 
     #[test]
@@ -400,13 +338,7 @@ mod tests {
         let t = build(&recs, Strategy::Linear, 1000.0, 4, 1);
         // with ε = 1000 the noise is 0 with overwhelming probability, θ ≈ 0.01
         let b = t.extract(10, 1, 2).unwrap();
-        let get = |g: &str| {
-            b.grams
-                .iter()
-                .find(|x| x.gram == g)
-                .map(|x| x.count)
-                .unwrap_or(0.0)
-        };
+        let get = |g: &str| b.grams.iter().find(|x| x.gram == g).map(|x| x.count).unwrap_or(0.0);
         // occurrences within the first 4 symbols: A in ANNA(2) ANNE(1) ANA(2)
         assert_eq!(get("A"), 5.0);
         assert_eq!(get("N"), 5.0);
@@ -417,10 +349,7 @@ mod tests {
 
     #[test]
     fn tree_can_be_mined_again_without_budget() {
-        let recs: Vec<&str> = vec!["SMITH"; 500]
-            .into_iter()
-            .chain(vec!["JONES"; 300])
-            .collect();
+        let recs: Vec<&str> = vec!["SMITH"; 500].into_iter().chain(vec!["JONES"; 300]).collect();
         let t = build(&recs, Strategy::Hybrid, 1.0, 5, 2);
         let b1 = t.extract(5, 1, 1).unwrap();
         let b2 = t.extract(10, 2, 3).unwrap();
@@ -431,9 +360,7 @@ mod tests {
 
     #[test]
     fn consistency_holds() {
-        let recs: Vec<String> = (0..2000)
-            .map(|i| format!("{}AB", ["SM", "JO", "WI"][i % 3]))
-            .collect();
+        let recs: Vec<String> = (0..2000).map(|i| format!("{}AB", ["SM", "JO", "WI"][i % 3])).collect();
         let refs: Vec<&str> = recs.iter().map(|s| s.as_str()).collect();
         let t = build(&refs, Strategy::Exponential, 0.5, 4, 3);
         for (v, n) in t.nodes().iter().enumerate() {

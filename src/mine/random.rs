@@ -12,21 +12,11 @@ use std::collections::HashSet;
 /// uniform over Σ's letters (the space is left out: a gram of spaces, or one that
 /// starts or ends with a space, says little about a name). Counts are 0: the order
 /// is the draw order.
-pub fn mine(
-    alphabet: &Alphabet,
-    options: &MineOptions,
-    rng: &mut Randomness,
-) -> Result<NoisyBase, Error> {
-    let letters: Vec<char> = alphabet
-        .symbols()
-        .iter()
-        .copied()
-        .filter(|c| *c != ' ')
-        .collect();
+pub fn mine(alphabet: &Alphabet, options: &MineOptions, rng: &mut Randomness) -> Result<NoisyBase, Error> {
+    let letters: Vec<char> = alphabet.symbols().iter().copied().filter(|c| *c != ' ').collect();
     let span = options.q_max - options.q_min + 1;
-    let possible: u128 = (options.q_min..=options.q_max)
-        .map(|q| (letters.len() as u128).saturating_pow(q as u32))
-        .sum();
+    let possible: u128 =
+        (options.q_min..=options.q_max).map(|q| (letters.len() as u128).saturating_pow(q as u32)).sum();
     if (options.k as u128) > possible {
         return Err(Error::Parameter(format!(
             "k = {} is more than the {possible} distinct grams of lengths {}..={} over the alphabet",
@@ -39,20 +29,13 @@ pub fn mine(
         let q = options.q_min + rng.below(span);
         let g: String = (0..q).map(|_| letters[rng.below(letters.len())]).collect();
         if seen.insert(g.clone()) {
-            grams.push(GramCount {
-                gram: g,
-                count: 0.0,
-            });
+            grams.push(GramCount { gram: g, count: 0.0 });
         }
     }
     Ok(NoisyBase {
         padding: None,
         alphabet: alphabet.clone(),
-        params: super::baseline_record(
-            MinerKind::Random,
-            options,
-            "data-independent random grams: no budget spent",
-        ),
+        params: super::baseline_record(MinerKind::Random, options, "data-independent random grams: no budget spent"),
         // no data was read, so it is private whatever the generator
         private: true,
         grams,

@@ -7,18 +7,8 @@ use std::collections::HashSet;
 
 /// |miner's top-k ∩ exact top-k| / k, with the exact top-k computed on `dataset`.
 pub fn utility(base: &NoisyBase, dataset: &Dataset, k: usize) -> f64 {
-    let exact = super::exact::top_k(
-        dataset.records(),
-        dataset.alphabet(),
-        k,
-        base.params.q_min,
-        base.params.q_max,
-    );
-    overlap(
-        base,
-        &exact.iter().map(|g| g.gram.clone()).collect::<Vec<_>>(),
-        k,
-    )
+    let exact = super::exact::top_k(dataset.records(), dataset.alphabet(), k, base.params.q_min, base.params.q_max);
+    overlap(base, &exact.iter().map(|g| g.gram.clone()).collect::<Vec<_>>(), k)
 }
 
 /// |base's top-k ∩ reference| / k.
@@ -27,11 +17,6 @@ pub fn overlap(base: &NoisyBase, reference: &[String], k: usize) -> f64 {
         return 0.0;
     }
     let reference: HashSet<&str> = reference.iter().take(k).map(|s| s.as_str()).collect();
-    let hits = base
-        .grams
-        .iter()
-        .take(k)
-        .filter(|g| reference.contains(g.gram.as_str()))
-        .count();
+    let hits = base.grams.iter().take(k).filter(|g| reference.contains(g.gram.as_str())).count();
     hits as f64 / k as f64
 }

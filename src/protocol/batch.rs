@@ -10,10 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Which party made a batch: A sends thresholds, B does not. Options accept
 /// `"a"`/`"b"` as well.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(
-    all(feature = "cli", not(target_arch = "wasm32")),
-    derive(clap::ValueEnum)
-)]
+#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Party {
     #[default]
     #[serde(alias = "a")]
@@ -90,16 +87,9 @@ pub(super) struct ThresholdHeader {
 impl VectorBatch {
     /// Checks the batch's own consistency.
     pub fn validate(&self) -> Result<(), ProtocolError> {
-        let invalid = |reason: String| ProtocolError::Invalid {
-            what: "vector batch".into(),
-            reason,
-        };
-        if self.fingerprint.len() != 64 || !self.fingerprint.bytes().all(|b| b.is_ascii_hexdigit())
-        {
-            return Err(invalid(format!(
-                "fingerprint {:?} is not a SHA-256 hex digest",
-                self.fingerprint
-            )));
+        let invalid = |reason: String| ProtocolError::Invalid { what: "vector batch".into(), reason };
+        if self.fingerprint.len() != 64 || !self.fingerprint.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(invalid(format!("fingerprint {:?} is not a SHA-256 hex digest", self.fingerprint)));
         }
         let n = self.ids.len();
         if self.vectors.dim == 0 {
@@ -113,10 +103,7 @@ impl VectorBatch {
                 )));
             }
             if !self.vectors.dim.is_power_of_two() {
-                return Err(invalid(format!(
-                    "a keyed batch has a power-of-two dimension, not {}",
-                    self.vectors.dim
-                )));
+                return Err(invalid(format!("a keyed batch has a power-of-two dimension, not {}", self.vectors.dim)));
             }
         }
         // checked: a forged header may announce any dimension
@@ -131,9 +118,7 @@ impl VectorBatch {
         }
         if let Some(shape) = &self.shape {
             if self.transform.is_some() {
-                return Err(invalid(
-                    "a keyed batch cannot carry a shape (its coordinates are mixed)".into(),
-                ));
+                return Err(invalid("a keyed batch cannot carry a shape (its coordinates are mixed)".into()));
             }
             shape.validate(self.vectors.dim).map_err(invalid)?;
         }
@@ -147,20 +132,12 @@ impl VectorBatch {
         let mut seen = std::collections::HashMap::with_capacity(n);
         for (i, id) in self.ids.iter().enumerate() {
             if let Some(first) = seen.insert(id.as_str(), i) {
-                return Err(invalid(format!(
-                    "id {id:?} is used twice (records {} and {})",
-                    first + 1,
-                    i + 1
-                )));
+                return Err(invalid(format!("id {id:?} is used twice (records {} and {})", first + 1, i + 1)));
             }
         }
         if let Some(t) = &self.thresholds {
             if t.values.len() != n {
-                return Err(invalid(format!(
-                    "{} thresholds for {} vectors",
-                    t.values.len(),
-                    n
-                )));
+                return Err(invalid(format!("{} thresholds for {} vectors", t.values.len(), n)));
             }
             if let Some(i) = t.values.iter().position(|x| !x.is_finite() || *x < 0.0) {
                 return Err(invalid(format!(
@@ -203,11 +180,7 @@ impl VectorBatch {
         }
     }
 
-    pub(super) fn from_header(
-        h: BatchHeader,
-        data: Vec<f32>,
-        values: Option<Vec<f64>>,
-    ) -> Result<Self, ProtocolError> {
+    pub(super) fn from_header(h: BatchHeader, data: Vec<f32>, values: Option<Vec<f64>>) -> Result<Self, ProtocolError> {
         if h.count != h.ids.len() {
             return Err(ProtocolError::Invalid {
                 what: "vector batch".into(),
@@ -219,7 +192,10 @@ impl VectorBatch {
             Some(t) => Some(ThresholdSet {
                 mode: crate::threshold::ThresholdMode::from_name(&t.mode).ok_or_else(|| ProtocolError::Invalid {
                     what: "vector batch".into(),
-                    reason: format!("unknown threshold mode {:?} (this build knows \"paper\", \"sound\", \"global\")", t.mode),
+                    reason: format!(
+                        "unknown threshold mode {:?} (this build knows \"paper\", \"sound\", \"global\")",
+                        t.mode
+                    ),
                 })?,
                 ed: t.ed,
                 values: values.or(t.values).ok_or_else(|| ProtocolError::Invalid {
@@ -242,13 +218,7 @@ impl VectorBatch {
     }
 
     pub fn to_json(&self) -> String {
-        envelope(
-            VECTOR_BATCH,
-            &BatchHeader {
-                vectors: Some(self.vectors.data.clone()),
-                ..self.header(true)
-            },
-        )
+        envelope(VECTOR_BATCH, &BatchHeader { vectors: Some(self.vectors.data.clone()), ..self.header(true) })
     }
 
     pub fn from_json(text: &str) -> Result<Self, ProtocolError> {
@@ -272,15 +242,8 @@ impl VectorBatch {
     /// header, the vectors' numbers, the thresholds' (empty without thresholds).
     /// The numbers are their own memory on little-endian machines, not a copy.
     pub fn binary_parts(&self) -> [std::borrow::Cow<'_, [u8]>; 3] {
-        let thresholds = self
-            .thresholds
-            .as_ref()
-            .map_or(std::borrow::Cow::Borrowed(&[][..]), |t| le_bytes(&t.values));
-        [
-            std::borrow::Cow::Owned(self.binary_prefix()),
-            le_bytes(&self.vectors.data),
-            thresholds,
-        ]
+        let thresholds = self.thresholds.as_ref().map_or(std::borrow::Cow::Borrowed(&[][..]), |t| le_bytes(&t.values));
+        [std::borrow::Cow::Owned(self.binary_prefix()), le_bytes(&self.vectors.data), thresholds]
     }
 
     /// The binary form's bytes before the numbers: preamble and JSON header.

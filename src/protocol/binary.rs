@@ -23,21 +23,15 @@ impl BinaryLayout {
     /// [`Self::prefix_len`] says how many that is.
     pub fn read(prefix: &[u8], total: usize) -> Result<Self, ProtocolError> {
         let hlen = Self::prefix_len(prefix)? - 12;
-        let trunc = |reason: String| ProtocolError::Truncated {
-            what: "binary vector batch".into(),
-            reason,
-        };
+        let trunc = |reason: String| ProtocolError::Truncated { what: "binary vector batch".into(), reason };
         if total < 12 + hlen || prefix.len() < 12 + hlen {
             return Err(trunc(format!(
                 "header of {hlen} bytes announced, {} present",
                 total.min(prefix.len()).saturating_sub(12)
             )));
         }
-        let header_text =
-            std::str::from_utf8(&prefix[12..12 + hlen]).map_err(|_| ProtocolError::Malformed {
-                expected: VECTOR_BATCH,
-                reason: "header is not UTF-8".into(),
-            })?;
+        let header_text = std::str::from_utf8(&prefix[12..12 + hlen])
+            .map_err(|_| ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "header is not UTF-8".into() })?;
         let h: BatchHeader = open(header_text, VECTOR_BATCH)?;
         if h.vectors.is_some() {
             return Err(ProtocolError::Invalid {
@@ -47,19 +41,11 @@ impl BinaryLayout {
         }
         let rest = total - 12 - hlen;
         let n = h.count;
-        let need_vec = n
-            .checked_mul(h.dim)
-            .and_then(|x| x.checked_mul(4))
-            .ok_or_else(|| trunc("size overflow".into()))?;
-        let need_th = if h.thresholds.is_some() {
-            n.checked_mul(8)
-                .ok_or_else(|| trunc("size overflow".into()))?
-        } else {
-            0
-        };
-        let need = need_vec
-            .checked_add(need_th)
-            .ok_or_else(|| trunc("size overflow".into()))?;
+        let need_vec =
+            n.checked_mul(h.dim).and_then(|x| x.checked_mul(4)).ok_or_else(|| trunc("size overflow".into()))?;
+        let need_th =
+            if h.thresholds.is_some() { n.checked_mul(8).ok_or_else(|| trunc("size overflow".into()))? } else { 0 };
+        let need = need_vec.checked_add(need_th).ok_or_else(|| trunc("size overflow".into()))?;
         if rest < need {
             return Err(trunc(format!(
                 "{} bytes of numbers, {} expected for {} vectors of dimension {}",
@@ -73,15 +59,8 @@ impl BinaryLayout {
             });
         }
         let start = 12 + hlen;
-        let thresholds = h
-            .thresholds
-            .is_some()
-            .then(|| start + need_vec..start + need);
-        Ok(BinaryLayout {
-            header: h,
-            vectors: start..start + need_vec,
-            thresholds,
-        })
+        let thresholds = h.thresholds.is_some().then(|| start + need_vec..start + need);
+        Ok(BinaryLayout { header: h, vectors: start..start + need_vec, thresholds })
     }
 
     /// The length of the preamble and header, from the first 12 bytes (the magic,
@@ -90,10 +69,7 @@ impl BinaryLayout {
         if preamble.len() < 12 {
             return Err(ProtocolError::Truncated {
                 what: "binary vector batch".into(),
-                reason: format!(
-                    "{} bytes, shorter than the 12-byte preamble",
-                    preamble.len()
-                ),
+                reason: format!("{} bytes, shorter than the 12-byte preamble", preamble.len()),
             });
         }
         if &preamble[..4] != b"GLVB" {
@@ -104,24 +80,15 @@ impl BinaryLayout {
         }
         let version = u32::from_le_bytes([preamble[4], preamble[5], preamble[6], preamble[7]]);
         if version != VERSION {
-            return Err(ProtocolError::Version {
-                format: VECTOR_BATCH.into(),
-                found: version,
-                supported: VERSION,
-            });
+            return Err(ProtocolError::Version { format: VECTOR_BATCH.into(), found: version, supported: VERSION });
         }
-        let hlen =
-            u32::from_le_bytes([preamble[8], preamble[9], preamble[10], preamble[11]]) as usize;
+        let hlen = u32::from_le_bytes([preamble[8], preamble[9], preamble[10], preamble[11]]) as usize;
         Ok(12 + hlen)
     }
 
     /// The batch, from the numbers read out of [`Self::vectors`] and
     /// [`Self::thresholds`]; validated like every batch read.
-    pub fn into_batch(
-        self,
-        data: Vec<f32>,
-        values: Option<Vec<f64>>,
-    ) -> Result<VectorBatch, ProtocolError> {
+    pub fn into_batch(self, data: Vec<f32>, values: Option<Vec<f64>>) -> Result<VectorBatch, ProtocolError> {
         VectorBatch::from_header(self.header, data, values)
     }
 }

@@ -40,10 +40,7 @@ pub(crate) fn envelope<T: Serialize>(format: &str, body: &T) -> String {
 }
 
 /// Checks format and version, then decodes the payload.
-pub(crate) fn open<T: DeserializeOwned>(
-    text: &str,
-    format: &'static str,
-) -> Result<T, ProtocolError> {
+pub(crate) fn open<T: DeserializeOwned>(text: &str, format: &'static str) -> Result<T, ProtocolError> {
     if text.len() > MAX_MESSAGE_BYTES {
         return Err(ProtocolError::Invalid {
             what: format.into(),
@@ -52,41 +49,25 @@ pub(crate) fn open<T: DeserializeOwned>(
     }
     let value: Value = serde_json::from_str(text).map_err(|e| {
         if e.is_eof() {
-            ProtocolError::Truncated {
-                what: format.into(),
-                reason: e.to_string(),
-            }
+            ProtocolError::Truncated { what: format.into(), reason: e.to_string() }
         } else {
-            ProtocolError::Malformed {
-                expected: format,
-                reason: e.to_string(),
-            }
+            ProtocolError::Malformed { expected: format, reason: e.to_string() }
         }
     })?;
-    let obj = value.as_object().ok_or_else(|| ProtocolError::Malformed {
-        expected: format,
-        reason: "not a JSON object".into(),
-    })?;
-    let found =
-        obj.get("format")
-            .and_then(Value::as_str)
-            .ok_or_else(|| ProtocolError::Malformed {
-                expected: format,
-                reason: "no \"format\" field".into(),
-            })?;
+    let obj = value
+        .as_object()
+        .ok_or_else(|| ProtocolError::Malformed { expected: format, reason: "not a JSON object".into() })?;
+    let found = obj
+        .get("format")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ProtocolError::Malformed { expected: format, reason: "no \"format\" field".into() })?;
     if found != format {
-        return Err(ProtocolError::WrongFormat {
-            expected: format.into(),
-            found: found.into(),
-        });
+        return Err(ProtocolError::WrongFormat { expected: format.into(), found: found.into() });
     }
-    let version =
-        obj.get("version")
-            .and_then(Value::as_u64)
-            .ok_or_else(|| ProtocolError::Malformed {
-                expected: format,
-                reason: "no numeric \"version\" field".into(),
-            })?;
+    let version = obj
+        .get("version")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| ProtocolError::Malformed { expected: format, reason: "no numeric \"version\" field".into() })?;
     if version != VERSION as u64 {
         return Err(ProtocolError::Version {
             format: format.into(),
@@ -94,10 +75,7 @@ pub(crate) fn open<T: DeserializeOwned>(
             supported: VERSION,
         });
     }
-    serde_json::from_value(value).map_err(|e| ProtocolError::Malformed {
-        expected: format,
-        reason: e.to_string(),
-    })
+    serde_json::from_value(value).map_err(|e| ProtocolError::Malformed { expected: format, reason: e.to_string() })
 }
 
 // ---------------------------------------------------------------- noisy base
@@ -108,31 +86,16 @@ pub fn write_noisy_base(base: &NoisyBase) -> String {
 
 pub fn read_noisy_base(text: &str) -> Result<NoisyBase, ProtocolError> {
     let base: NoisyBase = open(text, NOISY_BASE)?;
-    let invalid = |reason: String| ProtocolError::Invalid {
-        what: "noisy base".into(),
-        reason,
-    };
+    let invalid = |reason: String| ProtocolError::Invalid { what: "noisy base".into(), reason };
     let p = &base.params;
     if p.q_min == 0 || p.q_min > p.q_max {
-        return Err(invalid(format!(
-            "gram lengths [{}, {}] are not a valid range",
-            p.q_min, p.q_max
-        )));
+        return Err(invalid(format!("gram lengths [{}, {}] are not a valid range", p.q_min, p.q_max)));
     }
-    if !(p.epsilon.is_finite()
-        && p.epsilon >= 0.0
-        && p.epsilon_spent.is_finite()
-        && p.epsilon_spent >= 0.0)
-    {
-        return Err(invalid(
-            "epsilon values must be finite and non-negative".into(),
-        ));
+    if !(p.epsilon.is_finite() && p.epsilon >= 0.0 && p.epsilon_spent.is_finite() && p.epsilon_spent >= 0.0) {
+        return Err(invalid("epsilon values must be finite and non-negative".into()));
     }
     if p.epsilon_spent > p.epsilon + 1e-12 {
-        return Err(invalid(format!(
-            "it claims to spend {} of a budget of {}",
-            p.epsilon_spent, p.epsilon
-        )));
+        return Err(invalid(format!("it claims to spend {} of a budget of {}", p.epsilon_spent, p.epsilon)));
     }
     if let Some(pad) = base.padding {
         let sym = base.alphabet.symbols();
@@ -194,17 +157,8 @@ pub fn write_shared_base(base: &SharedBase) -> String {
 /// Reads a shared base and checks its fingerprint against its content.
 pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
     let body: SharedBaseBody = open(text, SHARED_BASE)?;
-    let base = SharedBase::with_padding(
-        body.alphabet,
-        body.q_min,
-        body.q_max,
-        body.grams,
-        body.padding,
-    )
-    .map_err(|e| ProtocolError::Invalid {
-        what: "shared base".into(),
-        reason: e.to_string(),
-    })?;
+    let base = SharedBase::with_padding(body.alphabet, body.q_min, body.q_max, body.grams, body.padding)
+        .map_err(|e| ProtocolError::Invalid { what: "shared base".into(), reason: e.to_string() })?;
     if base.fingerprint() != body.fingerprint {
         return Err(ProtocolError::Fingerprint {
             what: "the shared base's content".into(),
@@ -247,11 +201,7 @@ pub fn write_match_result(r: &MatchResult) -> String {
 
 pub fn read_match_result(text: &str) -> Result<MatchResult, ProtocolError> {
     let r: MatchResult = open(text, MATCH_RESULT)?;
-    if let Some(p) = r
-        .pairs
-        .iter()
-        .find(|p| !p.distance.is_finite() || p.distance < 0.0)
-    {
+    if let Some(p) = r.pairs.iter().find(|p| !p.distance.is_finite() || p.distance < 0.0) {
         return Err(ProtocolError::Invalid {
             what: "match result".into(),
             reason: format!("pair ({}, {}) has distance {}", p.a, p.b, p.distance),

@@ -31,10 +31,7 @@ pub struct Part {
 
 impl Part {
     pub fn thresholds(&self, ed: u32) -> Option<&[f64]> {
-        self.thresholds
-            .iter()
-            .find(|(e, _)| *e == ed)
-            .map(|(_, t)| t.as_slice())
+        self.thresholds.iter().find(|(e, _)| *e == ed).map(|(_, t)| t.as_slice())
     }
 }
 
@@ -106,10 +103,7 @@ struct PartHeader {
 }
 
 fn invalid(reason: String) -> ProtocolError {
-    ProtocolError::Invalid {
-        what: "record batch".into(),
-        reason,
-    }
+    ProtocolError::Invalid { what: "record batch".into(), reason }
 }
 
 impl RecordBatch {
@@ -133,16 +127,11 @@ impl RecordBatch {
         if sent.len() != self.fields.len() {
             let names: Vec<&str> = self.fields.iter().map(|(n, _)| n.as_str()).collect();
             let want: Vec<&str> = sent.iter().map(|f| f.name.as_str()).collect();
-            return Err(invalid(format!(
-                "it has fields {names:?}, the schema sends {want:?}"
-            ))
-            .into());
+            return Err(invalid(format!("it has fields {names:?}, the schema sends {want:?}")).into());
         }
         for (f, (name, data)) in sent.iter().zip(&self.fields) {
             if f.name != *name {
-                return Err(
-                    invalid(format!("field {name:?} where the schema has {:?}", f.name)).into(),
-                );
+                return Err(invalid(format!("field {name:?} where the schema has {:?}", f.name)).into());
             }
             let at = |m: String| invalid(format!("field {name:?}: {m}"));
             let kind = f.kind().unwrap_or(Kind::Suppress);
@@ -150,46 +139,27 @@ impl RecordBatch {
                 FieldData::Embedded { base, parts, shape } => {
                     if let Some(sh) = shape {
                         if self.keyed {
-                            return Err(at(
-                                "a keyed batch cannot carry a shape (its coordinates are mixed)"
-                                    .into(),
-                            )
-                            .into());
+                            return Err(
+                                at("a keyed batch cannot carry a shape (its coordinates are mixed)".into()).into()
+                            );
                         }
-                        sh.validate(parts.first().map_or(0, |p| p.vectors.dim))
-                            .map_err(at)?;
+                        sh.validate(parts.first().map_or(0, |p| p.vectors.dim)).map_err(at)?;
                     }
                     if !kind.is_embedded() {
-                        return Err(
-                            at(format!("embedded vectors for a {} field", kind.name())).into()
-                        );
+                        return Err(at(format!("embedded vectors for a {} field", kind.name())).into());
                     }
                     if base.len() != 64 || !base.bytes().all(|b| b.is_ascii_hexdigit()) {
-                        return Err(
-                            at("the base fingerprint is not a SHA-256 hex digest".into()).into(),
-                        );
+                        return Err(at("the base fingerprint is not a SHA-256 hex digest".into()).into());
                     }
                     let want = if kind == Kind::Date { 3 } else { 1 };
                     if parts.len() != want {
-                        return Err(at(format!(
-                            "{} parts, a {} field has {want}",
-                            parts.len(),
-                            kind.name()
-                        ))
-                        .into());
+                        return Err(at(format!("{} parts, a {} field has {want}", parts.len(), kind.name())).into());
                     }
                     for p in parts {
-                        if p.rows.windows(2).any(|w| w[0] >= w[1])
-                            || p.rows.last().is_some_and(|&r| r as usize >= n)
-                        {
-                            return Err(at(
-                                "its rows are not ascending row numbers of the batch".into()
-                            )
-                            .into());
+                        if p.rows.windows(2).any(|w| w[0] >= w[1]) || p.rows.last().is_some_and(|&r| r as usize >= n) {
+                            return Err(at("its rows are not ascending row numbers of the batch".into()).into());
                         }
-                        if p.vectors.dim == 0
-                            || p.rows.len().checked_mul(p.vectors.dim) != Some(p.vectors.data.len())
-                        {
+                        if p.vectors.dim == 0 || p.rows.len().checked_mul(p.vectors.dim) != Some(p.vectors.data.len()) {
                             return Err(at(format!(
                                 "{} rows but {} numbers of dimension {}",
                                 p.rows.len(),
@@ -199,24 +169,18 @@ impl RecordBatch {
                             .into());
                         }
                         if let Some(i) = p.vectors.first_non_finite() {
-                            return Err(at(format!(
-                                "vector {} has a non-finite component",
-                                i / p.vectors.dim
-                            ))
-                            .into());
+                            return Err(at(format!("vector {} has a non-finite component", i / p.vectors.dim)).into());
                         }
                         for (ed, t) in &p.thresholds {
-                            if t.len() != p.rows.len()
-                                || t.iter().any(|x| !x.is_finite() || *x < 0.0)
-                            {
-                                return Err(at(format!("the thresholds of ed {ed} are not one finite number >= 0 per row")).into());
+                            if t.len() != p.rows.len() || t.iter().any(|x| !x.is_finite() || *x < 0.0) {
+                                return Err(at(format!(
+                                    "the thresholds of ed {ed} are not one finite number >= 0 per row"
+                                ))
+                                .into());
                             }
                         }
                     }
-                    if parts
-                        .iter()
-                        .any(|p| p.rows != parts[0].rows || p.vectors.dim != parts[0].vectors.dim)
-                    {
+                    if parts.iter().any(|p| p.rows != parts[0].rows || p.vectors.dim != parts[0].vectors.dim) {
                         return Err(at("its parts differ in rows or dimension".into()).into());
                     }
                 }
@@ -253,14 +217,8 @@ impl RecordBatch {
             .fields
             .iter()
             .map(|(name, data)| {
-                let mut h = FieldHeader {
-                    name: name.clone(),
-                    base: None,
-                    parts: None,
-                    shape: None,
-                    hashed: None,
-                    clear: None,
-                };
+                let mut h =
+                    FieldHeader { name: name.clone(), base: None, parts: None, shape: None, hashed: None, clear: None };
                 match data {
                     FieldData::Embedded { base, parts, shape } => {
                         h.base = Some(base.clone());
@@ -269,9 +227,7 @@ impl RecordBatch {
                             parts
                                 .iter()
                                 .map(|p| {
-                                    numbers.extend(
-                                        p.vectors.data.iter().flat_map(|x| x.to_le_bytes()),
-                                    );
+                                    numbers.extend(p.vectors.data.iter().flat_map(|x| x.to_le_bytes()));
                                     for (_, t) in &p.thresholds {
                                         numbers.extend(t.iter().flat_map(|x| x.to_le_bytes()));
                                     }
@@ -284,9 +240,7 @@ impl RecordBatch {
                                 .collect(),
                         );
                     }
-                    FieldData::Hashed(v) => {
-                        h.hashed = Some(v.iter().map(|x| x.map(hex::encode)).collect())
-                    }
+                    FieldData::Hashed(v) => h.hashed = Some(v.iter().map(|x| x.map(hex::encode)).collect()),
                     FieldData::Clear(v) => h.clear = Some(v.clone()),
                 }
                 h
@@ -313,15 +267,9 @@ impl RecordBatch {
 
     /// Reads the binary form; checks lengths (not the schema: [`Self::validate`]).
     pub fn read(bytes: &[u8]) -> Result<RecordBatch, ProtocolError> {
-        let trunc = |reason: String| ProtocolError::Truncated {
-            what: "record batch".into(),
-            reason,
-        };
+        let trunc = |reason: String| ProtocolError::Truncated { what: "record batch".into(), reason };
         if bytes.len() < 12 {
-            return Err(trunc(format!(
-                "{} bytes, shorter than the 12-byte preamble",
-                bytes.len()
-            )));
+            return Err(trunc(format!("{} bytes, shorter than the 12-byte preamble", bytes.len())));
         }
         if &bytes[0..4] != MAGIC {
             let what = if bytes.starts_with(b"GLVB") {
@@ -329,33 +277,19 @@ impl RecordBatch {
             } else {
                 "no GLRB magic"
             };
-            return Err(ProtocolError::Malformed {
-                expected: RECORD_BATCH,
-                reason: what.into(),
-            });
+            return Err(ProtocolError::Malformed { expected: RECORD_BATCH, reason: what.into() });
         }
-        let u32_at =
-            |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let u32_at = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
         let version = u32_at(4);
         if version != VERSION {
-            return Err(ProtocolError::Version {
-                format: RECORD_BATCH.into(),
-                found: version,
-                supported: VERSION,
-            });
+            return Err(ProtocolError::Version { format: RECORD_BATCH.into(), found: version, supported: VERSION });
         }
         let hlen = u32_at(8) as usize;
         if bytes.len() - 12 < hlen {
-            return Err(trunc(format!(
-                "header of {hlen} bytes announced, {} present",
-                bytes.len() - 12
-            )));
+            return Err(trunc(format!("header of {hlen} bytes announced, {} present", bytes.len() - 12)));
         }
-        let text =
-            std::str::from_utf8(&bytes[12..12 + hlen]).map_err(|_| ProtocolError::Malformed {
-                expected: RECORD_BATCH,
-                reason: "header is not UTF-8".into(),
-            })?;
+        let text = std::str::from_utf8(&bytes[12..12 + hlen])
+            .map_err(|_| ProtocolError::Malformed { expected: RECORD_BATCH, reason: "header is not UTF-8".into() })?;
         let h: Header = open(text, RECORD_BATCH)?;
         let mut at = 12 + hlen;
         let mut take = |len: Option<usize>| -> Result<&[u8], ProtocolError> {
@@ -377,10 +311,7 @@ impl RecordBatch {
                     for p in parts {
                         let n = p.rows.len();
                         let raw = take(n.checked_mul(p.dim).and_then(|x| x.checked_mul(4)))?;
-                        let data = raw
-                            .chunks_exact(4)
-                            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                            .collect();
+                        let data = raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
                         let mut thresholds = Vec::new();
                         for ed in p.eds {
                             let raw = take(n.checked_mul(8))?;
@@ -391,17 +322,9 @@ impl RecordBatch {
                                     .collect(),
                             ));
                         }
-                        out.push(Part {
-                            rows: p.rows,
-                            vectors: Vectors { dim: p.dim, data },
-                            thresholds,
-                        });
+                        out.push(Part { rows: p.rows, vectors: Vectors { dim: p.dim, data }, thresholds });
                     }
-                    FieldData::Embedded {
-                        base,
-                        parts: out,
-                        shape,
-                    }
+                    FieldData::Embedded { base, parts: out, shape }
                 }
                 (None, None, Some(h), None) if shape.is_none() => {
                     let mut v = Vec::with_capacity(h.len());
@@ -411,10 +334,7 @@ impl RecordBatch {
                             Some(s) => {
                                 let mut b = [0u8; 16];
                                 hex::decode_to_slice(&s, &mut b).map_err(|_| {
-                                    invalid(format!(
-                                        "field {:?}: a keyed hash is not 32 hex digits",
-                                        f.name
-                                    ))
+                                    invalid(format!("field {:?}: a keyed hash is not 32 hex digits", f.name))
                                 })?;
                                 Some(b)
                             }
@@ -423,12 +343,7 @@ impl RecordBatch {
                     FieldData::Hashed(v)
                 }
                 (None, None, None, Some(c)) if shape.is_none() => FieldData::Clear(c),
-                _ => {
-                    return Err(invalid(format!(
-                        "field {:?} is not exactly one of embedded, hashed, clear",
-                        f.name
-                    )))
-                }
+                _ => return Err(invalid(format!("field {:?} is not exactly one of embedded, hashed, clear", f.name))),
             };
             fields.push((f.name, data));
         }

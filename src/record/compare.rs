@@ -55,24 +55,12 @@ impl<'a> PartCmp<'a> {
         shape: Option<&Shape>,
     ) -> Result<PartCmp<'a>, String> {
         let transform = keyed.then_some("keyed");
-        let mut thresholds = vec![matching_thresholds(
-            &a.vectors,
-            &b.vectors,
-            &vec![0.0; a.rows.len()],
-            transform,
-        )];
+        let mut thresholds = vec![matching_thresholds(&a.vectors, &b.vectors, &vec![0.0; a.rows.len()], transform)];
         for &ed in eds {
-            let t = a
-                .thresholds(ed)
-                .ok_or_else(|| format!("party A sent no thresholds for {ed} edits"))?;
+            let t = a.thresholds(ed).ok_or_else(|| format!("party A sent no thresholds for {ed} edits"))?;
             thresholds.push(matching_thresholds(&a.vectors, &b.vectors, t, transform));
         }
-        let shape = shape.map(|s| {
-            (
-                s.lengths.clone(),
-                s.lengths.iter().map(|l| s.complete.contains(l)).collect(),
-            )
-        });
+        let shape = shape.map(|s| (s.lengths.clone(), s.lengths.iter().map(|l| s.complete.contains(l)).collect()));
         Ok(PartCmp {
             a,
             b,
@@ -100,14 +88,8 @@ impl<'a> PartCmp<'a> {
         if d <= self.thresholds[0][ra] {
             return Some(0);
         }
-        let bound = self.shape.as_ref().map_or(1, |(lengths, complete)| {
-            qgram_bound(x, y, lengths, complete).max(1)
-        });
-        self.eds
-            .iter()
-            .zip(&self.thresholds[1..])
-            .find(|(e, t)| **e >= bound && d <= t[ra])
-            .map(|(e, _)| *e)
+        let bound = self.shape.as_ref().map_or(1, |(lengths, complete)| qgram_bound(x, y, lengths, complete).max(1));
+        self.eds.iter().zip(&self.thresholds[1..]).find(|(e, t)| **e >= bound && d <= t[ra]).map(|(e, _)| *e)
     }
 }
 
@@ -121,10 +103,7 @@ pub fn qgram_bound(a: &[f32], b: &[f32], lengths: &[u8], complete: &[bool]) -> u
     let mut total = [0i64; 33];
     for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
         let l = lengths[i] as usize;
-        let (na, nb) = (
-            (x as f64 * l as f64).round() as i64,
-            (y as f64 * l as f64).round() as i64,
-        );
+        let (na, nb) = ((x as f64 * l as f64).round() as i64, (y as f64 * l as f64).round() as i64);
         diff[l] += (na - nb).abs();
         if complete[i] {
             total[l] += na - nb;
@@ -132,9 +111,7 @@ pub fn qgram_bound(a: &[f32], b: &[f32], lengths: &[u8], complete: &[bool]) -> u
     }
     let mut bound = 0i64;
     for l in 1..33 {
-        bound = bound
-            .max((diff[l] + 2 * l as i64 - 1) / (2 * l as i64))
-            .max(total[l].abs());
+        bound = bound.max((diff[l] + 2 * l as i64 - 1) / (2 * l as i64)).max(total[l].abs());
     }
     bound.min(u32::MAX as i64) as u32
 }
@@ -160,10 +137,7 @@ pub(crate) enum FieldCmp<'a> {
 fn text_level(e: Option<u32>, levels: &[u32]) -> u8 {
     match e {
         Some(0) => 0,
-        Some(e) => levels
-            .iter()
-            .position(|&l| e <= l)
-            .map_or(levels.len() + 1, |i| i + 1) as u8,
+        Some(e) => levels.iter().position(|&l| e <= l).map_or(levels.len() + 1, |i| i + 1) as u8,
         None => (levels.len() + 1) as u8,
     }
 }
@@ -175,28 +149,19 @@ impl FieldCmp<'_> {
                 None => MISSING,
                 Some(e) => text_level(e, levels),
             },
-            FieldCmp::Date {
-                parts,
-                weights,
-                bands,
-            } => {
+            FieldCmp::Date { parts, weights, bands } => {
                 let w = [weights.year, weights.month, weights.day];
                 let mut total = 0.0;
                 for (p, w) in parts.iter().zip(w) {
                     match p.edits(a, b) {
                         None => return MISSING,
-                        Some(e) => {
-                            total += w * e.unwrap_or(DATE_EDS[DATE_EDS.len() - 1] + 1) as f64
-                        }
+                        Some(e) => total += w * e.unwrap_or(DATE_EDS[DATE_EDS.len() - 1] + 1) as f64,
                     }
                 }
                 if total == 0.0 {
                     0
                 } else {
-                    bands
-                        .iter()
-                        .position(|&b| total <= b)
-                        .map_or(bands.len() + 1, |i| i + 1) as u8
+                    bands.iter().position(|&b| total <= b).map_or(bands.len() + 1, |i| i + 1) as u8
                 }
             }
             FieldCmp::Hashed(x, y) => match (&x[a as usize], &y[b as usize]) {
@@ -229,11 +194,7 @@ fn embedded(d: &FieldData) -> Option<&[Part]> {
 }
 
 impl<'a> Comparer<'a> {
-    pub fn new(
-        schema: &Schema,
-        a: &'a RecordBatch,
-        b: &'a RecordBatch,
-    ) -> Result<Comparer<'a>, String> {
+    pub fn new(schema: &Schema, a: &'a RecordBatch, b: &'a RecordBatch) -> Result<Comparer<'a>, String> {
         let (na, nb) = (a.ids.len(), b.ids.len());
         let keyed = a.keyed;
         let mut fields = Vec::new();
@@ -245,26 +206,20 @@ impl<'a> Comparer<'a> {
             let cmp = match (da, db) {
                 (FieldData::Hashed(x), FieldData::Hashed(y)) => FieldCmp::Hashed(x, y),
                 (FieldData::Clear(x), FieldData::Clear(y)) => FieldCmp::Clear(x, y),
-                (
-                    FieldData::Embedded {
-                        parts: pa, shape, ..
-                    },
-                    FieldData::Embedded { parts: pb, .. },
-                ) if kind == Kind::Date => FieldCmp::Date {
-                    parts: pa
-                        .iter()
-                        .zip(pb)
-                        .map(|(x, y)| PartCmp::new(x, y, na, nb, &DATE_EDS, keyed, shape.as_ref()))
-                        .collect::<Result<_, _>>()?,
-                    weights: f.weights.clone().unwrap_or_default(),
-                    bands: f.levels(),
-                },
-                (
-                    FieldData::Embedded {
-                        parts: pa, shape, ..
-                    },
-                    FieldData::Embedded { parts: pb, .. },
-                ) => {
+                (FieldData::Embedded { parts: pa, shape, .. }, FieldData::Embedded { parts: pb, .. })
+                    if kind == Kind::Date =>
+                {
+                    FieldCmp::Date {
+                        parts: pa
+                            .iter()
+                            .zip(pb)
+                            .map(|(x, y)| PartCmp::new(x, y, na, nb, &DATE_EDS, keyed, shape.as_ref()))
+                            .collect::<Result<_, _>>()?,
+                        weights: f.weights.clone().unwrap_or_default(),
+                        bands: f.levels(),
+                    }
+                }
+                (FieldData::Embedded { parts: pa, shape, .. }, FieldData::Embedded { parts: pb, .. }) => {
                     let levels: Vec<u32> = f.levels().iter().map(|l| *l as u32).collect();
                     if kind == Kind::Name {
                         names.push(i);
@@ -275,21 +230,12 @@ impl<'a> Comparer<'a> {
                         levels,
                     }
                 }
-                _ => {
-                    return Err(format!(
-                        "field {:?} has different forms in the two batches",
-                        f.name
-                    ))
-                }
+                _ => return Err(format!("field {:?} has different forms in the two batches", f.name)),
             };
             fields.push(cmp);
         }
         let mut cross = Vec::new();
-        let swap = if names.len() >= 2 {
-            Some((names[0], names[1]))
-        } else {
-            None
-        };
+        let swap = if names.len() >= 2 { Some((names[0], names[1])) } else { None };
         if let Some((i, j)) = swap {
             let levels = match &fields[i] {
                 FieldCmp::Text { levels, .. } => levels.clone(),
@@ -299,26 +245,12 @@ impl<'a> Comparer<'a> {
                 FieldCmp::Text { levels, .. } => levels.clone(),
                 _ => Vec::new(),
             };
-            let (ai, aj) = (
-                embedded(&a.fields[i].1).unwrap_or(&[]),
-                embedded(&a.fields[j].1).unwrap_or(&[]),
-            );
-            let (bi, bj) = (
-                embedded(&b.fields[i].1).unwrap_or(&[]),
-                embedded(&b.fields[j].1).unwrap_or(&[]),
-            );
-            cross.push(PartCmp::new(
-                &ai[0], &bj[0], na, nb, &levels, keyed, name_shape,
-            )?);
-            cross.push(PartCmp::new(
-                &aj[0], &bi[0], na, nb, &levels_j, keyed, name_shape,
-            )?);
+            let (ai, aj) = (embedded(&a.fields[i].1).unwrap_or(&[]), embedded(&a.fields[j].1).unwrap_or(&[]));
+            let (bi, bj) = (embedded(&b.fields[i].1).unwrap_or(&[]), embedded(&b.fields[j].1).unwrap_or(&[]));
+            cross.push(PartCmp::new(&ai[0], &bj[0], na, nb, &levels, keyed, name_shape)?);
+            cross.push(PartCmp::new(&aj[0], &bi[0], na, nb, &levels_j, keyed, name_shape)?);
         }
-        Ok(Comparer {
-            fields,
-            swap,
-            cross,
-        })
+        Ok(Comparer { fields, swap, cross })
     }
 
     /// The levels of pair (a, b) into `out`; true when the name fields
@@ -336,12 +268,8 @@ impl<'a> Comparer<'a> {
         };
         let rank = |l: u8, worst: usize| if l == MISSING { worst as u32 } else { l as u32 };
         let straight = rank(out[i], li.len() + 1) + rank(out[j], lj.len() + 1);
-        let xi = self.cross[0]
-            .edits(a, b)
-            .map_or(MISSING, |e| text_level(e, li));
-        let xj = self.cross[1]
-            .edits(a, b)
-            .map_or(MISSING, |e| text_level(e, lj));
+        let xi = self.cross[0].edits(a, b).map_or(MISSING, |e| text_level(e, li));
+        let xj = self.cross[1].edits(a, b).map_or(MISSING, |e| text_level(e, lj));
         let swapped = rank(xi, li.len() + 1) + rank(xj, lj.len() + 1);
         if swapped < straight {
             out[i] = xi;

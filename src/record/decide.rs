@@ -116,11 +116,6 @@ mod tests {
         assert_eq!(assign(&m2, Assignment::OneToOne), vec![0]);
         assert_eq!(assign(&m2, Assignment::All).len(), 2);
         assert!(!has_duplicates(&[(0, 0, 1.0), (0, 1, 1.0)]));
-        assert!(has_duplicates(&[
-            (0, 0, 1.0),
-            (0, 1, 1.0),
-            (1, 2, 1.0),
-            (1, 3, 1.0)
-        ]));
+        assert!(has_duplicates(&[(0, 0, 1.0), (0, 1, 1.0), (1, 2, 1.0), (1, 3, 1.0)]));
     }
 }

@@ -98,14 +98,9 @@ fn m_start(levels: usize) -> Vec<f64> {
 /// Fits the model to `patterns` (distinct level patterns with their counts).
 pub fn fit(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, lambda_start: f64) -> Fit {
     let nf = starts.len();
-    let mut m: Vec<Vec<f64>> = starts
-        .iter()
-        .map(|s| s.fixed_m.clone().unwrap_or_else(|| m_start(s.levels.len())))
-        .collect();
-    let mut u: Vec<Vec<f64>> = starts
-        .iter()
-        .map(|s| s.fixed_u.clone().unwrap_or_else(|| s.u_random.clone()))
-        .collect();
+    let mut m: Vec<Vec<f64>> =
+        starts.iter().map(|s| s.fixed_m.clone().unwrap_or_else(|| m_start(s.levels.len()))).collect();
+    let mut u: Vec<Vec<f64>> = starts.iter().map(|s| s.fixed_u.clone().unwrap_or_else(|| s.u_random.clone())).collect();
     let mut lambda = lambda_start.clamp(1e-4, 0.9);
     let total: f64 = patterns.iter().map(|(_, c)| *c as f64).sum();
     let mut iterations = 0;
@@ -159,12 +154,7 @@ pub fn fit(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, lambda_start: f64) -
         .zip(m.into_iter().zip(u))
         .zip(seen)
         .map(|((s, (m, u)), seen)| FieldFit {
-            weights: m
-                .iter()
-                .zip(&u)
-                .zip(seen)
-                .map(|((a, b), seen)| if seen { (a / b).log2() } else { 0.0 })
-                .collect(),
+            weights: m.iter().zip(&u).zip(seen).map(|((a, b), seen)| if seen { (a / b).log2() } else { 0.0 }).collect(),
             name: s.name,
             levels: s.levels,
             u_random: s.u_random,
@@ -174,19 +164,11 @@ pub fn fit(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, lambda_start: f64) -
             u,
         })
         .collect();
-    Fit {
-        lambda,
-        fields,
-        iterations,
-        converged,
-    }
+    Fit { lambda, fields, iterations, converged }
 }
 
 fn max_diff(a: &[f64], b: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x - y).abs())
-        .fold(0.0, f64::max)
+    a.iter().zip(b).map(|(x, y)| (x - y).abs()).fold(0.0, f64::max)
 }
 
 /// The match probability of a pattern (the E-step), in log space.
@@ -203,12 +185,7 @@ fn posterior(p: &[u8], m: &[Vec<f64>], u: &[Vec<f64>], lambda: f64) -> f64 {
 impl Fit {
     /// A pattern's weight: the sum of its levels' weights (missing: 0).
     pub fn weight(&self, pattern: &[u8]) -> f64 {
-        pattern
-            .iter()
-            .zip(&self.fields)
-            .filter(|(l, _)| **l != MISSING)
-            .map(|(l, f)| f.weights[*l as usize])
-            .sum()
+        pattern.iter().zip(&self.fields).filter(|(l, _)| **l != MISSING).map(|(l, f)| f.weights[*l as usize]).sum()
     }
 
     /// The match probability of a pair of weight `w`.
@@ -244,9 +221,7 @@ mod tests {
         let mut counts = std::collections::HashMap::new();
         for _ in 0..200_000 {
             let is_match = ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < lambda;
-            let p: Vec<u8> = (0..3)
-                .map(|f| draw(if is_match { &m[f] } else { &u[f] }, &mut rng))
-                .collect();
+            let p: Vec<u8> = (0..3).map(|f| draw(if is_match { &m[f] } else { &u[f] }, &mut rng)).collect();
             *counts.entry(p).or_insert(0u64) += 1;
         }
         let patterns: Vec<_> = counts.into_iter().collect();
@@ -264,16 +239,8 @@ mod tests {
         assert!((fit.lambda - lambda).abs() < 0.01, "lambda {}", fit.lambda);
         for f in 0..3 {
             for l in 0..m[f].len() {
-                assert!(
-                    (fit.fields[f].m[l] - m[f][l]).abs() < 0.02,
-                    "m[{f}][{l}] = {}",
-                    fit.fields[f].m[l]
-                );
-                assert!(
-                    (fit.fields[f].u[l] - u[f][l]).abs() < 0.02,
-                    "u[{f}][{l}] = {}",
-                    fit.fields[f].u[l]
-                );
+                assert!((fit.fields[f].m[l] - m[f][l]).abs() < 0.02, "m[{f}][{l}] = {}", fit.fields[f].m[l]);
+                assert!((fit.fields[f].u[l] - u[f][l]).abs() < 0.02, "u[{f}][{l}] = {}", fit.fields[f].u[l]);
             }
         }
         // weights order agreement above disagreement

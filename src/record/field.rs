@@ -27,15 +27,8 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 7] = [
-        Kind::String,
-        Kind::Name,
-        Kind::Date,
-        Kind::Number,
-        Kind::Keyed,
-        Kind::Clear,
-        Kind::Suppress,
-    ];
+    pub const ALL: [Kind; 7] =
+        [Kind::String, Kind::Name, Kind::Date, Kind::Number, Kind::Keyed, Kind::Clear, Kind::Suppress];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -86,11 +79,7 @@ fn two() -> f64 {
 
 impl Default for DateWeights {
     fn default() -> Self {
-        DateWeights {
-            year: 2.0,
-            month: 1.0,
-            day: 1.0,
-        }
+        DateWeights { year: 2.0, month: 1.0, day: 1.0 }
     }
 }
 
@@ -215,82 +204,40 @@ impl Field {
 
     pub(super) fn validate(&self) -> Result<(), Error> {
         let at = |m: String| bad(format!("field {:?}: {m}", self.name));
-        if self.name.is_empty()
-            || self.name.len() > 64
-            || self.name.chars().any(|c| c.is_control() || c == ',')
-        {
+        if self.name.is_empty() || self.name.len() > 64 || self.name.chars().any(|c| c.is_control() || c == ',') {
             return Err(bad(format!(
                 "field name {:?} must be 1-64 characters, no comma or control character",
                 self.name
             )));
         }
         let kind = self.kind().ok_or_else(|| {
-            at(format!(
-                "unknown kind {:?} (one of {})",
-                self.kind,
-                Kind::ALL.map(|k| k.name()).join(", ")
-            ))
+            at(format!("unknown kind {:?} (one of {})", self.kind, Kind::ALL.map(|k| k.name()).join(", ")))
         })?;
         if self.columns.iter().any(|c| c.trim().is_empty()) {
             return Err(at("an empty column name".into()));
         }
         let only = |opt: &str, set: bool, kinds: &[Kind]| {
             if set && !kinds.contains(&kind) {
-                Err(at(format!(
-                    "option {opt} does not apply to a {} field",
-                    kind.name()
-                )))
+                Err(at(format!("option {opt} does not apply to a {} field", kind.name())))
             } else {
                 Ok(())
             }
         };
-        only(
-            "levels",
-            self.levels.is_some(),
-            &[Kind::String, Kind::Name, Kind::Date, Kind::Number],
-        )?;
+        only("levels", self.levels.is_some(), &[Kind::String, Kind::Name, Kind::Date, Kind::Number])?;
         only("alphabet", self.alphabet.is_some(), &[Kind::String])?;
         only("format", self.format.is_some(), &[Kind::Date])?;
         only("weights", self.weights.is_some(), &[Kind::Date])?;
         only("invalid", self.invalid.is_some(), &[Kind::Date])?;
-        only(
-            "m",
-            self.m.is_some(),
-            &[
-                Kind::String,
-                Kind::Name,
-                Kind::Date,
-                Kind::Number,
-                Kind::Keyed,
-                Kind::Clear,
-            ],
-        )?;
-        only(
-            "u",
-            self.u.is_some(),
-            &[
-                Kind::String,
-                Kind::Name,
-                Kind::Date,
-                Kind::Number,
-                Kind::Keyed,
-                Kind::Clear,
-            ],
-        )?;
+        only("m", self.m.is_some(), &[Kind::String, Kind::Name, Kind::Date, Kind::Number, Kind::Keyed, Kind::Clear])?;
+        only("u", self.u.is_some(), &[Kind::String, Kind::Name, Kind::Date, Kind::Number, Kind::Keyed, Kind::Clear])?;
         if let Some(levels) = &self.levels {
             if levels.is_empty() || levels.len() > MAX_LEVELS {
                 return Err(at(format!("levels must list 1 to {MAX_LEVELS} values")));
             }
-            if levels.windows(2).any(|w| w[0] >= w[1])
-                || levels.iter().any(|l| !l.is_finite() || *l <= 0.0)
-            {
+            if levels.windows(2).any(|w| w[0] >= w[1]) || levels.iter().any(|l| !l.is_finite() || *l <= 0.0) {
                 return Err(at("levels must be ascending positive numbers".into()));
             }
-            if kind != Kind::Date
-                && levels
-                    .iter()
-                    .any(|l| l.fract() != 0.0 || *l > crate::threshold::MAX_ED as f64)
-            {
+            if kind != Kind::Date && levels.iter().any(|l| l.fract() != 0.0 || *l > crate::threshold::MAX_ED as f64) {
                 return Err(at(format!(
                     "levels of a {} field are edit distances: whole numbers 1..={}",
                     kind.name(),
@@ -305,11 +252,7 @@ impl Field {
             super::values::DateFormat::parse(f).map_err(at)?;
         }
         if let Some(w) = &self.weights {
-            if [w.year, w.month, w.day]
-                .iter()
-                .any(|x| !x.is_finite() || *x < 0.0)
-                || w.year + w.month + w.day == 0.0
-            {
+            if [w.year, w.month, w.day].iter().any(|x| !x.is_finite() || *x < 0.0) || w.year + w.month + w.day == 0.0 {
                 return Err(at("weights must be numbers >= 0, not all 0".into()));
             }
         }

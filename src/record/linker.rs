@@ -106,20 +106,14 @@ impl RecordMatcher {
         }
         for ((name, da), (_, db)) in a.fields.iter().zip(&b.fields) {
             if let (
-                FieldData::Embedded {
-                    base: ba,
-                    parts: pa,
-                    shape: sa,
-                },
-                FieldData::Embedded {
-                    base: bb,
-                    parts: pb,
-                    shape: sb,
-                },
+                FieldData::Embedded { base: ba, parts: pa, shape: sa },
+                FieldData::Embedded { base: bb, parts: pb, shape: sb },
             ) = (da, db)
             {
                 if sa != sb {
-                    return Err(Error::Parameter(format!("field {name:?}: the two batches describe the base's coordinates differently")));
+                    return Err(Error::Parameter(format!(
+                        "field {name:?}: the two batches describe the base's coordinates differently"
+                    )));
                 }
                 if ba != bb {
                     return Err(crate::error::ProtocolError::Fingerprint {
@@ -155,10 +149,7 @@ impl RecordMatcher {
     }
 
     fn index(&self, name: &str) -> usize {
-        self.schema
-            .sent()
-            .position(|f| f.name == name)
-            .unwrap_or(usize::MAX)
+        self.schema.sent().position(|f| f.name == name).unwrap_or(usize::MAX)
     }
 
     /// The candidate pairs (a, b), ascending, of the union of the blocking
@@ -176,12 +167,7 @@ impl RecordMatcher {
                 .ok_or_else(|| Error::Parameter(format!("no field {:?}", rule.field)))?;
             let mut found: Vec<u64> = Vec::new();
             match (&self.a.fields[i].1, &self.b.fields[i].1) {
-                (
-                    FieldData::Embedded {
-                        parts: pa, shape, ..
-                    },
-                    FieldData::Embedded { .. },
-                ) => {
+                (FieldData::Embedded { parts: pa, shape, .. }, FieldData::Embedded { .. }) => {
                     let ed = rule.ed.unwrap_or(1);
                     // the rule's field against B's same field, and a name field
                     // against B's other name fields (swapped names)
@@ -206,12 +192,7 @@ impl RecordMatcher {
                                 rule.field
                             ))
                         })?;
-                        let t = matching_thresholds(
-                            &a.vectors,
-                            &b.vectors,
-                            t,
-                            self.a.keyed.then_some("keyed"),
-                        );
+                        let t = matching_thresholds(&a.vectors, &b.vectors, t, self.a.keyed.then_some("keyed"));
                         let key = |p: &crate::matching::Pair| {
                             ((a.rows[p.a as usize] as u64) << 32) | b.rows[p.b as usize] as u64
                         };
@@ -219,14 +200,7 @@ impl RecordMatcher {
                             // the q-gram count filter: much tighter than the
                             // Euclidean bound for short values (crate::matching::qgram)
                             Some(sh) => {
-                                let (scored, _) = scored_match(
-                                    &a.vectors,
-                                    &b.vectors,
-                                    &t,
-                                    ed,
-                                    sh,
-                                    BLOCK_PER_ROW,
-                                )?;
+                                let (scored, _) = scored_match(&a.vectors, &b.vectors, &t, ed, sh, BLOCK_PER_ROW)?;
                                 found.extend(scored.iter().map(|s| key(&s.pair)));
                             }
                             None => {
@@ -238,12 +212,7 @@ impl RecordMatcher {
                 }
                 (FieldData::Hashed(x), FieldData::Hashed(y)) => join(x, y, &mut found)?,
                 (FieldData::Clear(x), FieldData::Clear(y)) => join(x, y, &mut found)?,
-                _ => {
-                    return Err(Error::Parameter(format!(
-                        "block rule on {:?}: the field cannot block",
-                        rule.field
-                    )))
-                }
+                _ => return Err(Error::Parameter(format!("block rule on {:?}: the field cannot block", rule.field))),
             }
             crate::sorting::sort_keys(&mut found);
             found.dedup();
@@ -253,23 +222,17 @@ impl RecordMatcher {
                 }
                 _ => format!("{} equal", rule.field),
             };
-            counts.push(RuleCount {
-                rule: name,
-                pairs: found.len() as u64,
-            });
+            counts.push(RuleCount { rule: name, pairs: found.len() as u64 });
             all.extend(found);
             if all.len() as u64 > MAX_PAIRS {
-                return Err(Error::Parameter(format!("the blocking rules give more than {MAX_PAIRS} candidate pairs: make them stricter")));
+                return Err(Error::Parameter(format!(
+                    "the blocking rules give more than {MAX_PAIRS} candidate pairs: make them stricter"
+                )));
             }
         }
         crate::sorting::sort_keys(&mut all);
         all.dedup();
-        Ok((
-            all.into_iter()
-                .map(|k| ((k >> 32) as u32, k as u32))
-                .collect(),
-            counts,
-        ))
+        Ok((all.into_iter().map(|k| ((k >> 32) as u32, k as u32)).collect(), counts))
     }
 
     /// Links the batches: candidates, levels, the fit, the decision.
@@ -284,14 +247,9 @@ impl RecordMatcher {
         });
         let fit = self.fit(&cmp, &levels, candidates.len())?;
         let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
-        let mut sorted: Vec<(f64, f64)> =
-            weights.iter().map(|&w| (w, fit.probability(w))).collect();
+        let mut sorted: Vec<(f64, f64)> = weights.iter().map(|&w| (w, fit.probability(w))).collect();
         sorted.sort_by(|x, y| y.0.total_cmp(&x.0));
-        let (mut upper, mut lower) = propose(
-            &sorted,
-            self.schema.decision.precision,
-            self.schema.decision.recall,
-        );
+        let (mut upper, mut lower) = propose(&sorted, self.schema.decision.precision, self.schema.decision.recall);
         if let Some(u) = self.schema.decision.upper {
             upper = u;
         }
@@ -299,19 +257,12 @@ impl RecordMatcher {
             lower = l;
         }
         lower = lower.min(upper);
-        let above: Vec<usize> = (0..candidates.len())
-            .filter(|&i| weights[i] >= upper)
-            .collect();
-        let m_pairs: Vec<(u32, u32, f64)> = above
-            .iter()
-            .map(|&i| (candidates[i].0, candidates[i].1, weights[i]))
-            .collect();
+        let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
+        let m_pairs: Vec<(u32, u32, f64)> =
+            above.iter().map(|&i| (candidates[i].0, candidates[i].1, weights[i])).collect();
         let assignment = match self.schema.assignment() {
             Assignment::Auto => {
-                let probs: Vec<(u32, u32, f64)> = m_pairs
-                    .iter()
-                    .map(|&(a, b, w)| (a, b, fit.probability(w)))
-                    .collect();
+                let probs: Vec<(u32, u32, f64)> = m_pairs.iter().map(|&(a, b, w)| (a, b, fit.probability(w))).collect();
                 if has_duplicates(&probs) {
                     Assignment::ManyToOne
                 } else {
@@ -329,19 +280,12 @@ impl RecordMatcher {
             swapped: levels[i].1,
             class,
         };
-        let mut pairs: Vec<ScoredPair> = assign(&m_pairs, assignment)
-            .into_iter()
-            .map(|k| scored(above[k], Class::Match))
-            .collect();
+        let mut pairs: Vec<ScoredPair> =
+            assign(&m_pairs, assignment).into_iter().map(|k| scored(above[k], Class::Match)).collect();
         let matches = pairs.len() as u64;
-        let mut possible: Vec<usize> = (0..candidates.len())
-            .filter(|&i| weights[i] >= lower && weights[i] < upper)
-            .collect();
-        possible.sort_by(|&x, &y| {
-            weights[y]
-                .total_cmp(&weights[x])
-                .then(candidates[x].cmp(&candidates[y]))
-        });
+        let mut possible: Vec<usize> =
+            (0..candidates.len()).filter(|&i| weights[i] >= lower && weights[i] < upper).collect();
+        possible.sort_by(|&x, &y| weights[y].total_cmp(&weights[x]).then(candidates[x].cmp(&candidates[y])));
         pairs.extend(possible.iter().map(|&i| scored(i, Class::Possible)));
         let n = candidates.len() as u64;
         let all = self.a.ids.len() as f64 * self.b.ids.len() as f64;
@@ -362,19 +306,13 @@ impl RecordMatcher {
     }
 
     /// The EM fit over the candidates' patterns, u started from random pairs.
-    fn fit(
-        &self,
-        cmp: &Comparer,
-        levels: &[(Vec<u8>, bool)],
-        candidates: usize,
-    ) -> Result<Fit, Error> {
+    fn fit(&self, cmp: &Comparer, levels: &[(Vec<u8>, bool)], candidates: usize) -> Result<Fit, Error> {
         let (na, nb) = (self.a.ids.len(), self.b.ids.len());
         let mut counts: HashMap<&[u8], u64> = HashMap::new();
         for (p, _) in levels {
             *counts.entry(p.as_slice()).or_default() += 1;
         }
-        let mut patterns: Vec<(Vec<u8>, u64)> =
-            counts.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
+        let mut patterns: Vec<(Vec<u8>, u64)> = counts.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
         patterns.sort();
         // random pairs: deterministic (the matcher's choice is not private, and
         // the same batches must give the same linkage)
@@ -403,21 +341,13 @@ impl RecordMatcher {
                 fixed_u: f.u.clone(),
             })
             .collect();
-        let lambda = if candidates == 0 {
-            0.5
-        } else {
-            na.min(nb) as f64 / candidates as f64
-        };
+        let lambda = if candidates == 0 { 0.5 } else { na.min(nb) as f64 / candidates as f64 };
         Ok(fit(&patterns, starts, lambda))
     }
 }
 
 /// Equality join of two keyed or clear columns (missing never joins).
-fn join<T: std::hash::Hash + Eq>(
-    x: &[Option<T>],
-    y: &[Option<T>],
-    out: &mut Vec<u64>,
-) -> Result<(), Error> {
+fn join<T: std::hash::Hash + Eq>(x: &[Option<T>], y: &[Option<T>], out: &mut Vec<u64>) -> Result<(), Error> {
     let mut by: HashMap<&T, Vec<u32>> = HashMap::new();
     for (j, v) in y.iter().enumerate() {
         if let Some(v) = v {
@@ -427,7 +357,9 @@ fn join<T: std::hash::Hash + Eq>(
     for (i, v) in x.iter().enumerate() {
         if let Some(list) = v.as_ref().and_then(|v| by.get(v)) {
             if (out.len() + list.len()) as u64 > MAX_PAIRS {
-                return Err(Error::Parameter(format!("an equality block gives more than {MAX_PAIRS} pairs: block on a more selective field")));
+                return Err(Error::Parameter(format!(
+                    "an equality block gives more than {MAX_PAIRS} pairs: block on a more selective field"
+                )));
             }
             out.extend(list.iter().map(|&j| ((i as u64) << 32) | j as u64));
         }

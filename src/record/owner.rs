@@ -56,24 +56,14 @@ impl Space {
     /// The mining options of this space: the recommended configuration's with
     /// the space's ε.
     pub fn mine_options(&self) -> MineOptions {
-        MineOptions {
-            epsilon: self.epsilon,
-            h_max: SPACE_DEPTH,
-            ..Config::recommended().mine
-        }
+        MineOptions { epsilon: self.epsilon, h_max: SPACE_DEPTH, ..Config::recommended().mine }
     }
 
     /// The shared base of a space that mines nothing.
     pub fn public_base(&self) -> Result<SharedBase, Error> {
         let p = Padding::default();
         let grams = crate::public::public_grams(&self.alphabet, 2, Some(p))?;
-        Ok(SharedBase::with_padding(
-            self.alphabet.clone(),
-            2,
-            2,
-            grams,
-            Some(p),
-        )?)
+        Ok(SharedBase::with_padding(self.alphabet.clone(), 2, 2, grams, Some(p))?)
     }
 }
 
@@ -86,16 +76,8 @@ pub fn spaces(schema: &Schema) -> Result<Vec<Space>, Error> {
         match out.iter_mut().find(|s| s.name == name) {
             Some(s) => s.fields.push(i),
             None => {
-                let epsilon = split
-                    .iter()
-                    .find(|(s, _)| *s == name)
-                    .map_or(0.0, |(_, e)| *e);
-                out.push(Space {
-                    name,
-                    alphabet: field_alphabet(f)?,
-                    epsilon,
-                    fields: vec![i],
-                });
+                let epsilon = split.iter().find(|(s, _)| *s == name).map_or(0.0, |(_, e)| *e);
+                out.push(Space { name, alphabet: field_alphabet(f)?, epsilon, fields: vec![i] });
             }
         }
     }
@@ -133,16 +115,9 @@ pub fn merge(a: &NoisyBases, b: &NoisyBases, schema: &Schema) -> Result<SharedBa
     for s in spaces(schema)? {
         let base = if s.epsilon > 0.0 {
             fn find<'n>(n: &'n NoisyBases, s: &Space, party: &str) -> Result<&'n NoisyBase, Error> {
-                n.bases
-                    .iter()
-                    .find(|(name, _)| *name == s.name)
-                    .map(|(_, b)| b)
-                    .ok_or_else(|| {
-                        Error::Parameter(format!(
-                            "party {party}'s noisy bases have no base for space {:?}",
-                            s.name
-                        ))
-                    })
+                n.bases.iter().find(|(name, _)| *name == s.name).map(|(_, b)| b).ok_or_else(|| {
+                    Error::Parameter(format!("party {party}'s noisy bases have no base for space {:?}", s.name))
+                })
             }
             crate::party::merge_bases(find(a, &s, "A")?, find(b, &s, "B")?, &s.mine_options())?
         } else {
@@ -183,21 +158,11 @@ impl RecordOwner {
     pub fn new(schema: Schema, table: RecordTable, rng: Randomness) -> Result<RecordOwner, Error> {
         schema.validate()?;
         let budget = Epsilon::new(schema.epsilon)?;
-        Ok(RecordOwner {
-            schema,
-            table,
-            ledger: BudgetLedger::new(budget),
-            rng,
-        })
+        Ok(RecordOwner { schema, table, ledger: BudgetLedger::new(budget), rng })
     }
 
     /// An owner of the CSV in `bytes`; `what` names it in errors.
-    pub fn read(
-        bytes: &[u8],
-        schema: Schema,
-        what: &str,
-        rng: Randomness,
-    ) -> Result<RecordOwner, Error> {
+    pub fn read(bytes: &[u8], schema: Schema, what: &str, rng: Randomness) -> Result<RecordOwner, Error> {
         schema.validate()?;
         let table = read_table(bytes, &schema, what)?;
         RecordOwner::new(schema, table, rng)
@@ -222,11 +187,7 @@ impl RecordOwner {
     /// The values of the schema field `index` (a sent field).
     fn values(&self, index: usize) -> &[Option<String>] {
         let name = &self.schema.fields[index].name;
-        self.table
-            .fields
-            .iter()
-            .find(|f| f.name == *name)
-            .map_or(&[][..], |f| f.values.as_slice())
+        self.table.fields.iter().find(|f| f.name == *name).map_or(&[][..], |f| f.values.as_slice())
     }
 
     /// Mines a noisy base for every space with a share of ε, charging the
@@ -239,32 +200,19 @@ impl RecordOwner {
             }
             let texts: Vec<String> = (0..self.table.ids.len())
                 .filter_map(|r| {
-                    let parts: Vec<&str> = s
-                        .fields
-                        .iter()
-                        .filter_map(|&f| self.values(f)[r].as_deref())
-                        .collect();
+                    let parts: Vec<&str> = s.fields.iter().filter_map(|&f| self.values(f)[r].as_deref()).collect();
                     (!parts.is_empty()).then(|| parts.join(" "))
                 })
                 .collect();
             let dataset = Dataset::from_normalized(texts, &s.alphabet);
-            let base = crate::mine::mine(
-                &dataset,
-                &s.mine_options(),
-                &mut self.ledger,
-                &mut self.rng,
-                progress,
-            )
-            .map_err(|e| match e {
-                Error::Parameter(m) => Error::Parameter(format!("space {:?}: {m}", s.name)),
-                other => other,
-            })?;
+            let base = crate::mine::mine(&dataset, &s.mine_options(), &mut self.ledger, &mut self.rng, progress)
+                .map_err(|e| match e {
+                    Error::Parameter(m) => Error::Parameter(format!("space {:?}: {m}", s.name)),
+                    other => other,
+                })?;
             bases.push((s.name, base));
         }
-        Ok(NoisyBases {
-            schema: self.schema.fingerprint(),
-            bases,
-        })
+        Ok(NoisyBases { schema: self.schema.fingerprint(), bases })
     }
 
     /// The party's record batch: each embedded field's vectors over its
@@ -283,9 +231,7 @@ impl RecordOwner {
         progress: &mut dyn Progress,
     ) -> Result<RecordBatch, Error> {
         if rotate && key.is_none() {
-            return Err(Error::InvalidKey(
-                "the keyed transform needs the parties' shared key".into(),
-            ));
+            return Err(Error::InvalidKey("the keyed transform needs the parties' shared key".into()));
         }
         let rotation = if rotate { key } else { None };
         let fp = self.schema.fingerprint();
@@ -301,35 +247,28 @@ impl RecordOwner {
             let data = match kind {
                 Kind::Keyed => {
                     let key = key.ok_or_else(|| {
-                        Error::InvalidKey(format!("field {:?} is keyed: both parties need their shared key (never the matcher's)", f.name))
+                        Error::InvalidKey(format!(
+                            "field {:?} is keyed: both parties need their shared key (never the matcher's)",
+                            f.name
+                        ))
                     })?;
                     FieldData::Hashed(
-                        values
-                            .iter()
-                            .map(|v| v.as_ref().map(|v| keyed_hash(key, &fp, &f.name, v)))
-                            .collect(),
+                        values.iter().map(|v| v.as_ref().map(|v| keyed_hash(key, &fp, &f.name, v))).collect(),
                     )
                 }
                 Kind::Clear => FieldData::Clear(values.to_vec()),
                 _ => {
-                    let space = spaces
-                        .iter()
-                        .find(|s| s.fields.contains(&i))
-                        .map(|s| s.name.clone())
-                        .unwrap_or_default();
+                    let space =
+                        spaces.iter().find(|s| s.fields.contains(&i)).map(|s| s.name.clone()).unwrap_or_default();
                     let base = shared.get(&space).ok_or_else(|| {
-                        Error::Parameter(format!(
-                            "the shared bases have no base for space {space:?}"
-                        ))
+                        Error::Parameter(format!("the shared bases have no base for space {space:?}"))
                     })?;
                     let eds = self.threshold_eds(i);
                     let texts: Vec<Vec<(u32, String)>> = if kind == Kind::Date {
                         (0..3)
                             .map(|c| {
                                 let (lo, hi) = [(0, 4), (4, 6), (6, 8)][c];
-                                present(values)
-                                    .map(|(r, v)| (r, v[lo..hi].to_string()))
-                                    .collect()
+                                present(values).map(|(r, v)| (r, v[lo..hi].to_string())).collect()
                             })
                             .collect()
                     } else {
@@ -340,11 +279,7 @@ impl RecordOwner {
                         .map(|t| embed_part(base, &t, party, &eds, rotation, progress))
                         .collect::<Result<Vec<_>, _>>()?;
                     let shape = rotation.is_none().then(|| crate::shape::Shape::of(base));
-                    FieldData::Embedded {
-                        base: base.fingerprint().to_string(),
-                        parts,
-                        shape,
-                    }
+                    FieldData::Embedded { base: base.fingerprint().to_string(), parts, shape }
                 }
             };
             fields.push((f.name.clone(), data));
@@ -372,10 +307,7 @@ impl RecordOwner {
 }
 
 fn present(values: &[Option<String>]) -> impl Iterator<Item = (u32, &str)> {
-    values
-        .iter()
-        .enumerate()
-        .filter_map(|(r, v)| v.as_deref().map(|v| (r as u32, v)))
+    values.iter().enumerate().filter_map(|(r, v)| v.as_deref().map(|v| (r as u32, v)))
 }
 
 /// One embedded part: the present values' vectors (rotated with `key`), and
@@ -393,12 +325,7 @@ fn embed_part(
     let vectors = embedder.embed_all(&texts, progress)?;
     let thresholds = if party == Party::A {
         eds.iter()
-            .map(|&ed| {
-                Ok((
-                    ed,
-                    crate::threshold::thresholds(base, &texts, ed, &ThresholdMode::Sound)?,
-                ))
-            })
+            .map(|&ed| Ok((ed, crate::threshold::thresholds(base, &texts, ed, &ThresholdMode::Sound)?)))
             .collect::<Result<Vec<_>, Error>>()?
     } else {
         Vec::new()
@@ -407,9 +334,5 @@ fn embed_part(
         Some(k) => Transform::new(k, base.fingerprint(), embedder.dim())?.apply(&vectors)?,
         None => vectors,
     };
-    Ok(Part {
-        rows: values.iter().map(|(r, _)| *r).collect(),
-        vectors,
-        thresholds,
-    })
+    Ok(Part { rows: values.iter().map(|(r, _)| *r).collect(), vectors, thresholds })
 }

@@ -47,12 +47,7 @@ pub enum Assignment {
 }
 
 impl Assignment {
-    pub const ALL: [Assignment; 4] = [
-        Assignment::Auto,
-        Assignment::OneToOne,
-        Assignment::ManyToOne,
-        Assignment::All,
-    ];
+    pub const ALL: [Assignment; 4] = [Assignment::Auto, Assignment::OneToOne, Assignment::ManyToOne, Assignment::All];
     pub fn name(self) -> &'static str {
         match self {
             Assignment::OneToOne => "one-to-one",
@@ -173,10 +168,7 @@ impl Schema {
             return Err(bad("it has no fields".into()));
         }
         if self.fields.len() > MAX_FIELDS {
-            return Err(bad(format!(
-                "{} fields; at most {MAX_FIELDS}",
-                self.fields.len()
-            )));
+            return Err(bad(format!("{} fields; at most {MAX_FIELDS}", self.fields.len())));
         }
         let mut names = std::collections::HashSet::new();
         for f in &self.fields {
@@ -196,8 +188,18 @@ impl Schema {
             match f.kind() {
                 Some(k) if k.is_embedded() && k != Kind::Date => {}
                 Some(Kind::Keyed | Kind::Clear) if b.ed.is_none() => {}
-                Some(Kind::Keyed | Kind::Clear) => return Err(bad(format!("block rule on {:?}: a {} field blocks by equality, it takes no ed", f.name, f.kind))),
-                _ => return Err(bad(format!("block rule on {:?}: a {} field cannot block (use a string, name, number, keyed or clear field)", f.name, f.kind))),
+                Some(Kind::Keyed | Kind::Clear) => {
+                    return Err(bad(format!(
+                        "block rule on {:?}: a {} field blocks by equality, it takes no ed",
+                        f.name, f.kind
+                    )))
+                }
+                _ => {
+                    return Err(bad(format!(
+                    "block rule on {:?}: a {} field cannot block (use a string, name, number, keyed or clear field)",
+                    f.name, f.kind
+                )))
+                }
             }
             if let Some(ed) = b.ed {
                 if ed == 0 || ed > crate::threshold::MAX_ED {
@@ -211,16 +213,10 @@ impl Schema {
         }
         let d = &self.decision;
         if !(d.precision > 0.0 && d.precision < 1.0) {
-            return Err(bad(format!(
-                "decision.precision {} is not in (0, 1)",
-                d.precision
-            )));
+            return Err(bad(format!("decision.precision {} is not in (0, 1)", d.precision)));
         }
         if !(d.recall > 0.0 && d.recall < 1.0) {
-            return Err(bad(format!(
-                "decision.recall {} is not in (0, 1)",
-                d.recall
-            )));
+            return Err(bad(format!("decision.recall {} is not in (0, 1)", d.recall)));
         }
         if Assignment::from_name(&d.assignment).is_none() {
             return Err(bad(format!(
@@ -235,9 +231,7 @@ impl Schema {
         }
         if let (Some(u), Some(l)) = (d.upper, d.lower) {
             if l > u {
-                return Err(bad(format!(
-                    "decision.lower {l} is above decision.upper {u}"
-                )));
+                return Err(bad(format!("decision.lower {l} is above decision.upper {u}")));
             }
         }
         Ok(())
@@ -249,9 +243,7 @@ impl Schema {
 
     /// The fields that leave the party (every kind but `suppress`), in order.
     pub fn sent(&self) -> impl Iterator<Item = &Field> {
-        self.fields
-            .iter()
-            .filter(|f| f.kind() != Some(Kind::Suppress))
+        self.fields.iter().filter(|f| f.kind() != Some(Kind::Suppress))
     }
 
     /// The assignment, parsed (validated by [`Schema::validate`]).
@@ -270,23 +262,13 @@ impl Schema {
         let mut out: Vec<BlockRule> = Vec::new();
         for f in &self.fields {
             match f.kind() {
-                Some(Kind::Name) => out.push(BlockRule {
-                    field: f.name.clone(),
-                    ed: Some(1),
-                }),
+                Some(Kind::Name) => out.push(BlockRule { field: f.name.clone(), ed: Some(1) }),
                 _ => {}
             }
         }
         if out.is_empty() {
-            if let Some(f) = self
-                .fields
-                .iter()
-                .find(|f| f.kind().is_some_and(|k| k.is_embedded() && k != Kind::Date))
-            {
-                out.push(BlockRule {
-                    field: f.name.clone(),
-                    ed: Some(1),
-                });
+            if let Some(f) = self.fields.iter().find(|f| f.kind().is_some_and(|k| k.is_embedded() && k != Kind::Date)) {
+                out.push(BlockRule { field: f.name.clone(), ed: Some(1) });
             }
         }
         out
@@ -313,10 +295,7 @@ impl Schema {
         for f in &self.fields {
             if let Some(e) = f.epsilon {
                 if !(e.is_finite() && e >= 0.0) {
-                    return Err(bad(format!(
-                        "field {:?}: epsilon {e} is not a number >= 0",
-                        f.name
-                    )));
+                    return Err(bad(format!("field {:?}: epsilon {e} is not a number >= 0", f.name)));
                 }
                 if !f.kind().is_some_and(|k| k.is_embedded()) {
                     return Err(bad(format!(
@@ -328,7 +307,10 @@ impl Schema {
         }
         let explicit: f64 = spaces.iter().filter_map(|(_, e)| *e).sum();
         if explicit > self.epsilon * (1.0 + 1e-12) {
-            return Err(bad(format!("the fields' epsilon shares add up to {explicit}, more than the budget epsilon = {}", self.epsilon)));
+            return Err(bad(format!(
+                "the fields' epsilon shares add up to {explicit}, more than the budget epsilon = {}",
+                self.epsilon
+            )));
         }
         let defaults: Vec<&str> = self
             .fields
@@ -359,9 +341,7 @@ impl Schema {
     /// SHA-256 of the schema's canonical JSON: what every message carries.
     pub fn fingerprint(&self) -> String {
         let json = serde_json::to_string(self).unwrap_or_default();
-        hex::encode(Sha256::digest(
-            format!("gramlink-schema-v{SCHEMA_VERSION}\n{json}").as_bytes(),
-        ))
+        hex::encode(Sha256::digest(format!("gramlink-schema-v{SCHEMA_VERSION}\n{json}").as_bytes()))
     }
 
     pub fn to_json(&self) -> String {

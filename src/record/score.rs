@@ -28,33 +28,15 @@ pub fn score(
     truth: &HashSet<(String, String)>,
 ) -> RecordQuality {
     let m = quality_by_ids(
-        linkage
-            .pairs
-            .iter()
-            .filter(|p| p.class == Class::Match)
-            .map(|p| (id(a_ids, p.a), id(b_ids, p.b))),
+        linkage.pairs.iter().filter(|p| p.class == Class::Match).map(|p| (id(a_ids, p.a), id(b_ids, p.b))),
         truth,
     );
-    let mp = quality_by_ids(
-        linkage
-            .pairs
-            .iter()
-            .map(|p| (id(a_ids, p.a), id(b_ids, p.b))),
-        truth,
-    );
+    let mp = quality_by_ids(linkage.pairs.iter().map(|p| (id(a_ids, p.a), id(b_ids, p.b))), truth);
     let found = linkage
         .candidate_pairs
         .iter()
         .filter(|(a, b)| truth.contains(&(id(a_ids, *a).to_string(), id(b_ids, *b).to_string())))
         .count();
-    let pairs_completeness = if truth.is_empty() {
-        0.0
-    } else {
-        found as f64 / truth.len() as f64
-    };
-    RecordQuality {
-        matches: m,
-        with_possible: mp,
-        pairs_completeness,
-    }
+    let pairs_completeness = if truth.is_empty() { 0.0 } else { found as f64 / truth.len() as f64 };
+    RecordQuality { matches: m, with_possible: mp, pairs_completeness }
 }

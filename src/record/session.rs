@@ -30,11 +30,7 @@ pub fn run(
     clock: &dyn Clock,
     progress: &mut dyn Progress,
 ) -> Result<RecordSession, Error> {
-    super::check_schema(
-        &a.schema().fingerprint(),
-        &b.schema().fingerprint(),
-        "party B's schema",
-    )?;
+    super::check_schema(&a.schema().fingerprint(), &b.schema().fingerprint(), "party B's schema")?;
     let mut timings = BTreeMap::new();
     let mut t = clock.now_ms();
     let mut lap = |name: &str, timings: &mut BTreeMap<String, f64>| {
@@ -55,10 +51,5 @@ pub fn run(
     let matcher = RecordMatcher::new(a.schema().clone(), va, vb)?;
     let linkage = matcher.link()?;
     lap("link", &mut timings);
-    Ok(RecordSession {
-        shared,
-        matcher,
-        linkage,
-        timings_ms: timings,
-    })
+    Ok(RecordSession { shared, matcher, linkage, timings_ms: timings })
 }

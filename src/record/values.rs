@@ -36,9 +36,7 @@ impl DateFormat {
             "YYYY-MM-DD" => Ok(DateFormat::Iso),
             "DD/MM/YYYY" => Ok(DateFormat::DayFirst),
             "MM/DD/YYYY" => Ok(DateFormat::MonthFirst),
-            other => Err(format!(
-                "date format {other:?} is not one of YYYYMMDD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY"
-            )),
+            other => Err(format!("date format {other:?} is not one of YYYYMMDD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY")),
         }
     }
 
@@ -123,19 +121,14 @@ pub fn field_alphabet(field: &Field) -> Result<Alphabet, Error> {
 
 /// Normalizes one raw value of `field` (see the module docs). `Err` is the
 /// reason a date does not parse.
-pub fn normalize(
-    field: &Field,
-    alphabet: &Alphabet,
-    raw: &str,
-) -> Result<Option<String>, &'static str> {
+pub fn normalize(field: &Field, alphabet: &Alphabet, raw: &str) -> Result<Option<String>, &'static str> {
     let kind = field.kind().unwrap_or(Kind::String);
     if kind == Kind::Date {
         let t = raw.trim();
         if t.is_empty() {
             return Ok(None);
         }
-        let f = DateFormat::parse(field.format.as_deref().unwrap_or("YYYYMMDD"))
-            .map_err(|_| "bad format")?;
+        let f = DateFormat::parse(field.format.as_deref().unwrap_or("YYYYMMDD")).map_err(|_| "bad format")?;
         let (y, m, d) = f.read(t)?;
         return Ok(Some(format!("{y:04}{m:02}{d:02}")));
     }
@@ -174,43 +167,21 @@ pub fn read_table(bytes: &[u8], schema: &Schema, what: &str) -> Result<RecordTab
         .flexible(false)
         .delimiter(delimiter(header_line))
         .from_reader(text.as_bytes());
-    let headers = reader
-        .headers()
-        .map_err(|e| InputError::Csv {
-            record: 0,
-            reason: e.to_string(),
-        })?
-        .clone();
+    let headers = reader.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?.clone();
     let names: Vec<&str> = headers.iter().map(|h| h.trim()).collect();
-    let available = || {
-        names
-            .iter()
-            .map(|h| format!("{h:?}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let available = || names.iter().map(|h| format!("{h:?}")).collect::<Vec<_>>().join(", ");
     let find = |col: &str, field: &str| -> Result<usize, Error> {
-        let hits: Vec<usize> = names
-            .iter()
-            .enumerate()
-            .filter(|(_, h)| **h == col)
-            .map(|(i, _)| i)
-            .collect();
+        let hits: Vec<usize> = names.iter().enumerate().filter(|(_, h)| **h == col).map(|(i, _)| i).collect();
         match hits.len() {
             0 => Err(InputError::MissingColumn {
                 column: col.to_string(),
-                available: format!(
-                    "{} (field {field:?} of the schema reads it; in {what})",
-                    available()
-                ),
+                available: format!("{} (field {field:?} of the schema reads it; in {what})", available()),
             }
             .into()),
             1 => Ok(hits[0]),
             _ => Err(InputError::Csv {
                 record: 0,
-                reason: format!(
-                    "{what}: the header names column {col:?} more than once: rename one"
-                ),
+                reason: format!("{what}: the header names column {col:?} more than once: rename one"),
             }
             .into()),
         }
@@ -226,16 +197,8 @@ pub fn read_table(bytes: &[u8], schema: &Schema, what: &str) -> Result<RecordTab
     }
     let mut plans = Vec::new();
     for f in schema.sent() {
-        let cols = f
-            .columns()
-            .iter()
-            .map(|c| find(c, &f.name))
-            .collect::<Result<Vec<_>, _>>()?;
-        plans.push(Plan {
-            field: f,
-            alphabet: field_alphabet(f)?,
-            cols,
-        });
+        let cols = f.columns().iter().map(|c| find(c, &f.name)).collect::<Result<Vec<_>, _>>()?;
+        plans.push(Plan { field: f, alphabet: field_alphabet(f)?, cols });
     }
     let mut ids = Vec::new();
     let mut values: Vec<Vec<Option<String>>> = vec![Vec::new(); plans.len()];
@@ -243,28 +206,16 @@ pub fn read_table(bytes: &[u8], schema: &Schema, what: &str) -> Result<RecordTab
     let mut joined = String::new();
     for (i, row) in reader.records().enumerate() {
         let row_no = i + 1;
-        let row = row.map_err(|e| InputError::Csv {
-            record: row_no,
-            reason: format!("{what}: {e}"),
-        })?;
+        let row = row.map_err(|e| InputError::Csv { record: row_no, reason: format!("{what}: {e}") })?;
         let id = match id_col {
             Some(c) => row.get(c).unwrap_or("").trim().to_string(),
             None => row_no.to_string(),
         };
         if id.is_empty() {
-            return Err(InputError::Csv {
-                record: row_no,
-                reason: format!("{what}: the id column is empty"),
-            }
-            .into());
+            return Err(InputError::Csv { record: row_no, reason: format!("{what}: the id column is empty") }.into());
         }
         if let Some(first) = seen.insert(id.clone(), row_no) {
-            return Err(InputError::DuplicateId {
-                id,
-                first,
-                second: row_no,
-            }
-            .into());
+            return Err(InputError::DuplicateId { id, first, second: row_no }.into());
         }
         for (p, out) in plans.iter().zip(values.iter_mut()) {
             joined.clear();

@@ -56,12 +56,7 @@ pub struct AttackOptions {
 
 impl Default for AttackOptions {
     fn default() -> Self {
-        AttackOptions {
-            sample: 20_000,
-            targets: 500,
-            seed: 42,
-            mine: crate::config::Config::paper().mine,
-        }
+        AttackOptions { sample: 20_000, targets: 500, seed: 42, mine: crate::config::Config::paper().mine }
     }
 }
 
@@ -108,18 +103,11 @@ fn norm(row: &[f32]) -> f64 {
 }
 
 impl Dictionary {
-    fn new(
-        embedder: &Embedder,
-        names: &[String],
-        progress: &mut dyn Progress,
-    ) -> Result<Dictionary, Error> {
+    fn new(embedder: &Embedder, names: &[String], progress: &mut dyn Progress) -> Result<Dictionary, Error> {
         let all = embedder.embed_all(names, progress)?;
         let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
         let mut d = Dictionary {
-            vectors: Vectors {
-                dim: all.dim,
-                data: Vec::new(),
-            },
+            vectors: Vectors { dim: all.dim, data: Vec::new() },
             names: Vec::new(),
             group_of: Vec::with_capacity(names.len()),
             norms: Vec::new(),
@@ -173,13 +161,8 @@ impl Dictionary {
     fn norm_guess(&self, sorted: &[(f64, u32)], n: f64, tol: f64, truth: u32) -> f64 {
         let lo = sorted.partition_point(|&(x, _)| x < n - tol);
         let hi = sorted.partition_point(|&(x, _)| x <= n + tol);
-        let cands: usize = sorted[lo..hi]
-            .iter()
-            .map(|&(_, g)| self.names[g as usize].len())
-            .sum();
-        let hit = sorted[lo..hi]
-            .iter()
-            .any(|&(_, g)| g == self.group_of[truth as usize]);
+        let cands: usize = sorted[lo..hi].iter().map(|&(_, g)| self.names[g as usize].len()).sum();
+        let hit = sorted[lo..hi].iter().any(|&(_, g)| g == self.group_of[truth as usize]);
         if hit {
             1.0 / cands as f64
         } else {
@@ -205,11 +188,7 @@ fn zipf_sample(n: usize, count: usize, rng: &mut Randomness) -> Vec<usize> {
 }
 
 /// Share of the multiset's records C names correctly by rank matching.
-fn frequency_attack(
-    vectors: &Vectors,
-    truth: &[usize],
-    public_rank_names: &[usize],
-) -> (f64, usize) {
+fn frequency_attack(vectors: &Vectors, truth: &[usize], public_rank_names: &[usize]) -> (f64, usize) {
     let mut groups: HashMap<Vec<u32>, Vec<usize>> = HashMap::new();
     let mut order: Vec<Vec<u32>> = Vec::new();
     for r in 0..vectors.len() {
@@ -244,48 +223,26 @@ pub fn run_attack(
     progress: &mut dyn Progress,
 ) -> Result<AttackReport, Error> {
     if o.sample == 0 || o.sample > names.len() {
-        return Err(Error::Parameter(format!(
-            "the sample must hold 1..={} names, not {}",
-            names.len(),
-            o.sample
-        )));
+        return Err(Error::Parameter(format!("the sample must hold 1..={} names, not {}", names.len(), o.sample)));
     }
     if o.targets == 0 || o.targets > o.sample {
-        return Err(Error::Parameter(format!(
-            "targets must be in 1..={} (the sample), not {}",
-            o.sample, o.targets
-        )));
+        return Err(Error::Parameter(format!("targets must be in 1..={} (the sample), not {}", o.sample, o.targets)));
     }
     let mut rng = Randomness::seeded(o.seed);
-    let (mut r_sample, mut r_corrupt, r_a, r_b, mut r_key, mut r_zipf) = (
-        rng.fork(),
-        rng.fork(),
-        rng.fork(),
-        rng.fork(),
-        rng.fork(),
-        rng.fork(),
-    );
+    let (mut r_sample, mut r_corrupt, r_a, r_b, mut r_key, mut r_zipf) =
+        (rng.fork(), rng.fork(), rng.fork(), rng.fork(), rng.fork(), rng.fork());
     let perm = r_sample.permutation(names.len());
     let a: Vec<String> = perm[..o.sample].iter().map(|&i| names[i].clone()).collect();
     let (b, _) = corrupted_copy(&a, 1, alphabet, &mut r_corrupt);
     let b: Vec<String> = b.into_iter().filter(|s| !s.is_empty()).collect();
     let budget = Epsilon::new(o.mine.epsilon)?;
-    let owner = |records: Vec<String>, rng| {
-        DataOwner::new(Dataset::from_normalized(records, alphabet), budget, rng)
-    };
+    let owner = |records: Vec<String>, rng| DataOwner::new(Dataset::from_normalized(records, alphabet), budget, rng);
     let (mut owner_a, mut owner_b) = (owner(a.clone(), r_a)?, owner(b, r_b)?);
-    let (na, nb) = (
-        owner_a.mine(&o.mine, progress)?,
-        owner_b.mine(&o.mine, progress)?,
-    );
+    let (na, nb) = (owner_a.mine(&o.mine, progress)?, owner_b.mine(&o.mine, progress)?);
     let shared: SharedBase = merge_bases(&na, &nb, &o.mine)?;
     let embedder = Embedder::new(&shared)?;
     let dict = Dictionary::new(&embedder, dictionary, progress)?;
-    let position: HashMap<&str, u32> = dictionary
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (s.as_str(), i as u32))
-        .collect();
+    let position: HashMap<&str, u32> = dictionary.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();
     let truth_of = |s: &str| position.get(s).copied();
 
     let va = embedder.embed_all(&a, progress)?;
@@ -295,34 +252,21 @@ pub fn run_attack(
     let ka = t.apply(&va)?;
 
     // dictionary attack on the first `targets` records of the (random) sample
-    let targets: Vec<(usize, u32)> = (0..a.len())
-        .filter_map(|i| truth_of(&a[i]).map(|t| (i, t)))
-        .take(o.targets)
-        .collect();
+    let targets: Vec<(usize, u32)> =
+        (0..a.len()).filter_map(|i| truth_of(&a[i]).map(|t| (i, t))).take(o.targets).collect();
     let nn = |v: &Vectors| -> f64 {
         let pad = |row: &[f32]| -> Vec<f32> {
             let mut q = row.to_vec();
             q.resize(v.dim.max(dict.vectors.dim), 0.0);
             q
         };
-        let hits = nn_all(
-            &dict,
-            &targets
-                .iter()
-                .map(|&(i, t)| (pad(v.row(i)), t))
-                .collect::<Vec<_>>(),
-        );
+        let hits = nn_all(&dict, &targets.iter().map(|&(i, t)| (pad(v.row(i)), t)).collect::<Vec<_>>());
         hits / targets.len().max(1) as f64
     };
     let (dict_plain, dict_keyed) = (nn(&va), nn(&ka));
 
     // norm attack over all of A
-    let mut sorted: Vec<(f64, u32)> = dict
-        .norms
-        .iter()
-        .enumerate()
-        .map(|(g, &n)| (n, g as u32))
-        .collect();
+    let mut sorted: Vec<(f64, u32)> = dict.norms.iter().enumerate().map(|(g, &n)| (n, g as u32)).collect();
     sorted.sort_by(|x, y| x.0.total_cmp(&y.0));
     let norm_rate = |v: &Vectors, rel_tol: f64| -> f64 {
         let mut s = 0.0;
@@ -353,16 +297,8 @@ pub fn run_attack(
         dictionary_size: dictionary.len(),
         dim: va.dim,
         fingerprint: shared.fingerprint().to_string(),
-        unkeyed: Rates {
-            dictionary: dict_plain,
-            frequency: freq_plain,
-            norm: norm_plain,
-        },
-        keyed: Rates {
-            dictionary: dict_keyed,
-            frequency: freq_keyed,
-            norm: norm_keyed,
-        },
+        unkeyed: Rates { dictionary: dict_plain, frequency: freq_plain, norm: norm_plain },
+        keyed: Rates { dictionary: dict_keyed, frequency: freq_keyed, norm: norm_keyed },
         chance: 1.0 / dictionary.len().max(1) as f64,
         frequency_groups: groups,
     })
@@ -393,10 +329,7 @@ mod tests {
     #[test]
     fn frequency_attack_by_hand() {
         // three records of name 0, two of name 1, one of name 2: all named right
-        let v = Vectors {
-            dim: 1,
-            data: vec![1.0, 2.0, 1.0, 3.0, 1.0, 2.0],
-        };
+        let v = Vectors { dim: 1, data: vec![1.0, 2.0, 1.0, 3.0, 1.0, 2.0] };
         let truth = [0, 1, 0, 2, 0, 1];
         assert_eq!(frequency_attack(&v, &truth, &[0, 1, 2]), (1.0, 3));
         assert_eq!(frequency_attack(&v, &truth, &[1, 0, 2]).0, 1.0 / 6.0);

@@ -23,19 +23,11 @@ pub struct Lever {
 pub fn levers() -> Vec<Lever> {
     let paper = ScenarioOptions::scenario(Preset::Paper, 1, 42);
     let rec = ScenarioOptions::scenario(Preset::Recommended, 1, 42);
-    let lever = |name, base: &ScenarioOptions, change: fn(&mut Config)| Lever {
-        name,
-        options: base.clone().with(change),
-    };
+    let lever =
+        |name, base: &ScenarioOptions, change: fn(&mut Config)| Lever { name, options: base.clone().with(change) };
     vec![
-        lever(
-            "paper (k=75 mined 1-3 grams, paper threshold, all pairs)",
-            &paper,
-            |_| {},
-        ),
-        lever("paper + greedy one-to-one", &paper, |c| {
-            c.rule = Rule::Greedy
-        }),
+        lever("paper (k=75 mined 1-3 grams, paper threshold, all pairs)", &paper, |_| {}),
+        lever("paper + greedy one-to-one", &paper, |c| c.rule = Rule::Greedy),
         lever("paper + sound threshold + greedy one-to-one", &paper, |c| {
             c.thresholds.mode = ThresholdMode::Sound;
             c.rule = Rule::Greedy;
@@ -45,34 +37,18 @@ pub fn levers() -> Vec<Lever> {
             c.mine.padding = true;
             c.rule = Rule::Greedy;
         }),
-        lever(
-            "public 2-grams (no padding) + mined 3-grams, sound, q-gram filter, cosine",
-            &rec,
-            |c| c.mine.padding = false,
-        ),
-        lever(
-            "public 2-grams + padding + mined 3-grams, sound, greedy by distance",
-            &rec,
-            |c| c.rule = Rule::Greedy,
-        ),
-        lever(
-            "RECOMMENDED: + q-gram count filter, greedy by cosine distance",
-            &rec,
-            |_| {},
-        ),
-        lever("recommended, mutual-nearest instead of greedy", &rec, |c| {
-            c.rule = Rule::Nearest
+        lever("public 2-grams (no padding) + mined 3-grams, sound, q-gram filter, cosine", &rec, |c| {
+            c.mine.padding = false
         }),
+        lever("public 2-grams + padding + mined 3-grams, sound, greedy by distance", &rec, |c| c.rule = Rule::Greedy),
+        lever("RECOMMENDED: + q-gram count filter, greedy by cosine distance", &rec, |_| {}),
+        lever("recommended, mutual-nearest instead of greedy", &rec, |c| c.rule = Rule::Nearest),
         lever("recommended, k=150 mined", &rec, |c| c.mine.k = 150),
         lever("recommended, mined 3-4 grams", &rec, |c| c.mine.q_max = 4),
-        lever(
-            "recommended, public 1-grams instead of 2-grams (mined 2-3)",
-            &rec,
-            |c| {
-                c.mine.public_q = Some(1);
-                c.mine.q_min = 2;
-            },
-        ),
+        lever("recommended, public 1-grams instead of 2-grams (mined 2-3)", &rec, |c| {
+            c.mine.public_q = Some(1);
+            c.mine.q_min = 2;
+        }),
     ]
 }
 

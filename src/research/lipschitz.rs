@@ -95,9 +95,7 @@ pub struct LipschitzBase {
 /// `n` random strings of `len` symbols of the alphabet, uniformly.
 fn random_strings(alphabet: &Alphabet, n: usize, len: usize, rng: &mut Randomness) -> Vec<String> {
     let sym = alphabet.symbols();
-    (0..n)
-        .map(|_| (0..len).map(|_| sym[rng.below(sym.len())]).collect())
-        .collect()
+    (0..n).map(|_| (0..len).map(|_| sym[rng.below(sym.len())]).collect()).collect()
 }
 
 /// `count` reference sets drawn from `n` candidates, set `i` of size `2^(i mod (J+1))`.
@@ -124,19 +122,10 @@ fn edit(a: &str, b: &str) -> usize {
 
 impl LipschitzBase {
     /// Reference sets drawn at random, without the heuristic (the scheme's private form).
-    pub fn random(
-        alphabet: &Alphabet,
-        options: &LipschitzOptions,
-        rng: &mut Randomness,
-    ) -> Result<Self, Error> {
+    pub fn random(alphabet: &Alphabet, options: &LipschitzOptions, rng: &mut Randomness) -> Result<Self, Error> {
         options.validate(alphabet)?;
         let candidates = random_strings(alphabet, options.candidates, options.string_len, rng);
-        let sets = random_sets(
-            candidates.len(),
-            options.base_size,
-            options.max_set_log2,
-            rng,
-        );
+        let sets = random_sets(candidates.len(), options.base_size, options.max_set_log2, rng);
         Ok(LipschitzBase { candidates, sets })
     }
 
@@ -150,9 +139,7 @@ impl LipschitzBase {
     ) -> Result<Self, Error> {
         options.validate(alphabet)?;
         if records.is_empty() {
-            return Err(Error::Parameter(
-                "Lipschitz baseline: the heuristic needs at least one record".into(),
-            ));
+            return Err(Error::Parameter("Lipschitz baseline: the heuristic needs at least one record".into()));
         }
         let candidates = random_strings(alphabet, options.candidates, options.string_len, rng);
         let pool = random_sets(candidates.len(), options.pool, options.max_set_log2, rng);
@@ -172,20 +159,10 @@ impl LipschitzBase {
         // coordinate value of each pool set for both strings of each pair
         let coord = |s: &str, set: &[u32]| -> f64 {
             let cmp = levenshtein::BatchComparator::new(s.chars());
-            set.iter()
-                .map(|&c| cmp.distance(candidates[c as usize].chars()))
-                .min()
-                .unwrap_or(0) as f64
+            set.iter().map(|&c| cmp.distance(candidates[c as usize].chars())).min().unwrap_or(0) as f64
         };
-        let delta: Vec<Vec<f64>> = pool
-            .iter()
-            .map(|set| {
-                pairs
-                    .iter()
-                    .map(|(x, y)| coord(x, set) - coord(y, set))
-                    .collect()
-            })
-            .collect();
+        let delta: Vec<Vec<f64>> =
+            pool.iter().map(|set| pairs.iter().map(|(x, y)| coord(x, set) - coord(y, set)).collect()).collect();
 
         let mut chosen: Vec<usize> = Vec::with_capacity(options.base_size);
         let mut acc = vec![0.0f64; pairs.len()];
@@ -196,18 +173,13 @@ impl LipschitzBase {
                 if chosen.contains(&c) {
                     continue;
                 }
-                let stress: f64 = acc
-                    .iter()
-                    .zip(d)
-                    .zip(&target)
-                    .map(|((a, d), t)| (((a + d * d) / m).sqrt() - t).powi(2))
-                    .sum();
+                let stress: f64 =
+                    acc.iter().zip(d).zip(&target).map(|((a, d), t)| (((a + d * d) / m).sqrt() - t).powi(2)).sum();
                 if best.is_none_or(|(s, _)| stress < s) {
                     best = Some((stress, c));
                 }
             }
-            let (_, c) = best
-                .ok_or_else(|| Error::Parameter("Lipschitz baseline: the pool ran out".into()))?;
+            let (_, c) = best.ok_or_else(|| Error::Parameter("Lipschitz baseline: the pool ran out".into()))?;
             for (a, d) in acc.iter_mut().zip(&delta[c]) {
                 *a += d * d;
             }
@@ -223,24 +195,13 @@ impl LipschitzBase {
 
     /// The reference sets as strings.
     pub fn sets(&self) -> Vec<Vec<&str>> {
-        self.sets
-            .iter()
-            .map(|s| {
-                s.iter()
-                    .map(|&c| self.candidates[c as usize].as_str())
-                    .collect()
-            })
-            .collect()
+        self.sets.iter().map(|s| s.iter().map(|&c| self.candidates[c as usize].as_str()).collect()).collect()
     }
 
     fn embed_into(&self, s: &str, out: &mut [f32]) {
         let cmp = levenshtein::BatchComparator::new(s.chars());
         for (o, set) in out.iter_mut().zip(&self.sets) {
-            let d = set
-                .iter()
-                .map(|&c| cmp.distance(self.candidates[c as usize].chars()))
-                .min()
-                .unwrap_or(0);
+            let d = set.iter().map(|&c| cmp.distance(self.candidates[c as usize].chars())).min().unwrap_or(0);
             *o = d as f32;
         }
     }
@@ -255,13 +216,7 @@ impl LipschitzBase {
     pub fn embed_all(&self, records: &[String]) -> Vectors {
         let dim = self.dim();
         let mut data = vec![0.0f32; records.len() * dim];
-        crate::par::fill_rows(
-            &mut data,
-            dim,
-            records,
-            || (),
-            |_, row, s| self.embed_into(s, row),
-        );
+        crate::par::fill_rows(&mut data, dim, records, || (), |_, row, s| self.embed_into(s, row));
         Vectors { dim, data }
     }
 }
@@ -273,30 +228,14 @@ mod tests {
     use crate::matching::distance;
 
     fn small() -> LipschitzOptions {
-        LipschitzOptions {
-            candidates: 100,
-            pool: 16,
-            sample_pairs: 60,
-            ..LipschitzOptions::default()
-        }
+        LipschitzOptions { candidates: 100, pool: 16, sample_pairs: 60, ..LipschitzOptions::default() }
     }
 
     fn names() -> Vec<String> {
-        [
-            "SMITH",
-            "JOHNSON",
-            "WILLIAMS",
-            "BROWN",
-            "JONES",
-            "MILLER",
-            "DAVIS",
-            "GARCIA",
-            "RODRIGUEZ",
-            "WILSON",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect()
+        ["SMITH", "JOHNSON", "WILLIAMS", "BROWN", "JONES", "MILLER", "DAVIS", "GARCIA", "RODRIGUEZ", "WILSON"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
     }
 
     #[test]
@@ -319,8 +258,7 @@ mod tests {
     #[test]
     fn embedding_is_lipschitz_in_edit_distance() {
         let a = Alphabet::default();
-        let base =
-            LipschitzBase::greedy(&names(), &a, &small(), &mut Randomness::seeded(7)).unwrap();
+        let base = LipschitzBase::greedy(&names(), &a, &small(), &mut Randomness::seeded(7)).unwrap();
         assert_eq!(base.dim(), 12);
         let v = base.embed_all(&names());
         let n = names();
@@ -376,24 +314,12 @@ mod tests {
         let a = Alphabet::default();
         let mut rng = Randomness::seeded(1);
         for o in [
-            LipschitzOptions {
-                base_size: 0,
-                ..small()
-            },
+            LipschitzOptions { base_size: 0, ..small() },
             LipschitzOptions { pool: 4, ..small() },
-            LipschitzOptions {
-                candidates: 4,
-                ..small()
-            },
-            LipschitzOptions {
-                string_len: 0,
-                ..small()
-            },
+            LipschitzOptions { candidates: 4, ..small() },
+            LipschitzOptions { string_len: 0, ..small() },
         ] {
-            assert!(matches!(
-                LipschitzBase::greedy(&names(), &a, &o, &mut rng),
-                Err(Error::Parameter(_))
-            ));
+            assert!(matches!(LipschitzBase::greedy(&names(), &a, &o, &mut rng), Err(Error::Parameter(_))));
         }
         assert!(LipschitzBase::greedy(&[], &a, &small(), &mut rng).is_err());
     }

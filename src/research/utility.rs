@@ -64,10 +64,7 @@ impl UtilityTable {
             out += &format!("| {m} |");
             for e in &self.grid.epsilons {
                 for k in &self.grid.ks {
-                    let c = self
-                        .cells
-                        .iter()
-                        .find(|c| c.miner == m && c.epsilon == *e && c.k == *k);
+                    let c = self.cells.iter().find(|c| c.miner == m && c.epsilon == *e && c.k == *k);
                     out += &match c {
                         Some(c) => format!(" {:.3} |", c.mean),
                         None => " – |".into(),
@@ -84,14 +81,7 @@ fn summarize(miner: &str, epsilon: f64, k: usize, xs: &[f64]) -> UtilityCell {
     let mean = xs.iter().sum::<f64>() / xs.len() as f64;
     let min = xs.iter().cloned().fold(f64::INFINITY, f64::min);
     let max = xs.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-    UtilityCell {
-        miner: miner.into(),
-        epsilon,
-        k,
-        mean,
-        min,
-        max,
-    }
+    UtilityCell { miner: miner.into(), epsilon, k, mean, min, max }
 }
 
 /// Runs the grid: FPM once per (ε, k, run); each prefix-tree strategy builds one
@@ -102,16 +92,10 @@ pub fn mining_utility(
     progress: &mut dyn Progress,
 ) -> Result<UtilityTable, Error> {
     let kmax = grid.ks.iter().copied().max().unwrap_or(0);
-    let exact_all: Vec<String> = exact::top_k(
-        dataset.records(),
-        dataset.alphabet(),
-        kmax,
-        grid.q_min,
-        grid.q_max,
-    )
-    .into_iter()
-    .map(|g| g.gram)
-    .collect();
+    let exact_all: Vec<String> = exact::top_k(dataset.records(), dataset.alphabet(), kmax, grid.q_min, grid.q_max)
+        .into_iter()
+        .map(|g| g.gram)
+        .collect();
     let total = (grid.epsilons.len() * (1 + Strategy::ALL.len())) as u64;
     let mut step = 0;
     let mut cells = Vec::new();
@@ -132,14 +116,7 @@ pub fn mining_utility(
                 o.validate(dataset.alphabet().len())?;
                 let mut ledger = BudgetLedger::new(e);
                 let mut rng = Randomness::seeded(grid.seed.wrapping_add(r));
-                let b = fpm::mine(
-                    dataset,
-                    &o,
-                    e,
-                    &mut ledger,
-                    &mut rng,
-                    &mut crate::progress::NoProgress,
-                )?;
+                let b = fpm::mine(dataset, &o, e, &mut ledger, &mut rng, &mut crate::progress::NoProgress)?;
                 xs.push(overlap(&b, &exact_all[..k.min(exact_all.len())], k));
             }
             cells.push(summarize("fpm", eps, k, &xs));
@@ -161,34 +138,18 @@ pub fn mining_utility(
                 o.validate(dataset.alphabet().len())?;
                 let mut ledger = BudgetLedger::new(e);
                 let mut rng = Randomness::seeded(grid.seed.wrapping_add(r));
-                let tree = PrefixTree::build(
-                    dataset,
-                    &o,
-                    e,
-                    &mut ledger,
-                    &mut rng,
-                    &mut crate::progress::NoProgress,
-                )?;
+                let tree = PrefixTree::build(dataset, &o, e, &mut ledger, &mut rng, &mut crate::progress::NoProgress)?;
                 for (i, &k) in grid.ks.iter().enumerate() {
                     let b = tree.extract(k, grid.q_min, grid.q_max)?;
                     per_k[i].push(overlap(&b, &exact_all[..k.min(exact_all.len())], k));
                 }
             }
             for (i, &k) in grid.ks.iter().enumerate() {
-                cells.push(summarize(
-                    &format!("prefix-tree {}", s.name()),
-                    eps,
-                    k,
-                    &per_k[i],
-                ));
+                cells.push(summarize(&format!("prefix-tree {}", s.name()), eps, k, &per_k[i]));
             }
             step += 1;
             progress.tick("mining utility", step, total)?;
         }
     }
-    Ok(UtilityTable {
-        grid: grid.clone(),
-        records: dataset.len(),
-        cells,
-    })
+    Ok(UtilityTable { grid: grid.clone(), records: dataset.len(), cells })
 }

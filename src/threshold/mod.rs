@@ -83,17 +83,12 @@ pub fn global_bound(base: &SharedBase, ed: u32) -> f64 {
 ///
 /// Errors (`Error::Parameter`) if `ed > MAX_ED`, if a global value is not a finite
 /// number ≥ 0, or if the base has a gram longer than [`MAX_GRAM_LEN`].
-pub fn thresholds(
-    base: &SharedBase,
-    records: &[String],
-    ed: u32,
-    mode: &ThresholdMode,
-) -> Result<Vec<f64>, Error> {
+pub fn thresholds(base: &SharedBase, records: &[String], ed: u32, mode: &ThresholdMode) -> Result<Vec<f64>, Error> {
     check_ed(ed)?;
     match mode {
-        ThresholdMode::Global(Some(v)) if !v.is_finite() || *v < 0.0 => Err(Error::Parameter(
-            format!("the global threshold must be a finite number ≥ 0, got {v}"),
-        )),
+        ThresholdMode::Global(Some(v)) if !v.is_finite() || *v < 0.0 => {
+            Err(Error::Parameter(format!("the global threshold must be a finite number ≥ 0, got {v}")))
+        }
         ThresholdMode::Global(Some(v)) => Ok(vec![*v; records.len()]),
         ThresholdMode::Global(None) => Ok(vec![global_bound(base, ed); records.len()]),
         ThresholdMode::Paper => {
@@ -109,17 +104,12 @@ pub fn thresholds(
 
 fn check_ed(ed: u32) -> Result<(), Error> {
     if ed > MAX_ED {
-        return Err(Error::Parameter(format!(
-            "edit distance {ed} is above the supported maximum of {MAX_ED}"
-        )));
+        return Err(Error::Parameter(format!("edit distance {ed} is above the supported maximum of {MAX_ED}")));
     }
     Ok(())
 }
 
-fn per_record<F: Fn(&str, &mut Scratch) -> f64 + Sync + Send>(
-    records: &[String],
-    f: F,
-) -> Vec<f64> {
+fn per_record<F: Fn(&str, &mut Scratch) -> f64 + Sync + Send>(records: &[String], f: F) -> Vec<f64> {
     crate::par::map_init(records, Scratch::default, |sc, s| f(s, sc))
 }
 
@@ -137,12 +127,6 @@ impl ThresholdMode {
     /// The mode spelled `name` by [`ThresholdMode::name`]; `global` is the
     /// paper's global bound (no value).
     pub fn from_name(name: &str) -> Option<ThresholdMode> {
-        [
-            ThresholdMode::Paper,
-            ThresholdMode::Sound,
-            ThresholdMode::Global(None),
-        ]
-        .into_iter()
-        .find(|m| m.name() == name)
+        [ThresholdMode::Paper, ThresholdMode::Sound, ThresholdMode::Global(None)].into_iter().find(|m| m.name() == name)
     }
 }

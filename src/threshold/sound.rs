@@ -71,8 +71,7 @@ impl Thresholder {
         let t = self.sound_squared_with(s, sc);
         let n = sc.codes.len() as f64;
         let q_max = self.lengths.last().copied().unwrap_or(1) as f64;
-        let rounding = ((2.0 * n + self.ed as f64 + 1.0) * q_max + self.len.len() as f64 + 4.0)
-            * 2f64.powi(-22);
+        let rounding = ((2.0 * n + self.ed as f64 + 1.0) * q_max + self.len.len() as f64 + 4.0) * 2f64.powi(-22);
         t.sqrt() * (1.0 + SOUND_MARGIN + rounding)
     }
 
@@ -114,11 +113,7 @@ impl Thresholder {
             for y in 0..width {
                 let lo = sc.cover_offsets[y];
                 let hi = sc.cover_offsets[y + 1];
-                let mut v = if k == 0 {
-                    sc.removed_first[y]
-                } else {
-                    f64::NEG_INFINITY
-                };
+                let mut v = if k == 0 { sc.removed_first[y] } else { f64::NEG_INFINITY };
                 if k > 0 {
                     let prev = (k - 1) * width;
                     if y >= reach {
@@ -129,20 +124,13 @@ impl Thresholder {
                             continue;
                         }
                         // Windows containing y that start after x: a prefix of y's list.
-                        let fresh = sc.covering[lo..hi]
-                            .iter()
-                            .take_while(|c| c.1 as usize > x)
-                            .count();
+                        let fresh = sc.covering[lo..hi].iter().take_while(|c| c.1 as usize > x).count();
                         v = v.max(f[prev + x] + sc.cover_prefix[lo + y + fresh] + pair(x, y));
                     }
                 }
                 let v = v + sc.added_at[y];
                 f[k * width + y] = v;
-                let run = if y > 0 {
-                    g[k * width + y - 1]
-                } else {
-                    f64::NEG_INFINITY
-                };
+                let run = if y > 0 { g[k * width + y - 1] } else { f64::NEG_INFINITY };
                 g[k * width + y] = run.max(v);
                 best = best.max(v);
             }
@@ -175,10 +163,7 @@ impl Thresholder {
         let mut i = 0;
         while i < sc.covered.len() {
             let g = sc.covered[i].0 as usize;
-            let run = sc.covered[i..]
-                .iter()
-                .take_while(|p| p.0 as usize == g)
-                .count();
+            let run = sc.covered[i..].iter().take_while(|p| p.0 as usize == g).count();
             let starts = &sc.covered[i..i + run];
             let len = self.len[g];
             let mut lo = 0;
@@ -215,16 +200,14 @@ impl Thresholder {
         sc.running.resize(2 * n + 1, 0);
         for &(g, p) in &sc.occurrences {
             for y in 2 * p + 1..2 * (p + self.len[g as usize]) {
-                sc.covering[sc.cover_offsets[y] + sc.running[y] as usize] =
-                    (y as u32, (2 * p + 1) as u32, g);
+                sc.covering[sc.cover_offsets[y] + sc.running[y] as usize] = (y as u32, (2 * p + 1) as u32, g);
                 sc.running[y] += 1;
             }
         }
         for y in 0..=2 * n {
-            crate::sorting::sort_by(
-                &mut sc.covering[sc.cover_offsets[y]..sc.cover_offsets[y + 1]],
-                |a, b| b.1.cmp(&a.1).then(a.2.cmp(&b.2)),
-            );
+            crate::sorting::sort_by(&mut sc.covering[sc.cover_offsets[y]..sc.cover_offsets[y + 1]], |a, b| {
+                b.1.cmp(&a.1).then(a.2.cmp(&b.2))
+            });
         }
         sc.running.clear();
         sc.running.resize(self.len.len(), 0);
@@ -236,8 +219,7 @@ impl Thresholder {
             for j in sc.cover_offsets[y]..sc.cover_offsets[y + 1] {
                 let g = sc.covering[j].2 as usize;
                 let r = sc.running[g] as f64;
-                total +=
-                    self.removed_charge(g, r + 1.0, ed_f, sc) - self.removed_charge(g, r, ed_f, sc);
+                total += self.removed_charge(g, r + 1.0, ed_f, sc) - self.removed_charge(g, r, ed_f, sc);
                 sc.running[g] += 1;
                 sc.cover_prefix.push(total);
             }
@@ -251,9 +233,7 @@ impl Thresholder {
     /// `(r² + r·min((ed−1)·wr_g, occ_s(g) − r)) / |g|²` (step 2 of the proof).
     fn removed_charge(&self, g: usize, r: f64, ed_f: f64, sc: &Scratch) -> f64 {
         let len = self.len[g] as f64;
-        let others = ((ed_f - 1.0) * sc.most_through[g] as f64)
-            .min(sc.gram_count[g] as f64 - r)
-            .max(0.0);
+        let others = ((ed_f - 1.0) * sc.most_through[g] as f64).min(sc.gram_count[g] as f64 - r).max(0.0);
         (r * r + r * others) / (len * len)
     }
 
@@ -281,14 +261,7 @@ impl Thresholder {
     /// The windows around a new symbol placed at position `i` of s, replacing
     /// `skip` symbols (1: substitution, 0: insertion), best over the symbol
     /// (`excluded` is the substituted symbol itself).
-    fn created_with_symbol(
-        &self,
-        i: usize,
-        skip: usize,
-        excluded: Option<u8>,
-        ed_f: f64,
-        sc: &mut Scratch,
-    ) -> f64 {
+    fn created_with_symbol(&self, i: usize, skip: usize, excluded: Option<u8>, ed_f: f64, sc: &mut Scratch) -> f64 {
         let n = sc.codes.len();
         // acc[c]: Σ_g f_g(α_g)/|g|² over the grams of length ≥ 2 that symbol c creates.
         // A gram created twice around one edit overlaps itself (w_g ≥ 2): those are
@@ -302,9 +275,7 @@ impl Thresholder {
                 if m > i || i + skip + (q - 1 - m) > n {
                     continue;
                 }
-                let around = sc.codes[i - m..i]
-                    .iter()
-                    .chain(&sc.codes[i + skip..i + skip + q - 1 - m]);
+                let around = sc.codes[i - m..i].iter().chain(&sc.codes[i + skip..i + skip + q - 1 - m]);
                 let Some(list) = pack(q, m, around.copied()).and_then(|k| self.hole.get(&k)) else {
                     continue;
                 };
@@ -321,10 +292,7 @@ impl Thresholder {
         crate::sorting::sort_keys(&mut sc.hits);
         let mut j = 0;
         while j < sc.hits.len() {
-            let run = sc.hits[j..]
-                .iter()
-                .take_while(|h| **h == sc.hits[j])
-                .count();
+            let run = sc.hits[j..].iter().take_while(|h| **h == sc.hits[j]).count();
             let (c, g) = sc.hits[j];
             acc[c as usize] += self.added_charge(g as usize, run as f64, ed_f);
             j += run;
@@ -332,11 +300,7 @@ impl Thresholder {
         // A symbol that is a 1-gram adds f(1) = ed; the best symbol creating no
         // longer gram is any 1-gram other than the excluded symbol.
         let excluded_is_one = excluded.is_some_and(|c| self.one_gram[c as usize]);
-        let mut best = if self.one_grams > usize::from(excluded_is_one) {
-            ed_f
-        } else {
-            0.0
-        };
+        let mut best = if self.one_grams > usize::from(excluded_is_one) { ed_f } else { 0.0 };
         while touched != 0 {
             let c = touched.trailing_zeros() as usize;
             touched &= touched - 1;
@@ -355,9 +319,7 @@ impl Thresholder {
                 if before > i || i + after >= n {
                     continue;
                 }
-                let across = sc.codes[i - before..i]
-                    .iter()
-                    .chain(&sc.codes[i + 1..=i + after]);
+                let across = sc.codes[i - before..i].iter().chain(&sc.codes[i + 1..=i + after]);
                 if let Some(&g) = pack(q, WHOLE, across.copied()).and_then(|k| self.full.get(&k)) {
                     sc.hits.push((0, g));
                 }
@@ -367,10 +329,7 @@ impl Thresholder {
         let mut v = 0.0;
         let mut j = 0;
         while j < sc.hits.len() {
-            let run = sc.hits[j..]
-                .iter()
-                .take_while(|h| **h == sc.hits[j])
-                .count();
+            let run = sc.hits[j..].iter().take_while(|h| **h == sc.hits[j]).count();
             v += self.added_charge(sc.hits[j].1 as usize, run as f64, ed_f);
             j += run;
         }
@@ -383,22 +342,15 @@ impl Thresholder {
 /// shared windows of each length times `W_q = max_{|g|=q} ((ed+1)·w_g − 1)/q²`.
 pub(super) fn pair_table(lengths: &[usize], w_max: &[u32], ed_f: f64) -> (Vec<f64>, usize) {
     let reach = 2 * lengths.last().copied().unwrap_or(1) - 1;
-    let wq: Vec<f64> = lengths
-        .iter()
-        .zip(w_max)
-        .map(|(&q, &w)| ((ed_f + 1.0) * w as f64 - 1.0).max(0.0) / (q * q) as f64)
-        .collect();
+    let wq: Vec<f64> =
+        lengths.iter().zip(w_max).map(|(&q, &w)| ((ed_f + 1.0) * w as f64 - 1.0).max(0.0) / (q * q) as f64).collect();
     let table = (0..2 * reach)
         .map(|j| {
             let (d, x_odd) = (j / 2, j % 2 == 1);
             let y_odd = x_odd != (d % 2 == 1);
             // Shortest stretch of t holding both loci.
             let l = d / 2 + 1 + usize::from(!x_odd || !y_odd);
-            lengths
-                .iter()
-                .zip(&wq)
-                .map(|(&q, &w)| (q + 1).saturating_sub(l) as f64 * w)
-                .sum()
+            lengths.iter().zip(&wq).map(|(&q, &w)| (q + 1).saturating_sub(l) as f64 * w).sum()
         })
         .collect();
     (table, reach)

@@ -6,11 +6,7 @@ pub fn base_over(alphabet: &str, grams: &[&str]) -> SharedBase {
     let lens: Vec<usize> = grams.iter().map(|g| g.chars().count()).collect();
     let lo = lens.iter().copied().min().unwrap_or(1);
     let hi = lens.iter().copied().max().unwrap_or(1);
-    let al = if alphabet.is_empty() {
-        Alphabet::default()
-    } else {
-        Alphabet::new(alphabet).unwrap()
-    };
+    let al = if alphabet.is_empty() { Alphabet::default() } else { Alphabet::new(alphabet).unwrap() };
     SharedBase::new(al, lo, hi, grams.iter().map(|g| g.to_string()).collect()).unwrap()
 }
 

@@ -76,10 +76,7 @@ fn exhaustive_single_edits() {
         let t = Thresholder::new(&b, 1).unwrap();
         for s in ["", "A", "BANANA", "AAAA", "ABABA", "NAN NAN", "B A", "ANNA"] {
             let th = t.sound_squared(s);
-            let worst = neighbours(s, &sigma)
-                .iter()
-                .map(|x| dist2(&b, s, x))
-                .fold(0.0, f64::max);
+            let worst = neighbours(s, &sigma).iter().map(|x| dist2(&b, s, x)).fold(0.0, f64::max);
             assert!(worst <= th + 1e-9, "{grams:?} {s:?}: {worst} > {th}");
         }
     }
@@ -104,14 +101,11 @@ fn exhaustive_two_edits_over_a_small_alphabet() {
         let b = base_over("AB ", grams);
         let t = Thresholder::new(&b, 2).unwrap();
         // Every string over {A, B} of length ≤ 4, and a few with spaces.
-        let mut strings: Vec<String> =
-            vec![String::new(), "BAAB ".into(), "A A".into(), " B B".into()];
+        let mut strings: Vec<String> = vec![String::new(), "BAAB ".into(), "A A".into(), " B B".into()];
         for len in 1..=4u32 {
-            strings.extend((0..1u32 << len).map(|bits| {
-                (0..len)
-                    .map(|i| if bits >> i & 1 == 1 { 'B' } else { 'A' })
-                    .collect()
-            }));
+            strings.extend(
+                (0..1u32 << len).map(|bits| (0..len).map(|i| if bits >> i & 1 == 1 { 'B' } else { 'A' }).collect()),
+            );
         }
         for s in strings.iter().map(String::as_str) {
             let th = t.sound_squared(s);
@@ -138,18 +132,9 @@ fn characters_outside_the_alphabet_match_nothing() {
 #[test]
 fn modes_and_validation() {
     let b = base_over("", &["A", "AN", "ANA"]);
-    let recs: Vec<String> = ["BANANA", "", "ANNA"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    assert_eq!(
-        thresholds(&b, &recs, 2, &ThresholdMode::Global(None)).unwrap(),
-        vec![6.0; 3]
-    );
-    assert_eq!(
-        thresholds(&b, &recs, 2, &ThresholdMode::Global(Some(1.5))).unwrap(),
-        vec![1.5; 3]
-    );
+    let recs: Vec<String> = ["BANANA", "", "ANNA"].iter().map(|s| s.to_string()).collect();
+    assert_eq!(thresholds(&b, &recs, 2, &ThresholdMode::Global(None)).unwrap(), vec![6.0; 3]);
+    assert_eq!(thresholds(&b, &recs, 2, &ThresholdMode::Global(Some(1.5))).unwrap(), vec![1.5; 3]);
     let t = Thresholder::new(&b, 2).unwrap();
     let paper = thresholds(&b, &recs, 2, &ThresholdMode::Paper).unwrap();
     let sound = thresholds(&b, &recs, 2, &ThresholdMode::Sound).unwrap();
@@ -158,13 +143,7 @@ fn modes_and_validation() {
         assert_eq!(sound[i], t.sound(s));
     }
     assert!(Thresholder::new(&b, 11).is_err());
-    let long = SharedBase::new(
-        crate::alphabet::Alphabet::default(),
-        1,
-        20,
-        vec!["A".repeat(17)],
-    )
-    .unwrap();
+    let long = SharedBase::new(crate::alphabet::Alphabet::default(), 1, 20, vec!["A".repeat(17)]).unwrap();
     let e = Thresholder::new(&long, 1).unwrap_err();
     assert!(e.to_string().contains("at most 16"), "{e}");
     for bad in [f64::NAN, f64::INFINITY, -1.0] {
@@ -183,12 +162,8 @@ fn mode_serialization() {
     assert_eq!(json(&ThresholdMode::Sound), "\"sound\"");
     assert_eq!(json(&ThresholdMode::Global(Some(2.5))), "{\"global\":2.5}");
     assert_eq!(json(&ThresholdMode::Global(None)), "{\"global\":null}");
-    for m in [
-        ThresholdMode::Paper,
-        ThresholdMode::Sound,
-        ThresholdMode::Global(Some(1.0)),
-        ThresholdMode::Global(None),
-    ] {
+    for m in [ThresholdMode::Paper, ThresholdMode::Sound, ThresholdMode::Global(Some(1.0)), ThresholdMode::Global(None)]
+    {
         assert_eq!(serde_json::from_str::<ThresholdMode>(&json(&m)).unwrap(), m);
     }
 }
@@ -228,9 +203,7 @@ mod props {
                 Edit::Del(p) if !c.is_empty() => {
                     c.remove(p % c.len());
                 }
-                Edit::Ins(p, x) | Edit::Sub(p, x) => {
-                    c.insert(p % (c.len() + 1), sigma[x % sigma.len()])
-                }
+                Edit::Ins(p, x) | Edit::Sub(p, x) => c.insert(p % (c.len() + 1), sigma[x % sigma.len()]),
                 Edit::Del(_) => {}
             }
         }
@@ -248,22 +221,21 @@ mod props {
     /// (alphabet, grams, string, symbols edits draw from)
     fn case() -> impl Strategy<Value = (&'static str, Vec<String>, String, &'static str)> {
         prop_oneof![
-            (
-                proptest::collection::btree_set("[AB ]{1,3}|A{1,3}", 1..10),
-                "[AB ]{0,10}|A{0,8}",
-            )
-                .prop_map(|(g, s)| ("AB ", g.into_iter().collect(), s, "AB ")),
-            (
-                proptest::collection::btree_set("[A-E]{1,3}|[A-C]{1,2}|E{1,3}", 1..16),
-                "[A-E]{0,12}|[EA]{0,9}",
-            )
+            (proptest::collection::btree_set("[AB ]{1,3}|A{1,3}", 1..10), "[AB ]{0,10}|A{0,8}",).prop_map(|(g, s)| (
+                "AB ",
+                g.into_iter().collect(),
+                s,
+                "AB "
+            )),
+            (proptest::collection::btree_set("[A-E]{1,3}|[A-C]{1,2}|E{1,3}", 1..16), "[A-E]{0,12}|[EA]{0,9}",)
                 .prop_map(|(g, s)| ("", g.into_iter().collect(), s, "ABCDEZ ")),
             // No 1-grams: the longer grams' terms then decide the bound.
-            (
-                proptest::collection::btree_set("[AB]{2,3}|A{2,3}", 1..5),
-                "[AB]{0,9}|A{0,6}",
-            )
-                .prop_map(|(g, s)| ("AB ", g.into_iter().collect(), s, "AB")),
+            (proptest::collection::btree_set("[AB]{2,3}|A{2,3}", 1..5), "[AB]{0,9}|A{0,6}",).prop_map(|(g, s)| (
+                "AB ",
+                g.into_iter().collect(),
+                s,
+                "AB"
+            )),
         ]
     }
 

@@ -52,15 +52,9 @@ impl Thresholder {
         let mut ascii = [FOREIGN; 128];
         let mut other = Vec::new();
         for (i, &c) in alphabet.symbols().iter().enumerate() {
-            let code = u8::try_from(i)
-                .ok()
-                .filter(|&k| k != FOREIGN)
-                .ok_or_else(|| {
-                    Error::Parameter(format!(
-                        "the alphabet has {} symbols, too many for thresholds",
-                        alphabet.len()
-                    ))
-                })?;
+            let code = u8::try_from(i).ok().filter(|&k| k != FOREIGN).ok_or_else(|| {
+                Error::Parameter(format!("the alphabet has {} symbols, too many for thresholds", alphabet.len()))
+            })?;
             if c.is_ascii() {
                 ascii[c as usize] = code;
             } else {
@@ -69,13 +63,9 @@ impl Thresholder {
         }
         let mut grams: Vec<Vec<u8>> = Vec::with_capacity(base.len());
         for g in base.grams() {
-            let codes: Option<Vec<u8>> = g
-                .chars()
-                .map(|c| alphabet.index_of(c).map(|i| i as u8))
-                .collect();
-            let codes = codes.ok_or_else(|| {
-                Error::Parameter(format!("gram {g:?} has a symbol outside the alphabet"))
-            })?;
+            let codes: Option<Vec<u8>> = g.chars().map(|c| alphabet.index_of(c).map(|i| i as u8)).collect();
+            let codes =
+                codes.ok_or_else(|| Error::Parameter(format!("gram {g:?} has a symbol outside the alphabet")))?;
             if codes.len() > MAX_GRAM_LEN {
                 return Err(Error::Parameter(format!(
                     "gram {g:?} is {} symbols long; personalized thresholds accept at most {MAX_GRAM_LEN}",
@@ -87,11 +77,7 @@ impl Thresholder {
         let automaton = AhoCorasick::builder()
             .match_kind(MatchKind::Standard)
             .build(&grams)
-            .map_err(|e| {
-                Error::Parameter(format!(
-                    "cannot build the gram automaton of the shared base: {e}"
-                ))
-            })?;
+            .map_err(|e| Error::Parameter(format!("cannot build the gram automaton of the shared base: {e}")))?;
         let mut hole: KeyMap<Vec<(u8, u32)>> = KeyMap::default();
         let mut full: KeyMap<u32> = KeyMap::default();
         let mut one_gram = [false; 256];
@@ -99,14 +85,10 @@ impl Thresholder {
         for (id, g) in grams.iter().enumerate() {
             let q = g.len();
             for m in 0..q {
-                let key =
-                    pack(q, m, g[..m].iter().chain(&g[m + 1..]).copied()).ok_or_else(unpackable)?;
+                let key = pack(q, m, g[..m].iter().chain(&g[m + 1..]).copied()).ok_or_else(unpackable)?;
                 hole.entry(key).or_default().push((g[m], id as u32));
             }
-            full.insert(
-                pack(q, WHOLE, g.iter().copied()).ok_or_else(unpackable)?,
-                id as u32,
-            );
+            full.insert(pack(q, WHOLE, g.iter().copied()).ok_or_else(unpackable)?, id as u32);
             if q == 1 {
                 one_gram[g[0] as usize] = true;
             }
@@ -117,13 +99,7 @@ impl Thresholder {
         let w: Vec<u32> = grams.iter().map(|g| self_overlap(g)).collect();
         let w_max: Vec<u32> = lengths
             .iter()
-            .map(|&q| {
-                (0..grams.len())
-                    .filter(|&g| grams[g].len() == q)
-                    .map(|g| w[g])
-                    .max()
-                    .unwrap_or(0)
-            })
+            .map(|&q| (0..grams.len()).filter(|&g| grams[g].len() == q).map(|g| w[g]).max().unwrap_or(0))
             .collect();
         let ed_f = ed as f64;
         let once = (0..grams.len())
@@ -133,10 +109,7 @@ impl Thresholder {
         let padding = match base.padding() {
             Some(p) => {
                 let code = |c: char| alphabet.index_of(c).map(|i| i as u8);
-                Some((
-                    code(p.start).unwrap_or(FOREIGN),
-                    code(p.end).unwrap_or(FOREIGN),
-                ))
+                Some((code(p.start).unwrap_or(FOREIGN), code(p.end).unwrap_or(FOREIGN)))
             }
             None => None,
         };
@@ -168,10 +141,7 @@ impl Thresholder {
         if c.is_ascii() {
             self.ascii[c as usize]
         } else {
-            self.other
-                .iter()
-                .find(|&&(o, _)| o == c)
-                .map_or(FOREIGN, |&(_, k)| k)
+            self.other.iter().find(|&&(o, _)| o == c).map_or(FOREIGN, |&(_, k)| k)
         }
     }
 

@@ -32,9 +32,7 @@ pub(super) fn read_batch(v: &JsValue, what: &str) -> Result<VectorBatch, JsValue
 /// [`BinaryLayout`] gives it), copied once, into their final vector.
 fn numbers<T: Number>(bytes: &js_sys::Uint8Array, range: &Range<usize>) -> Vec<T> {
     read_numbers(range.len() / std::mem::size_of::<T>(), |dst| {
-        bytes
-            .subarray(range.start as u32, range.end as u32)
-            .copy_to(dst)
+        bytes.subarray(range.start as u32, range.end as u32).copy_to(dst)
     })
 }
 
@@ -44,9 +42,7 @@ pub(super) fn binary_batch(batch: &VectorBatch) -> Result<js_sys::Uint8Array, Js
     let parts = batch.binary_parts();
     let total: usize = parts.iter().map(|p| p.len()).sum();
     let total = u32::try_from(total).map_err(|_| {
-        invalid(format!(
-            "the binary batch would be {total} bytes, more than a JS Uint8Array holds here"
-        ))
+        invalid(format!("the binary batch would be {total} bytes, more than a JS Uint8Array holds here"))
     })?;
     let out = js_sys::Uint8Array::new_with_length(total);
     let mut at = 0u32;

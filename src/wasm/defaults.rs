@@ -41,16 +41,10 @@ struct Presets {
 #[wasm_bindgen]
 pub fn defaults() -> Result<JsValue, JsValue> {
     let config = Config::default();
-    let embed = EmbedJsOptions {
-        thresholds: Some(config.thresholds.clone()),
-        ..EmbedJsOptions::default()
-    };
+    let embed = EmbedJsOptions { thresholds: Some(config.thresholds.clone()), ..EmbedJsOptions::default() };
     to_plain(&Defaults {
         owner: OwnerOptions::filled(),
-        presets: Presets {
-            recommended: Preset::Recommended.config(),
-            paper: Preset::Paper.config(),
-        },
+        presets: Presets { recommended: Preset::Recommended.config(), paper: Preset::Paper.config() },
         config,
         embed,
         scenario: ScenarioOptions::default(),
@@ -84,22 +78,10 @@ pub fn normalize(records: JsValue, alphabet: JsValue) -> Result<JsValue, JsValue
         Alphabet::parse(&string_arg(&alphabet, "the alphabet")?)?
     };
     let mut characters = CharCounts::default();
-    let normalized: Vec<String> = records
-        .iter()
-        .map(|r| alphabet.normalize_counting(r, &mut characters))
-        .collect();
-    let empty = normalized
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| n.is_empty())
-        .map(|(i, _)| i + 1)
-        .collect();
+    let normalized: Vec<String> = records.iter().map(|r| alphabet.normalize_counting(r, &mut characters)).collect();
+    let empty = normalized.iter().enumerate().filter(|(_, n)| n.is_empty()).map(|(i, _)| i + 1).collect();
     let warning = characters.warning(&alphabet);
-    to_plain(&Preview {
-        normalized,
-        empty,
-        warning,
-    })
+    to_plain(&Preview { normalized, empty, warning })
 }
 
 /// A first look at a file's bytes.
@@ -127,29 +109,15 @@ pub fn peek_input(bytes: JsValue, input: JsValue, n: JsValue) -> Result<JsValue,
     let name = i.name.as_deref().unwrap_or("the input");
     let csv = is_csv(name, &bytes, i.format, i.column.is_some());
     let (columns, format) = if csv {
-        (
-            Some(csv_columns(&bytes, name)?),
-            i.column.clone().map(|column| InputFormat::Csv {
-                column,
-                id_column: None,
-            }),
-        )
+        (Some(csv_columns(&bytes, name)?), i.column.clone().map(|column| InputFormat::Csv { column, id_column: None }))
     } else {
         (None, Some(InputFormat::Text))
     };
     let head = match format {
-        Some(f) => read_records(&bytes, &f, name)?
-            .into_iter()
-            .take(n)
-            .map(|r| r.text)
-            .collect(),
+        Some(f) => read_records(&bytes, &f, name)?.into_iter().take(n).map(|r| r.text).collect(),
         None => Vec::new(),
     };
-    to_plain(&Peek {
-        format: if csv { "csv" } else { "text" },
-        columns,
-        head,
-    })
+    to_plain(&Peek { format: if csv { "csv" } else { "text" }, columns, head })
 }
 
 /// What a vector batch holds (no vector, no id: only its shape).

@@ -13,11 +13,7 @@ impl From<Error> for JsValue {
     fn from(e: Error) -> JsValue {
         let err = js_sys::Error::new(&e.to_string());
         // setting a property on a fresh Error object cannot fail
-        let _ = js_sys::Reflect::set(
-            &err,
-            &JsValue::from_str("code"),
-            &JsValue::from_str(e.code()),
-        );
+        let _ = js_sys::Reflect::set(&err, &JsValue::from_str("code"), &JsValue::from_str(e.code()));
         err.into()
     }
 }
@@ -31,12 +27,7 @@ macro_rules! js_error_from {
         }
     )*};
 }
-js_error_from!(
-    crate::error::InputError,
-    crate::error::ProtocolError,
-    crate::error::BaseError,
-    crate::error::DpError
-);
+js_error_from!(crate::error::InputError, crate::error::ProtocolError, crate::error::BaseError, crate::error::DpError);
 
 /// An `INVALID_PARAMETER` JS error.
 pub fn invalid(message: String) -> JsValue {
@@ -52,11 +43,7 @@ pub fn bad_options(what: &str, e: serde_wasm_bindgen::Error) -> JsValue {
 /// give `base`; a key given (and not `undefined`) overrides `base`'s, so `null`
 /// turns an optional field off. Unknown keys (not in `base`'s serialized form)
 /// are refused as by [`options`].
-pub fn options_over<T: DeserializeOwned + Serialize>(
-    value: JsValue,
-    what: &str,
-    base: &T,
-) -> Result<T, JsValue> {
+pub fn options_over<T: DeserializeOwned + Serialize>(value: JsValue, what: &str, base: &T) -> Result<T, JsValue> {
     let base_plain = to_plain(base)?;
     let known: Vec<String> = js_sys::Object::keys(base_plain.unchecked_ref::<js_sys::Object>())
         .iter()
@@ -85,20 +72,14 @@ pub fn nested_options<T: DeserializeOwned + Serialize + Default>(
     serde_wasm_bindgen::from_value(value).map_err(|e| bad_options(what, e))
 }
 
-fn check_keys(
-    given: &JsValue,
-    reference: &JsValue,
-    what: &str,
-    whole: &[&str],
-) -> Result<(), JsValue> {
+fn check_keys(given: &JsValue, reference: &JsValue, what: &str, whole: &[&str]) -> Result<(), JsValue> {
     let known: Vec<String> = js_sys::Object::keys(reference.unchecked_ref::<js_sys::Object>())
         .iter()
         .filter_map(|k| k.as_string())
         .collect();
     let known: Vec<&str> = known.iter().map(String::as_str).collect();
     for (name, v) in option_entries(given, what, &known)? {
-        let r = js_sys::Reflect::get(reference, &JsValue::from_str(&name))
-            .unwrap_or(JsValue::UNDEFINED);
+        let r = js_sys::Reflect::get(reference, &JsValue::from_str(&name)).unwrap_or(JsValue::UNDEFINED);
         let plain_object = |x: &JsValue| x.is_object() && !js_sys::Array::is_array(x);
         if plain_object(&r) && plain_object(&v) && !whole.contains(&name.as_str()) {
             check_keys(&v, &r, &format!("{what}: {name}"), whole)?;
@@ -110,28 +91,18 @@ fn check_keys(
 /// The entries of an options object read by hand (no serde: small in wasm):
 /// `undefined`/`null` give none; anything but a plain object, or a key not in
 /// `known` (a typo), is refused; keys whose value is `undefined` are left out.
-pub fn option_entries(
-    value: &JsValue,
-    what: &str,
-    known: &[&str],
-) -> Result<Vec<(String, JsValue)>, JsValue> {
+pub fn option_entries(value: &JsValue, what: &str, known: &[&str]) -> Result<Vec<(String, JsValue)>, JsValue> {
     if value.is_undefined() || value.is_null() {
         return Ok(Vec::new());
     }
     if !value.is_object() || js_sys::Array::is_array(value) {
-        return Err(invalid(format!(
-            "{what} must be an object, got {}",
-            type_name(value)
-        )));
+        return Err(invalid(format!("{what} must be an object, got {}", type_name(value))));
     }
     let mut out = Vec::new();
     for key in js_sys::Object::keys(value.unchecked_ref::<js_sys::Object>()).iter() {
         let name = key.as_string().unwrap_or_default();
         if !known.contains(&name.as_str()) {
-            return Err(invalid(format!(
-                "{what}: unknown option {name:?} (known: {})",
-                known.join(", ")
-            )));
+            return Err(invalid(format!("{what}: unknown option {name:?} (known: {})", known.join(", "))));
         }
         let v = js_sys::Reflect::get(value, &key).unwrap_or(JsValue::UNDEFINED);
         if !v.is_undefined() {
@@ -148,28 +119,20 @@ pub fn type_name(v: &JsValue) -> String {
     } else if js_sys::Array::is_array(v) {
         "an array".into()
     } else {
-        v.js_typeof()
-            .as_string()
-            .unwrap_or_else(|| "a value".into())
+        v.js_typeof().as_string().unwrap_or_else(|| "a value".into())
     }
 }
 
 /// A string argument, or an `INVALID_PARAMETER` error naming it.
 pub fn string_arg(v: &JsValue, what: &str) -> Result<String, JsValue> {
-    v.as_string()
-        .ok_or_else(|| invalid(format!("{what} must be a string, got {}", type_name(v))))
+    v.as_string().ok_or_else(|| invalid(format!("{what} must be a string, got {}", type_name(v))))
 }
 
 /// A file's bytes: a `Uint8Array`, copied into wasm memory.
 pub fn bytes_arg(v: &JsValue) -> Result<Vec<u8>, JsValue> {
     v.dyn_ref::<js_sys::Uint8Array>()
         .map(|a| a.to_vec())
-        .ok_or_else(|| {
-            invalid(format!(
-                "the bytes must be a Uint8Array, got {}",
-                type_name(v)
-            ))
-        })
+        .ok_or_else(|| invalid(format!("the bytes must be a Uint8Array, got {}", type_name(v))))
 }
 
 /// A message as a JSON string or a `Uint8Array`.
@@ -180,10 +143,7 @@ pub fn message_bytes(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
     if let Some(a) = v.dyn_ref::<js_sys::Uint8Array>() {
         return Ok(a.to_vec());
     }
-    Err(invalid(format!(
-        "{what} must be a JSON string or a Uint8Array, got {}",
-        type_name(v)
-    )))
+    Err(invalid(format!("{what} must be a JSON string or a Uint8Array, got {}", type_name(v))))
 }
 
 /// A whole number in `min..=u32::MAX` (JS numbers are doubles: NaN, fractions and
@@ -191,13 +151,8 @@ pub fn message_bytes(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
 pub fn count_arg(v: &JsValue, what: &str, min: u32) -> Result<u32, JsValue> {
     match v.as_f64() {
         Some(x) if x.fract() == 0.0 && x >= min as f64 && x <= u32::MAX as f64 => Ok(x as u32),
-        Some(x) => Err(invalid(format!(
-            "{what} must be a whole number ≥ {min}, got {x}"
-        ))),
-        None => Err(invalid(format!(
-            "{what} must be a number, got {}",
-            type_name(v)
-        ))),
+        Some(x) => Err(invalid(format!("{what} must be a whole number ≥ {min}, got {x}"))),
+        None => Err(invalid(format!("{what} must be a number, got {}", type_name(v)))),
     }
 }
 

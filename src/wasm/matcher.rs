@@ -18,12 +18,9 @@ fn rule_option(v: &JsValue) -> Result<Rule, JsValue> {
         if x.is_null() {
             continue;
         }
-        let name = x.as_string().ok_or_else(|| {
-            invalid(format!(
-                "match options: rule must be a string, got {}",
-                type_name(&x)
-            ))
-        })?;
+        let name = x
+            .as_string()
+            .ok_or_else(|| invalid(format!("match options: rule must be a string, got {}", type_name(&x))))?;
         rule = Rule::from_name(&name).ok_or_else(|| {
             invalid(format!(
                 "match options: unknown rule {name:?} (the rules: {})",
@@ -53,10 +50,7 @@ impl Matcher {
     pub fn new(batch_a: JsValue, batch_b: JsValue) -> Result<Matcher, JsValue> {
         let a = read_batch(&batch_a, "party A's vector batch")?;
         let b = read_batch(&batch_b, "party B's vector batch")?;
-        Ok(Matcher {
-            matcher: crate::matcher::Matcher::new(a, b)?,
-            js_ids: std::cell::OnceCell::new(),
-        })
+        Ok(Matcher { matcher: crate::matcher::Matcher::new(a, b)?, js_ids: std::cell::OnceCell::new() })
     }
 
     /// The shared base's fingerprint both batches carry.
@@ -98,12 +92,8 @@ impl Matcher {
         set(&out, "a", js_sys::Uint32Array::from(&ia[..]));
         set(&out, "b", js_sys::Uint32Array::from(&ib[..]));
         set(&out, "distances", js_sys::Float64Array::from(&d[..]));
-        let (ids_a, ids_b) = self.js_ids.get_or_init(|| {
-            (
-                js_strings(&self.matcher.a().ids),
-                js_strings(&self.matcher.b().ids),
-            )
-        });
+        let (ids_a, ids_b) =
+            self.js_ids.get_or_init(|| (js_strings(&self.matcher.a().ids), js_strings(&self.matcher.b().ids)));
         set(&out, "aIds", pick(ids_a, &ia));
         set(&out, "bIds", pick(ids_b, &ib));
         Ok(out)

@@ -11,9 +11,7 @@ use crate::error::InputError;
 use crate::keyed::Key;
 use crate::mine::MineOptions;
 use crate::party::{self, merge_bases, EmbedOptions};
-use crate::protocol::{
-    read_noisy_base, read_shared_base, write_noisy_base, write_shared_base, Party,
-};
+use crate::protocol::{read_noisy_base, read_shared_base, write_noisy_base, write_shared_base, Party};
 use crate::threshold::ThresholdMode;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
@@ -44,10 +42,7 @@ impl OwnerOptions {
                 "alphabet" => o.alphabet = Some(string_arg(&x, "DataOwner options: alphabet")?),
                 "budget" => {
                     o.budget = Some(x.as_f64().ok_or_else(|| {
-                        invalid(format!(
-                            "DataOwner options: budget must be a number, got {}",
-                            type_name(&x)
-                        ))
+                        invalid(format!("DataOwner options: budget must be a number, got {}", type_name(&x)))
                     })?)
                 }
                 _ => o.seed = Some(seed_arg(&x)?),
@@ -58,11 +53,7 @@ impl OwnerOptions {
 
     /// Every option written out (what `defaults()` shows).
     pub(super) fn filled() -> OwnerOptions {
-        OwnerOptions {
-            alphabet: Some("letters".into()),
-            budget: Some(Config::default().mine.epsilon),
-            seed: None,
-        }
+        OwnerOptions { alphabet: Some("letters".into()), budget: Some(Config::default().mine.epsilon), seed: None }
     }
 }
 
@@ -96,11 +87,7 @@ pub(super) struct EmbedJsOptions {
 impl InputOptions {
     pub(super) fn read(v: JsValue) -> Result<InputOptions, JsValue> {
         let mut o = InputOptions::default();
-        for (key, x) in option_entries(
-            &v,
-            "input options",
-            &["column", "format", "idColumn", "name"],
-        )? {
+        for (key, x) in option_entries(&v, "input options", &["column", "format", "idColumn", "name"])? {
             if x.is_null() {
                 continue;
             }
@@ -111,11 +98,7 @@ impl InputOptions {
                         "auto" => FormatHint::Auto,
                         "text" => FormatHint::Text,
                         "csv" => FormatHint::Csv,
-                        _ => {
-                            return Err(invalid(format!(
-                                "input options: unknown format {text:?} (auto, text, csv)"
-                            )))
-                        }
+                        _ => return Err(invalid(format!("input options: unknown format {text:?} (auto, text, csv)"))),
                     }
                 }
                 "column" => o.column = Some(text),
@@ -131,20 +114,14 @@ impl InputOptions {
 fn seed_arg(x: &JsValue) -> Result<u64, JsValue> {
     match x.as_f64() {
         Some(v) if v.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&v) => Ok(v as u64),
-        _ => Err(invalid(
-            "DataOwner options: seed must be a whole number from 0 to 2^53 − 1".into(),
-        )),
+        _ => Err(invalid("DataOwner options: seed must be a whole number from 0 to 2^53 − 1".into())),
     }
 }
 
 impl EmbedJsOptions {
     fn read(v: JsValue) -> Result<EmbedJsOptions, JsValue> {
         let mut o = EmbedJsOptions::default();
-        for (key, x) in option_entries(
-            &v,
-            "embed options",
-            &["binary", "key", "party", "passphrase", "thresholds"],
-        )? {
+        for (key, x) in option_entries(&v, "embed options", &["binary", "key", "party", "passphrase", "thresholds"])? {
             if x.is_null() {
                 continue;
             }
@@ -154,27 +131,16 @@ impl EmbedJsOptions {
                     o.party = match text()?.as_str() {
                         "A" | "a" => Party::A,
                         "B" | "b" => Party::B,
-                        _ => {
-                            return Err(invalid(
-                                "embed options: party must be \"A\" or \"B\"".into(),
-                            ))
-                        }
+                        _ => return Err(invalid("embed options: party must be \"A\" or \"B\"".into())),
                     }
                 }
                 "binary" => {
-                    o.binary = x.as_bool().ok_or_else(|| {
-                        invalid("embed options: binary must be true or false".into())
-                    })?
+                    o.binary =
+                        x.as_bool().ok_or_else(|| invalid("embed options: binary must be true or false".into()))?
                 }
                 "key" => o.key = Some(text()?),
                 "passphrase" => o.passphrase = Some(text()?),
-                _ => {
-                    o.thresholds = Some(options_over(
-                        x,
-                        "embed options: thresholds",
-                        &ThresholdOptions::default(),
-                    )?)
-                }
+                _ => o.thresholds = Some(options_over(x, "embed options: thresholds", &ThresholdOptions::default())?),
             }
         }
         Ok(o)
@@ -184,9 +150,7 @@ impl EmbedJsOptions {
     fn core(self) -> Result<EmbedOptions, crate::error::Error> {
         let key = match (&self.key, &self.passphrase) {
             (Some(_), Some(_)) => {
-                return Err(crate::error::Error::InvalidKey(
-                    "give either key or passphrase, not both".into(),
-                ))
+                return Err(crate::error::Error::InvalidKey("give either key or passphrase, not both".into()))
             }
             (Some(k), None) => Some(Key::from_hex(k)?),
             (None, Some(p)) => Some(Key::from_passphrase(p)?),
@@ -212,30 +176,20 @@ fn build(raw: Vec<RawRecord>, opts: JsValue) -> Result<DataOwner, JsValue> {
     let alphabet = Alphabet::parse(o.alphabet.as_deref().unwrap_or("letters"))?;
     let budget = Epsilon::new(o.budget.unwrap_or(Config::default().mine.epsilon))?;
     let rng = Randomness::from_seed_option(o.seed)?;
-    Ok(DataOwner {
-        owner: party::DataOwner::from_raw(raw, &alphabet, budget, rng)?,
-    })
+    Ok(DataOwner { owner: party::DataOwner::from_raw(raw, &alphabet, budget, rng)? })
 }
 
 /// The strings of a JS array, or an error naming the first element that is not one.
 pub(super) fn string_array(v: &JsValue, what: &str) -> Result<Vec<String>, JsValue> {
     if !js_sys::Array::is_array(v) {
-        return Err(invalid(format!(
-            "{what} must be an array of strings, got {}",
-            type_name(v)
-        )));
+        return Err(invalid(format!("{what} must be an array of strings, got {}", type_name(v))));
     }
     let arr: &js_sys::Array = v.unchecked_ref();
     let mut out = Vec::with_capacity(arr.length() as usize);
     for (i, x) in arr.iter().enumerate() {
         match x.as_string() {
             Some(s) => out.push(s),
-            None => {
-                return Err(invalid(format!(
-                    "{what}[{i}] is {}, not a string",
-                    type_name(&x)
-                )))
-            }
+            None => return Err(invalid(format!("{what}[{i}] is {}, not a string", type_name(&x)))),
         }
     }
     if out.is_empty() {
@@ -254,14 +208,8 @@ impl DataOwner {
     #[wasm_bindgen(constructor)]
     pub fn new(records: JsValue, options: JsValue) -> Result<DataOwner, JsValue> {
         let records = string_array(&records, "the records array")?;
-        let raw = records
-            .into_iter()
-            .enumerate()
-            .map(|(i, text)| RawRecord {
-                id: (i + 1).to_string(),
-                text,
-            })
-            .collect();
+        let raw =
+            records.into_iter().enumerate().map(|(i, text)| RawRecord { id: (i + 1).to_string(), text }).collect();
         build(raw, options)
     }
 
@@ -270,21 +218,11 @@ impl DataOwner {
     /// "auto" | "text" | "csv", column, idColumn, name}`; CSV without `column` is
     /// refused with the header's columns (`MISSING_COLUMN`).
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(
-        bytes: JsValue,
-        input: JsValue,
-        owner_options: JsValue,
-    ) -> Result<DataOwner, JsValue> {
+    pub fn from_bytes(bytes: JsValue, input: JsValue, owner_options: JsValue) -> Result<DataOwner, JsValue> {
         let bytes = super::errors::bytes_arg(&bytes)?;
         let i = InputOptions::read(input)?;
         let name = i.name.as_deref().unwrap_or("the input");
-        let format = detect_format(
-            name,
-            &bytes,
-            i.format,
-            i.column.as_deref(),
-            i.id_column.as_deref(),
-        )?;
+        let format = detect_format(name, &bytes, i.format, i.column.as_deref(), i.id_column.as_deref())?;
         build(read_records(&bytes, &format, name)?, owner_options)
     }
 
@@ -327,11 +265,7 @@ impl DataOwner {
     /// epsilon, k, qMin, qMax, hMax, maxGramsPerRecord, padding, publicQ; the
     /// options given override the default configuration's), charging the budget.
     /// Returns the noisy-base message (JSON). Throws `BUDGET_EXCEEDED` past the budget.
-    pub fn mine(
-        &mut self,
-        options: JsValue,
-        on_progress: Option<js_sys::Function>,
-    ) -> Result<String, JsValue> {
+    pub fn mine(&mut self, options: JsValue, on_progress: Option<js_sys::Function>) -> Result<String, JsValue> {
         let o: MineOptions = options_over(options, "mine options", &MineOptions::default())?;
         let base = with_progress(on_progress.as_ref(), |p| self.owner.mine(&o, p))?;
         Ok(write_noisy_base(&base))
@@ -365,21 +299,14 @@ impl DataOwner {
         let base = self::shared_base(&shared_base)?;
         let core = o.core()?;
         let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&base, &core, p))?;
-        Ok(if binary {
-            super::batch::binary_batch(&batch)?.into()
-        } else {
-            JsValue::from_str(&batch.to_json())
-        })
+        Ok(if binary { super::batch::binary_batch(&batch)?.into() } else { JsValue::from_str(&batch.to_json()) })
     }
 
     /// The records' vectors over the shared base, row-major (`size` rows of the
     /// base's dimension): for local use; what crosses to the matcher is `embed`'s.
     #[wasm_bindgen(js_name = embedVectors)]
     pub fn embed_vectors(&self, shared_base: JsValue) -> Result<js_sys::Float32Array, JsValue> {
-        let v = self.owner.vectors(
-            &self::shared_base(&shared_base)?,
-            &mut crate::progress::NoProgress,
-        )?;
+        let v = self.owner.vectors(&self::shared_base(&shared_base)?, &mut crate::progress::NoProgress)?;
         Ok(js_sys::Float32Array::from(&v.data[..]))
     }
 
@@ -401,9 +328,7 @@ impl DataOwner {
             t.mode = serde_wasm_bindgen::from_value::<ThresholdMode>(mode)
                 .map_err(|e| super::errors::bad_options("threshold mode", e))?;
         }
-        Ok(js_sys::Float64Array::from(
-            &self.owner.thresholds(&base, &t)?.values[..],
-        ))
+        Ok(js_sys::Float64Array::from(&self.owner.thresholds(&base, &t)?.values[..]))
     }
 }
 

@@ -34,10 +34,7 @@ impl Progress for JsProgress<'_> {
 }
 
 /// The optional callback as a [`Progress`].
-pub fn with_progress<T>(
-    f: Option<&js_sys::Function>,
-    run: impl FnOnce(&mut dyn Progress) -> T,
-) -> T {
+pub fn with_progress<T>(f: Option<&js_sys::Function>, run: impl FnOnce(&mut dyn Progress) -> T) -> T {
     match f {
         Some(f) => run(&mut JsProgress(f)),
         None => run(&mut NoProgress),

@@ -26,18 +26,9 @@ pub fn run_scenario(
     let records = string_array(&records, "the records array")?;
     let (alphabet, opts) = split_alphabet(opts)?;
     let o: ScenarioOptions = nested_options(opts, "scenario options", &["mode"])?;
-    let raw = records
-        .into_iter()
-        .enumerate()
-        .map(|(i, text)| RawRecord {
-            id: (i + 1).to_string(),
-            text,
-        })
-        .collect();
+    let raw = records.into_iter().enumerate().map(|(i, text)| RawRecord { id: (i + 1).to_string(), text }).collect();
     let dataset = Dataset::normalize(raw, &alphabet)?;
-    let r = with_progress(on_progress.as_ref(), |p| {
-        run(dataset.records(), &alphabet, &o, &JsClock, p)
-    })?;
+    let r = with_progress(on_progress.as_ref(), |p| run(dataset.records(), &alphabet, &o, &JsClock, p))?;
     to_plain(&r)
 }
 

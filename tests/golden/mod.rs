@@ -20,9 +20,9 @@
 use gramlink::alphabet::Alphabet;
 use gramlink::base::{MinerKind, Strategy};
 use gramlink::config::Preset;
-use gramlink::eval::scenario::ScenarioOptions;
 use gramlink::dataset::{read_records, Dataset, InputFormat};
 use gramlink::dp::{BudgetLedger, DiscreteLaplace, Epsilon, Randomness};
+use gramlink::eval::scenario::ScenarioOptions;
 use gramlink::mine::{mine, MineOptions};
 use gramlink::progress::NoProgress;
 use serde_json::{json, Map, Value};
@@ -107,7 +107,13 @@ fn mined_cities_fpm_seed42() -> Value {
 }
 
 fn mined_cities_prefix_adaptive_eps0_5_seed3() -> Value {
-    let o = MineOptions { strategy: Strategy::Adaptive, epsilon: 0.5, h_max: 8, k: 40, ..gramlink::config::Config::paper().mine };
+    let o = MineOptions {
+        strategy: Strategy::Adaptive,
+        epsilon: 0.5,
+        h_max: 8,
+        k: 40,
+        ..gramlink::config::Config::paper().mine
+    };
     mined(CITIES, o, 3)
 }
 
@@ -122,7 +128,14 @@ fn scenario(options: ScenarioOptions) -> Value {
     let raw = read_records(CITIES.as_bytes(), &InputFormat::Text, "cities").unwrap();
     let d = Dataset::normalize(raw, &Alphabet::default()).unwrap();
     let records = &d.records()[..1000];
-    let r = gramlink::eval::scenario::run_scenario(records, d.alphabet(), &options, &gramlink::clock::NoClock, &mut NoProgress).unwrap();
+    let r = gramlink::eval::scenario::run_scenario(
+        records,
+        d.alphabet(),
+        &options,
+        &gramlink::clock::NoClock,
+        &mut NoProgress,
+    )
+    .unwrap();
     serde_json::to_value(&r).unwrap()
 }
 
@@ -161,10 +174,7 @@ fn alphabet_normalize_default() -> Value {
         "  o'brien \t jr. ",
         "王",
     ];
-    let pairs: Vec<Value> = inputs
-        .iter()
-        .map(|s| json!({ "input": s, "normalized": alphabet.normalize(s) }))
-        .collect();
+    let pairs: Vec<Value> = inputs.iter().map(|s| json!({ "input": s, "normalized": alphabet.normalize(s) })).collect();
     json!({ "alphabet": alphabet.as_string(), "cases": pairs })
 }
 
@@ -198,11 +208,8 @@ pub fn difference(committed: &str, actual: &str) -> Option<String> {
     if committed == actual {
         return None;
     }
-    let (c_lines, a_lines): (Vec<&str>, Vec<&str>) =
-        (committed.lines().collect(), actual.lines().collect());
-    let line = (0..c_lines.len().max(a_lines.len()))
-        .find(|&i| c_lines.get(i) != a_lines.get(i))
-        .unwrap_or(0);
+    let (c_lines, a_lines): (Vec<&str>, Vec<&str>) = (committed.lines().collect(), actual.lines().collect());
+    let line = (0..c_lines.len().max(a_lines.len())).find(|&i| c_lines.get(i) != a_lines.get(i)).unwrap_or(0);
     Some(format!(
         "first difference at line {}: committed {:?}, computed {:?}",
         line + 1,

@@ -43,12 +43,7 @@ pub fn cmd_attack(a: AttackArgs) -> Result<()> {
     let text = gramlink::dataset::FormatHint::Text;
     let names = io::load_dataset(&a.names, text, None, None, &alphabet)?;
     let dict = io::load_dataset(&a.dictionary, text, None, None, &alphabet)?;
-    let o = AttackOptions {
-        sample: a.sample,
-        targets: a.targets,
-        seed: a.seed.unwrap_or(42),
-        mine: config.mine,
-    };
+    let o = AttackOptions { sample: a.sample, targets: a.targets, seed: a.seed.unwrap_or(42), mine: config.mine };
     let bar = &mut Bar::new();
     let r = run_attack(names.records(), dict.records(), &alphabet, &o, bar)?;
     bar.finish();
@@ -79,11 +74,7 @@ pub fn cmd_attack(a: AttackArgs) -> Result<()> {
         pct(r.unkeyed.frequency),
         pct(r.keyed.frequency)
     );
-    println!(
-        "norm (uniform among equal norms)    {}  {}",
-        pct(r.unkeyed.norm),
-        pct(r.keyed.norm)
-    );
+    println!("norm (uniform among equal norms)    {}  {}", pct(r.unkeyed.norm), pct(r.keyed.norm));
     println!("chance (uniform guess): {:.6}%", 100.0 * r.chance);
     Ok(())
 }

@@ -59,13 +59,7 @@ fn csv_bytes(header: &[&str; 2], rows: impl Iterator<Item = (String, String)>) -
 
 pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
     let alphabet = Alphabet::parse(a.alphabet.as_deref().unwrap_or("letters"))?;
-    let d = io::load_dataset(
-        &a.data,
-        gramlink::dataset::FormatHint::Text,
-        None,
-        None,
-        &alphabet,
-    )?;
+    let d = io::load_dataset(&a.data, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
     let mut rng = Randomness::seeded(a.seed);
     // the same stream as run_scenario's corruption
     let mut rng_corrupt = rng.fork();
@@ -73,12 +67,9 @@ pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
     let records: &[String] = match a.two_words {
         Some(n) => {
             // drawn from a stream of their own, after the corruption's
-            two_words = gramlink::eval::corrupt::two_word_records(d.records(), n, &mut rng.fork())
-                .ok_or_else(|| {
-                    io::CliError::usage(format!(
-                        "--two-words {n}: {} records make too few distinct pairs",
-                        d.len()
-                    ))
+            two_words =
+                gramlink::eval::corrupt::two_word_records(d.records(), n, &mut rng.fork()).ok_or_else(|| {
+                    io::CliError::usage(format!("--two-words {n}: {} records make too few distinct pairs", d.len()))
                 })?;
             &two_words
         }
@@ -86,9 +77,7 @@ pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
     };
     let n = records.len();
     if n == 0 {
-        return Err(io::CliError::usage(
-            "--limit and --two-words must be at least 1",
-        ));
+        return Err(io::CliError::usage("--limit and --two-words must be at least 1"));
     }
     let (b, truth) = corrupted_copy(records, a.ed, &alphabet, &mut rng_corrupt);
     let mut b_id = vec![String::new(); b.len()];
@@ -97,27 +86,17 @@ pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
             b_id[*j as usize] = format!("a{}", i + 1);
         }
     }
-    let a_rows = records
-        .iter()
-        .enumerate()
-        .map(|(i, s)| (format!("a{}", i + 1), s.clone()));
+    let a_rows = records.iter().enumerate().map(|(i, s)| (format!("a{}", i + 1), s.clone()));
     let kept = b.iter().zip(&b_id).filter(|(s, _)| !s.is_empty()).count();
     // B's records keep the id of the A record they were made from: the truth
     let truth = match &a.truth {
         Some(_) => Some(csv_bytes(
             &["a_id", "b_id"],
-            b.iter()
-                .zip(&b_id)
-                .filter(|(s, _)| !s.is_empty())
-                .map(|(_, id)| (id.clone(), id.clone())),
+            b.iter().zip(&b_id).filter(|(s, _)| !s.is_empty()).map(|(_, id)| (id.clone(), id.clone())),
         )?),
         None => None,
     };
-    let b_rows = b
-        .into_iter()
-        .zip(b_id)
-        .filter(|(s, _)| !s.is_empty())
-        .map(|(s, id)| (id, s));
+    let b_rows = b.into_iter().zip(b_id).filter(|(s, _)| !s.is_empty()).map(|(s, id)| (id, s));
     io::write_atomic(&a.out_a, &csv_bytes(&["id", "name"], a_rows)?)?;
     io::write_atomic(&a.out_b, &csv_bytes(&["id", "name"], b_rows)?)?;
     if let (Some(path), Some(bytes)) = (&a.truth, truth) {

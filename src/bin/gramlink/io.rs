@@ -30,29 +30,17 @@ Errors print as `error[CODE]: message`.";
 impl CliError {
     /// Flags that do not go together.
     pub fn usage(message: impl Into<String>) -> Self {
-        CliError {
-            code: "USAGE",
-            status: 2,
-            message: message.into(),
-        }
+        CliError { code: "USAGE", status: 2, message: message.into() }
     }
 
     /// A file that cannot be read or written.
     pub fn io(message: impl Into<String>) -> Self {
-        CliError {
-            code: "IO",
-            status: 3,
-            message: message.into(),
-        }
+        CliError { code: "IO", status: 3, message: message.into() }
     }
 
     /// Anything else (experiments' own checks).
     pub fn failed(message: impl Into<String>) -> Self {
-        CliError {
-            code: "FAILED",
-            status: 1,
-            message: message.into(),
-        }
+        CliError { code: "FAILED", status: 1, message: message.into() }
     }
 
     /// The same error with `context` before its message (a file name).
@@ -77,11 +65,7 @@ impl From<gramlink::Error> for CliError {
             ErrorClass::Parameter => 6,
             ErrorClass::Cancelled => 1,
         };
-        CliError {
-            code: e.code(),
-            status,
-            message: e.to_string(),
-        }
+        CliError { code: e.code(), status, message: e.to_string() }
     }
 }
 
@@ -188,14 +172,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         _ => Path::new("."),
     };
     let io = |what: &str, e: &dyn std::fmt::Display| CliError::io(format!("{what}: {e}"));
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .map_err(|e| io(&format!("cannot write in {}", dir.display()), &e))?;
-    tmp.write_all(bytes)
-        .map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
-    tmp.as_file()
-        .sync_all()
-        .map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
-    tmp.persist(path)
-        .map_err(|e| io(&format!("cannot write {}", path.display()), &e.error))?;
+    let mut tmp =
+        tempfile::NamedTempFile::new_in(dir).map_err(|e| io(&format!("cannot write in {}", dir.display()), &e))?;
+    tmp.write_all(bytes).map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+    tmp.as_file().sync_all().map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+    tmp.persist(path).map_err(|e| io(&format!("cannot write {}", path.display()), &e.error))?;
     Ok(())
 }

@@ -20,10 +20,7 @@ pub fn cmd_keygen(a: KeygenArgs) -> Result<()> {
     let key = Key::random()?;
     // write_atomic creates its temporary file with mode 0600 and renames it
     io::write_atomic(&a.out, format!("{}\n", key.to_hex()).as_bytes())?;
-    eprintln!(
-        "new 32-byte key -> {} (share it with the other party only)",
-        a.out.display()
-    );
+    eprintln!("new 32-byte key -> {} (share it with the other party only)", a.out.display());
     Ok(())
 }
 

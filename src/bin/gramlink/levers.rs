@@ -36,31 +36,13 @@ pub struct LeversArgs {
 
 pub fn cmd_levers(a: LeversArgs) -> Result<()> {
     let alphabet = Alphabet::default();
-    let cities = io::load_dataset(
-        &a.cities,
-        gramlink::dataset::FormatHint::Text,
-        None,
-        None,
-        &alphabet,
-    )?;
-    let names = io::load_dataset(
-        &a.names,
-        gramlink::dataset::FormatHint::Text,
-        None,
-        None,
-        &alphabet,
-    )?;
+    let cities = io::load_dataset(&a.cities, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
+    let names = io::load_dataset(&a.names, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
     let names_sub = subset(names.records(), a.names_n, a.seed);
-    let sets: [(String, &[String]); 2] = [
-        ("CITIES".into(), cities.records()),
-        (format!("NAMES {}", names_sub.len()), &names_sub),
-    ];
+    let sets: [(String, &[String]); 2] =
+        [("CITIES".into(), cities.records()), (format!("NAMES {}", names_sub.len()), &names_sub)];
     let all = levers();
-    let chosen: Vec<usize> = if a.only.is_empty() {
-        (0..all.len()).collect()
-    } else {
-        a.only.clone()
-    };
+    let chosen: Vec<usize> = if a.only.is_empty() { (0..all.len()).collect() } else { a.only.clone() };
     if let Some(bad) = chosen.iter().find(|&&i| i >= all.len()) {
         return Err(io::CliError::usage(format!(
             "--only {bad}: there are {} levers (0..{})",
@@ -68,33 +50,21 @@ pub fn cmd_levers(a: LeversArgs) -> Result<()> {
             all.len() - 1
         )));
     }
-    let mut csv =
-        String::from("lever,name,dataset,n,ed,precision,recall,f1,pairs,candidates,dims,ms\n");
+    let mut csv = String::from("lever,name,dataset,n,ed,precision,recall,f1,pairs,candidates,dims,ms\n");
     let mut md = String::new();
     let _ = writeln!(
         md,
         "| # | lever | dims | {} |",
-        sets.iter()
-            .flat_map(|(l, _)| a.eds.iter().map(move |e| format!("{l} ed {e}")))
-            .collect::<Vec<_>>()
-            .join(" | ")
+        sets.iter().flat_map(|(l, _)| a.eds.iter().map(move |e| format!("{l} ed {e}"))).collect::<Vec<_>>().join(" | ")
     );
-    let _ = writeln!(
-        md,
-        "|---|---|---|{}",
-        "---|".repeat(sets.len() * a.eds.len())
-    );
+    let _ = writeln!(md, "|---|---|---|{}", "---|".repeat(sets.len() * a.eds.len()));
     for &i in &chosen {
         let lever = &all[i];
         let mut cells = Vec::new();
         let mut dims = 0;
         for (label, recs) in &sets {
             for &ed in &a.eds {
-                let o = ScenarioOptions {
-                    seed: a.seed,
-                    ..lever.options.clone()
-                }
-                .with(|c| c.thresholds.ed = ed);
+                let o = ScenarioOptions { seed: a.seed, ..lever.options.clone() }.with(|c| c.thresholds.ed = ed);
                 let clock = SystemClock::default();
                 let t = std::time::Instant::now();
                 match run_scenario(recs, &alphabet, &o, &clock, &mut NoProgress) {
@@ -104,15 +74,7 @@ pub fn cmd_levers(a: LeversArgs) -> Result<()> {
                         let _ = writeln!(
                             csv,
                             "{i},\"{}\",{label},{},{ed},{:.4},{:.4},{:.4},{},{},{},{:.0}",
-                            lever.name,
-                            r.n,
-                            r.precision,
-                            r.recall,
-                            r.f1,
-                            r.pairs,
-                            r.candidates,
-                            dims,
-                            ms
+                            lever.name, r.n, r.precision, r.recall, r.f1, r.pairs, r.candidates, dims, ms
                         );
                         cells.push(format!("{:.3} ({:.3}, {:.3})", r.f1, r.precision, r.recall));
                         eprintln!(
@@ -125,24 +87,14 @@ pub fn cmd_levers(a: LeversArgs) -> Result<()> {
                         );
                     }
                     Err(e) => {
-                        let _ = writeln!(
-                            csv,
-                            "{i},\"{}\",{label},{},{ed},,,,,,,",
-                            lever.name,
-                            recs.len()
-                        );
+                        let _ = writeln!(csv, "{i},\"{}\",{label},{},{ed},,,,,,,", lever.name, recs.len());
                         cells.push(format!("error: {e}"));
                         eprintln!("[{i}] {label} ed {ed}: {e}");
                     }
                 }
             }
         }
-        let _ = writeln!(
-            md,
-            "| {i} | {} | {dims} | {} |",
-            lever.name,
-            cells.join(" | ")
-        );
+        let _ = writeln!(md, "| {i} | {} | {dims} | {} |", lever.name, cells.join(" | "));
     }
     for p in [&a.csv, &a.md] {
         if let Some(dir) = p.parent().filter(|d| !d.as_os_str().is_empty()) {

@@ -50,30 +50,16 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let key = a.key.key()?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
-    let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?)
-        .in_file(&a.records.input)?;
-    let options = EmbedOptions {
-        key,
-        ..EmbedOptions::new(a.party, &config)
-    };
+    let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
+    let options = EmbedOptions { key, ..EmbedOptions::new(a.party, &config) };
     let bar = &mut Bar::new();
     let batch = owner.embed(&base, &options, bar)?;
     bar.finish();
-    let bytes = if a.json {
-        batch.to_json().into_bytes()
-    } else {
-        batch.to_binary()
-    };
+    let bytes = if a.json { batch.to_json().into_bytes() } else { batch.to_binary() };
     io::write_atomic(&a.out, &bytes)?;
-    let th = batch.thresholds.as_ref().map_or(String::new(), |t| {
-        format!(", {} thresholds for ed {}", t.mode.name(), t.ed)
-    });
-    eprintln!(
-        "embedded {} records over {} grams{th} -> {}",
-        batch.ids.len(),
-        base.len(),
-        a.out.display()
-    );
+    let th =
+        batch.thresholds.as_ref().map_or(String::new(), |t| format!(", {} thresholds for ed {}", t.mode.name(), t.ed));
+    eprintln!("embedded {} records over {} grams{th} -> {}", batch.ids.len(), base.len(), a.out.display());
     Ok(())
 }
 
@@ -101,8 +87,7 @@ fn pairs_csv(m: &Matcher, pairs: &[Pair]) -> Result<Vec<u8>> {
     let scored = gramlink::matching::rank_by_cosine(&m.a().vectors, &m.b().vectors, pairs);
     let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
     let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["a_id", "b_id", "distance", "cosine"])
-        .map_err(err)?;
+    w.write_record(["a_id", "b_id", "distance", "cosine"]).map_err(err)?;
     for s in &scored {
         let p = s.pair;
         w.write_record([
@@ -113,8 +98,7 @@ fn pairs_csv(m: &Matcher, pairs: &[Pair]) -> Result<Vec<u8>> {
         ])
         .map_err(err)?;
     }
-    w.into_inner()
-        .map_err(|e| CliError::failed(format!("cannot write the pairs: {e}")))
+    w.into_inner().map_err(|e| CliError::failed(format!("cannot write the pairs: {e}")))
 }
 
 /// `--truth`: a CSV of true pairs by ids (`a_id,b_id`), to score one's own linkage.
@@ -136,10 +120,7 @@ impl TruthArg {
         let Some(path) = &self.truth else {
             return Ok(None);
         };
-        let truth = gramlink::eval::metrics::read_truth(
-            &io::read_bytes(path)?,
-            &path.display().to_string(),
-        )?;
+        let truth = gramlink::eval::metrics::read_truth(&io::read_bytes(path)?, &path.display().to_string())?;
         Ok(Some((path.clone(), truth)))
     }
 }
@@ -149,9 +130,7 @@ fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
     let Some((path, truth)) = truth else { return };
     let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
     let q = gramlink::eval::metrics::quality_by_ids(
-        pairs
-            .iter()
-            .map(|p| (a_ids[p.a as usize].as_str(), b_ids[p.b as usize].as_str())),
+        pairs.iter().map(|p| (a_ids[p.a as usize].as_str(), b_ids[p.b as usize].as_str())),
         truth,
     );
     eprintln!(
@@ -243,14 +222,7 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
     let key = if a.keyed { Some(Key::random()?) } else { None };
     let clock = SystemClock::default();
     let bar = &mut Bar::new();
-    let s = gramlink::session::run(
-        &mut owner_a,
-        &mut owner_b,
-        &config,
-        key.as_ref(),
-        &clock,
-        bar,
-    )?;
+    let s = gramlink::session::run(&mut owner_a, &mut owner_b, &config, key.as_ref(), &clock, bar)?;
     bar.finish();
     let m = &s.matcher;
     io::write_atomic(&a.out, &pairs_csv(m, &s.pairs)?)?;
@@ -325,18 +297,9 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             json: a.json,
         });
     }
-    let data = a
-        .data
-        .as_ref()
-        .ok_or_else(|| CliError::usage("--data or --schema is required"))?;
+    let data = a.data.as_ref().ok_or_else(|| CliError::usage("--data or --schema is required"))?;
     let alphabet = gramlink::alphabet::Alphabet::default();
-    let d = io::load_dataset(
-        data,
-        gramlink::dataset::FormatHint::Text,
-        None,
-        None,
-        &alphabet,
-    )?;
+    let d = io::load_dataset(data, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
     let config = a.config.config()?;
     let options = ScenarioOptions {
         seed: a.seed.unwrap_or(42),
@@ -385,20 +348,12 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             ),
         }
     );
-    let _ = writeln!(
-        s,
-        "precision {:.4}  recall {:.4}  F1 {:.4}",
-        r.precision, r.recall, r.f1
-    );
+    let _ = writeln!(s, "precision {:.4}  recall {:.4}  F1 {:.4}", r.precision, r.recall, r.f1);
     let o = &r.other_rule;
     let _ = writeln!(
         s,
         "(with {}: precision {:.4}  recall {:.4}  F1 {:.4})",
-        if c.rule == Rule::All {
-            "greedy one-to-one"
-        } else {
-            "every candidate pair"
-        },
+        if c.rule == Rule::All { "greedy one-to-one" } else { "every candidate pair" },
         o.precision,
         o.recall,
         o.f1
@@ -424,11 +379,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
         s,
         "time {:.0} ms: {}",
         total,
-        r.timings_ms
-            .iter()
-            .map(|(k, v)| format!("{k} {v:.0}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        r.timings_ms.iter().map(|(k, v)| format!("{k} {v:.0}")).collect::<Vec<_>>().join(", ")
     );
     print!("{s}");
     Ok(())

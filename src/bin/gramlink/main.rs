@@ -184,21 +184,14 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
     let (na, nb) = (read(&a.a)?, read(&a.b)?);
     for (p, b) in [(&a.a, &na), (&a.b, &nb)] {
         if !b.private {
-            eprintln!(
-                "warning: {} is marked not private (seeded or exact miner)",
-                p.display()
-            );
+            eprintln!("warning: {} is marked not private (seeded or exact miner)", p.display());
         }
     }
     let mut config = a.preset.config();
     a.mine.apply(&mut config);
     let shared = merge_bases(&na, &nb, &config.mine)?;
     io::write_atomic(&a.out, write_shared_base(&shared).as_bytes())?;
-    println!(
-        "shared base: {} grams, fingerprint {}",
-        shared.len(),
-        shared.fingerprint()
-    );
+    println!("shared base: {} grams, fingerprint {}", shared.len(), shared.fingerprint());
     Ok(())
 }
 
@@ -206,9 +199,7 @@ fn cmd_utility(a: UtilityArgs) -> Result<()> {
     let alphabet = a.records.read.alphabet()?;
     let dataset = a.records.read.load(&a.records.input, &alphabet)?;
     if a.ks.is_empty() || a.epsilons.is_empty() {
-        return Err(io::CliError::usage(
-            "--ks and --epsilons need at least one value each",
-        ));
+        return Err(io::CliError::usage("--ks and --epsilons need at least one value each"));
     }
     if a.runs == 0 {
         return Err(io::CliError::usage("--runs must be at least 1"));
@@ -227,10 +218,7 @@ fn cmd_utility(a: UtilityArgs) -> Result<()> {
         &mut Bar::new(),
     )?;
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&table).unwrap_or_default()
-        );
+        println!("{}", serde_json::to_string_pretty(&table).unwrap_or_default());
     } else {
         print!("{}", table.to_markdown());
     }

@@ -14,10 +14,7 @@ use std::path::PathBuf;
 
 /// "what [default: X]", or "what [default: the preset's: recommended X, paper Y]".
 fn preset_default<T: std::fmt::Display>(what: &str, value: impl Fn(&Config) -> T) -> String {
-    let (r, p) = (
-        value(&Config::recommended()).to_string(),
-        value(&Config::paper()).to_string(),
-    );
+    let (r, p) = (value(&Config::recommended()).to_string(), value(&Config::paper()).to_string());
     if r == p {
         format!("{what} [default: {r}]")
     } else {
@@ -85,8 +82,7 @@ impl MineFlags {
 }
 
 fn threshold_mode(name: &str) -> std::result::Result<ThresholdMode, String> {
-    ThresholdMode::from_name(name)
-        .ok_or_else(|| format!("unknown threshold mode {name:?} (paper, sound, global)"))
+    ThresholdMode::from_name(name).ok_or_else(|| format!("unknown threshold mode {name:?} (paper, sound, global)"))
 }
 
 /// Party A's thresholds.
@@ -114,9 +110,7 @@ impl ThresholdFlags {
         }
         if let Some(v) = self.global_threshold {
             if !matches!(t.mode, ThresholdMode::Global(_)) {
-                return Err(CliError::usage(
-                    "--global-threshold goes with --threshold global",
-                ));
+                return Err(CliError::usage("--global-threshold goes with --threshold global"));
             }
             t.mode = ThresholdMode::Global(Some(v));
         }
@@ -186,9 +180,7 @@ pub struct ReadFlags {
 
 impl ReadFlags {
     pub fn alphabet(&self) -> Result<gramlink::alphabet::Alphabet> {
-        Ok(gramlink::alphabet::Alphabet::parse(
-            self.alphabet.as_deref().unwrap_or("letters"),
-        )?)
+        Ok(gramlink::alphabet::Alphabet::parse(self.alphabet.as_deref().unwrap_or("letters"))?)
     }
 
     pub fn load(

@@ -69,11 +69,7 @@ pub fn section(dir: &Path) -> String {
                 let _ = writeln!(s, "**Measured:** {md}");
             }
             Err(_) => {
-                let _ = writeln!(
-                    s,
-                    "**Measured:** not run (no {}/{fig}.md).\n",
-                    dir.display()
-                );
+                let _ = writeln!(s, "**Measured:** not run (no {}/{fig}.md).\n", dir.display());
             }
         }
         let _ = writeln!(s, "**Difference:** {diff}\n");
@@ -83,7 +79,11 @@ pub fn section(dir: &Path) -> String {
             let _ = writeln!(s, "{}", md.replacen("## ", "### ", 1));
         }
         Err(_) => {
-            let _ = writeln!(s, "### gramlink against a Bloom-filter peer\n\nNot run (no {}/peer.md; `benches/peers/run.sh`).\n", dir.display());
+            let _ = writeln!(
+                s,
+                "### gramlink against a Bloom-filter peer\n\nNot run (no {}/peer.md; `benches/peers/run.sh`).\n",
+                dir.display()
+            );
         }
     }
     s += &levers_section(dir);
@@ -96,19 +96,11 @@ pub fn section(dir: &Path) -> String {
 fn levers_section(dir: &Path) -> String {
     let mut s = String::from("## Levers of linkage quality\n\n");
     let Ok(table) = std::fs::read_to_string(dir.join("levers.md")) else {
-        let _ = writeln!(
-            s,
-            "Not run (no {}/levers.md; `gramlink levers`).\n",
-            dir.display()
-        );
+        let _ = writeln!(s, "Not run (no {}/levers.md; `gramlink levers`).\n", dir.display());
         return s;
     };
     // the NAMES subset size is in the table's header ("NAMES 10000 ed 0")
-    let names_n = table
-        .split("NAMES ")
-        .nth(1)
-        .and_then(|t| t.split_whitespace().next())
-        .unwrap_or("?");
+    let names_n = table.split("NAMES ").nth(1).and_then(|t| t.split_whitespace().next()).unwrap_or("?");
     let _ = writeln!(
         s,
         "`gramlink levers --names-n {names_n}` (seed 42, ε = 0.1 per party; CITIES all 5,000, NAMES a seeded random {names_n}) writes [levers.csv](results/levers.csv) and the table below: F1 (precision, recall) at each ed for each lever, one change at a time. The recommended configuration (`--preset recommended`, `Config::recommended()` in src/config.rs) is: every public 2-gram of Σ plus the boundary grams `^a`, `a$` (783 grams, data-independent, no budget) + 75 ε-DP prefix-tree-mined 3-grams of the padded records `^record$`, the sound threshold, the sound q-gram count filter, greedy one-to-one by cosine distance (`matching::scored_match`); it is the default of the CLI, the JS API and the web app. What did not help: mutual-nearest (lower recall), more mined grams (k = 150) or longer ones (3–4), public 1-grams instead of 2-grams. {} The peer table above sets it beside clkhash + anonlink on the same corrupted files (rows *gramlink (recommended)*).\n",
@@ -116,10 +108,7 @@ fn levers_section(dir: &Path) -> String {
     );
     let _ = writeln!(s, "{}", table.trim_end());
     if table.contains("error:") {
-        let _ = writeln!(
-            s,
-            "\nCells marked *error* failed on that data; the cell gives the message."
-        );
+        let _ = writeln!(s, "\nCells marked *error* failed on that data; the cell gives the message.");
     }
     s += LEVERS_DISCUSSION;
     s
@@ -177,11 +166,12 @@ mod tests {
     fn levers_section_reads_the_table_and_the_recommended_rows() {
         let dir = std::env::temp_dir().join(format!("gramlink-levers-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        assert!(
-            section(&dir).contains("Not run (no"),
-            "missing files are said to be missing"
-        );
-        std::fs::write(dir.join("levers.md"), "| # | lever | dims | NAMES 300 ed 1 |\n|---|---|---|---|\n| 5 | RECOMMENDED: x | 858 | 0.9 (0.9, 0.9) |\n").unwrap();
+        assert!(section(&dir).contains("Not run (no"), "missing files are said to be missing");
+        std::fs::write(
+            dir.join("levers.md"),
+            "| # | lever | dims | NAMES 300 ed 1 |\n|---|---|---|---|\n| 5 | RECOMMENDED: x | 858 | 0.9 (0.9, 0.9) |\n",
+        )
+        .unwrap();
         std::fs::write(
             dir.join("levers.csv"),
             "lever,name,dataset,n,ed,precision,recall,f1,pairs,candidates,dims,ms\n0,\"paper (a, b)\",NAMES 300,300,1,0.5,0.5,0.5000,1,1,75,1\n5,\"RECOMMENDED: x\",NAMES 300,300,1,0.9,0.9,0.9123,1,1,858,1\n",

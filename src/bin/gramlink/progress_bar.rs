@@ -17,10 +17,7 @@ impl Bar {
             ProgressStyle::with_template("{spinner} {msg} [{elapsed}] {wide_bar} {pos}/{len}")
                 .unwrap_or_else(|_| ProgressStyle::default_bar()),
         );
-        Bar {
-            bar,
-            phase: String::new(),
-        }
+        Bar { bar, phase: String::new() }
     }
 
     pub fn finish(&self) {

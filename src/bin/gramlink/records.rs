@@ -14,16 +14,11 @@ use std::path::Path;
 /// Reads a schema: TOML for a `.toml` file, JSON otherwise; validated.
 pub fn load_schema(path: &Path) -> Result<Schema> {
     let text = io::read_text(path)?;
-    let is_toml = path
-        .extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("toml"));
+    let is_toml = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("toml"));
     let schema = if is_toml {
         let s: Schema = toml::from_str(&text)
             .map_err(|e| {
-                gramlink::Error::Input(gramlink::error::InputError::Format(format!(
-                    "schema: {}",
-                    e.message()
-                )))
+                gramlink::Error::Input(gramlink::error::InputError::Format(format!("schema: {}", e.message())))
             })
             .in_file(path)?;
         s.validate().in_file(path)?;
@@ -50,20 +45,12 @@ pub struct RecordRun<'a> {
 pub fn run(r: RecordRun) -> Result<()> {
     let schema = load_schema(r.schema)?;
     let truth: Option<HashSet<(String, String)>> = match r.truth {
-        Some(p) => Some(gramlink::eval::metrics::read_truth(
-            &io::read_bytes(p)?,
-            &p.display().to_string(),
-        )?),
+        Some(p) => Some(gramlink::eval::metrics::read_truth(&io::read_bytes(p)?, &p.display().to_string())?),
         None => None,
     };
     let mut rng = crate::randomness(r.seed, "the bases are")?;
     let read = |p: &Path, rng: gramlink::dp::Randomness| -> Result<RecordOwner> {
-        Ok(RecordOwner::read(
-            &io::read_bytes(p)?,
-            schema.clone(),
-            &p.display().to_string(),
-            rng,
-        )?)
+        Ok(RecordOwner::read(&io::read_bytes(p)?, schema.clone(), &p.display().to_string(), rng)?)
     };
     let mut a = read(r.a, rng.fork())?;
     let mut b = read(r.b, rng.fork())?;
@@ -104,42 +91,19 @@ pub fn run(r: RecordRun) -> Result<()> {
         println!("{v}");
         return Ok(());
     }
-    print_summary(
-        &schema,
-        l,
-        a_ids.len(),
-        b_ids.len(),
-        &s.matcher.a().epsilon,
-        clock.now_ms(),
-    );
+    print_summary(&schema, l, a_ids.len(), b_ids.len(), &s.matcher.a().epsilon, clock.now_ms());
     if let (Some(q), Some(p)) = (q, r.truth) {
         print_quality(&q, p);
     }
     if let Some(out) = r.out {
-        eprintln!(
-            "{} matches and {} possible matches -> {}",
-            l.matches,
-            l.possible,
-            out.display()
-        );
+        eprintln!("{} matches and {} possible matches -> {}", l.matches, l.possible, out.display());
     }
     Ok(())
 }
 
-fn print_summary(
-    schema: &Schema,
-    l: &RecordLinkage,
-    na: usize,
-    nb: usize,
-    eps: &[(String, f64)],
-    ms: f64,
-) {
+fn print_summary(schema: &Schema, l: &RecordLinkage, na: usize, nb: usize, eps: &[(String, f64)], ms: f64) {
     let split: Vec<String> = eps.iter().map(|(s, e)| format!("{s} {e}")).collect();
-    eprintln!(
-        "A: {na} records, B: {nb}; epsilon per party {} ({})",
-        schema.epsilon,
-        split.join(", ")
-    );
+    eprintln!("A: {na} records, B: {nb}; epsilon per party {} ({})", schema.epsilon, split.join(", "));
     for r in &l.rules {
         eprintln!("  block {}: {} pairs", r.rule, r.pairs);
     }
@@ -148,11 +112,7 @@ fn print_summary(
         l.candidates,
         l.reduction_ratio,
         l.fit.iterations,
-        if l.fit.converged {
-            ""
-        } else {
-            " (not converged)"
-        },
+        if l.fit.converged { "" } else { " (not converged)" },
         l.fit.lambda
     );
     for f in &l.fit.fields {
@@ -172,10 +132,7 @@ fn print_summary(
         l.lower,
         l.assignment.name()
     );
-    eprintln!(
-        "M {} | P {} | U {} in {:.0} ms",
-        l.matches, l.possible, l.non_matches, ms
-    );
+    eprintln!("M {} | P {} | U {} in {:.0} ms", l.matches, l.possible, l.non_matches, ms);
 }
 
 fn print_quality(q: &RecordQuality, truth: &Path) {
@@ -196,12 +153,7 @@ fn print_quality(q: &RecordQuality, truth: &Path) {
 
 /// The pairs as CSV: ids, class, weight, probability, whether names matched
 /// swapped, then each field's level by name.
-pub fn pairs_csv(
-    schema: &Schema,
-    l: &RecordLinkage,
-    a_ids: &[String],
-    b_ids: &[String],
-) -> Result<String> {
+pub fn pairs_csv(schema: &Schema, l: &RecordLinkage, a_ids: &[String], b_ids: &[String]) -> Result<String> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let sent: Vec<_> = schema.sent().collect();
     let mut header = vec![
@@ -213,8 +165,7 @@ pub fn pairs_csv(
         "swapped".into(),
     ];
     header.extend(sent.iter().map(|f| f.name.clone()));
-    w.write_record(&header)
-        .map_err(|e| io::CliError::failed(e.to_string()))?;
+    w.write_record(&header).map_err(|e| io::CliError::failed(e.to_string()))?;
     for p in &l.pairs {
         let mut row = vec![
             a_ids[p.a as usize].clone(),
@@ -234,11 +185,8 @@ pub fn pairs_csv(
                 f.level_names()[lv as usize].clone()
             });
         }
-        w.write_record(&row)
-            .map_err(|e| io::CliError::failed(e.to_string()))?;
+        w.write_record(&row).map_err(|e| io::CliError::failed(e.to_string()))?;
     }
-    let bytes = w
-        .into_inner()
-        .map_err(|e| io::CliError::failed(e.to_string()))?;
+    let bytes = w.into_inner().map_err(|e| io::CliError::failed(e.to_string()))?;
     String::from_utf8(bytes).map_err(|e| io::CliError::failed(e.to_string()))
 }

@@ -45,15 +45,8 @@ struct Row {
 pub fn cmd_results(a: ResultsArgs) -> Result<()> {
     if a.figures_only {
         let old = io::read_text(&a.out)?;
-        let kept = old
-            .split(crate::paper_figures::HEADING)
-            .next()
-            .unwrap_or(&old)
-            .trim_end();
-        let md = format!(
-            "{kept}\n\n{}",
-            crate::paper_figures::section(&a.results_dir)
-        );
+        let kept = old.split(crate::paper_figures::HEADING).next().unwrap_or(&old).trim_end();
+        let md = format!("{kept}\n\n{}", crate::paper_figures::section(&a.results_dir));
         io::write_atomic(&a.out, md.as_bytes())?;
         eprintln!("wrote {} (figures section only)", a.out.display());
         return Ok(());
@@ -62,26 +55,14 @@ pub fn cmd_results(a: ResultsArgs) -> Result<()> {
     let mut rows = Vec::new();
     let started = std::time::Instant::now();
     for (file, label) in [("data/cities.txt", "CITIES"), ("data/names.txt", "NAMES")] {
-        let d = io::load_dataset(
-            std::path::Path::new(file),
-            gramlink::dataset::FormatHint::Text,
-            None,
-            None,
-            &alphabet,
-        )?;
+        let d =
+            io::load_dataset(std::path::Path::new(file), gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
         for ed in 0..=2u32 {
             for (miner, strategy, mname) in [
                 (MinerKind::Fpm, Strategy::Hybrid, "FPM"),
-                (
-                    MinerKind::PrefixTree,
-                    Strategy::Hybrid,
-                    "prefix-tree hybrid",
-                ),
+                (MinerKind::PrefixTree, Strategy::Hybrid, "prefix-tree hybrid"),
             ] {
-                for (mode, tname) in [
-                    (ThresholdMode::Paper, "paper"),
-                    (ThresholdMode::Sound, "sound"),
-                ] {
+                for (mode, tname) in [(ThresholdMode::Paper, "paper"), (ThresholdMode::Sound, "sound")] {
                     let mut records = d.records();
                     if label == "NAMES" && ed == 2 && tname == "sound" {
                         records = &records[..a.names_sound_ed2_limit.min(records.len())];
@@ -91,18 +72,9 @@ pub fn cmd_results(a: ResultsArgs) -> Result<()> {
                         c.mine.strategy = strategy;
                         c.thresholds.mode = mode.clone();
                     });
-                    eprintln!(
-                        "[results] {label} ({} records) ed {ed} {mname} {tname} …",
-                        records.len()
-                    );
-                    let result = run_scenario(
-                        records,
-                        &alphabet,
-                        &o,
-                        &SystemClock::default(),
-                        &mut NoProgress,
-                    )
-                    .map_err(|e| e.to_string());
+                    eprintln!("[results] {label} ({} records) ed {ed} {mname} {tname} …", records.len());
+                    let result = run_scenario(records, &alphabet, &o, &SystemClock::default(), &mut NoProgress)
+                        .map_err(|e| e.to_string());
                     rows.push(Row {
                         dataset: label.into(),
                         n: records.len(),
@@ -115,20 +87,10 @@ pub fn cmd_results(a: ResultsArgs) -> Result<()> {
             }
         }
     }
-    let mut md = render(
-        &rows,
-        a.seed,
-        started.elapsed().as_secs_f64(),
-        a.names_sound_ed2_limit,
-    );
-    md = format!(
-        "{}\n\n{}",
-        md.trim_end(),
-        crate::paper_figures::section(&a.results_dir)
-    );
+    let mut md = render(&rows, a.seed, started.elapsed().as_secs_f64(), a.names_sound_ed2_limit);
+    md = format!("{}\n\n{}", md.trim_end(), crate::paper_figures::section(&a.results_dir));
     if let Some(dir) = a.out.parent() {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| io::CliError::io(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(dir).map_err(|e| io::CliError::io(format!("cannot create {}: {e}", dir.display())))?;
     }
     io::write_atomic(&a.out, md.as_bytes())?;
     eprintln!("wrote {}", a.out.display());
@@ -172,11 +134,8 @@ fn render(rows: &[Row], seed: u64, secs: f64, names_limit: usize) -> String {
                     );
                 }
                 Err(e) => {
-                    let _ = writeln!(
-                        s,
-                        "| {} | {} | {} | {} | failed: {e} | | | | | | |",
-                        r.miner, r.threshold, r.ed, r.n
-                    );
+                    let _ =
+                        writeln!(s, "| {} | {} | {} | {} | failed: {e} | | | | | | |", r.miner, r.threshold, r.ed, r.n);
                 }
             }
         }

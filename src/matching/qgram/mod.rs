@@ -42,10 +42,13 @@
 //! paper's (C sees vectors, thresholds and the base's gram lengths, a function of
 //! the shared base).
 
+mod build;
+
 use super::{MatchStats, Pair};
 use crate::embed::Vectors;
 use crate::error::Error;
 use crate::shape::Shape;
+use build::build;
 
 /// Most pairs kept per A row by the recommended matcher (the greedy assignment
 /// rarely reaches beyond the first few; NAMES at ed 2 keeps 88 per row on
@@ -97,17 +100,9 @@ impl Classes {
         let mut len: Vec<u8> = shape.lengths.clone();
         crate::sorting::sort_by(&mut len, |x, y| x.cmp(y));
         len.dedup();
-        let of = shape
-            .lengths
-            .iter()
-            .map(|l| len.iter().position(|x| x == l).unwrap_or(0))
-            .collect();
+        let of = shape.lengths.iter().map(|l| len.iter().position(|x| x == l).unwrap_or(0)).collect();
         let complete = len.iter().map(|l| shape.complete.contains(l)).collect();
-        Classes {
-            of,
-            len: len.into_iter().map(i64::from).collect(),
-            complete,
-        }
+        Classes { of, len: len.into_iter().map(i64::from).collect(), complete }
     }
 }
 
@@ -127,9 +122,7 @@ impl Rows {
             for (j, &x) in v.row(i).iter().enumerate() {
                 if x != 0.0 {
                     let c = cl.of[j];
-                    let n = ((x as f64) * cl.len[c] as f64)
-                        .round()
-                        .clamp(0.0, MAX_COUNT as f64) as i64;
+                    let n = ((x as f64) * cl.len[c] as f64).round().clamp(0.0, MAX_COUNT as f64) as i64;
                     r.cols.push(j as u32);
                     r.vals.push(x);
                     r.counts.push(n);
@@ -220,9 +213,7 @@ impl CountFilter {
     fn verify(&self, i: usize, j: usize, th: f64, sc: &mut DenseRow) -> Option<(f64, f64)> {
         let k = self.cl.len.len();
         for c in 0..k {
-            if self.cl.complete[c]
-                && (self.total(&self.a, i, c) - self.total(&self.b, j, c)).abs() > self.ed
-            {
+            if self.cl.complete[c] && (self.total(&self.a, i, c) - self.total(&self.b, j, c)).abs() > self.ed {
                 return None;
             }
         }
@@ -267,23 +258,12 @@ impl CountFilter {
             return None;
         }
         let den = (self.a.norm2[i] * self.b.norm2[j]).sqrt();
-        let score = if den > 0.0 {
-            (1.0 - dot / den).max(0.0)
-        } else {
-            1.0
-        };
+        let score = if den > 0.0 { (1.0 - dot / den).max(0.0) } else { 1.0 };
         Some((d, score))
     }
 
     /// The candidates of A row `i` (each once), into `out`.
-    fn candidates(
-        &self,
-        i: usize,
-        seen: &mut [u32],
-        stamp: u32,
-        order: &mut Vec<(usize, usize)>,
-        out: &mut Vec<u32>,
-    ) {
+    fn candidates(&self, i: usize, seen: &mut [u32], stamp: u32, order: &mut Vec<(usize, usize)>, out: &mut Vec<u32>) {
         out.clear();
         let n = self.total(&self.a, i, self.f);
         let budget = 2 * self.cl.len[self.f] * self.ed;
@@ -349,87 +329,6 @@ impl CountFilter {
     }
 }
 
-fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<CountFilter, Error> {
-    if a.dim != b.dim {
-        return Err(Error::Parameter(format!(
-            "dimension mismatch: A's vectors have {} components, B's {}",
-            a.dim, b.dim
-        )));
-    }
-    shape.validate(a.dim).map_err(Error::Parameter)?;
-    let Some(fl) = shape.filter_length() else {
-        return Err(Error::Parameter("the q-gram filter needs a base with a complete gram class (every public 2-gram of Σ, as the recommended preset makes)".into()));
-    };
-    if ed > crate::threshold::MAX_ED {
-        return Err(Error::Parameter(format!(
-            "ed {ed} is above the largest accepted, {}",
-            crate::threshold::MAX_ED
-        )));
-    }
-    let cl = Classes::new(shape);
-    let f = cl.len.iter().position(|&l| l == fl as i64).unwrap_or(0);
-    let (ra, rb) = (Rows::new(a, &cl), Rows::new(b, &cl));
-    let k = cl.len.len();
-    let tot = |r: usize| rb.totals[r * k + f];
-    let mut by_total: Vec<u32> = (0..b.len() as u32).collect();
-    crate::sorting::sort_by(&mut by_total, |&x, &y| {
-        tot(x as usize).cmp(&tot(y as usize)).then(x.cmp(&y))
-    });
-    let by_total_n = by_total.iter().map(|&r| tot(r as usize)).collect();
-    let mut df = vec![0usize; a.dim];
-    for x in 0..rb.cols.len() {
-        if rb.counts[x] > 0 {
-            df[rb.cols[x] as usize] += 1;
-        }
-    }
-    let mut coords: Vec<usize> = (0..a.dim).filter(|&c| cl.of[c] == f).collect();
-    crate::sorting::sort_by(&mut coords, |&x, &y| df[x].cmp(&df[y]).then(x.cmp(&y)));
-    let mut rank = vec![u32::MAX; a.dim];
-    for (i, &c) in coords.iter().enumerate() {
-        rank[c] = i as u32;
-    }
-    let mut postings: Vec<Vec<u32>> = vec![Vec::new(); a.dim];
-    let mut posting_pre: Vec<Vec<i64>> = vec![Vec::new(); a.dim];
-    let mut posting_sig: Vec<Vec<u64>> = vec![Vec::new(); a.dim];
-    let mut mine: Vec<(u32, usize)> = Vec::new();
-    for &r in &by_total {
-        mine.clear();
-        mine.extend(
-            rb.range(r as usize)
-                .filter(|&x| cl.of[rb.cols[x] as usize] == f && rb.counts[x] > 0)
-                .map(|x| (rank[rb.cols[x] as usize], x)),
-        );
-        crate::sorting::sort_by(&mut mine, |x, y| x.0.cmp(&y.0));
-        let sig = signature(mine.iter().map(|&(_, x)| rb.cols[x] as usize));
-        let mut pre = 0;
-        for &(_, x) in &mine {
-            let c = rb.cols[x] as usize;
-            postings[c].push(r);
-            posting_pre[c].push(pre);
-            posting_sig[c].push(sig);
-            pre += rb.counts[x];
-        }
-    }
-    let posting_n = postings
-        .iter()
-        .map(|p| p.iter().map(|&r| tot(r as usize)).collect())
-        .collect();
-    Ok(CountFilter {
-        cl,
-        a: ra,
-        b: rb,
-        f,
-        ed: ed as i64,
-        by_total,
-        by_total_n,
-        postings,
-        posting_n,
-        posting_pre,
-        posting_sig,
-        rank,
-    })
-}
-
 /// The pairs of A rows `rows` passing every test, each row's best `per_row` by
 /// (score, distance, b), in A-row order; and the number of candidates verified.
 /// Never inlined: in wasm, V8 optimizes it between the chunks' calls.
@@ -444,11 +343,8 @@ fn match_rows(
     let mut seen = vec![0u32; nb];
     let mut stamp = 0u32;
     let (mut order, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
-    let mut sc = DenseRow {
-        cnt: vec![0; ix.cl.of.len()],
-        val: vec![0.0; ix.cl.of.len()],
-        overlap: vec![0; ix.cl.len.len()],
-    };
+    let mut sc =
+        DenseRow { cnt: vec![0; ix.cl.of.len()], val: vec![0.0; ix.cl.of.len()], overlap: vec![0; ix.cl.len.len()] };
     let mut out = Vec::new();
     let mut candidates = 0u64;
     for i in rows {
@@ -463,22 +359,12 @@ fn match_rows(
         ix.load(i, &mut sc);
         for &j in &cand {
             if let Some((d, score)) = ix.verify(i, j as usize, th[i], &mut sc) {
-                found.push(Scored {
-                    pair: Pair {
-                        a: i as u32,
-                        b: j,
-                        distance: d,
-                    },
-                    score,
-                });
+                found.push(Scored { pair: Pair { a: i as u32, b: j, distance: d }, score });
             }
         }
         ix.unload(i, &mut sc);
         let by_rank = |x: &Scored, y: &Scored| {
-            x.score
-                .total_cmp(&y.score)
-                .then(x.pair.distance.total_cmp(&y.pair.distance))
-                .then(x.pair.b.cmp(&y.pair.b))
+            x.score.total_cmp(&y.score).then(x.pair.distance.total_cmp(&y.pair.distance)).then(x.pair.b.cmp(&y.pair.b))
         };
         // one sort for both (wasm has one sort routine: code size)
         crate::sorting::sort_by(&mut found, by_rank);
@@ -505,19 +391,14 @@ pub fn scored_match(
     super::validate(a, b, thresholds)?;
     let ix = build(a, b, ed, shape)?;
     let per_row = per_row.max(1);
-    let parts = crate::par::chunks(a.len(), 512, |rows| {
-        match_rows(&ix, thresholds, rows, per_row, b.len())
-    });
+    let parts = crate::par::chunks(a.len(), 512, |rows| match_rows(&ix, thresholds, rows, per_row, b.len()));
     let mut out = Vec::new();
     let mut candidates = 0;
     for (p, c) in parts {
         out.extend(p);
         candidates += c;
     }
-    let stats = MatchStats {
-        candidates,
-        pairs: out.len() as u64,
-    };
+    let stats = MatchStats { candidates, pairs: out.len() as u64 };
     Ok((out, stats))
 }
 
@@ -532,16 +413,8 @@ pub fn one_to_one_scored(pairs: &[Scored]) -> Vec<Pair> {
             .then(x.pair.a.cmp(&y.pair.a))
             .then(x.pair.b.cmp(&y.pair.b))
     });
-    let max_a = pairs
-        .iter()
-        .map(|p| p.pair.a as usize + 1)
-        .max()
-        .unwrap_or(0);
-    let max_b = pairs
-        .iter()
-        .map(|p| p.pair.b as usize + 1)
-        .max()
-        .unwrap_or(0);
+    let max_a = pairs.iter().map(|p| p.pair.a as usize + 1).max().unwrap_or(0);
+    let max_b = pairs.iter().map(|p| p.pair.b as usize + 1).max().unwrap_or(0);
     let (mut used_a, mut used_b) = (vec![false; max_a], vec![false; max_b]);
     let mut out = Vec::new();
     for s in order {

@@ -11,12 +11,7 @@ fn recommended_base(alphabet: &str) -> SharedBase {
     let a = Alphabet::new(alphabet).unwrap();
     let mut mined = crate::mine::random::mine(
         &a,
-        &crate::mine::MineOptions {
-            k: 5,
-            q_min: 3,
-            q_max: 3,
-            ..Default::default()
-        },
+        &crate::mine::MineOptions { k: 5, q_min: 3, q_max: 3, ..Default::default() },
         &mut Randomness::seeded(1),
     )
     .unwrap();
@@ -27,9 +22,7 @@ fn recommended_base(alphabet: &str) -> SharedBase {
 
 fn random_word(rng: &mut Randomness, sigma: &[char], max: usize) -> String {
     let n = 1 + rng.next_u32() as usize % max;
-    (0..n)
-        .map(|_| sigma[rng.next_u32() as usize % sigma.len()])
-        .collect()
+    (0..n).map(|_| sigma[rng.next_u32() as usize % sigma.len()]).collect()
 }
 
 #[test]
@@ -42,23 +35,13 @@ fn shape_of_the_recommended_base_has_a_complete_bigram_class() {
     let paper = crate::public::merge_shared(
         &crate::mine::random::mine(
             &Alphabet::new("ABC").unwrap(),
-            &crate::mine::MineOptions {
-                k: 4,
-                q_min: 1,
-                q_max: 3,
-                ..Default::default()
-            },
+            &crate::mine::MineOptions { k: 4, q_min: 1, q_max: 3, ..Default::default() },
             &mut Randomness::seeded(2),
         )
         .unwrap(),
         &crate::mine::random::mine(
             &Alphabet::new("ABC").unwrap(),
-            &crate::mine::MineOptions {
-                k: 4,
-                q_min: 1,
-                q_max: 3,
-                ..Default::default()
-            },
+            &crate::mine::MineOptions { k: 4, q_min: 1, q_max: 3, ..Default::default() },
             &mut Randomness::seeded(3),
         )
         .unwrap(),
@@ -68,10 +51,7 @@ fn shape_of_the_recommended_base_has_a_complete_bigram_class() {
     )
     .unwrap();
     let ps = Shape::of(&paper);
-    assert!(
-        !ps.complete.contains(&2),
-        "four random grams cannot hold every 2-gram"
-    );
+    assert!(!ps.complete.contains(&2), "four random grams cannot hold every 2-gram");
     assert!(ps.validate(paper.len()).is_ok());
     assert!(ps.validate(paper.len() + 1).is_err());
 }
@@ -100,30 +80,17 @@ fn sound_and_equal_to_a_full_scan() {
             }
         }
         b.extend((0..80).map(|_| random_word(&mut rng, &sigma, 9)));
-        let (va, vb) = (
-            e.embed_all(&a, &mut NoProgress).unwrap(),
-            e.embed_all(&b, &mut NoProgress).unwrap(),
-        );
-        let th =
-            crate::threshold::thresholds(&base, &a, ed, &crate::threshold::ThresholdMode::Sound)
-                .unwrap();
+        let (va, vb) = (e.embed_all(&a, &mut NoProgress).unwrap(), e.embed_all(&b, &mut NoProgress).unwrap());
+        let th = crate::threshold::thresholds(&base, &a, ed, &crate::threshold::ThresholdMode::Sound).unwrap();
         let (got, _) = scored_match(&va, &vb, &th, ed, &shape, usize::MAX).unwrap();
         let ix = build(&va, &vb, ed, &shape).unwrap();
-        let mut sc = DenseRow {
-            cnt: vec![0; va.dim],
-            val: vec![0.0; va.dim],
-            overlap: vec![0; ix.cl.len.len()],
-        };
+        let mut sc = DenseRow { cnt: vec![0; va.dim], val: vec![0.0; va.dim], overlap: vec![0; ix.cl.len.len()] };
         let mut want = Vec::new();
         for i in 0..a.len() {
             ix.load(i, &mut sc);
             for j in 0..b.len() {
                 if let Some((d, _)) = ix.verify(i, j, th[i], &mut sc) {
-                    assert_eq!(
-                        d,
-                        crate::matching::distance(va.row(i), vb.row(j)),
-                        "the same arithmetic as `distance`"
-                    );
+                    assert_eq!(d, crate::matching::distance(va.row(i), vb.row(j)), "the same arithmetic as `distance`");
                     want.push((i as u32, j as u32));
                 }
             }
@@ -131,8 +98,7 @@ fn sound_and_equal_to_a_full_scan() {
             // the edited copy is within ed edits (the corruption made at most ed)
             if crate::eval::corrupt::edit_distance(&a[i], &b[i]) <= ed as usize {
                 assert!(
-                    got.iter()
-                        .any(|s| s.pair.a == i as u32 && s.pair.b == i as u32),
+                    got.iter().any(|s| s.pair.a == i as u32 && s.pair.b == i as u32),
                     "ed {ed}: {} / {} filtered out",
                     a[i],
                     b[i]
@@ -159,29 +125,15 @@ fn per_row_keeps_the_best_and_greedy_is_one_to_one() {
     let base = recommended_base("ABCD");
     let shape = Shape::of(&base);
     let e = Embedder::new(&base).unwrap();
-    let a: Vec<String> = ["ABCDAB", "ABCDAC", "DCBA"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let b: Vec<String> = ["ABCDAC", "ABCDAB", "DCBAA", "ABCDA"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let (va, vb) = (
-        e.embed_all(&a, &mut NoProgress).unwrap(),
-        e.embed_all(&b, &mut NoProgress).unwrap(),
-    );
-    let th = crate::threshold::thresholds(&base, &a, 1, &crate::threshold::ThresholdMode::Sound)
-        .unwrap();
+    let a: Vec<String> = ["ABCDAB", "ABCDAC", "DCBA"].iter().map(|s| s.to_string()).collect();
+    let b: Vec<String> = ["ABCDAC", "ABCDAB", "DCBAA", "ABCDA"].iter().map(|s| s.to_string()).collect();
+    let (va, vb) = (e.embed_all(&a, &mut NoProgress).unwrap(), e.embed_all(&b, &mut NoProgress).unwrap());
+    let th = crate::threshold::thresholds(&base, &a, 1, &crate::threshold::ThresholdMode::Sound).unwrap();
     let (all, _) = scored_match(&va, &vb, &th, 1, &shape, usize::MAX).unwrap();
     let (one, _) = scored_match(&va, &vb, &th, 1, &shape, 1).unwrap();
     assert_eq!(one.len(), 3);
     for s in &one {
-        let best = all
-            .iter()
-            .filter(|x| x.pair.a == s.pair.a)
-            .map(|x| x.score)
-            .fold(f64::INFINITY, f64::min);
+        let best = all.iter().filter(|x| x.pair.a == s.pair.a).map(|x| x.score).fold(f64::INFINITY, f64::min);
         assert_eq!(s.score, best);
     }
     let g: Vec<(u32, u32)> = one_to_one_scored(&all).iter().map(|p| (p.a, p.b)).collect();
@@ -195,15 +147,9 @@ fn bad_shapes_are_refused() {
     let v = e.embed_all(&["AB".to_string()], &mut NoProgress).unwrap();
     let mut s = Shape::of(&base);
     s.complete.clear();
-    assert!(scored_match(&v, &v, &[1.0], 1, &s, 4)
-        .unwrap_err()
-        .to_string()
-        .contains("complete"));
+    assert!(scored_match(&v, &v, &[1.0], 1, &s, 4).unwrap_err().to_string().contains("complete"));
     let mut s = Shape::of(&base);
     s.lengths.pop();
-    assert!(scored_match(&v, &v, &[1.0], 1, &s, 4)
-        .unwrap_err()
-        .to_string()
-        .contains("dimension"));
+    assert!(scored_match(&v, &v, &[1.0], 1, &s, 4).unwrap_err().to_string().contains("dimension"));
     assert!(scored_match(&v, &v, &[1.0], 99, &Shape::of(&base), 4).is_err());
 }

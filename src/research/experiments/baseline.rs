@@ -13,12 +13,7 @@ use crate::research::lipschitz::{LipschitzBase, LipschitzOptions};
 use crate::threshold::{thresholds, ThresholdMode};
 
 /// (base + embedding ms, A's vectors, B's vectors, truth).
-type LipschitzRun = (
-    f64,
-    crate::embed::Vectors,
-    crate::embed::Vectors,
-    Vec<Option<u32>>,
-);
+type LipschitzRun = (f64, crate::embed::Vectors, crate::embed::Vectors, Vec<Option<u32>>);
 
 /// Lipschitz on the scenario's data: A builds the base with the greedy heuristic
 /// on its records, both parties embed. Returns (base + embedding ms, A, B, truth).
@@ -77,32 +72,13 @@ pub fn fig9(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
             let (ms, va, vb, truth) = lipschitz_run(records, d, 0, d.seed + r, 12)?;
             tl.push(ms);
             let (pairs, _) = crate::matching::range_match(&va, &vb, &vec![0.0; va.len()])?;
-            fl.push(
-                crate::eval::metrics::quality(
-                    pairs.iter().map(|p| (p.a, p.b)),
-                    &truth,
-                    records.len(),
-                )
-                .f1,
-            );
+            fl.push(crate::eval::metrics::quality(pairs.iter().map(|p| (p.a, p.b)), &truth, records.len()).f1);
             progress.tick("fig9", 0, 0)?;
         }
-        time.push(
-            "gramlink (prefix-tree hybrid, k = 75)",
-            Point::of(n as f64, &tg),
-        );
-        time.push(
-            "Lipschitz (greedy heuristic, k = 12)",
-            Point::of(n as f64, &tl),
-        );
-        f1.push(
-            "gramlink (prefix-tree hybrid, k = 75)",
-            Point::of(n as f64, &fg),
-        );
-        f1.push(
-            "Lipschitz (greedy heuristic, k = 12)",
-            Point::of(n as f64, &fl),
-        );
+        time.push("gramlink (prefix-tree hybrid, k = 75)", Point::of(n as f64, &tg));
+        time.push("Lipschitz (greedy heuristic, k = 12)", Point::of(n as f64, &tl));
+        f1.push("gramlink (prefix-tree hybrid, k = 75)", Point::of(n as f64, &fg));
+        f1.push("Lipschitz (greedy heuristic, k = 12)", Point::of(n as f64, &fl));
     }
     Ok(Figure {
         name: "fig9".into(),
@@ -125,9 +101,7 @@ pub fn fig10(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, 
     let mut panel = Panel::new("CITIES, ed = 1", "base size", "F1");
     for &k in &ks {
         // squared Lipschitz distances are integers: thresholds √0, √1, … cover every cut
-        let grid: Vec<f64> = (0..=(4 * k as u32 + 8))
-            .map(|j| (j as f64).sqrt())
-            .collect();
+        let grid: Vec<f64> = (0..=(4 * k as u32 + 8)).map(|j| (j as f64).sqrt()).collect();
         let (mut fl, mut fl_gl) = (Vec::new(), Vec::new());
         for r in 0..d.runs {
             let (_, va, vb, truth) = lipschitz_run(records, d, ed, d.seed + r, k)?;
@@ -142,14 +116,8 @@ pub fn fig10(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, 
             fl_gl.push(sg.global.iter().map(|q| q.f1).fold(0.0, f64::max));
             progress.tick("fig10", 0, 0)?;
         }
-        panel.push(
-            "Lipschitz (greedy heuristic), best global threshold",
-            Point::of(k as f64, &fl),
-        );
-        panel.push(
-            "gramlink prefix-tree hybrid, best global threshold",
-            Point::of(k as f64, &fl_gl),
-        );
+        panel.push("Lipschitz (greedy heuristic), best global threshold", Point::of(k as f64, &fl));
+        panel.push("gramlink prefix-tree hybrid, best global threshold", Point::of(k as f64, &fl_gl));
         for &(miner, strategy, name) in &MINERS[..3] {
             let mut f = Vec::new();
             for r in 0..d.runs {
@@ -160,10 +128,7 @@ pub fn fig10(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, 
                 });
                 f.push(scenario(records, &d.alphabet, &o)?.f1);
             }
-            panel.push(
-                &format!("gramlink {name}, personalized threshold"),
-                Point::of(k as f64, &f),
-            );
+            panel.push(&format!("gramlink {name}, personalized threshold"), Point::of(k as f64, &f));
         }
     }
     Ok(Figure {

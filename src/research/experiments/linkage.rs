@@ -20,24 +20,12 @@ use crate::threshold::{thresholds, ThresholdMode};
 /// The miners the linkage figures compare (the paper's Figures 7 and 8).
 pub(super) const MINERS: [(MinerKind, Strategy, &str); 4] = [
     (MinerKind::Fpm, Strategy::Hybrid, "FPM"),
-    (
-        MinerKind::PrefixTree,
-        Strategy::Linear,
-        "prefix-tree linear",
-    ),
-    (
-        MinerKind::PrefixTree,
-        Strategy::Hybrid,
-        "prefix-tree hybrid",
-    ),
+    (MinerKind::PrefixTree, Strategy::Linear, "prefix-tree linear"),
+    (MinerKind::PrefixTree, Strategy::Hybrid, "prefix-tree hybrid"),
     (MinerKind::Exact, Strategy::Hybrid, "exact (not private)"),
 ];
 
-pub(super) fn scenario(
-    records: &[String],
-    alphabet: &Alphabet,
-    o: &ScenarioOptions,
-) -> Result<ScenarioResult, Error> {
+pub(super) fn scenario(records: &[String], alphabet: &Alphabet, o: &ScenarioOptions) -> Result<ScenarioResult, Error> {
     run_scenario(records, alphabet, o, &NoClock, &mut NoProgress)
 }
 
@@ -66,54 +54,28 @@ pub(super) fn party_b(
             b.push(s);
         }
     }
-    let truth = truth_all
-        .iter()
-        .map(|t| t.map(|j| index[j as usize]).filter(|&j| j != u32::MAX))
-        .collect();
+    let truth = truth_all.iter().map(|t| t.map(|j| index[j as usize]).filter(|&j| j != u32::MAX)).collect();
     (b, truth)
 }
 
-pub(super) fn embedded(
-    records: &[String],
-    alphabet: &Alphabet,
-    o: &ScenarioOptions,
-) -> Result<Embedded, Error> {
+pub(super) fn embedded(records: &[String], alphabet: &Alphabet, o: &ScenarioOptions) -> Result<Embedded, Error> {
     let mut rng = Randomness::seeded(o.seed);
     let (mut rng_corrupt, rng_a, rng_b) = (rng.fork(), rng.fork(), rng.fork());
     let (b_records, truth) = party_b(records, alphabet, o.ed(), &mut rng_corrupt);
     // the figures reproduce the paper's base: mined grams only, no padding
     let mine = MineOptions {
-        h_max: if o.mean_h_max {
-            crate::eval::scenario::mean_record_length(records)
-        } else {
-            o.config.mine.h_max
-        },
+        h_max: if o.mean_h_max { crate::eval::scenario::mean_record_length(records) } else { o.config.mine.h_max },
         padding: false,
         public_q: None,
         ..o.config.mine.clone()
     };
     let budget = mine.budget();
-    let mut a = DataOwner::new(
-        Dataset::from_normalized(records.to_vec(), alphabet),
-        budget,
-        rng_a,
-    )?;
+    let mut a = DataOwner::new(Dataset::from_normalized(records.to_vec(), alphabet), budget, rng_a)?;
     let mut b = DataOwner::new(Dataset::from_normalized(b_records, alphabet), budget, rng_b)?;
-    let (na, nb) = (
-        a.mine(&mine, &mut NoProgress)?,
-        b.mine(&mine, &mut NoProgress)?,
-    );
+    let (na, nb) = (a.mine(&mine, &mut NoProgress)?, b.mine(&mine, &mut NoProgress)?);
     let shared = merge_bases(&na, &nb, &mine)?;
-    let (va, vb) = (
-        a.vectors(&shared, &mut NoProgress)?,
-        b.vectors(&shared, &mut NoProgress)?,
-    );
-    Ok(Embedded {
-        shared,
-        a: va,
-        b: vb,
-        truth,
-    })
+    let (va, vb) = (a.vectors(&shared, &mut NoProgress)?, b.vectors(&shared, &mut NoProgress)?);
+    Ok(Embedded { shared, a: va, b: vb, truth })
 }
 
 fn datasets(d: &ExperimentData) -> [(&'static str, &[String]); 2] {
@@ -121,7 +83,14 @@ fn datasets(d: &ExperimentData) -> [(&'static str, &[String]); 2] {
 }
 
 fn sizes_note(d: &ExperimentData) -> String {
-    format!("NAMES: {} records, CITIES: {} records; {} seeded runs per point (seeds {}…{}), min–max spread", d.names().len(), d.cities.len(), d.runs, d.seed, d.seed + d.runs - 1)
+    format!(
+        "NAMES: {} records, CITIES: {} records; {} seeded runs per point (seeds {}…{}), min–max spread",
+        d.names().len(),
+        d.cities.len(),
+        d.runs,
+        d.seed,
+        d.seed + d.runs - 1
+    )
 }
 
 /// Figure 5: F1 against a global threshold, frequent against random grams, NAMES,
@@ -134,10 +103,9 @@ pub fn fig5(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
     let mut step = 0;
     for ed in [1u32, 2] {
         let mut panel = Panel::new(format!("NAMES, ed = {ed}"), "global threshold", "F1");
-        for (miner, name) in [
-            (MinerKind::PrefixTree, "frequent grams (prefix-tree hybrid)"),
-            (MinerKind::Random, "random grams"),
-        ] {
+        for (miner, name) in
+            [(MinerKind::PrefixTree, "frequent grams (prefix-tree hybrid)"), (MinerKind::Random, "random grams")]
+        {
             let mut per_t: Vec<Vec<f64>> = vec![Vec::new(); grid.len()];
             let (mut pf, mut pth) = (Vec::new(), Vec::new());
             for r in 0..d.runs {
@@ -226,26 +194,13 @@ pub fn fig6(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
             o.config.mine.k = x as usize;
             o.config.thresholds.ed = 1;
         };
-        panels.push(f1_curves(
-            d,
-            label,
-            records,
-            &ks,
-            &MINERS[..3],
-            &set,
-            "k (base size)",
-            progress,
-            "fig6",
-        )?);
+        panels.push(f1_curves(d, label, records, &ks, &MINERS[..3], &set, "k (base size)", progress, "fig6")?);
     }
     Ok(Figure {
         name: "fig6".into(),
         title: "F1 against the base size k, ed = 1".into(),
         panels,
-        notes: vec![
-            sizes_note(d),
-            "ε = 0.1, q ∈ [1, 3], the paper's personalized threshold and rule".into(),
-        ],
+        notes: vec![sizes_note(d), "ε = 0.1, q ∈ [1, 3], the paper's personalized threshold and rule".into()],
     })
 }
 
@@ -259,17 +214,8 @@ pub fn fig7(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
                 o.config.mine.epsilon = x;
                 o.config.thresholds.ed = ed;
             };
-            let mut p = f1_curves(
-                d,
-                &format!("{label}, ed = {ed}"),
-                records,
-                &eps,
-                &MINERS,
-                &set,
-                "ε",
-                progress,
-                "fig7",
-            )?;
+            let mut p =
+                f1_curves(d, &format!("{label}, ed = {ed}"), records, &eps, &MINERS, &set, "ε", progress, "fig7")?;
             p.log_x = true;
             panels.push(p);
         }
@@ -278,7 +224,10 @@ pub fn fig7(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
         name: "fig7".into(),
         title: "F1 against the privacy parameter ε".into(),
         panels,
-        notes: vec![sizes_note(d), "k = 75, q ∈ [1, 3], paper's personalized threshold and rule; the exact miner ignores ε".into()],
+        notes: vec![
+            sizes_note(d),
+            "k = 75, q ∈ [1, 3], paper's personalized threshold and rule; the exact miner ignores ε".into(),
+        ],
     })
 }
 
@@ -288,25 +237,12 @@ pub fn fig8(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
     let mut panels = Vec::new();
     for (label, records) in datasets(d) {
         let set = |x: f64, o: &mut ScenarioOptions| o.config.thresholds.ed = x as u32;
-        panels.push(f1_curves(
-            d,
-            label,
-            records,
-            &eds,
-            &MINERS,
-            &set,
-            "ed (edit operations)",
-            progress,
-            "fig8",
-        )?);
+        panels.push(f1_curves(d, label, records, &eds, &MINERS, &set, "ed (edit operations)", progress, "fig8")?);
     }
     Ok(Figure {
         name: "fig8".into(),
         title: "F1 against the number of edit operations".into(),
         panels,
-        notes: vec![
-            sizes_note(d),
-            "ε = 0.1, k = 75, q ∈ [1, 3], paper's personalized threshold and rule".into(),
-        ],
+        notes: vec![sizes_note(d), "ε = 0.1, k = 75, q ∈ [1, 3], paper's personalized threshold and rule".into()],
     })
 }

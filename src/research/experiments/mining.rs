@@ -22,33 +22,13 @@ pub fn fig4(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
     };
     let dataset = Dataset::from_normalized(d.names().to_vec(), &d.alphabet);
     let table = mining_utility(&dataset, &grid, progress)?;
-    let mut by_eps = Panel::new(
-        format!("NAMES, k = {k_fixed}"),
-        "ε",
-        "utility (share of the exact top-k)",
-    );
+    let mut by_eps = Panel::new(format!("NAMES, k = {k_fixed}"), "ε", "utility (share of the exact top-k)");
     by_eps.log_x = true;
-    let mut by_k = Panel::new(
-        format!("NAMES, ε = {eps_fixed}"),
-        "k",
-        "utility (share of the exact top-k)",
-    );
+    let mut by_k = Panel::new(format!("NAMES, ε = {eps_fixed}"), "k", "utility (share of the exact top-k)");
     for c in &table.cells {
-        let p = Point {
-            x: 0.0,
-            mean: c.mean,
-            min: c.min,
-            max: c.max,
-            runs: grid.runs as usize,
-        };
+        let p = Point { x: 0.0, mean: c.mean, min: c.min, max: c.max, runs: grid.runs as usize };
         if c.k == k_fixed {
-            by_eps.push(
-                &c.miner,
-                Point {
-                    x: c.epsilon,
-                    ..p.clone()
-                },
-            );
+            by_eps.push(&c.miner, Point { x: c.epsilon, ..p.clone() });
         }
         if c.epsilon == eps_fixed {
             by_k.push(&c.miner, Point { x: c.k as f64, ..p });

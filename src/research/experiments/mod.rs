@@ -103,10 +103,7 @@ impl Panel {
     fn push(&mut self, name: &str, point: Point) {
         match self.series.iter_mut().find(|s| s.name == name) {
             Some(s) => s.points.push(point),
-            None => self.series.push(Series {
-                name: name.into(),
-                points: vec![point],
-            }),
+            None => self.series.push(Series { name: name.into(), points: vec![point] }),
         }
     }
 }
@@ -125,10 +122,7 @@ impl Figure {
     pub fn to_csv(&self) -> Result<String, Error> {
         let mut w = csv::Writer::from_writer(Vec::new());
         let err = |e: csv::Error| Error::Parameter(format!("CSV: {e}"));
-        w.write_record([
-            "figure", "panel", "series", "x", "mean", "min", "max", "runs",
-        ])
-        .map_err(err)?;
+        w.write_record(["figure", "panel", "series", "x", "mean", "min", "max", "runs"]).map_err(err)?;
         for p in &self.panels {
             let mut row = |series: String, q: &Point| {
                 w.write_record([
@@ -152,9 +146,7 @@ impl Figure {
                 row(format!("{} [{}]", m.series, m.label), &m.point)?;
             }
         }
-        let bytes = w
-            .into_inner()
-            .map_err(|e| Error::Parameter(format!("CSV: {e}")))?;
+        let bytes = w.into_inner().map_err(|e| Error::Parameter(format!("CSV: {e}")))?;
         String::from_utf8(bytes).map_err(|e| Error::Parameter(format!("CSV: {e}")))
     }
 
@@ -163,11 +155,7 @@ impl Figure {
         let mut s = String::new();
         for p in &self.panels {
             let _ = writeln!(s, "*{}* — {} against {}\n", p.title, p.y_label, p.x_label);
-            let mut xs: Vec<f64> = p
-                .series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|q| q.x))
-                .collect();
+            let mut xs: Vec<f64> = p.series.iter().flat_map(|s| s.points.iter().map(|q| q.x)).collect();
             xs.sort_by(f64::total_cmp);
             xs.dedup();
             let _ = write!(s, "| series |");
@@ -191,11 +179,7 @@ impl Figure {
                 s.push('\n');
             }
             for m in &p.marks {
-                let _ = writeln!(
-                    s,
-                    "\n{} — {}: {:.3} at x = {:.3}",
-                    m.series, m.label, m.point.mean, m.point.x
-                );
+                let _ = writeln!(s, "\n{} — {}: {:.3} at x = {:.3}", m.series, m.label, m.point.mean, m.point.x);
             }
             s.push('\n');
         }
@@ -217,18 +201,12 @@ impl ExperimentData {
 }
 
 /// Runs one figure by name.
-pub fn run_figure(
-    name: &str,
-    data: &ExperimentData,
-    progress: &mut dyn Progress,
-) -> Result<Figure, Error> {
+pub fn run_figure(name: &str, data: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, Error> {
     if data.runs == 0 {
         return Err(Error::Parameter("experiments need at least one run".into()));
     }
     if data.names.is_empty() || data.cities.is_empty() {
-        return Err(Error::Parameter(
-            "experiments need NAMES and CITIES records".into(),
-        ));
+        return Err(Error::Parameter("experiments need NAMES and CITIES records".into()));
     }
     match name {
         "fig4" => mining::fig4(data, progress),
@@ -238,10 +216,7 @@ pub fn run_figure(
         "fig8" => linkage::fig8(data, progress),
         "fig9" => baseline::fig9(data, progress),
         "fig10" => baseline::fig10(data, progress),
-        other => Err(Error::Parameter(format!(
-            "unknown figure {other:?} (one of {})",
-            FIGURES.join(", ")
-        ))),
+        other => Err(Error::Parameter(format!("unknown figure {other:?} (one of {})", FIGURES.join(", ")))),
     }
 }
 
@@ -322,9 +297,7 @@ mod tests {
                 for s in &p.series {
                     for q in &s.points {
                         assert!(
-                            q.mean.is_finite()
-                                && q.min <= q.mean + 1e-12
-                                && q.mean <= q.max + 1e-12,
+                            q.mean.is_finite() && q.min <= q.mean + 1e-12 && q.mean <= q.max + 1e-12,
                             "{f} {} {}",
                             p.title,
                             s.name

@@ -23,32 +23,14 @@ fn finish(returned: u64, correct: u64, n: usize) -> Quality {
     let mut q = quality(std::iter::empty(), &[], n);
     q.pairs = returned;
     q.true_pairs = correct;
-    q.precision = if returned == 0 {
-        0.0
-    } else {
-        correct as f64 / returned as f64
-    };
-    q.recall = if n == 0 {
-        0.0
-    } else {
-        correct as f64 / n as f64
-    };
-    q.f1 = if q.precision + q.recall == 0.0 {
-        0.0
-    } else {
-        2.0 * q.precision * q.recall / (q.precision + q.recall)
-    };
+    q.precision = if returned == 0 { 0.0 } else { correct as f64 / returned as f64 };
+    q.recall = if n == 0 { 0.0 } else { correct as f64 / n as f64 };
+    q.f1 = if q.precision + q.recall == 0.0 { 0.0 } else { 2.0 * q.precision * q.recall / (q.precision + q.recall) };
     q
 }
 
 /// `truth[i]`: the row of B made from A's record i. `global` must be sorted ascending.
-pub fn sweep(
-    a: &Vectors,
-    b: &Vectors,
-    truth: &[Option<u32>],
-    global: &[f64],
-    personal: Option<&[f64]>,
-) -> Sweep {
+pub fn sweep(a: &Vectors, b: &Vectors, truth: &[Option<u32>], global: &[f64], personal: Option<&[f64]>) -> Sweep {
     let m = global.len();
     let zero = || (vec![0u64; m + 1], vec![0u64; m + 1], 0u64, 0u64);
     let (ret, cor, pret, pcor) = (0..a.len())
@@ -87,10 +69,7 @@ pub fn sweep(
             finish(r, c, n)
         })
         .collect();
-    Sweep {
-        global,
-        personal: personal.map(|_| finish(pret, pcor, n)),
-    }
+    Sweep { global, personal: personal.map(|_| finish(pret, pcor, n)) }
 }
 
 #[cfg(test)]
@@ -100,30 +79,17 @@ mod tests {
 
     #[test]
     fn agrees_with_the_brute_force_matcher() {
-        let a = Vectors {
-            dim: 2,
-            data: vec![0.0, 0.0, 1.0, 1.0, 3.0, 0.0],
-        };
-        let b = Vectors {
-            dim: 2,
-            data: vec![0.0, 0.5, 1.0, 1.0, 2.0, 2.0, 3.0, 0.0],
-        };
+        let a = Vectors { dim: 2, data: vec![0.0, 0.0, 1.0, 1.0, 3.0, 0.0] };
+        let b = Vectors { dim: 2, data: vec![0.0, 0.5, 1.0, 1.0, 2.0, 2.0, 3.0, 0.0] };
         let truth = vec![Some(0), Some(2), None];
         let grid = [0.0, 0.5, 1.0, 1.5, 3.0];
         let personal = [0.5, 0.0, 2.0];
         let s = sweep(&a, &b, &truth, &grid, Some(&personal));
         for (k, &t) in grid.iter().enumerate() {
             let (pairs, _) = brute_force(&a, &b, &[t; 3]).unwrap();
-            assert_eq!(
-                s.global[k],
-                quality(pairs.iter().map(|p| (p.a, p.b)), &truth, 3),
-                "threshold {t}"
-            );
+            assert_eq!(s.global[k], quality(pairs.iter().map(|p| (p.a, p.b)), &truth, 3), "threshold {t}");
         }
         let (pairs, _) = brute_force(&a, &b, &personal).unwrap();
-        assert_eq!(
-            s.personal.unwrap(),
-            quality(pairs.iter().map(|p| (p.a, p.b)), &truth, 3)
-        );
+        assert_eq!(s.personal.unwrap(), quality(pairs.iter().map(|p| (p.a, p.b)), &truth, 3));
     }
 }
