@@ -62,6 +62,9 @@ pub struct RecordBatch {
     pub private: bool,
     /// Whether embedded vectors went through the keyed rotation.
     pub keyed: bool,
+    /// The shared key's check value ([`super::owner::key_check`]) when the
+    /// party had the key.
+    pub key_check: Option<String>,
     /// Every sent field, in schema order.
     pub fields: Vec<(String, FieldData)>,
 }
@@ -75,6 +78,8 @@ struct Header {
     epsilon: Vec<(String, f64)>,
     private: bool,
     keyed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    key_check: Option<String>,
     fields: Vec<FieldHeader>,
 }
 
@@ -253,6 +258,7 @@ impl RecordBatch {
             epsilon: self.epsilon.clone(),
             private: self.private,
             keyed: self.keyed,
+            key_check: self.key_check.clone(),
             fields,
         };
         let text = envelope(RECORD_BATCH, &header);
@@ -357,6 +363,7 @@ impl RecordBatch {
             epsilon: h.epsilon,
             private: h.private,
             keyed: h.keyed,
+            key_check: h.key_check,
             fields,
         })
     }

@@ -104,6 +104,13 @@ impl RecordMatcher {
                 "one record batch was embedded with the shared key and the other without".into(),
             ));
         }
+        if let (Some(ka), Some(kb)) = (&a.key_check, &b.key_check) {
+            if ka != kb {
+                return Err(Error::TransformMismatch(
+                    "the two record batches were made with different keys (their key check values differ): both parties need the same key file".into(),
+                ));
+            }
+        }
         for ((name, da), (_, db)) in a.fields.iter().zip(&b.fields) {
             if let (
                 FieldData::Embedded { base: ba, parts: pa, shape: sa },

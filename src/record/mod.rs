@@ -5,6 +5,7 @@
 //!   decision), validated and fingerprinted;
 //! - [`values`]: reading a party's CSV under the schema, normalization per kind;
 //! - [`owner`]: a data owner's steps (mine per gram space, merge, embed);
+//! - [`messages`]: the noisy and shared bases messages (JSON);
 //! - [`batch`]: the record batch message (`GLRB`);
 //! - [`compare`]: comparison levels per field; [`em`]: the Fellegi–Sunter fit;
 //!   [`decide`]: thresholds and assignment; [`linker`]: the matcher;
@@ -19,6 +20,7 @@ pub mod decide;
 pub mod em;
 pub mod field;
 pub mod linker;
+pub mod messages;
 pub mod owner;
 pub mod schema;
 pub mod score;
@@ -27,7 +29,7 @@ pub mod values;
 
 pub use batch::RecordBatch;
 pub use linker::{Class, RecordLinkage, RecordMatcher, ScoredPair};
-pub use owner::{keyed_hash, merge, NoisyBases, RecordOwner, SharedBases};
+pub use owner::{key_check, keyed_hash, merge, NoisyBases, RecordOwner, SharedBases};
 pub use schema::{Assignment, Field, Kind, Schema};
 
 use crate::error::{Error, ProtocolError};

@@ -37,12 +37,33 @@ pub struct EmbedArgs {
     json: bool,
     #[command(flatten)]
     key: crate::keys::KeyArgs,
+    /// Embed whole records: the linkage schema (TOML or JSON; docs/RECORDS.md);
+    /// --base is then the shared bases of `merge --schema`, the output a record
+    /// batch, and the key (if given) hashes the keyed fields.
+    #[arg(long, conflicts_with_all = crate::options::schema_conflicts::EMBED)]
+    schema: Option<PathBuf>,
+    /// With --schema: also apply the keyed transform to every embedded field's
+    /// vectors (needs the key; the matcher then loses the q-gram filter and
+    /// compares more pairs).
+    #[arg(long, requires = "schema")]
+    keyed: bool,
     /// Where to write the vector batch.
     #[arg(long, short)]
     out: PathBuf,
 }
 
 pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
+    if let Some(schema) = &a.schema {
+        return crate::record_steps::embed(crate::record_steps::EmbedRun {
+            schema,
+            input: &a.records.input,
+            base: &a.base,
+            party: a.party,
+            key: a.key.key()?,
+            keyed: a.keyed,
+            out: &a.out,
+        });
+    }
     let base = read_shared_base(&io::read_text(&a.base)?).in_file(&a.base)?;
     let mut config = a.preset.config();
     a.threshold.apply(&mut config)?;
@@ -75,7 +96,14 @@ pub struct MatchArgs {
     rule: RuleFlag,
     #[command(flatten)]
     truth: TruthArg,
-    /// Where to write the pairs, as CSV: a_id,b_id,distance,cosine.
+    /// Link record batches (from `embed --schema`): the linkage schema.
+    #[arg(long, conflicts_with_all = crate::options::schema_conflicts::MATCH)]
+    schema: Option<PathBuf>,
+    /// With --schema: print one JSON object (the fit, thresholds, counts).
+    #[arg(long, requires = "schema")]
+    json: bool,
+    /// Where to write the pairs, as CSV: a_id,b_id,distance,cosine (with
+    /// --schema: a_id,b_id,class,weight,probability,swapped and each field's level).
     #[arg(long, short)]
     out: PathBuf,
 }
@@ -146,6 +174,9 @@ fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
 }
 
 pub fn cmd_match(a: MatchArgs) -> Result<()> {
+    if let Some(schema) = &a.schema {
+        return crate::record_steps::matched(schema, &a.a, &a.b, a.truth.truth.as_deref(), &a.out, a.json);
+    }
     let mut config = a.preset.config();
     a.rule.apply(&mut config);
     let truth = a.truth.load()?;
@@ -175,7 +206,7 @@ pub struct LinkArgs {
     b: PathBuf,
     /// Link whole records: a linkage schema (TOML or JSON; docs/RECORDS.md)
     /// naming the CSV columns, each field's kind, blocking and decision.
-    #[arg(long, conflicts_with_all = ["column", "id_column", "alphabet", "format"])]
+    #[arg(long, conflicts_with_all = crate::options::schema_conflicts::LINK)]
     schema: Option<PathBuf>,
     #[command(flatten)]
     read: ReadFlags,
@@ -255,7 +286,7 @@ pub struct EvalArgs {
     data: Option<PathBuf>,
     /// Score two files of one's own instead: a linkage schema (TOML or JSON),
     /// party A's and B's CSV files (positional) and --truth.
-    #[arg(long, requires = "truth", requires = "files")]
+    #[arg(long, requires = "truth", requires = "files", conflicts_with_all = crate::options::schema_conflicts::EVAL)]
     schema: Option<PathBuf>,
     /// With --schema: party A's and party B's CSV files.
     #[arg(num_args = 2, value_names = ["A", "B"], requires = "schema")]

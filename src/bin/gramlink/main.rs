@@ -12,6 +12,7 @@ mod linkage;
 mod options;
 mod paper_figures;
 mod progress_bar;
+mod record_steps;
 mod records;
 mod results;
 
@@ -75,6 +76,11 @@ pub(crate) fn randomness(seed: Option<u64>, what: &str) -> Result<Randomness> {
 struct MineArgs {
     #[command(flatten)]
     records: RecordArgs,
+    /// Mine for whole records: a linkage schema (TOML or JSON; docs/RECORDS.md);
+    /// the input is then a CSV and the output the party's noisy bases, one per
+    /// gram space, with the schema's budget split.
+    #[arg(long, conflicts_with_all = options::schema_conflicts::MINE)]
+    schema: Option<PathBuf>,
     #[command(flatten)]
     preset: PresetArg,
     #[command(flatten)]
@@ -93,6 +99,10 @@ struct MergeArgs {
     a: PathBuf,
     /// Party B's noisy base.
     b: PathBuf,
+    /// Merge record bases (from `mine --schema`): the linkage schema both
+    /// parties mined under.
+    #[arg(long, conflicts_with_all = options::schema_conflicts::MERGE)]
+    schema: Option<PathBuf>,
     #[command(flatten)]
     preset: PresetArg,
     #[command(flatten)]
@@ -155,6 +165,9 @@ fn main() -> ExitCode {
 }
 
 fn cmd_mine(a: MineArgs) -> Result<()> {
+    if let Some(schema) = &a.schema {
+        return record_steps::mine(schema, &a.records.input, a.seed, &a.out);
+    }
     let alphabet = a.records.read.alphabet()?;
     let mut config = a.preset.config();
     a.mine.apply(&mut config);
@@ -180,6 +193,9 @@ fn cmd_mine(a: MineArgs) -> Result<()> {
 }
 
 fn cmd_merge(a: MergeArgs) -> Result<()> {
+    if let Some(schema) = &a.schema {
+        return record_steps::merge(schema, &a.a, &a.b, &a.out);
+    }
     let read = |p: &PathBuf| -> Result<_> { read_noisy_base(&io::read_text(p)?).in_file(p) };
     let (na, nb) = (read(&a.a)?, read(&a.b)?);
     for (p, b) in [(&a.a, &na), (&a.b, &nb)] {

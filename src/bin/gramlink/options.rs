@@ -26,6 +26,85 @@ fn or_none<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or("none".into(), |x| x.to_string())
 }
 
+/// The one-string flags each command refuses beside `--schema` (a linkage
+/// schema says per field what they say for one string; clap needs each
+/// command's own list, naming only its flags).
+pub mod schema_conflicts {
+    pub const MINE: &[&str] = &[
+        "format",
+        "column",
+        "id_column",
+        "alphabet",
+        "preset",
+        "miner",
+        "strategy",
+        "epsilon",
+        "k",
+        "qmin",
+        "qmax",
+        "hmax",
+        "max_grams_per_record",
+        "public_q",
+        "padding",
+    ];
+    pub const MERGE: &[&str] = &[
+        "preset",
+        "miner",
+        "strategy",
+        "epsilon",
+        "k",
+        "qmin",
+        "qmax",
+        "hmax",
+        "max_grams_per_record",
+        "public_q",
+        "padding",
+    ];
+    pub const EMBED: &[&str] =
+        &["format", "column", "id_column", "alphabet", "preset", "ed", "threshold", "global_threshold", "json"];
+    pub const MATCH: &[&str] = &["preset", "rule"];
+    pub const LINK: &[&str] = &[
+        "format",
+        "column",
+        "id_column",
+        "alphabet",
+        "preset",
+        "miner",
+        "strategy",
+        "epsilon",
+        "k",
+        "qmin",
+        "qmax",
+        "hmax",
+        "max_grams_per_record",
+        "public_q",
+        "padding",
+        "ed",
+        "threshold",
+        "global_threshold",
+        "rule",
+    ];
+    pub const EVAL: &[&str] = &[
+        "data",
+        "preset",
+        "miner",
+        "strategy",
+        "epsilon",
+        "k",
+        "qmin",
+        "qmax",
+        "hmax",
+        "max_grams_per_record",
+        "public_q",
+        "padding",
+        "ed",
+        "threshold",
+        "global_threshold",
+        "rule",
+        "mean_hmax",
+    ];
+}
+
 /// `--preset`.
 #[derive(Args, Clone, Default)]
 pub struct PresetArg {

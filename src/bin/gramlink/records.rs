@@ -1,11 +1,12 @@
 //! The record commands: `link --schema` and `eval --schema` (both parties and
-//! the matcher on two local CSV files, [`gramlink::record::session`]).
+//! the matcher on two local CSV files, [`gramlink::record::session`]); the
+//! per-party steps are in [`crate::record_steps`].
 
 use crate::io::{self, InFile, Result};
 use crate::progress_bar::Bar;
 use gramlink::clock::{Clock, SystemClock};
 use gramlink::keyed::Key;
-use gramlink::record::linker::{Class, RecordLinkage};
+use gramlink::record::linker::{Class, RecordLinkage, RecordMatcher};
 use gramlink::record::score::{score, RecordQuality};
 use gramlink::record::{Kind, RecordOwner, Schema};
 use std::collections::HashSet;
@@ -72,27 +73,48 @@ pub fn run(r: RecordRun) -> Result<()> {
     let bar = &mut Bar::new();
     let s = gramlink::record::session::run(&mut a, &mut b, key.as_ref(), r.keyed, &clock, bar)?;
     bar.finish();
-    let l = &s.linkage;
-    let (a_ids, b_ids) = (&s.matcher.a().ids, &s.matcher.b().ids);
+    let truth = truth.as_ref().zip(r.truth);
+    report(
+        &schema,
+        &s.matcher,
+        &s.linkage,
+        Report { truth, out: r.out, json: r.json, timings: &s.timings_ms, clock: &clock },
+    )
+}
+
+/// What [`report`] prints and writes.
+pub struct Report<'a> {
+    pub truth: Option<(&'a HashSet<(String, String)>, &'a Path)>,
+    pub out: Option<&'a Path>,
+    pub json: bool,
+    pub timings: &'a std::collections::BTreeMap<String, f64>,
+    pub clock: &'a dyn Clock,
+}
+
+/// Writes the pairs (M and P) and prints the summary, or one JSON object,
+/// with the scores against the truth if one is given.
+pub fn report(schema: &Schema, m: &RecordMatcher, l: &RecordLinkage, r: Report) -> Result<()> {
+    let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
     if let Some(out) = r.out {
-        io::write_atomic(out, pairs_csv(&schema, l, a_ids, b_ids)?.as_bytes())?;
+        io::write_atomic(out, pairs_csv(schema, l, a_ids, b_ids)?.as_bytes())?;
     }
-    let q = truth.as_ref().map(|t| score(l, a_ids, b_ids, t));
+    let q = r.truth.map(|(t, _)| score(l, a_ids, b_ids, t));
     if r.json {
         let v = serde_json::json!({
             "schema": schema.fingerprint(),
             "records": [a_ids.len(), b_ids.len()],
-            "epsilon": s.matcher.a().epsilon,
+            "epsilon": m.a().epsilon,
+            "private": m.a().private && m.b().private,
             "fit": l.fit, "upper": l.upper, "lower": l.lower, "assignment": l.assignment.name(),
             "candidates": l.candidates, "matches": l.matches, "possible": l.possible, "non_matches": l.non_matches,
             "reduction_ratio": l.reduction_ratio, "rules": l.rules, "quality": q,
-            "timings_ms": s.timings_ms, "ms": clock.now_ms(),
+            "timings_ms": r.timings, "ms": r.clock.now_ms(),
         });
         println!("{v}");
         return Ok(());
     }
-    print_summary(&schema, l, a_ids.len(), b_ids.len(), &s.matcher.a().epsilon, clock.now_ms());
-    if let (Some(q), Some(p)) = (q, r.truth) {
+    print_summary(schema, l, a_ids.len(), b_ids.len(), &m.a().epsilon, r.clock.now_ms());
+    if let (Some(q), Some((_, p))) = (q, r.truth) {
         print_quality(&q, p);
     }
     if let Some(out) = r.out {

@@ -1,0 +1,123 @@
+//! The record protocol one role at a time: `mine`, `merge`, `embed` and
+//! `match` with `--schema` (each party runs its own steps on its own machine;
+//! the messages are [`gramlink::record::messages`] and the record batch).
+
+use crate::io::{self, InFile, Result};
+use crate::progress_bar::Bar;
+use crate::records::{load_schema, report, Report};
+use gramlink::clock::{Clock, SystemClock};
+use gramlink::dp::Randomness;
+use gramlink::keyed::Key;
+use gramlink::protocol::Party;
+use gramlink::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
+use gramlink::record::{merge as merge_bases, Kind, RecordBatch, RecordMatcher, RecordOwner, Schema};
+use std::path::Path;
+
+fn owner(schema: &Schema, input: &Path, rng: Randomness) -> Result<RecordOwner> {
+    Ok(RecordOwner::read(&io::read_bytes(input)?, schema.clone(), &input.display().to_string(), rng)?)
+}
+
+/// `mine --schema`: the party's noisy bases, one per mined space.
+pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, out: &Path) -> Result<()> {
+    let schema = load_schema(schema)?;
+    let rng = crate::randomness(seed, "these bases are")?;
+    let mut owner = owner(&schema, input, rng)?;
+    let bar = &mut Bar::new();
+    let bases = owner.mine(bar)?;
+    bar.finish();
+    io::write_atomic(out, write_noisy_bases(&bases).as_bytes())?;
+    let spaces: Vec<String> =
+        bases.bases.iter().map(|(s, b)| format!("{s}: {} grams, ε {:.4}", b.grams.len(), b.params.epsilon)).collect();
+    eprintln!(
+        "mined {} spaces from {} records (ε charged {:.4} of {}): {} -> {}",
+        bases.bases.len(),
+        owner.table().ids.len(),
+        owner.ledger().spent(),
+        schema.epsilon,
+        spaces.join("; "),
+        out.display()
+    );
+    Ok(())
+}
+
+/// `merge --schema`: the shared bases from both parties' noisy bases.
+pub fn merge(schema: &Path, a: &Path, b: &Path, out: &Path) -> Result<()> {
+    let schema = load_schema(schema)?;
+    let read = |p: &Path| read_noisy_bases(&io::read_text(p)?, &schema).in_file(p);
+    let (na, nb) = (read(a)?, read(b)?);
+    let shared = merge_bases(&na, &nb, &schema)?;
+    if !shared.private {
+        eprintln!("warning: a noisy base is marked not private (seeded): so are the shared bases and every batch");
+    }
+    io::write_atomic(out, write_shared_bases(&shared).as_bytes())?;
+    let spaces: Vec<String> =
+        shared.bases.iter().map(|(s, b)| format!("{s}: {} grams, fingerprint {}", b.len(), b.fingerprint())).collect();
+    println!("shared bases: {}", spaces.join("; "));
+    Ok(())
+}
+
+/// What `embed --schema` is asked to do.
+pub struct EmbedRun<'a> {
+    pub schema: &'a Path,
+    pub input: &'a Path,
+    pub base: &'a Path,
+    pub party: Party,
+    pub key: Option<Key>,
+    pub keyed: bool,
+    pub out: &'a Path,
+}
+
+/// `embed --schema`: the party's record batch (GLRB).
+pub fn embed(r: EmbedRun) -> Result<()> {
+    let schema = load_schema(r.schema)?;
+    if r.key.is_none() {
+        if let Some(f) = schema.fields.iter().find(|f| f.kind() == Some(Kind::Keyed)) {
+            return Err(io::CliError::usage(format!(
+                "field {:?} is keyed: give both parties' shared key (--key-file from `gramlink keygen`, or --passphrase-file)",
+                f.name
+            )));
+        }
+        if r.keyed {
+            return Err(io::CliError::usage("--keyed needs the parties' shared key (--key-file or --passphrase-file)"));
+        }
+    }
+    let shared = read_shared_bases(&io::read_text(r.base)?, &schema).in_file(r.base)?;
+    // embedding spends no budget and draws no noise
+    let owner = owner(&schema, r.input, Randomness::secure()?)?;
+    let bar = &mut Bar::new();
+    let batch = owner.embed(&shared, r.party, r.key.as_ref(), r.keyed, bar)?;
+    bar.finish();
+    io::write_atomic(r.out, &batch.write())?;
+    eprintln!(
+        "embedded {} records, {} fields sent{}{} -> {}",
+        batch.ids.len(),
+        batch.fields.len(),
+        if r.keyed { ", vectors keyed" } else { "" },
+        if batch.private { "" } else { " (NOT private: seeded noise)" },
+        r.out.display()
+    );
+    Ok(())
+}
+
+/// `match --schema`: the matcher links two record batches.
+pub fn matched(schema: &Path, a: &Path, b: &Path, truth: Option<&Path>, out: &Path, json: bool) -> Result<()> {
+    let schema = load_schema(schema)?;
+    let truth = match truth {
+        Some(p) => Some((gramlink::eval::metrics::read_truth(&io::read_bytes(p)?, &p.display().to_string())?, p)),
+        None => None,
+    };
+    let read = |p: &Path| RecordBatch::read(&io::read_bytes(p)?).map_err(gramlink::Error::from).in_file(p);
+    let (ba, bb) = (read(a)?, read(b)?);
+    let clock = SystemClock::default();
+    let matcher = RecordMatcher::new(schema.clone(), ba, bb)?;
+    let linkage = matcher.link()?;
+    let mut timings = std::collections::BTreeMap::new();
+    timings.insert("link".to_string(), clock.now_ms());
+    for (p, batch) in [(a, matcher.a()), (b, matcher.b())] {
+        if !batch.private {
+            eprintln!("warning: {} is marked not private (seeded noise)", p.display());
+        }
+    }
+    let truth = truth.as_ref().map(|(t, p)| (t, *p));
+    report(&schema, &matcher, &linkage, Report { truth, out: Some(out), json, timings: &timings, clock: &clock })
+}

@@ -1,0 +1,172 @@
+//! The record protocol one role at a time through the CLI (`mine`, `merge`,
+//! `embed`, `match` with `--schema`): FEBRL 1 end to end with fresh secure
+//! noise, and each bad input refused by name with nothing written.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn gramlink(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let o = gramlink(args);
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+/// Runs a command that must fail, and returns its message.
+fn fails(args: &[&str], out: &Path) -> String {
+    let o = gramlink(args);
+    assert!(!o.status.success(), "{args:?} succeeded");
+    assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn febrl(name: &str) -> String {
+    format!("{}/data/febrl/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+struct Run {
+    dir: tempfile::TempDir,
+}
+
+impl Run {
+    fn p(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+    fn s(&self, name: &str) -> String {
+        self.p(name).display().to_string()
+    }
+}
+
+/// Both parties' steps on FEBRL 1 with a shared key, up to the two batches.
+fn batches() -> Run {
+    let r = Run { dir: tempfile::tempdir().unwrap() };
+    let schema = febrl("schema.toml");
+    ok(&["keygen", "-o", &r.s("key")]);
+    for party in ["a", "b"] {
+        let csv = febrl(&format!("dataset1-{party}.csv"));
+        ok(&["mine", "--schema", &schema, "-i", &csv, "-o", &r.s(&format!("{party}.bases.json"))]);
+    }
+    ok(&["merge", "--schema", &schema, &r.s("a.bases.json"), &r.s("b.bases.json"), "-o", &r.s("shared.json")]);
+    for party in ["a", "b"] {
+        let csv = febrl(&format!("dataset1-{party}.csv"));
+        let out = r.s(&format!("{party}.glrb"));
+        let base = r.s("shared.json");
+        let key = r.s("key");
+        ok(&[
+            "embed",
+            "--schema",
+            &schema,
+            "-i",
+            &csv,
+            "--base",
+            &base,
+            "--party",
+            party,
+            "--key-file",
+            &key,
+            "-o",
+            &out,
+        ]);
+    }
+    r
+}
+
+#[test]
+fn the_roles_one_at_a_time_link_febrl_1() {
+    let r = batches();
+    let schema = febrl("schema.toml");
+    let truth = febrl("dataset1-truth.csv");
+    let o = ok(&[
+        "match",
+        "--schema",
+        &schema,
+        &r.s("a.glrb"),
+        &r.s("b.glrb"),
+        "--truth",
+        &truth,
+        "--json",
+        "-o",
+        &r.s("pairs.csv"),
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["private"], true, "secure noise: the batches are private");
+    let f1 = v["quality"]["matches"]["f1"].as_f64().unwrap();
+    assert!(f1 >= 0.99, "F1 {f1} with the tool's own thresholds");
+    assert_eq!(v["quality"]["pairs_completeness"], 1.0);
+    let pairs = std::fs::read_to_string(r.p("pairs.csv")).unwrap();
+    let header = pairs.lines().next().unwrap();
+    assert!(header.starts_with("a_id,b_id,class,weight,probability,swapped,given_name,surname"), "{header}");
+    assert_eq!(pairs.lines().count() as u64, 1 + v["matches"].as_u64().unwrap() + v["possible"].as_u64().unwrap());
+}
+
+#[test]
+fn the_record_steps_refuse_bad_input_by_name() {
+    let r = batches();
+    let schema = febrl("schema.toml");
+    let csv = febrl("dataset1-a.csv");
+    let out = r.p("out");
+    let o = out.display().to_string();
+
+    // one-string flags beside a schema
+    let e = fails(&["mine", "--schema", &schema, "-i", &csv, "--column", "surname", "-o", &o], &out);
+    assert!(e.contains("--column") && e.contains("--schema"), "{e}");
+    let e = fails(&["match", "--schema", &schema, &r.s("a.glrb"), &r.s("b.glrb"), "--rule", "all", "-o", &o], &out);
+    assert!(e.contains("--rule"), "{e}");
+
+    // bases mined under another schema
+    let text = std::fs::read_to_string(&schema).unwrap().replace("epsilon = 0.1", "epsilon = 0.2");
+    assert!(text.contains("epsilon = 0.2"), "the FEBRL schema states its epsilon");
+    std::fs::write(r.p("other.toml"), text).unwrap();
+    let other_s = r.s("other.toml");
+    let e = fails(&["merge", "--schema", &other_s, &r.s("a.bases.json"), &r.s("b.bases.json"), "-o", &o], &out);
+    assert!(e.contains("schema fingerprint") && e.contains("a.bases.json"), "{e}");
+
+    // a one-string noisy base where record bases belong
+    let names = format!("{}/data/names.txt", env!("CARGO_MANIFEST_DIR"));
+    ok(&["mine", "-i", &names, "-o", &r.s("one.json")]);
+    let e = fails(&["merge", "--schema", &schema, &r.s("one.json"), &r.s("b.bases.json"), "-o", &o], &out);
+    assert!(e.contains("gramlink/record-noisy-bases"), "{e}");
+
+    // a keyed field without the key; --keyed without the key
+    let base = r.s("shared.json");
+    let e = fails(&["embed", "--schema", &schema, "-i", &csv, "--base", &base, "-o", &o], &out);
+    assert!(e.contains("\"state\" is keyed"), "{e}");
+
+    // parties with different keys
+    ok(&["keygen", "-o", &r.s("key2")]);
+    let csv_b = febrl("dataset1-b.csv");
+    let b2 = r.s("b2.glrb");
+    ok(&[
+        "embed",
+        "--schema",
+        &schema,
+        "-i",
+        &csv_b,
+        "--base",
+        &base,
+        "--party",
+        "b",
+        "--key-file",
+        &r.s("key2"),
+        "-o",
+        &b2,
+    ]);
+    let e = fails(&["match", "--schema", &schema, &r.s("a.glrb"), &b2, "-o", &o], &out);
+    assert!(e.contains("different keys"), "{e}");
+
+    // batches swapped, and a batch damaged
+    let e = fails(&["match", "--schema", &schema, &r.s("b.glrb"), &r.s("a.glrb"), "-o", &o], &out);
+    assert!(e.contains("party A's"), "{e}");
+    let bytes = std::fs::read(r.p("b.glrb")).unwrap();
+    std::fs::write(r.p("cut.glrb"), &bytes[..bytes.len() - 7]).unwrap();
+    let e = fails(&["match", "--schema", &schema, &r.s("a.glrb"), &r.s("cut.glrb"), "-o", &o], &out);
+    assert!(e.contains("cut.glrb"), "{e}");
+
+    // a match under another schema
+    let e = fails(&["match", "--schema", &other_s, &r.s("a.glrb"), &r.s("b.glrb"), "-o", &o], &out);
+    assert!(e.contains("schema fingerprint"), "{e}");
+}
