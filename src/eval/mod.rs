@@ -4,4 +4,5 @@
 
 pub mod corrupt;
 pub mod metrics;
+pub mod people;
 pub mod scenario;

@@ -11,6 +11,7 @@
 
 use super::batch::{FieldData, Part, RecordBatch};
 use super::schema::{DateWeights, Kind, Schema};
+use super::sparse_rows::{self, SparseRows};
 use crate::keyed::matching_thresholds;
 use crate::matching::distance;
 use crate::shape::Shape;
@@ -34,6 +35,9 @@ pub(crate) struct PartCmp<'a> {
     /// Gram length of each coordinate and whether its class is complete
     /// (unkeyed batches): for the q-gram bound.
     pub shape: Option<(Vec<u8>, Vec<bool>)>,
+    /// A's and B's rows as sparse rows (unkeyed batches: their vectors are
+    /// mostly zeros; keyed ones are dense and compared as they are).
+    sparse: Option<(SparseRows, SparseRows)>,
 }
 
 pub(crate) fn row_index(rows: &[u32], n: usize) -> Vec<u32> {
@@ -61,6 +65,9 @@ impl<'a> PartCmp<'a> {
             thresholds.push(matching_thresholds(&a.vectors, &b.vectors, t, transform));
         }
         let shape = shape.map(|s| (s.lengths.clone(), s.lengths.iter().map(|l| s.complete.contains(l)).collect()));
+        let sparse = shape.as_ref().map(|(lengths, _): &(Vec<u8>, Vec<bool>)| {
+            (SparseRows::new(&a.vectors, lengths), SparseRows::new(&b.vectors, lengths))
+        });
         Ok(PartCmp {
             a,
             b,
@@ -69,6 +76,7 @@ impl<'a> PartCmp<'a> {
             thresholds,
             eds: eds.to_vec(),
             shape,
+            sparse,
         })
     }
 
@@ -83,12 +91,19 @@ impl<'a> PartCmp<'a> {
     }
 
     pub fn edits_rows(&self, ra: usize, rb: usize) -> Option<u32> {
-        let (x, y) = (self.a.vectors.row(ra), self.b.vectors.row(rb));
-        let d = distance(x, y);
+        let d = match &self.sparse {
+            Some((sa, sb)) => sparse_rows::distance(sa, ra, sb, rb),
+            None => distance(self.a.vectors.row(ra), self.b.vectors.row(rb)),
+        };
         if d <= self.thresholds[0][ra] {
             return Some(0);
         }
-        let bound = self.shape.as_ref().map_or(1, |(lengths, complete)| qgram_bound(x, y, lengths, complete).max(1));
+        let bound = match (&self.shape, &self.sparse) {
+            (Some((lengths, complete)), Some((sa, sb))) => {
+                sparse_rows::qgram_bound(sa, ra, sb, rb, lengths, complete).max(1)
+            }
+            _ => 1,
+        };
         self.eds.iter().zip(&self.thresholds[1..]).find(|(e, t)| **e >= bound && d <= t[ra]).map(|(e, _)| *e)
     }
 }
@@ -109,6 +124,11 @@ pub fn qgram_bound(a: &[f32], b: &[f32], lengths: &[u8], complete: &[bool]) -> u
             total[l] += na - nb;
         }
     }
+    bound_of(&diff, &total)
+}
+
+/// The bound from per-length count differences and window-total differences.
+pub(crate) fn bound_of(diff: &[i64; 33], total: &[i64; 33]) -> u32 {
     let mut bound = 0i64;
     for l in 1..33 {
         bound = bound.max((diff[l] + 2 * l as i64 - 1) / (2 * l as i64)).max(total[l].abs());

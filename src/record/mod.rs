@@ -25,6 +25,7 @@ pub mod owner;
 pub mod schema;
 pub mod score;
 pub mod session;
+mod sparse_rows;
 pub mod values;
 
 pub use batch::RecordBatch;

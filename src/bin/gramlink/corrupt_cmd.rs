@@ -23,6 +23,16 @@ pub struct CorruptArgs {
     /// ("SURNAME SURNAME", drawn with the seed): the scale data of the benchmarks.
     #[arg(long, conflicts_with = "limit")]
     two_words: Option<usize>,
+    /// Instead: N person records in FEBRL's columns (given names, streets and
+    /// places drawn from the FEBRL originals in --febrl, surnames from --data),
+    /// and B's duplicate of each with 1–3 realistic errors (typos, OCR, phonetic,
+    /// missing values, swapped names, date and digit errors); link them with
+    /// data/febrl/schema.toml.
+    #[arg(long, conflicts_with_all = ["limit", "two_words", "ed", "alphabet"])]
+    people: Option<u64>,
+    /// With --people: the folder of FEBRL's split files (dataset{1,2,3}-a.csv).
+    #[arg(long, default_value = "data/febrl", requires = "people")]
+    febrl: PathBuf,
     /// Also write the truth as CSV `a_id,b_id` (the form `--truth` of `link` and
     /// `match` reads).
     #[arg(long)]
@@ -58,6 +68,9 @@ fn csv_bytes(header: &[&str; 2], rows: impl Iterator<Item = (String, String)>) -
 }
 
 pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
+    if let Some(n) = a.people {
+        return people(&a, n);
+    }
     let alphabet = Alphabet::parse(a.alphabet.as_deref().unwrap_or("letters"))?;
     let d = io::load_dataset(&a.data, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
     let mut rng = Randomness::seeded(a.seed);
@@ -110,5 +123,40 @@ pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
         a.seed,
         a.out_b.display()
     );
+    Ok(())
+}
+
+/// `--people N`: A's originals in index order, B's duplicates in a seeded
+/// order, the truth in A's order ([`gramlink::eval::people`]).
+fn people(a: &CorruptArgs, n: u64) -> Result<()> {
+    use gramlink::eval::people::{duplicate, person, Lists, Person, COLUMNS};
+    if n == 0 || n > 100_000_000 {
+        return Err(io::CliError::usage("--people must be between 1 and 100,000,000"));
+    }
+    let surnames: Vec<String> =
+        io::read_text(&a.data)?.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
+    let mut files = Vec::new();
+    for k in 1..=3 {
+        files.push(io::read_bytes(&a.febrl.join(format!("dataset{k}-a.csv")))?);
+    }
+    let lists = Lists::from_febrl(&files.iter().map(|f| f.as_slice()).collect::<Vec<_>>(), &surnames)
+        .map_err(|e| io::CliError::usage(format!("--people: {e}")))?;
+    let err = |e: csv::Error| io::CliError::failed(format!("cannot write CSV: {e}"));
+    let write = |rows: &mut dyn Iterator<Item = Person>| -> Result<Vec<u8>> {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(COLUMNS).map_err(err)?;
+        for p in rows {
+            w.write_record(&p).map_err(err)?;
+        }
+        w.into_inner().map_err(|e| io::CliError::failed(format!("cannot write CSV: {e}")))
+    };
+    let order = Randomness::seeded(a.seed).permutation(n as usize);
+    io::write_atomic(&a.out_a, &write(&mut (0..n).map(|i| person(&lists, a.seed, i)))?)?;
+    io::write_atomic(&a.out_b, &write(&mut order.iter().map(|&i| duplicate(&lists, a.seed, i as u64)))?)?;
+    if let Some(path) = &a.truth {
+        let rows = (0..n).map(|i| (format!("rec-{i}-org"), format!("rec-{i}-dup-0")));
+        io::write_atomic(path, &csv_bytes(&["a_id", "b_id"], rows)?)?;
+    }
+    eprintln!("{n} originals -> {}; {n} duplicates (seed {}) -> {}", a.out_a.display(), a.seed, a.out_b.display());
     Ok(())
 }
