@@ -170,3 +170,40 @@ fn the_record_steps_refuse_bad_input_by_name() {
     let e = fails(&["match", "--schema", &other_s, &r.s("a.glrb"), &r.s("b.glrb"), "-o", &o], &out);
     assert!(e.contains("schema fingerprint"), "{e}");
 }
+
+#[test]
+fn people_data_is_seeded_and_links_with_the_large_schema() {
+    let r = Run { dir: tempfile::tempdir().unwrap() };
+    let names = format!("{}/data/names.txt", env!("CARGO_MANIFEST_DIR"));
+    let dir = format!("{}/data/febrl", env!("CARGO_MANIFEST_DIR"));
+    let make = |tag: &str| {
+        let (a, b, t) = (r.s(&format!("a{tag}.csv")), r.s(&format!("b{tag}.csv")), r.s(&format!("t{tag}.csv")));
+        ok(&[
+            "corrupt", "--data", &names, "--people", "3000", "--febrl", &dir, "--seed", "5", "--out-a", &a, "--out-b",
+            &b, "--truth", &t,
+        ]);
+        (a, b, t)
+    };
+    let (a, b, t) = make("1");
+    let (a2, b2, _) = make("2");
+    for (x, y) in [(&a, &a2), (&b, &b2)] {
+        assert_eq!(std::fs::read(x).unwrap(), std::fs::read(y).unwrap(), "the same seed makes the same file");
+    }
+    let text = std::fs::read_to_string(&b).unwrap();
+    assert!(text.starts_with("rec_id,given_name,surname,street_number,address_1"), "FEBRL's columns");
+    assert_eq!(text.lines().count(), 3001);
+    let o = ok(&["eval", "--schema", &febrl("schema-large.toml"), &a, &b, "--truth", &t, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let f1 = v["quality"]["matches"]["f1"].as_f64().unwrap();
+    assert!(f1 >= 0.98, "F1 {f1}");
+
+    let out = r.p("never.csv");
+    let o_s = out.display().to_string();
+    let e = fails(&["corrupt", "--data", &names, "--people", "0", "--out-a", &o_s, "--out-b", &o_s], &out);
+    assert!(e.contains("--people"), "{e}");
+    let e = fails(
+        &["corrupt", "--data", &names, "--people", "5", "--febrl", &r.s("nowhere"), "--out-a", &o_s, "--out-b", &o_s],
+        &out,
+    );
+    assert!(e.contains("dataset1-a.csv"), "{e}");
+}
