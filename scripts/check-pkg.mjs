@@ -56,6 +56,9 @@ try {
   const tests = readdirSync(new URL('tests/js/', root)).filter((f) => f.endsWith('.test.mjs'));
   for (const f of tests) copyFileSync(new URL(`tests/js/${f}`, root), join(project, f));
   copyFileSync(new URL('data/cities.txt', root), join(project, 'cities.txt'));
+  for (const f of ['dataset1-a.csv', 'dataset1-b.csv', 'dataset1-truth.csv']) {
+    copyFileSync(new URL(`data/febrl/${f}`, root), join(project, `febrl-${f}`));
+  }
   console.log(`ok: installed into ${project}; node --test ${tests.join(' ')}`);
   execFileSync(process.execPath, ['--test', '--test-reporter=spec', ...tests], { cwd: project, stdio: 'inherit' });
 

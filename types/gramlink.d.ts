@@ -336,3 +336,114 @@ export interface BatchInfo {
 
 /** Reads and checks one vector batch on its own (throws what `new Matcher` would throw for it). */
 export function batchInfo(batch: VectorBatchMessage): BatchInfo;
+
+// ---------------------------------------------------------------- whole records (docs/RECORDS.md)
+
+/** A field of a linkage schema; unknown keys are refused. */
+export interface SchemaField {
+  name: string;
+  /** The CSV column(s); several are joined by a space. Default: [name]. */
+  columns?: string[];
+  kind: 'string' | 'name' | 'date' | 'number' | 'keyed' | 'clear' | 'suppress';
+  /** This field's explicit share of ε (mined kinds). */
+  epsilon?: number;
+  /** Edit distances below exact (a date: weighted-distance bands). Default [1, 2]. */
+  levels?: number[];
+  alphabet?: string;
+  /** A date's layout: YYYYMMDD (default), YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY. */
+  format?: string;
+  weights?: { year?: number; month?: number; day?: number };
+  /** A date that does not parse: "error" (default) or "missing". */
+  invalid?: 'error' | 'missing';
+  m?: number[];
+  u?: number[];
+}
+
+/** A linkage schema (the same JSON the CLI reads). */
+export interface Schema {
+  version: 1;
+  /** The CSV column of the ids (default: row numbers). */
+  id?: string;
+  /** Each party's total ε (default 0.1). */
+  epsilon?: number;
+  field: SchemaField[];
+  block?: { field: string; ed?: number }[];
+  decision?: {
+    precision?: number;
+    recall?: number;
+    assignment?: 'auto' | 'one-to-one' | 'many-to-one' | 'all';
+    upper?: number;
+    lower?: number;
+  };
+}
+
+/** One party's records under a linkage schema. */
+export class RecordOwner {
+  free(): void;
+  /** The CSV (with a header) under `schema`; `seed` makes the noise reproducible and NOT private. */
+  constructor(csv: string | Uint8Array, schema: Schema | string, options?: { seed?: number } | null);
+  readonly size: number;
+  readonly schemaFingerprint: string;
+  fields(): { name: string; kind: SchemaField['kind']; present: number }[];
+  /** One entry per gram space: its share of ε (0: public grams only) and its fields. */
+  budgetSplit(): { space: string; epsilon: number; fields: string[] }[];
+  /** The noisy bases message (JSON); spends the schema's ε (a second call: BUDGET_EXCEEDED). */
+  mine(onProgress?: ProgressCallback | null): string;
+  /** The shared bases message (JSON) from both parties' noisy bases. */
+  static mergeBases(a: string, b: string, schema: Schema | string): string;
+  /** The record batch (binary). `key`: the parties' shared key (hex, from `keygen()`), needed for keyed fields. */
+  embed(shared: string, options?: { party?: 'A' | 'B'; key?: string | null; keyed?: boolean } | null, onProgress?: ProgressCallback | null): Uint8Array;
+}
+
+export interface RecordFieldFit {
+  name: string;
+  levels: string[];
+  m: number[];
+  u: number[];
+  u_random: number[];
+  weights: number[];
+  fixed_m: boolean;
+  fixed_u: boolean;
+}
+
+export interface RecordLinkageOutput {
+  upper: number;
+  lower: number;
+  assignment: 'one-to-one' | 'many-to-one' | 'all';
+  candidates: number;
+  matches: number;
+  possible: number;
+  nonMatches: number;
+  reductionRatio: number;
+  rules: { rule: string; pairs: number }[];
+  fit: { lambda: number; iterations: number; converged: boolean; fields: RecordFieldFit[] };
+  /** The sent fields and the names of their levels. */
+  fields: { name: string; levels: string[] }[];
+  /** M then P, each by weight. Pair i: rows a[i], b[i]; classes[i] is "M" or "P"; its levels are levels[i*F .. (i+1)*F] (F fields; 255: missing). */
+  pairs: {
+    a: Uint32Array;
+    b: Uint32Array;
+    aIds: string[];
+    bIds: string[];
+    weight: Float64Array;
+    probability: Float64Array;
+    classes: string;
+    swapped: Uint8Array;
+    levels: Uint8Array;
+  };
+}
+
+/** Links two record batches: candidates, levels and the EM fit are made by the constructor; `link` decides. */
+export class RecordMatcher {
+  free(): void;
+  constructor(schema: Schema | string, batchA: Uint8Array, batchB: Uint8Array);
+  readonly sizeA: number;
+  readonly sizeB: number;
+  /** Both batches made with secure noise. */
+  readonly private: boolean;
+  /** Every candidate's weight. */
+  weights(): Float64Array;
+  /** Thresholds absent: the schema's, else the proposed ones. */
+  link(options?: { upper?: number | null; lower?: number | null } | null): RecordLinkageOutput;
+  pairsCsv(options?: { upper?: number | null; lower?: number | null } | null): string;
+}

@@ -77,6 +77,18 @@ pub struct RecordLinkage {
     pub candidate_pairs: Vec<(u32, u32)>,
 }
 
+/// Scored candidates ([`RecordMatcher::score`]): pair `i` is
+/// `candidates[i]`, with its levels (and whether the names matched crossed)
+/// and its weight under `fit`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    pub candidates: Vec<(u32, u32)>,
+    pub rules: Vec<RuleCount>,
+    pub levels: Vec<(Vec<u8>, bool)>,
+    pub fit: Fit,
+    pub weights: Vec<f64>,
+}
+
 /// Both parties' record batches, checked against the schema and each other.
 pub struct RecordMatcher {
     schema: Schema,
@@ -242,8 +254,16 @@ impl RecordMatcher {
         Ok((all.into_iter().map(|k| ((k >> 32) as u32, k as u32)).collect(), counts))
     }
 
-    /// Links the batches: candidates, levels, the fit, the decision.
+    /// Links the batches: candidates, levels, the fit ([`RecordMatcher::score`]),
+    /// then the decision with the schema's thresholds or the proposed ones.
     pub fn link(&self) -> Result<RecordLinkage, Error> {
+        let s = self.score()?;
+        Ok(self.decide(&s, None, None))
+    }
+
+    /// The candidates, each one's levels, the EM fit and the weights: all the
+    /// decision needs, so thresholds can move without a new fit.
+    pub fn score(&self) -> Result<Scored, Error> {
         let (candidates, rules) = self.candidates()?;
         let cmp = Comparer::new(&self.schema, &self.a, &self.b).map_err(Error::Parameter)?;
         let nf = cmp.fields.len();
@@ -254,16 +274,20 @@ impl RecordMatcher {
         });
         let fit = self.fit(&cmp, &levels, candidates.len())?;
         let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
+        Ok(Scored { candidates, rules, levels, fit, weights })
+    }
+
+    /// The decision on scored candidates: M, P and U by `upper` and `lower`
+    /// (each `None`: the schema's fixed threshold, else the proposed one), then
+    /// the schema's assignment among M.
+    pub fn decide(&self, s: &Scored, upper: Option<f64>, lower: Option<f64>) -> RecordLinkage {
+        let Scored { candidates, rules, levels, fit, weights } = s;
         let mut sorted: Vec<(f64, f64)> = weights.iter().map(|&w| (w, fit.probability(w))).collect();
         sorted.sort_by(|x, y| y.0.total_cmp(&x.0));
-        let (mut upper, mut lower) = propose(&sorted, self.schema.decision.precision, self.schema.decision.recall);
-        if let Some(u) = self.schema.decision.upper {
-            upper = u;
-        }
-        if let Some(l) = self.schema.decision.lower {
-            lower = l;
-        }
-        lower = lower.min(upper);
+        let (proposed_upper, proposed_lower) =
+            propose(&sorted, self.schema.decision.precision, self.schema.decision.recall);
+        let upper = upper.or(self.schema.decision.upper).unwrap_or(proposed_upper);
+        let lower = lower.or(self.schema.decision.lower).unwrap_or(proposed_lower).min(upper);
         let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
         let m_pairs: Vec<(u32, u32, f64)> =
             above.iter().map(|&i| (candidates[i].0, candidates[i].1, weights[i])).collect();
@@ -296,8 +320,8 @@ impl RecordMatcher {
         pairs.extend(possible.iter().map(|&i| scored(i, Class::Possible)));
         let n = candidates.len() as u64;
         let all = self.a.ids.len() as f64 * self.b.ids.len() as f64;
-        Ok(RecordLinkage {
-            fit,
+        RecordLinkage {
+            fit: fit.clone(),
             upper,
             lower,
             assignment,
@@ -307,9 +331,9 @@ impl RecordMatcher {
             non_matches: n - matches - possible.len() as u64,
             reduction_ratio: 1.0 - n as f64 / all,
             pairs,
-            rules,
-            candidate_pairs: candidates,
-        })
+            rules: rules.clone(),
+            candidate_pairs: candidates.clone(),
+        }
     }
 
     /// The EM fit over the candidates' patterns, u started from random pairs.

@@ -18,6 +18,7 @@ pub mod batch;
 pub mod compare;
 pub mod decide;
 pub mod em;
+pub mod export;
 pub mod field;
 pub mod linker;
 pub mod messages;

@@ -111,7 +111,7 @@ impl InputOptions {
 }
 
 /// A seed: a whole number a JS double holds exactly.
-fn seed_arg(x: &JsValue) -> Result<u64, JsValue> {
+pub(super) fn seed_arg(x: &JsValue) -> Result<u64, JsValue> {
     match x.as_f64() {
         Some(v) if v.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&v) => Ok(v as u64),
         _ => Err(invalid("DataOwner options: seed must be a whole number from 0 to 2^53 − 1".into())),

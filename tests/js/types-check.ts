@@ -1,6 +1,6 @@
 // Type-checked by scripts/check-pkg.mjs (tsc --strict, when TypeScript is installed) against
 // the installed package: the hand-written declarations in types/ must accept real use.
-import { DataOwner, Matcher, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule } from 'gramlink';
+import { DataOwner, Matcher, RecordMatcher, RecordOwner, keygen, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule } from 'gramlink';
 const a = new DataOwner(['Paris', 'Zürich'], { budget: 1 });
 const b = DataOwner.fromBytes(new TextEncoder().encode('id,c\n1,Paris\n'), { column: 'c', idColumn: 'id' });
 const na: string = a.mine({ miner: 'fpm', epsilon: 0.5 }, (phase, done, total) => { const p: string = phase; return done < total; });
@@ -38,3 +38,15 @@ runScenario(['A'], { ed: 1 });
 // @ts-expect-error wrong mode
 a.thresholds(shared, 1, 'lenient');
 console.log(fp, ia, d, ids, v, th, f1, a.size, a.epsilonSpent, m.fingerprint, paperBase, mergedOwn, ranked, paper.f1, warn, peek, usedRule);
+// whole records
+const schema: Schema = { version: 1, id: 'id', field: [{ name: 'surname', kind: 'name' }, { name: 'dob', kind: 'date', invalid: 'missing' }], block: [{ field: 'surname', ed: 1 }] };
+const ra = new RecordOwner('id,surname,dob\n1,SMITH,19800101\n', schema, { seed: 1 });
+const rb = new RecordOwner(new Uint8Array([1]), JSON.stringify(schema));
+const split: number = ra.budgetSplit()[0].epsilon + ra.fields()[0].present;
+const sharedRecords: string = RecordOwner.mergeBases(ra.mine(), rb.mine(), schema);
+const rm = new RecordMatcher(schema, ra.embed(sharedRecords, { party: 'A', key: keygen() }), rb.embed(sharedRecords, { party: 'B' }));
+const linked: RecordLinkageOutput = rm.link({ upper: 3 });
+const firstLevel: number = linked.pairs.levels[0] + linked.fit.fields[0].m[0] + rm.weights()[0];
+const csvText: string = rm.pairsCsv(null);
+// @ts-expect-error a kind that does not exist
+const badSchema: Schema = { version: 1, field: [{ name: 'x', kind: 'blob' }] };

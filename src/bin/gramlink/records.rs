@@ -6,7 +6,7 @@ use crate::io::{self, InFile, Result};
 use crate::progress_bar::Bar;
 use gramlink::clock::{Clock, SystemClock};
 use gramlink::keyed::Key;
-use gramlink::record::linker::{Class, RecordLinkage, RecordMatcher};
+use gramlink::record::linker::{RecordLinkage, RecordMatcher};
 use gramlink::record::score::{score, RecordQuality};
 use gramlink::record::{Kind, RecordOwner, Schema};
 use std::collections::HashSet;
@@ -96,7 +96,7 @@ pub struct Report<'a> {
 pub fn report(schema: &Schema, m: &RecordMatcher, l: &RecordLinkage, r: Report) -> Result<()> {
     let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
     if let Some(out) = r.out {
-        io::write_atomic(out, pairs_csv(schema, l, a_ids, b_ids)?.as_bytes())?;
+        io::write_atomic(out, gramlink::record::export::pairs_csv(schema, l, a_ids, b_ids)?.as_bytes())?;
     }
     let q = r.truth.map(|(t, _)| score(l, a_ids, b_ids, t));
     if r.json {
@@ -171,44 +171,4 @@ fn print_quality(q: &RecordQuality, truth: &Path) {
         mp.f1,
         q.pairs_completeness
     );
-}
-
-/// The pairs as CSV: ids, class, weight, probability, whether names matched
-/// swapped, then each field's level by name.
-pub fn pairs_csv(schema: &Schema, l: &RecordLinkage, a_ids: &[String], b_ids: &[String]) -> Result<String> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let sent: Vec<_> = schema.sent().collect();
-    let mut header = vec![
-        "a_id".to_string(),
-        "b_id".into(),
-        "class".into(),
-        "weight".into(),
-        "probability".into(),
-        "swapped".into(),
-    ];
-    header.extend(sent.iter().map(|f| f.name.clone()));
-    w.write_record(&header).map_err(|e| io::CliError::failed(e.to_string()))?;
-    for p in &l.pairs {
-        let mut row = vec![
-            a_ids[p.a as usize].clone(),
-            b_ids[p.b as usize].clone(),
-            match p.class {
-                Class::Match => "M".into(),
-                Class::Possible => "P".into(),
-            },
-            format!("{:.4}", p.weight),
-            format!("{:.6}", p.probability),
-            p.swapped.to_string(),
-        ];
-        for (f, &lv) in sent.iter().zip(&p.levels) {
-            row.push(if lv == gramlink::record::compare::MISSING {
-                "missing".into()
-            } else {
-                f.level_names()[lv as usize].clone()
-            });
-        }
-        w.write_record(&row).map_err(|e| io::CliError::failed(e.to_string()))?;
-    }
-    let bytes = w.into_inner().map_err(|e| io::CliError::failed(e.to_string()))?;
-    String::from_utf8(bytes).map_err(|e| io::CliError::failed(e.to_string()))
 }

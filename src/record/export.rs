@@ -1,0 +1,59 @@
+//! The linked pairs as CSV (the CLI's `-o`, the JS `pairsCsv`, the web app's
+//! export): ids, class, weight, probability, whether the names matched
+//! crossed, then each sent field's level by name.
+
+use super::compare::MISSING;
+use super::linker::{Class, RecordLinkage};
+use super::schema::Schema;
+use crate::error::Error;
+
+/// A cell as written: a value a spreadsheet would read as a formula (it
+/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading
+/// `'`, so opening the file never runs one (ids come from the parties' files).
+fn cell(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}").into()
+    } else {
+        s.into()
+    }
+}
+
+/// The M and P pairs of `l` (rows of `a_ids` and `b_ids`) as CSV text.
+pub fn pairs_csv(schema: &Schema, l: &RecordLinkage, a_ids: &[String], b_ids: &[String]) -> Result<String, Error> {
+    let err = |e: &dyn std::fmt::Display| Error::Parameter(format!("cannot write the pairs: {e}"));
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let sent: Vec<_> = schema.sent().collect();
+    let mut header: Vec<String> =
+        ["a_id", "b_id", "class", "weight", "probability", "swapped"].iter().map(|s| s.to_string()).collect();
+    header.extend(sent.iter().map(|f| f.name.clone()));
+    w.write_record(&header).map_err(|e| err(&e))?;
+    for p in &l.pairs {
+        let mut row: Vec<String> = vec![
+            cell(&a_ids[p.a as usize]).into_owned(),
+            cell(&b_ids[p.b as usize]).into_owned(),
+            match p.class {
+                Class::Match => "M".into(),
+                Class::Possible => "P".into(),
+            },
+            format!("{:.4}", p.weight),
+            format!("{:.6}", p.probability),
+            p.swapped.to_string(),
+        ];
+        for (f, &lv) in sent.iter().zip(&p.levels) {
+            row.push(if lv == MISSING { "missing".into() } else { f.level_names()[lv as usize].clone() });
+        }
+        w.write_record(&row).map_err(|e| err(&e))?;
+    }
+    let bytes = w.into_inner().map_err(|e| err(&e))?;
+    String::from_utf8(bytes).map_err(|e| err(&e))
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    #[test]
+    fn formula_like_cells_are_defused() {
+        assert_eq!(super::cell("=HYPERLINK(1)"), "'=HYPERLINK(1)");
+        assert_eq!(super::cell("-1"), "'-1");
+        assert_eq!(super::cell("rec-1-org"), "rec-1-org");
+    }
+}

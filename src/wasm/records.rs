@@ -1,0 +1,277 @@
+//! `RecordOwner` and `RecordMatcher`: whole records ([`crate::record`]) behind
+//! JS arguments. The schema is the core's (a JSON string or a plain object,
+//! read by [`Schema::parse_json`]); the messages are the CLI's.
+
+use super::errors::{invalid, option_entries, set, string_arg, to_plain, type_name};
+use super::progress::with_progress;
+use crate::dp::Randomness;
+use crate::keyed::Key;
+use crate::protocol::Party;
+use crate::record::export::pairs_csv;
+use crate::record::linker::Scored;
+use crate::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
+use crate::record::owner::spaces;
+use crate::record::{merge, Class, RecordBatch, Schema};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A schema from a JSON string or a plain object.
+fn schema_arg(v: &JsValue) -> Result<Schema, JsValue> {
+    let text = match v.as_string() {
+        Some(s) => s,
+        None if v.is_object() && !js_sys::Array::is_array(v) => js_sys::JSON::stringify(v)
+            .ok()
+            .and_then(|s| s.as_string())
+            .ok_or_else(|| invalid("the schema cannot be written as JSON".into()))?,
+        None => return Err(invalid(format!("the schema must be a JSON string or an object, got {}", type_name(v)))),
+    };
+    Ok(Schema::parse_json(&text)?)
+}
+
+/// A file's bytes: a string or a `Uint8Array`.
+fn text_or_bytes(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
+    if let Some(s) = v.as_string() {
+        return Ok(s.into_bytes());
+    }
+    v.dyn_ref::<js_sys::Uint8Array>()
+        .map(|a| a.to_vec())
+        .ok_or_else(|| invalid(format!("{what} must be a string or a Uint8Array, got {}", type_name(v))))
+}
+
+fn batch_arg(v: &JsValue, what: &str) -> Result<RecordBatch, JsValue> {
+    let bytes = v
+        .dyn_ref::<js_sys::Uint8Array>()
+        .map(|a| a.to_vec())
+        .ok_or_else(|| invalid(format!("{what} must be a Uint8Array (a record batch), got {}", type_name(v))))?;
+    Ok(RecordBatch::read(&bytes)?)
+}
+
+/// One party's records under a linkage schema.
+#[wasm_bindgen]
+pub struct RecordOwner {
+    owner: crate::record::RecordOwner,
+}
+
+#[wasm_bindgen]
+impl RecordOwner {
+    /// The party's CSV (a string or a `Uint8Array`, with a header) read under
+    /// `schema`; `options`: `{seed}` (reproducible noise: NOT private).
+    #[wasm_bindgen(constructor)]
+    pub fn new(csv: JsValue, schema: JsValue, options: JsValue) -> Result<RecordOwner, JsValue> {
+        let schema = schema_arg(&schema)?;
+        let mut seed = None;
+        for (_, x) in option_entries(&options, "RecordOwner options", &["seed"])? {
+            if !x.is_null() {
+                seed = Some(super::owner::seed_arg(&x)?);
+            }
+        }
+        let rng = Randomness::from_seed_option(seed)?;
+        let bytes = text_or_bytes(&csv, "the records")?;
+        Ok(RecordOwner { owner: crate::record::RecordOwner::read(&bytes, schema, "the records", rng)? })
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.owner.table().ids.len()
+    }
+
+    /// The schema's fingerprint (every message carries it).
+    #[wasm_bindgen(getter, js_name = schemaFingerprint)]
+    pub fn schema_fingerprint(&self) -> String {
+        self.owner.schema().fingerprint()
+    }
+
+    /// Each sent field: `{name, kind, present}` (present: rows with a value).
+    pub fn fields(&self) -> Result<JsValue, JsValue> {
+        let kinds: Vec<serde_json::Value> = self
+            .owner
+            .table()
+            .fields
+            .iter()
+            .map(|f| {
+                serde_json::json!({"name": f.name, "kind": f.kind.name(), "present": f.values.iter().filter(|v| v.is_some()).count()})
+            })
+            .collect();
+        to_plain(&kinds)
+    }
+
+    /// The budget split: `[{space, epsilon, fields}]`, one per gram space
+    /// (epsilon 0: public grams only).
+    #[wasm_bindgen(js_name = budgetSplit)]
+    pub fn budget_split(&self) -> Result<JsValue, JsValue> {
+        let schema = self.owner.schema();
+        let split: Vec<serde_json::Value> = spaces(schema)?
+            .into_iter()
+            .map(|s| {
+                let fields: Vec<&str> = s.fields.iter().map(|&i| schema.fields[i].name.as_str()).collect();
+                serde_json::json!({"space": s.name, "epsilon": s.epsilon, "fields": fields})
+            })
+            .collect();
+        to_plain(&split)
+    }
+
+    /// Mines a noisy base per space with the schema's split of ε (charged
+    /// once: a second call is refused by the budget). Returns the noisy bases
+    /// message (JSON).
+    pub fn mine(&mut self, on_progress: Option<js_sys::Function>) -> Result<String, JsValue> {
+        let bases = with_progress(on_progress.as_ref(), |p| self.owner.mine(p))?;
+        Ok(write_noisy_bases(&bases))
+    }
+
+    /// The shared bases (JSON) from both parties' noisy bases under `schema`.
+    #[wasm_bindgen(js_name = mergeBases)]
+    pub fn merge_bases(a: JsValue, b: JsValue, schema: JsValue) -> Result<String, JsValue> {
+        let schema = schema_arg(&schema)?;
+        let na = read_noisy_bases(&string_arg(&a, "party A's noisy bases")?, &schema)?;
+        let nb = read_noisy_bases(&string_arg(&b, "party B's noisy bases")?, &schema)?;
+        Ok(write_shared_bases(&merge(&na, &nb, &schema)?))
+    }
+
+    /// The party's record batch (binary) over the shared bases. `options`:
+    /// `{party: "A" | "B", key: hex (the parties' shared key; needed for keyed
+    /// fields), keyed: boolean (also rotate the vectors; needs the key)}`.
+    pub fn embed(
+        &self,
+        shared: JsValue,
+        options: JsValue,
+        on_progress: Option<js_sys::Function>,
+    ) -> Result<js_sys::Uint8Array, JsValue> {
+        let shared = read_shared_bases(&string_arg(&shared, "the shared bases")?, self.owner.schema())?;
+        let (mut party, mut key, mut keyed) = (Party::A, None, false);
+        for (name, x) in option_entries(&options, "embed options", &["party", "key", "keyed"])? {
+            if x.is_null() {
+                continue;
+            }
+            match name.as_str() {
+                "party" => {
+                    party = match string_arg(&x, "embed options: party")?.as_str() {
+                        "A" | "a" => Party::A,
+                        "B" | "b" => Party::B,
+                        _ => return Err(invalid("embed options: party must be \"A\" or \"B\"".into())),
+                    }
+                }
+                "key" => key = Some(Key::from_hex(&string_arg(&x, "embed options: key")?)?),
+                _ => keyed = x.as_bool().ok_or_else(|| invalid("embed options: keyed must be true or false".into()))?,
+            }
+        }
+        let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&shared, party, key.as_ref(), keyed, p))?;
+        Ok(js_sys::Uint8Array::from(&batch.write()[..]))
+    }
+}
+
+/// The matcher of record batches: candidates, levels and the EM fit are made
+/// once (the constructor); `link` decides with any thresholds.
+#[wasm_bindgen]
+pub struct RecordMatcher {
+    matcher: crate::record::RecordMatcher,
+    scored: Scored,
+}
+
+/// `{upper, lower}` of `link`: finite numbers or absent.
+fn thresholds(options: &JsValue) -> Result<(Option<f64>, Option<f64>), JsValue> {
+    let (mut upper, mut lower) = (None, None);
+    for (name, x) in option_entries(options, "link options", &["upper", "lower"])? {
+        if x.is_null() {
+            continue;
+        }
+        let v = x
+            .as_f64()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| invalid(format!("link options: {name} must be a finite number, got {}", type_name(&x))))?;
+        if name == "upper" {
+            upper = Some(v);
+        } else {
+            lower = Some(v);
+        }
+    }
+    Ok((upper, lower))
+}
+
+#[wasm_bindgen]
+impl RecordMatcher {
+    /// Party A's and party B's record batches (`Uint8Array`s) under `schema`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(schema: JsValue, batch_a: JsValue, batch_b: JsValue) -> Result<RecordMatcher, JsValue> {
+        let schema = schema_arg(&schema)?;
+        let a = batch_arg(&batch_a, "party A's record batch")?;
+        let b = batch_arg(&batch_b, "party B's record batch")?;
+        let matcher = crate::record::RecordMatcher::new(schema, a, b)?;
+        let scored = matcher.score()?;
+        Ok(RecordMatcher { matcher, scored })
+    }
+
+    #[wasm_bindgen(getter, js_name = sizeA)]
+    pub fn size_a(&self) -> usize {
+        self.matcher.a().ids.len()
+    }
+
+    #[wasm_bindgen(getter, js_name = sizeB)]
+    pub fn size_b(&self) -> usize {
+        self.matcher.b().ids.len()
+    }
+
+    /// Whether both batches were made with secure noise.
+    #[wasm_bindgen(getter)]
+    pub fn private(&self) -> bool {
+        self.matcher.a().private && self.matcher.b().private
+    }
+
+    /// Every candidate's weight (for a histogram), in candidate order.
+    pub fn weights(&self) -> js_sys::Float64Array {
+        js_sys::Float64Array::from(&self.scored.weights[..])
+    }
+
+    /// The decision with `{upper, lower}` (each absent: the schema's, else
+    /// the proposed one). See types/gramlink.d.ts, `RecordLinkageOutput`.
+    pub fn link(&self, options: JsValue) -> Result<js_sys::Object, JsValue> {
+        let (upper, lower) = thresholds(&options)?;
+        let l = self.matcher.decide(&self.scored, upper, lower);
+        let out = js_sys::Object::new();
+        set(&out, "upper", l.upper);
+        set(&out, "lower", l.lower);
+        set(&out, "assignment", l.assignment.name());
+        set(&out, "candidates", l.candidates as f64);
+        set(&out, "matches", l.matches as f64);
+        set(&out, "possible", l.possible as f64);
+        set(&out, "nonMatches", l.non_matches as f64);
+        set(&out, "reductionRatio", l.reduction_ratio);
+        set(&out, "rules", to_plain(&l.rules)?);
+        set(&out, "fit", to_plain(&l.fit)?);
+        let sent: Vec<_> = self.matcher.schema().sent().collect();
+        let fields: Vec<serde_json::Value> =
+            sent.iter().map(|f| serde_json::json!({"name": f.name, "levels": f.level_names()})).collect();
+        set(&out, "fields", to_plain(&fields)?);
+        let p = &l.pairs;
+        let ia: Vec<u32> = p.iter().map(|x| x.a).collect();
+        let ib: Vec<u32> = p.iter().map(|x| x.b).collect();
+        let pairs = js_sys::Object::new();
+        set(&pairs, "a", js_sys::Uint32Array::from(&ia[..]));
+        set(&pairs, "b", js_sys::Uint32Array::from(&ib[..]));
+        let ids = |all: &[String], rows: &[u32]| -> js_sys::Array {
+            rows.iter().map(|&r| JsValue::from_str(&all[r as usize])).collect()
+        };
+        set(&pairs, "aIds", ids(&self.matcher.a().ids, &ia));
+        set(&pairs, "bIds", ids(&self.matcher.b().ids, &ib));
+        let w: Vec<f64> = p.iter().map(|x| x.weight).collect();
+        let pr: Vec<f64> = p.iter().map(|x| x.probability).collect();
+        set(&pairs, "weight", js_sys::Float64Array::from(&w[..]));
+        set(&pairs, "probability", js_sys::Float64Array::from(&pr[..]));
+        let class: String = p.iter().map(|x| if x.class == Class::Match { 'M' } else { 'P' }).collect();
+        set(&pairs, "classes", class);
+        let swapped: Vec<u8> = p.iter().map(|x| u8::from(x.swapped)).collect();
+        set(&pairs, "swapped", js_sys::Uint8Array::from(&swapped[..]));
+        let levels: Vec<u8> = p.iter().flat_map(|x| x.levels.iter().copied()).collect();
+        set(&pairs, "levels", js_sys::Uint8Array::from(&levels[..]));
+        set(&out, "pairs", pairs);
+        Ok(out)
+    }
+
+    /// The pairs of `link(options)` as CSV (ids, class, weight, probability,
+    /// swapped, each field's level).
+    #[wasm_bindgen(js_name = pairsCsv)]
+    pub fn pairs_csv(&self, options: JsValue) -> Result<String, JsValue> {
+        let (upper, lower) = thresholds(&options)?;
+        let l = self.matcher.decide(&self.scored, upper, lower);
+        Ok(pairs_csv(self.matcher.schema(), &l, &self.matcher.a().ids, &self.matcher.b().ids)?)
+    }
+}

@@ -1,0 +1,96 @@
+// Whole records through the installed npm package (scripts/check-pkg.mjs runs this in a
+// fresh project): FEBRL data set 1 as two parties, every role in JS, the tool's own
+// thresholds; moving the thresholds; refusals by error code.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { RecordOwner, RecordMatcher, keygen } from 'gramlink';
+
+const file = (name) => readFileSync(new URL(`./febrl-${name}`, import.meta.url), 'utf8');
+const truth = new Set(file('dataset1-truth.csv').trim().split('\n').slice(1).map((l) => l.trim()));
+
+// the FEBRL schema (data/febrl/schema.toml) as a JS object
+const schema = {
+  version: 1,
+  id: 'rec_id',
+  epsilon: 0.1,
+  field: [
+    { name: 'given_name', kind: 'name' },
+    { name: 'surname', kind: 'name' },
+    { name: 'street_number', kind: 'number' },
+    { name: 'address_1', kind: 'string' },
+    { name: 'address_2', kind: 'string' },
+    { name: 'suburb', kind: 'string' },
+    { name: 'postcode', kind: 'number' },
+    { name: 'state', kind: 'keyed' },
+    { name: 'date_of_birth', kind: 'date', invalid: 'missing' },
+    { name: 'soc_sec_id', kind: 'number' },
+  ],
+  block: [{ field: 'given_name' }, { field: 'surname' }, { field: 'soc_sec_id', ed: 2 }, { field: 'postcode' }],
+};
+
+function link() {
+  const a = new RecordOwner(file('dataset1-a.csv'), schema);
+  const b = new RecordOwner(new TextEncoder().encode(file('dataset1-b.csv')), JSON.stringify(schema));
+  assert.equal(a.schemaFingerprint, b.schemaFingerprint);
+  const split = a.budgetSplit();
+  assert.deepEqual(split.find((s) => s.space === 'names').fields, ['given_name', 'surname']);
+  assert.ok(Math.abs(split.reduce((t, s) => t + s.epsilon, 0) - 0.1) < 1e-9, 'the split spends ε = 0.1');
+  const shared = RecordOwner.mergeBases(a.mine(), b.mine(), schema);
+  const key = keygen();
+  const ba = a.embed(shared, { party: 'A', key });
+  const bb = b.embed(shared, { party: 'B', key });
+  return { a, b, shared, key, m: new RecordMatcher(schema, ba, bb), ba, bb };
+}
+
+test('FEBRL 1 links at F1 >= 0.99 with the proposed thresholds, every pair with its levels', () => {
+  const { m } = link();
+  assert.equal(m.private, true);
+  const out = m.link();
+  const { pairs } = out;
+  let tp = 0;
+  for (let i = 0; i < pairs.classes.length; i++) {
+    if (pairs.classes[i] === 'M' && truth.has(`${pairs.aIds[i]},${pairs.bIds[i]}`)) tp++;
+  }
+  const precision = tp / out.matches;
+  const recall = tp / truth.size;
+  const f1 = (2 * precision * recall) / (precision + recall);
+  assert.ok(f1 >= 0.99, `F1 ${f1}`);
+  assert.equal(out.fields.length, 10);
+  assert.equal(pairs.levels.length, pairs.a.length * 10);
+  assert.equal(out.fit.fields[0].name, 'given_name');
+  assert.ok(out.fit.iterations >= 1);
+  assert.equal(m.weights().length, out.candidates);
+  assert.equal(out.matches + out.possible + out.nonMatches, out.candidates);
+  const csv = m.pairsCsv().trim().split('\n');
+  assert.equal(csv.length, 1 + out.matches + out.possible);
+  assert.match(csv[0], /^a_id,b_id,class,weight,probability,swapped,given_name,surname/);
+});
+
+test('moving the thresholds moves pairs between M, P and U', () => {
+  const { m } = link();
+  const proposed = m.link();
+  const wide = m.link({ upper: proposed.upper + 30, lower: proposed.upper - 30 });
+  assert.ok(wide.matches < proposed.matches, 'a higher upper threshold leaves fewer matches');
+  assert.ok(wide.possible > 0, 'the pairs between the thresholds are possible matches');
+  assert.equal(wide.upper, proposed.upper + 30);
+  assert.throws(() => m.link({ upper: Number.NaN }), { code: 'INVALID_PARAMETER', message: /upper must be a finite number/ });
+  assert.throws(() => m.link({ top: 1 }), { code: 'INVALID_PARAMETER', message: /top/ });
+});
+
+test('bad schemas, files, keys and batches are refused by code', () => {
+  const csv = file('dataset1-a.csv');
+  assert.throws(() => new RecordOwner(csv, { ...schema, field: [{ name: 'x', kind: 'blob' }] }), { message: /blob/ });
+  assert.throws(() => new RecordOwner(csv, { ...schema, field: [{ name: 'nope', kind: 'string' }], block: [] }), { message: /nope/ });
+  assert.throws(() => new RecordOwner(csv, { ...schema, version: 9 }), { code: 'UNSUPPORTED_VERSION' });
+  assert.throws(() => new RecordOwner(csv, 42), { code: 'INVALID_PARAMETER', message: /schema/ });
+  const { a, shared, ba, bb } = link();
+  assert.throws(() => a.mine(), { code: 'BUDGET_EXCEEDED' });
+  assert.throws(() => a.embed(shared, { party: 'A' }), { message: /state/ });
+  const other = new RecordOwner(file('dataset1-b.csv'), schema);
+  const bOther = other.embed(shared, { party: 'B', key: keygen() });
+  assert.throws(() => new RecordMatcher(schema, ba, bOther), { message: /different keys/ });
+  assert.throws(() => new RecordMatcher(schema, bb, ba), { message: /party A/ });
+  assert.throws(() => new RecordMatcher(schema, ba, bb.subarray(0, bb.length - 3)), { code: 'TRUNCATED_MESSAGE' });
+  assert.throws(() => new RecordMatcher({ ...schema, epsilon: 0.2 }, ba, bb), { code: 'FINGERPRINT_MISMATCH' });
+});
