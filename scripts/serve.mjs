@@ -152,7 +152,7 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const port = Number(arg('port', process.env.PORT ?? 8080));
   const host = arg('host', '127.0.0.1');
   serve({ port, host }).then(
-    ({ url }) => console.log(`gramlink web app: ${url}  (data owner: ${url}owner.html, matcher: ${url}matcher.html, demo: ${url}demo.html)`),
+    ({ url }) => console.log(`gramlink web app: ${url}  (data owner: ${url}owner.html, matcher: ${url}matcher.html, records: ${url}records-owner.html and ${url}records-matcher.html, demo: ${url}demo.html)`),
     (e) => {
       console.error(`cannot listen on ${host}:${port}: ${e.message}`);
       process.exit(1);

@@ -445,5 +445,6 @@ export class RecordMatcher {
   weights(): Float64Array;
   /** Thresholds absent: the schema's, else the proposed ones. */
   link(options?: { upper?: number | null; lower?: number | null } | null): RecordLinkageOutput;
-  pairsCsv(options?: { upper?: number | null; lower?: number | null } | null): string;
+  /** `review`: one character per pair of `link(options)`: "a" accepted, "r" rejected, else none (adds a review column). */
+  pairsCsv(options?: { upper?: number | null; lower?: number | null } | null, review?: string | null): string;
 }

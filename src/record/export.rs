@@ -18,16 +18,40 @@ fn cell(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// The M and P pairs of `l` (rows of `a_ids` and `b_ids`) as CSV text.
-pub fn pairs_csv(schema: &Schema, l: &RecordLinkage, a_ids: &[String], b_ids: &[String]) -> Result<String, Error> {
+/// A clerk's decision on a pair (the web app's review of possible matches).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Review {
+    Accepted,
+    Rejected,
+}
+
+/// The M and P pairs of `l` (rows of `a_ids` and `b_ids`) as CSV text; with
+/// `review` (one entry per pair of `l`), a `review` column after `swapped`.
+pub fn pairs_csv(
+    schema: &Schema,
+    l: &RecordLinkage,
+    a_ids: &[String],
+    b_ids: &[String],
+    review: Option<&[Option<Review>]>,
+) -> Result<String, Error> {
+    if review.is_some_and(|r| r.len() != l.pairs.len()) {
+        return Err(Error::Parameter(format!(
+            "the review has {} entries for {} pairs",
+            review.map_or(0, |r| r.len()),
+            l.pairs.len()
+        )));
+    }
     let err = |e: &dyn std::fmt::Display| Error::Parameter(format!("cannot write the pairs: {e}"));
     let mut w = csv::Writer::from_writer(Vec::new());
     let sent: Vec<_> = schema.sent().collect();
     let mut header: Vec<String> =
         ["a_id", "b_id", "class", "weight", "probability", "swapped"].iter().map(|s| s.to_string()).collect();
+    if review.is_some() {
+        header.push("review".into());
+    }
     header.extend(sent.iter().map(|f| f.name.clone()));
     w.write_record(&header).map_err(|e| err(&e))?;
-    for p in &l.pairs {
+    for (k, p) in l.pairs.iter().enumerate() {
         let mut row: Vec<String> = vec![
             cell(&a_ids[p.a as usize]).into_owned(),
             cell(&b_ids[p.b as usize]).into_owned(),
@@ -39,6 +63,16 @@ pub fn pairs_csv(schema: &Schema, l: &RecordLinkage, a_ids: &[String], b_ids: &[
             format!("{:.6}", p.probability),
             p.swapped.to_string(),
         ];
+        if let Some(r) = review {
+            row.push(
+                match r[k] {
+                    Some(Review::Accepted) => "accepted",
+                    Some(Review::Rejected) => "rejected",
+                    None => "",
+                }
+                .into(),
+            );
+        }
         for (f, &lv) in sent.iter().zip(&p.levels) {
             row.push(if lv == MISSING { "missing".into() } else { f.level_names()[lv as usize].clone() });
         }

@@ -7,7 +7,7 @@ use super::progress::with_progress;
 use crate::dp::Randomness;
 use crate::keyed::Key;
 use crate::protocol::Party;
-use crate::record::export::pairs_csv;
+use crate::record::export::{pairs_csv, Review};
 use crate::record::linker::Scored;
 use crate::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
 use crate::record::owner::spaces;
@@ -267,11 +267,22 @@ impl RecordMatcher {
     }
 
     /// The pairs of `link(options)` as CSV (ids, class, weight, probability,
-    /// swapped, each field's level).
+    /// swapped, each field's level). `review`: a string with one character
+    /// per pair of `link(options)`, `a` accepted, `r` rejected, anything else
+    /// none; it adds a `review` column.
     #[wasm_bindgen(js_name = pairsCsv)]
-    pub fn pairs_csv(&self, options: JsValue) -> Result<String, JsValue> {
+    pub fn pairs_csv(&self, options: JsValue, review: Option<String>) -> Result<String, JsValue> {
         let (upper, lower) = thresholds(&options)?;
         let l = self.matcher.decide(&self.scored, upper, lower);
-        Ok(pairs_csv(self.matcher.schema(), &l, &self.matcher.a().ids, &self.matcher.b().ids)?)
+        let review: Option<Vec<Option<Review>>> = review.map(|r| {
+            r.chars()
+                .map(|c| match c {
+                    'a' => Some(Review::Accepted),
+                    'r' => Some(Review::Rejected),
+                    _ => None,
+                })
+                .collect()
+        });
+        Ok(pairs_csv(self.matcher.schema(), &l, &self.matcher.a().ids, &self.matcher.b().ids, review.as_deref())?)
     }
 }

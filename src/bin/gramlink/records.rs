@@ -96,7 +96,7 @@ pub struct Report<'a> {
 pub fn report(schema: &Schema, m: &RecordMatcher, l: &RecordLinkage, r: Report) -> Result<()> {
     let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
     if let Some(out) = r.out {
-        io::write_atomic(out, gramlink::record::export::pairs_csv(schema, l, a_ids, b_ids)?.as_bytes())?;
+        io::write_atomic(out, gramlink::record::export::pairs_csv(schema, l, a_ids, b_ids, None)?.as_bytes())?;
     }
     let q = r.truth.map(|(t, _)| score(l, a_ids, b_ids, t));
     if r.json {

@@ -1,0 +1,120 @@
+// The records pages end to end in headless Chromium: two data owners make a schema,
+// mine, merge and embed FEBRL data set 1; the matcher links the batches, moves the
+// thresholds, reviews a possible match and exports; screenshots.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { start, open, downloadFrom, screenshots, root } from './harness.mjs';
+
+let h;
+before(async () => {
+  h = await start();
+});
+after(async () => {
+  await h?.close();
+});
+
+const febrl = (f) => path.join(root, 'data/febrl', f);
+
+async function check(page) {
+  await page.click('#check');
+  await page.waitForSelector('#split-out:not([hidden])', { timeout: 60_000 });
+}
+
+/** Sets a range input as a user's drag would end. */
+async function slide(page, id, value) {
+  await page.locator(`#${id}`).evaluate((el, v) => {
+    el.value = String(v);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  }, value);
+}
+
+test('two owners and the matcher link FEBRL 1 as whole records in the browser', async () => {
+  const pa = await h.page();
+  const pb = await h.page();
+  const pm = await h.page();
+  await open(pa, h.url, 'records-owner.html');
+  await open(pb, h.url, 'records-owner.html');
+  await open(pm, h.url, 'records-matcher.html');
+
+  // A: the kinds guessed from the header and values, then the schema for B
+  await pa.setInputFiles('#file', febrl('dataset1-a.csv'));
+  await pa.waitForSelector('#columns:not([hidden])');
+  const kind = (c) => pa.locator(`#columns tr[data-column="${c}"] select`).inputValue();
+  assert.equal(await kind('rec_id'), 'id');
+  assert.equal(await kind('given_name'), 'name');
+  assert.equal(await kind('date_of_birth'), 'date');
+  assert.equal(await kind('state'), 'keyed');
+  assert.equal(await kind('soc_sec_id'), 'number');
+  assert.equal(await kind('address_1'), 'string');
+  await check(pa);
+  const split = await pa.locator('#split tbody').textContent();
+  assert.match(split, /names.*given_name, surname/);
+  await screenshots(pa, 'records-owner');
+  const schema = await downloadFrom(pa, '#save-schema', path.join(h.dir, 'schema.json'));
+  assert.equal(JSON.parse(readFileSync(schema, 'utf8')).id, 'rec_id');
+
+  // B takes A's schema as it is
+  await pb.setInputFiles('#schema-file', schema);
+  await pb.setInputFiles('#file', febrl('dataset1-b.csv'));
+  await check(pb);
+  await pb.selectOption('#party', 'B');
+
+  const noisyA = await downloadFrom(pa, '#mine', path.join(h.dir, 'noisy-a.json'));
+  const noisyB = await downloadFrom(pb, '#mine', path.join(h.dir, 'noisy-b.json'));
+  // mining twice would spend ε twice: the button is off after one run
+  assert.equal(await pa.locator('#mine').isDisabled(), true);
+  await pa.setInputFiles('#noisy-a', noisyA);
+  await pa.setInputFiles('#noisy-b', noisyB);
+  const shared = await downloadFrom(pa, '#merge', path.join(h.dir, 'shared.json'));
+
+  // a keyed field: embedding without the key is refused by name
+  await pa.setInputFiles('#shared', shared);
+  await pa.click('#embed');
+  await pa.waitForFunction(() => document.querySelector('#key-error').textContent.length > 0);
+  assert.match(await pa.locator('#key-error').textContent(), /state/);
+  await downloadFrom(pa, '#new-key', path.join(h.dir, 'key.txt'));
+  const key = await pa.locator('#key').inputValue();
+  assert.match(key, /^[0-9a-f]{64}$/);
+  await pb.fill('#key', key);
+  await pb.setInputFiles('#shared', shared);
+  const batchA = await downloadFrom(pa, '#embed', path.join(h.dir, 'a.glrb'));
+  const batchB = await downloadFrom(pb, '#embed', path.join(h.dir, 'b.glrb'));
+
+  // the matcher: batches swapped are refused, then linked the right way round
+  await pm.setInputFiles('#schema', schema);
+  await pm.setInputFiles('#batch-a', batchB);
+  await pm.setInputFiles('#batch-b', batchA);
+  await pm.click('#link');
+  await pm.waitForFunction(() => [...document.querySelectorAll('.error')].some((e) => /party A/.test(e.textContent)));
+  await pm.setInputFiles('#batch-a', batchA);
+  await pm.setInputFiles('#batch-b', batchB);
+  await pm.click('#link');
+  await pm.waitForSelector('#results:not([hidden])', { timeout: 120_000 });
+  const matches = Number(await pm.locator('#summary').getAttribute('data-matches'));
+  assert.ok(matches >= 495 && matches <= 500, `${matches} matches`);
+  assert.equal(await pm.locator('#fit tbody tr').count(), 10);
+  assert.ok(await pm.locator('#histogram canvas').count() >= 1, 'the histogram is drawn');
+  await screenshots(pm, 'records-matcher');
+
+  // a higher upper threshold: fewer M, some P; accept the first P and export
+  const upper = Number(await pm.locator('#upper').inputValue());
+  const top = Number(await pm.locator('#upper').getAttribute('max'));
+  await slide(pm, 'upper', top - 10);
+  await slide(pm, 'lower', upper);
+  await pm.waitForFunction((m) => Number(document.querySelector('#summary').dataset.matches) < m, matches);
+  const possible = Number(await pm.locator('#summary').getAttribute('data-possible'));
+  assert.ok(possible > 0, 'pairs between the thresholds are possible matches');
+  await pm.click('#tab-P');
+  await pm.locator('#pairs button.review', { hasText: 'Accept' }).first().click();
+  await pm.waitForFunction(() => /1 possible matches accepted/.test(document.querySelector('#summary').textContent));
+  const csv = readFileSync(await downloadFrom(pm, '#export', path.join(h.dir, 'pairs.csv')), 'utf8').trim().split('\n');
+  assert.match(csv[0], /^a_id,b_id,class,weight,probability,swapped,review,given_name/);
+  assert.equal(csv.filter((l) => l.includes(',accepted,')).length, 1);
+  const truth = new Set(readFileSync(febrl('dataset1-truth.csv'), 'utf8').trim().split('\n').slice(1));
+  const m = csv.slice(1).filter((l) => l.split(',')[2] === 'M');
+  assert.ok(m.every((l) => truth.has(l.split(',').slice(0, 2).join(','))), 'every match above a high threshold is true');
+  for (const p of [pa, pb, pm]) assert.deepEqual(p.errors, []);
+});

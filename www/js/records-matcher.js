@@ -1,0 +1,239 @@
+// The records matcher page: schema + two record batches → M / P / U, a weight
+// histogram with the two thresholds, clerical review of P, export.
+import uPlot from '/vendor/uplot/uPlot.esm.js';
+import { WorkerClient, showError, clearErrors, describe, download, fmt } from './common.js';
+
+const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
+const el = (id) => document.getElementById(id);
+const SHOWN = 200; // rows per tab
+let res = null; // the worker's last link/decide result
+let weights = null;
+let proposed = null;
+let tab = 'M';
+let chart = null;
+const review = new Map(); // "aId\tbId" → 'a' | 'r'
+
+const ready = () => (el('link').disabled = !['schema', 'batch-a', 'batch-b'].every((id) => el(id).files[0]));
+for (const id of ['schema', 'batch-a', 'batch-b']) el(id).addEventListener('change', ready);
+
+el('link').addEventListener('click', async () => {
+  clearErrors();
+  let schema, a, b;
+  try {
+    schema = await el('schema').files[0].text();
+    JSON.parse(schema);
+  } catch (e) {
+    return showError(el('schema'), `not a JSON schema: ${describe(e)}`);
+  }
+  [a, b] = await Promise.all([el('batch-a').files[0].arrayBuffer(), el('batch-b').files[0].arrayBuffer()]);
+  el('status').textContent = 'comparing the candidates and fitting the model…';
+  el('link').disabled = true;
+  const t0 = performance.now();
+  try {
+    res = await worker.call('link', { schema, a, b }, null, [a, b]);
+    weights = res.weights;
+    proposed = { upper: res.upper, lower: res.lower };
+    review.clear();
+    el('status').textContent = `${Math.round(performance.now() - t0)} ms`;
+    showFit();
+    showHistogram();
+    show();
+    el('results').hidden = false;
+  } catch (e) {
+    el('status').textContent = '';
+    const target = /party B|different keys/.test(e.message) ? 'batch-b' : /party A/.test(e.message) ? 'batch-a' : /schema/.test(e.message) ? 'schema' : 'link';
+    showError(el(target), describe(e));
+  } finally {
+    ready();
+  }
+});
+
+function showFit() {
+  const tbody = el('fit').querySelector('tbody');
+  tbody.replaceChildren();
+  for (const f of res.fit.fields) {
+    const tr = document.createElement('tr');
+    const th = document.createElement('th');
+    th.scope = 'row';
+    th.textContent = f.name;
+    const td = document.createElement('td');
+    td.textContent = f.levels.map((l, i) => `${l}: m ${fmt(f.m[i], 3)}, u ${fmt(f.u[i], 4)}, w ${f.weights[i] >= 0 ? '+' : ''}${fmt(f.weights[i], 2)}`).join(' | ');
+    tr.append(th, td);
+    tbody.append(tr);
+  }
+}
+
+function showHistogram() {
+  let lo = Infinity, hi = -Infinity;
+  for (const w of weights) { if (w < lo) lo = w; if (w > hi) hi = w; }
+  if (!Number.isFinite(lo)) { lo = -1; hi = 1; }
+  lo = Math.floor(Math.min(lo, proposed.lower)); hi = Math.ceil(Math.max(hi, proposed.upper));
+  const bins = 60;
+  const width = (hi - lo) / bins || 1;
+  const xs = Array.from({ length: bins }, (_, i) => lo + (i + 0.5) * width);
+  const counts = new Array(bins).fill(0);
+  for (const w of weights) counts[Math.min(bins - 1, Math.floor((w - lo) / width))]++;
+  for (const id of ['upper', 'lower']) {
+    el(id).min = String(lo);
+    el(id).max = String(hi);
+    el(id).value = String(res[id]);
+  }
+  sliderText();
+  chart?.destroy();
+  const fig = el('histogram');
+  chart = new uPlot(
+    {
+      width: Math.max(280, Math.min(fig.clientWidth || 640, 900)),
+      height: 220,
+      scales: { x: { time: false }, y: { distr: 3 } },
+      axes: [{ label: 'weight' }, { label: 'pairs' }],
+      series: [{ label: 'weight' }, { label: 'pairs', fill: 'rgba(11,92,173,0.35)', stroke: '#0b5cad', paths: uPlot.paths.bars({ size: [1, Infinity] }) }],
+      hooks: {
+        draw: [
+          (u) => {
+            const ctx = u.ctx;
+            for (const [id, color] of [['upper', '#1a7f37'], ['lower', '#9a6700']]) {
+              const x = u.valToPos(Number(el(id).value), 'x', true);
+              ctx.save();
+              ctx.strokeStyle = color;
+              ctx.lineWidth = 2;
+              ctx.beginPath();
+              ctx.moveTo(x, u.bbox.top);
+              ctx.lineTo(x, u.bbox.top + u.bbox.height);
+              ctx.stroke();
+              ctx.restore();
+            }
+          },
+        ],
+      },
+    },
+    [xs, counts.map((c) => (c > 0 ? c : null))],
+    fig,
+  );
+}
+
+function sliderText() {
+  el('upper-value').textContent = fmt(Number(el('upper').value), 1);
+  el('lower-value').textContent = fmt(Number(el('lower').value), 1);
+}
+
+for (const id of ['upper', 'lower']) {
+  el(id).addEventListener('input', () => {
+    // the lower threshold never above the upper one
+    if (Number(el('lower').value) > Number(el('upper').value)) el(id === 'upper' ? 'lower' : 'upper').value = el(id).value;
+    sliderText();
+    chart?.redraw(false, false);
+  });
+  el(id).addEventListener('change', () => decide({ upper: Number(el('upper').value), lower: Number(el('lower').value) }));
+}
+el('proposed').addEventListener('click', () => {
+  el('upper').value = String(proposed.upper);
+  el('lower').value = String(proposed.lower);
+  sliderText();
+  chart?.redraw(false, false);
+  decide(proposed);
+});
+
+async function decide(t) {
+  try {
+    const r = await worker.call('decide', t);
+    res = { ...res, ...r };
+    show();
+  } catch (e) {
+    showError(el('export'), describe(e));
+  }
+}
+
+const key = (i) => `${res.pairs.aIds[i]}\t${res.pairs.bIds[i]}`;
+
+function show() {
+  const accepted = [...review.values()].filter((v) => v === 'a').length;
+  el('summary').textContent = `${res.candidates.toLocaleString('en')} candidate pairs of ${res.sizeA.toLocaleString('en')} × ${res.sizeB.toLocaleString('en')} records (reduction ratio ${fmt(res.reductionRatio, 4)}); M ${res.matches.toLocaleString('en')} · P ${res.possible.toLocaleString('en')} · U ${res.nonMatches.toLocaleString('en')} at thresholds ${fmt(res.upper, 2)} / ${fmt(res.lower, 2)} (${res.assignment}); EM: ${res.fit.iterations} iterations; ${accepted} possible matches accepted in review.${res.private ? '' : ' These batches are NOT private (seeded noise).'}`;
+  el('summary').dataset.matches = String(res.matches);
+  el('summary').dataset.possible = String(res.possible);
+  for (const c of ['M', 'P', 'U']) el(`tab-${c}`).setAttribute('aria-selected', String(c === tab));
+  el('tab-M').textContent = `M (${res.matches})`;
+  el('tab-P').textContent = `P (${res.possible})`;
+  el('tab-U').textContent = `U (${res.nonMatches})`;
+  const thead = el('pairs').querySelector('thead');
+  const tbody = el('pairs').querySelector('tbody');
+  tbody.replaceChildren();
+  const head = document.createElement('tr');
+  for (const h of ['A id', 'B id', 'weight', 'P(match)', ...res.fields.map((f) => f.name), ...(tab === 'P' ? ['review'] : [])]) {
+    const th = document.createElement('th');
+    th.scope = 'col';
+    th.textContent = h;
+    head.append(th);
+  }
+  thead.replaceChildren(head);
+  if (tab === 'U') {
+    el('pairs').hidden = true;
+    el('panel-note').textContent = `${res.nonMatches.toLocaleString('en')} candidate pairs are below the lower threshold (or lost to a better pair in the assignment): not listed; the histogram shows their weights.`;
+    return;
+  }
+  el('pairs').hidden = false;
+  const nf = res.fields.length;
+  const rows = [];
+  for (let i = 0; i < res.pairs.classes.length && rows.length < SHOWN; i++) if (res.pairs.classes[i] === tab) rows.push(i);
+  for (const i of rows) {
+    const tr = document.createElement('tr');
+    const cells = [res.pairs.aIds[i], res.pairs.bIds[i], fmt(res.pairs.weight[i], 2), fmt(res.pairs.probability[i], 4)];
+    for (let f = 0; f < nf; f++) {
+      const lv = res.pairs.levels[i * nf + f];
+      cells.push(lv === 255 ? 'missing' : res.fields[f].levels[lv]);
+    }
+    for (const c of cells) {
+      const td = document.createElement('td');
+      td.textContent = c;
+      tr.append(td);
+    }
+    if (tab === 'P') {
+      const td = document.createElement('td');
+      for (const [v, label] of [['a', 'Accept'], ['r', 'Reject']]) {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.textContent = label;
+        b.className = 'review';
+        b.setAttribute('aria-pressed', String(review.get(key(i)) === v));
+        b.setAttribute('aria-label', `${label} ${res.pairs.aIds[i]} and ${res.pairs.bIds[i]}`);
+        b.addEventListener('click', () => {
+          if (review.get(key(i)) === v) review.delete(key(i));
+          else review.set(key(i), v);
+          show();
+        });
+        td.append(b);
+      }
+      tr.append(td);
+    }
+    tbody.append(tr);
+  }
+  const total = tab === 'M' ? res.matches : res.possible;
+  el('panel-note').textContent = total > rows.length ? `showing the first ${rows.length} of ${total.toLocaleString('en')} (by weight); the export has all` : '';
+}
+
+for (const c of ['M', 'P', 'U']) {
+  el(`tab-${c}`).addEventListener('click', () => {
+    tab = c;
+    show();
+  });
+}
+
+el('export').addEventListener('click', async () => {
+  clearErrors();
+  try {
+    const marks = Array.from({ length: res.pairs.classes.length }, (_, i) => review.get(key(i)) ?? '-').join('');
+    const csv = await worker.call('csv', { upper: res.upper, lower: res.lower, review: marks });
+    download('record-pairs.csv', csv, 'text/csv');
+  } catch (e) {
+    showError(el('export'), describe(e));
+  }
+});
+
+addEventListener('resize', () => {
+  if (chart) chart.setSize({ width: Math.max(280, Math.min(el('histogram').clientWidth, 900)), height: 220 });
+});
+
+worker.call('keygen').then(
+  () => (document.body.dataset.ready = 'true'),
+  (e) => showError(el('link'), describe(e)),
+);

@@ -1,0 +1,190 @@
+// The records data-owner page: a CSV and a schema → noisy bases, shared bases, a record batch.
+import { WorkerClient, showError, clearErrors, describe, download, numberField } from './common.js';
+
+const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
+const el = (id) => document.getElementById(id);
+const KINDS = ['id', 'name', 'string', 'date', 'number', 'keyed', 'clear', 'suppress'];
+let bytes = null; // the CSV
+let columns = [];
+let partnerSchema = null; // a schema file, used as it is
+let loaded = null; // what the worker read
+
+/** A kind from a column's name and first values (the user can change it). */
+function guess(name, values) {
+  const n = name.toLowerCase();
+  const v = values.filter((x) => x.trim() !== '');
+  if (/^(rec_?)?id$|_id$/.test(n) && !/soc|ssn|sec/.test(n)) return 'id';
+  if (/given|first|surname|last|family|^name$/.test(n)) return 'name';
+  if (/birth|dob|date/.test(n)) return 'date';
+  if (/^(sex|gender|state)$/.test(n)) return 'keyed';
+  if (v.length && v.every((x) => /^[\d\s-]+$/.test(x.trim()))) return 'number';
+  return 'string';
+}
+
+/** The schema from the table (or the partner's, as it is). */
+function schema() {
+  if (partnerSchema) return partnerSchema;
+  const epsilon = numberField(el('epsilon'), { above: 0, max: 1000 });
+  const rows = [...el('columns').querySelectorAll('tbody tr')];
+  const kinds = rows.map((r) => [r.dataset.column, r.querySelector('select').value]);
+  const block = rows
+    .filter((r) => r.querySelector('input[type=checkbox]').checked && !['id', 'suppress'].includes(r.querySelector('select').value))
+    .map((r) => ({ field: r.dataset.column }));
+  const ids = kinds.filter(([, k]) => k === 'id');
+  if (ids.length > 1) throw Object.assign(new Error(`two id columns: ${ids.map(([c]) => c).join(' and ')}`), { code: 'FIELD' });
+  const field = kinds
+    .filter(([, k]) => k !== 'id')
+    .map(([name, kind]) => (kind === 'date' ? { name, kind, invalid: 'missing' } : { name, kind }));
+  return { version: 1, ...(ids.length ? { id: ids[0][0] } : {}), epsilon, field, ...(block.length ? { block } : {}) };
+}
+
+el('file').addEventListener('change', async () => {
+  clearErrors();
+  el('columns').hidden = true;
+  el('split-out').hidden = true;
+  const f = el('file').files[0];
+  if (!f) return;
+  try {
+    bytes = await f.arrayBuffer();
+    const peek = await worker.call('peek', { bytes: bytes.slice(0) });
+    columns = peek.columns ?? [];
+    const tbody = el('columns').querySelector('tbody');
+    tbody.replaceChildren();
+    // the first rows, for the kind guesses and the preview (a rough split: the core reads the file)
+    const lines = new TextDecoder().decode(bytes.slice(0, 16384)).split(/\r?\n/).slice(1, 6).filter(Boolean);
+    const sep = /\t/.test(lines[0] ?? '') && !/,/.test(lines[0] ?? '') ? '\t' : ',';
+    const rows = lines.map((line) => line.split(sep).map((x) => x.trim().replace(/^"|"$/g, '')));
+    columns.forEach((c, i) => {
+      const tr = document.createElement('tr');
+      tr.dataset.column = c;
+      const values = rows.map((r) => r[i] ?? '');
+      const sel = document.createElement('select');
+      sel.setAttribute('aria-label', `kind of column ${c}`);
+      sel.id = `kind-${i}`;
+      for (const k of KINDS) sel.append(new Option(k, k));
+      sel.value = guess(c, values);
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = c;
+      const td = document.createElement('td');
+      td.textContent = values.slice(0, 3).join(' · ');
+      const tk = document.createElement('td');
+      tk.append(sel);
+      // candidates: pairs that agree (within one edit) on a checked column; names and
+      // identifier-like numbers by default (a postcode or a state would admit too many)
+      const tb = document.createElement('td');
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.id = `block-${i}`;
+      box.setAttribute('aria-label', `block on ${c}`);
+      box.checked = sel.value === 'name' || (sel.value === 'number' && /id|ssn|sec|passport|nhs|insurance/i.test(c));
+      tb.append(box);
+      tr.append(th, td, tk, tb);
+      tbody.append(tr);
+    });
+    el('columns').hidden = !!partnerSchema;
+    el('check').disabled = false;
+    el('save-schema').disabled = false;
+  } catch (e) {
+    showError(el('file'), `${f.name}: ${describe(e)}`);
+  }
+});
+
+el('schema-file').addEventListener('change', async () => {
+  clearErrors();
+  const f = el('schema-file').files[0];
+  partnerSchema = null;
+  if (!f) return;
+  try {
+    partnerSchema = JSON.parse(await f.text());
+    el('columns').hidden = true;
+  } catch (e) {
+    showError(el('schema-file'), `${f.name}: not JSON (${describe(e)})`);
+  }
+});
+
+el('check').addEventListener('click', async () => {
+  clearErrors();
+  el('split-out').hidden = true;
+  el('mine').disabled = true;
+  try {
+    const s = schema();
+    loaded = await worker.call('load', { bytes: bytes.slice(0), schema: s });
+    loaded.schema = s;
+    el('loaded').textContent = `${loaded.size.toLocaleString('en')} records; ${loaded.fields.map((f) => `${f.name} (${f.kind}, ${f.present} present)`).join(', ')}; schema fingerprint ${loaded.fingerprint.slice(0, 16)}…`;
+    const tbody = el('split').querySelector('tbody');
+    tbody.replaceChildren();
+    for (const sp of loaded.split) {
+      const tr = document.createElement('tr');
+      for (const t of [sp.space, sp.fields.join(', '), sp.epsilon === 0 ? '0 (public grams)' : sp.epsilon.toFixed(4)]) {
+        const td = document.createElement('td');
+        td.textContent = t;
+        tr.append(td);
+      }
+      tbody.append(tr);
+    }
+    el('split-out').hidden = false;
+    el('mine').disabled = false;
+    el('embed').disabled = !el('shared').files[0];
+  } catch (e) {
+    if (!e.shown) showError(el('check'), describe(e));
+  }
+});
+
+el('save-schema').addEventListener('click', () => {
+  clearErrors();
+  try {
+    download('schema.json', JSON.stringify(schema(), null, 2), 'application/json');
+  } catch (e) {
+    if (!e.shown) showError(el('save-schema'), describe(e));
+  }
+});
+
+el('mine').addEventListener('click', async () => {
+  clearErrors();
+  el('mine').disabled = true;
+  try {
+    const noisy = await worker.call('mine');
+    download(`noisy-bases-${el('party').value}.json`, noisy, 'application/json');
+  } catch (e) {
+    showError(el('mine'), describe(e));
+  }
+});
+
+const mergeReady = () => (el('merge').disabled = !(el('noisy-a').files[0] && el('noisy-b').files[0] && loaded));
+for (const id of ['noisy-a', 'noisy-b']) el(id).addEventListener('change', mergeReady);
+el('merge').addEventListener('click', async () => {
+  clearErrors();
+  try {
+    const [a, b] = await Promise.all([el('noisy-a').files[0].text(), el('noisy-b').files[0].text()]);
+    download('shared-bases.json', await worker.call('merge', { a, b, schema: loaded.schema }), 'application/json');
+  } catch (e) {
+    showError(/party B/.test(e.message) ? el('noisy-b') : /party A/.test(e.message) ? el('noisy-a') : el('merge'), describe(e));
+  }
+});
+
+el('new-key').addEventListener('click', async () => {
+  el('key').value = await worker.call('keygen');
+  download('shared-key.txt', el('key').value, 'text/plain');
+});
+
+el('shared').addEventListener('change', () => (el('embed').disabled = !(loaded && el('shared').files[0])));
+el('embed').addEventListener('click', async () => {
+  clearErrors();
+  el('status').textContent = 'embedding…';
+  try {
+    const shared = await el('shared').files[0].text();
+    const party = el('party').value;
+    const batch = await worker.call('embed', { shared, party, key: el('key').value.trim() });
+    el('status').textContent = `record batch: ${batch.byteLength.toLocaleString('en')} bytes`;
+    download(`records-${party.toLowerCase()}.glrb`, batch);
+  } catch (e) {
+    el('status').textContent = '';
+    showError(e.code === 'INVALID_KEY' || /keyed|key/.test(e.message) ? el('key') : el('embed'), describe(e));
+  }
+});
+
+worker.call('keygen').then(
+  () => (document.body.dataset.ready = 'true'),
+  (e) => showError(el('file'), describe(e)),
+);

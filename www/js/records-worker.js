@@ -1,0 +1,54 @@
+// The records pages' worker: a RecordOwner (the party's CSV under a schema) or a
+// RecordMatcher (two record batches), off the page's thread.
+import * as gl from './wasm.js';
+import { serveOps, transferring } from './common.js';
+
+let owner = null;
+let matcher = null;
+
+serveOps({
+  /** The CSV's columns and first rows, as the core reads them. */
+  peek({ bytes }) {
+    return gl.peekInput(new Uint8Array(bytes), { format: 'csv', column: null });
+  },
+
+  /** Reads the CSV under the schema: fields, budget split, size. */
+  load({ bytes, schema }) {
+    owner?.free();
+    owner = null;
+    owner = new gl.RecordOwner(new Uint8Array(bytes), schema);
+    return { size: owner.size, fingerprint: owner.schemaFingerprint, fields: owner.fields(), split: owner.budgetSplit() };
+  },
+
+  mine(_, progress) {
+    return owner.mine(progress);
+  },
+
+  merge({ a, b, schema }) {
+    return gl.RecordOwner.mergeBases(a, b, schema);
+  },
+
+  keygen: () => gl.keygen(),
+
+  embed({ shared, party, key }, progress) {
+    const batch = owner.embed(shared, { party, key: key || null }, progress);
+    return transferring(batch, [batch.buffer]);
+  },
+
+  /** Scores the candidates once; `decide` then moves the thresholds. */
+  link({ schema, a, b }) {
+    matcher?.free();
+    matcher = null;
+    matcher = new gl.RecordMatcher(schema, new Uint8Array(a), new Uint8Array(b));
+    const weights = matcher.weights();
+    return { sizeA: matcher.sizeA, sizeB: matcher.sizeB, private: matcher.private, weights, ...matcher.link({}) };
+  },
+
+  decide({ upper, lower }) {
+    return matcher.link({ upper, lower });
+  },
+
+  csv({ upper, lower, review }) {
+    return matcher.pairsCsv({ upper, lower }, review);
+  },
+});
