@@ -136,6 +136,8 @@ pub(crate) fn bound_of(diff: &[i64; 33], total: &[i64; 33]) -> u32 {
     bound.min(u32::MAX as i64) as u32
 }
 
+// a few per schema: the size difference between variants does not matter
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum FieldCmp<'a> {
     /// string, name, number: one part; levels = its eds.
     Text {

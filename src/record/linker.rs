@@ -77,6 +77,9 @@ pub struct RecordLinkage {
     pub candidate_pairs: Vec<(u32, u32)>,
 }
 
+/// The candidate pairs (a, b), ascending, and what each blocking rule found.
+pub type Candidates = (Vec<(u32, u32)>, Vec<RuleCount>);
+
 /// Scored candidates ([`RecordMatcher::score`]): pair `i` is
 /// `candidates[i]`, with its levels (and whether the names matched crossed)
 /// and its weight under `fit`.
@@ -173,7 +176,7 @@ impl RecordMatcher {
 
     /// The candidate pairs (a, b), ascending, of the union of the blocking
     /// rules, and what each rule found.
-    pub fn candidates(&self) -> Result<(Vec<(u32, u32)>, Vec<RuleCount>), Error> {
+    pub fn candidates(&self) -> Result<Candidates, Error> {
         let mut all: Vec<u64> = Vec::new();
         let mut counts = Vec::new();
         for rule in self.schema.block_rules() {

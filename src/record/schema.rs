@@ -261,9 +261,8 @@ impl Schema {
         }
         let mut out: Vec<BlockRule> = Vec::new();
         for f in &self.fields {
-            match f.kind() {
-                Some(Kind::Name) => out.push(BlockRule { field: f.name.clone(), ed: Some(1) }),
-                _ => {}
+            if f.kind() == Some(Kind::Name) {
+                out.push(BlockRule { field: f.name.clone(), ed: Some(1) });
             }
         }
         if out.is_empty() {
