@@ -64,7 +64,7 @@ fi
 if node -e 'process.exit(require("./package.json").scripts?.["test:e2e"] ? 0 : 1)' 2>/dev/null; then
     header "web app end to end: npm run test:e2e"
     # playwright-core and uPlot (devDependencies, pinned); no browser download: Debian's chromium
-    [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+    { [ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ]; } || npm ci --no-audit --no-fund
     npm run test:e2e
     footer "web app end to end"
 fi

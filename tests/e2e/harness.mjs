@@ -34,8 +34,9 @@ export async function start() {
       writeFileSync(p, content);
       return p;
     },
-    async page(viewport = LAPTOP) {
-      const context = await browser.newContext({ viewport, acceptDownloads: true });
+    async page(viewport = LAPTOP, { bypassCSP = false } = {}) {
+      // bypassCSP only for the accessibility audit, which injects axe-core into the page
+      const context = await browser.newContext({ viewport, acceptDownloads: true, bypassCSP });
       const page = await context.newPage();
       page.errors = [];
       page.on('pageerror', (e) => page.errors.push(e.message));
@@ -118,3 +119,15 @@ export function ownerFixtures(dataset, n, seed = 7) {
   const b = ['id,name', ...order.map((i) => `B${i + 1},${csvField(edit(lines[i].toUpperCase(), r))}`)].join('\n') + '\n';
   return { a, b, n: lines.length };
 }
+
+/** axe-core's violations on `page` (its context must bypass the page's CSP: see page()). */
+export async function audit(page) {
+  await page.addScriptTag({ path: path.join(root, 'node_modules/axe-core/axe.min.js') });
+  return page.evaluate(async () => {
+    const r = await globalThis.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }));
+  });
+}
+
+/** The serious and critical ones of `audit`'s violations. */
+export const serious = (violations) => violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
