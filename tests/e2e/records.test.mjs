@@ -82,7 +82,13 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   await pb.fill('#key', key);
   await pb.setInputFiles('#shared', shared);
   const batchA = await downloadFrom(pa, '#embed', path.join(h.dir, 'a.glrb'));
-  const batchB = await downloadFrom(pb, '#embed', path.join(h.dir, 'b.glrb'));
+  // a file above the page's large-download size (lowered here) waits for the user's word
+  await pb.evaluate(() => (document.body.dataset.largeDownload = '1000'));
+  await pb.click('#embed');
+  await pb.waitForSelector('#embed-warning .warning');
+  assert.match(await pb.locator('#embed-warning').textContent(), /records-b\.glrb is [\d.]+ MB \([\d,]+ bytes\)/);
+  const batchB = await downloadFrom(pb, '#embed-warning button.download-anyway', path.join(h.dir, 'b.glrb'));
+  assert.equal(await pb.locator('#embed-warning .warning').count(), 0);
 
   // the matcher: batches swapped are refused, then linked the right way round
   await pm.setInputFiles('#schema', schema);

@@ -158,3 +158,45 @@ export function fromBase64(b64) {
   for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
   return out;
 }
+
+/** Downloads above this size ask first (the page's `data-large-download` attribute can lower it). */
+export const LARGE_DOWNLOAD = 100 * 1024 * 1024;
+
+/**
+ * Offers `data` as a download at once, or, when it is larger than LARGE_DOWNLOAD, first
+ * shows its size and a warning in `slot` (an element) with a "Download anyway" button.
+ * Resolves true when the file was offered, false when the user declined.
+ */
+export function downloadChecked(slot, name, data, type = 'application/octet-stream') {
+  const bytes = typeof data === 'string' ? new Blob([data]).size : data.byteLength;
+  const limit = Number(document.body.dataset.largeDownload || LARGE_DOWNLOAD);
+  if (bytes <= limit) {
+    download(name, data, type);
+    return Promise.resolve(true);
+  }
+  const mb = (bytes / 1024 / 1024).toFixed(1);
+  return new Promise((resolve) => {
+    const box = document.createElement('div');
+    box.className = 'warning';
+    box.setAttribute('role', 'alert');
+    const p = document.createElement('p');
+    p.textContent = `${name} is ${mb} MB (${bytes.toLocaleString('en')} bytes). Check that you have the disk space, and that the receiver can take a file this large (the matcher's page holds it in memory).`;
+    const yes = document.createElement('button');
+    yes.type = 'button';
+    yes.className = 'download-anyway';
+    yes.textContent = `Download anyway (${mb} MB)`;
+    const no = document.createElement('button');
+    no.type = 'button';
+    no.textContent = 'Do not download';
+    const done = (ok) => {
+      box.remove();
+      if (ok) download(name, data, type);
+      resolve(ok);
+    };
+    yes.addEventListener('click', () => done(true));
+    no.addEventListener('click', () => done(false));
+    box.append(p, yes, no);
+    slot.replaceChildren(box);
+    yes.focus();
+  });
+}

@@ -1,6 +1,6 @@
 // The data-owner page: records → normalization → noisy base → shared base → vector batch.
 // Everything runs here and in a worker; the only outputs are the files the user downloads.
-import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt } from './common.js';
+import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked } from './common.js';
 
 const worker = new WorkerClient(new URL('./owner-worker.js', import.meta.url));
 const state = {
@@ -400,8 +400,12 @@ el('embed').addEventListener('click', async () => {
   try {
     const r = await worker.call('embed', { shared: state.shared, party, thresholds, binary }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
     const name = `${baseName()}.party-${party}.vectors.${binary ? 'bin' : 'json'}`;
-    download(name, r.batch, binary ? 'application/octet-stream' : 'application/json');
     const bytes = binary ? r.batch.byteLength : new Blob([r.batch]).size;
+    el('progress-text').textContent = 'done';
+    if (!(await downloadChecked(el('embed-warning'), name, r.batch, binary ? 'application/octet-stream' : 'application/json'))) {
+      el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) not saved.`;
+      return;
+    }
     el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}. Send it to the matcher.`;
     el('progress-text').textContent = 'done';
   } catch (e) {

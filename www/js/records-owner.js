@@ -1,5 +1,5 @@
 // The records data-owner page: a CSV and a schema → noisy bases, shared bases, a record batch.
-import { WorkerClient, showError, clearErrors, describe, download, numberField } from './common.js';
+import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField } from './common.js';
 
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);
@@ -177,7 +177,7 @@ el('embed').addEventListener('click', async () => {
     const party = el('party').value;
     const batch = await worker.call('embed', { shared, party, key: el('key').value.trim() });
     el('status').textContent = `record batch: ${batch.byteLength.toLocaleString('en')} bytes`;
-    download(`records-${party.toLowerCase()}.glrb`, batch);
+    await downloadChecked(el('embed-warning'), `records-${party.toLowerCase()}.glrb`, batch);
   } catch (e) {
     el('status').textContent = '';
     showError(e.code === 'INVALID_KEY' || /keyed|key/.test(e.message) ? el('key') : el('embed'), describe(e));
