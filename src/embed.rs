@@ -165,6 +165,26 @@ impl Embedder {
         Ok(Vectors { dim, data })
     }
 
+    /// Embeds every record as a sparse row ([`Embedder::embed_sparse`]: the
+    /// same values as [`Embedder::embed_all`]'s non-zero ones), with progress
+    /// as `embed_all`. Natively the records of a block are embedded in parallel.
+    pub fn embed_all_sparse(
+        &self,
+        records: &[String],
+        progress: &mut dyn Progress,
+    ) -> Result<crate::sparse_vectors::SparseVectors, Error> {
+        let total = records.len() as u64;
+        let mut out = crate::sparse_vectors::SparseVectors::new(self.dim());
+        progress.tick("embed", 0, total)?;
+        for (b, recs) in records.chunks(BLOCK).enumerate() {
+            for row in crate::par::map(recs, |s| self.embed_sparse(s)) {
+                out.push_row(row.into_iter().map(|(c, v)| (c as u32, v)));
+            }
+            progress.tick("embed", (b * BLOCK + recs.len()) as u64, total)?;
+        }
+        Ok(out)
+    }
+
     fn embed_block(&self, recs: &[String], rows: &mut [f32]) {
         let dim = self.dim();
         crate::par::fill_rows(rows, dim, recs, || vec![0u32; dim], |counts, row, s| self.embed_into(s, counts, row));
@@ -188,6 +208,17 @@ mod tests {
         let e = Embedder::new(&base(&["A", "AN", "ANA"])).unwrap();
         assert_eq!(e.embed_one("BANANA"), vec![3.0, 1.0, 2.0 / 3.0]);
         assert_eq!(e.counts("BANANA"), vec![3, 2, 2]);
+    }
+
+    #[test]
+    fn sparse_embedding_is_the_dense_one_without_its_zeros() {
+        let e = Embedder::new(&base(&["A", "AN", "ANA", "N", "NA", "B"])).unwrap();
+        let recs: Vec<String> = ["BANANA", "", "NAAN", "ZZZ", "ANNA BANA"].iter().map(|s| s.to_string()).collect();
+        let dense = e.embed_all(&recs, &mut NoProgress).unwrap();
+        let sparse = e.embed_all_sparse(&recs, &mut NoProgress).unwrap();
+        assert_eq!(sparse.to_dense(), dense);
+        assert_eq!(sparse.row(1).0.len(), 0);
+        sparse.validate().unwrap();
     }
 
     #[test]

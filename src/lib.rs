@@ -40,6 +40,7 @@ pub mod research;
 pub mod session;
 pub mod shape;
 mod sorting;
+pub mod sparse_vectors;
 pub mod threshold;
 
 #[cfg(target_arch = "wasm32")]

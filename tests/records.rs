@@ -8,6 +8,7 @@ use gramlink::dp::Randomness;
 use gramlink::keyed::Key;
 use gramlink::progress::NoProgress;
 use gramlink::protocol::Party;
+use gramlink::record::batch::{FieldData, PartVectors};
 use gramlink::record::score::score;
 use gramlink::record::{merge, session, Class, RecordBatch, RecordMatcher, RecordOwner, Schema};
 use std::collections::HashSet;
@@ -110,11 +111,24 @@ fn record_batches_round_trip_and_refuse_damage() {
     let mut trailing = bytes.clone();
     trailing.push(0);
     assert!(RecordBatch::read(&trailing).unwrap_err().to_string().contains("trailing"));
+    // version 1 held dense vectors: named with both versions
     let mut old = bytes.clone();
-    old[4] = 9;
+    old[4] = 1;
     let e = gramlink::Error::from(RecordBatch::read(&old).unwrap_err());
     assert_eq!(e.code(), "UNSUPPORTED_VERSION");
-    assert!(e.to_string().contains("version 9") && e.to_string().contains("reads version 1"), "{e}");
+    assert!(e.to_string().contains("version 1") && e.to_string().contains("reads version 2"), "{e}");
+    // unkeyed vectors travel sparse; a damaged coordinate is named
+    let FieldData::Embedded { parts, .. } = &va.fields[0].1 else { panic!("given_name is embedded") };
+    let PartVectors::Sparse(s) = &parts[0].vectors else { panic!("unkeyed vectors are sparse") };
+    assert!(s.nnz() < s.len() * 40, "{} entries for {} names", s.nnz(), s.len());
+    let mut damaged = va.clone();
+    if let FieldData::Embedded { parts, .. } = &mut damaged.fields[0].1 {
+        if let PartVectors::Sparse(s) = &mut parts[0].vectors {
+            s.cols[0] = s.dim as u32;
+        }
+    }
+    let e = RecordMatcher::new(schema.clone(), damaged, vb.clone()).err().unwrap();
+    assert!(e.to_string().contains("given_name") && e.to_string().contains("not ascending below"), "{e}");
     // the matcher refuses swapped parties and a batch of another schema
     let e = RecordMatcher::new(schema.clone(), vb.clone(), va.clone()).err().unwrap();
     assert!(e.to_string().contains("party A's"), "{e}");

@@ -20,7 +20,7 @@ pub use distance::distance;
 pub use index::{range_match, range_match_sequential};
 pub use nearest::nearest;
 pub use one_to_one::one_to_one;
-pub use qgram::{one_to_one_scored, scored_match, Scored, PER_ROW};
+pub use qgram::{one_to_one_scored, scored_match, scored_match_rows, Scored, PER_ROW};
 
 use crate::embed::Vectors;
 use crate::error::Error;

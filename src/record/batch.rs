@@ -5,18 +5,68 @@
 //!
 //! Binary form `GLRB`: the magic, the version (u32 LE), the header's length
 //! (u32 LE), the JSON header (`gramlink/record-batch`, no record text), then
-//! per embedded part its vectors (f32 LE) and its thresholds (f64 LE), in
-//! header order. Nothing is read past a declared length and every length is
-//! checked before it is used.
+//! per embedded part its vectors and its thresholds (f64 LE), in header order.
+//! Unkeyed vectors are sparse (the part header gives `nnz`): each row's entry
+//! count (u32 LE), then every coordinate (u32 LE), then every value (f32 LE);
+//! keyed vectors are dense f32 LE (the rotation mixes every coordinate).
+//! Nothing is read past a declared length and every length is checked before
+//! it is used. Version 2 (version 1 held dense vectors only).
 
 use super::schema::{Kind, Schema};
 use crate::embed::Vectors;
 use crate::error::{Error, ProtocolError};
-use crate::protocol::{envelope, open, Party, VERSION};
+use crate::protocol::{envelope, open, Party};
+use crate::sparse_vectors::{RowSource, SparseVectors};
 use serde::{Deserialize, Serialize};
 
 pub const RECORD_BATCH: &str = "gramlink/record-batch";
 const MAGIC: &[u8; 4] = b"GLRB";
+/// The binary form's version.
+pub const VERSION: u32 = 2;
+
+/// A part's vectors: sparse when unkeyed (the embedding's non-zero grams),
+/// dense when keyed (the rotation mixes every coordinate).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PartVectors {
+    Sparse(SparseVectors),
+    Dense(Vectors),
+}
+
+impl PartVectors {
+    pub fn dim(&self) -> usize {
+        match self {
+            PartVectors::Sparse(s) => s.dim,
+            PartVectors::Dense(d) => d.dim,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            PartVectors::Sparse(s) => s.len(),
+            PartVectors::Dense(d) => d.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The rows through their non-zero entries.
+    pub fn source(&self) -> &(dyn RowSource + Sync) {
+        match self {
+            PartVectors::Sparse(s) => s,
+            PartVectors::Dense(d) => d,
+        }
+    }
+
+    /// The dense vectors (keyed parts).
+    pub fn dense(&self) -> Option<&Vectors> {
+        match self {
+            PartVectors::Dense(d) => Some(d),
+            PartVectors::Sparse(_) => None,
+        }
+    }
+}
 
 /// One embedded part of a field (a date has three: year, month, day).
 #[derive(Debug, Clone, PartialEq)]
@@ -24,7 +74,7 @@ pub struct Part {
     /// The records (row numbers in the batch) whose value is present, ascending.
     pub rows: Vec<u32>,
     /// One vector per present row.
-    pub vectors: Vectors,
+    pub vectors: PartVectors,
     /// Party A's thresholds, per edit distance: one per present row.
     pub thresholds: Vec<(u32, Vec<f64>)>,
 }
@@ -105,6 +155,17 @@ struct PartHeader {
     rows: Vec<u32>,
     dim: usize,
     eds: Vec<u32>,
+    /// Non-zero entries of sparse vectors; absent: dense.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    nnz: Option<usize>,
+}
+
+fn u32_le(c: &[u8]) -> u32 {
+    u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+}
+
+fn f32_le(c: &[u8]) -> f32 {
+    f32::from_le_bytes([c[0], c[1], c[2], c[3]])
 }
 
 fn invalid(reason: String) -> ProtocolError {
@@ -148,7 +209,7 @@ impl RecordBatch {
                                 at("a keyed batch cannot carry a shape (its coordinates are mixed)".into()).into()
                             );
                         }
-                        sh.validate(parts.first().map_or(0, |p| p.vectors.dim)).map_err(at)?;
+                        sh.validate(parts.first().map_or(0, |p| p.vectors.dim())).map_err(at)?;
                     }
                     if !kind.is_embedded() {
                         return Err(at(format!("embedded vectors for a {} field", kind.name())).into());
@@ -164,17 +225,37 @@ impl RecordBatch {
                         if p.rows.windows(2).any(|w| w[0] >= w[1]) || p.rows.last().is_some_and(|&r| r as usize >= n) {
                             return Err(at("its rows are not ascending row numbers of the batch".into()).into());
                         }
-                        if p.vectors.dim == 0 || p.rows.len().checked_mul(p.vectors.dim) != Some(p.vectors.data.len()) {
-                            return Err(at(format!(
-                                "{} rows but {} numbers of dimension {}",
-                                p.rows.len(),
-                                p.vectors.data.len(),
-                                p.vectors.dim
-                            ))
-                            .into());
-                        }
-                        if let Some(i) = p.vectors.first_non_finite() {
-                            return Err(at(format!("vector {} has a non-finite component", i / p.vectors.dim)).into());
+                        match &p.vectors {
+                            PartVectors::Dense(v) => {
+                                if !self.keyed {
+                                    return Err(at("dense vectors in an unkeyed batch (they are sparse)".into()).into());
+                                }
+                                if v.dim == 0 || p.rows.len().checked_mul(v.dim) != Some(v.data.len()) {
+                                    return Err(at(format!(
+                                        "{} rows but {} numbers of dimension {}",
+                                        p.rows.len(),
+                                        v.data.len(),
+                                        v.dim
+                                    ))
+                                    .into());
+                                }
+                                if let Some(i) = v.first_non_finite() {
+                                    return Err(at(format!("vector {} has a non-finite component", i / v.dim)).into());
+                                }
+                            }
+                            PartVectors::Sparse(s) => {
+                                if self.keyed || shape.is_none() {
+                                    return Err(
+                                        at("sparse vectors need an unkeyed batch with the base's shape".into()).into(),
+                                    );
+                                }
+                                if s.dim == 0 || s.len() != p.rows.len() {
+                                    return Err(
+                                        at(format!("{} rows but {} sparse vectors", p.rows.len(), s.len())).into()
+                                    );
+                                }
+                                s.validate().map_err(at)?;
+                            }
                         }
                         for (ed, t) in &p.thresholds {
                             if t.len() != p.rows.len() || t.iter().any(|x| !x.is_finite() || *x < 0.0) {
@@ -185,7 +266,7 @@ impl RecordBatch {
                             }
                         }
                     }
-                    if parts.iter().any(|p| p.rows != parts[0].rows || p.vectors.dim != parts[0].vectors.dim) {
+                    if parts.iter().any(|p| p.rows != parts[0].rows || p.vectors.dim() != parts[0].vectors.dim()) {
                         return Err(at("its parts differ in rows or dimension".into()).into());
                     }
                 }
@@ -232,14 +313,28 @@ impl RecordBatch {
                             parts
                                 .iter()
                                 .map(|p| {
-                                    numbers.extend(p.vectors.data.iter().flat_map(|x| x.to_le_bytes()));
+                                    let nnz = match &p.vectors {
+                                        PartVectors::Dense(v) => {
+                                            numbers.extend(v.data.iter().flat_map(|x| x.to_le_bytes()));
+                                            None
+                                        }
+                                        PartVectors::Sparse(s) => {
+                                            for w in s.starts.windows(2) {
+                                                numbers.extend(((w[1] - w[0]) as u32).to_le_bytes());
+                                            }
+                                            numbers.extend(s.cols.iter().flat_map(|x| x.to_le_bytes()));
+                                            numbers.extend(s.vals.iter().flat_map(|x| x.to_le_bytes()));
+                                            Some(s.nnz())
+                                        }
+                                    };
                                     for (_, t) in &p.thresholds {
                                         numbers.extend(t.iter().flat_map(|x| x.to_le_bytes()));
                                     }
                                     PartHeader {
                                         rows: p.rows.clone(),
-                                        dim: p.vectors.dim,
+                                        dim: p.vectors.dim(),
                                         eds: p.thresholds.iter().map(|(e, _)| *e).collect(),
+                                        nnz,
                                     }
                                 })
                                 .collect(),
@@ -316,8 +411,30 @@ impl RecordBatch {
                     let mut out = Vec::new();
                     for p in parts {
                         let n = p.rows.len();
-                        let raw = take(n.checked_mul(p.dim).and_then(|x| x.checked_mul(4)))?;
-                        let data = raw.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+                        let vectors = match p.nnz {
+                            None => {
+                                let raw = take(n.checked_mul(p.dim).and_then(|x| x.checked_mul(4)))?;
+                                let data = raw.chunks_exact(4).map(f32_le).collect();
+                                PartVectors::Dense(Vectors { dim: p.dim, data })
+                            }
+                            Some(nnz) => {
+                                let mut starts = Vec::with_capacity(n + 1);
+                                starts.push(0usize);
+                                for c in take(n.checked_mul(4))?.chunks_exact(4) {
+                                    let next = starts[starts.len() - 1].saturating_add(u32_le(c) as usize);
+                                    starts.push(next);
+                                }
+                                if starts[n] != nnz {
+                                    return Err(invalid(format!(
+                                        "field {:?}: its rows hold {} entries, the header says {nnz}",
+                                        f.name, starts[n]
+                                    )));
+                                }
+                                let cols = take(nnz.checked_mul(4))?.chunks_exact(4).map(u32_le).collect();
+                                let vals = take(nnz.checked_mul(4))?.chunks_exact(4).map(f32_le).collect();
+                                PartVectors::Sparse(SparseVectors { dim: p.dim, starts, cols, vals })
+                            }
+                        };
                         let mut thresholds = Vec::new();
                         for ed in p.eds {
                             let raw = take(n.checked_mul(8))?;
@@ -328,7 +445,7 @@ impl RecordBatch {
                                     .collect(),
                             ));
                         }
-                        out.push(Part { rows: p.rows, vectors: Vectors { dim: p.dim, data }, thresholds });
+                        out.push(Part { rows: p.rows, vectors, thresholds });
                     }
                     FieldData::Embedded { base, parts: out, shape }
                 }

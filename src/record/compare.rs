@@ -58,15 +58,20 @@ impl<'a> PartCmp<'a> {
         keyed: bool,
         shape: Option<&Shape>,
     ) -> Result<PartCmp<'a>, String> {
-        let transform = keyed.then_some("keyed");
-        let mut thresholds = vec![matching_thresholds(&a.vectors, &b.vectors, &vec![0.0; a.rows.len()], transform)];
+        // keyed vectors are dense: their thresholds widen by the rotation's
+        // rounding bound; unkeyed (sparse) ones are used as sent
+        let widen = |t: &[f64]| match (keyed, a.vectors.dense(), b.vectors.dense()) {
+            (true, Some(va), Some(vb)) => matching_thresholds(va, vb, t, Some("keyed")),
+            _ => t.to_vec(),
+        };
+        let mut thresholds = vec![widen(&vec![0.0; a.rows.len()])];
         for &ed in eds {
             let t = a.thresholds(ed).ok_or_else(|| format!("party A sent no thresholds for {ed} edits"))?;
-            thresholds.push(matching_thresholds(&a.vectors, &b.vectors, t, transform));
+            thresholds.push(widen(t));
         }
         let shape = shape.map(|s| (s.lengths.clone(), s.lengths.iter().map(|l| s.complete.contains(l)).collect()));
         let sparse = shape.as_ref().map(|(lengths, _): &(Vec<u8>, Vec<bool>)| {
-            (SparseRows::new(&a.vectors, lengths), SparseRows::new(&b.vectors, lengths))
+            (SparseRows::new(a.vectors.source(), lengths), SparseRows::new(b.vectors.source(), lengths))
         });
         Ok(PartCmp {
             a,
@@ -93,7 +98,11 @@ impl<'a> PartCmp<'a> {
     pub fn edits_rows(&self, ra: usize, rb: usize) -> Option<u32> {
         let d = match &self.sparse {
             Some((sa, sb)) => sparse_rows::distance(sa, ra, sb, rb),
-            None => distance(self.a.vectors.row(ra), self.b.vectors.row(rb)),
+            None => match (self.a.vectors.dense(), self.b.vectors.dense()) {
+                (Some(va), Some(vb)) => distance(va.row(ra), vb.row(rb)),
+                // a batch's validation pairs sparse vectors with a shape
+                _ => f64::INFINITY,
+            },
         };
         if d <= self.thresholds[0][ra] {
             return Some(0);

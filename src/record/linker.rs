@@ -14,7 +14,7 @@ use super::schema::{Assignment, Kind, Schema};
 use crate::dp::Randomness;
 use crate::error::Error;
 use crate::keyed::matching_thresholds;
-use crate::matching::{range_match, scored_match, MAX_PAIRS};
+use crate::matching::{range_match, scored_match_rows, MAX_PAIRS};
 use crate::protocol::Party;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -145,10 +145,11 @@ impl RecordMatcher {
                     }
                     .into());
                 }
-                if pa[0].vectors.dim != pb[0].vectors.dim {
+                if pa[0].vectors.dim() != pb[0].vectors.dim() {
                     return Err(Error::Parameter(format!(
                         "field {name:?}: A's vectors have {} components, B's {}",
-                        pa[0].vectors.dim, pb[0].vectors.dim
+                        pa[0].vectors.dim(),
+                        pb[0].vectors.dim()
                     )));
                 }
             }
@@ -214,7 +215,10 @@ impl RecordMatcher {
                                 rule.field
                             ))
                         })?;
-                        let t = matching_thresholds(&a.vectors, &b.vectors, t, self.a.keyed.then_some("keyed"));
+                        let t = match (a.vectors.dense(), b.vectors.dense()) {
+                            (Some(va), Some(vb)) => matching_thresholds(va, vb, t, self.a.keyed.then_some("keyed")),
+                            _ => t.to_vec(),
+                        };
                         let key = |p: &crate::matching::Pair| {
                             ((a.rows[p.a as usize] as u64) << 32) | b.rows[p.b as usize] as u64
                         };
@@ -222,11 +226,24 @@ impl RecordMatcher {
                             // the q-gram count filter: much tighter than the
                             // Euclidean bound for short values (crate::matching::qgram)
                             Some(sh) => {
-                                let (scored, _) = scored_match(&a.vectors, &b.vectors, &t, ed, sh, BLOCK_PER_ROW)?;
+                                let (scored, _) = scored_match_rows(
+                                    a.vectors.source(),
+                                    b.vectors.source(),
+                                    &t,
+                                    ed,
+                                    sh,
+                                    BLOCK_PER_ROW,
+                                )?;
                                 found.extend(scored.iter().map(|s| key(&s.pair)));
                             }
                             None => {
-                                let (pairs, _) = range_match(&a.vectors, &b.vectors, &t)?;
+                                let (Some(va), Some(vb)) = (a.vectors.dense(), b.vectors.dense()) else {
+                                    return Err(Error::Parameter(format!(
+                                        "field {:?}: sparse vectors without the base's shape",
+                                        rule.field
+                                    )));
+                                };
+                                let (pairs, _) = range_match(va, vb, &t)?;
                                 found.extend(pairs.iter().map(key));
                             }
                         }

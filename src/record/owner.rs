@@ -21,7 +21,7 @@
 //! learns is in docs/THREAT_MODEL.md). Embedded vectors are a function of the
 //! record and the shared bases, as for one string.
 
-use super::batch::{FieldData, Part, RecordBatch};
+use super::batch::{FieldData, Part, PartVectors, RecordBatch};
 use super::schema::{Kind, Schema};
 use super::values::{field_alphabet, read_table, RecordTable};
 use crate::alphabet::Alphabet;
@@ -29,7 +29,7 @@ use crate::base::{NoisyBase, SharedBase};
 use crate::config::Config;
 use crate::dataset::Dataset;
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
-use crate::embed::{Embedder, Vectors};
+use crate::embed::Embedder;
 use crate::error::Error;
 use crate::keyed::{Key, Transform};
 use crate::mine::MineOptions;
@@ -339,7 +339,6 @@ fn embed_part(
 ) -> Result<Part, Error> {
     let embedder = Embedder::new(base)?;
     let texts: Vec<String> = values.iter().map(|(_, v)| v.clone()).collect();
-    let vectors = embedder.embed_all(&texts, progress)?;
     let thresholds = if party == Party::A {
         eds.iter()
             .map(|&ed| Ok((ed, crate::threshold::thresholds(base, &texts, ed, &ThresholdMode::Sound)?)))
@@ -347,9 +346,13 @@ fn embed_part(
     } else {
         Vec::new()
     };
-    let vectors: Vectors = match key {
-        Some(k) => Transform::new(k, base.fingerprint(), embedder.dim())?.apply(&vectors)?,
-        None => vectors,
+    // unkeyed: sparse (a value has a few dozen of the base's grams); keyed:
+    // the rotation makes every coordinate non-zero, so dense
+    let vectors = match key {
+        Some(k) => PartVectors::Dense(
+            Transform::new(k, base.fingerprint(), embedder.dim())?.apply(&embedder.embed_all(&texts, progress)?)?,
+        ),
+        None => PartVectors::Sparse(embedder.embed_all_sparse(&texts, progress)?),
     };
     Ok(Part { rows: values.iter().map(|(r, _)| *r).collect(), vectors, thresholds })
 }

@@ -10,7 +10,7 @@
 //! the bound uses the same integer counts (`round(value · L)`), computed once
 //! per row. A test checks both against the dense functions.
 
-use crate::embed::Vectors;
+use crate::sparse_vectors::RowSource;
 use std::ops::Range;
 
 /// The non-zero coordinates of every row, with values and occurrence counts.
@@ -23,16 +23,14 @@ pub(crate) struct SparseRows {
 
 impl SparseRows {
     /// `lengths`: the gram length of each coordinate (the base's shape).
-    pub fn new(v: &Vectors, lengths: &[u8]) -> SparseRows {
+    pub fn new(v: &dyn RowSource, lengths: &[u8]) -> SparseRows {
         let mut s = SparseRows { starts: vec![0], cols: Vec::new(), vals: Vec::new(), counts: Vec::new() };
-        for r in 0..v.len() {
-            for (c, &x) in v.row(r).iter().enumerate() {
-                if x != 0.0 {
-                    s.cols.push(c as u32);
-                    s.vals.push(x);
-                    s.counts.push((x as f64 * lengths[c] as f64).round() as i64);
-                }
-            }
+        for r in 0..v.rows() {
+            v.nonzero(r, &mut |c, x| {
+                s.cols.push(c);
+                s.vals.push(x);
+                s.counts.push((x as f64 * lengths[c as usize] as f64).round() as i64);
+            });
             s.starts.push(s.cols.len());
         }
         s
@@ -105,6 +103,7 @@ pub(crate) fn qgram_bound(
 mod tests {
     use super::*;
     use crate::dp::Randomness;
+    use crate::embed::Vectors;
 
     #[test]
     fn sparse_rows_give_the_dense_distance_and_bound_exactly() {

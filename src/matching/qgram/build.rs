@@ -3,18 +3,19 @@
 //! argument is in the parent module's documentation.
 
 use super::{signature, Classes, CountFilter, Rows};
-use crate::embed::Vectors;
 use crate::error::Error;
 use crate::shape::Shape;
+use crate::sparse_vectors::RowSource;
 
-pub(super) fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<CountFilter, Error> {
-    if a.dim != b.dim {
+pub(super) fn build(a: &dyn RowSource, b: &dyn RowSource, ed: u32, shape: &Shape) -> Result<CountFilter, Error> {
+    if a.dim() != b.dim() {
         return Err(Error::Parameter(format!(
             "dimension mismatch: A's vectors have {} components, B's {}",
-            a.dim, b.dim
+            a.dim(),
+            b.dim()
         )));
     }
-    shape.validate(a.dim).map_err(Error::Parameter)?;
+    shape.validate(a.dim()).map_err(Error::Parameter)?;
     let Some(fl) = shape.filter_length() else {
         return Err(Error::Parameter("the q-gram filter needs a base with a complete gram class (every public 2-gram of Σ, as the recommended preset makes)".into()));
     };
@@ -26,24 +27,24 @@ pub(super) fn build(a: &Vectors, b: &Vectors, ed: u32, shape: &Shape) -> Result<
     let (ra, rb) = (Rows::new(a, &cl), Rows::new(b, &cl));
     let k = cl.len.len();
     let tot = |r: usize| rb.totals[r * k + f];
-    let mut by_total: Vec<u32> = (0..b.len() as u32).collect();
+    let mut by_total: Vec<u32> = (0..b.rows() as u32).collect();
     crate::sorting::sort_by(&mut by_total, |&x, &y| tot(x as usize).cmp(&tot(y as usize)).then(x.cmp(&y)));
     let by_total_n = by_total.iter().map(|&r| tot(r as usize)).collect();
-    let mut df = vec![0usize; a.dim];
+    let mut df = vec![0usize; a.dim()];
     for x in 0..rb.cols.len() {
         if rb.counts[x] > 0 {
             df[rb.cols[x] as usize] += 1;
         }
     }
-    let mut coords: Vec<usize> = (0..a.dim).filter(|&c| cl.of[c] == f).collect();
+    let mut coords: Vec<usize> = (0..a.dim()).filter(|&c| cl.of[c] == f).collect();
     crate::sorting::sort_by(&mut coords, |&x, &y| df[x].cmp(&df[y]).then(x.cmp(&y)));
-    let mut rank = vec![u32::MAX; a.dim];
+    let mut rank = vec![u32::MAX; a.dim()];
     for (i, &c) in coords.iter().enumerate() {
         rank[c] = i as u32;
     }
-    let mut postings: Vec<Vec<u32>> = vec![Vec::new(); a.dim];
-    let mut posting_pre: Vec<Vec<i64>> = vec![Vec::new(); a.dim];
-    let mut posting_sig: Vec<Vec<u64>> = vec![Vec::new(); a.dim];
+    let mut postings: Vec<Vec<u32>> = vec![Vec::new(); a.dim()];
+    let mut posting_pre: Vec<Vec<i64>> = vec![Vec::new(); a.dim()];
+    let mut posting_sig: Vec<Vec<u64>> = vec![Vec::new(); a.dim()];
     let mut mine: Vec<(u32, usize)> = Vec::new();
     for &r in &by_total {
         mine.clear();

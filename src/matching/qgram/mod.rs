@@ -48,6 +48,7 @@ use super::{MatchStats, Pair};
 use crate::embed::Vectors;
 use crate::error::Error;
 use crate::shape::Shape;
+use crate::sparse_vectors::RowSource;
 use build::build;
 
 /// Most pairs kept per A row by the recommended matcher (the greedy assignment
@@ -107,29 +108,27 @@ impl Classes {
 }
 
 impl Rows {
-    fn new(v: &Vectors, cl: &Classes) -> Rows {
+    fn new(v: &dyn RowSource, cl: &Classes) -> Rows {
         let k = cl.len.len();
         let mut r = Rows {
             starts: vec![0],
             cols: Vec::new(),
             vals: Vec::new(),
             counts: Vec::new(),
-            totals: vec![0; v.len() * k],
-            norm2: Vec::with_capacity(v.len()),
+            totals: vec![0; v.rows() * k],
+            norm2: Vec::with_capacity(v.rows()),
         };
-        for i in 0..v.len() {
+        for i in 0..v.rows() {
             let mut n2 = 0.0f64;
-            for (j, &x) in v.row(i).iter().enumerate() {
-                if x != 0.0 {
-                    let c = cl.of[j];
-                    let n = ((x as f64) * cl.len[c] as f64).round().clamp(0.0, MAX_COUNT as f64) as i64;
-                    r.cols.push(j as u32);
-                    r.vals.push(x);
-                    r.counts.push(n);
-                    r.totals[i * k + c] += n;
-                    n2 += x as f64 * x as f64;
-                }
-            }
+            v.nonzero(i, &mut |j, x| {
+                let c = cl.of[j as usize];
+                let n = ((x as f64) * cl.len[c] as f64).round().clamp(0.0, MAX_COUNT as f64) as i64;
+                r.cols.push(j);
+                r.vals.push(x);
+                r.counts.push(n);
+                r.totals[i * k + c] += n;
+                n2 += x as f64 * x as f64;
+            });
             r.starts.push(r.cols.len());
             r.norm2.push(n2);
         }
@@ -389,9 +388,31 @@ pub fn scored_match(
     per_row: usize,
 ) -> Result<(Vec<Scored>, MatchStats), Error> {
     super::validate(a, b, thresholds)?;
+    scored_match_rows(a, b, thresholds, ed, shape, per_row)
+}
+
+/// [`scored_match`] on any rows (dense or sparse, [`RowSource`]): the same
+/// pairs and scores for the same vectors. `thresholds` (one per A row) must
+/// be finite and non-negative, as [`scored_match`] checks for dense vectors.
+pub fn scored_match_rows(
+    a: &dyn RowSource,
+    b: &dyn RowSource,
+    thresholds: &[f64],
+    ed: u32,
+    shape: &Shape,
+    per_row: usize,
+) -> Result<(Vec<Scored>, MatchStats), Error> {
+    if thresholds.len() != a.rows() || thresholds.iter().any(|t| !t.is_finite() || *t < 0.0) {
+        return Err(Error::Parameter(format!(
+            "{} thresholds for {} A rows, each must be finite and >= 0",
+            thresholds.len(),
+            a.rows()
+        )));
+    }
     let ix = build(a, b, ed, shape)?;
     let per_row = per_row.max(1);
-    let parts = crate::par::chunks(a.len(), 512, |rows| match_rows(&ix, thresholds, rows, per_row, b.len()));
+    let (na, nb) = (a.rows(), b.rows());
+    let parts = crate::par::chunks(na, 512, |rows| match_rows(&ix, thresholds, rows, per_row, nb));
     let mut out = Vec::new();
     let mut candidates = 0;
     for (p, c) in parts {
