@@ -268,3 +268,29 @@ fn febrl_split_files_match_the_data_sets() {
         assert!(t.iter().all(|(x, y)| y.starts_with(&x[..x.len() - 3])));
     }
 }
+
+#[test]
+fn an_ed_0_block_joins_equal_values_also_across_name_fields() {
+    let mut schema = febrl_schema();
+    schema.blocks = vec![gramlink::record::schema::BlockRule { field: "surname".into(), ed: Some(0) }];
+    schema.validate().unwrap();
+    let (mut a, mut b) = owners(&schema, 1, 3);
+    let values = |o: &RecordOwner, name: &str| {
+        o.table().fields.iter().find(|f| f.name == name).unwrap().values.clone()
+    };
+    let (sa, sb, gb) = (values(&a, "surname"), values(&b, "surname"), values(&b, "given_name"));
+    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), false, &NoClock, &mut NoProgress).unwrap();
+    let l = &s.linkage;
+    assert_eq!(l.rules[0].rule, "surname equal");
+    let got: HashSet<(u32, u32)> = l.candidate_pairs.iter().copied().collect();
+    let mut want = 0;
+    for (i, x) in sa.iter().enumerate() {
+        for (j, (y, g)) in sb.iter().zip(&gb).enumerate() {
+            if x.is_some() && (x == y || x == g) {
+                want += 1;
+                assert!(got.contains(&(i as u32, j as u32)), "{x:?} / {y:?}, {g:?} is not a candidate");
+            }
+        }
+    }
+    assert!(want > 300, "{want} pairs with an equal surname");
+}

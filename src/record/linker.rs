@@ -16,6 +16,7 @@ use crate::error::Error;
 use crate::keyed::matching_thresholds;
 use crate::matching::{range_match, scored_match_rows, MAX_PAIRS};
 use crate::protocol::Party;
+use crate::sparse_vectors::RowSource;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -209,6 +210,18 @@ impl RecordMatcher {
                             continue;
                         };
                         let (a, b) = (&pa[0], &pb[0]);
+                        if ed == 0 {
+                            equal_rows(a.vectors.source(), b.vectors.source(), &mut |i, j| {
+                                found.push(((a.rows[i] as u64) << 32) | b.rows[j] as u64)
+                            });
+                            if found.len() as u64 > MAX_PAIRS {
+                                return Err(Error::Parameter(format!(
+                                    "block rule on {:?} (equal values) gives more than {MAX_PAIRS} pairs: block on a more selective field",
+                                    rule.field
+                                )));
+                            }
+                            continue;
+                        }
                         let t = a.thresholds(ed).ok_or_else(|| {
                             Error::Parameter(format!(
                                 "party A sent no thresholds for {ed} edits on field {:?}",
@@ -256,9 +269,10 @@ impl RecordMatcher {
             crate::sorting::sort_keys(&mut found);
             found.dedup();
             let name = match self.a.fields[i].1 {
-                FieldData::Embedded { .. } => {
-                    format!("{} within {} edits", rule.field, rule.ed.unwrap_or(1))
-                }
+                FieldData::Embedded { .. } => match rule.ed.unwrap_or(1) {
+                    0 => format!("{} equal", rule.field),
+                    ed => format!("{} within {ed} edits", rule.field),
+                },
                 _ => format!("{} equal", rule.field),
             };
             counts.push(RuleCount { rule: name, pairs: found.len() as u64 });
@@ -394,6 +408,27 @@ impl RecordMatcher {
             .collect();
         let lambda = if candidates == 0 { 0.5 } else { na.min(nb) as f64 / candidates as f64 };
         Ok(fit(&patterns, starts, lambda))
+    }
+}
+
+/// The pairs of rows with equal vectors (the same non-zero coordinates and
+/// values, bit for bit): a hash join on B's rows.
+fn equal_rows(a: &dyn RowSource, b: &dyn RowSource, out: &mut dyn FnMut(usize, usize)) {
+    let entries = |v: &dyn RowSource, r: usize| {
+        let mut e: Vec<(u32, u32)> = Vec::new();
+        v.nonzero(r, &mut |c, x| e.push((c, x.to_bits())));
+        e
+    };
+    let mut by: HashMap<Vec<(u32, u32)>, Vec<u32>> = HashMap::new();
+    for j in 0..b.rows() {
+        by.entry(entries(b, j)).or_default().push(j as u32);
+    }
+    for i in 0..a.rows() {
+        if let Some(list) = by.get(&entries(a, i)) {
+            for &j in list {
+                out(i, j as usize);
+            }
+        }
     }
 }
 

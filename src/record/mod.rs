@@ -57,7 +57,8 @@ pub(crate) fn threshold_eds(schema: &Schema, field: &Field) -> Vec<u32> {
     }
     let mut eds: Vec<u32> = field.levels().iter().map(|l| *l as u32).collect();
     for b in schema.block_rules() {
-        if b.field == field.name {
+        // ed 0 blocks by equal vectors: no threshold needed
+        if b.field == field.name && b.ed != Some(0) {
             eds.push(b.ed.unwrap_or(1));
         }
     }

@@ -27,7 +27,8 @@ pub const MAX_LEVELS: usize = 4;
 #[serde(deny_unknown_fields)]
 pub struct BlockRule {
     pub field: String,
-    /// Edit distance of the rule on an embedded field (default 1).
+    /// Edit distance of the rule on an embedded field (default 1). 0: equal
+    /// vectors (a hash join, fast at any size; equal values embed equally).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ed: Option<u32>,
 }
@@ -202,9 +203,9 @@ impl Schema {
                 }
             }
             if let Some(ed) = b.ed {
-                if ed == 0 || ed > crate::threshold::MAX_ED {
+                if ed > crate::threshold::MAX_ED {
                     return Err(bad(format!(
-                        "block rule on {:?}: ed {ed} is not in 1..={}",
+                        "block rule on {:?}: ed {ed} is not in 0..={}",
                         f.name,
                         crate::threshold::MAX_ED
                     )));
