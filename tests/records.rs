@@ -275,9 +275,7 @@ fn an_ed_0_block_joins_equal_values_also_across_name_fields() {
     schema.blocks = vec![gramlink::record::schema::BlockRule { field: "surname".into(), ed: Some(0) }];
     schema.validate().unwrap();
     let (mut a, mut b) = owners(&schema, 1, 3);
-    let values = |o: &RecordOwner, name: &str| {
-        o.table().fields.iter().find(|f| f.name == name).unwrap().values.clone()
-    };
+    let values = |o: &RecordOwner, name: &str| o.table().fields.iter().find(|f| f.name == name).unwrap().values.clone();
     let (sa, sb, gb) = (values(&a, "surname"), values(&b, "surname"), values(&b, "given_name"));
     let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), false, &NoClock, &mut NoProgress).unwrap();
     let l = &s.linkage;
