@@ -17,6 +17,7 @@
 use crate::base::SharedBase;
 use crate::error::Error;
 use crate::progress::Progress;
+use crate::sparse_vectors::{RowSource, SparseVectors};
 use aho_corasick::{AhoCorasick, MatchKind};
 
 /// A batch of vectors as one contiguous row-major f32 matrix: row r is
@@ -28,6 +29,27 @@ pub struct Vectors {
 }
 
 impl Vectors {
+    /// The non-zero entries of each row.
+    pub fn to_sparse(&self) -> SparseVectors {
+        let mut s = SparseVectors::new(self.dim);
+        for r in 0..self.len() {
+            s.push_row(self.row(r).iter().enumerate().map(|(c, &x)| (c as u32, x)));
+        }
+        s
+    }
+
+    /// Dense vectors from sparse ones (zeros filled in).
+    pub fn from_sparse(s: &SparseVectors) -> Vectors {
+        let mut data = vec![0.0f32; s.len() * s.dim];
+        for r in 0..s.len() {
+            let (cols, vals) = s.row(r);
+            for (&c, &v) in cols.iter().zip(vals) {
+                data[r * s.dim + c as usize] = v;
+            }
+        }
+        Vectors { dim: s.dim, data }
+    }
+
     pub fn len(&self) -> usize {
         self.data.len().checked_div(self.dim).unwrap_or(0)
     }
@@ -54,6 +76,22 @@ impl Vectors {
 
 /// Records embedded between two progress ticks (and cancellation checks).
 const BLOCK: usize = 8192;
+
+impl RowSource for Vectors {
+    fn dim(&self) -> usize {
+        self.dim
+    }
+    fn rows(&self) -> usize {
+        self.len()
+    }
+    fn nonzero(&self, r: usize, f: &mut dyn FnMut(u32, f32)) {
+        for (c, &x) in self.row(r).iter().enumerate() {
+            if x != 0.0 {
+                f(c as u32, x);
+            }
+        }
+    }
+}
 
 /// The embedding of one shared base: built once, then applied to every record.
 #[derive(Debug, Clone)]
@@ -168,13 +206,9 @@ impl Embedder {
     /// Embeds every record as a sparse row ([`Embedder::embed_sparse`]: the
     /// same values as [`Embedder::embed_all`]'s non-zero ones), with progress
     /// as `embed_all`. Natively the records of a block are embedded in parallel.
-    pub fn embed_all_sparse(
-        &self,
-        records: &[String],
-        progress: &mut dyn Progress,
-    ) -> Result<crate::sparse_vectors::SparseVectors, Error> {
+    pub fn embed_all_sparse(&self, records: &[String], progress: &mut dyn Progress) -> Result<SparseVectors, Error> {
         let total = records.len() as u64;
-        let mut out = crate::sparse_vectors::SparseVectors::new(self.dim());
+        let mut out = SparseVectors::new(self.dim());
         progress.tick("embed", 0, total)?;
         for (b, recs) in records.chunks(BLOCK).enumerate() {
             for row in crate::par::map(recs, |s| self.embed_sparse(s)) {
@@ -216,7 +250,8 @@ mod tests {
         let recs: Vec<String> = ["BANANA", "", "NAAN", "ZZZ", "ANNA BANA"].iter().map(|s| s.to_string()).collect();
         let dense = e.embed_all(&recs, &mut NoProgress).unwrap();
         let sparse = e.embed_all_sparse(&recs, &mut NoProgress).unwrap();
-        assert_eq!(sparse.to_dense(), dense);
+        assert_eq!(Vectors::from_sparse(&sparse), dense);
+        assert_eq!(dense.to_sparse(), sparse);
         assert_eq!(sparse.row(1).0.len(), 0);
         sparse.validate().unwrap();
     }

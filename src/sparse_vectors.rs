@@ -7,9 +7,8 @@
 //! The values are exactly the dense embedding's (`count as f32 / |g| as f32`,
 //! [`crate::embed::Embedder::embed_sparse`]), and every computation on them
 //! leaves out only coordinates that are zero on both sides, whose terms are
-//! `+0.0`: results equal the dense ones bit for bit (tests check it).
-
-use crate::embed::Vectors;
+//! `+0.0`: results equal the dense ones bit for bit (tests check it). The
+//! conversions to and from dense vectors are on [`crate::embed::Vectors`].
 
 /// Rows of non-zero coordinates: row `r` is `cols[starts[r]..starts[r + 1]]`
 /// (strictly ascending, each `< dim`) with the same range of `vals` (finite,
@@ -59,27 +58,6 @@ impl SparseVectors {
         (&self.cols[range.clone()], &self.vals[range])
     }
 
-    /// The non-zero entries of dense vectors.
-    pub fn from_dense(v: &Vectors) -> SparseVectors {
-        let mut s = SparseVectors::new(v.dim);
-        for r in 0..v.len() {
-            s.push_row(v.row(r).iter().enumerate().map(|(c, &x)| (c as u32, x)));
-        }
-        s
-    }
-
-    /// The dense vectors (zeros filled in).
-    pub fn to_dense(&self) -> Vectors {
-        let mut data = vec![0.0f32; self.len() * self.dim];
-        for r in 0..self.len() {
-            let (cols, vals) = self.row(r);
-            for (&c, &v) in cols.iter().zip(vals) {
-                data[r * self.dim + c as usize] = v;
-            }
-        }
-        Vectors { dim: self.dim, data }
-    }
-
     /// Checks the invariants (a message's vectors are checked before use).
     pub fn validate(&self) -> Result<(), String> {
         if self.starts.first() != Some(&0) || self.starts.last() != Some(&self.cols.len()) {
@@ -114,22 +92,6 @@ pub trait RowSource {
     fn nonzero(&self, r: usize, f: &mut dyn FnMut(u32, f32));
 }
 
-impl RowSource for Vectors {
-    fn dim(&self) -> usize {
-        self.dim
-    }
-    fn rows(&self) -> usize {
-        self.len()
-    }
-    fn nonzero(&self, r: usize, f: &mut dyn FnMut(u32, f32)) {
-        for (c, &x) in self.row(r).iter().enumerate() {
-            if x != 0.0 {
-                f(c as u32, x);
-            }
-        }
-    }
-}
-
 impl RowSource for SparseVectors {
     fn dim(&self) -> usize {
         self.dim
@@ -150,12 +112,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn dense_and_sparse_round_trip_and_damage_is_named() {
-        let v = Vectors { dim: 4, data: vec![0.0, 1.5, 0.0, 2.0, 0.0, 0.0, 0.0, 0.0, 3.0, 0.0, 0.0, 0.5] };
-        let s = SparseVectors::from_dense(&v);
+    fn rows_keep_their_non_zero_entries_and_damage_is_named() {
+        let mut s = SparseVectors::new(4);
+        s.push_row([(1, 1.5), (2, 0.0), (3, 2.0)]);
+        s.push_row([]);
+        s.push_row([(0, 3.0), (3, 0.5)]);
         assert_eq!((s.len(), s.nnz()), (3, 4));
+        assert_eq!(s.row(0), (&[1, 3][..], &[1.5, 2.0][..]));
         assert_eq!(s.row(1), (&[][..], &[][..]));
-        assert_eq!(s.to_dense(), v);
         s.validate().unwrap();
         let mut bad = s.clone();
         bad.cols[1] = 1;
