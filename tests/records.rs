@@ -168,6 +168,16 @@ fn bad_schemas_are_named() {
     assert!(e.to_string().contains("levels does not apply to a keyed field"), "{e}");
     let e = err(&schema_json(r#"{"name": "a", "kind": "name"}"#, r#", "block": [{"field": "b"}]"#));
     assert!(e.to_string().contains("block rule on \"b\""), "{e}");
+    let conj =
+        |block: &str| err(&schema_json(r#"{"name": "a", "kind": "name"}, {"name": "d", "kind": "date"}"#, block));
+    let e = conj(r#", "block": [{"field": "a", "and": [{"field": "a", "ed": 0}]}]"#);
+    assert!(e.to_string().contains("names field \"a\" twice"), "{e}");
+    let e = conj(r#", "block": [{"field": "d", "ed": 1}]"#);
+    assert!(e.to_string().contains("block rule on \"d\": a date field blocks by equality"), "{e}");
+    let e = conj(r#", "block": [{"field": "d", "and": [{"field": "zz"}]}]"#);
+    assert!(e.to_string().contains("block rule on \"zz\", which is not a field"), "{e}");
+    let e = conj(r#", "block": [{"field": "d", "and": [{"field": "a", "within": 1}]}]"#);
+    assert!(e.to_string().contains("within"), "{e}");
     let e = err(r#"{"version": 2, "field": [{"name": "a", "kind": "name"}]}"#);
     assert_eq!(e.code(), "UNSUPPORTED_VERSION");
     assert!(e.to_string().contains("version 2") && e.to_string().contains("reads version 1"), "{e}");
@@ -272,7 +282,7 @@ fn febrl_split_files_match_the_data_sets() {
 #[test]
 fn an_ed_0_block_joins_equal_values_also_across_name_fields() {
     let mut schema = febrl_schema();
-    schema.blocks = vec![gramlink::record::schema::BlockRule { field: "surname".into(), ed: Some(0) }];
+    schema.blocks = vec![gramlink::record::schema::BlockRule::on("surname", Some(0))];
     schema.validate().unwrap();
     let (mut a, mut b) = owners(&schema, 1, 3);
     let values = |o: &RecordOwner, name: &str| o.table().fields.iter().find(|f| f.name == name).unwrap().values.clone();
@@ -291,4 +301,86 @@ fn an_ed_0_block_joins_equal_values_also_across_name_fields() {
         }
     }
     assert!(want > 300, "{want} pairs with an equal surname");
+}
+
+#[test]
+fn a_conjunctive_block_checks_its_edit_term_within_the_equal_groups() {
+    let mut schema = febrl_schema();
+    schema.blocks = vec![serde_json::from_str(r#"{"field": "date_of_birth", "and": [{"field": "surname"}]}"#).unwrap()];
+    schema.validate().unwrap();
+    let (mut a, mut b) = owners(&schema, 1, 5);
+    let values = |o: &RecordOwner, name: &str| o.table().fields.iter().find(|f| f.name == name).unwrap().values.clone();
+    let (da, db) = (values(&a, "date_of_birth"), values(&b, "date_of_birth"));
+    let (sa, sb, gb) = (values(&a, "surname"), values(&b, "surname"), values(&b, "given_name"));
+    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), false, &NoClock, &mut NoProgress).unwrap();
+    let l = &s.linkage;
+    assert_eq!(l.rules[0].rule, "date_of_birth equal and surname within 1 edits");
+    let got: HashSet<(u32, u32)> = l.candidate_pairs.iter().copied().collect();
+    let near = |x: &Option<String>, y: &Option<String>| match (x, y) {
+        (Some(x), Some(y)) => gramlink::eval::corrupt::edit_distance(x, y) <= 1,
+        _ => false,
+    };
+    // sound: every pair with an equal date and a surname within one edit
+    // (or B's given name, swapped) is a candidate
+    let mut want = 0;
+    for i in 0..da.len() {
+        for j in 0..db.len() {
+            if da[i].is_some() && da[i] == db[j] && (near(&sa[i], &sb[j]) || near(&sa[i], &gb[j])) {
+                want += 1;
+                assert!(
+                    got.contains(&(i as u32, j as u32)),
+                    "{:?} {:?} / {:?} is not a candidate",
+                    da[i],
+                    sa[i],
+                    sb[j]
+                );
+            }
+        }
+    }
+    assert!(want > 200, "{want} pairs");
+    // selective: every candidate has equal dates; the surname term alone finds many more
+    for &(i, j) in &got {
+        assert_eq!(da[i as usize], db[j as usize], "pair {i}, {j}");
+    }
+    schema.blocks = vec![gramlink::record::schema::BlockRule::on("surname", None)];
+    let (mut a, mut b) = owners(&schema, 1, 5);
+    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), false, &NoClock, &mut NoProgress).unwrap();
+    assert!(s.linkage.candidates > 2 * got.len() as u64, "{} and {}", s.linkage.candidates, got.len());
+}
+
+/// The JS object literal `largeSchema` of the wasm records benchmark, as JSON:
+/// its keys quoted and trailing commas dropped.
+fn js_literal_to_json(js: &str) -> String {
+    let (mut out, mut word, mut in_string) = (String::new(), String::new(), false);
+    for c in js.chars() {
+        if in_string {
+            out.push(c);
+            in_string = c != '"';
+        } else if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
+            word.push(c);
+        } else {
+            if !word.is_empty() {
+                let quoted = c == ':' && word.chars().next().is_some_and(|f| f.is_ascii_alphabetic());
+                out.push_str(&if quoted { format!("\"{word}\"") } else { std::mem::take(&mut word) });
+                word.clear();
+            }
+            if (c == ']' || c == '}') && out.trim_end().ends_with(',') {
+                let t = out.trim_end().len() - 1;
+                out.truncate(t);
+            }
+            in_string = c == '"';
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_wasm_records_benchmark_uses_schema_large() {
+    let js = std::fs::read_to_string("benches/wasm/records-steps.mjs").unwrap();
+    let start = js.find("export const largeSchema = ").unwrap() + "export const largeSchema = ".len();
+    let end = start + js[start..].find("\n};").unwrap() + 2;
+    let schema = Schema::parse_json(&js_literal_to_json(&js[start..end])).unwrap();
+    let toml: Schema = toml::from_str(&std::fs::read_to_string("data/febrl/schema-large.toml").unwrap()).unwrap();
+    assert_eq!(schema.fingerprint(), toml.fingerprint());
 }

@@ -7,13 +7,11 @@
 // RUNS=N runs in each, default 4. Reported: the median of the engines' first runs, and
 // the median of their later runs' medians)
 import { readFileSync, existsSync } from "node:fs";
-import { createServer } from "node:http";
-import { spawn, execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, normalize, extname } from "node:path";
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { runRepeated, combine } from "./pipeline-steps.mjs";
+import { chromium, runInChromium } from "./chromium.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
 const runs = Math.max(2, Number(process.env.RUNS ?? 4));
@@ -50,58 +48,11 @@ for (let i = 0; i < fresh; i++) {
 }
 show("node", combine(nodeRuns));
 
-const chromium = "/usr/bin/chromium";
 if (!existsSync(chromium)) {
   console.log("chromium not installed (scripts/setup.sh installs it): browser run skipped");
   process.exit(0);
 }
-const types = { ".js": "text/javascript", ".mjs": "text/javascript", ".html": "text/html", ".wasm": "application/wasm", ".txt": "text/plain" };
-// one fresh Chromium (new profile: no wasm code cache from an earlier run); resolves
-// with the page's result once the browser has exited
-const chromiumOnce = () => new Promise((resolve) => {
-  let browser = null;
-  let result = null;
-  const finish = (r) => {
-    if (result) return;
-    result = r;
-    server.close();
-    if (browser && browser.exitCode === null) {
-      browser.once("exit", () => resolve(result));
-      browser.kill();
-    } else {
-      resolve(result);
-    }
-  };
-  const server = createServer((req, res) => {
-    if (req.method === "POST" && req.url === "/result") {
-      let body = "";
-      req.on("data", (c) => (body += c));
-      req.on("end", () => {
-        res.end("ok");
-        finish(JSON.parse(body));
-      });
-      return;
-    }
-    const path = normalize(join(root, decodeURIComponent(req.url.split("?")[0])));
-    if (!path.startsWith(root) || !existsSync(path)) {
-      res.statusCode = 404;
-      res.end();
-      return;
-    }
-    res.setHeader("content-type", types[extname(path)] ?? "application/octet-stream");
-    res.end(readFileSync(path));
-  });
-  server.listen(0, "127.0.0.1", () => {
-    const url = `http://127.0.0.1:${server.address().port}/benches/wasm/pipeline.html?runs=${runs}`;
-    browser = spawn(chromium, [
-      "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-      "--no-first-run", `--user-data-dir=${mkdtempSync(join(tmpdir(), "gl-bench-"))}`,
-      "--remote-debugging-port=0", url,
-    ], { stdio: "ignore" });
-    setTimeout(() => finish({ error: "timed out after 600 s" }), 600_000).unref();
-  });
-});
+const chromiumOnce = () => runInChromium(`/benches/wasm/pipeline.html?runs=${runs}`);
 const chromiumRuns = [];
 for (let i = 0; i < fresh; i++) chromiumRuns.push(await chromiumOnce());
 show("chromium", combine(chromiumRuns));

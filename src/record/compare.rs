@@ -9,12 +9,14 @@
 //! pair beyond it is more than `ed` edits apart. "Exact" is distance 0 (for
 //! keyed vectors: within the transform's proven rounding bound).
 
-use super::batch::{FieldData, Part, RecordBatch};
+use super::batch::{FieldData, Part, PartVectors, RecordBatch};
 use super::schema::{DateWeights, Kind, Schema};
-use super::sparse_rows::{self, SparseRows};
+use super::sparse_rows;
 use crate::keyed::matching_thresholds;
 use crate::matching::distance;
 use crate::shape::Shape;
+use crate::sparse_vectors::SparseVectors;
+use std::borrow::Cow;
 
 /// The level of a missing value: counts neither for nor against a pair.
 pub const MISSING: u8 = u8::MAX;
@@ -23,21 +25,25 @@ pub const MISSING: u8 = u8::MAX;
 pub const DATE_EDS: [u32; 2] = [1, 2];
 
 /// One embedded part as compared: A's and B's vectors, the row of each
-/// record (`u32::MAX`: missing), A's widened thresholds.
+/// record (`u32::MAX`: missing), A's thresholds (widened when keyed).
 pub(crate) struct PartCmp<'a> {
     pub a: &'a Part,
     pub b: &'a Part,
     pub a_row: Vec<u32>,
     pub b_row: Vec<u32>,
     /// The exact threshold, then one per ed of `eds`, per A row.
-    pub thresholds: Vec<Vec<f64>>,
+    pub thresholds: Vec<Cow<'a, [f64]>>,
     pub eds: Vec<u32>,
+    /// Per A row, the largest of its thresholds: a pair beyond it is beyond
+    /// every level, and its comparison stops there.
+    limit: Vec<f64>,
     /// Gram length of each coordinate and whether its class is complete
     /// (unkeyed batches): for the q-gram bound.
     pub shape: Option<(Vec<u8>, Vec<bool>)>,
-    /// A's and B's rows as sparse rows (unkeyed batches: their vectors are
-    /// mostly zeros; keyed ones are dense and compared as they are).
-    sparse: Option<(SparseRows, SparseRows)>,
+    /// A's and B's vectors as sparse rows (unkeyed batches: their vectors are
+    /// mostly zeros, and batches hold them so; keyed ones are dense and
+    /// compared as they are).
+    sparse: Option<(Cow<'a, SparseVectors>, Cow<'a, SparseVectors>)>,
 }
 
 pub(crate) fn row_index(rows: &[u32], n: usize) -> Vec<u32> {
@@ -46,6 +52,13 @@ pub(crate) fn row_index(rows: &[u32], n: usize) -> Vec<u32> {
         out[r as usize] = i as u32;
     }
     out
+}
+
+fn sparse_of(v: &PartVectors) -> Cow<'_, SparseVectors> {
+    match v {
+        PartVectors::Sparse(s) => Cow::Borrowed(s),
+        PartVectors::Dense(d) => Cow::Owned(d.to_sparse()),
+    }
 }
 
 impl<'a> PartCmp<'a> {
@@ -60,19 +73,25 @@ impl<'a> PartCmp<'a> {
     ) -> Result<PartCmp<'a>, String> {
         // keyed vectors are dense: their thresholds widen by the rotation's
         // rounding bound; unkeyed (sparse) ones are used as sent
-        let widen = |t: &[f64]| match (keyed, a.vectors.dense(), b.vectors.dense()) {
-            (true, Some(va), Some(vb)) => matching_thresholds(va, vb, t, Some("keyed")),
-            _ => t.to_vec(),
+        let widen = |t: &'a [f64]| -> Cow<'a, [f64]> {
+            match (keyed, a.vectors.dense(), b.vectors.dense()) {
+                (true, Some(va), Some(vb)) => Cow::Owned(matching_thresholds(va, vb, t, Some("keyed"))),
+                _ => Cow::Borrowed(t),
+            }
         };
-        let mut thresholds = vec![widen(&vec![0.0; a.rows.len()])];
+        let zeros = vec![0.0; a.rows.len()];
+        let exact: Cow<'a, [f64]> = match (keyed, a.vectors.dense(), b.vectors.dense()) {
+            (true, Some(va), Some(vb)) => Cow::Owned(matching_thresholds(va, vb, &zeros, Some("keyed"))),
+            _ => Cow::Owned(zeros),
+        };
+        let mut thresholds = vec![exact];
         for &ed in eds {
             let t = a.thresholds(ed).ok_or_else(|| format!("party A sent no thresholds for {ed} edits"))?;
             thresholds.push(widen(t));
         }
+        let limit = (0..a.rows.len()).map(|r| thresholds.iter().map(|t| t[r]).fold(0.0, f64::max)).collect();
         let shape = shape.map(|s| (s.lengths.clone(), s.lengths.iter().map(|l| s.complete.contains(l)).collect()));
-        let sparse = shape.as_ref().map(|(lengths, _): &(Vec<u8>, Vec<bool>)| {
-            (SparseRows::new(a.vectors.source(), lengths), SparseRows::new(b.vectors.source(), lengths))
-        });
+        let sparse = shape.as_ref().map(|_| (sparse_of(&a.vectors), sparse_of(&b.vectors)));
         Ok(PartCmp {
             a,
             b,
@@ -80,6 +99,7 @@ impl<'a> PartCmp<'a> {
             b_row: row_index(&b.rows, nb),
             thresholds,
             eds: eds.to_vec(),
+            limit,
             shape,
             sparse,
         })
@@ -96,23 +116,20 @@ impl<'a> PartCmp<'a> {
     }
 
     pub fn edits_rows(&self, ra: usize, rb: usize) -> Option<u32> {
-        let d = match &self.sparse {
-            Some((sa, sb)) => sparse_rows::distance(sa, ra, sb, rb),
-            None => match (self.a.vectors.dense(), self.b.vectors.dense()) {
-                (Some(va), Some(vb)) => distance(va.row(ra), vb.row(rb)),
+        let (d, bound) = match (&self.sparse, &self.shape) {
+            (Some((sa, sb)), Some((lengths, complete))) => {
+                sparse_rows::compare(sa, ra, sb, rb, lengths, complete, self.limit[ra])?
+            }
+            _ => match (self.a.vectors.dense(), self.b.vectors.dense()) {
+                (Some(va), Some(vb)) => (distance(va.row(ra), vb.row(rb)), 0),
                 // a batch's validation pairs sparse vectors with a shape
-                _ => f64::INFINITY,
+                _ => return None,
             },
         };
         if d <= self.thresholds[0][ra] {
             return Some(0);
         }
-        let bound = match (&self.shape, &self.sparse) {
-            (Some((lengths, complete)), Some((sa, sb))) => {
-                sparse_rows::qgram_bound(sa, ra, sb, rb, lengths, complete).max(1)
-            }
-            _ => 1,
-        };
+        let bound = bound.max(1);
         self.eds.iter().zip(&self.thresholds[1..]).find(|(e, t)| **e >= bound && d <= t[ra]).map(|(e, _)| *e)
     }
 }

@@ -10,20 +10,12 @@ use super::batch::{FieldData, RecordBatch};
 use super::compare::Comparer;
 use super::decide::{assign, has_duplicates, propose};
 use super::em::{fit, frequencies, Fit, Start};
-use super::schema::{Assignment, Kind, Schema};
+use super::schema::{Assignment, Schema};
 use crate::dp::Randomness;
 use crate::error::Error;
-use crate::keyed::matching_thresholds;
-use crate::matching::{range_match, scored_match_rows, MAX_PAIRS};
 use crate::protocol::Party;
-use crate::sparse_vectors::RowSource;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-
-/// Most candidates one A record gets from one blocking rule on an embedded
-/// field (the nearest by cosine): bounds the candidates by 256·|A| per rule
-/// when a value is very common.
-pub const BLOCK_PER_ROW: usize = 256;
 
 /// Random pairs whose levels estimate u at the start of the fit.
 pub const U_SAMPLE: usize = 50_000;
@@ -172,120 +164,10 @@ impl RecordMatcher {
         &self.schema
     }
 
-    fn index(&self, name: &str) -> usize {
-        self.schema.sent().position(|f| f.name == name).unwrap_or(usize::MAX)
-    }
-
     /// The candidate pairs (a, b), ascending, of the union of the blocking
-    /// rules, and what each rule found.
+    /// rules, and what each rule found ([`super::blocking`]).
     pub fn candidates(&self) -> Result<Candidates, Error> {
-        let mut all: Vec<u64> = Vec::new();
-        let mut counts = Vec::new();
-        for rule in self.schema.block_rules() {
-            let i = self.index(&rule.field);
-            let field = &self
-                .schema
-                .fields
-                .iter()
-                .find(|f| f.name == rule.field)
-                .ok_or_else(|| Error::Parameter(format!("no field {:?}", rule.field)))?;
-            let mut found: Vec<u64> = Vec::new();
-            match (&self.a.fields[i].1, &self.b.fields[i].1) {
-                (FieldData::Embedded { parts: pa, shape, .. }, FieldData::Embedded { .. }) => {
-                    let ed = rule.ed.unwrap_or(1);
-                    // the rule's field against B's same field, and a name field
-                    // against B's other name fields (swapped names)
-                    let mut targets = vec![i];
-                    if field.kind() == Some(Kind::Name) {
-                        targets.extend(
-                            self.schema
-                                .sent()
-                                .enumerate()
-                                .filter(|(j, f)| *j != i && f.kind() == Some(Kind::Name))
-                                .map(|(j, _)| j),
-                        );
-                    }
-                    for j in targets {
-                        let FieldData::Embedded { parts: pb, .. } = &self.b.fields[j].1 else {
-                            continue;
-                        };
-                        let (a, b) = (&pa[0], &pb[0]);
-                        if ed == 0 {
-                            equal_rows(a.vectors.source(), b.vectors.source(), &mut |i, j| {
-                                found.push(((a.rows[i] as u64) << 32) | b.rows[j] as u64)
-                            });
-                            if found.len() as u64 > MAX_PAIRS {
-                                return Err(Error::Parameter(format!(
-                                    "block rule on {:?} (equal values) gives more than {MAX_PAIRS} pairs: block on a more selective field",
-                                    rule.field
-                                )));
-                            }
-                            continue;
-                        }
-                        let t = a.thresholds(ed).ok_or_else(|| {
-                            Error::Parameter(format!(
-                                "party A sent no thresholds for {ed} edits on field {:?}",
-                                rule.field
-                            ))
-                        })?;
-                        let t = match (a.vectors.dense(), b.vectors.dense()) {
-                            (Some(va), Some(vb)) => matching_thresholds(va, vb, t, self.a.keyed.then_some("keyed")),
-                            _ => t.to_vec(),
-                        };
-                        let key = |p: &crate::matching::Pair| {
-                            ((a.rows[p.a as usize] as u64) << 32) | b.rows[p.b as usize] as u64
-                        };
-                        match shape.as_ref().filter(|s| s.filter_length().is_some()) {
-                            // the q-gram count filter: much tighter than the
-                            // Euclidean bound for short values (crate::matching::qgram)
-                            Some(sh) => {
-                                let (scored, _) = scored_match_rows(
-                                    a.vectors.source(),
-                                    b.vectors.source(),
-                                    &t,
-                                    ed,
-                                    sh,
-                                    BLOCK_PER_ROW,
-                                )?;
-                                found.extend(scored.iter().map(|s| key(&s.pair)));
-                            }
-                            None => {
-                                let (Some(va), Some(vb)) = (a.vectors.dense(), b.vectors.dense()) else {
-                                    return Err(Error::Parameter(format!(
-                                        "field {:?}: sparse vectors without the base's shape",
-                                        rule.field
-                                    )));
-                                };
-                                let (pairs, _) = range_match(va, vb, &t)?;
-                                found.extend(pairs.iter().map(key));
-                            }
-                        }
-                    }
-                }
-                (FieldData::Hashed(x), FieldData::Hashed(y)) => join(x, y, &mut found)?,
-                (FieldData::Clear(x), FieldData::Clear(y)) => join(x, y, &mut found)?,
-                _ => return Err(Error::Parameter(format!("block rule on {:?}: the field cannot block", rule.field))),
-            }
-            crate::sorting::sort_keys(&mut found);
-            found.dedup();
-            let name = match self.a.fields[i].1 {
-                FieldData::Embedded { .. } => match rule.ed.unwrap_or(1) {
-                    0 => format!("{} equal", rule.field),
-                    ed => format!("{} within {ed} edits", rule.field),
-                },
-                _ => format!("{} equal", rule.field),
-            };
-            counts.push(RuleCount { rule: name, pairs: found.len() as u64 });
-            all.extend(found);
-            if all.len() as u64 > MAX_PAIRS {
-                return Err(Error::Parameter(format!(
-                    "the blocking rules give more than {MAX_PAIRS} candidate pairs: make them stricter"
-                )));
-            }
-        }
-        crate::sorting::sort_keys(&mut all);
-        all.dedup();
-        Ok((all.into_iter().map(|k| ((k >> 32) as u32, k as u32)).collect(), counts))
+        super::blocking::candidates(&self.schema, &self.a, &self.b)
     }
 
     /// Links the batches: candidates, levels, the fit ([`RecordMatcher::score`]),
@@ -409,46 +291,4 @@ impl RecordMatcher {
         let lambda = if candidates == 0 { 0.5 } else { na.min(nb) as f64 / candidates as f64 };
         Ok(fit(&patterns, starts, lambda))
     }
-}
-
-/// The pairs of rows with equal vectors (the same non-zero coordinates and
-/// values, bit for bit): a hash join on B's rows.
-fn equal_rows(a: &dyn RowSource, b: &dyn RowSource, out: &mut dyn FnMut(usize, usize)) {
-    let entries = |v: &dyn RowSource, r: usize| {
-        let mut e: Vec<(u32, u32)> = Vec::new();
-        v.nonzero(r, &mut |c, x| e.push((c, x.to_bits())));
-        e
-    };
-    let mut by: HashMap<Vec<(u32, u32)>, Vec<u32>> = HashMap::new();
-    for j in 0..b.rows() {
-        by.entry(entries(b, j)).or_default().push(j as u32);
-    }
-    for i in 0..a.rows() {
-        if let Some(list) = by.get(&entries(a, i)) {
-            for &j in list {
-                out(i, j as usize);
-            }
-        }
-    }
-}
-
-/// Equality join of two keyed or clear columns (missing never joins).
-fn join<T: std::hash::Hash + Eq>(x: &[Option<T>], y: &[Option<T>], out: &mut Vec<u64>) -> Result<(), Error> {
-    let mut by: HashMap<&T, Vec<u32>> = HashMap::new();
-    for (j, v) in y.iter().enumerate() {
-        if let Some(v) = v {
-            by.entry(v).or_default().push(j as u32);
-        }
-    }
-    for (i, v) in x.iter().enumerate() {
-        if let Some(list) = v.as_ref().and_then(|v| by.get(v)) {
-            if (out.len() + list.len()) as u64 > MAX_PAIRS {
-                return Err(Error::Parameter(format!(
-                    "an equality block gives more than {MAX_PAIRS} pairs: block on a more selective field"
-                )));
-            }
-            out.extend(list.iter().map(|&j| ((i as u64) << 32) | j as u64));
-        }
-    }
-    Ok(())
 }

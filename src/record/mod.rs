@@ -15,6 +15,7 @@
 //! spirit; they keep their own, faster path ([`crate::party`]).
 
 pub mod batch;
+pub mod blocking;
 pub mod compare;
 pub mod decide;
 pub mod em;
@@ -56,10 +57,10 @@ pub(crate) fn threshold_eds(schema: &Schema, field: &Field) -> Vec<u32> {
         return compare::DATE_EDS.to_vec();
     }
     let mut eds: Vec<u32> = field.levels().iter().map(|l| *l as u32).collect();
-    for b in schema.block_rules() {
+    for t in schema.block_rules().iter().flat_map(|b| b.terms()) {
         // ed 0 blocks by equal vectors: no threshold needed
-        if b.field == field.name && b.ed != Some(0) {
-            eds.push(b.ed.unwrap_or(1));
+        if t.field == field.name && t.ed != Some(0) {
+            eds.push(t.ed.unwrap_or(1));
         }
     }
     eds.sort_unstable();

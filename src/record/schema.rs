@@ -19,10 +19,11 @@ pub const MAX_FIELDS: usize = 32;
 /// At most this many edit levels per field (the thresholds A computes per level).
 pub const MAX_LEVELS: usize = 4;
 
-/// A blocking rule: pairs that agree on `field` become candidates. On an
-/// embedded field, agreement is "within `ed` edits" by A's sound thresholds
-/// (name fields also across the other name fields); on a keyed or clear field,
-/// equality.
+/// A blocking rule: pairs that agree on `field` (and on every term of `and`)
+/// become candidates. On a string, name or number field, agreement is "within
+/// `ed` edits" by A's sound thresholds (name fields also across the other
+/// name fields); `ed = 0` is equal vectors. A date, keyed or clear field
+/// agrees by equality (a date: year, month and day all equal).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlockRule {
@@ -31,6 +32,34 @@ pub struct BlockRule {
     /// vectors (a hash join, fast at any size; equal values embed equally).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ed: Option<u32>,
+    /// More terms that must hold as well (a conjunction): on large files, an
+    /// equality term (a date of birth) joins few pairs, and the others check
+    /// just those ([`crate::record::blocking`]).
+    #[serde(default, rename = "and", skip_serializing_if = "Vec::is_empty")]
+    pub and: Vec<BlockTerm>,
+}
+
+/// One term of a conjunctive blocking rule: as [`BlockRule`]'s own field and ed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockTerm {
+    pub field: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ed: Option<u32>,
+}
+
+impl BlockRule {
+    /// A one-term rule.
+    pub fn on(field: &str, ed: Option<u32>) -> BlockRule {
+        BlockRule { field: field.to_string(), ed, and: Vec::new() }
+    }
+
+    /// Every term: the rule's own, then `and`'s.
+    pub fn terms(&self) -> Vec<BlockTerm> {
+        let mut out = vec![BlockTerm { field: self.field.clone(), ed: self.ed }];
+        out.extend(self.and.iter().cloned());
+        out
+    }
 }
 
 /// How matches are chosen among the pairs above the upper threshold.
@@ -183,32 +212,11 @@ impl Schema {
         }
         self.budget_split()?;
         for b in &self.blocks {
-            let f = self
-                .field(&b.field)
-                .ok_or_else(|| bad(format!("block rule on {:?}, which is not a field", b.field)))?;
-            match f.kind() {
-                Some(k) if k.is_embedded() && k != Kind::Date => {}
-                Some(Kind::Keyed | Kind::Clear) if b.ed.is_none() => {}
-                Some(Kind::Keyed | Kind::Clear) => {
-                    return Err(bad(format!(
-                        "block rule on {:?}: a {} field blocks by equality, it takes no ed",
-                        f.name, f.kind
-                    )))
-                }
-                _ => {
-                    return Err(bad(format!(
-                    "block rule on {:?}: a {} field cannot block (use a string, name, number, keyed or clear field)",
-                    f.name, f.kind
-                )))
-                }
-            }
-            if let Some(ed) = b.ed {
-                if ed > crate::threshold::MAX_ED {
-                    return Err(bad(format!(
-                        "block rule on {:?}: ed {ed} is not in 0..={}",
-                        f.name,
-                        crate::threshold::MAX_ED
-                    )));
+            let mut seen = std::collections::HashSet::new();
+            for t in b.terms() {
+                self.validate_term(&t)?;
+                if !seen.insert(t.field.clone()) {
+                    return Err(bad(format!("a block rule names field {:?} twice", t.field)));
                 }
             }
         }
@@ -233,6 +241,38 @@ impl Schema {
         if let (Some(u), Some(l)) = (d.upper, d.lower) {
             if l > u {
                 return Err(bad(format!("decision.lower {l} is above decision.upper {u}")));
+            }
+        }
+        Ok(())
+    }
+
+    fn validate_term(&self, t: &BlockTerm) -> Result<(), Error> {
+        let f =
+            self.field(&t.field).ok_or_else(|| bad(format!("block rule on {:?}, which is not a field", t.field)))?;
+        match f.kind() {
+            Some(Kind::Date) if matches!(t.ed, None | Some(0)) => {}
+            Some(k) if k.is_embedded() && k != Kind::Date => {}
+            Some(Kind::Keyed | Kind::Clear) if t.ed.is_none() => {}
+            Some(Kind::Keyed | Kind::Clear | Kind::Date) => {
+                return Err(bad(format!(
+                    "block rule on {:?}: a {} field blocks by equality, it takes no ed",
+                    f.name, f.kind
+                )))
+            }
+            _ => {
+                return Err(bad(format!(
+                "block rule on {:?}: a {} field cannot block (use a string, name, number, date, keyed or clear field)",
+                f.name, f.kind
+            )))
+            }
+        }
+        if let Some(ed) = t.ed {
+            if ed > crate::threshold::MAX_ED {
+                return Err(bad(format!(
+                    "block rule on {:?}: ed {ed} is not in 0..={}",
+                    f.name,
+                    crate::threshold::MAX_ED
+                )));
             }
         }
         Ok(())
@@ -263,12 +303,12 @@ impl Schema {
         let mut out: Vec<BlockRule> = Vec::new();
         for f in &self.fields {
             if f.kind() == Some(Kind::Name) {
-                out.push(BlockRule { field: f.name.clone(), ed: Some(1) });
+                out.push(BlockRule::on(&f.name, Some(1)));
             }
         }
         if out.is_empty() {
             if let Some(f) = self.fields.iter().find(|f| f.kind().is_some_and(|k| k.is_embedded() && k != Kind::Date)) {
-                out.push(BlockRule { field: f.name.clone(), ed: Some(1) });
+                out.push(BlockRule::on(&f.name, Some(1)));
             }
         }
         out

@@ -1,102 +1,66 @@
-//! Unkeyed record vectors as sparse rows, for the per-pair comparisons of
-//! [`super::compare`]: a value has a few dozen grams among hundreds of
-//! coordinates, so a merge over the non-zero coordinates does the dense loop's
-//! work in a small fraction of its time (FEBRL-like records: most of the link
-//! step was the dense distance and q-gram bound).
+//! The per-pair comparison of two unkeyed record vectors as sparse rows
+//! ([`crate::sparse_vectors::SparseVectors`], the form a batch holds them in):
+//! a value has a few dozen grams among hundreds of coordinates, so one merge
+//! over the non-zero coordinates does the dense loops' work in a small
+//! fraction of their time, and nothing is copied.
 //!
-//! Both functions give exactly the dense results: the distance sums the same
+//! [`compare`] gives exactly the dense results: the distance sums the same
 //! terms in the same coordinate order, leaving out only coordinates that are
 //! zero on both sides, whose term is `+0.0` and leaves an f64 sum unchanged;
-//! the bound uses the same integer counts (`round(value · L)`), computed once
-//! per row. A test checks both against the dense functions.
+//! the bound uses the same integer counts (`round(value · L)`). It stops early
+//! only when the partial sum already puts the pair beyond `limit`: terms are
+//! non-negative, so a rounded f64 sum never decreases, and the whole distance
+//! would be beyond it too. A test checks both against the dense functions.
 
-use crate::sparse_vectors::RowSource;
-use std::ops::Range;
+use crate::sparse_vectors::SparseVectors;
 
-/// The non-zero coordinates of every row, with values and occurrence counts.
-pub(crate) struct SparseRows {
-    starts: Vec<usize>,
-    cols: Vec<u32>,
-    vals: Vec<f32>,
-    counts: Vec<i64>,
-}
-
-impl SparseRows {
-    /// `lengths`: the gram length of each coordinate (the base's shape).
-    pub fn new(v: &dyn RowSource, lengths: &[u8]) -> SparseRows {
-        let mut s = SparseRows { starts: vec![0], cols: Vec::new(), vals: Vec::new(), counts: Vec::new() };
-        for r in 0..v.rows() {
-            v.nonzero(r, &mut |c, x| {
-                s.cols.push(c);
-                s.vals.push(x);
-                s.counts.push((x as f64 * lengths[c as usize] as f64).round() as i64);
-            });
-            s.starts.push(s.cols.len());
-        }
-        s
-    }
-
-    fn range(&self, r: usize) -> Range<usize> {
-        self.starts[r]..self.starts[r + 1]
-    }
-}
-
-/// Walks the union of two rows' coordinates in order: `f(col, i, j)` with the
-/// entry index on each side (`usize::MAX`: zero there).
-#[inline]
-fn merge(a: &SparseRows, ra: usize, b: &SparseRows, rb: usize, mut f: impl FnMut(u32, usize, usize)) {
-    let (mut i, ei) = (a.range(ra).start, a.range(ra).end);
-    let (mut j, ej) = (b.range(rb).start, b.range(rb).end);
-    while i < ei || j < ej {
-        let ca = if i < ei { a.cols[i] } else { u32::MAX };
-        let cb = if j < ej { b.cols[j] } else { u32::MAX };
-        if ca == cb {
-            f(ca, i, j);
-            i += 1;
-            j += 1;
-        } else if ca < cb {
-            f(ca, i, usize::MAX);
-            i += 1;
-        } else {
-            f(cb, usize::MAX, j);
-            j += 1;
-        }
-    }
-}
-
-/// [`crate::matching::distance`] of the two dense rows, bit for bit.
-pub(crate) fn distance(a: &SparseRows, ra: usize, b: &SparseRows, rb: usize) -> f64 {
-    let mut s = 0.0f64;
-    merge(a, ra, b, rb, |_, i, j| {
-        let x = if i == usize::MAX { 0.0 } else { a.vals[i] as f64 };
-        let y = if j == usize::MAX { 0.0 } else { b.vals[j] as f64 };
-        let d = x - y;
-        s += d * d;
-    });
-    s.sqrt()
-}
-
-/// [`super::compare::qgram_bound`] of the two dense rows.
-pub(crate) fn qgram_bound(
-    a: &SparseRows,
+/// The distance and the q-gram bound ([`super::compare::qgram_bound`]) of row
+/// `ra` of `a` and row `rb` of `b`, from one merge; `None` when the distance
+/// is certainly above `limit` (the largest threshold the caller compares with).
+pub(crate) fn compare(
+    a: &SparseVectors,
     ra: usize,
-    b: &SparseRows,
+    b: &SparseVectors,
     rb: usize,
     lengths: &[u8],
     complete: &[bool],
-) -> u32 {
+    limit: f64,
+) -> Option<(f64, u32)> {
+    // squared, widened a little so that rounding never stops a pair within it
+    let stop = limit * limit * (1.0 + 1e-9) + f64::MIN_POSITIVE;
+    let ((ca, va), (cb, vb)) = (a.row(ra), b.row(rb));
+    let (mut i, mut j) = (0, 0);
+    let mut s = 0.0f64;
     let mut diff = [0i64; 33];
     let mut total = [0i64; 33];
-    merge(a, ra, b, rb, |c, i, j| {
-        let na = if i == usize::MAX { 0 } else { a.counts[i] };
-        let nb = if j == usize::MAX { 0 } else { b.counts[j] };
+    let count = |x: f32, l: usize| (x as f64 * l as f64).round() as i64;
+    while i < ca.len() || j < cb.len() {
+        let x = if i < ca.len() { ca[i] } else { u32::MAX };
+        let y = if j < cb.len() { cb[j] } else { u32::MAX };
+        let (c, p, q) = if x == y {
+            i += 1;
+            j += 1;
+            (x, va[i - 1], vb[j - 1])
+        } else if x < y {
+            i += 1;
+            (x, va[i - 1], 0.0)
+        } else {
+            j += 1;
+            (y, 0.0, vb[j - 1])
+        };
+        let d = p as f64 - q as f64;
+        s += d * d;
+        if s > stop {
+            return None;
+        }
         let l = lengths[c as usize] as usize;
+        let (na, nb) = (count(p, l), count(q, l));
         diff[l] += (na - nb).abs();
         if complete[c as usize] {
             total[l] += na - nb;
         }
-    });
-    super::compare::bound_of(&diff, &total)
+    }
+    Some((s.sqrt(), super::compare::bound_of(&diff, &total)))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -121,14 +85,26 @@ mod tests {
             Vectors { dim, data }
         };
         let (a, b) = (make(30), make(40));
-        let (sa, sb) = (SparseRows::new(&a, &lengths), SparseRows::new(&b, &lengths));
+        let (sa, sb) = (a.to_sparse(), b.to_sparse());
+        let mut stopped = 0;
         for i in 0..a.len() {
             for j in 0..b.len() {
                 let dense = crate::matching::distance(a.row(i), b.row(j));
-                assert_eq!(distance(&sa, i, &sb, j).to_bits(), dense.to_bits());
                 let bound = super::super::compare::qgram_bound(a.row(i), b.row(j), &lengths, &complete);
-                assert_eq!(qgram_bound(&sa, i, &sb, j, &lengths, &complete), bound);
+                let (d, q) = compare(&sa, i, &sb, j, &lengths, &complete, f64::INFINITY).unwrap();
+                assert_eq!((d.to_bits(), q), (dense.to_bits(), bound));
+                // with a limit: the same answer within it, None only beyond it
+                for limit in [dense, dense * 0.999, 1.0, 3.0] {
+                    match compare(&sa, i, &sb, j, &lengths, &complete, limit) {
+                        Some((d, q)) => assert_eq!((d.to_bits(), q), (dense.to_bits(), bound)),
+                        None => {
+                            assert!(dense > limit, "{dense} stopped at {limit}");
+                            stopped += 1;
+                        }
+                    }
+                }
             }
         }
+        assert!(stopped > 100, "{stopped}");
     }
 }

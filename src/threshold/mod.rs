@@ -109,8 +109,23 @@ fn check_ed(ed: u32) -> Result<(), Error> {
     Ok(())
 }
 
+/// `f` of each record, computed once per distinct record: a threshold depends
+/// on the string alone, and person records repeat (a million people share a
+/// few thousand given names), so this is the same vector at a fraction of the work.
 fn per_record<F: Fn(&str, &mut Scratch) -> f64 + Sync + Send>(records: &[String], f: F) -> Vec<f64> {
-    crate::par::map_init(records, Scratch::default, |sc, s| f(s, sc))
+    let mut first: std::collections::HashMap<&str, u32> = std::collections::HashMap::new();
+    let mut distinct: Vec<&str> = Vec::new();
+    let slot: Vec<u32> = records
+        .iter()
+        .map(|r| {
+            *first.entry(r.as_str()).or_insert_with(|| {
+                distinct.push(r);
+                (distinct.len() - 1) as u32
+            })
+        })
+        .collect();
+    let values = crate::par::map_init(&distinct, Scratch::default, |sc, s| f(s, sc));
+    slot.iter().map(|&i| values[i as usize]).collect()
 }
 
 impl ThresholdMode {

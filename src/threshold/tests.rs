@@ -262,3 +262,24 @@ mod props {
         }
     }
 }
+
+#[test]
+fn a_threshold_depends_on_its_string_alone() {
+    // many records through one scratch per thread, repeated and in two
+    // orders: each equals the string's threshold computed alone
+    let b = base_over("", &["A", "N", "B", "AN", "NA", "BA", "ANA", "NAN", "BAN", "ANAN"]);
+    let mut r = crate::dp::Randomness::seeded(3);
+    let recs: Vec<String> =
+        (0..3000).map(|_| (0..1 + r.below(12)).map(|_| ['A', 'N', 'B', 'C'][r.below(4)]).collect()).collect();
+    let mut reversed = recs.clone();
+    reversed.reverse();
+    for ed in 1..=2 {
+        let t = Thresholder::new(&b, ed).unwrap();
+        let got = thresholds(&b, &recs, ed, &ThresholdMode::Sound).unwrap();
+        let back = thresholds(&b, &reversed, ed, &ThresholdMode::Sound).unwrap();
+        for (i, s) in recs.iter().enumerate() {
+            assert_eq!(got[i].to_bits(), t.sound(s).to_bits(), "{s:?} at ed {ed}");
+            assert_eq!(back[recs.len() - 1 - i].to_bits(), got[i].to_bits(), "{s:?} at ed {ed}");
+        }
+    }
+}
