@@ -107,6 +107,7 @@ fn rule_pairs(schema: &Schema, a: &RecordBatch, b: &RecordBatch, rule: &BlockRul
         }
         let check = Checks::new(a, b, rest)?;
         let kept = crate::par::chunks(found.len(), 1 << 16, |r| {
+            let mut check = check.checker();
             found[r].iter().copied().filter(|&k| check.hold((k >> 32) as u32, k as u32)).collect::<Vec<u64>>()
         });
         return Ok(kept.concat());
@@ -139,8 +140,27 @@ impl<'a> Checks<'a> {
         Ok(Checks { terms: out })
     }
 
-    fn hold(&self, a: u32, b: u32) -> bool {
-        self.terms.iter().all(|parts| parts.iter().any(|p| matches!(p.edits(a, b), Some(Some(_)))))
+    /// One worker's checker (with its scratch rows).
+    fn checker(&self) -> Checker<'_, 'a> {
+        Checker {
+            checks: self,
+            scratch: self.terms.iter().map(|ps| ps.iter().map(PartCmp::scratch).collect()).collect(),
+        }
+    }
+}
+
+/// [`Checks`] with one worker's scratch rows: quick for many B records
+/// against one A record in a row.
+struct Checker<'c, 'a> {
+    checks: &'c Checks<'a>,
+    scratch: Vec<Vec<Option<super::sparse_rows::Scattered>>>,
+}
+
+impl Checker<'_, '_> {
+    fn hold(&mut self, a: u32, b: u32) -> bool {
+        self.checks.terms.iter().zip(&mut self.scratch).all(|(parts, scratch)| {
+            parts.iter().zip(scratch.iter_mut()).any(|(p, s)| matches!(p.edits_quick(s, a, b), Some(Some(_))))
+        })
     }
 }
 
@@ -213,10 +233,14 @@ fn join(a: &RecordBatch, b: &RecordBatch, equal: &[&Term], check: &Checks, name:
                 v.append(r, &mut key)
             });
             if present {
-                let g = *groups.entry(key.clone()).or_insert_with(|| {
-                    lists.push(Vec::new());
-                    (lists.len() - 1) as u32
-                });
+                let g = match groups.get(&key) {
+                    Some(&g) => g,
+                    None => {
+                        lists.push(Vec::new());
+                        groups.insert(key.clone(), (lists.len() - 1) as u32);
+                        (lists.len() - 1) as u32
+                    }
+                };
                 let list = &mut lists[g as usize];
                 if list.last() != Some(&(r as u32)) {
                     list.push(r as u32);
@@ -224,14 +248,14 @@ fn join(a: &RecordBatch, b: &RecordBatch, equal: &[&Term], check: &Checks, name:
             }
         }
     }
-    // the pairs to check, counted before any is checked
-    let mut group_of = vec![u32::MAX; na];
+    // A's rows by group; the pairs to check, counted before any is checked
+    let mut a_lists: Vec<Vec<u32>> = vec![Vec::new(); lists.len()];
     let mut joined = 0u64;
-    for (r, g) in group_of.iter_mut().enumerate() {
+    for r in 0..na {
         if key_a(r, &mut key) {
-            if let Some(&found) = groups.get(&key) {
-                *g = found;
-                joined += lists[found as usize].len() as u64;
+            if let Some(&g) = groups.get(&key) {
+                a_lists[g as usize].push(r as u32);
+                joined += lists[g as usize].len() as u64;
             }
         }
     }
@@ -240,16 +264,15 @@ fn join(a: &RecordBatch, b: &RecordBatch, equal: &[&Term], check: &Checks, name:
             "block rule {name:?}: its equal values join {joined} pairs, more than {MAX_PAIRS}: add a more selective equality term"
         )));
     }
-    let parts = crate::par::chunks(na, 4096, |range| {
+    // group by group: a group's B rows stay in cache while each of its A rows
+    // is checked against them (A-row order would fetch them anew per A row)
+    let parts = crate::par::chunks(lists.len(), 1024, |range| {
         let mut out = Vec::new();
-        for r in range {
-            let g = group_of[r];
-            if g == u32::MAX {
-                continue;
+        let mut check = check.checker();
+        for g in range {
+            for &r in &a_lists[g] {
+                out.extend(lists[g].iter().filter(|&&j| check.hold(r, j)).map(|&j| ((r as u64) << 32) | j as u64));
             }
-            out.extend(
-                lists[g as usize].iter().filter(|&&j| check.hold(r as u32, j)).map(|&j| ((r as u64) << 32) | j as u64),
-            );
         }
         out
     });

@@ -115,6 +115,28 @@ impl<'a> PartCmp<'a> {
         Some(self.edits_rows(ra as usize, rb as usize))
     }
 
+    /// A scratch row for [`PartCmp::edits_quick`] (unkeyed, sparse parts).
+    pub fn scratch(&self) -> Option<sparse_rows::Scattered> {
+        self.sparse.as_ref().map(|(sa, _)| sparse_rows::Scattered::new(sa.dim))
+    }
+
+    /// [`PartCmp::edits`], for many B records against one A record in a row:
+    /// pairs certainly beyond every threshold are rejected from `scratch`
+    /// (A's row spread out) before the exact comparison.
+    pub fn edits_quick(&self, scratch: &mut Option<sparse_rows::Scattered>, a: u32, b: u32) -> Option<Option<u32>> {
+        let (ra, rb) = (self.a_row[a as usize], self.b_row[b as usize]);
+        if ra == u32::MAX || rb == u32::MAX {
+            return None;
+        }
+        if let (Some(sc), Some((sa, sb))) = (scratch.as_mut(), &self.sparse) {
+            sc.load(sa, ra as usize);
+            if sc.beyond(sb, rb as usize, self.limit[ra as usize]) {
+                return Some(None);
+            }
+        }
+        Some(self.edits_rows(ra as usize, rb as usize))
+    }
+
     pub fn edits_rows(&self, ra: usize, rb: usize) -> Option<u32> {
         let (d, bound) = match (&self.sparse, &self.shape) {
             (Some((sa, sb)), Some((lengths, complete))) => {

@@ -63,6 +63,64 @@ pub(crate) fn compare(
     Some((s.sqrt(), super::compare::bound_of(&diff, &total)))
 }
 
+/// One A row spread out densely, for a quick test of many B rows against it
+/// ([`Scattered::beyond`]): blocking checks each A row of a group against
+/// every B row of the group, and most pairs are far apart.
+///
+/// Exactness: `beyond` only ever rejects a pair whose distance exceeds
+/// `limit`, which [`compare`] would reject too; every other pair goes on to
+/// `compare`. Its sum `‖a‖² + Σ_b ((a_c − b_c)² − a_c²)` equals `d²` exactly in
+/// real numbers; in f64 each term is exact (differences and squares of f32
+/// values fit in 53 bits), and the few dozen additions err by far less than the
+/// margin of 1e-9·(‖a‖² + ‖b‖²) it allows. A test checks it against `compare`.
+pub(crate) struct Scattered {
+    values: Vec<f64>,
+    cols: Vec<u32>,
+    row: usize,
+    norm2: f64,
+}
+
+impl Scattered {
+    pub fn new(dim: usize) -> Scattered {
+        Scattered { values: vec![0.0; dim], cols: Vec::new(), row: usize::MAX, norm2: 0.0 }
+    }
+
+    /// Spreads out row `ra` of `a` (nothing to do when it already is).
+    pub fn load(&mut self, a: &SparseVectors, ra: usize) {
+        if self.row == ra {
+            return;
+        }
+        for &c in &self.cols {
+            self.values[c as usize] = 0.0;
+        }
+        self.cols.clear();
+        let (cols, vals) = a.row(ra);
+        self.norm2 = 0.0;
+        for (&c, &v) in cols.iter().zip(vals) {
+            if let Some(x) = self.values.get_mut(c as usize) {
+                *x = v as f64;
+                self.norm2 += v as f64 * v as f64;
+                self.cols.push(c);
+            }
+        }
+        self.row = ra;
+    }
+
+    /// True when row `rb` of `b` is certainly farther than `limit` from the
+    /// loaded row.
+    pub fn beyond(&self, b: &SparseVectors, rb: usize, limit: f64) -> bool {
+        let (cols, vals) = b.row(rb);
+        let (mut s, mut nb) = (self.norm2, 0.0f64);
+        for (&c, &v) in cols.iter().zip(vals) {
+            let x = self.values.get(c as usize).copied().unwrap_or(0.0);
+            let y = v as f64;
+            s += (x - y) * (x - y) - x * x;
+            nb += y * y;
+        }
+        s > limit * limit * (1.0 + 1e-9) + 1e-9 * (self.norm2 + nb) + f64::MIN_POSITIVE
+    }
+}
+
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
@@ -87,11 +145,18 @@ mod tests {
         let (a, b) = (make(30), make(40));
         let (sa, sb) = (a.to_sparse(), b.to_sparse());
         let mut stopped = 0;
+        let (mut scattered, mut rejected) = (Scattered::new(a.dim), 0);
         for i in 0..a.len() {
             for j in 0..b.len() {
                 let dense = crate::matching::distance(a.row(i), b.row(j));
                 let bound = super::super::compare::qgram_bound(a.row(i), b.row(j), &lengths, &complete);
                 let (d, q) = compare(&sa, i, &sb, j, &lengths, &complete, f64::INFINITY).unwrap();
+                scattered.load(&sa, i);
+                for limit in [dense, dense * 0.999, dense * 1.001, 1.0] {
+                    // never rejects a pair within the limit
+                    assert!(!scattered.beyond(&sb, j, limit) || dense > limit, "{dense} rejected at {limit}");
+                    rejected += scattered.beyond(&sb, j, limit) as usize;
+                }
                 assert_eq!((d.to_bits(), q), (dense.to_bits(), bound));
                 // with a limit: the same answer within it, None only beyond it
                 for limit in [dense, dense * 0.999, 1.0, 3.0] {
@@ -106,5 +171,6 @@ mod tests {
             }
         }
         assert!(stopped > 100, "{stopped}");
+        assert!(rejected > 100, "{rejected}");
     }
 }

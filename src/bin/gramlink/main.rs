@@ -26,6 +26,9 @@ use progress_bar::Bar;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "gramlink", version, about = "Privacy-preserving record linkage with differentially private gram bases", after_help = io::EXIT_STATUSES)]
 struct Cli {
