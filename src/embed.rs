@@ -74,6 +74,60 @@ impl Vectors {
     }
 }
 
+/// A batch's vectors: sparse when unkeyed (the embedding's non-zero grams:
+/// a few dozen of hundreds of coordinates), dense when keyed (the rotation
+/// mixes every coordinate, so nearly none is zero). The one-string vector
+/// batch and each embedded part of a record batch hold them so.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BatchVectors {
+    Sparse(SparseVectors),
+    Dense(Vectors),
+}
+
+impl BatchVectors {
+    pub fn dim(&self) -> usize {
+        match self {
+            BatchVectors::Sparse(s) => s.dim,
+            BatchVectors::Dense(d) => d.dim,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            BatchVectors::Sparse(s) => s.len(),
+            BatchVectors::Dense(d) => d.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The rows through their non-zero entries.
+    pub fn source(&self) -> &(dyn RowSource + Sync) {
+        match self {
+            BatchVectors::Sparse(s) => s,
+            BatchVectors::Dense(d) => d,
+        }
+    }
+
+    /// The vectors as a dense matrix (a copy when sparse).
+    pub fn to_dense(&self) -> std::borrow::Cow<'_, Vectors> {
+        match self {
+            BatchVectors::Dense(d) => std::borrow::Cow::Borrowed(d),
+            BatchVectors::Sparse(s) => std::borrow::Cow::Owned(Vectors::from_sparse(s)),
+        }
+    }
+
+    /// The dense vectors (keyed batches).
+    pub fn dense(&self) -> Option<&Vectors> {
+        match self {
+            BatchVectors::Dense(d) => Some(d),
+            BatchVectors::Sparse(_) => None,
+        }
+    }
+}
+
 /// Records embedded between two progress ticks (and cancellation checks).
 const BLOCK: usize = 8192;
 

@@ -46,14 +46,19 @@ impl Matcher {
             }
         };
         crate::keyed::check_transforms(a.transform.as_deref(), b.transform.as_deref())?;
-        if a.vectors.dim != b.vectors.dim {
+        if a.vectors.dim() != b.vectors.dim() {
             return Err(Error::Parameter(format!(
                 "dimension mismatch: A's vectors have {} components, B's {}",
-                a.vectors.dim, b.vectors.dim
+                a.vectors.dim(),
+                b.vectors.dim()
             )));
         }
         let values = a.thresholds.as_ref().map_or(&[][..], |t| t.values.as_slice());
-        let thresholds = crate::keyed::matching_thresholds(&a.vectors, &b.vectors, values, a.transform.as_deref());
+        // keyed batches are dense (validated); unkeyed thresholds are used as sent
+        let thresholds = match (a.vectors.dense(), b.vectors.dense(), a.transform.as_deref()) {
+            (Some(va), Some(vb), transform @ Some(_)) => crate::keyed::matching_thresholds(va, vb, values, transform),
+            _ => values.to_vec(),
+        };
         Ok(Matcher { a, b, thresholds, ed })
     }
 

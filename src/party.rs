@@ -19,7 +19,7 @@ use crate::base::{NoisyBase, SharedBase};
 use crate::config::{Config, ThresholdOptions};
 use crate::dataset::{read_records, Dataset, InputFormat, RawRecord, MAX_RECORD_BYTES};
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
-use crate::embed::{Embedder, Vectors};
+use crate::embed::{BatchVectors, Embedder, Vectors};
 use crate::error::{Error, InputError};
 use crate::keyed::{Key, Transform};
 use crate::mine::MineOptions;
@@ -118,14 +118,15 @@ impl DataOwner {
             Some(k) => Some(Transform::new(k, base.fingerprint(), embedder.dim())?),
             None => None,
         };
-        let vectors = embedder.embed_all(self.dataset.records(), progress)?;
+        // unkeyed: sparse (a record has a few dozen of hundreds of grams);
+        // keyed: dense, as the rotation mixes every coordinate
+        let vectors = match &transform {
+            Some(t) => BatchVectors::Dense(t.apply(&embedder.embed_all(self.dataset.records(), progress)?)?),
+            None => BatchVectors::Sparse(embedder.embed_all_sparse(self.dataset.records(), progress)?),
+        };
         let thresholds = match &options.thresholds {
             Some(t) => Some(self.thresholds(base, t)?),
             None => None,
-        };
-        let vectors = match &transform {
-            Some(t) => t.apply(&vectors)?,
-            None => vectors,
         };
         let batch = VectorBatch {
             party: options.party,

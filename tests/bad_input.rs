@@ -188,13 +188,20 @@ fn every_bad_input_fails_cleanly_with_its_error() {
     hugehdr[8..12].copy_from_slice(&le32(u32::MAX));
     f.write("ea_hugehdr.bin", &hugehdr);
     f.write("magic_only.bin", b"GLVB\x01\x00\x00\x00");
-    f.edited("ea.json", "ea_v2.json", |v| v["version"] = 2.into());
+    f.edited("ea.json", "ea_v1.json", |v| v["version"] = 1.into());
+    let mut v1 = ea.clone();
+    v1[4..8].copy_from_slice(&le32(1));
+    f.write("ea_v1.bin", &v1);
+    // sparse rows (gram id, count, ...) damaged in the JSON form
+    f.edited("ea.json", "ea_gram_range.json", |v| v["grams"][0] = serde_json::json!([1_000_000, 1]));
+    f.edited("ea.json", "ea_gram_order.json", |v| v["grams"][0] = serde_json::json!([3, 1, 3, 1]));
+    f.edited("ea.json", "ea_gram_zero.json", |v| v["grams"][0] = serde_json::json!([2, 0]));
     f.edited("ea.json", "ea_dupid.json", |v| v["ids"][1] = v["ids"][0].clone());
     f.edited("ea.json", "ea_negth.json", |v| v["thresholds"]["values"][0] = (-1.0).into());
     f.edited("ea.json", "ea_hugedim.json", |v| v["dim"] = (u64::MAX / 2).into());
     f.edited("ea.json", "ea_count.json", |v| v["count"] = 3.into());
     f.edited("ea.json", "ea_fewvec.json", |v| {
-        v["vectors"].as_array_mut().unwrap().pop();
+        v["grams"].as_array_mut().unwrap().pop();
     });
     f.edited("ea.json", "ea_party.json", |v| v["party"] = "C".into());
     f.edited("ea.json", "ea_badfp.json", |v| v["fingerprint"] = "xyz".into());
@@ -268,12 +275,16 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("magic only", "match {magic_only.bin} {eb.bin} -o OUT", "shorter than the 12-byte preamble".into()),
         ("empty batch file", "match {empty.txt} {eb.bin} -o OUT", "truncated party A's gramlink/vector-batch".into()),
         ("shared base given as batch", "match {s.json} {eb.bin} -o OUT", "wrong message kind: expected gramlink/vector-batch, found gramlink/shared-base".into()),
-        ("JSON batch version 2", "match {ea_v2.json} {eb.bin} -o OUT", "unsupported gramlink/vector-batch version 2".into()),
+        ("JSON batch version 1 (older, dense)", "match {ea_v1.json} {eb.bin} -o OUT", "unsupported gramlink/vector-batch version 1 (this build reads version 2)".into()),
+        ("binary batch version 1 (older, dense)", "match {ea_v1.bin} {eb.bin} -o OUT", "unsupported gramlink/vector-batch version 1 (this build reads version 2)".into()),
+        ("sparse gram id out of range", "match {ea_gram_range.json} {eb.bin} -o OUT", "row 1: gram id 1000000 is out of range".into()),
+        ("sparse gram ids not ascending", "match {ea_gram_order.json} {eb.bin} -o OUT", "row 1: gram ids are not ascending (3 then 3)".into()),
+        ("sparse count of zero", "match {ea_gram_zero.json} {eb.bin} -o OUT", "row 1: gram 2 has count 0".into()),
         ("duplicate ids in batch", "match {ea_dupid.json} {eb.bin} -o OUT", "is used twice".into()),
         ("negative threshold", "match {ea_negth.json} {eb.bin} -o OUT", "threshold of record 1 is -1 (must be finite and >= 0)".into()),
-        ("dimension overflow", "match {ea_hugedim.json} {eb.bin} -o OUT", "which is not 400 vectors of dimension".into()),
+        ("dimension overflow", "match {ea_hugedim.json} {eb.bin} -o OUT", "gram lengths for dimension 9223372036854775807".into()),
         ("count disagrees with ids", "match {ea_count.json} {eb.bin} -o OUT", "count says 3 but there are 400 ids".into()),
-        ("vectors one number short", "match {ea_fewvec.json} {eb.bin} -o OUT", "which is not 400 vectors".into()),
+        ("vectors one row short", "match {ea_fewvec.json} {eb.bin} -o OUT", "400 ids but 399 sparse rows".into()),
         ("unknown party", "match {ea_party.json} {eb.bin} -o OUT", "unknown variant `C`".into()),
         ("malformed fingerprint", "match {ea_badfp.json} {eb.bin} -o OUT", "vector batch: fingerprint".into()),
         ("different shared bases", "match {ea.bin} {eb20.bin} -o OUT", format!("shared-base fingerprint mismatch: party B's vector batch was made with base {fp20}, expected {fp_shared}")),

@@ -279,11 +279,12 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     let a_bin = std::fs::read(d.path("a.vec")).unwrap();
     let b_json = std::fs::read_to_string(d.path("b.vec")).unwrap();
     let header_len = u32::from_le_bytes(a_bin[8..12].try_into().unwrap()) as usize;
-    let mut v2 = a_bin.clone();
-    v2[4] = 2;
-    let mut nan = a_bin.clone();
+    let mut v1 = a_bin.clone();
+    v1[4] = 1;
+    // the first sparse rows overwritten: row 3 then declares 16,320 entries
+    let mut damaged = a_bin.clone();
     let at = 12 + header_len;
-    nan[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
+    damaged[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
     let dup_ids = b_json.replacen("\"ids\":[\"1\",\"2\"", "\"ids\":[\"1\",\"1\"", 1);
     assert_ne!(dup_ids, b_json);
     let wrong_dim = b_json.replacen("\"dim\":858", "\"dim\":74", 1);
@@ -291,11 +292,11 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     let cases: Vec<(&str, Vec<u8>, &str)> = vec![
         ("truncated.vec", a_bin[..a_bin.len() - 7].to_vec(), "truncated"),
         ("header-cut.vec", a_bin[..20].to_vec(), "truncated"),
-        ("v2.vec", v2, "unsupported gramlink/vector-batch version 2"),
-        ("nan.vec", nan, "non-finite"),
+        ("v1.vec", v1, "unsupported gramlink/vector-batch version 1 (this build reads version 2)"),
+        ("damaged.vec", damaged, "row 3 declares 16320 entries, more than the dimension 858"),
         ("dup.vec", dup_ids.into_bytes(), "used twice"),
-        ("dim.vec", wrong_dim.into_bytes(), "not 5000 vectors of dimension 74"),
-        ("v9.vec", b_json.replacen("\"version\":1", "\"version\":9", 1).into_bytes(), "version 9"),
+        ("dim.vec", wrong_dim.into_bytes(), "the shape has 858 gram lengths for dimension 74"),
+        ("v9.vec", b_json.replacen("\"version\":2", "\"version\":9", 1).into_bytes(), "version 9"),
         ("text.vec", b"SMITH\nJONES\n".to_vec(), "not a gramlink gramlink/vector-batch message"),
     ];
     for (name, bytes, needle) in cases {

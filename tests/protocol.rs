@@ -3,7 +3,7 @@
 
 use gramlink::alphabet::Alphabet;
 use gramlink::base::{GramCount, MineRecord, MinerKind, NoisyBase, SharedBase};
-use gramlink::embed::Vectors;
+use gramlink::embed::{BatchVectors, Vectors};
 use gramlink::error::ProtocolError;
 use gramlink::protocol::*;
 
@@ -12,7 +12,7 @@ fn batch() -> VectorBatch {
         party: Party::A,
         fingerprint: "ab".repeat(32),
         ids: vec!["x".into(), "y".into()],
-        vectors: Vectors { dim: 3, data: vec![1.0, 0.5, 0.0, 2.0, 1.0 / 3.0, 0.0] },
+        vectors: BatchVectors::Dense(Vectors { dim: 3, data: vec![1.0, 0.5, 0.0, 2.0, 1.0 / 3.0, 0.0] }),
         thresholds: Some(ThresholdSet {
             mode: gramlink::threshold::ThresholdMode::Sound,
             ed: 1,
@@ -39,7 +39,7 @@ fn read_in_parts(bin: &[u8]) -> Result<VectorBatch, ProtocolError> {
     let preamble = &bin[..bin.len().min(12)];
     let prefix = &bin[..bin.len().min(BinaryLayout::prefix_len(preamble)?)];
     let layout = BinaryLayout::read(prefix, bin.len())?;
-    let vectors = from_le_bytes::<f32>(&bin[layout.vectors.clone()]);
+    let vectors = layout.decode_vectors(&bin[layout.vectors.clone()])?;
     let thresholds = layout.thresholds.clone().map(|r| from_le_bytes::<f64>(&bin[r]));
     layout.into_batch(vectors, thresholds)
 }
@@ -49,7 +49,8 @@ fn a_binary_batch_reads_the_same_from_its_layout() {
     let b = batch();
     let bin = b.to_binary();
     assert_eq!(read_in_parts(&bin).unwrap(), b);
-    assert_eq!(&bin[..b.binary_prefix().len()], &b.binary_prefix()[..]);
+    let prefix = b.binary_parts()[0].to_vec();
+    assert_eq!(&bin[..prefix.len()], &prefix[..]);
     // the numbers are stored little-endian, whatever the machine
     let layout = BinaryLayout::read(&bin, bin.len()).unwrap();
     assert_eq!(&bin[layout.vectors.start..layout.vectors.start + 4], &1.0f32.to_le_bytes());
@@ -74,9 +75,9 @@ fn truncated_and_corrupt_batches_are_refused() {
         let e = VectorBatch::read(&bin[..cut]).unwrap_err();
         assert!(matches!(e, ProtocolError::Truncated { .. } | ProtocolError::Malformed { .. }), "{cut}: {e}");
     }
-    let mut v2 = bin.clone();
-    v2[4] = 2;
-    assert!(matches!(VectorBatch::read(&v2), Err(ProtocolError::Version { found: 2, .. })));
+    let mut v1 = bin.clone();
+    v1[4] = 1;
+    assert!(matches!(VectorBatch::read(&v1), Err(ProtocolError::Version { found: 1, supported: 2, .. })));
     let json = batch().to_json();
     assert!(matches!(VectorBatch::read(&json.as_bytes()[..json.len() / 2]), Err(ProtocolError::Truncated { .. })));
     let nan = json.replacen("0.5", "NaN", 1);
@@ -86,7 +87,7 @@ fn truncated_and_corrupt_batches_are_refused() {
     let dup = json.replacen("\"y\"", "\"x\"", 1);
     let e = VectorBatch::read(dup.as_bytes()).unwrap_err();
     assert!(e.to_string().contains("used twice"), "{e}");
-    let v9 = json.replacen("\"version\":1", "\"version\":9", 1);
+    let v9 = json.replacen("\"version\":2", "\"version\":9", 1);
     assert!(matches!(VectorBatch::read(v9.as_bytes()), Err(ProtocolError::Version { found: 9, .. })));
 }
 

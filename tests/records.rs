@@ -5,10 +5,11 @@
 
 use gramlink::clock::NoClock;
 use gramlink::dp::Randomness;
+use gramlink::embed::BatchVectors;
 use gramlink::keyed::Key;
 use gramlink::progress::NoProgress;
 use gramlink::protocol::Party;
-use gramlink::record::batch::{FieldData, PartVectors};
+use gramlink::record::batch::FieldData;
 use gramlink::record::score::score;
 use gramlink::record::{merge, session, Class, RecordBatch, RecordMatcher, RecordOwner, Schema};
 use std::collections::HashSet;
@@ -119,11 +120,11 @@ fn record_batches_round_trip_and_refuse_damage() {
     assert!(e.to_string().contains("version 1") && e.to_string().contains("reads version 2"), "{e}");
     // unkeyed vectors travel sparse; a damaged coordinate is named
     let FieldData::Embedded { parts, .. } = &va.fields[0].1 else { panic!("given_name is embedded") };
-    let PartVectors::Sparse(s) = &parts[0].vectors else { panic!("unkeyed vectors are sparse") };
+    let BatchVectors::Sparse(s) = &parts[0].vectors else { panic!("unkeyed vectors are sparse") };
     assert!(s.nnz() < s.len() * 40, "{} entries for {} names", s.nnz(), s.len());
     let mut damaged = va.clone();
     if let FieldData::Embedded { parts, .. } = &mut damaged.fields[0].1 {
-        if let PartVectors::Sparse(s) = &mut parts[0].vectors {
+        if let BatchVectors::Sparse(s) = &mut parts[0].vectors {
             s.cols[0] = s.dim as u32;
         }
     }

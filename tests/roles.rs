@@ -156,3 +156,44 @@ fn a_session_is_the_roles_steps_in_order() {
     let keys: Vec<&str> = s.timings_ms.keys().map(String::as_str).collect();
     assert_eq!(keys, ["embed A", "embed B", "match", "merge", "mine A", "mine B", "one-to-one"]);
 }
+
+/// Unkeyed batches are sparse and travel as gram ids and counts (message
+/// version 2); keyed ones are dense. The matcher gives the same pairs, in the
+/// same order, for every rule, whichever form it is handed.
+#[test]
+fn sparse_batches_travel_small_and_link_as_their_dense_form() {
+    use gramlink::embed::BatchVectors;
+    for preset in [Preset::Recommended, Preset::Paper] {
+        let config = preset.config();
+        let (a, b) = batches(&config, None);
+        assert!(matches!(a.vectors, BatchVectors::Sparse(_)), "{preset:?}: unkeyed A is sparse");
+        assert!(matches!(b.vectors, BatchVectors::Sparse(_)), "{preset:?}: unkeyed B is sparse");
+        for batch in [&a, &b] {
+            assert_eq!(&VectorBatch::read(&batch.to_binary()).unwrap(), batch);
+            assert_eq!(&VectorBatch::read(batch.to_json().as_bytes()).unwrap(), batch);
+        }
+        let dense =
+            |v: &VectorBatch| VectorBatch { vectors: BatchVectors::Dense(v.dense_vectors().into_owned()), ..v.clone() };
+        let (da, db) = (dense(&a), dense(&b));
+        // the recommended base is wide (858 grams); the paper's 12-record base narrow
+        let factor = if preset == Preset::Recommended { 4 } else { 1 };
+        assert!(
+            a.to_binary().len() * factor < da.to_binary().len(),
+            "{preset:?}: sparse {} B, dense {} B",
+            a.to_binary().len(),
+            da.to_binary().len()
+        );
+        let sparse_m = Matcher::new(a.clone(), b.clone()).unwrap();
+        let dense_m = Matcher::new(da, db).unwrap();
+        for rule in Rule::ALL {
+            let (s, d) = (sparse_m.link(rule).unwrap(), dense_m.link(rule).unwrap());
+            assert_eq!(s.pairs, d.pairs, "{preset:?} {rule:?}");
+            assert_eq!(s.stats, d.stats, "{preset:?} {rule:?}");
+            assert!(!s.pairs.is_empty(), "{preset:?} {rule:?}");
+        }
+    }
+    let key = Key::from_bytes([7; 32]);
+    let (ka, kb) = batches(&Config::default(), Some(key));
+    assert!(matches!(ka.vectors, BatchVectors::Dense(_)) && matches!(kb.vectors, BatchVectors::Dense(_)));
+    assert_eq!(VectorBatch::read(&ka.to_binary()).unwrap(), ka);
+}

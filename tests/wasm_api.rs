@@ -204,7 +204,7 @@ fn binary_batches_cross_the_boundary_whole() {
     let info = gramlink::wasm::batch_info(big.subarray(3, 3 + bytes.len() as u32).into()).unwrap();
     assert_eq!(get(&info, "size").as_f64(), Some(400.0));
     // cut in the preamble, in the header, in the numbers; one byte too many
-    let header_end = b.binary_prefix().len();
+    let header_end = b.binary_parts()[0].len();
     for cut in [4, 11, 12, 20, header_end, header_end + 1, bytes.len() - 1] {
         let e = assert_code(Matcher::new(a_bytes.clone(), Uint8Array::from(&bytes[..cut]).into()), "TRUNCATED_MESSAGE");
         assert!(e.contains("binary vector batch") || e.contains("vector-batch"), "cut at {cut}: {e}");
@@ -484,9 +484,9 @@ fn bad_batches() {
     // wrong dimension: same base, one component dropped from every B vector
     let bytes = p.batch_b.dyn_ref::<Uint8Array>().unwrap().to_vec();
     let mut b = VectorBatch::read(&bytes).unwrap();
-    let dim = b.vectors.dim;
-    b.vectors.data = b.vectors.data.chunks(dim).flat_map(|r| r[..dim - 1].to_vec()).collect();
-    b.vectors.dim = dim - 1;
+    let dim = b.vectors.dim();
+    let data = b.dense_vectors().data.chunks(dim).flat_map(|r| r[..dim - 1].to_vec()).collect();
+    b.vectors = gramlink::embed::BatchVectors::Dense(gramlink::embed::Vectors { dim: dim - 1, data });
     // the batch's own shape (one gram length per coordinate) no longer fits it
     let m = assert_code(Matcher::new(p.batch_a.clone(), b.to_json().into()), "INVALID_MESSAGE");
     assert!(m.contains("shape"), "{m}");

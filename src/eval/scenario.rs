@@ -13,7 +13,7 @@ use crate::dataset::Dataset;
 use crate::dp::Randomness;
 use crate::error::Error;
 use crate::keyed::Key;
-use crate::matching::{distance, Rule};
+use crate::matching::Rule;
 use crate::party::DataOwner;
 use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
@@ -196,7 +196,7 @@ pub fn run_scenario(
     let mut outside = 0u64;
     for (i, t) in truth.iter().enumerate() {
         if let Some(j) = t {
-            if distance(va.row(i), vb.row(*j as usize)) > th[i] {
+            if crate::matching::row_distance(va, i, vb, *j as usize) > th[i] {
                 outside += 1;
             }
         }

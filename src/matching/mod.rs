@@ -22,7 +22,7 @@ pub use nearest::nearest;
 pub use one_to_one::one_to_one;
 pub use qgram::{one_to_one_scored, scored_match, scored_match_rows, Scored, PER_ROW};
 
-use crate::embed::Vectors;
+use crate::embed::{BatchVectors, Vectors};
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
 
@@ -200,7 +200,7 @@ impl Candidates {
     /// The pairs `rule` keeps of these candidates. Unscored candidates are
     /// ranked by cosine distance for [`Rule::Ranked`], computed from the distance
     /// and the norms of `a` and `b` (which a keyed rotation preserves).
-    pub fn assign(&self, a: &Vectors, b: &Vectors, rule: Rule) -> Vec<Pair> {
+    pub fn assign(&self, a: &BatchVectors, b: &BatchVectors, rule: Rule) -> Vec<Pair> {
         match (self, rule) {
             (Candidates::Scored(s), Rule::Ranked) => one_to_one_scored(s),
             (Candidates::Within(p), Rule::Ranked) => one_to_one_scored(&rank_by_cosine(a, b, p)),
@@ -214,29 +214,51 @@ impl Candidates {
 /// The candidates of `rule` (see [`Candidates`]). `ed` and `shape` are used by
 /// [`Rule::Ranked`] only: with a shape (unkeyed vectors of a base with a
 /// complete gram class) the q-gram filter for `ed` edits prunes them.
+///
+/// Sparse vectors (unkeyed batches) go through the sparse index and the
+/// q-gram filter on their rows as they are; dense ones (keyed) through the
+/// dense indexes. Either way the pairs are those of the dense form.
 pub fn candidates(
-    a: &Vectors,
-    b: &Vectors,
+    a: &BatchVectors,
+    b: &BatchVectors,
     thresholds: &[f64],
     rule: Rule,
     ed: u32,
     shape: Option<&Shape>,
 ) -> Result<(Candidates, MatchStats), Error> {
+    if a.dim() != b.dim() {
+        return Err(Error::Parameter(format!(
+            "dimension mismatch: A's vectors have {} components, B's {}",
+            a.dim(),
+            b.dim()
+        )));
+    }
     if rule == Rule::Ranked {
         if let Some(shape) = shape.filter(|s| s.filter_length().is_some()) {
-            let (scored, stats) = scored_match(a, b, thresholds, ed, shape, PER_ROW)?;
+            let (scored, stats) = match (a, b) {
+                (BatchVectors::Dense(a), BatchVectors::Dense(b)) => scored_match(a, b, thresholds, ed, shape, PER_ROW)?,
+                _ => scored_match_rows(a.source(), b.source(), thresholds, ed, shape, PER_ROW)?,
+            };
             return Ok((Candidates::Scored(scored), stats));
         }
     }
-    let (pairs, stats) = range_match(a, b, thresholds)?;
+    let (pairs, stats) = match (a, b) {
+        (BatchVectors::Dense(a), BatchVectors::Dense(b)) => range_match(a, b, thresholds)?,
+        (BatchVectors::Sparse(sa), BatchVectors::Sparse(sb)) if sparse::worthwhile_rows(sa, sb) => {
+            sparse::sparse_match_rows(sa, sb, thresholds)?
+        }
+        // narrow or dense-ish vectors (the paper's bases): the dense indexes,
+        // as the dense form would take
+        _ => range_match(&a.to_dense(), &b.to_dense(), thresholds)?,
+    };
     Ok((Candidates::Within(pairs), stats))
 }
 
 /// Links A's vectors with B's under `rule`: [`candidates`], then
 /// [`Candidates::assign`].
 pub fn link(
-    a: &Vectors,
-    b: &Vectors,
+    a: &BatchVectors,
+    b: &BatchVectors,
     thresholds: &[f64],
     rule: Rule,
     ed: u32,
@@ -248,10 +270,33 @@ pub fn link(
     Ok((pairs, stats))
 }
 
+/// The distance of row `i` of `a` and row `j` of `b`: [`distance`] of their
+/// dense forms, bit for bit, whatever form each is held in.
+pub fn row_distance(a: &BatchVectors, i: usize, b: &BatchVectors, j: usize) -> f64 {
+    if let (BatchVectors::Dense(a), BatchVectors::Dense(b)) = (a, b) {
+        return distance(a.row(i), b.row(j));
+    }
+    let entries = |v: &BatchVectors, r: usize| {
+        let (mut c, mut x) = (Vec::new(), Vec::new());
+        v.source().nonzero(r, &mut |k, y| {
+            c.push(k);
+            x.push(y);
+        });
+        (c, x)
+    };
+    let ((ca, xa), (cb, xb)) = (entries(a, i), entries(b, j));
+    sparse::sparse_distance((&ca, &xa), (&cb, &xb), f64::INFINITY)
+}
+
 /// `pairs` with their cosine distance as score, from the distance and the
 /// norms only (so it works on keyed, rotated vectors too).
-pub fn rank_by_cosine(a: &Vectors, b: &Vectors, pairs: &[Pair]) -> Vec<Scored> {
-    let norm = |v: &Vectors, r: usize| v.row(r).iter().map(|x| *x as f64 * *x as f64).sum::<f64>().sqrt();
+pub fn rank_by_cosine(a: &BatchVectors, b: &BatchVectors, pairs: &[Pair]) -> Vec<Scored> {
+    // the same sum as over the dense row: zeros add +0.0
+    let norm = |v: &BatchVectors, r: usize| {
+        let mut s = 0.0f64;
+        v.source().nonzero(r, &mut |_, x| s += x as f64 * x as f64);
+        s.sqrt()
+    };
     let na: Vec<f64> = (0..a.len()).map(|r| norm(a, r)).collect();
     let nb: Vec<f64> = (0..b.len()).map(|r| norm(b, r)).collect();
     pairs

@@ -28,44 +28,17 @@
 use super::{MatchStats, Pair};
 use crate::embed::Vectors;
 use crate::error::Error;
+use crate::sparse_vectors::SparseVectors;
 use std::sync::atomic::AtomicU64;
 
 /// Largest integer a count coordinate may hold (keeps masses exact).
 const MAX_COUNT: f32 = (1 << 20) as f32;
 
-/// Rows as sorted (coordinate, value) lists of their non-zero entries.
-struct Csr {
-    starts: Vec<usize>,
-    cols: Vec<u32>,
-    vals: Vec<f32>,
-}
-
-impl Csr {
-    fn new(v: &Vectors) -> Csr {
-        let mut c = Csr { starts: vec![0], cols: Vec::new(), vals: Vec::new() };
-        for r in 0..v.len() {
-            for (j, &x) in v.row(r).iter().enumerate() {
-                if x != 0.0 {
-                    c.cols.push(j as u32);
-                    c.vals.push(x);
-                }
-            }
-            c.starts.push(c.cols.len());
-        }
-        c
-    }
-
-    fn row(&self, r: usize) -> (&[u32], &[f32]) {
-        let (s, e) = (self.starts[r], self.starts[r + 1]);
-        (&self.cols[s..e], &self.vals[s..e])
-    }
-}
-
 /// Exactly [`super::distance`] of the dense rows: the same squares added in the
 /// same coordinate order; coordinates zero in both add 0.0, which changes nothing.
 /// Stops early (`f64::INFINITY`) once the partial sum exceeds `stop`: the terms
 /// are ≥ 0 and f64 addition is monotone, so the full distance would exceed it too.
-fn sparse_distance(a: (&[u32], &[f32]), b: (&[u32], &[f32]), stop: f64) -> f64 {
+pub(crate) fn sparse_distance(a: (&[u32], &[f32]), b: (&[u32], &[f32]), stop: f64) -> f64 {
     let (mut i, mut j, mut s) = (0, 0, 0.0f64);
     let sq = |x: f32, y: f32| {
         let d = x as f64 - y as f64;
@@ -102,9 +75,20 @@ pub fn worthwhile(a: &Vectors, b: &Vectors) -> bool {
     nnz * 8 < sample * b.dim
 }
 
-struct SparsePostings {
-    a: Csr,
-    b: Csr,
+/// [`worthwhile`] for vectors held sparse: the same test on the same numbers,
+/// so a batch takes the same index whichever form it travels in (the
+/// matcher's candidate counts stay those of the dense form).
+pub fn worthwhile_rows(a: &SparseVectors, b: &SparseVectors) -> bool {
+    if b.dim < 128 || b.is_empty() || a.is_empty() {
+        return false;
+    }
+    let sample = b.len().min(2000);
+    b.starts[sample] * 8 < sample * b.dim
+}
+
+struct SparsePostings<'v> {
+    a: &'v SparseVectors,
+    b: &'v SparseVectors,
     /// Per coordinate: scale s of a count coordinate, or 0.
     scale: Vec<u8>,
     /// Per B row: mass W_b.
@@ -147,14 +131,13 @@ fn mass(cols: &[u32], vals: &[f32], scale: &[u8]) -> f64 {
     cols.iter().zip(vals).filter(|(c, _)| scale[**c as usize] > 0).map(|(c, v)| weighted(*v, scale[*c as usize])).sum()
 }
 
-impl SparsePostings {
-    fn build(a: &Vectors, b: &Vectors) -> SparsePostings {
-        let (a, b_csr) = (Csr::new(a), Csr::new(b));
-        let dim = b.dim;
+impl<'v> SparsePostings<'v> {
+    fn build(a: &'v SparseVectors, b_csr: &'v SparseVectors) -> SparsePostings<'v> {
+        let dim = b_csr.dim.max(a.dim);
         // Divisors valid for every value of a coordinate; the smallest gives the
         // strongest bound (|Δn|/L² per unit).
         let mut masks = vec![(1u32 << MAX_DIVISOR) - 1; dim];
-        for m in [&a, &b_csr] {
+        for m in [a, b_csr] {
             for (&c, &v) in m.cols.iter().zip(&m.vals) {
                 let c = c as usize;
                 if masks[c] != 0 {
@@ -163,7 +146,7 @@ impl SparsePostings {
             }
         }
         let scale: Vec<u8> = masks.iter().map(|&m| if m == 0 { 0 } else { m.trailing_zeros() as u8 + 1 }).collect();
-        let n = b.len();
+        let n = b_csr.len();
         let b_mass: Vec<f64> = (0..n)
             .map(|r| {
                 let (c, v) = b_csr.row(r);
@@ -272,6 +255,30 @@ fn match_rows(
 /// The exact range match through the sparse index (inputs already validated).
 /// Same pairs, same order as [`super::brute_force`].
 pub fn sparse_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
+    sparse_match_rows(&a.to_sparse(), &b.to_sparse(), thresholds)
+}
+
+/// [`sparse_match`] on sparse vectors (as batches hold them): the same pairs
+/// in the same order as for their dense form. `thresholds`: one finite
+/// number ≥ 0 per A row (checked).
+pub fn sparse_match_rows(
+    a: &SparseVectors,
+    b: &SparseVectors,
+    thresholds: &[f64],
+) -> Result<(Vec<Pair>, MatchStats), Error> {
+    if a.dim != b.dim {
+        return Err(Error::Parameter(format!(
+            "dimension mismatch: A's vectors have {} components, B's {}",
+            a.dim, b.dim
+        )));
+    }
+    if thresholds.len() != a.len() || thresholds.iter().any(|t| !t.is_finite() || *t < 0.0) {
+        return Err(Error::Parameter(format!(
+            "{} thresholds for {} A vectors, each must be finite and >= 0",
+            thresholds.len(),
+            a.len()
+        )));
+    }
     let ix = SparsePostings::build(a, b);
     let total = AtomicU64::new(0);
     super::join_chunks(crate::par::chunks(a.len(), 512, |rows| match_rows(&ix, thresholds, rows, &total)))

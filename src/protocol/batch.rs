@@ -1,9 +1,9 @@
 //! The vector batch: a party's embedded records, in JSON or the compact binary
 //! form (`GLVB`, [`super::binary`]).
 
-use super::binary::{from_le_bytes, le_bytes, BinaryLayout};
-use super::{envelope, open, VECTOR_BATCH, VERSION};
-use crate::embed::Vectors;
+use super::binary::{le_bytes, BinaryLayout};
+use super::{envelope, open, sparse_wire, VECTOR_BATCH, VECTOR_BATCH_VERSION};
+use crate::embed::{BatchVectors, Vectors};
 use crate::error::ProtocolError;
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +44,8 @@ pub struct VectorBatch {
     pub party: Party,
     pub fingerprint: String,
     pub ids: Vec<String>,
-    pub vectors: Vectors,
+    /// Sparse when unkeyed (and sent as gram ids and counts), dense when keyed.
+    pub vectors: BatchVectors,
     pub thresholds: Option<ThresholdSet>,
     /// Set when the vectors went through a keyed transform (its key never leaves
     /// the parties; this is a public label so both sides can check they agree).
@@ -71,9 +72,17 @@ pub(super) struct BatchHeader {
     pub(super) shape: Option<crate::matching::Shape>,
     /// The numbers, in the JSON form only (the binary form appends them). One
     /// struct for both forms instead of a flattened one: serde's `flatten` costs
-    /// several KB of wasm.
+    /// several KB of wasm. Dense vectors, row-major.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) vectors: Option<Vec<f32>>,
+    /// Sparse vectors in the JSON form: per row, gram ids and counts alternating
+    /// ([`sparse_wire::to_json_rows`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) grams: Option<Vec<Vec<u32>>>,
+    /// In the binary form: the byte length of the sparse rows appended after
+    /// the header ([`sparse_wire::encode`]); absent for dense vectors.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) sparse_bytes: Option<usize>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -92,7 +101,8 @@ impl VectorBatch {
             return Err(invalid(format!("fingerprint {:?} is not a SHA-256 hex digest", self.fingerprint)));
         }
         let n = self.ids.len();
-        if self.vectors.dim == 0 {
+        let dim = self.vectors.dim();
+        if dim == 0 {
             return Err(invalid("dimension 0".into()));
         }
         if let Some(t) = &self.transform {
@@ -102,32 +112,41 @@ impl VectorBatch {
                     crate::keyed::LABEL_PREFIX
                 )));
             }
-            if !self.vectors.dim.is_power_of_two() {
-                return Err(invalid(format!("a keyed batch has a power-of-two dimension, not {}", self.vectors.dim)));
+            if !dim.is_power_of_two() {
+                return Err(invalid(format!("a keyed batch has a power-of-two dimension, not {dim}")));
             }
-        }
-        // checked: a forged header may announce any dimension
-        if n.checked_mul(self.vectors.dim) != Some(self.vectors.data.len()) {
-            return Err(invalid(format!(
-                "{} ids but {} numbers, which is not {} vectors of dimension {}",
-                n,
-                self.vectors.data.len(),
-                n,
-                self.vectors.dim
-            )));
         }
         if let Some(shape) = &self.shape {
             if self.transform.is_some() {
                 return Err(invalid("a keyed batch cannot carry a shape (its coordinates are mixed)".into()));
             }
-            shape.validate(self.vectors.dim).map_err(invalid)?;
+            shape.validate(dim).map_err(invalid)?;
         }
-        if let Some(i) = self.vectors.first_non_finite() {
-            return Err(invalid(format!(
-                "vector {} has a non-finite component ({})",
-                i / self.vectors.dim,
-                self.vectors.data[i]
-            )));
+        match &self.vectors {
+            BatchVectors::Dense(v) => {
+                // checked: a forged header may announce any dimension
+                if n.checked_mul(dim) != Some(v.data.len()) {
+                    return Err(invalid(format!(
+                        "{} ids but {} numbers, which is not {} vectors of dimension {}",
+                        n,
+                        v.data.len(),
+                        n,
+                        dim
+                    )));
+                }
+                if let Some(i) = v.first_non_finite() {
+                    return Err(invalid(format!("vector {} has a non-finite component ({})", i / dim, v.data[i])));
+                }
+            }
+            BatchVectors::Sparse(v) => {
+                if self.transform.is_some() {
+                    return Err(invalid("a keyed batch is dense (the rotation mixes every coordinate)".into()));
+                }
+                if v.len() != n {
+                    return Err(invalid(format!("{n} ids but {} sparse rows", v.len())));
+                }
+                v.validate().map_err(invalid)?;
+            }
         }
         let mut seen = std::collections::HashMap::with_capacity(n);
         for (i, id) in self.ids.iter().enumerate() {
@@ -166,7 +185,7 @@ impl VectorBatch {
         BatchHeader {
             party: self.party,
             fingerprint: self.fingerprint.clone(),
-            dim: self.vectors.dim,
+            dim: self.vectors.dim(),
             count: self.ids.len(),
             ids: self.ids.clone(),
             thresholds: self.thresholds.as_ref().map(|t| ThresholdHeader {
@@ -177,10 +196,32 @@ impl VectorBatch {
             transform: self.transform.clone(),
             shape: self.shape.clone(),
             vectors: None,
+            grams: None,
+            sparse_bytes: None,
         }
     }
 
-    pub(super) fn from_header(h: BatchHeader, data: Vec<f32>, values: Option<Vec<f64>>) -> Result<Self, ProtocolError> {
+    /// The sparse vectors and their counts, when the wire can carry them as
+    /// gram ids and counts (unkeyed, with a shape, every value a count over its
+    /// gram's length); else the batch is sent dense.
+    fn wire_counts(&self) -> Option<(&crate::sparse_vectors::SparseVectors, Vec<u32>)> {
+        match (&self.vectors, &self.shape) {
+            (BatchVectors::Sparse(v), Some(shape)) => sparse_wire::counts(v, &shape.lengths).map(|n| (v, n)),
+            _ => None,
+        }
+    }
+
+    /// The vectors as a dense matrix (keyed batches are; unkeyed ones are
+    /// spread out: research and tests that need every coordinate).
+    pub fn dense_vectors(&self) -> std::borrow::Cow<'_, Vectors> {
+        self.vectors.to_dense()
+    }
+
+    pub(super) fn from_header(
+        h: BatchHeader,
+        vectors: BatchVectors,
+        values: Option<Vec<f64>>,
+    ) -> Result<Self, ProtocolError> {
         if h.count != h.ids.len() {
             return Err(ProtocolError::Invalid {
                 what: "vector batch".into(),
@@ -208,7 +249,7 @@ impl VectorBatch {
             party: h.party,
             fingerprint: h.fingerprint,
             ids: h.ids,
-            vectors: Vectors { dim: h.dim, data },
+            vectors,
             thresholds,
             transform: h.transform,
             shape: h.shape,
@@ -218,21 +259,35 @@ impl VectorBatch {
     }
 
     pub fn to_json(&self) -> String {
-        envelope(VECTOR_BATCH, &BatchHeader { vectors: Some(self.vectors.data.clone()), ..self.header(true) })
+        let h = match self.wire_counts() {
+            Some((v, n)) => BatchHeader { grams: Some(sparse_wire::to_json_rows(v, &n)), ..self.header(true) },
+            None => BatchHeader { vectors: Some(self.dense_vectors().data.clone()), ..self.header(true) },
+        };
+        envelope(VECTOR_BATCH, &h)
     }
 
     pub fn from_json(text: &str) -> Result<Self, ProtocolError> {
         let mut h: BatchHeader = open(text, VECTOR_BATCH)?;
-        let data = h.vectors.take().ok_or_else(|| ProtocolError::Malformed {
-            expected: VECTOR_BATCH,
-            reason: "missing field `vectors`".into(),
-        })?;
-        Self::from_header(h, data, None)
+        let malformed = |reason: &str| ProtocolError::Malformed { expected: VECTOR_BATCH, reason: reason.into() };
+        let vectors = match (h.vectors.take(), h.grams.take()) {
+            (Some(data), None) => BatchVectors::Dense(Vectors { dim: h.dim, data }),
+            (None, Some(rows)) => {
+                let lengths = h.shape.as_ref().map(|s| s.lengths.as_slice()).ok_or_else(|| {
+                    malformed("sparse vectors (`grams`) need the base's shape for their gram lengths")
+                })?;
+                BatchVectors::Sparse(sparse_wire::from_json_rows(&rows, h.dim, lengths)?)
+            }
+            (Some(_), Some(_)) => return Err(malformed("both `vectors` and `grams`: a batch has one of them")),
+            (None, None) => return Err(malformed("missing field `vectors` (or `grams`)")),
+        };
+        Self::from_header(h, vectors, None)
     }
 
     /// The compact binary form: `GLVB`, u32 LE version, u32 LE header length, the
     /// JSON header (format, version, party, fingerprint, dim, count, ids, threshold
-    /// mode), then count·dim f32 LE, then count f64 LE thresholds if announced.
+    /// mode, shape, `sparse_bytes`), then the vectors, then count f64 LE
+    /// thresholds if announced. The vectors are `sparse_bytes` of sparse rows
+    /// ([`sparse_wire`]) when the header has it, else count·dim f32 LE.
     pub fn to_binary(&self) -> Vec<u8> {
         self.binary_parts().concat()
     }
@@ -242,16 +297,27 @@ impl VectorBatch {
     /// header, the vectors' numbers, the thresholds' (empty without thresholds).
     /// The numbers are their own memory on little-endian machines, not a copy.
     pub fn binary_parts(&self) -> [std::borrow::Cow<'_, [u8]>; 3] {
-        let thresholds = self.thresholds.as_ref().map_or(std::borrow::Cow::Borrowed(&[][..]), |t| le_bytes(&t.values));
-        [std::borrow::Cow::Owned(self.binary_prefix()), le_bytes(&self.vectors.data), thresholds]
+        use std::borrow::Cow;
+        let thresholds = self.thresholds.as_ref().map_or(Cow::Borrowed(&[][..]), |t| le_bytes(&t.values));
+        let (header, vectors) = match (self.wire_counts(), &self.vectors) {
+            (Some((v, n)), _) => {
+                let rows = sparse_wire::encode(v, &n);
+                (BatchHeader { sparse_bytes: Some(rows.len()), ..self.header(false) }, Cow::Owned(rows))
+            }
+            (None, BatchVectors::Dense(v)) => (self.header(false), le_bytes(&v.data)),
+            (None, BatchVectors::Sparse(s)) => {
+                (self.header(false), Cow::Owned(le_bytes(&Vectors::from_sparse(s).data).into_owned()))
+            }
+        };
+        [Cow::Owned(Self::binary_prefix(&header)), vectors, thresholds]
     }
 
     /// The binary form's bytes before the numbers: preamble and JSON header.
-    pub fn binary_prefix(&self) -> Vec<u8> {
-        let header = envelope(VECTOR_BATCH, &self.header(false));
+    fn binary_prefix(header: &BatchHeader) -> Vec<u8> {
+        let header = envelope(VECTOR_BATCH, header);
         let mut out = Vec::with_capacity(12 + header.len());
         out.extend_from_slice(b"GLVB");
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        out.extend_from_slice(&VECTOR_BATCH_VERSION.to_le_bytes());
         out.extend_from_slice(&(header.len() as u32).to_le_bytes());
         out.extend_from_slice(header.as_bytes());
         out
@@ -259,9 +325,9 @@ impl VectorBatch {
 
     pub fn from_binary(bytes: &[u8]) -> Result<Self, ProtocolError> {
         let layout = BinaryLayout::read(bytes, bytes.len())?;
-        let data = from_le_bytes(&bytes[layout.vectors.clone()]);
-        let values = layout.thresholds.clone().map(|r| from_le_bytes(&bytes[r]));
-        layout.into_batch(data, values)
+        let vectors = layout.decode_vectors(&bytes[layout.vectors.clone()])?;
+        let values = layout.thresholds.clone().map(|r| super::binary::from_le_bytes(&bytes[r]));
+        layout.into_batch(vectors, values)
     }
 
     /// Reads either form (binary if it starts with the magic).

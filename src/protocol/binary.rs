@@ -2,7 +2,8 @@
 //! thresholds after a JSON header).
 
 use super::batch::{BatchHeader, VectorBatch};
-use super::{open, VECTOR_BATCH, VERSION};
+use super::{open, sparse_wire, VECTOR_BATCH, VECTOR_BATCH_VERSION};
+use crate::embed::{BatchVectors, Vectors};
 use crate::error::ProtocolError;
 
 /// A binary vector batch whose preamble and header were read and checked: where
@@ -11,7 +12,8 @@ use crate::error::ProtocolError;
 /// the message in between).
 pub struct BinaryLayout {
     header: BatchHeader,
-    /// Byte range of the count·dim f32 LE vector components.
+    /// Byte range of the vectors: count·dim f32 LE components, or the sparse
+    /// rows when [`Self::is_sparse`].
     pub vectors: std::ops::Range<usize>,
     /// Byte range of the count f64 LE thresholds, if the header announces them.
     pub thresholds: Option<std::ops::Range<usize>>,
@@ -33,7 +35,7 @@ impl BinaryLayout {
         let header_text = std::str::from_utf8(&prefix[12..12 + hlen])
             .map_err(|_| ProtocolError::Malformed { expected: VECTOR_BATCH, reason: "header is not UTF-8".into() })?;
         let h: BatchHeader = open(header_text, VECTOR_BATCH)?;
-        if h.vectors.is_some() {
+        if h.vectors.is_some() || h.grams.is_some() {
             return Err(ProtocolError::Invalid {
                 what: "binary vector batch".into(),
                 reason: "the header carries vectors (only the JSON form does)".into(),
@@ -41,15 +43,21 @@ impl BinaryLayout {
         }
         let rest = total - 12 - hlen;
         let n = h.count;
-        let need_vec =
-            n.checked_mul(h.dim).and_then(|x| x.checked_mul(4)).ok_or_else(|| trunc("size overflow".into()))?;
+        let need_vec = match h.sparse_bytes {
+            Some(b) => b,
+            None => n.checked_mul(h.dim).and_then(|x| x.checked_mul(4)).ok_or_else(|| trunc("size overflow".into()))?,
+        };
         let need_th =
             if h.thresholds.is_some() { n.checked_mul(8).ok_or_else(|| trunc("size overflow".into()))? } else { 0 };
         let need = need_vec.checked_add(need_th).ok_or_else(|| trunc("size overflow".into()))?;
         if rest < need {
             return Err(trunc(format!(
-                "{} bytes of numbers, {} expected for {} vectors of dimension {}",
-                rest, need, n, h.dim
+                "{} bytes of numbers, {} expected for {} vectors of dimension {}{}",
+                rest,
+                need,
+                n,
+                h.dim,
+                if h.sparse_bytes.is_some() { " (sparse)" } else { "" }
             )));
         }
         if rest > need {
@@ -79,17 +87,44 @@ impl BinaryLayout {
             });
         }
         let version = u32::from_le_bytes([preamble[4], preamble[5], preamble[6], preamble[7]]);
-        if version != VERSION {
-            return Err(ProtocolError::Version { format: VECTOR_BATCH.into(), found: version, supported: VERSION });
+        if version != VECTOR_BATCH_VERSION {
+            return Err(ProtocolError::Version {
+                format: VECTOR_BATCH.into(),
+                found: version,
+                supported: VECTOR_BATCH_VERSION,
+            });
         }
         let hlen = u32::from_le_bytes([preamble[8], preamble[9], preamble[10], preamble[11]]) as usize;
         Ok(12 + hlen)
     }
 
-    /// The batch, from the numbers read out of [`Self::vectors`] and
-    /// [`Self::thresholds`]; validated like every batch read.
-    pub fn into_batch(self, data: Vec<f32>, values: Option<Vec<f64>>) -> Result<VectorBatch, ProtocolError> {
-        VectorBatch::from_header(self.header, data, values)
+    /// The vectors' dimension.
+    pub fn dim(&self) -> usize {
+        self.header.dim
+    }
+
+    /// Whether the vectors are sparse rows ([`sparse_wire`]), not f32 numbers.
+    pub fn is_sparse(&self) -> bool {
+        self.header.sparse_bytes.is_some()
+    }
+
+    /// The vectors from the bytes of [`Self::vectors`].
+    pub fn decode_vectors(&self, bytes: &[u8]) -> Result<BatchVectors, ProtocolError> {
+        let h = &self.header;
+        if h.sparse_bytes.is_none() {
+            return Ok(BatchVectors::Dense(Vectors { dim: h.dim, data: from_le_bytes(bytes) }));
+        }
+        let lengths = h.shape.as_ref().map(|s| s.lengths.as_slice()).ok_or_else(|| ProtocolError::Invalid {
+            what: "binary vector batch".into(),
+            reason: "sparse vectors need the base's shape for their gram lengths".into(),
+        })?;
+        Ok(BatchVectors::Sparse(sparse_wire::decode(bytes, h.count, h.dim, lengths)?))
+    }
+
+    /// The batch, from the vectors read out of [`Self::vectors`] and the
+    /// numbers of [`Self::thresholds`]; validated like every batch read.
+    pub fn into_batch(self, vectors: BatchVectors, values: Option<Vec<f64>>) -> Result<VectorBatch, ProtocolError> {
+        VectorBatch::from_header(self.header, vectors, values)
     }
 }
 

@@ -22,8 +22,22 @@ pub const NOISY_BASE: &str = "gramlink/noisy-base";
 pub const SHARED_BASE: &str = "gramlink/shared-base";
 pub const VECTOR_BATCH: &str = "gramlink/vector-batch";
 pub const MATCH_RESULT: &str = "gramlink/match-result";
-/// The version this build writes and reads, for every message.
+/// The version this build writes and reads, for every message but the vector
+/// batch ([`VECTOR_BATCH_VERSION`]).
 pub const VERSION: u32 = 1;
+/// The vector batch's version: 2 carries unkeyed vectors sparse, as gram ids
+/// and counts ([`sparse_wire`]); version 1 batches (dense f32 only) are refused
+/// with an error naming both versions.
+pub const VECTOR_BATCH_VERSION: u32 = 2;
+
+/// The version of messages of `format`.
+pub(crate) fn version_of(format: &str) -> u32 {
+    if format == VECTOR_BATCH {
+        VECTOR_BATCH_VERSION
+    } else {
+        VERSION
+    }
+}
 /// Largest message accepted (bytes): a NAMES batch is about 45 MB in JSON.
 pub const MAX_MESSAGE_BYTES: usize = 1 << 30;
 
@@ -31,7 +45,7 @@ pub const MAX_MESSAGE_BYTES: usize = 1 << 30;
 pub(crate) fn envelope<T: Serialize>(format: &str, body: &T) -> String {
     let mut v = serde_json::to_value(body).unwrap_or(Value::Null);
     if let Value::Object(map) = &mut v {
-        map.insert("version".into(), Value::from(VERSION));
+        map.insert("version".into(), Value::from(version_of(format)));
         map.insert("format".into(), Value::from(format));
     }
     // serde_json writes object keys in insertion order only with preserve_order;
@@ -68,11 +82,11 @@ pub(crate) fn open<T: DeserializeOwned>(text: &str, format: &'static str) -> Res
         .get("version")
         .and_then(Value::as_u64)
         .ok_or_else(|| ProtocolError::Malformed { expected: format, reason: "no numeric \"version\" field".into() })?;
-    if version != VERSION as u64 {
+    if version != version_of(format) as u64 {
         return Err(ProtocolError::Version {
             format: format.into(),
             found: version.min(u32::MAX as u64) as u32,
-            supported: VERSION,
+            supported: version_of(format),
         });
     }
     serde_json::from_value(value).map_err(|e| ProtocolError::Malformed { expected: format, reason: e.to_string() })
@@ -171,6 +185,7 @@ pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
 
 mod batch;
 mod binary;
+pub mod sparse_wire;
 
 pub use batch::{Party, ThresholdSet, VectorBatch};
 pub use binary::{from_le_bytes, read_numbers, BinaryLayout, Number};

@@ -13,10 +13,10 @@
 //! it is used. Version 2 (version 1 held dense vectors only).
 
 use super::schema::{Kind, Schema};
-use crate::embed::Vectors;
+use crate::embed::{BatchVectors, Vectors};
 use crate::error::{Error, ProtocolError};
 use crate::protocol::{envelope, open, Party};
-use crate::sparse_vectors::{RowSource, SparseVectors};
+use crate::sparse_vectors::SparseVectors;
 use serde::{Deserialize, Serialize};
 
 pub const RECORD_BATCH: &str = "gramlink/record-batch";
@@ -24,57 +24,13 @@ const MAGIC: &[u8; 4] = b"GLRB";
 /// The binary form's version.
 pub const VERSION: u32 = 2;
 
-/// A part's vectors: sparse when unkeyed (the embedding's non-zero grams),
-/// dense when keyed (the rotation mixes every coordinate).
-#[derive(Debug, Clone, PartialEq)]
-pub enum PartVectors {
-    Sparse(SparseVectors),
-    Dense(Vectors),
-}
-
-impl PartVectors {
-    pub fn dim(&self) -> usize {
-        match self {
-            PartVectors::Sparse(s) => s.dim,
-            PartVectors::Dense(d) => d.dim,
-        }
-    }
-
-    pub fn len(&self) -> usize {
-        match self {
-            PartVectors::Sparse(s) => s.len(),
-            PartVectors::Dense(d) => d.len(),
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The rows through their non-zero entries.
-    pub fn source(&self) -> &(dyn RowSource + Sync) {
-        match self {
-            PartVectors::Sparse(s) => s,
-            PartVectors::Dense(d) => d,
-        }
-    }
-
-    /// The dense vectors (keyed parts).
-    pub fn dense(&self) -> Option<&Vectors> {
-        match self {
-            PartVectors::Dense(d) => Some(d),
-            PartVectors::Sparse(_) => None,
-        }
-    }
-}
-
 /// One embedded part of a field (a date has three: year, month, day).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Part {
     /// The records (row numbers in the batch) whose value is present, ascending.
     pub rows: Vec<u32>,
     /// One vector per present row.
-    pub vectors: PartVectors,
+    pub vectors: BatchVectors,
     /// Party A's thresholds, per edit distance: one per present row.
     pub thresholds: Vec<(u32, Vec<f64>)>,
 }
@@ -226,7 +182,7 @@ impl RecordBatch {
                             return Err(at("its rows are not ascending row numbers of the batch".into()).into());
                         }
                         match &p.vectors {
-                            PartVectors::Dense(v) => {
+                            BatchVectors::Dense(v) => {
                                 if !self.keyed {
                                     return Err(at("dense vectors in an unkeyed batch (they are sparse)".into()).into());
                                 }
@@ -243,7 +199,7 @@ impl RecordBatch {
                                     return Err(at(format!("vector {} has a non-finite component", i / v.dim)).into());
                                 }
                             }
-                            PartVectors::Sparse(s) => {
+                            BatchVectors::Sparse(s) => {
                                 if self.keyed || shape.is_none() {
                                     return Err(
                                         at("sparse vectors need an unkeyed batch with the base's shape".into()).into(),
@@ -314,11 +270,11 @@ impl RecordBatch {
                                 .iter()
                                 .map(|p| {
                                     let nnz = match &p.vectors {
-                                        PartVectors::Dense(v) => {
+                                        BatchVectors::Dense(v) => {
                                             numbers.extend(v.data.iter().flat_map(|x| x.to_le_bytes()));
                                             None
                                         }
-                                        PartVectors::Sparse(s) => {
+                                        BatchVectors::Sparse(s) => {
                                             for w in s.starts.windows(2) {
                                                 numbers.extend(((w[1] - w[0]) as u32).to_le_bytes());
                                             }
@@ -415,7 +371,7 @@ impl RecordBatch {
                             None => {
                                 let raw = take(n.checked_mul(p.dim).and_then(|x| x.checked_mul(4)))?;
                                 let data = raw.chunks_exact(4).map(f32_le).collect();
-                                PartVectors::Dense(Vectors { dim: p.dim, data })
+                                BatchVectors::Dense(Vectors { dim: p.dim, data })
                             }
                             Some(nnz) => {
                                 let mut starts = Vec::with_capacity(n + 1);
@@ -432,7 +388,7 @@ impl RecordBatch {
                                 }
                                 let cols = take(nnz.checked_mul(4))?.chunks_exact(4).map(u32_le).collect();
                                 let vals = take(nnz.checked_mul(4))?.chunks_exact(4).map(f32_le).collect();
-                                PartVectors::Sparse(SparseVectors { dim: p.dim, starts, cols, vals })
+                                BatchVectors::Sparse(SparseVectors { dim: p.dim, starts, cols, vals })
                             }
                         };
                         let mut thresholds = Vec::new();

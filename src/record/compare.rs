@@ -9,9 +9,10 @@
 //! pair beyond it is more than `ed` edits apart. "Exact" is distance 0 (for
 //! keyed vectors: within the transform's proven rounding bound).
 
-use super::batch::{FieldData, Part, PartVectors, RecordBatch};
+use super::batch::{FieldData, Part, RecordBatch};
 use super::schema::{DateWeights, Kind, Schema};
 use super::sparse_rows;
+use crate::embed::BatchVectors;
 use crate::keyed::matching_thresholds;
 use crate::matching::distance;
 use crate::shape::Shape;
@@ -54,10 +55,10 @@ pub(crate) fn row_index(rows: &[u32], n: usize) -> Vec<u32> {
     out
 }
 
-fn sparse_of(v: &PartVectors) -> Cow<'_, SparseVectors> {
+fn sparse_of(v: &BatchVectors) -> Cow<'_, SparseVectors> {
     match v {
-        PartVectors::Sparse(s) => Cow::Borrowed(s),
-        PartVectors::Dense(d) => Cow::Owned(d.to_sparse()),
+        BatchVectors::Sparse(s) => Cow::Borrowed(s),
+        BatchVectors::Dense(d) => Cow::Owned(d.to_sparse()),
     }
 }
 

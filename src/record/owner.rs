@@ -21,7 +21,7 @@
 //! learns is in docs/THREAT_MODEL.md). Embedded vectors are a function of the
 //! record and the shared bases, as for one string.
 
-use super::batch::{FieldData, Part, PartVectors, RecordBatch};
+use super::batch::{FieldData, Part, RecordBatch};
 use super::schema::{Kind, Schema};
 use super::values::{field_alphabet, read_table, RecordTable};
 use crate::alphabet::Alphabet;
@@ -29,6 +29,7 @@ use crate::base::{NoisyBase, SharedBase};
 use crate::config::Config;
 use crate::dataset::Dataset;
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
+use crate::embed::BatchVectors;
 use crate::embed::Embedder;
 use crate::error::Error;
 use crate::keyed::{Key, Transform};
@@ -349,10 +350,10 @@ fn embed_part(
     // unkeyed: sparse (a value has a few dozen of the base's grams); keyed:
     // the rotation makes every coordinate non-zero, so dense
     let vectors = match key {
-        Some(k) => PartVectors::Dense(
+        Some(k) => BatchVectors::Dense(
             Transform::new(k, base.fingerprint(), embedder.dim())?.apply(&embedder.embed_all(&texts, progress)?)?,
         ),
-        None => PartVectors::Sparse(embedder.embed_all_sparse(&texts, progress)?),
+        None => BatchVectors::Sparse(embedder.embed_all_sparse(&texts, progress)?),
     };
     Ok(Part { rows: values.iter().map(|(r, _)| *r).collect(), vectors, thresholds })
 }

@@ -5,6 +5,7 @@
 //! map, and one pass over the numbers instead of three).
 
 use super::errors::{invalid, message_bytes};
+use crate::embed::{BatchVectors, Vectors};
 use crate::protocol::{read_numbers, BinaryLayout, Number, VectorBatch};
 use std::ops::Range;
 use wasm_bindgen::{JsCast, JsValue};
@@ -20,7 +21,13 @@ pub(super) fn read_batch(v: &JsValue, what: &str) -> Result<VectorBatch, JsValue
             let prefix_len = BinaryLayout::prefix_len(&preamble).map_err(protocol)?;
             let prefix = bytes.subarray(0, len.min(prefix_len) as u32).to_vec();
             let layout = BinaryLayout::read(&prefix, len).map_err(protocol)?;
-            let vectors = numbers::<f32>(bytes, &layout.vectors);
+            let vectors = if layout.is_sparse() {
+                // gram ids and counts: a few bytes a record, decoded from one copy
+                let raw = bytes.subarray(layout.vectors.start as u32, layout.vectors.end as u32).to_vec();
+                layout.decode_vectors(&raw).map_err(protocol)?
+            } else {
+                BatchVectors::Dense(Vectors { dim: layout.dim(), data: numbers::<f32>(bytes, &layout.vectors) })
+            };
             let thresholds = layout.thresholds.clone().map(|r| numbers::<f64>(bytes, &r));
             return layout.into_batch(vectors, thresholds).map_err(protocol);
         }

@@ -144,7 +144,7 @@ pub fn batch_info(batch: JsValue) -> Result<JsValue, JsValue> {
         party: b.party.name(),
         fingerprint: b.fingerprint.clone(),
         size: b.ids.len(),
-        dim: b.vectors.dim,
+        dim: b.vectors.dim(),
         threshold_mode: b.thresholds.as_ref().map(|t| t.mode.name()),
         ed: b.thresholds.as_ref().map(|t| t.ed),
         transform: b.transform.clone(),

@@ -71,7 +71,7 @@ impl Matcher {
 
     #[wasm_bindgen(getter)]
     pub fn dim(&self) -> usize {
-        self.matcher.a().vectors.dim
+        self.matcher.a().vectors.dim()
     }
 
     /// Links the batches. Returns `{rule, fingerprint, candidates, count, a:
