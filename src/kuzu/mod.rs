@@ -18,4 +18,6 @@
 //! docs/KUZU.md has the method, the measurements and where this departs from the
 //! printed paper; docs/THREAT_MODEL.md what each role learns.
 
+pub mod bigrams;
+pub mod blocks;
 pub mod paillier;
