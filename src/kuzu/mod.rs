@@ -21,3 +21,4 @@
 pub mod bigrams;
 pub mod blocks;
 pub mod paillier;
+pub mod release;
