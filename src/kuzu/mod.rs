@@ -20,5 +20,6 @@
 
 pub mod bigrams;
 pub mod blocks;
+pub mod compare;
 pub mod paillier;
 pub mod release;
