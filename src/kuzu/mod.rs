@@ -23,3 +23,5 @@ pub mod blocks;
 pub mod compare;
 pub mod paillier;
 pub mod release;
+pub mod session;
+pub mod table;

@@ -1,0 +1,352 @@
+//! `gramlink kuzu`: the private linkage of Kuzu et al. (EDBT 2013), one command
+//! per step of each role — C: `blocks`, `keygen`, `decide`; A: `encrypt`;
+//! B: `compare` — and `eval`/`bench`, which run every role on local files
+//! ([`crate::kuzu_eval`]). Every step is the core's ([`gramlink::kuzu`]).
+
+use crate::io::{self, CliError, InFile, Result};
+use clap::{Args, Subcommand};
+use gramlink::kuzu::blocks::{public_values, BlockModel, PublicSource};
+use gramlink::kuzu::compare::alice::{encrypt_block, write_block, write_header, Handles};
+use gramlink::kuzu::compare::bob::{compare_block, read_pairs, write_pair, write_pairs_header};
+use gramlink::kuzu::compare::charlie::decide;
+use gramlink::kuzu::compare::rule::{Rule, RuleSpec, Value};
+use gramlink::kuzu::paillier::{self, PrivateKey};
+use gramlink::kuzu::release::{release, ReleaseParams};
+use gramlink::kuzu::table::Table;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+#[derive(Args)]
+pub struct KuzuArgs {
+    #[command(subcommand)]
+    command: KuzuCommand,
+}
+
+#[derive(Subcommand)]
+enum KuzuCommand {
+    /// C: cluster a public list of identifiers into a block model (JSON, with its fingerprint).
+    Blocks(BlocksArgs),
+    /// C: generate a Paillier key pair (the private key stays with C).
+    Keygen(KeygenArgs),
+    /// A: block, release with ε-DP noisy block sizes, and encrypt (binary GLKA).
+    Encrypt(EncryptArgs),
+    /// B: compare its records with A's encrypted blocks and blind (binary GLKC) for C.
+    Compare(CompareArgs),
+    /// C: decrypt the blinded pairs and decide; writes the matching pair ids.
+    Decide(DecideArgs),
+    /// Every role on two local files; prints precision, recall, F1, RR, PC, time and bytes per role.
+    Eval(crate::kuzu_eval::EvalArgs),
+    /// Speed of each role's operations (encryptions/s, comparisons/s, decisions/s) per key size.
+    Bench(crate::kuzu_eval::BenchArgs),
+}
+
+pub fn cmd_kuzu(a: KuzuArgs) -> Result<()> {
+    match a.command {
+        KuzuCommand::Blocks(a) => cmd_blocks(a),
+        KuzuCommand::Keygen(a) => cmd_keygen(a),
+        KuzuCommand::Encrypt(a) => cmd_encrypt(a),
+        KuzuCommand::Compare(a) => cmd_compare(a),
+        KuzuCommand::Decide(a) => cmd_decide(a),
+        KuzuCommand::Eval(a) => crate::kuzu_eval::cmd_eval(a),
+        KuzuCommand::Bench(a) => crate::kuzu_eval::cmd_bench(a),
+    }
+}
+
+/// A public list and how to cluster it.
+#[derive(Args)]
+pub struct PublicArgs {
+    /// The public list, one value a line, most frequent first (data/names.txt, data/cities.txt).
+    #[arg(long)]
+    pub public: PathBuf,
+    /// How many of its first distinct values to cluster.
+    #[arg(long, default_value_t = 2500)]
+    pub take: usize,
+    /// The number of blocks n_B.
+    #[arg(long, default_value_t = 500)]
+    pub blocks: usize,
+}
+
+impl PublicArgs {
+    pub fn model(&self, identifier: &str) -> Result<BlockModel> {
+        let text = io::read_text(&self.public)?;
+        let values = public_values(&text, self.take);
+        let source = PublicSource {
+            name: self.public.file_name().map_or_else(String::new, |n| n.to_string_lossy().into_owned()),
+            sha256: hex::encode(Sha256::digest(text.as_bytes())),
+            used: values.len(),
+        };
+        Ok(BlockModel::build(identifier, source, &values, self.blocks)?)
+    }
+}
+
+#[derive(Args)]
+struct BlocksArgs {
+    #[command(flatten)]
+    public: PublicArgs,
+    /// The records' column these values stand for (the rule's `block`).
+    #[arg(long, default_value = "surname")]
+    identifier: String,
+    #[arg(long, short)]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+struct KeygenArgs {
+    /// Modulus size in bits (2048 is the secure default; 512 only for tests).
+    #[arg(long, default_value_t = paillier::DEFAULT_BITS)]
+    bits: u32,
+    /// Where to write the private key (C keeps it).
+    #[arg(long)]
+    out: PathBuf,
+    /// Where to write the public key (for A and B).
+    #[arg(long)]
+    public: PathBuf,
+    /// Seed: a reproducible key, NOT secret (tests only).
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+/// The files every party reads.
+#[derive(Args)]
+pub struct RuleArgs {
+    /// The decision rule (TOML or JSON): id and blocking columns, θ, attributes (docs/KUZU.md).
+    #[arg(long)]
+    pub rule: PathBuf,
+}
+
+impl RuleArgs {
+    pub fn load(&self) -> Result<Rule> {
+        let text = io::read_text(&self.rule)?;
+        let spec: RuleSpec = if self.rule.extension().is_some_and(|e| e == "toml") {
+            toml::from_str(&text).map_err(|e| {
+                CliError::from(gramlink::Error::Input(gramlink::error::InputError::Format(format!(
+                    "rule: {}",
+                    e.message()
+                ))))
+            })?
+        } else {
+            serde_json::from_str(&text).map_err(|e| {
+                CliError::from(gramlink::Error::Input(gramlink::error::InputError::Format(format!("rule: {e}"))))
+            })?
+        };
+        Ok(spec.validate().in_file(&self.rule)?)
+    }
+}
+
+#[derive(Args)]
+struct EncryptArgs {
+    /// A's records (CSV with a header).
+    input: PathBuf,
+    #[command(flatten)]
+    rule: RuleArgs,
+    #[arg(long)]
+    model: PathBuf,
+    /// C's public key.
+    #[arg(long)]
+    key: PathBuf,
+    #[arg(long, default_value_t = 0.3)]
+    epsilon: f64,
+    /// Suppression cost w_n (comparisons one avoided suppression is worth).
+    #[arg(long, default_value_t = 5000.0)]
+    wn: f64,
+    /// B's number of records (public; sets the shift of the noise).
+    #[arg(long)]
+    b_records: u64,
+    /// The encrypted blocks for B (binary).
+    #[arg(long, short)]
+    out: PathBuf,
+    /// A's own report (fakes, suppressed records, handles): never send it.
+    #[arg(long)]
+    report: PathBuf,
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Args)]
+struct CompareArgs {
+    /// B's records (CSV with a header).
+    input: PathBuf,
+    #[command(flatten)]
+    rule: RuleArgs,
+    #[arg(long)]
+    model: PathBuf,
+    #[arg(long)]
+    key: PathBuf,
+    /// A's encrypted blocks.
+    #[arg(long)]
+    blocks: PathBuf,
+    /// Skip re-randomizing the ciphertexts sent to C (faster; see docs/THREAT_MODEL.md).
+    #[arg(long)]
+    no_rerandomize: bool,
+    /// The blinded pairs for C (binary).
+    #[arg(long, short)]
+    out: PathBuf,
+    /// B's own map from pair ids to (A handle, B id): never send it.
+    #[arg(long)]
+    map: PathBuf,
+    #[arg(long)]
+    seed: Option<u64>,
+}
+
+#[derive(Args)]
+struct DecideArgs {
+    /// B's blinded pairs.
+    pairs: PathBuf,
+    #[command(flatten)]
+    rule: RuleArgs,
+    /// C's private key.
+    #[arg(long)]
+    key: PathBuf,
+    /// The matching pair ids (JSON).
+    #[arg(long, short)]
+    out: PathBuf,
+}
+
+fn cmd_blocks(a: BlocksArgs) -> Result<()> {
+    let model = a.public.model(&a.identifier)?;
+    io::write_atomic(&a.out, model.to_json().as_bytes())?;
+    eprintln!(
+        "{} public values of {} in {} blocks (+1 for empty values), fingerprint {} -> {}",
+        model.source.used,
+        model.source.name,
+        model.blocks.len(),
+        model.fingerprint,
+        a.out.display()
+    );
+    Ok(())
+}
+
+fn cmd_keygen(a: KeygenArgs) -> Result<()> {
+    let mut rng = crate::randomness(a.seed, "this key is")?;
+    let key = PrivateKey::generate(a.bits, &mut rng)?;
+    io::write_atomic(&a.out, paillier::write_private_key(&key).as_bytes())?;
+    io::write_atomic(&a.public, paillier::write_public_key(key.public()).as_bytes())?;
+    eprintln!(
+        "{}-bit Paillier key {} -> {} (public: {})",
+        a.bits,
+        key.public().fingerprint(),
+        a.out.display(),
+        a.public.display()
+    );
+    Ok(())
+}
+
+fn read_model(p: &Path) -> Result<BlockModel> {
+    Ok(BlockModel::from_json(&io::read_text(p)?).in_file(p)?)
+}
+
+fn fingerprint_bytes(hex_fp: &str) -> [u8; 32] {
+    let mut f = [0u8; 32];
+    let _ = hex::decode_to_slice(hex_fp, &mut f);
+    f
+}
+
+fn read_table(p: &Path, rule: &Rule) -> Result<Table> {
+    Ok(Table::read_csv(&io::read_bytes(p)?, &p.display().to_string(), rule)?)
+}
+
+fn cmd_encrypt(a: EncryptArgs) -> Result<()> {
+    let rule = a.rule.load()?;
+    let model = read_model(&a.model)?;
+    let key = paillier::read_public_key(&io::read_text(&a.key)?).in_file(&a.key)?;
+    let params = ReleaseParams::new(a.epsilon, a.wn, a.b_records)?;
+    let table = read_table(&a.input, &rule)?;
+    let mut rng = crate::randomness(a.seed, "the block sizes are")?;
+    let assigner = model.assigner();
+    let blocks: Vec<usize> = table.block_values.iter().map(|v| assigner.block_of(v)).collect();
+    let mut ledger = gramlink::dp::BudgetLedger::new(params.epsilon);
+    let rel = release(&blocks, model.n_blocks(), &params, &mut ledger, &mut rng)?;
+    let mut out = Vec::new();
+    write_header(&key, &fingerprint_bytes(&model.fingerprint), &rule, model.n_blocks(), &mut out);
+    let mut handles = Handles::default();
+    let mut owned: Vec<(String, Option<String>)> = Vec::new();
+    let bar = crate::progress_bar::Bar::new();
+    for slots in &rel.blocks {
+        let (enc, owner) = encrypt_block(&key, &rule, slots, &table.records, &mut handles, &mut rng);
+        write_block(&key, &enc, &mut out);
+        owned.extend(owner.into_iter().map(|(h, i)| (format!("{h:016x}"), i.map(|i| table.ids[i].clone()))));
+    }
+    drop(bar);
+    io::write_atomic(&a.out, &out)?;
+    let report = serde_json::json!({
+        "format": "gramlink/kuzu-release-report", "version": 1, "release": rel.report, "handles": owned,
+    });
+    io::write_atomic(&a.report, report.to_string().as_bytes())?;
+    eprintln!(
+        "{} records in {} blocks: {} released ({} fakes, {} suppressed), ε = {}, {} bytes -> {}",
+        table.len(),
+        model.n_blocks(),
+        rel.blocks.iter().map(Vec::len).sum::<usize>(),
+        rel.report.fakes,
+        rel.report.suppressed.len(),
+        a.epsilon,
+        out.len(),
+        a.out.display()
+    );
+    Ok(())
+}
+
+fn cmd_compare(a: CompareArgs) -> Result<()> {
+    let rule = a.rule.load()?;
+    let model = read_model(&a.model)?;
+    let key = paillier::read_public_key(&io::read_text(&a.key)?).in_file(&a.key)?;
+    let table = read_table(&a.input, &rule)?;
+    let bytes = io::read_bytes(&a.blocks)?;
+    let mut reader = gramlink::kuzu::compare::alice::BlocksReader::open(
+        &bytes,
+        &key,
+        &fingerprint_bytes(&model.fingerprint),
+        &rule,
+        model.n_blocks(),
+    )
+    .in_file(&a.blocks)?;
+    let assigner = model.assigner();
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); model.n_blocks()];
+    for (j, v) in table.block_values.iter().enumerate() {
+        members[assigner.block_of(v)].push(j);
+    }
+    let mut rng = crate::randomness(a.seed, "the blinding is")?;
+    let (mut ids, mut all, mut map) = (Handles::default(), Vec::new(), Vec::new());
+    let mut blk = 0;
+    while let Some(enc) = reader.next_block(&key).in_file(&a.blocks)? {
+        let b_side: Vec<(usize, &[Value])> = members[blk].iter().map(|&j| (j, table.records[j].as_slice())).collect();
+        blk += 1;
+        if enc.is_empty() || b_side.is_empty() {
+            continue;
+        }
+        let (pairs, m) = compare_block(&key, &rule, &enc, &b_side, !a.no_rerandomize, &mut ids, &mut rng)?;
+        all.extend(pairs);
+        map.extend(m.into_iter().map(|(id, h, j)| (format!("{id:016x}"), format!("{h:016x}"), table.ids[j].clone())));
+    }
+    // C must not learn the blocks from the order of the pairs: sorted by their random ids
+    all.sort_by_key(|p| p.id);
+    let count = all.len() as u64;
+    let mut out = Vec::new();
+    write_pairs_header(&key, &rule, count, &mut out);
+    for p in &all {
+        write_pair(&key, p, &mut out);
+    }
+    io::write_atomic(&a.out, &out)?;
+    let map = serde_json::json!({ "format": "gramlink/kuzu-pair-map", "version": 1, "pairs": map });
+    io::write_atomic(&a.map, map.to_string().as_bytes())?;
+    eprintln!("{count} pairs compared and blinded, {} bytes -> {}", out.len(), a.out.display());
+    Ok(())
+}
+
+fn cmd_decide(a: DecideArgs) -> Result<()> {
+    let rule = a.rule.load()?;
+    let key = paillier::read_private_key(&io::read_text(&a.key)?).in_file(&a.key)?;
+    let pairs = read_pairs(&io::read_bytes(&a.pairs)?, key.public(), &rule).in_file(&a.pairs)?;
+    let mut matched = Vec::new();
+    for p in &pairs {
+        if decide(&key, &rule, p).in_file(&a.pairs)? {
+            matched.push(format!("{:016x}", p.id));
+        }
+    }
+    let out = serde_json::json!({
+        "format": "gramlink/kuzu-matches", "version": 1, "key": key.public().fingerprint(), "pairs": matched,
+    });
+    io::write_atomic(&a.out, out.to_string().as_bytes())?;
+    eprintln!("{} of {} pairs match -> {}", matched.len(), pairs.len(), a.out.display());
+    Ok(())
+}
