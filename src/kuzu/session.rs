@@ -64,6 +64,10 @@ pub struct Outcome {
     pub bytes: RoleBytes,
     /// Paillier encryptions A made.
     pub encryptions: u64,
+    /// Encrypted runs: C's decisions checked against the rule in the clear, and
+    /// how many differed (0 unless something is wrong).
+    pub checked: u64,
+    pub disagreements: u64,
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -105,6 +109,8 @@ pub fn run(
         time_ms: RoleTimes::default(),
         bytes: RoleBytes::default(),
         encryptions: 0,
+        checked: 0,
+        disagreements: 0,
     };
     for (i, &blk) in a_blocks.iter().enumerate() {
         out.same_block.extend(b_members[blk].iter().map(|&j| (i, j)));
@@ -186,6 +192,16 @@ pub fn run(
                 // B maps pair ids to (handle, B record); A maps handles to its records
                 let by_id: HashMap<u64, (u64, usize)> = map.into_iter().map(|(id, h, j)| (id, (h, j))).collect();
                 let by_handle: HashMap<u64, Option<usize>> = owner.into_iter().collect();
+                // the evaluation's own check (no role could do it): C's decision is the clear rule's
+                let fake = rule.fake();
+                for (p, &d) in pairs.iter().zip(&decisions) {
+                    let found = by_id.get(&p.id).and_then(|&(h, j)| Some((*by_handle.get(&h)?, j)));
+                    if let Some((real, j)) = found {
+                        let va: &[Value] = real.map_or(&fake, |i| &a.records[i]);
+                        out.checked += 1;
+                        out.disagreements += u64::from(rule.decide_plain(va, &b.records[j]) != d);
+                    }
+                }
                 for id in matched {
                     let found = by_id.get(&id).and_then(|&(h, j)| Some((*by_handle.get(&h)?, j)));
                     match found {

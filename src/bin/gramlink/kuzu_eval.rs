@@ -150,7 +150,8 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
     let params = ReleaseParams::new(a.epsilon, a.wn, d.b.len() as u64)?;
     let clock = SystemClock::default();
     let key = match a.key_bits {
-        Some(bits) => Some(PrivateKey::generate(bits, &mut rng)?),
+        // from its own stream, so the release is the same as a clear run's with this seed
+        Some(bits) => Some(PrivateKey::generate(bits, &mut Randomness::seeded(a.seed ^ 0x6b6579))?),
         None => None,
     };
     let mode = match &key {
@@ -167,7 +168,8 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             "encrypted": key.as_ref().map(|k| k.public().bits()), "scores": scores, "candidates": out.candidates,
             "released": out.released, "fakes": out.release.fakes, "suppressed": out.release.suppressed.len(),
             "shift": out.release.shift, "mu": out.release.mu, "time_ms": out.time_ms, "bytes": out.bytes,
-            "encryptions": out.encryptions, "total_ms": total_ms,
+            "encryptions": out.encryptions, "total_ms": total_ms, "checked": out.checked,
+            "disagreements": out.disagreements,
         });
         println!("{v}");
     } else {
