@@ -34,6 +34,8 @@ enum KuzuCommand {
     Compare(CompareArgs),
     /// C: decrypt the blinded pairs and decide; writes the matching pair ids.
     Decide(DecideArgs),
+    /// B, then A: turn C's matching pair ids into (A handle, B id), then A's handles into A's ids.
+    Resolve(ResolveArgs),
     /// Every role on two local files; prints precision, recall, F1, RR, PC, time and bytes per role.
     Eval(crate::kuzu_eval::EvalArgs),
     /// Speed of each role's operations (encryptions/s, comparisons/s, decisions/s) per key size.
@@ -47,6 +49,7 @@ pub fn cmd_kuzu(a: KuzuArgs) -> Result<()> {
         KuzuCommand::Encrypt(a) => cmd_encrypt(a),
         KuzuCommand::Compare(a) => cmd_compare(a),
         KuzuCommand::Decide(a) => cmd_decide(a),
+        KuzuCommand::Resolve(a) => cmd_resolve(a),
         KuzuCommand::Eval(a) => crate::kuzu_eval::cmd_eval(a),
         KuzuCommand::Bench(a) => crate::kuzu_eval::cmd_bench(a),
     }
@@ -200,6 +203,93 @@ struct DecideArgs {
     /// The matching pair ids (JSON).
     #[arg(long, short)]
     out: PathBuf,
+}
+
+#[derive(Args)]
+struct ResolveArgs {
+    /// B: C's matching pair ids (with --map).
+    #[arg(long, requires = "map")]
+    matches: Option<PathBuf>,
+    /// B: its pair map from `kuzu compare`.
+    #[arg(long)]
+    map: Option<PathBuf>,
+    /// A: the (handle, B id) pairs B sent (with --report).
+    #[arg(long, requires = "report", conflicts_with = "matches")]
+    links: Option<PathBuf>,
+    /// A: its release report from `kuzu encrypt`.
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// CSV: a_handle,b_id (B) or a_id,b_id (A).
+    #[arg(long, short)]
+    out: PathBuf,
+}
+
+fn json_file(p: &Path, format: &str) -> Result<serde_json::Value> {
+    let v: serde_json::Value = serde_json::from_str(&io::read_text(p)?).map_err(|e| {
+        CliError::from(gramlink::Error::Protocol(gramlink::error::ProtocolError::Malformed {
+            expected: "gramlink/kuzu message",
+            reason: e.to_string(),
+        }))
+        .context(p.display())
+    })?;
+    if v.get("format").and_then(|f| f.as_str()) != Some(format) {
+        return Err(CliError::from(gramlink::Error::Protocol(gramlink::error::ProtocolError::WrongFormat {
+            expected: format.into(),
+            found: v.get("format").map_or("nothing".into(), |f| f.to_string()),
+        }))
+        .context(p.display()));
+    }
+    Ok(v)
+}
+
+fn strings(v: &serde_json::Value, key: &str) -> Vec<Vec<String>> {
+    let row = |r: &serde_json::Value| -> Vec<String> {
+        match r {
+            serde_json::Value::Array(xs) => xs.iter().map(|x| x.as_str().map_or_else(String::new, String::from)).collect(),
+            serde_json::Value::String(x) => vec![x.clone()],
+            _ => Vec::new(),
+        }
+    };
+    v.get(key).and_then(|x| x.as_array()).map_or_else(Vec::new, |rows| rows.iter().map(row).collect())
+}
+
+fn cmd_resolve(a: ResolveArgs) -> Result<()> {
+    let mut csv = String::new();
+    let mut n = 0;
+    if let (Some(m), Some(map)) = (&a.matches, &a.map) {
+        let matched: std::collections::HashSet<String> =
+            strings(&json_file(m, "gramlink/kuzu-matches")?, "pairs").into_iter().flatten().collect();
+        csv.push_str("a_handle,b_id\n");
+        for row in strings(&json_file(map, "gramlink/kuzu-pair-map")?, "pairs") {
+            if let [id, handle, b_id] = row.as_slice() {
+                if matched.contains(id) {
+                    csv.push_str(&format!("{handle},{b_id}\n"));
+                    n += 1;
+                }
+            }
+        }
+    } else if let (Some(links), Some(report)) = (&a.links, &a.report) {
+        let owned: std::collections::HashMap<String, String> = strings(&json_file(report, "gramlink/kuzu-release-report")?, "handles")
+            .into_iter()
+            .filter_map(|r| match r.as_slice() {
+                [h, id] if !id.is_empty() => Some((h.clone(), id.clone())),
+                _ => None,
+            })
+            .collect();
+        csv.push_str("a_id,b_id\n");
+        for line in io::read_text(links)?.lines().skip(1) {
+            if let Some((h, b_id)) = line.split_once(',') {
+                let id = owned.get(h).ok_or_else(|| CliError::failed(format!("handle {h} is not one of A's real records")))?;
+                csv.push_str(&format!("{id},{b_id}\n"));
+                n += 1;
+            }
+        }
+    } else {
+        return Err(CliError::usage("give --matches and --map (B), or --links and --report (A)"));
+    }
+    io::write_atomic(&a.out, csv.as_bytes())?;
+    eprintln!("{n} links -> {}", a.out.display());
+    Ok(())
 }
 
 fn cmd_blocks(a: BlocksArgs) -> Result<()> {
