@@ -23,5 +23,6 @@ pub mod blocks;
 pub mod compare;
 pub mod paillier;
 pub mod release;
+pub mod roles;
 pub mod session;
 pub mod table;

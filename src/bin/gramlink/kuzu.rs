@@ -6,12 +6,10 @@
 use crate::io::{self, CliError, InFile, Result};
 use clap::{Args, Subcommand};
 use gramlink::kuzu::blocks::{public_values, BlockModel, PublicSource};
-use gramlink::kuzu::compare::alice::{encrypt_block, write_block, write_header, Handles};
-use gramlink::kuzu::compare::bob::{compare_block, read_pairs, write_pair, write_pairs_header};
-use gramlink::kuzu::compare::charlie::decide;
-use gramlink::kuzu::compare::rule::{Rule, RuleSpec, Value};
+use gramlink::kuzu::compare::rule::{Rule, RuleSpec};
 use gramlink::kuzu::paillier::{self, PrivateKey};
-use gramlink::kuzu::release::{release, ReleaseParams};
+use gramlink::kuzu::release::ReleaseParams;
+use gramlink::kuzu::roles;
 use gramlink::kuzu::table::Table;
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -245,7 +243,9 @@ fn json_file(p: &Path, format: &str) -> Result<serde_json::Value> {
 fn strings(v: &serde_json::Value, key: &str) -> Vec<Vec<String>> {
     let row = |r: &serde_json::Value| -> Vec<String> {
         match r {
-            serde_json::Value::Array(xs) => xs.iter().map(|x| x.as_str().map_or_else(String::new, String::from)).collect(),
+            serde_json::Value::Array(xs) => {
+                xs.iter().map(|x| x.as_str().map_or_else(String::new, String::from)).collect()
+            }
             serde_json::Value::String(x) => vec![x.clone()],
             _ => Vec::new(),
         }
@@ -269,17 +269,20 @@ fn cmd_resolve(a: ResolveArgs) -> Result<()> {
             }
         }
     } else if let (Some(links), Some(report)) = (&a.links, &a.report) {
-        let owned: std::collections::HashMap<String, String> = strings(&json_file(report, "gramlink/kuzu-release-report")?, "handles")
-            .into_iter()
-            .filter_map(|r| match r.as_slice() {
-                [h, id] if !id.is_empty() => Some((h.clone(), id.clone())),
-                _ => None,
-            })
-            .collect();
+        let owned: std::collections::HashMap<String, String> =
+            strings(&json_file(report, "gramlink/kuzu-release-report")?, "handles")
+                .into_iter()
+                .filter_map(|r| match r.as_slice() {
+                    [h, id] if !id.is_empty() => Some((h.clone(), id.clone())),
+                    _ => None,
+                })
+                .collect();
         csv.push_str("a_id,b_id\n");
         for line in io::read_text(links)?.lines().skip(1) {
             if let Some((h, b_id)) = line.split_once(',') {
-                let id = owned.get(h).ok_or_else(|| CliError::failed(format!("handle {h} is not one of A's real records")))?;
+                let id = owned
+                    .get(h)
+                    .ok_or_else(|| CliError::failed(format!("handle {h} is not one of A's real records")))?;
                 csv.push_str(&format!("{id},{b_id}\n"));
                 n += 1;
             }
@@ -325,12 +328,6 @@ fn read_model(p: &Path) -> Result<BlockModel> {
     Ok(BlockModel::from_json(&io::read_text(p)?).in_file(p)?)
 }
 
-fn fingerprint_bytes(hex_fp: &str) -> [u8; 32] {
-    let mut f = [0u8; 32];
-    let _ = hex::decode_to_slice(hex_fp, &mut f);
-    f
-}
-
 fn read_table(p: &Path, rule: &Rule) -> Result<Table> {
     Ok(Table::read_csv(&io::read_bytes(p)?, &p.display().to_string(), rule)?)
 }
@@ -342,33 +339,18 @@ fn cmd_encrypt(a: EncryptArgs) -> Result<()> {
     let params = ReleaseParams::new(a.epsilon, a.wn, a.b_records)?;
     let table = read_table(&a.input, &rule)?;
     let mut rng = crate::randomness(a.seed, "the block sizes are")?;
-    let assigner = model.assigner();
-    let blocks: Vec<usize> = table.block_values.iter().map(|v| assigner.block_of(v)).collect();
-    let mut ledger = gramlink::dp::BudgetLedger::new(params.epsilon);
-    let rel = release(&blocks, model.n_blocks(), &params, &mut ledger, &mut rng)?;
-    let mut out = Vec::new();
-    write_header(&key, &fingerprint_bytes(&model.fingerprint), &rule, model.n_blocks(), &mut out);
-    let mut handles = Handles::default();
-    let mut owned: Vec<(String, Option<String>)> = Vec::new();
-    let bar = crate::progress_bar::Bar::new();
-    for slots in &rel.blocks {
-        let (enc, owner) = encrypt_block(&key, &rule, slots, &table.records, &mut handles, &mut rng);
-        write_block(&key, &enc, &mut out);
-        owned.extend(owner.into_iter().map(|(h, i)| (format!("{h:016x}"), i.map(|i| table.ids[i].clone()))));
-    }
-    drop(bar);
+    let bar = &mut crate::progress_bar::Bar::new();
+    let (out, secrets) = roles::encrypt(&table, &rule, &model, &key, &params, &mut rng, bar)?;
+    bar.finish();
     io::write_atomic(&a.out, &out)?;
-    let report = serde_json::json!({
-        "format": "gramlink/kuzu-release-report", "version": 1, "release": rel.report, "handles": owned,
-    });
-    io::write_atomic(&a.report, report.to_string().as_bytes())?;
+    io::write_atomic(&a.report, roles::report_json(&secrets, &table.ids).as_bytes())?;
     eprintln!(
         "{} records in {} blocks: {} released ({} fakes, {} suppressed), ε = {}, {} bytes -> {}",
         table.len(),
         model.n_blocks(),
-        rel.blocks.iter().map(Vec::len).sum::<usize>(),
-        rel.report.fakes,
-        rel.report.suppressed.len(),
+        secrets.handles.len(),
+        secrets.report.fakes,
+        secrets.report.suppressed.len(),
         a.epsilon,
         out.len(),
         a.out.display()
@@ -382,43 +364,14 @@ fn cmd_compare(a: CompareArgs) -> Result<()> {
     let key = paillier::read_public_key(&io::read_text(&a.key)?).in_file(&a.key)?;
     let table = read_table(&a.input, &rule)?;
     let bytes = io::read_bytes(&a.blocks)?;
-    let mut reader = gramlink::kuzu::compare::alice::BlocksReader::open(
-        &bytes,
-        &key,
-        &fingerprint_bytes(&model.fingerprint),
-        &rule,
-        model.n_blocks(),
-    )
-    .in_file(&a.blocks)?;
-    let assigner = model.assigner();
-    let mut members: Vec<Vec<usize>> = vec![Vec::new(); model.n_blocks()];
-    for (j, v) in table.block_values.iter().enumerate() {
-        members[assigner.block_of(v)].push(j);
-    }
     let mut rng = crate::randomness(a.seed, "the blinding is")?;
-    let (mut ids, mut all, mut map) = (Handles::default(), Vec::new(), Vec::new());
-    let mut blk = 0;
-    while let Some(enc) = reader.next_block(&key).in_file(&a.blocks)? {
-        let b_side: Vec<(usize, &[Value])> = members[blk].iter().map(|&j| (j, table.records[j].as_slice())).collect();
-        blk += 1;
-        if enc.is_empty() || b_side.is_empty() {
-            continue;
-        }
-        let (pairs, m) = compare_block(&key, &rule, &enc, &b_side, !a.no_rerandomize, &mut ids, &mut rng)?;
-        all.extend(pairs);
-        map.extend(m.into_iter().map(|(id, h, j)| (format!("{id:016x}"), format!("{h:016x}"), table.ids[j].clone())));
-    }
-    // C must not learn the blocks from the order of the pairs: sorted by their random ids
-    all.sort_by_key(|p| p.id);
-    let count = all.len() as u64;
-    let mut out = Vec::new();
-    write_pairs_header(&key, &rule, count, &mut out);
-    for p in &all {
-        write_pair(&key, p, &mut out);
-    }
+    let bar = &mut crate::progress_bar::Bar::new();
+    let (out, map) =
+        roles::compare(&table, &rule, &model, &key, &bytes, !a.no_rerandomize, &mut rng, bar).in_file(&a.blocks)?;
+    bar.finish();
     io::write_atomic(&a.out, &out)?;
-    let map = serde_json::json!({ "format": "gramlink/kuzu-pair-map", "version": 1, "pairs": map });
-    io::write_atomic(&a.map, map.to_string().as_bytes())?;
+    let count = map.len();
+    io::write_atomic(&a.map, roles::map_json(&map, &table.ids).as_bytes())?;
     eprintln!("{count} pairs compared and blinded, {} bytes -> {}", out.len(), a.out.display());
     Ok(())
 }
@@ -426,17 +379,10 @@ fn cmd_compare(a: CompareArgs) -> Result<()> {
 fn cmd_decide(a: DecideArgs) -> Result<()> {
     let rule = a.rule.load()?;
     let key = paillier::read_private_key(&io::read_text(&a.key)?).in_file(&a.key)?;
-    let pairs = read_pairs(&io::read_bytes(&a.pairs)?, key.public(), &rule).in_file(&a.pairs)?;
-    let mut matched = Vec::new();
-    for p in &pairs {
-        if decide(&key, &rule, p).in_file(&a.pairs)? {
-            matched.push(format!("{:016x}", p.id));
-        }
-    }
-    let out = serde_json::json!({
-        "format": "gramlink/kuzu-matches", "version": 1, "key": key.public().fingerprint(), "pairs": matched,
-    });
-    io::write_atomic(&a.out, out.to_string().as_bytes())?;
-    eprintln!("{} of {} pairs match -> {}", matched.len(), pairs.len(), a.out.display());
+    let bar = &mut crate::progress_bar::Bar::new();
+    let (ids, total) = roles::decide(&io::read_bytes(&a.pairs)?, &rule, &key, bar).in_file(&a.pairs)?;
+    bar.finish();
+    io::write_atomic(&a.out, roles::matches_json(key.public(), &ids).as_bytes())?;
+    eprintln!("{} of {total} pairs match -> {}", ids.len(), a.out.display());
     Ok(())
 }

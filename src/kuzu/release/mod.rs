@@ -177,7 +177,7 @@ pub fn release(
             let mut slots: Vec<Slot>;
             if noise >= 0 {
                 slots = recs.into_iter().map(Slot::Real).collect();
-                let add = usize::try_from(noise).unwrap_or(usize::MAX).min(1 << 32);
+                let add = usize::try_from(noise).unwrap_or(usize::MAX).min(u32::MAX as usize);
                 slots.extend(std::iter::repeat_n(Slot::Fake, add));
                 fakes += add;
             } else {
