@@ -5,7 +5,7 @@
 
 use super::blocks::BlockModel;
 use super::compare::alice::{encrypt_block, write_block, write_header, BlocksReader, Handles};
-use super::compare::bob::{compare_block, read_pairs, write_pair, write_pairs_header};
+use super::compare::bob::{compare_block, read_pairs, write_pair, write_pairs_header, PairMap};
 use super::compare::charlie;
 use super::compare::rule::{Rule, Value};
 use super::paillier::{PrivateKey, PublicKey};
@@ -69,7 +69,7 @@ pub fn compare(
     rerandomize: bool,
     rng: &mut Randomness,
     progress: &mut dyn Progress,
-) -> Result<(Vec<u8>, Vec<(u64, u64, usize)>), Error> {
+) -> Result<(Vec<u8>, PairMap), Error> {
     let mut reader = BlocksReader::open(blocks, key, &model_fingerprint(model), rule, model.n_blocks())?;
     let assigner = model.assigner();
     let mut members: Vec<Vec<usize>> = vec![Vec::new(); model.n_blocks()];

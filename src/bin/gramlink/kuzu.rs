@@ -130,7 +130,7 @@ impl RuleArgs {
                 CliError::from(gramlink::Error::Input(gramlink::error::InputError::Format(format!("rule: {e}"))))
             })?
         };
-        Ok(spec.validate().in_file(&self.rule)?)
+        spec.validate().in_file(&self.rule)
     }
 }
 
@@ -325,7 +325,7 @@ fn cmd_keygen(a: KeygenArgs) -> Result<()> {
 }
 
 fn read_model(p: &Path) -> Result<BlockModel> {
-    Ok(BlockModel::from_json(&io::read_text(p)?).in_file(p)?)
+    BlockModel::from_json(&io::read_text(p)?).in_file(p)
 }
 
 fn read_table(p: &Path, rule: &Rule) -> Result<Table> {

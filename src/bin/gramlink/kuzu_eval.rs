@@ -79,7 +79,7 @@ struct Data {
     truth: Option<HashSet<(String, String)>>,
 }
 
-fn names_data(path: &PathBuf, n: usize, ed: u32, theta: f64, rng: &mut Randomness) -> Result<Data> {
+fn names_data(path: &std::path::Path, n: usize, ed: u32, theta: f64, rng: &mut Randomness) -> Result<Data> {
     let text = io::read_text(path)?;
     let all: Vec<String> = text.lines().map(gramlink::kuzu::bigrams::normalize).filter(|s| !s.is_empty()).collect();
     if all.is_empty() {

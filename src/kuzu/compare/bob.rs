@@ -31,6 +31,9 @@ use crate::dp::Randomness;
 use crate::error::Error;
 use num_bigint::{BigInt, BigUint};
 
+/// B's own map from each pair id to (A's handle, B's record index).
+pub type PairMap = Vec<(u64, u64, usize)>;
+
 /// Bits of the blinding integers.
 pub const BLIND_BITS: u32 = 40;
 
@@ -121,7 +124,7 @@ pub fn compare_block(
     rerandomize: bool,
     ids: &mut Handles,
     rng: &mut Randomness,
-) -> Result<(Vec<BlindedPair>, Vec<(u64, u64, usize)>), Error> {
+) -> Result<(Vec<BlindedPair>, PairMap), Error> {
     let mut jobs = Vec::with_capacity(a.len() * b.len());
     for ra in a {
         for (ib, vb) in b {
