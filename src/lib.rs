@@ -25,6 +25,7 @@ pub mod eval;
 pub mod fuzzing;
 mod hash;
 pub mod keyed;
+pub mod kuzu;
 pub mod matcher;
 pub mod matching;
 pub mod mine;

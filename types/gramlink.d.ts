@@ -448,3 +448,30 @@ export class RecordMatcher {
   /** `review`: one character per pair of `link(options)`: "a" accepted, "r" rejected, else none (adds a review column). */
   pairsCsv(options?: { upper?: number | null; lower?: number | null } | null, review?: string | null): string;
 }
+
+/** Kuzu et al.'s decision rule (docs/KUZU.md): Σ weight·sim ≥ threshold. */
+export interface KuzuRule {
+  id: string;
+  /** The column blocked on (compared with the block model's public values). */
+  block: string;
+  threshold: number;
+  attribute: { column: string; kind: 'string' | 'number' | 'year'; weight: number; min?: number; max?: number }[];
+}
+
+/** C: a Paillier key pair (2048 bits by default), the keys as JSON messages; `seed` makes it NOT secret. */
+export function kuzuKeygen(bits?: number | null, options?: { seed?: number } | null): { privateKey: string; publicKey: string; fingerprint: string };
+/** C: the block model (JSON) of a public list, one value a line, most frequent first. */
+export function kuzuBlockModel(publicList: string, options?: { take?: number; blocks?: number; identifier?: string; name?: string } | null): string;
+/** C: decrypts B's blinded pairs and decides; the matching pair ids (JSON). */
+export function kuzuDecide(pairs: Uint8Array, rule: KuzuRule | string, privateKey: string, onProgress?: ProgressCallback | null): string;
+
+/** A party's records (A or B) under a Kuzu rule: `encrypt` is A's step, `compare` B's. */
+export class KuzuOwner {
+  free(): void;
+  constructor(csv: string, rule: KuzuRule | string);
+  readonly size: number;
+  /** A: blocks, ε-DP noisy block sizes, Paillier encryption. `report` (fakes, suppressions, handles) stays with A. */
+  encrypt(model: string, publicKey: string, options: { epsilon?: number; wn?: number; bRecords: number; seed?: number }, onProgress?: ProgressCallback | null): { blocks: Uint8Array; report: string };
+  /** B: compares with A's encrypted blocks and blinds. `map` stays with B. */
+  compare(model: string, publicKey: string, blocks: Uint8Array, options?: { rerandomize?: boolean; seed?: number } | null, onProgress?: ProgressCallback | null): { pairs: Uint8Array; map: string };
+}

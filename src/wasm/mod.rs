@@ -18,6 +18,7 @@ mod batch;
 mod defaults;
 mod errors;
 mod heap;
+mod kuzu;
 mod matcher;
 mod owner;
 mod progress;
@@ -25,6 +26,7 @@ mod records;
 mod scenario;
 
 pub use defaults::{batch_info, defaults, normalize, peek_input};
+pub use kuzu::{kuzu_block_model, kuzu_decide, kuzu_keygen, KuzuOwner};
 pub use matcher::Matcher;
 pub use owner::{fingerprint, keygen, DataOwner};
 pub use progress::JsClock;

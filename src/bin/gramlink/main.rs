@@ -7,6 +7,8 @@ mod corrupt_cmd;
 mod experiment;
 mod io;
 mod keys;
+mod kuzu;
+mod kuzu_eval;
 mod levers;
 mod linkage;
 mod options;
@@ -62,6 +64,8 @@ enum Command {
     Corrupt(corrupt_cmd::CorruptArgs),
     /// The paper's experiments (Figures 4–10): CSV, SVG and a table each, under docs/results.
     Experiment(experiment::ExperimentArgs),
+    /// Kuzu et al.'s protocol: DP blocking and Paillier comparison (C: blocks, keygen, decide; A: encrypt; B: compare).
+    Kuzu(kuzu::KuzuArgs),
     /// F1 of each linkage-quality lever (docs/RESULTS.md, "Levers") on CITIES and NAMES, ed 0–2.
     Levers(levers::LeversArgs),
 }
@@ -157,6 +161,7 @@ fn main() -> ExitCode {
         Command::Corrupt(a) => corrupt_cmd::cmd_corrupt(a),
         Command::Experiment(a) => experiment::cmd_experiment(a),
         Command::Levers(a) => levers::cmd_levers(a),
+        Command::Kuzu(a) => kuzu::cmd_kuzu(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,370 @@
+//! `gramlink kuzu eval` and `gramlink kuzu bench`: every role of Kuzu et al.'s
+//! protocol on local files ([`gramlink::kuzu::session`]), with its quality
+//! (precision, recall, F1; the blocking's RR and PC), time and bytes per role;
+//! and the speed of each role's cryptographic operations per key size, with the
+//! whole protocol's time projected from them (docs/KUZU.md).
+
+use crate::io::{self, CliError, Result};
+use crate::kuzu::{PublicArgs, RuleArgs};
+use clap::Args;
+use gramlink::clock::{Clock, SystemClock};
+use gramlink::dp::Randomness;
+use gramlink::kuzu::blocks::BlockModel;
+use gramlink::kuzu::compare::alice::{encrypt_block, encrypt_record, Handles};
+use gramlink::kuzu::compare::bob::compare_pair;
+use gramlink::kuzu::compare::charlie::decide;
+use gramlink::kuzu::compare::rule::{AttrKind, AttributeSpec, Rule, RuleSpec};
+use gramlink::kuzu::paillier::PrivateKey;
+use gramlink::kuzu::release::{ReleaseParams, Slot};
+use gramlink::kuzu::session::{run, score, Mode, Outcome};
+use gramlink::kuzu::table::Table;
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+#[derive(Args)]
+pub struct EvalArgs {
+    /// A's and B's records (CSV with a header); not with --names.
+    files: Vec<PathBuf>,
+    /// The true pairs (CSV: a_id,b_id).
+    #[arg(long)]
+    truth: Option<PathBuf>,
+    /// The decision rule (TOML or JSON); --names builds a one-attribute rule.
+    #[arg(long)]
+    rule: Option<PathBuf>,
+    /// A block model from `kuzu blocks`; else one is built from --public.
+    #[arg(long)]
+    model: Option<PathBuf>,
+    #[arg(long)]
+    public: Option<PathBuf>,
+    #[arg(long, default_value_t = 2500)]
+    take: usize,
+    #[arg(long, default_value_t = 500)]
+    blocks: usize,
+    #[arg(long, default_value_t = 0.3)]
+    epsilon: f64,
+    #[arg(long, default_value_t = 5000.0)]
+    wn: f64,
+    /// Run the real encrypted protocol with a fresh key of this size (else decisions
+    /// in the clear, identical by construction, and bytes counted for --bytes-bits).
+    #[arg(long)]
+    key_bits: Option<u32>,
+    #[arg(long, default_value_t = 2048)]
+    bytes_bits: u32,
+    #[arg(long)]
+    no_rerandomize: bool,
+    /// The single-string scenario: A is --n strings of this list, B a copy with --ed edits each.
+    #[arg(long, conflicts_with_all = ["files", "rule"])]
+    names: Option<PathBuf>,
+    #[arg(long, default_value_t = 5000)]
+    n: usize,
+    #[arg(long, default_value_t = 1)]
+    ed: u32,
+    /// θ of the single-string rule (its only weight is 1).
+    #[arg(long, default_value_t = 0.5)]
+    theta: f64,
+    /// Also run gramlink's own record linkage on the same files with this schema.
+    #[arg(long)]
+    gramlink_schema: Option<PathBuf>,
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+    #[arg(long)]
+    json: bool,
+}
+
+/// The data of a run: rule, tables, truth.
+struct Data {
+    rule: Rule,
+    a: Table,
+    b: Table,
+    truth: Option<HashSet<(String, String)>>,
+}
+
+fn names_data(path: &std::path::Path, n: usize, ed: u32, theta: f64, rng: &mut Randomness) -> Result<Data> {
+    let text = io::read_text(path)?;
+    let all: Vec<String> = text.lines().map(gramlink::kuzu::bigrams::normalize).filter(|s| !s.is_empty()).collect();
+    if all.is_empty() {
+        return Err(CliError::usage(format!("{} holds no strings", path.display())));
+    }
+    let pick = rng.permutation(all.len());
+    let a: Vec<String> = pick.iter().take(n).map(|&i| all[i].clone()).collect();
+    let b: Vec<String> = a.iter().map(|s| gramlink::eval::corrupt::corrupt(s, ed, rng)).collect();
+    let rule = RuleSpec {
+        id: "id".into(),
+        block: "value".into(),
+        threshold: theta,
+        attributes: vec![AttributeSpec {
+            column: "value".into(),
+            kind: AttrKind::String,
+            weight: 1.0,
+            min: None,
+            max: None,
+        }],
+    }
+    .validate()?;
+    let ids: Vec<String> = (0..a.len()).map(|i| format!("r{i}")).collect();
+    let truth = ids.iter().map(|i| (i.clone(), i.clone())).collect();
+    // B's records in a random order (docs/SCENARIO.md)
+    let order = rng.permutation(b.len());
+    let (b, b_ids): (Vec<String>, Vec<String>) = order.iter().map(|&i| (b[i].clone(), ids[i].clone())).unzip();
+    Ok(Data {
+        a: Table::from_strings(&a, ids, &rule)?,
+        b: Table::from_strings(&b, b_ids, &rule)?,
+        rule,
+        truth: Some(truth),
+    })
+}
+
+fn load(a: &EvalArgs, rng: &mut Randomness) -> Result<Data> {
+    if let Some(names) = &a.names {
+        return names_data(names, a.n, a.ed, a.theta, rng);
+    }
+    let [fa, fb] = a.files.as_slice() else {
+        return Err(CliError::usage("give A's and B's files, or --names"));
+    };
+    let rule =
+        RuleArgs { rule: a.rule.clone().ok_or_else(|| CliError::usage("--rule is required with files"))? }.load()?;
+    let read =
+        |p: &PathBuf| -> Result<Table> { Ok(Table::read_csv(&io::read_bytes(p)?, &p.display().to_string(), &rule)?) };
+    let (ta, tb) = (read(fa)?, read(fb)?);
+    let truth = match &a.truth {
+        Some(p) => Some(gramlink::eval::metrics::read_truth(&io::read_bytes(p)?, &p.display().to_string())?),
+        None => None,
+    };
+    Ok(Data { rule, a: ta, b: tb, truth })
+}
+
+fn model(a: &EvalArgs, rule: &Rule) -> Result<BlockModel> {
+    match (&a.model, &a.public) {
+        (Some(p), _) => Ok(BlockModel::from_json(&io::read_text(p)?)?),
+        (None, Some(public)) => {
+            PublicArgs { public: public.clone(), take: a.take, blocks: a.blocks }.model(&rule.block)
+        }
+        (None, None) => Err(CliError::usage("give --model or --public")),
+    }
+}
+
+pub fn cmd_eval(a: EvalArgs) -> Result<()> {
+    let mut rng = Randomness::seeded(a.seed);
+    let d = load(&a, &mut rng)?;
+    let model = model(&a, &d.rule)?;
+    let params = ReleaseParams::new(a.epsilon, a.wn, d.b.len() as u64)?;
+    let clock = SystemClock::default();
+    let key = match a.key_bits {
+        // from its own stream, so the release is the same as a clear run's with this seed
+        Some(bits) => Some(PrivateKey::generate(bits, &mut Randomness::seeded(a.seed ^ 0x6b6579))?),
+        None => None,
+    };
+    let mode = match &key {
+        Some(k) => Mode::Encrypted { key: k, rerandomize: !a.no_rerandomize },
+        None => Mode::Clear { key_bits: a.bytes_bits },
+    };
+    let t = clock.now_ms();
+    let out = run(&model, &d.rule, &d.a, &d.b, &params, mode, &clock, &mut rng)?;
+    let total_ms = clock.now_ms() - t;
+    let scores = d.truth.as_ref().map(|t| score(&out, &d.a, &d.b, t));
+    if a.json {
+        let v = serde_json::json!({
+            "a": d.a.len(), "b": d.b.len(), "blocks": model.n_blocks(), "epsilon": a.epsilon, "wn": a.wn,
+            "encrypted": key.as_ref().map(|k| k.public().bits()), "scores": scores, "candidates": out.candidates,
+            "released": out.released, "fakes": out.release.fakes, "suppressed": out.release.suppressed.len(),
+            "shift": out.release.shift, "mu": out.release.mu, "time_ms": out.time_ms, "bytes": out.bytes,
+            "encryptions": out.encryptions, "total_ms": total_ms, "checked": out.checked,
+            "disagreements": out.disagreements,
+        });
+        println!("{v}");
+    } else {
+        print_outcome(&a, &d, &model, &out, key.as_ref().map(|k| k.public().bits()), scores.as_ref(), total_ms);
+    }
+    if let Some(schema) = &a.gramlink_schema {
+        let [fa, fb] = a.files.as_slice() else {
+            return Err(CliError::usage("--gramlink-schema needs A's and B's files"));
+        };
+        println!("gramlink's own record linkage on the same files:");
+        crate::records::run(crate::records::RecordRun {
+            schema,
+            a: fa,
+            b: fb,
+            truth: a.truth.as_deref(),
+            seed: Some(a.seed),
+            keyed: false,
+            key: None,
+            out: None,
+            json: a.json,
+        })?;
+    }
+    Ok(())
+}
+
+fn print_outcome(
+    a: &EvalArgs,
+    d: &Data,
+    model: &BlockModel,
+    out: &Outcome,
+    bits: Option<u32>,
+    s: Option<&gramlink::kuzu::session::Scores>,
+    total_ms: f64,
+) {
+    println!(
+        "kuzu: {} x {} records, {} blocks ({} public values of {}), ε {}, w_n {}, shift {} (μ {:.2}), {}",
+        d.a.len(),
+        d.b.len(),
+        model.n_blocks(),
+        model.source.used,
+        model.source.name,
+        a.epsilon,
+        a.wn,
+        out.release.shift,
+        out.release.mu,
+        match bits {
+            Some(b) => format!("encrypted ({b}-bit Paillier)"),
+            None => format!("decisions in the clear (bytes for {}-bit keys)", a.bytes_bits),
+        }
+    );
+    println!(
+        "released {} ({} fakes, {} suppressed); candidates {} ({} with a real A record)",
+        out.released,
+        out.release.fakes,
+        out.release.suppressed.len(),
+        out.candidates,
+        out.real_candidates
+    );
+    if let Some(s) = s {
+        println!(
+            "precision {:.4}  recall {:.4}  F1 {:.4}  RR {:.4}  PC {:.4}  ({} links, {} true, {} true pairs)",
+            s.precision, s.recall, s.f1, s.rr, s.pc, s.links, s.true_links, s.true_pairs
+        );
+    }
+    println!(
+        "time ms: A {:.0}, B {:.0}, C {:.0} (total {:.0}); bytes: A->B {}, B->C {}, C->B {}; encryptions {}",
+        out.time_ms.a,
+        out.time_ms.b,
+        out.time_ms.c,
+        total_ms,
+        out.bytes.a_to_b,
+        out.bytes.b_to_c,
+        out.bytes.c_to_b,
+        out.encryptions
+    );
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// A's and B's records: sample records to time, and (with --public) the counts to project.
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    rule: RuleArgs,
+    #[arg(long, value_delimiter = ',', default_values_t = vec![512, 1024, 2048])]
+    bits: Vec<u32>,
+    /// A records encrypted per key size.
+    #[arg(long, default_value_t = 2)]
+    records: usize,
+    /// Pairs compared and decided per key size.
+    #[arg(long, default_value_t = 40)]
+    pairs: usize,
+    #[arg(long)]
+    public: Option<PathBuf>,
+    #[arg(long, default_value_t = 2500)]
+    take: usize,
+    #[arg(long, default_value_t = 500)]
+    blocks: usize,
+    #[arg(long, default_value_t = 0.3)]
+    epsilon: f64,
+    #[arg(long, default_value_t = 5000.0)]
+    wn: f64,
+    #[arg(long, default_value_t = 42)]
+    seed: u64,
+}
+
+pub fn cmd_bench(a: BenchArgs) -> Result<()> {
+    let rule = a.rule.load()?;
+    let [fa, fb] = a.files.as_slice() else {
+        return Err(CliError::usage("give A's and B's files"));
+    };
+    let read =
+        |p: &PathBuf| -> Result<Table> { Ok(Table::read_csv(&io::read_bytes(p)?, &p.display().to_string(), &rule)?) };
+    let (ta, tb) = (read(fa)?, read(fb)?);
+    let mut rng = Randomness::seeded(a.seed);
+    let clock = SystemClock::default();
+    // the counts of a whole run, in the clear
+    let counts = match &a.public {
+        Some(p) => {
+            let model = PublicArgs { public: p.clone(), take: a.take, blocks: a.blocks }.model(&rule.block)?;
+            let params = ReleaseParams::new(a.epsilon, a.wn, tb.len() as u64)?;
+            let out = run(&model, &rule, &ta, &tb, &params, Mode::Clear { key_bits: 2048 }, &clock, &mut rng)?;
+            println!(
+                "whole run ({} x {}, {} blocks, ε {}, w_n {}): {} released records ({} fakes), {} candidate pairs",
+                ta.len(),
+                tb.len(),
+                model.n_blocks(),
+                a.epsilon,
+                a.wn,
+                out.released,
+                out.release.fakes,
+                out.candidates
+            );
+            Some(out)
+        }
+        None => None,
+    };
+    let per_record: usize = rule.attrs.iter().map(|x| x.ciphertexts()).sum();
+    println!("| key bits | keygen s | enc/s (1 thread) | enc/s (all threads) | compare pairs/s | compare+rerand pairs/s | decide pairs/s | A s | B s | C s | A->B GB | B->C GB |");
+    println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
+    for &bits in &a.bits {
+        let t = clock.now_ms();
+        let key = PrivateKey::generate(bits, &mut rng)?;
+        let keygen = (clock.now_ms() - t) / 1e3;
+        let pk = key.public();
+        let t = clock.now_ms();
+        let enc: Vec<_> = (0..a.records).map(|i| encrypt_record(pk, &ta.records[i % ta.len()], &mut rng)).collect();
+        let enc1 = (a.records * per_record) as f64 / ((clock.now_ms() - t) / 1e3);
+        let slots: Vec<Slot> = (0..a.records.max(2)).map(|i| Slot::Real(i % ta.len())).collect();
+        let t = clock.now_ms();
+        let (blk, _) = encrypt_block(pk, &rule, &slots, &ta.records, &mut Handles::default(), &mut rng);
+        let enc_all = (slots.len() * per_record) as f64 / ((clock.now_ms() - t) / 1e3);
+        let recs: Vec<_> = enc
+            .into_iter()
+            .zip(&blk)
+            .map(|(cts, r)| gramlink::kuzu::compare::alice::EncRecord { handle: r.handle, cts })
+            .collect();
+        let time_pairs = |rerand: bool, rng: &mut Randomness| -> Result<(f64, Vec<_>)> {
+            let t = clock.now_ms();
+            let mut out = Vec::new();
+            for i in 0..a.pairs {
+                let (theta, cts) =
+                    compare_pair(pk, &rule, &recs[i % recs.len()], &tb.records[i % tb.len()], rerand, rng)?;
+                out.push(gramlink::kuzu::compare::bob::BlindedPair { id: i as u64, theta, cts });
+            }
+            Ok((a.pairs as f64 / ((clock.now_ms() - t) / 1e3), out))
+        };
+        let (cmp, pairs) = time_pairs(false, &mut rng)?;
+        let (cmp_r, _) = time_pairs(true, &mut rng)?;
+        let t = clock.now_ms();
+        for p in &pairs {
+            decide(&key, &rule, p)?;
+        }
+        let dec = a.pairs as f64 / ((clock.now_ms() - t) / 1e3);
+        let (ta_s, tb_s, tc_s, ab, bc) = match &counts {
+            Some(o) => {
+                let width = pk.ciphertext_bytes() as f64;
+                let per_pair: usize = rule.attrs.iter().map(|x| x.pair_ciphertexts()).sum();
+                (
+                    format!("{:.0}", o.released as f64 * per_record as f64 / enc1),
+                    format!("{:.0}", o.candidates as f64 / cmp_r),
+                    format!("{:.0}", o.candidates as f64 / dec),
+                    format!("{:.2}", o.released as f64 * (8.0 + per_record as f64 * width) / 1e9),
+                    format!(
+                        "{:.2}",
+                        o.candidates as f64 * (8.0 + 9.0 + 16.0 * rule.attrs.len() as f64 + per_pair as f64 * width)
+                            / 1e9
+                    ),
+                )
+            }
+            None => Default::default(),
+        };
+        println!(
+            "| {bits} | {keygen:.2} | {enc1:.0} | {enc_all:.0} | {cmp:.1} | {cmp_r:.1} | {dec:.1} | {ta_s} | {tb_s} | {tc_s} | {ab} | {bc} |"
+        );
+    }
+    println!("(A, B, C seconds: one thread each, projected from the rates above and the whole run's counts; B re-randomizes)");
+    Ok(())
+}
