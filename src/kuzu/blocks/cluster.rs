@@ -91,7 +91,7 @@ pub fn average_linkage(values: &[Bigrams], k: usize) -> Vec<usize> {
     labels
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
 

@@ -9,5 +9,5 @@ pub mod charlie;
 pub mod rule;
 pub mod wire;
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

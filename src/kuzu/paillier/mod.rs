@@ -282,5 +282,5 @@ fn not_invertible(what: &str) -> Error {
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;

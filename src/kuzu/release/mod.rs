@@ -39,7 +39,7 @@
 //! integer m that minimizes the same expected cost under the discrete Laplace pmf
 //! exactly (the cost is convex in m: it is searched around μ).
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests;
 
 use crate::dp::{BudgetLedger, DiscreteLaplace, Epsilon, Randomness};
