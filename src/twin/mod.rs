@@ -9,4 +9,10 @@
 //! Neither is differentially private: each module says which guarantee holds.
 
 pub mod condense;
+pub mod file;
 pub mod krimp;
+pub mod measure;
+pub mod report;
+
+pub use file::{twin_records, twin_strings, Twin, TwinOptions};
+pub use report::TwinReport;

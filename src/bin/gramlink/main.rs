@@ -15,6 +15,7 @@ mod progress_bar;
 mod record_steps;
 mod records;
 mod results;
+mod twin;
 
 use clap::{Args, Parser, Subcommand};
 use gramlink::dp::Randomness;
@@ -61,6 +62,8 @@ enum Command {
     Experiment(experiment::ExperimentArgs),
     /// F1 of each linkage-quality lever (docs/RESULTS.md, "Levers") on CITIES and NAMES, ed 0–2.
     Levers(levers::LeversArgs),
+    /// A synthetic twin of a party's file (condensation for strings, KRIMP for categorical fields), with its report.
+    Twin(twin::TwinArgs),
 }
 
 /// Secure randomness, or a seeded generator (for experiments: what it makes is
@@ -154,6 +157,7 @@ fn main() -> ExitCode {
         Command::Corrupt(a) => corrupt_cmd::cmd_corrupt(a),
         Command::Experiment(a) => experiment::cmd_experiment(a),
         Command::Levers(a) => levers::cmd_levers(a),
+        Command::Twin(a) => twin::cmd_twin(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
