@@ -16,3 +16,5 @@ pub mod report;
 
 pub use file::{twin_records, twin_strings, Twin, TwinOptions};
 pub use report::TwinReport;
+pub mod rehearse;
+pub mod rehearse_records;

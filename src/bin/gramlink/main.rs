@@ -14,6 +14,8 @@ mod paper_figures;
 mod progress_bar;
 mod record_steps;
 mod records;
+mod rehearse;
+mod rehearse_records;
 mod results;
 mod twin;
 
@@ -64,6 +66,8 @@ enum Command {
     Levers(levers::LeversArgs),
     /// A synthetic twin of a party's file (condensation for strings, KRIMP for categorical fields), with its report.
     Twin(twin::TwinArgs),
+    /// Choose the linkage configuration on two twins; with --real, what that choice costs on the real data.
+    Rehearse(rehearse::RehearseArgs),
 }
 
 /// Secure randomness, or a seeded generator (for experiments: what it makes is
@@ -158,6 +162,7 @@ fn main() -> ExitCode {
         Command::Experiment(a) => experiment::cmd_experiment(a),
         Command::Levers(a) => levers::cmd_levers(a),
         Command::Twin(a) => twin::cmd_twin(a),
+        Command::Rehearse(a) => rehearse::cmd_rehearse(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
