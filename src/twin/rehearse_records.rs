@@ -186,3 +186,20 @@ pub fn rehearse(
     };
     Ok(RecordRehearsal { twin_upper, twin_f1, real })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rehearsal_pair_duplicates_every_record_with_its_truth() {
+        let twin = b"rec_id,given_name,surname,date_of_birth\nsynthetic-1,ANNA,SMITH,19800101\nsynthetic-2,BOB,JONES,19700505\n";
+        let (a, b, truth) = rehearsal_pair(twin, 3).unwrap();
+        let (a, b) = (String::from_utf8(a).unwrap(), String::from_utf8(b).unwrap());
+        assert!(a.starts_with("rec_id,given_name,surname,street_number") && a.contains("synthetic-2,BOB,JONES,,"));
+        assert_eq!(b.lines().count(), 3);
+        assert_eq!(truth.len(), 2);
+        assert!(truth.contains(&("synthetic-1".into(), "synthetic-1-dup".into())));
+        assert!(rehearsal_pair(b"name\nX\n", 1).unwrap_err().to_string().contains("rec_id"));
+    }
+}

@@ -7,6 +7,7 @@ mod corrupt_cmd;
 mod experiment;
 mod io;
 mod keys;
+mod krimp;
 mod levers;
 mod linkage;
 mod options;
@@ -68,6 +69,8 @@ enum Command {
     Twin(twin::TwinArgs),
     /// Choose the linkage configuration on two twins; with --real, what that choice costs on the real data.
     Rehearse(rehearse::RehearseArgs),
+    /// KRIMP on a categorical CSV: code table, compression, and generated databases' dissimilarity, AS and NAS.
+    Krimp(krimp::KrimpArgs),
 }
 
 /// Secure randomness, or a seeded generator (for experiments: what it makes is
@@ -163,6 +166,7 @@ fn main() -> ExitCode {
         Command::Levers(a) => levers::cmd_levers(a),
         Command::Twin(a) => twin::cmd_twin(a),
         Command::Rehearse(a) => rehearse::cmd_rehearse(a),
+        Command::Krimp(a) => krimp::cmd_krimp(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

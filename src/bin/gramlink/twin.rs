@@ -2,7 +2,7 @@
 //! condensation, categorical fields by KRIMP; [`gramlink::twin`]), with its
 //! report. Every flag left out takes the core's default.
 
-use crate::io::{self, InFile, Result};
+use crate::io::{self, Result};
 use crate::options::ReadFlags;
 use clap::Args;
 use gramlink::twin::{twin_records, twin_strings, TwinOptions, TwinReport};
@@ -85,13 +85,13 @@ pub fn cmd_twin(a: TwinArgs) -> Result<()> {
     let report = if let Some(schema) = &a.schema {
         let schema = crate::records::load_schema(schema)?;
         let bytes = io::read_bytes(&a.input)?;
-        let t = twin_records(&bytes, &schema, &options, &mut rng, &what).in_file(&a.input)?;
+        let t = twin_records(&bytes, &schema, &options, &mut rng, &what)?;
         io::write_atomic(&a.out, t.records.as_bytes())?;
         t.report
     } else {
         let alphabet = a.read.alphabet()?;
         let d = a.read.load(&a.input, &alphabet)?;
-        let t = twin_strings(d.records(), &options, &mut rng, &what).in_file(&a.input)?;
+        let t = twin_strings(d.records(), &options, &mut rng, &what)?;
         let mut text = t.records.join("\n");
         text.push('\n');
         io::write_atomic(&a.out, text.as_bytes())?;

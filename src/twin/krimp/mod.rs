@@ -102,6 +102,19 @@ impl KrimpModel {
     }
 }
 
+impl KrimpModel {
+    /// The paper's reference point ("orig. internal"): the dissimilarity
+    /// between the database and an independent random sample of half its rows.
+    pub fn internal_dissimilarity(&self, rng: &mut Randomness) -> Result<f64, Error> {
+        let mut rows = self.db.rows.clone();
+        rng.shuffle(&mut rows);
+        rows.truncate(rows.len().div_ceil(2));
+        let half = self.db.with_rows(rows);
+        let other = KrimpModel::fit(half.clone(), &self.options)?;
+        Ok(measure::dissimilarity(&self.db, &self.table, &half, &other.table))
+    }
+}
+
 /// A generated database measured against its original.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
