@@ -45,19 +45,26 @@ if [[ $what == rehearse || $what == all ]]; then
     cut -d, -f2- "$O/$data.b.csv" | tail -n +2 >"$O/$data.b.txt"
     "$G" twin "$O/$data.txt" -o "$O/$data.twin-a.txt" --seed 11 >/dev/null 2>&1
     "$G" twin "$O/$data.b.txt" -o "$O/$data.twin-b.txt" --seed 12 >/dev/null 2>&1
-    echo "## $data" >>"$O/rehearse.md"
-    "$G" rehearse "$O/$data.twin-a.txt" "$O/$data.twin-b.txt" --real "$O/$data.txt" --real "$O/$data.b.txt" \
-      >>"$O/rehearse.md" 2>/dev/null
+    for ed in 1 2; do
+      echo "## $data, corruption $ed edits" >>"$O/rehearse.md"
+      "$G" rehearse "$O/$data.twin-a.txt" "$O/$data.twin-b.txt" --real "$O/$data.txt" --real "$O/$data.b.txt" \
+        --corrupt-ed "$ed" >>"$O/rehearse.md" 2>/dev/null
+    done
   done
+  # the same schema with every pair above the threshold kept (no one-to-one
+  # assignment), where the threshold alone decides
+  { grep -v '^\[decision\]' data/febrl/schema.toml; printf '\n[decision]\nassignment = "all"\n'; } >"$O/schema-all.toml"
   for n in 1 2 3; do
     for p in a b; do
       "$G" twin --schema data/febrl/schema.toml "data/febrl/dataset$n-$p.csv" -o "$O/febrl$n.twin-$p.csv" \
         --categorical postcode --k 5 --length-epsilon 0.5 --seed 2$n >/dev/null 2>&1
     done
-    echo "## FEBRL $n" >>"$O/rehearse.md"
-    "$G" rehearse --schema data/febrl/schema.toml "$O/febrl$n.twin-a.csv" "$O/febrl$n.twin-b.csv" \
-      --real "data/febrl/dataset$n-a.csv" --real "data/febrl/dataset$n-b.csv" \
-      --truth "data/febrl/dataset$n-truth.csv" >>"$O/rehearse.md" 2>/dev/null
+    for schema in data/febrl/schema.toml "$O/schema-all.toml"; do
+      echo "## FEBRL $n, $schema" >>"$O/rehearse.md"
+      "$G" rehearse --schema "$schema" "$O/febrl$n.twin-a.csv" "$O/febrl$n.twin-b.csv" \
+        --real "data/febrl/dataset$n-a.csv" --real "data/febrl/dataset$n-b.csv" \
+        --truth "data/febrl/dataset$n-truth.csv" >>"$O/rehearse.md" 2>/dev/null
+    done
   done
   cat "$O/rehearse.md"
 fi
