@@ -2,7 +2,7 @@
 //! condensation, categorical fields by KRIMP; [`gramlink::twin`]), with its
 //! report. Every flag left out takes the core's default.
 
-use crate::io::{self, Result};
+use crate::io::{self, InFile, Result};
 use crate::options::ReadFlags;
 use clap::Args;
 use gramlink::twin::{twin_records, twin_strings, TwinOptions, TwinReport};
@@ -91,7 +91,9 @@ pub fn cmd_twin(a: TwinArgs) -> Result<()> {
     } else {
         let alphabet = a.read.alphabet()?;
         let d = a.read.load(&a.input, &alphabet)?;
-        let t = twin_strings(d.records(), &options, &mut rng, &what)?;
+        // the report names the column, never the file's path
+        let name = a.read.column.clone().unwrap_or_else(|| "records".into());
+        let t = twin_strings(d.records(), &options, &mut rng, &name).in_file(&a.input)?;
         let mut text = t.records.join("\n");
         text.push('\n');
         io::write_atomic(&a.out, text.as_bytes())?;
