@@ -2,7 +2,6 @@
 //! comparison (symbol histograms), the share of pseudo-strings equal to a real
 //! string, and each pseudo-string's edit distance to its nearest real string.
 
-use rapidfuzz::distance::levenshtein;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashSet};
 
@@ -58,8 +57,9 @@ pub fn nearest_neighbour(twin: &[String], real: &[String], sample: usize) -> Nea
         let d = if exact.contains(s.as_str()) {
             0
         } else {
-            let n = s.chars().count();
-            let cmp = levenshtein::BatchComparator::new(s.chars());
+            let chars: Vec<char> = s.chars().collect();
+            let n = chars.len();
+            let mut scratch = Vec::new();
             let mut order = lens.clone();
             order.sort_by_key(|&l| l.abs_diff(n));
             let mut best = usize::MAX;
@@ -68,7 +68,8 @@ pub fn nearest_neighbour(twin: &[String], real: &[String], sample: usize) -> Nea
                     break;
                 }
                 for r in &by_len[&l] {
-                    best = best.min(cmp.distance(r.chars()));
+                    let d = bounded_levenshtein(&chars, r, best.saturating_sub(1), &mut scratch);
+                    best = best.min(d);
                 }
             }
             best
@@ -77,6 +78,35 @@ pub fn nearest_neighbour(twin: &[String], real: &[String], sample: usize) -> Nea
         histogram[d.min(4)] += 1;
     }
     NearestNeighbour { sample: measured.len(), mean: sum as f64 / measured.len().max(1) as f64, histogram }
+}
+
+/// The Levenshtein distance of `a` and `b` if it is at most `bound`, else
+/// something larger than `bound` (a row of the dynamic programme whose
+/// minimum exceeds the bound ends the computation). Written here rather than
+/// taken from a crate to keep the wasm package small.
+fn bounded_levenshtein(a: &[char], b: &str, bound: usize, scratch: &mut Vec<char>) -> usize {
+    scratch.clear();
+    scratch.extend(b.chars());
+    let b = &scratch[..];
+    if a.len().abs_diff(b.len()) > bound {
+        return bound + 1;
+    }
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = cur[0];
+        for j in 1..=b.len() {
+            let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
+            row_min = row_min.min(cur[j]);
+        }
+        if row_min > bound {
+            return bound + 1;
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
 }
 
 #[cfg(test)]
@@ -95,6 +125,13 @@ mod tests {
         let nn = nearest_neighbour(&twin, &real, 10);
         assert_eq!(nn.histogram, [1, 1, 2, 0, 0]);
         assert_eq!(nn.mean, 5.0 / 4.0);
+        let mut scratch = Vec::new();
+        for (x, y) in [("KITTEN", "SITTING"), ("", "ABC"), ("SMITH", "SMITH"), ("AB", "BA")] {
+            let exact = crate::eval::corrupt::edit_distance(x, y);
+            let chars: Vec<char> = x.chars().collect();
+            assert_eq!(bounded_levenshtein(&chars, y, 10, &mut scratch), exact);
+            assert!(bounded_levenshtein(&chars, y, exact.saturating_sub(1), &mut scratch) >= exact);
+        }
         let (a, b) = (composition(&v(&["AB"])), composition(&v(&["AC"])));
         assert!((composition_l1(&a, &b) - 1.0).abs() < 1e-12);
         assert_eq!(composition_l1(&a, &a), 0.0);
