@@ -42,24 +42,26 @@ pub struct NearestNeighbour {
 
 /// The Levenshtein distance from each of the first `sample` strings of `twin`
 /// to its nearest string of `real` (real strings bucketed by length; a bucket is
-/// skipped once its length difference alone reaches the best distance found).
+/// skipped once its length difference alone reaches the best distance found,
+/// and each comparison is bounded by it).
 pub fn nearest_neighbour(twin: &[String], real: &[String], sample: usize) -> NearestNeighbour {
-    let mut by_len: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+    let mut by_len: BTreeMap<usize, Vec<Vec<char>>> = BTreeMap::new();
     for r in real {
-        by_len.entry(r.chars().count()).or_default().push(r);
+        let c: Vec<char> = r.chars().collect();
+        by_len.entry(c.len()).or_default().push(c);
     }
     let exact: HashSet<&str> = real.iter().map(String::as_str).collect();
     let lens: Vec<usize> = by_len.keys().copied().collect();
     let mut histogram = [0usize; 5];
     let mut sum = 0usize;
     let measured: Vec<&String> = twin.iter().take(sample).collect();
+    let mut rows = (Vec::new(), Vec::new());
     for s in &measured {
         let d = if exact.contains(s.as_str()) {
             0
         } else {
             let chars: Vec<char> = s.chars().collect();
             let n = chars.len();
-            let mut scratch = Vec::new();
             let mut order = lens.clone();
             order.sort_by_key(|&l| l.abs_diff(n));
             let mut best = usize::MAX;
@@ -68,8 +70,7 @@ pub fn nearest_neighbour(twin: &[String], real: &[String], sample: usize) -> Nea
                     break;
                 }
                 for r in &by_len[&l] {
-                    let d = bounded_levenshtein(&chars, r, best.saturating_sub(1), &mut scratch);
-                    best = best.min(d);
+                    best = best.min(bounded_levenshtein(&chars, r, best.saturating_sub(1), &mut rows));
                 }
             }
             best
@@ -81,32 +82,44 @@ pub fn nearest_neighbour(twin: &[String], real: &[String], sample: usize) -> Nea
 }
 
 /// The Levenshtein distance of `a` and `b` if it is at most `bound`, else
-/// something larger than `bound` (a row of the dynamic programme whose
-/// minimum exceeds the bound ends the computation). Written here rather than
-/// taken from a crate to keep the wasm package small.
-fn bounded_levenshtein(a: &[char], b: &str, bound: usize, scratch: &mut Vec<char>) -> usize {
-    scratch.clear();
-    scratch.extend(b.chars());
-    let b = &scratch[..];
-    if a.len().abs_diff(b.len()) > bound {
+/// something larger than `bound`: only the band `|i − j| ≤ bound` of the
+/// dynamic programme is computed, and a row whose minimum exceeds the bound
+/// ends it. Written here rather than taken from a crate to keep the wasm
+/// package small.
+fn bounded_levenshtein(a: &[char], b: &[char], bound: usize, rows: &mut (Vec<usize>, Vec<usize>)) -> usize {
+    let (n, m) = (a.len(), b.len());
+    if n.abs_diff(m) > bound {
         return bound + 1;
     }
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
+    let bound = bound.min(n.max(m));
+    let over = bound + 1;
+    let (prev, cur) = rows;
+    prev.clear();
+    prev.extend((0..=m).map(|j| j.min(over)));
+    cur.clear();
+    cur.resize(m + 1, over);
+    for i in 1..=n {
+        let (lo, hi) = (i.saturating_sub(bound).max(1), (i + bound).min(m));
+        cur[0] = i.min(over);
+        if lo > 1 {
+            cur[lo - 1] = over;
+        }
         let mut row_min = cur[0];
-        for j in 1..=b.len() {
+        for j in lo..=hi {
             let sub = prev[j - 1] + usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1);
-            row_min = row_min.min(cur[j]);
+            let v = sub.min(prev[j] + 1).min(cur[j - 1] + 1).min(over);
+            cur[j] = v;
+            row_min = row_min.min(v);
+        }
+        if hi < m {
+            cur[hi + 1] = over;
         }
         if row_min > bound {
-            return bound + 1;
+            return over;
         }
-        std::mem::swap(&mut prev, &mut cur);
+        std::mem::swap(prev, cur);
     }
-    prev[b.len()]
+    prev[m].min(over)
 }
 
 #[cfg(test)]
@@ -125,12 +138,21 @@ mod tests {
         let nn = nearest_neighbour(&twin, &real, 10);
         assert_eq!(nn.histogram, [1, 1, 2, 0, 0]);
         assert_eq!(nn.mean, 5.0 / 4.0);
-        let mut scratch = Vec::new();
-        for (x, y) in [("KITTEN", "SITTING"), ("", "ABC"), ("SMITH", "SMITH"), ("AB", "BA")] {
+        let mut rows = (Vec::new(), Vec::new());
+        let mut rng = crate::dp::Randomness::seeded(4);
+        let words = ["KITTEN", "SITTING", "", "ABC", "SMITH", "SMYTHE", "AB", "BA", "JOHNSON", "JONSSON"];
+        for i in 0..400 {
+            let (x, y) = (words[i % 10], words[rng.below(10)]);
             let exact = crate::eval::corrupt::edit_distance(x, y);
-            let chars: Vec<char> = x.chars().collect();
-            assert_eq!(bounded_levenshtein(&chars, y, 10, &mut scratch), exact);
-            assert!(bounded_levenshtein(&chars, y, exact.saturating_sub(1), &mut scratch) >= exact);
+            let (a, b): (Vec<char>, Vec<char>) = (x.chars().collect(), y.chars().collect());
+            for bound in 0..8 {
+                let d = bounded_levenshtein(&a, &b, bound, &mut rows);
+                if exact <= bound {
+                    assert_eq!(d, exact, "{x} {y} bound {bound}");
+                } else {
+                    assert!(d > bound, "{x} {y} bound {bound}: {d}");
+                }
+            }
         }
         let (a, b) = (composition(&v(&["AB"])), composition(&v(&["AC"])));
         assert!((composition_l1(&a, &b) - 1.0).abs() < 1e-12);

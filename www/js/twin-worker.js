@@ -3,6 +3,9 @@ import * as gl from './wasm.js';
 import { serveOps } from './common.js';
 
 serveOps({
+  /** Loads the package (the page is ready when this answers). */
+  ping: () => gl.defaults().config.rule,
+
   /** A twin of `text` (one string a line) or, with a schema, of the CSV `bytes`. */
   twin({ bytes, schema, twin }) {
     if (schema) return gl.makeTwin(new Uint8Array(bytes), { schema, twin });

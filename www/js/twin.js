@@ -80,3 +80,9 @@ el('save-twin').addEventListener('click', () => {
 el('save-report').addEventListener('click', () => {
   if (made) download('twin.report.json', JSON.stringify(made.report, null, 2), 'application/json');
 });
+
+// ready once the worker has loaded the package
+worker.call('ping').then(
+  () => {},
+  (e) => showError(el('make'), `gramlink could not start: ${describe(e)}`),
+).finally(() => { document.body.dataset.ready = 'true'; });
