@@ -62,9 +62,15 @@ impl Scoring {
     }
 }
 
+/// Party A's CSV, party B's CSV, and the true pairs by ids.
+pub type LinkageFiles = (Vec<u8>, Vec<u8>, HashSet<(String, String)>);
+
+/// Real files to check a rehearsal on: A's CSV, B's CSV, the true pairs.
+pub type RealFiles<'a> = (&'a [u8], &'a [u8], HashSet<(String, String)>);
+
 /// A twin (CSV in FEBRL's columns) as party A, and party B's duplicates of
 /// its records with their truth: `(a, b, truth)`.
-pub fn rehearsal_pair(twin: &[u8], seed: u64) -> Result<(Vec<u8>, Vec<u8>, HashSet<(String, String)>), Error> {
+pub fn rehearsal_pair(twin: &[u8], seed: u64) -> Result<LinkageFiles, Error> {
     let text = crate::dataset::decode_text(twin, "twin")?;
     let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
     let csv_err = |e: csv::Error| InputError::Csv { record: 0, reason: e.to_string() };
@@ -155,7 +161,7 @@ pub const STEP: f64 = 0.5;
 pub fn rehearse(
     twins: &[&[u8]],
     schema: &Schema,
-    real: Option<(&[u8], &[u8], HashSet<(String, String)>)>,
+    real: Option<RealFiles<'_>>,
     seed: u64,
 ) -> Result<RecordRehearsal, Error> {
     let mut scorings = Vec::new();

@@ -57,7 +57,7 @@ fn read(a: &KrimpArgs) -> Result<CategoricalDb> {
         rows.push(cols.iter().map(|&c| row.get(c).unwrap_or("").to_string()).collect());
     }
     let names: Vec<String> = cols.iter().map(|&c| header[c].clone()).collect();
-    Ok(CategoricalDb::new(&names, &rows, &a.input.display().to_string()).in_file(&a.input)?)
+    CategoricalDb::new(&names, &rows, &a.input.display().to_string()).in_file(&a.input)
 }
 
 pub fn cmd_krimp(a: KrimpArgs) -> Result<()> {

@@ -8,7 +8,7 @@ use clap::Args;
 use gramlink::clock::SystemClock;
 use gramlink::dataset::FormatHint;
 use gramlink::twin::rehearse::{best, default_grid, evaluate, run_grid, GridRow};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 #[derive(Args)]
 pub struct RehearseArgs {
@@ -39,7 +39,7 @@ pub struct RehearseArgs {
     json: bool,
 }
 
-fn load(path: &PathBuf, limit: Option<usize>) -> Result<Vec<String>> {
+fn load(path: &Path, limit: Option<usize>) -> Result<Vec<String>> {
     let alphabet = gramlink::alphabet::Alphabet::default();
     let d = io::load_dataset(path, FormatHint::Text, None, None, &alphabet)?;
     let mut v = d.records().to_vec();

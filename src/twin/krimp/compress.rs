@@ -253,8 +253,8 @@ impl<'a> Krimp<'a> {
                 }
                 self.order.retain(|&e| e != x);
                 best = bits;
-                for e in 0..before.len() {
-                    if self.usage[e] < before[e] && self.els[e].items.len() > 1 && !set.contains(&e) && e != x {
+                for (e, &was) in before.iter().enumerate() {
+                    if self.usage[e] < was && self.els[e].items.len() > 1 && !set.contains(&e) && e != x {
                         set.push(e);
                     }
                 }
