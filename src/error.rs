@@ -80,6 +80,17 @@ pub enum ProtocolError {
     Truncated { what: String, reason: String },
 }
 
+/// Errors of synthetic twins (condensation, KRIMP, the twin of a file).
+#[derive(Debug, Clone, PartialEq, Eq, ThisError)]
+pub enum TwinError {
+    #[error("{what}: k = {k} is larger than the {n} records it holds; a group needs at least k records")]
+    TooFewRecords { what: String, k: usize, n: usize },
+    #[error("column {column:?} holds one value only ({value:?}): it carries nothing to model; drop it")]
+    ConstantColumn { column: String, value: String },
+    #[error("column {column:?} is empty in every record")]
+    EmptyColumn { column: String },
+}
+
 /// Any gramlink error.
 #[derive(Debug, Clone, PartialEq, ThisError)]
 pub enum Error {
@@ -93,6 +104,8 @@ pub enum Error {
     Base(#[from] BaseError),
     #[error(transparent)]
     Protocol(#[from] ProtocolError),
+    #[error(transparent)]
+    Twin(#[from] TwinError),
     #[error("invalid parameter: {0}")]
     Parameter(String),
     #[error("cancelled")]
@@ -134,6 +147,9 @@ impl Error {
             Error::Protocol(ProtocolError::Fingerprint { .. }) => "FINGERPRINT_MISMATCH",
             Error::Protocol(ProtocolError::Invalid { .. }) => "INVALID_MESSAGE",
             Error::Protocol(ProtocolError::Truncated { .. }) => "TRUNCATED_MESSAGE",
+            Error::Twin(TwinError::TooFewRecords { .. }) => "TOO_FEW_RECORDS",
+            Error::Twin(TwinError::ConstantColumn { .. }) => "CONSTANT_COLUMN",
+            Error::Twin(TwinError::EmptyColumn { .. }) => "EMPTY_COLUMN",
             Error::Parameter(_) => "INVALID_PARAMETER",
             Error::Cancelled => "CANCELLED",
             Error::InvalidKey(_) => "INVALID_KEY",
@@ -163,7 +179,7 @@ impl Error {
     /// The error's class ([`ErrorClass`]).
     pub fn class(&self) -> ErrorClass {
         match self {
-            Error::Input(_) => ErrorClass::Input,
+            Error::Input(_) | Error::Twin(_) => ErrorClass::Input,
             Error::Protocol(_) | Error::Base(_) | Error::TransformMismatch(_) => ErrorClass::Message,
             Error::Dp(DpError::InvalidParameter(_)) | Error::Mine(MineError::InvalidParameter(_)) => {
                 ErrorClass::Parameter

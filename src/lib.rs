@@ -43,6 +43,7 @@ pub mod shape;
 mod sorting;
 pub mod sparse_vectors;
 pub mod threshold;
+pub mod twin;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

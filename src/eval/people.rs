@@ -176,6 +176,15 @@ pub fn duplicate(lists: &Lists, seed: u64, i: u64) -> Person {
     p
 }
 
+/// Adds 1 to [`MAX_ERRORS`] modifications (see the module docs) to `p`: a
+/// duplicate of any record in FEBRL's columns (a rehearsal on a synthetic twin).
+pub fn add_errors(p: &mut Person, rng: &mut Randomness) {
+    let errors = 1 + rng.below(MAX_ERRORS);
+    for _ in 0..errors {
+        modify(p, rng);
+    }
+}
+
 /// The text fields typos, OCR and phonetic errors touch.
 const TEXT: [usize; 5] = [1, 2, 4, 5, 6];
 /// The number fields digit errors touch (street number, postcode, ssid).

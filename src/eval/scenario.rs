@@ -37,6 +37,11 @@ pub struct ScenarioOptions {
     /// Both parties apply the keyed transform ([`crate::keyed`]) with a key drawn
     /// from the seed (an experiment: a seeded key is no secret).
     pub keyed: bool,
+    /// Edits per B record of the corruption, when they differ from the
+    /// configuration's edit distance (a rehearsal tries thresholds for other
+    /// distances on the same corruption). Default: `config.thresholds.ed`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrupt_ed: Option<u32>,
 }
 
 impl Default for ScenarioOptions {
@@ -50,7 +55,7 @@ impl ScenarioOptions {
     /// `config` with seed 42, a sample of 20 pairs, no key, the configuration's
     /// tree depth.
     pub fn new(config: Config) -> Self {
-        ScenarioOptions { config, seed: 42, mean_h_max: false, sample: 20, keyed: false }
+        ScenarioOptions { config, seed: 42, mean_h_max: false, sample: 20, keyed: false, corrupt_ed: None }
     }
 
     /// docs/SCENARIO.md's run of a preset: its configuration, the tree depth
@@ -149,7 +154,8 @@ pub fn run_scenario(
     let mut rng = Randomness::seeded(options.seed);
     let (mut rng_corrupt, rng_a, rng_b) = (rng.fork(), rng.fork(), rng.fork());
 
-    let (b_all, truth_all) = corrupted_copy(a_records, options.ed(), alphabet, &mut rng_corrupt);
+    let (b_all, truth_all) =
+        corrupted_copy(a_records, options.corrupt_ed.unwrap_or(options.ed()), alphabet, &mut rng_corrupt);
     // B's records that normalize to empty are left out, as any party does
     let mut b_index = vec![u32::MAX; b_all.len()];
     let mut b_records = Vec::with_capacity(b_all.len());

@@ -12,6 +12,7 @@
 //! | `new RecordOwner(csv, schema, options)`, `owner.mine()`, `RecordOwner.mergeBases(a, b, schema)`, `owner.embed(shared, options)` | `record::RecordOwner`, `record::merge`, `record::messages` |
 //! | `new RecordMatcher(schema, batchA, batchB)`, `matcher.link({upper, lower})`, `matcher.pairsCsv(…)` | `record::RecordMatcher::{score, decide}`, `record::export::pairs_csv` |
 //! | `runScenario(records, options, onProgress)` | `eval::scenario::run_scenario` |
+//! | `makeTwin(input, {schema, seed, twin})` | `twin::{twin_strings, twin_records}` |
 //! | `defaults()`, `normalize(records, alphabet)`, `peekInput(bytes, input, n)`, `batchInfo(batch)` | `config`'s presets, `Alphabet::normalize_counting`, `dataset::{is_csv, csv_columns, read_records}`, `VectorBatch::read` |
 
 mod batch;
@@ -24,6 +25,7 @@ mod owner;
 mod progress;
 mod records;
 mod scenario;
+mod twin;
 
 pub use defaults::{batch_info, defaults, normalize, peek_input};
 pub use kuzu::{kuzu_block_model, kuzu_decide, kuzu_keygen, KuzuOwner};
@@ -32,3 +34,4 @@ pub use owner::{fingerprint, keygen, DataOwner};
 pub use progress::JsClock;
 pub use records::{RecordMatcher, RecordOwner};
 pub use scenario::run_scenario;
+pub use twin::make_twin;

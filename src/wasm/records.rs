@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// A schema from a JSON string or a plain object.
-fn schema_arg(v: &JsValue) -> Result<Schema, JsValue> {
+pub(super) fn schema_arg(v: &JsValue) -> Result<Schema, JsValue> {
     let text = match v.as_string() {
         Some(s) => s,
         None if v.is_object() && !js_sys::Array::is_array(v) => js_sys::JSON::stringify(v)
@@ -29,7 +29,7 @@ fn schema_arg(v: &JsValue) -> Result<Schema, JsValue> {
 }
 
 /// A file's bytes: a string or a `Uint8Array`.
-fn text_or_bytes(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
+pub(super) fn text_or_bytes(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
     if let Some(s) = v.as_string() {
         return Ok(s.into_bytes());
     }

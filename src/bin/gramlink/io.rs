@@ -22,7 +22,7 @@ pub type Result<T> = std::result::Result<T, CliError>;
 /// The exit status of each class of error (also in `gramlink --help`).
 pub const EXIT_STATUSES: &str = "Exit status: 0 success; 1 other failure (FAILED, CANCELLED); 2 usage (USAGE, and \
 clap's own errors); 3 input (IO, NOT_TEXT, EMPTY_INPUT, MISSING_COLUMN, MALFORMED_CSV, INVALID_FORMAT, DUPLICATE_ID, \
-RECORD_TOO_LONG, INVALID_ALPHABET); 4 messages and bases (MALFORMED_MESSAGE, UNSUPPORTED_VERSION, WRONG_MESSAGE_KIND, \
+RECORD_TOO_LONG, INVALID_ALPHABET, TOO_FEW_RECORDS, CONSTANT_COLUMN, EMPTY_COLUMN); 4 messages and bases (MALFORMED_MESSAGE, UNSUPPORTED_VERSION, WRONG_MESSAGE_KIND, \
 FINGERPRINT_MISMATCH, INVALID_MESSAGE, TRUNCATED_MESSAGE, INCOMPATIBLE_BASES, INVALID_BASE, TRANSFORM_MISMATCH); \
 5 privacy (BUDGET_EXCEEDED, INVALID_EPSILON, ENTROPY); 6 parameters (INVALID_PARAMETER, INVALID_KEY). \
 Errors print as `error[CODE]: message`.";
@@ -83,7 +83,8 @@ from_core!(
     gramlink::error::ProtocolError,
     gramlink::error::BaseError,
     gramlink::error::DpError,
-    gramlink::error::MineError
+    gramlink::error::MineError,
+    gramlink::error::TwinError
 );
 
 impl From<String> for CliError {

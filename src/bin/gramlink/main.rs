@@ -9,6 +9,7 @@ mod io;
 mod keys;
 mod kuzu;
 mod kuzu_eval;
+mod krimp;
 mod levers;
 mod linkage;
 mod options;
@@ -16,7 +17,10 @@ mod paper_figures;
 mod progress_bar;
 mod record_steps;
 mod records;
+mod rehearse;
+mod rehearse_records;
 mod results;
+mod twin;
 
 use clap::{Args, Parser, Subcommand};
 use gramlink::dp::Randomness;
@@ -68,6 +72,12 @@ enum Command {
     Kuzu(kuzu::KuzuArgs),
     /// F1 of each linkage-quality lever (docs/RESULTS.md, "Levers") on CITIES and NAMES, ed 0–2.
     Levers(levers::LeversArgs),
+    /// A synthetic twin of a party's file (condensation for strings, KRIMP for categorical fields), with its report.
+    Twin(twin::TwinArgs),
+    /// Choose the linkage configuration on two twins; with --real, what that choice costs on the real data.
+    Rehearse(rehearse::RehearseArgs),
+    /// KRIMP on a categorical CSV: code table, compression, and generated databases' dissimilarity, AS and NAS.
+    Krimp(krimp::KrimpArgs),
 }
 
 /// Secure randomness, or a seeded generator (for experiments: what it makes is
@@ -162,6 +172,9 @@ fn main() -> ExitCode {
         Command::Experiment(a) => experiment::cmd_experiment(a),
         Command::Levers(a) => levers::cmd_levers(a),
         Command::Kuzu(a) => kuzu::cmd_kuzu(a),
+        Command::Twin(a) => twin::cmd_twin(a),
+        Command::Rehearse(a) => rehearse::cmd_rehearse(a),
+        Command::Krimp(a) => krimp::cmd_krimp(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

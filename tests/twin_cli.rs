@@ -1,0 +1,91 @@
+//! `gramlink twin` and `gramlink rehearse` through the CLI: a twin and its
+//! report, each bad input refused by its stable code and exit status with
+//! nothing written, and a small string rehearsal end to end.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn gramlink(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
+}
+
+fn data(name: &str) -> String {
+    format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs a command that must fail with `code` and `status`, writing nothing at `out`.
+fn fails(args: &[&str], out: &Path, code: &str, status: i32) {
+    let o = gramlink(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(status), "{args:?}: {err}");
+    assert!(err.contains(&format!("error[{code}]")), "{args:?}: {err}");
+    assert!(!out.exists(), "{args:?} wrote {}", out.display());
+}
+
+#[test]
+fn twin_of_strings_and_records_with_reports_and_named_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).display().to_string();
+    std::fs::write(p("few.txt"), "SMITH\nJONES\nBROWN\n").unwrap();
+    let cities: String =
+        std::fs::read_to_string(data("cities.txt")).unwrap().lines().take(400).map(|l| format!("{l}\n")).collect();
+    std::fs::write(p("cities.txt"), cities).unwrap();
+
+    let o = gramlink(&["twin", &p("cities.txt"), "-o", &p("twin.txt"), "--k", "5", "--seed", "1"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(p("twin.txt.report.json")).unwrap()).unwrap();
+    assert_eq!(report["synthetic"], true);
+    assert_eq!(report["differentiallyPrivate"], false);
+    assert_eq!(report["seeded"], true);
+    assert!(report["fields"][0]["minGroup"].as_u64().unwrap() >= 5);
+    let n = std::fs::read_to_string(p("twin.txt")).unwrap().lines().count() as u64;
+    assert_eq!(n, report["twinRows"].as_u64().unwrap());
+
+    fails(&["twin", &p("few.txt"), "-o", &p("x.txt"), "--k", "4"], &dir.path().join("x.txt"), "TOO_FEW_RECORDS", 3);
+    fails(&["twin", &p("few.txt"), "-o", &p("x.txt"), "--k", "0"], &dir.path().join("x.txt"), "INVALID_PARAMETER", 6);
+
+    // records: a schema whose categorical field has one value, or is empty everywhere
+    let schema =
+        r#"{"version": 1, "id": "id", "field": [{"name": "name", "kind": "name"}, {"name": "sex", "kind": "clear"}]}"#;
+    std::fs::write(p("s.json"), schema).unwrap();
+    let rows = |sex: &str| -> String {
+        let mut s = "id,name,sex\n".to_string();
+        for i in 0..12 {
+            s += &format!("{i},NAME{},{sex}\n", ["A", "B", "C"][i % 3]);
+        }
+        s
+    };
+    std::fs::write(p("one.csv"), rows("F")).unwrap();
+    std::fs::write(p("none.csv"), rows("")).unwrap();
+    let x = dir.path().join("x.csv");
+    fails(&["twin", "--schema", &p("s.json"), &p("one.csv"), "-o", &p("x.csv"), "--k", "3"], &x, "CONSTANT_COLUMN", 3);
+    // a field empty in every record: the schema's reader names it
+    fails(&["twin", "--schema", &p("s.json"), &p("none.csv"), "-o", &p("x.csv"), "--k", "3"], &x, "INVALID_FORMAT", 3);
+    fails(
+        &["twin", "--schema", &p("s.json"), &p("one.csv"), "-o", &p("x.csv"), "--min-sup", "0"],
+        &x,
+        "INVALID_PARAMETER",
+        6,
+    );
+}
+
+#[test]
+fn rehearse_on_two_string_twins() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = |n: &str| dir.path().join(n).display().to_string();
+    let names: String =
+        std::fs::read_to_string(data("names.txt")).unwrap().lines().take(300).map(|l| format!("{l}\n")).collect();
+    std::fs::write(p("names.txt"), names).unwrap();
+    for (seed, out) in [("1", "ta.txt"), ("2", "tb.txt")] {
+        let o = gramlink(&["twin", &p("names.txt"), "-o", &p(out), "--k", "5", "--seed", seed]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let o = gramlink(&["rehearse", &p("ta.txt"), &p("tb.txt"), "--real", &p("names.txt"), "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["onTwins"].as_array().unwrap().len(), 15);
+    let loss = v["f1Loss"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&loss), "{v}");
+}
