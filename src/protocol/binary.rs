@@ -86,6 +86,11 @@ impl BinaryLayout {
         Ok(12 + hlen)
     }
 
+    /// The header read (for [`super::rows`], which reads some rows only).
+    pub(super) fn into_header(self) -> BatchHeader {
+        self.header
+    }
+
     /// The batch, from the numbers read out of [`Self::vectors`] and
     /// [`Self::thresholds`]; validated like every batch read.
     pub fn into_batch(self, data: Vec<f32>, values: Option<Vec<f64>>) -> Result<VectorBatch, ProtocolError> {

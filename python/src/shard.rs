@@ -1,0 +1,208 @@
+//! The matcher in shards ([`gramlink::shard`]) for the Spark job
+//! (gramlink/spark.py): `Batch` (a vector batch, or some of its rows, read
+//! from a file), `check_batches`, `shard_candidates`, `assign`. Columns cross
+//! as little-endian bytes that pyarrow wraps without a Python loop.
+
+use crate::convert::{message, rule};
+use crate::errors::{invalid, io, OrPy};
+use gramlink::matching::{Pair, Scored};
+use gramlink::protocol::{read_binary_rows, VectorBatch};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::io::{Read, Seek, SeekFrom};
+
+/// A vector batch (or rows of one), checked as the matcher checks it.
+#[pyclass(module = "gramlink._native", frozen)]
+pub struct Batch {
+    batch: VectorBatch,
+}
+
+/// Rows `rows` of a JSON batch (read whole: the JSON form has no row index).
+fn slice(mut b: VectorBatch, rows: std::ops::Range<usize>) -> PyResult<VectorBatch> {
+    if rows.start > rows.end || rows.end > b.ids.len() {
+        return Err(invalid(format!("rows {}..{} of a batch of {} rows", rows.start, rows.end, b.ids.len())));
+    }
+    let dim = b.vectors.dim;
+    b.ids = b.ids[rows.clone()].to_vec();
+    b.vectors.data = b.vectors.data[rows.start * dim..rows.end * dim].to_vec();
+    if let Some(t) = &mut b.thresholds {
+        t.values = t.values[rows].to_vec();
+    }
+    Ok(b)
+}
+
+#[pymethods]
+impl Batch {
+    /// The batch in a file, or its rows `start..end` (a binary batch reads
+    /// the header and those rows only). `end` past the batch is the batch's
+    /// end; `start == end` reads the header only (no rows).
+    #[staticmethod]
+    #[pyo3(signature = (path, start=None, end=None))]
+    fn open(py: Python<'_>, path: std::path::PathBuf, start: Option<usize>, end: Option<usize>) -> PyResult<Batch> {
+        let mut file = std::fs::File::open(&path).map_err(|e| io(&path, e))?;
+        let total = file.metadata().map_err(|e| io(&path, e))?.len();
+        let mut magic = [0u8; 4];
+        let binary = total >= 4 && file.read_exact(&mut magic).is_ok() && &magic == b"GLVB";
+        let batch = if binary {
+            py.detach(|| {
+                let mut read_at = |at: u64, buf: &mut [u8]| -> Result<(), gramlink::Error> {
+                    let ioerr = |e: std::io::Error| gramlink::error::InputError::Io {
+                        path: path.display().to_string(),
+                        reason: e.to_string(),
+                    };
+                    file.seek(SeekFrom::Start(at)).map_err(ioerr)?;
+                    file.read_exact(buf).map_err(ioerr)?;
+                    Ok(())
+                };
+                let rows = match (start, end) {
+                    (None, None) => None,
+                    (s, e) => Some(s.unwrap_or(0)..e.unwrap_or(usize::MAX)),
+                };
+                read_binary_rows(total, rows, &mut read_at)
+            })
+            .py()?
+        } else {
+            let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
+            let b = VectorBatch::read(&bytes).py()?;
+            let n = b.ids.len();
+            let s = start.unwrap_or(0).min(n);
+            let e = end.unwrap_or(n).min(n).max(s);
+            slice(b, s..e)?
+        };
+        Ok(Batch { batch })
+    }
+
+    /// A batch from its message (bytes or JSON text).
+    #[staticmethod]
+    fn read(message: &Bound<'_, PyAny>) -> PyResult<Batch> {
+        Ok(Batch { batch: VectorBatch::read(&self::message(message, "message")?).py()? })
+    }
+
+    #[getter]
+    fn party(&self) -> &'static str {
+        self.batch.party.name()
+    }
+
+    #[getter]
+    fn fingerprint(&self) -> String {
+        self.batch.fingerprint.clone()
+    }
+
+    #[getter]
+    fn size(&self) -> usize {
+        self.batch.ids.len()
+    }
+
+    fn __len__(&self) -> usize {
+        self.size()
+    }
+
+    #[getter]
+    fn dim(&self) -> usize {
+        self.batch.vectors.dim
+    }
+
+    /// The edit distance of the batch's thresholds (party A's), if any.
+    #[getter]
+    fn ed(&self) -> Option<u32> {
+        self.batch.thresholds.as_ref().map(|t| t.ed)
+    }
+
+    #[getter]
+    fn transform(&self) -> Option<String> {
+        self.batch.transform.clone()
+    }
+
+    #[getter]
+    fn ids(&self) -> Vec<String> {
+        self.batch.ids.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Batch(party={:?}, size={}, dim={})", self.party(), self.size(), self.dim())
+    }
+}
+
+/// Checks that two batches (headers suffice) can be linked, as the matcher
+/// does before any work; returns the edit distance of A's thresholds.
+#[pyfunction]
+pub fn check_batches(a: &Batch, b: &Batch) -> PyResult<u32> {
+    gramlink::matcher::check_pair(&a.batch, &b.batch).py()
+}
+
+fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    xs.flat_map(bytes).collect()
+}
+
+/// The candidates of `a` (rows `offset..` of party A's batch) against all of
+/// `b` under `rule`: `(a_rows u32, b_rows u32, distances f64, scores f64)` as
+/// little-endian bytes, and the number of pairs compared.
+#[pyfunction]
+#[pyo3(signature = (a, b, offset, rule=None))]
+#[allow(clippy::type_complexity)]
+pub fn shard_candidates<'py>(
+    py: Python<'py>,
+    a: &Batch,
+    b: &Batch,
+    offset: usize,
+    rule: Option<&str>,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64)> {
+    let rule = self::rule(rule)?;
+    let (sa, sb) = (&a.batch, &b.batch);
+    let (scored, stats) = py.detach(|| gramlink::shard::shard_candidates(sa, sb, offset, rule)).py()?;
+    let col_a = le(scored.iter().map(|s| s.pair.a), u32::to_le_bytes);
+    let col_b = le(scored.iter().map(|s| s.pair.b), u32::to_le_bytes);
+    let dist = le(scored.iter().map(|s| s.pair.distance), f64::to_le_bytes);
+    let score = le(scored.iter().map(|s| s.score), f64::to_le_bytes);
+    Ok((
+        PyBytes::new(py, &col_a),
+        PyBytes::new(py, &col_b),
+        PyBytes::new(py, &dist),
+        PyBytes::new(py, &score),
+        stats.candidates,
+    ))
+}
+
+fn numbers<const N: usize, T>(bytes: &[u8], what: &str, from: impl Fn([u8; N]) -> T) -> PyResult<Vec<T>> {
+    if bytes.len() % N != 0 {
+        return Err(invalid(format!("{what}: {} bytes is not a whole number of {N}-byte numbers", bytes.len())));
+    }
+    Ok(bytes.chunks_exact(N).map(|c| from(c.try_into().unwrap_or([0; N]))).collect())
+}
+
+/// The pairs `rule` keeps of every shard's candidates (columns as
+/// `shard_candidates` gives them, concatenated in any order): the positions
+/// of the kept candidates (u64 little-endian bytes), in the single-machine
+/// matcher's order of pairs.
+#[pyfunction]
+#[pyo3(signature = (a_rows, b_rows, distances, scores, rule=None))]
+pub fn assign<'py>(
+    py: Python<'py>,
+    a_rows: &[u8],
+    b_rows: &[u8],
+    distances: &[u8],
+    scores: &[u8],
+    rule: Option<&str>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let rule = self::rule(rule)?;
+    let ra = numbers(a_rows, "a_rows", u32::from_le_bytes)?;
+    let rb = numbers(b_rows, "b_rows", u32::from_le_bytes)?;
+    let d = numbers(distances, "distances", f64::from_le_bytes)?;
+    let s = numbers(scores, "scores", f64::from_le_bytes)?;
+    if rb.len() != ra.len() || d.len() != ra.len() || s.len() != ra.len() {
+        return Err(invalid("the candidate columns have different lengths"));
+    }
+    let positions = py.detach(|| -> Result<Vec<u8>, String> {
+        let scored: Vec<Scored> =
+            (0..ra.len()).map(|i| Scored { pair: Pair { a: ra[i], b: rb[i], distance: d[i] }, score: s[i] }).collect();
+        let kept = gramlink::shard::assign_scored(&scored, rule);
+        let mut at = std::collections::HashMap::with_capacity(ra.len());
+        for i in 0..ra.len() {
+            if at.insert((ra[i], rb[i]), i as u64).is_some() {
+                return Err(format!("the pair ({}, {}) is twice among the candidates", ra[i], rb[i]));
+            }
+        }
+        Ok(kept.iter().flat_map(|p| at[&(p.a, p.b)].to_le_bytes()).collect())
+    });
+    Ok(PyBytes::new(py, &positions.map_err(invalid)?))
+}
