@@ -6,7 +6,7 @@
 use crate::convert::{message, rule};
 use crate::errors::{invalid, io, OrPy};
 use gramlink::matching::{Pair, Scored};
-use gramlink::protocol::{read_binary_rows, VectorBatch};
+use gramlink::protocol::{read_binary_rows, BinaryLayout, VectorBatch};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::io::{Read, Seek, SeekFrom};
@@ -15,6 +15,8 @@ use std::io::{Read, Seek, SeekFrom};
 #[pyclass(module = "gramlink._native", frozen)]
 pub struct Batch {
     batch: VectorBatch,
+    /// Rows in the whole batch (the file's), of which `batch` holds some.
+    total: usize,
 }
 
 /// Rows `rows` of a JSON batch (read whole: the JSON form has no row index).
@@ -43,7 +45,7 @@ impl Batch {
         let total = file.metadata().map_err(|e| io(&path, e))?.len();
         let mut magic = [0u8; 4];
         let binary = total >= 4 && file.read_exact(&mut magic).is_ok() && &magic == b"GLVB";
-        let batch = if binary {
+        let (batch, n) = if binary {
             py.detach(|| {
                 let mut read_at = |at: u64, buf: &mut [u8]| -> Result<(), gramlink::Error> {
                     let ioerr = |e: std::io::Error| gramlink::error::InputError::Io {
@@ -58,7 +60,15 @@ impl Batch {
                     (None, None) => None,
                     (s, e) => Some(s.unwrap_or(0)..e.unwrap_or(usize::MAX)),
                 };
-                read_binary_rows(total, rows, &mut read_at)
+                let batch = read_binary_rows(total, rows, &mut read_at)?;
+                // the whole batch's rows, from its layout (the header was checked above)
+                let mut pre = [0u8; 12];
+                read_at(0, &mut pre)?;
+                let mut prefix = vec![0u8; BinaryLayout::prefix_len(&pre)?];
+                read_at(0, &mut prefix)?;
+                let layout = BinaryLayout::read(&prefix, total as usize)?;
+                let n = layout.vectors.len() / 4 / batch.vectors.dim.max(1);
+                Ok::<_, gramlink::Error>((batch, n))
             })
             .py()?
         } else {
@@ -67,15 +77,17 @@ impl Batch {
             let n = b.ids.len();
             let s = start.unwrap_or(0).min(n);
             let e = end.unwrap_or(n).min(n).max(s);
-            slice(b, s..e)?
+            (slice(b, s..e)?, n)
         };
-        Ok(Batch { batch })
+        Ok(Batch { batch, total: n })
     }
 
     /// A batch from its message (bytes or JSON text).
     #[staticmethod]
     fn read(message: &Bound<'_, PyAny>) -> PyResult<Batch> {
-        Ok(Batch { batch: VectorBatch::read(&self::message(message, "message")?).py()? })
+        let batch = VectorBatch::read(&self::message(message, "message")?).py()?;
+        let total = batch.ids.len();
+        Ok(Batch { batch, total })
     }
 
     #[getter]
@@ -95,6 +107,12 @@ impl Batch {
 
     fn __len__(&self) -> usize {
         self.size()
+    }
+
+    /// Rows in the whole batch (`size` counts the rows read).
+    #[getter]
+    fn total(&self) -> usize {
+        self.total
     }
 
     #[getter]
