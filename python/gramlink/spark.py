@@ -197,6 +197,9 @@ def session(master: str = "local[2]", app: str = "gramlink", **conf: str):
 
     from pyspark.sql import SparkSession
 
+    # the workers' interpreter: this one (the setting alone is not always read)
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     builder = (
         SparkSession.builder.master(master)
         .appName(app)
