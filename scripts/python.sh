@@ -63,7 +63,7 @@ step "installed $(basename "$wheel")"
 # --- tests ---------------------------------------------------------------------------
 # the CLI for the equality tests: the one `cargo test` built (debug), else a debug build
 if [ -z "${GRAMLINK_CLI:-}" ]; then
-    [ -x target/debug/gramlink ] || cargo build --bin gramlink --quiet
+    [ -x target/debug/gramlink ] || env -u CARGO_TARGET_DIR cargo build --bin gramlink --quiet
     export GRAMLINK_CLI="$root/target/debug/gramlink"
 fi
 # the installed wheel, not python/gramlink (whose native module is not built there)

@@ -13,34 +13,113 @@
 //! whole batch; each rule's assignment sorts its input (ties by rows), so it
 //! does not depend on the order the shards arrive in. Tests check both.
 
-use crate::error::Error;
+use crate::embed::Vectors;
+use crate::error::{Error, ProtocolError};
 use crate::matcher::check_pair;
 use crate::matching::{self, Candidates, MatchStats, Pair, Rule, Scored};
 use crate::protocol::VectorBatch;
+use crate::sparse_vectors::SparseVectors;
+
+/// Party B's batch as every task keeps it: its header, its ids, and its rows
+/// as sparse vectors (a record touches a few dozen of the base's hundreds of
+/// coordinates: a million rows take some 0.3 GB instead of 3.4 GB dense).
+/// Built from the whole batch or piece by piece ([`Reference::push`]), so a
+/// worker never holds B dense.
+pub struct Reference {
+    /// B's header: everything but its rows.
+    head: VectorBatch,
+    ids: Vec<String>,
+    rows: SparseVectors,
+}
+
+impl Reference {
+    /// An empty reference with `batch`'s header; then [`Reference::push`] its rows.
+    pub fn new(batch: &VectorBatch) -> Reference {
+        let head = VectorBatch {
+            party: batch.party,
+            fingerprint: batch.fingerprint.clone(),
+            ids: Vec::new(),
+            vectors: Vectors { dim: batch.vectors.dim, data: Vec::new() },
+            thresholds: None,
+            transform: batch.transform.clone(),
+            shape: batch.shape.clone(),
+        };
+        Reference { rows: SparseVectors::new(head.vectors.dim), head, ids: Vec::new() }
+    }
+
+    /// The whole of `batch`.
+    pub fn from_batch(batch: &VectorBatch) -> Result<Reference, Error> {
+        let mut r = Reference::new(batch);
+        r.push(batch)?;
+        Ok(r)
+    }
+
+    /// Appends `part`'s rows (the next rows of the same batch, as
+    /// [`crate::protocol::read_binary_rows`] reads them).
+    pub fn push(&mut self, part: &VectorBatch) -> Result<(), Error> {
+        let h = &self.head;
+        if part.fingerprint != h.fingerprint || part.vectors.dim != h.vectors.dim || part.transform != h.transform {
+            return Err(ProtocolError::Invalid {
+                what: "vector batch".into(),
+                reason: "a piece of it has another header than its first".into(),
+            }
+            .into());
+        }
+        self.ids.extend(part.ids.iter().cloned());
+        let dim = part.vectors.dim;
+        for r in 0..part.ids.len() {
+            self.rows
+                .push_row(part.vectors.data[r * dim..(r + 1) * dim].iter().enumerate().map(|(c, &x)| (c as u32, x)));
+        }
+        Ok(())
+    }
+
+    pub fn ids(&self) -> &[String] {
+        &self.ids
+    }
+
+    /// B's header (no rows): for the checks made before any work.
+    pub fn head(&self) -> &VectorBatch {
+        &self.head
+    }
+}
 
 /// The candidates of `rule` for the rows of `a` (rows `offset..` of party A's
 /// batch, as [`crate::protocol::read_binary_rows`] reads them) against the
 /// whole of `b`, with A rows numbered from `offset`. Each carries the score
 /// the rule ranks by: the cosine distance for [`Rule::Ranked`], the distance
-/// otherwise. Refuses batches [`Matcher::new`](crate::matcher::Matcher::new) refuses.
+/// otherwise. Refuses batches [`Matcher::new`](crate::matcher::Matcher::new)
+/// refuses. The ranked rule with the q-gram filter (the default
+/// configuration) reads B's sparse rows; the other rules, and keyed batches,
+/// make B dense for the call (small batches).
 pub fn shard_candidates(
     a: &VectorBatch,
-    b: &VectorBatch,
+    b: &Reference,
     offset: usize,
     rule: Rule,
 ) -> Result<(Vec<Scored>, MatchStats), Error> {
-    let ed = check_pair(a, b)?;
+    let ed = check_pair(a, &b.head)?;
     if offset.checked_add(a.ids.len()).is_none_or(|end| end > u32::MAX as usize) {
         return Err(Error::Parameter(format!("A rows from {offset}: more than 2^32 rows")));
     }
     let values = a.thresholds.as_ref().map_or(&[][..], |t| t.values.as_slice());
-    let th = crate::keyed::matching_thresholds(&a.vectors, &b.vectors, values, a.transform.as_deref());
-    let shape = a.shape.as_ref().filter(|s| b.shape.as_ref() == Some(*s));
-    let (c, stats) = matching::candidates(&a.vectors, &b.vectors, &th, rule, ed, shape)?;
-    let mut scored = match c {
-        Candidates::Scored(s) => s,
-        Candidates::Within(p) if rule == Rule::Ranked => matching::rank_by_cosine(&a.vectors, &b.vectors, &p),
-        Candidates::Within(p) => p.into_iter().map(|pair| Scored { pair, score: pair.distance }).collect(),
+    let shape = a.shape.as_ref().filter(|s| b.head.shape.as_ref() == Some(*s) && s.filter_length().is_some());
+    let (mut scored, stats) = match shape {
+        // no transform (a shape is never keyed): the thresholds are A's own
+        Some(shape) if rule == Rule::Ranked => {
+            matching::scored_match_rows(&a.vectors, &b.rows, values, ed, shape, matching::PER_ROW)?
+        }
+        _ => {
+            let dense = Vectors::from_sparse(&b.rows);
+            let th = crate::keyed::matching_thresholds(&a.vectors, &dense, values, a.transform.as_deref());
+            let (c, stats) = matching::candidates(&a.vectors, &dense, &th, rule, ed, a.shape.as_ref())?;
+            let scored = match c {
+                Candidates::Scored(s) => s,
+                Candidates::Within(p) if rule == Rule::Ranked => matching::rank_by_cosine(&a.vectors, &dense, &p),
+                Candidates::Within(p) => p.into_iter().map(|pair| Scored { pair, score: pair.distance }).collect(),
+            };
+            (scored, stats)
+        }
     };
     for s in &mut scored {
         s.pair.a += offset as u32;
@@ -70,6 +149,7 @@ mod tests {
     use super::*;
     use crate::config::Config;
     use crate::dp::{Epsilon, Randomness};
+    use crate::embed::Vectors;
     use crate::matcher::Matcher;
     use crate::party::{merge_bases, DataOwner, EmbedOptions};
     use crate::progress::NoProgress;
@@ -104,6 +184,20 @@ mod tests {
             let (a, b) = batches(keyed);
             let bytes = a.to_binary();
             let whole = Matcher::new(a.clone(), b.clone()).unwrap();
+            // B pushed in two pieces, as a worker reads it
+            let half = b.ids.len() / 2;
+            let piece = |r: std::ops::Range<usize>| VectorBatch {
+                ids: b.ids[r.clone()].to_vec(),
+                vectors: Vectors {
+                    dim: b.vectors.dim,
+                    data: b.vectors.data[r.start * b.vectors.dim..r.end * b.vectors.dim].to_vec(),
+                },
+                ..b.clone()
+            };
+            let mut reference = Reference::new(&b);
+            reference.push(&piece(0..half)).unwrap();
+            reference.push(&piece(half..b.ids.len())).unwrap();
+            assert_eq!(reference.ids(), &b.ids[..]);
             for rule in Rule::ALL {
                 let mut all = Vec::new();
                 // shards of 150 rows, the last shard first
@@ -114,7 +208,7 @@ mod tests {
                         Ok(())
                     })
                     .unwrap();
-                    all.extend(shard_candidates(&shard, &b, start, rule).unwrap().0);
+                    all.extend(shard_candidates(&shard, &reference, start, rule).unwrap().0);
                 }
                 let expected = whole.link(rule).unwrap().pairs;
                 assert!(!expected.is_empty());
@@ -126,7 +220,10 @@ mod tests {
     #[test]
     fn mismatched_batches_are_refused() {
         let (a, b) = batches(false);
-        let other = VectorBatch { fingerprint: "cd".repeat(32), ..b };
+        let other = Reference::from_batch(&VectorBatch { fingerprint: "cd".repeat(32), ..b.clone() }).unwrap();
         assert_eq!(shard_candidates(&a, &other, 0, Rule::Ranked).unwrap_err().code(), "FINGERPRINT_MISMATCH");
+        let mut reference = Reference::from_batch(&b).unwrap();
+        let wider = VectorBatch { vectors: Vectors { dim: b.vectors.dim + 1, data: Vec::new() }, ids: Vec::new(), ..b };
+        assert_eq!(reference.push(&wider).unwrap_err().code(), "INVALID_MESSAGE");
     }
 }

@@ -11,8 +11,8 @@ larger data):
 2. **Candidates, in parallel.** A's rows are cut into shards of consecutive
    rows; each task reads its shard's rows (the binary batch's header and those
    rows, nothing else) and scores them against the whole of B, which each
-   Python worker reads once and keeps (the broadcast: B must fit in an
-   executor's memory). The Rust core scores (``gramlink.shard_candidates``):
+   Python worker reads once, in pieces, and keeps as sparse rows (the
+   broadcast: B must fit in an executor's memory, some 0.3 GB a million rows). The Rust core scores (``gramlink.shard_candidates``):
    no Python loop over pairs; ids are attached with pyarrow's ``take``. A row's
    candidates depend only on that row and all of B (src/shard.rs), so the
    union over shards is the single machine's.
@@ -35,7 +35,7 @@ import uuid
 from typing import Any, Iterator, Optional
 
 from ._errors import GramlinkError
-from ._native import Batch, assign, check_batches, shard_candidates
+from ._native import Batch, Reference, assign, check_batches, shard_candidates
 
 #: The candidates' schema (between the two stages).
 CANDIDATES = "a long, b long, a_id string, b_id string, distance double, score double"
@@ -55,7 +55,7 @@ def _batch_b(path: str):
     key = (path, st.st_size, st.st_mtime_ns)
     if key not in _reference:
         _reference.clear()
-        b = Batch.open(path)
+        b = Reference.open(path)
         _reference[key] = (b, pa.array(b.ids, pa.string()))
     return _reference[key]
 

@@ -24,6 +24,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<records::RecordOwner>()?;
     m.add_class::<records::RecordMatcher>()?;
     m.add_class::<shard::Batch>()?;
+    m.add_class::<shard::Reference>()?;
     m.add_function(wrap_pyfunction!(shard::check_batches, m)?)?;
     m.add_function(wrap_pyfunction!(shard::shard_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(shard::assign, m)?)?;

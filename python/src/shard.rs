@@ -19,20 +19,6 @@ pub struct Batch {
     total: usize,
 }
 
-/// Rows `rows` of a JSON batch (read whole: the JSON form has no row index).
-fn slice(mut b: VectorBatch, rows: std::ops::Range<usize>) -> PyResult<VectorBatch> {
-    if rows.start > rows.end || rows.end > b.ids.len() {
-        return Err(invalid(format!("rows {}..{} of a batch of {} rows", rows.start, rows.end, b.ids.len())));
-    }
-    let dim = b.vectors.dim;
-    b.ids = b.ids[rows.clone()].to_vec();
-    b.vectors.data = b.vectors.data[rows.start * dim..rows.end * dim].to_vec();
-    if let Some(t) = &mut b.thresholds {
-        t.values = t.values[rows].to_vec();
-    }
-    Ok(b)
-}
-
 #[pymethods]
 impl Batch {
     /// The batch in a file, or its rows `start..end` (a binary batch reads
@@ -41,45 +27,14 @@ impl Batch {
     #[staticmethod]
     #[pyo3(signature = (path, start=None, end=None))]
     fn open(py: Python<'_>, path: std::path::PathBuf, start: Option<usize>, end: Option<usize>) -> PyResult<Batch> {
-        let mut file = std::fs::File::open(&path).map_err(|e| io(&path, e))?;
-        let total = file.metadata().map_err(|e| io(&path, e))?.len();
-        let mut magic = [0u8; 4];
-        let binary = total >= 4 && file.read_exact(&mut magic).is_ok() && &magic == b"GLVB";
-        let (batch, n) = if binary {
-            py.detach(|| {
-                let mut read_at = |at: u64, buf: &mut [u8]| -> Result<(), gramlink::Error> {
-                    let ioerr = |e: std::io::Error| gramlink::error::InputError::Io {
-                        path: path.display().to_string(),
-                        reason: e.to_string(),
-                    };
-                    file.seek(SeekFrom::Start(at)).map_err(ioerr)?;
-                    file.read_exact(buf).map_err(ioerr)?;
-                    Ok(())
-                };
-                let rows = match (start, end) {
-                    (None, None) => None,
-                    (s, e) => Some(s.unwrap_or(0)..e.unwrap_or(usize::MAX)),
-                };
-                let batch = read_binary_rows(total, rows, &mut read_at)?;
-                // the whole batch's rows, from its layout (the header was checked above)
-                let mut pre = [0u8; 12];
-                read_at(0, &mut pre)?;
-                let mut prefix = vec![0u8; BinaryLayout::prefix_len(&pre)?];
-                read_at(0, &mut prefix)?;
-                let layout = BinaryLayout::read(&prefix, total as usize)?;
-                let n = layout.vectors.len() / 4 / batch.vectors.dim.max(1);
-                Ok::<_, gramlink::Error>((batch, n))
-            })
-            .py()?
-        } else {
-            let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
-            let b = VectorBatch::read(&bytes).py()?;
-            let n = b.ids.len();
-            let s = start.unwrap_or(0).min(n);
-            let e = end.unwrap_or(n).min(n).max(s);
-            (slice(b, s..e)?, n)
+        let rows = match (start, end) {
+            (None, None) => None,
+            (s, e) => Some(s.unwrap_or(0)..e.unwrap_or(usize::MAX)),
         };
-        Ok(Batch { batch, total: n })
+        let mut file = BatchFile::open(&path)?;
+        let total = file.rows()?;
+        let batch = py.detach(|| file.read(rows)).py()?;
+        Ok(Batch { batch, total })
     }
 
     /// A batch from its message (bytes or JSON text).
@@ -141,6 +96,120 @@ impl Batch {
     }
 }
 
+/// A batch file: a binary one is read by rows (header and the rows asked
+/// for); a JSON one whole, then sliced.
+struct BatchFile {
+    path: std::path::PathBuf,
+    file: std::fs::File,
+    len: u64,
+    json: Option<VectorBatch>,
+}
+
+impl BatchFile {
+    fn open(path: &std::path::Path) -> PyResult<BatchFile> {
+        let mut file = std::fs::File::open(path).map_err(|e| io(path, e))?;
+        let len = file.metadata().map_err(|e| io(path, e))?.len();
+        let mut magic = [0u8; 4];
+        let binary = len >= 4 && file.read_exact(&mut magic).is_ok() && &magic == b"GLVB";
+        let json =
+            if binary { None } else { Some(VectorBatch::read(&std::fs::read(path).map_err(|e| io(path, e))?).py()?) };
+        Ok(BatchFile { path: path.to_path_buf(), file, len, json })
+    }
+
+    fn read_at(&mut self, at: u64, buf: &mut [u8]) -> Result<(), gramlink::Error> {
+        let e = |e: std::io::Error| gramlink::error::InputError::Io {
+            path: self.path.display().to_string(),
+            reason: e.to_string(),
+        };
+        self.file.seek(SeekFrom::Start(at)).map_err(e)?;
+        self.file.read_exact(buf).map_err(e)?;
+        Ok(())
+    }
+
+    /// Rows in the whole batch (a binary batch's layout, checked against the
+    /// file's length).
+    fn rows(&mut self) -> PyResult<usize> {
+        if let Some(b) = &self.json {
+            return Ok(b.ids.len());
+        }
+        let len = self.len;
+        let mut pre = [0u8; 12];
+        let n = (|| {
+            let got = (len as usize).min(12);
+            self.read_at(0, &mut pre[..got])?;
+            let mut prefix = vec![0u8; BinaryLayout::prefix_len(&pre[..got])?.min(len as usize)];
+            self.read_at(0, &mut prefix)?;
+            let layout = BinaryLayout::read(&prefix, len as usize)?;
+            let dim = self.read(Some(0..0))?.vectors.dim.max(1);
+            Ok::<_, gramlink::Error>(layout.vectors.len() / 4 / dim)
+        })();
+        n.py()
+    }
+
+    /// Rows `rows` (all with `None`), clamped to the batch.
+    fn read(&mut self, rows: Option<std::ops::Range<usize>>) -> Result<VectorBatch, gramlink::Error> {
+        if let Some(b) = &self.json {
+            let n = b.ids.len();
+            let r = rows.map_or(0..n, |r| r.start.min(n).min(r.end.min(n))..r.end.min(n));
+            let mut b = b.clone();
+            let dim = b.vectors.dim;
+            b.ids = b.ids[r.clone()].to_vec();
+            b.vectors.data = b.vectors.data[r.start * dim..r.end * dim].to_vec();
+            if let Some(t) = &mut b.thresholds {
+                t.values = t.values[r].to_vec();
+            }
+            return Ok(b);
+        }
+        let len = self.len;
+        read_binary_rows(len, rows, &mut |at, buf| self.read_at(at, buf))
+    }
+}
+
+/// Party B's batch as each task keeps it: sparse rows, read from its file in
+/// pieces (never whole and dense), once per worker.
+#[pyclass(module = "gramlink._native", frozen)]
+pub struct Reference {
+    reference: gramlink::shard::Reference,
+}
+
+#[pymethods]
+impl Reference {
+    /// The batch in `path`, read `chunk` rows at a time.
+    #[staticmethod]
+    #[pyo3(signature = (path, chunk=65536))]
+    fn open(py: Python<'_>, path: std::path::PathBuf, chunk: usize) -> PyResult<Reference> {
+        let mut file = BatchFile::open(&path)?;
+        let n = file.rows()?;
+        let chunk = chunk.max(1);
+        let reference = py
+            .detach(|| {
+                let mut r = gramlink::shard::Reference::new(&file.read(Some(0..0))?);
+                let mut s = 0;
+                while s < n {
+                    r.push(&file.read(Some(s..s + chunk))?)?;
+                    s += chunk;
+                }
+                Ok::<_, gramlink::Error>(r)
+            })
+            .py()?;
+        Ok(Reference { reference })
+    }
+
+    #[getter]
+    fn size(&self) -> usize {
+        self.reference.ids().len()
+    }
+
+    fn __len__(&self) -> usize {
+        self.size()
+    }
+
+    #[getter]
+    fn ids(&self) -> Vec<String> {
+        self.reference.ids().to_vec()
+    }
+}
+
 /// Checks that two batches (headers suffice) can be linked, as the matcher
 /// does before any work; returns the edit distance of A's thresholds.
 #[pyfunction]
@@ -153,7 +222,7 @@ fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) ->
 }
 
 /// The candidates of `a` (rows `offset..` of party A's batch) against all of
-/// `b` under `rule`: `(a_rows u32, b_rows u32, distances f64, scores f64)` as
+/// `b` (B's `Reference`) under `rule`: `(a_rows u32, b_rows u32, distances f64, scores f64)` as
 /// little-endian bytes, and the number of pairs compared.
 #[pyfunction]
 #[pyo3(signature = (a, b, offset, rule=None))]
@@ -161,12 +230,12 @@ fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) ->
 pub fn shard_candidates<'py>(
     py: Python<'py>,
     a: &Batch,
-    b: &Batch,
+    b: &Reference,
     offset: usize,
     rule: Option<&str>,
 ) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64)> {
     let rule = self::rule(rule)?;
-    let (sa, sb) = (&a.batch, &b.batch);
+    let (sa, sb) = (&a.batch, &b.reference);
     let (scored, stats) = py.detach(|| gramlink::shard::shard_candidates(sa, sb, offset, rule)).py()?;
     let col_a = le(scored.iter().map(|s| s.pair.a), u32::to_le_bytes);
     let col_b = le(scored.iter().map(|s| s.pair.b), u32::to_le_bytes);
