@@ -128,8 +128,9 @@ pub fn shard_candidates(
 }
 
 /// The pairs `rule` keeps of every shard's candidates (any order), as
-/// [`Matcher::link`](crate::matcher::Matcher::link) returns them: [`Rule::All`] by (a, b), the one-to-one
-/// rules by (a, distance, b).
+/// [`Matcher::link`](crate::matcher::Matcher::link) returns them, sorted by
+/// (a, distance, b) (the one-to-one rules' order; [`Rule::All`]'s pairs are
+/// the same, the single machine lists each A row's in its index's order).
 pub fn assign_scored(scored: &[Scored], rule: Rule) -> Vec<Pair> {
     let pairs = || scored.iter().map(|s| s.pair).collect::<Vec<Pair>>();
     match rule {
@@ -138,7 +139,7 @@ pub fn assign_scored(scored: &[Scored], rule: Rule) -> Vec<Pair> {
         Rule::Nearest => matching::nearest(&pairs()),
         Rule::All => {
             let mut p = pairs();
-            p.sort_unstable_by(|x, y| x.a.cmp(&y.a).then(x.b.cmp(&y.b)));
+            matching::sort_by_a(&mut p);
             p
         }
     }
@@ -210,7 +211,8 @@ mod tests {
                     .unwrap();
                     all.extend(shard_candidates(&shard, &reference, start, rule).unwrap().0);
                 }
-                let expected = whole.link(rule).unwrap().pairs;
+                let mut expected = whole.link(rule).unwrap().pairs;
+                matching::sort_by_a(&mut expected);
                 assert!(!expected.is_empty());
                 assert_eq!(assign_scored(&all, rule), expected, "rule {rule:?}, keyed {keyed}");
             }
