@@ -60,6 +60,13 @@ def _batch_b(path: str):
     return _reference[key]
 
 
+def _one_thread() -> None:
+    """One core per task: Spark's task slots are the parallelism, so the core's
+    own thread pool (rayon, built on first use in each worker) gets one thread
+    unless RAYON_NUM_THREADS says otherwise."""
+    os.environ.setdefault("RAYON_NUM_THREADS", "1")
+
+
 def _column(buf: bytes, kind) -> Any:
     import pyarrow as pa
 
@@ -74,6 +81,7 @@ def _candidates(path_a: str, path_b: str, rows_per_shard: int, rule: Optional[st
         import pyarrow as pa
         import pyarrow.compute as pc
 
+        _one_thread()
         b, b_ids = _batch_b(path_b)
         for rb in batches:
             for shard in rb.column(0).to_pylist():
@@ -102,9 +110,9 @@ def _assignment(rule: Optional[str]):
     """The second stage's function: every candidate in, the rule's pairs out."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
-        import numpy as np
         import pyarrow as pa
 
+        _one_thread()
         table = pa.Table.from_batches(list(batches)).combine_chunks()
         if table.num_rows == 0:
             return
