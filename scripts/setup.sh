@@ -7,6 +7,8 @@
 #     pinned in Cargo.toml, built from source (no prebuilt download)
 #   - Debian's chromium, chromium-driver and binaryen (wasm-opt)
 #   - the root package.json's npm dependencies
+#   - for the Python package (scripts/python.sh): python3 with venv, and Java 17+
+#     for pyspark (Debian's python3-venv and openjdk-17-jre-headless when missing)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -75,6 +77,22 @@ else
     $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 [ -x /usr/bin/chromedriver ] || die "/usr/bin/chromedriver is missing after installing chromium-driver"
+
+# --- Python and Java for the Python package and its Spark job (scripts/python.sh) ------
+py_missing=()
+python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || py_missing+=(python3-venv)
+java_major="$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1)"
+[ "${java_major:-0}" -ge 17 ] 2>/dev/null || py_missing+=(openjdk-17-jre-headless)
+if [ "${#py_missing[@]}" -eq 0 ]; then
+    step "python3 venv, java ${java_major}: present"
+else
+    step "apt packages: installing ${py_missing[*]}"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    export DEBIAN_FRONTEND=noninteractive
+    $sudo apt-get update -qq >/dev/null
+    $sudo apt-get install -y -qq "${py_missing[@]}" >/dev/null
+fi
 
 # --- npm -----------------------------------------------------------------------------
 # node_modules is stale when package.json or package-lock.json is newer than npm's own

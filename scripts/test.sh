@@ -7,6 +7,7 @@
 #   3. the same wasm tests in headless Chromium (chromedriver; options in webdriver.json)
 #   4. npm test (the JS side), if package.json defines it
 #   5. the web app end to end in headless Chromium (npm run test:e2e), if defined
+#   6. the Python package and its Spark job in local mode (scripts/python.sh)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -68,5 +69,9 @@ if node -e 'process.exit(require("./package.json").scripts?.["test:e2e"] ? 0 : 1
     npm run test:e2e
     footer "web app end to end"
 fi
+
+header "Python package and Spark job: scripts/python.sh"
+bash scripts/python.sh
+footer "Python"
 
 printf '\nall test stages passed (%ds)\n' "$SECONDS"

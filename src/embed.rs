@@ -111,6 +111,18 @@ impl BatchVectors {
         }
     }
 
+    /// Rows `rows` (clamped to the rows there are), in the same form.
+    pub fn slice(&self, rows: std::ops::Range<usize>) -> BatchVectors {
+        match self {
+            BatchVectors::Sparse(s) => BatchVectors::Sparse(s.slice(rows)),
+            BatchVectors::Dense(d) => {
+                let end = rows.end.min(d.len());
+                let start = rows.start.min(end);
+                BatchVectors::Dense(Vectors { dim: d.dim, data: d.data[start * d.dim..end * d.dim].to_vec() })
+            }
+        }
+    }
+
     /// The vectors as a dense matrix (a copy when sparse).
     pub fn to_dense(&self) -> std::borrow::Cow<'_, Vectors> {
         match self {

@@ -40,6 +40,7 @@ pub mod record;
 pub mod research;
 pub mod session;
 pub mod shape;
+pub mod shard;
 mod sorting;
 pub mod sparse_vectors;
 pub mod threshold;

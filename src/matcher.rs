@@ -13,6 +13,30 @@ use crate::error::{Error, ProtocolError};
 use crate::matching::{self, Candidates, MatchStats, Pair, Rule};
 use crate::protocol::{LinkedPair, MatchResult, VectorBatch};
 
+/// Checks that two batches can be linked ([`Matcher::new`]'s checks) and
+/// returns the edit distance of A's thresholds. Reads the headers only: an
+/// empty batch of the same header answers the same.
+pub fn check_pair(a: &VectorBatch, b: &VectorBatch) -> Result<u32, Error> {
+    b.check_base(&a.fingerprint)?;
+    let ed = match &a.thresholds {
+        Some(t) => t.ed,
+        None => {
+            return Err(Error::Parameter(
+                "party A's vector batch has no thresholds: embed it as party A (which sends thresholds)".into(),
+            ))
+        }
+    };
+    crate::keyed::check_transforms(a.transform.as_deref(), b.transform.as_deref())?;
+    if a.vectors.dim() != b.vectors.dim() {
+        return Err(Error::Parameter(format!(
+            "dimension mismatch: A's vectors have {} components, B's {}",
+            a.vectors.dim(),
+            b.vectors.dim()
+        )));
+    }
+    Ok(ed)
+}
+
 /// Party A's batch (with thresholds) and party B's, checked against each other.
 pub struct Matcher {
     a: VectorBatch,
@@ -36,23 +60,7 @@ impl Matcher {
     /// carries thresholds, that both are keyed with the same key or neither, and
     /// that their dimensions agree.
     pub fn new(a: VectorBatch, b: VectorBatch) -> Result<Matcher, Error> {
-        b.check_base(&a.fingerprint)?;
-        let ed = match &a.thresholds {
-            Some(t) => t.ed,
-            None => {
-                return Err(Error::Parameter(
-                    "party A's vector batch has no thresholds: embed it as party A (which sends thresholds)".into(),
-                ))
-            }
-        };
-        crate::keyed::check_transforms(a.transform.as_deref(), b.transform.as_deref())?;
-        if a.vectors.dim() != b.vectors.dim() {
-            return Err(Error::Parameter(format!(
-                "dimension mismatch: A's vectors have {} components, B's {}",
-                a.vectors.dim(),
-                b.vectors.dim()
-            )));
-        }
+        let ed = check_pair(&a, &b)?;
         let values = a.thresholds.as_ref().map_or(&[][..], |t| t.values.as_slice());
         // keyed batches are dense (validated); unkeyed thresholds are used as sent
         let thresholds = match (a.vectors.dense(), b.vectors.dense(), a.transform.as_deref()) {

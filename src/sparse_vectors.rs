@@ -47,6 +47,19 @@ impl SparseVectors {
         self.len() == 0
     }
 
+    /// Rows `rows` (clamped to the rows there are) as vectors of their own.
+    pub fn slice(&self, rows: std::ops::Range<usize>) -> SparseVectors {
+        let end = rows.end.min(self.len());
+        let start = rows.start.min(end);
+        let (s, e) = (self.starts[start], self.starts[end]);
+        SparseVectors {
+            dim: self.dim,
+            starts: self.starts[start..=end].iter().map(|x| x - s).collect(),
+            cols: self.cols[s..e].to_vec(),
+            vals: self.vals[s..e].to_vec(),
+        }
+    }
+
     /// Non-zero entries in all.
     pub fn nnz(&self) -> usize {
         self.cols.len()

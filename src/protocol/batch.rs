@@ -211,6 +211,35 @@ impl VectorBatch {
         }
     }
 
+    /// Records `rows` (clamped to the batch) as a batch of their own: ids,
+    /// vectors and thresholds (a shard of a cluster job).
+    pub fn rows(&self, rows: std::ops::Range<usize>) -> VectorBatch {
+        let end = rows.end.min(self.ids.len());
+        let r = rows.start.min(end)..end;
+        VectorBatch {
+            ids: self.ids[r.clone()].to_vec(),
+            vectors: self.vectors.slice(r.clone()),
+            thresholds: self
+                .thresholds
+                .as_ref()
+                .map(|t| ThresholdSet { values: t.values[r.clone()].to_vec(), ..t.clone() }),
+            ..self.clone_header()
+        }
+    }
+
+    /// Everything but the records (no ids, no vectors, no thresholds' values).
+    fn clone_header(&self) -> VectorBatch {
+        VectorBatch {
+            party: self.party,
+            fingerprint: self.fingerprint.clone(),
+            ids: Vec::new(),
+            vectors: self.vectors.slice(0..0),
+            thresholds: None,
+            transform: self.transform.clone(),
+            shape: self.shape.clone(),
+        }
+    }
+
     /// The vectors as a dense matrix (keyed batches are; unkeyed ones are
     /// spread out: research and tests that need every coordinate).
     pub fn dense_vectors(&self) -> std::borrow::Cow<'_, Vectors> {

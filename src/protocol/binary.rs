@@ -98,6 +98,16 @@ impl BinaryLayout {
         Ok(12 + hlen)
     }
 
+    /// The header read (for [`super::rows`], which reads some rows only).
+    pub(super) fn into_header(self) -> BatchHeader {
+        self.header
+    }
+
+    /// The number of records the header announces.
+    pub fn count(&self) -> usize {
+        self.header.count
+    }
+
     /// The vectors' dimension.
     pub fn dim(&self) -> usize {
         self.header.dim

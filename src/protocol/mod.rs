@@ -185,10 +185,12 @@ pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
 
 mod batch;
 mod binary;
+mod rows;
 pub mod sparse_wire;
 
 pub use batch::{Party, ThresholdSet, VectorBatch};
 pub use binary::{from_le_bytes, read_numbers, BinaryLayout, Number};
+pub use rows::read_binary_rows;
 
 // -------------------------------------------------------------- match result
 

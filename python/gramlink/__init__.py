@@ -1,0 +1,47 @@
+"""gramlink: privacy-preserving record linkage with differentially private
+gram bases, a binding of the Rust core (each role as in the CLI and the JS API).
+
+Each data owner: ``DataOwner`` (``mine``), ``merge_bases``, ``embed`` (a
+vector batch as bytes). The matcher: ``Matcher(batch_a, batch_b).link(rule)``.
+Scoring: ``score(linkage, truth)``. Whole records: ``RecordOwner``,
+``RecordMatcher``. Errors: ``GramlinkError`` with the core's ``code``.
+The matcher on Apache Spark: ``gramlink.spark``.
+"""
+
+from ._errors import GramlinkError
+from ._native import (
+    Batch,
+    DataOwner,
+    Linkage,
+    Matcher,
+    RecordMatcher,
+    RecordOwner,
+    Reference,
+    assign,
+    check_batches,
+    defaults,
+    fingerprint,
+    keygen,
+    merge_bases,
+    score,
+    shard_candidates,
+)
+
+__all__ = [
+    "Batch",
+    "DataOwner",
+    "GramlinkError",
+    "Linkage",
+    "Matcher",
+    "RecordMatcher",
+    "RecordOwner",
+    "Reference",
+    "assign",
+    "check_batches",
+    "defaults",
+    "fingerprint",
+    "keygen",
+    "merge_bases",
+    "score",
+    "shard_candidates",
+]

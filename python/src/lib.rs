@@ -1,0 +1,32 @@
+//! `gramlink._native`: the core's roles behind Python arguments, as src/wasm/
+//! puts them behind JS ones. Every protocol step is the core's; this crate
+//! only converts arguments and results (gramlink/__init__.py re-exports it).
+
+mod convert;
+mod errors;
+mod matcher;
+mod owner;
+mod records;
+mod shard;
+
+use pyo3::prelude::*;
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<owner::DataOwner>()?;
+    m.add_function(wrap_pyfunction!(owner::merge_bases, m)?)?;
+    m.add_function(wrap_pyfunction!(owner::fingerprint, m)?)?;
+    m.add_function(wrap_pyfunction!(owner::keygen, m)?)?;
+    m.add_function(wrap_pyfunction!(owner::defaults, m)?)?;
+    m.add_class::<matcher::Matcher>()?;
+    m.add_class::<matcher::Linkage>()?;
+    m.add_function(wrap_pyfunction!(matcher::score, m)?)?;
+    m.add_class::<records::RecordOwner>()?;
+    m.add_class::<records::RecordMatcher>()?;
+    m.add_class::<shard::Batch>()?;
+    m.add_class::<shard::Reference>()?;
+    m.add_function(wrap_pyfunction!(shard::check_batches, m)?)?;
+    m.add_function(wrap_pyfunction!(shard::shard_candidates, m)?)?;
+    m.add_function(wrap_pyfunction!(shard::assign, m)?)?;
+    Ok(())
+}

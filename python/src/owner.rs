@@ -1,0 +1,231 @@
+//! `DataOwner`, `merge_bases`, `fingerprint`, `keygen`: a data owner's steps
+//! ([`gramlink::party`]) behind Python arguments, as src/wasm/owner.rs puts
+//! them behind JS ones.
+
+use crate::convert::{data, options_over, party, strings};
+use crate::errors::{invalid, OrPy};
+use gramlink::alphabet::Alphabet;
+use gramlink::config::{Config, ThresholdOptions};
+use gramlink::dataset::{detect_format, read_records, FormatHint, RawRecord};
+use gramlink::dp::{Epsilon, Randomness};
+use gramlink::keyed::Key;
+use gramlink::mine::MineOptions;
+use gramlink::party::{self, EmbedOptions};
+use gramlink::progress::NoProgress;
+use gramlink::protocol::{read_noisy_base, read_shared_base, write_noisy_base, write_shared_base};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+/// One party's records, normalized onto the public alphabet, with its budget.
+#[pyclass(module = "gramlink._native")]
+pub struct DataOwner {
+    owner: party::DataOwner,
+}
+
+fn build(raw: Vec<RawRecord>, alphabet: &str, budget: Option<f64>, seed: Option<u64>) -> PyResult<DataOwner> {
+    let alphabet = Alphabet::parse(alphabet).py()?;
+    let budget = Epsilon::new(budget.unwrap_or(Config::default().mine.epsilon)).py()?;
+    let rng = Randomness::from_seed_option(seed).py()?;
+    Ok(DataOwner { owner: party::DataOwner::from_raw(raw, &alphabet, budget, rng).py()? })
+}
+
+fn shared_base(json: &str) -> PyResult<gramlink::base::SharedBase> {
+    read_shared_base(json).py()
+}
+
+#[pymethods]
+impl DataOwner {
+    /// Records from a column of strings; ids from `ids` (a column of the same
+    /// length) or 1-based positions.
+    #[new]
+    #[pyo3(signature = (records, *, ids=None, alphabet="letters", budget=None, seed=None))]
+    fn new(
+        records: &Bound<'_, PyAny>,
+        ids: Option<&Bound<'_, PyAny>>,
+        alphabet: &str,
+        budget: Option<f64>,
+        seed: Option<u64>,
+    ) -> PyResult<Self> {
+        let records = strings(records, "records")?;
+        let ids = match ids {
+            Some(ids) => {
+                let ids = strings(ids, "ids")?;
+                if ids.len() != records.len() {
+                    return Err(invalid(format!("{} ids for {} records", ids.len(), records.len())));
+                }
+                ids
+            }
+            None => (1..=records.len()).map(|i| i.to_string()).collect(),
+        };
+        let raw = ids.into_iter().zip(records).map(|(id, text)| RawRecord { id, text }).collect();
+        build(raw, alphabet, budget, seed)
+    }
+
+    /// Records from a file (a path), its bytes, or a pandas DataFrame, read by
+    /// the CLI's reader: text (one record a line) or CSV (`column` names the
+    /// records' column, `id_column` the ids').
+    #[staticmethod]
+    #[pyo3(signature = (source, *, format="auto", column=None, id_column=None, name=None, alphabet="letters", budget=None, seed=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn read(
+        source: &Bound<'_, PyAny>,
+        format: &str,
+        column: Option<&str>,
+        id_column: Option<&str>,
+        name: Option<&str>,
+        alphabet: &str,
+        budget: Option<f64>,
+        seed: Option<u64>,
+    ) -> PyResult<Self> {
+        let (bytes, file_name) = data(source, "source")?;
+        let hint = match format {
+            "auto" => FormatHint::Auto,
+            "text" => FormatHint::Text,
+            "csv" => FormatHint::Csv,
+            _ => return Err(invalid(format!("unknown format {format:?} (auto, text, csv)"))),
+        };
+        let name = name.map(str::to_string).or(file_name).unwrap_or_else(|| "the input".into());
+        let format = detect_format(&name, &bytes, hint, column, id_column).py()?;
+        build(read_records(&bytes, &format, &name).py()?, alphabet, budget, seed)
+    }
+
+    /// Number of records kept after normalization.
+    #[getter]
+    fn size(&self) -> usize {
+        self.owner.dataset().len()
+    }
+
+    fn __len__(&self) -> usize {
+        self.size()
+    }
+
+    /// The ids of the records kept, in order (the rows of `embed`).
+    #[getter]
+    fn ids(&self) -> Vec<String> {
+        self.owner.dataset().ids().to_vec()
+    }
+
+    #[getter]
+    fn epsilon_budget(&self) -> f64 {
+        self.owner.ledger().budget().as_f64()
+    }
+
+    #[getter]
+    fn epsilon_spent(&self) -> f64 {
+        self.owner.ledger().spent().as_f64()
+    }
+
+    /// Whether what this owner makes is private (no seed was given).
+    #[getter]
+    fn private(&self) -> bool {
+        self.owner.is_private()
+    }
+
+    /// What normalization kept, changed and dropped (a dict).
+    fn normalization_report<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        crate::convert::from_json(py, &self.owner.dataset().report())
+    }
+
+    /// Mines a noisy base (the core's mining options as keywords: epsilon, k,
+    /// q_min, q_max, h_max, miner, strategy, max_grams_per_record, padding,
+    /// public_q; over the default configuration's), charging the budget.
+    /// Returns the noisy-base message (JSON).
+    #[pyo3(signature = (**options))]
+    fn mine(&mut self, py: Python<'_>, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+        let o: MineOptions = options_over(options, "mine options", &MineOptions::default())?;
+        let owner = &mut self.owner;
+        let base = py.detach(|| owner.mine(&o, &mut NoProgress)).py()?;
+        Ok(write_noisy_base(&base))
+    }
+
+    /// The party's vector batch over the shared base (its JSON message): bytes
+    /// (the binary form) or, with `binary=False`, JSON text. Party A adds
+    /// thresholds (`thresholds`: `{"ed", "mode"}` over the default
+    /// configuration's); `key` (64 hex digits) or `passphrase` applies the
+    /// keyed transform.
+    #[pyo3(signature = (shared, *, party="A", thresholds=None, key=None, passphrase=None, binary=true))]
+    fn embed<'py>(
+        &self,
+        py: Python<'py>,
+        shared: &str,
+        party: &str,
+        thresholds: Option<&Bound<'py, PyDict>>,
+        key: Option<&str>,
+        passphrase: Option<&str>,
+        binary: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let base = shared_base(shared)?;
+        let mut o = EmbedOptions::new(self::party(party)?, &Config::default());
+        if thresholds.is_some() {
+            o.thresholds = Some(options_over(thresholds, "thresholds", &ThresholdOptions::default())?);
+        }
+        o.key = match (key, passphrase) {
+            (Some(_), Some(_)) => {
+                return Err(gramlink::Error::InvalidKey("give either key or passphrase, not both".into())).py()
+            }
+            (Some(k), None) => Some(Key::from_hex(k).py()?),
+            (None, Some(p)) => Some(Key::from_passphrase(p).py()?),
+            (None, None) => None,
+        };
+        let owner = &self.owner;
+        let batch = py.detach(|| owner.embed(&base, &o, &mut NoProgress)).py()?;
+        Ok(if binary {
+            PyBytes::new(py, &batch.to_binary()).into_any()
+        } else {
+            batch.to_json().into_pyobject(py)?.into_any()
+        })
+    }
+
+    /// The records' vectors over the shared base, one list a record (local
+    /// use: what goes to the matcher is `embed`'s batch).
+    fn vectors(&self, shared: &str) -> PyResult<Vec<Vec<f32>>> {
+        let v = self.owner.vectors(&shared_base(shared)?, &mut NoProgress).py()?;
+        Ok((0..v.len()).map(|r| v.row(r).to_vec()).collect())
+    }
+
+    /// The records' thresholds for `ed` edits and `mode` ("sound", "paper" or
+    /// {"global": value or None}), each over the default configuration's.
+    #[pyo3(signature = (shared, **options))]
+    fn thresholds(&self, shared: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<f64>> {
+        let t: ThresholdOptions = options_over(options, "threshold options", &ThresholdOptions::default())?;
+        Ok(self.owner.thresholds(&shared_base(shared)?, &t).py()?.values)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("DataOwner(size={}, private={})", self.size(), self.private())
+    }
+}
+
+/// The shared base (JSON) of two noisy-base messages, under the mining options
+/// both parties used (keywords as `mine`'s: k, public_q and padding matter).
+#[pyfunction]
+#[pyo3(signature = (a, b, **options))]
+pub fn merge_bases(a: &str, b: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
+    let (na, nb) = (read_noisy_base(a).py()?, read_noisy_base(b).py()?);
+    let o: MineOptions = options_over(options, "merge options", &MineOptions::default())?;
+    Ok(write_shared_base(&party::merge_bases(&na, &nb, &o).py()?))
+}
+
+/// The fingerprint of a shared-base message, for the parties to compare.
+#[pyfunction]
+pub fn fingerprint(shared: &str) -> PyResult<String> {
+    Ok(shared_base(shared)?.fingerprint().to_string())
+}
+
+/// A new random key for the keyed transform (64 hex digits).
+#[pyfunction]
+pub fn keygen() -> PyResult<String> {
+    Ok(Key::random().py()?.to_hex())
+}
+
+/// The default configuration and every preset's, from the core's one
+/// definition (src/config.rs), as dicts in the core's (camelCase) names.
+#[pyfunction]
+pub fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    use gramlink::config::Preset;
+    let presets: serde_json::Map<String, serde_json::Value> = Preset::ALL
+        .iter()
+        .map(|p| (p.name().to_string(), serde_json::to_value(p.config()).unwrap_or_default()))
+        .collect();
+    crate::convert::from_json(py, &serde_json::json!({"config": Config::default(), "presets": presets}))
+}

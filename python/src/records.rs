@@ -1,0 +1,260 @@
+//! `RecordOwner` and `RecordMatcher`: whole records ([`gramlink::record`]),
+//! mirroring src/wasm/records.rs. The schema is the core's (a dict, JSON text,
+//! or a .json/.toml file).
+
+use crate::convert::{data, from_json, party, to_json};
+use crate::errors::{invalid, OrPy};
+use gramlink::dp::Randomness;
+use gramlink::keyed::Key;
+use gramlink::progress::NoProgress;
+use gramlink::record::export::{pairs_csv, Review};
+use gramlink::record::linker::Scored;
+use gramlink::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
+use gramlink::record::owner::spaces;
+use gramlink::record::{merge, Class, RecordBatch, Schema};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyString};
+
+/// A schema from a dict, JSON text, or a path to a .json or .toml file (TOML
+/// through Python's tomllib, 3.11+).
+fn schema_arg(v: &Bound<'_, PyAny>) -> PyResult<Schema> {
+    let py = v.py();
+    if v.is_instance_of::<PyDict>() {
+        return Schema::parse_json(&to_json(v, "schema")?.to_string()).py();
+    }
+    if let Ok(s) = v.cast::<PyString>() {
+        let text = s.to_cow()?;
+        if text.trim_start().starts_with('{') {
+            return Schema::parse_json(&text).py();
+        }
+    }
+    let path: std::path::PathBuf =
+        v.extract().map_err(|_| invalid("the schema must be a dict, JSON text or a path to a .json or .toml file"))?;
+    let (bytes, _) = data(v, "schema")?;
+    let text = String::from_utf8(bytes).map_err(|_| invalid(format!("{} is not UTF-8 text", path.display())))?;
+    if path.extension().is_some_and(|e| e == "toml") {
+        let value = py.import("tomllib")?.call_method1("loads", (text,))?;
+        return Schema::parse_json(&to_json(&value, "schema")?.to_string()).py();
+    }
+    Schema::parse_json(&text).py()
+}
+
+fn batch_arg(v: &Bound<'_, PyAny>, what: &str) -> PyResult<RecordBatch> {
+    let b = v.cast::<PyBytes>().map_err(|_| invalid(format!("{what} must be bytes (a record batch)")))?;
+    RecordBatch::read(b.as_bytes()).py()
+}
+
+/// One party's records under a linkage schema.
+#[pyclass(module = "gramlink._native")]
+pub struct RecordOwner {
+    owner: gramlink::record::RecordOwner,
+}
+
+#[pymethods]
+impl RecordOwner {
+    /// The party's CSV (a path, its bytes, or a pandas DataFrame) read under
+    /// `schema`; `seed`: reproducible noise (NOT private).
+    #[new]
+    #[pyo3(signature = (source, schema, *, seed=None))]
+    fn new(source: &Bound<'_, PyAny>, schema: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<Self> {
+        let schema = schema_arg(schema)?;
+        let (bytes, name) = data(source, "source")?;
+        let rng = Randomness::from_seed_option(seed).py()?;
+        let what = name.unwrap_or_else(|| "the records".into());
+        Ok(RecordOwner { owner: gramlink::record::RecordOwner::read(&bytes, schema, &what, rng).py()? })
+    }
+
+    #[getter]
+    fn size(&self) -> usize {
+        self.owner.table().ids.len()
+    }
+
+    fn __len__(&self) -> usize {
+        self.size()
+    }
+
+    /// The schema's fingerprint (every message carries it).
+    #[getter]
+    fn schema_fingerprint(&self) -> String {
+        self.owner.schema().fingerprint()
+    }
+
+    /// Each sent field: `{"name", "kind", "present"}` (rows with a value).
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let f: Vec<serde_json::Value> = self
+            .owner
+            .table()
+            .fields
+            .iter()
+            .map(|f| serde_json::json!({"name": f.name, "kind": f.kind.name(), "present": f.present()}))
+            .collect();
+        from_json(py, &f)
+    }
+
+    /// The budget split: `[{"space", "epsilon", "fields"}]`, one per gram space.
+    fn budget_split<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let schema = self.owner.schema();
+        let split: Vec<serde_json::Value> = spaces(schema)
+            .py()?
+            .into_iter()
+            .map(|s| {
+                let fields: Vec<&str> = s.fields.iter().map(|&i| schema.fields[i].name.as_str()).collect();
+                serde_json::json!({"space": s.name, "epsilon": s.epsilon, "fields": fields})
+            })
+            .collect();
+        from_json(py, &split)
+    }
+
+    /// Mines a noisy base per space with the schema's split of ε (charged
+    /// once). Returns the noisy bases message (JSON).
+    fn mine(&mut self, py: Python<'_>) -> PyResult<String> {
+        let owner = &mut self.owner;
+        Ok(write_noisy_bases(&py.detach(|| owner.mine(&mut NoProgress)).py()?))
+    }
+
+    /// The shared bases (JSON) of both parties' noisy bases under `schema`.
+    #[staticmethod]
+    fn merge_bases(a: &str, b: &str, schema: &Bound<'_, PyAny>) -> PyResult<String> {
+        let schema = schema_arg(schema)?;
+        let na = read_noisy_bases(a, &schema).py()?;
+        let nb = read_noisy_bases(b, &schema).py()?;
+        Ok(write_shared_bases(&merge(&na, &nb, &schema).py()?))
+    }
+
+    /// The party's record batch (bytes) over the shared bases; `key` (hex, the
+    /// parties' shared key) for keyed fields, `keyed=True` to also rotate the
+    /// vectors.
+    #[pyo3(signature = (shared, *, party="A", key=None, keyed=false))]
+    fn embed<'py>(
+        &self,
+        py: Python<'py>,
+        shared: &str,
+        party: &str,
+        key: Option<&str>,
+        keyed: bool,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let shared = read_shared_bases(shared, self.owner.schema()).py()?;
+        let party = self::party(party)?;
+        let key = key.map(Key::from_hex).transpose().py()?;
+        let owner = &self.owner;
+        let batch = py.detach(|| owner.embed(&shared, party, key.as_ref(), keyed, &mut NoProgress)).py()?;
+        Ok(PyBytes::new(py, &batch.write()))
+    }
+}
+
+/// The matcher of record batches: candidates, levels and the EM fit are made
+/// once (the constructor); `link` decides with any thresholds.
+#[pyclass(module = "gramlink._native", frozen)]
+pub struct RecordMatcher {
+    matcher: gramlink::record::RecordMatcher,
+    scored: Scored,
+}
+
+#[pymethods]
+impl RecordMatcher {
+    /// Party A's and party B's record batches (bytes) under `schema`.
+    #[new]
+    fn new(
+        py: Python<'_>,
+        schema: &Bound<'_, PyAny>,
+        batch_a: &Bound<'_, PyAny>,
+        batch_b: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let schema = schema_arg(schema)?;
+        let a = batch_arg(batch_a, "batch_a")?;
+        let b = batch_arg(batch_b, "batch_b")?;
+        let (matcher, scored) = py
+            .detach(|| {
+                let m = gramlink::record::RecordMatcher::new(schema, a, b)?;
+                let s = m.score()?;
+                Ok::<_, gramlink::Error>((m, s))
+            })
+            .py()?;
+        Ok(RecordMatcher { matcher, scored })
+    }
+
+    #[getter]
+    fn size_a(&self) -> usize {
+        self.matcher.a().ids.len()
+    }
+
+    #[getter]
+    fn size_b(&self) -> usize {
+        self.matcher.b().ids.len()
+    }
+
+    /// Whether both batches were made with secure noise.
+    #[getter]
+    fn private(&self) -> bool {
+        self.matcher.a().private && self.matcher.b().private
+    }
+
+    /// Every candidate's weight, in candidate order.
+    fn weights(&self) -> Vec<f64> {
+        self.scored.weights.clone()
+    }
+
+    /// The decision with `upper` and `lower` (each absent: the schema's, else
+    /// the proposed one): a dict as the JS API's `link` (pairs as columns).
+    #[pyo3(signature = (*, upper=None, lower=None))]
+    fn link<'py>(&self, py: Python<'py>, upper: Option<f64>, lower: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        let l = self.matcher.decide(&self.scored, finite(upper)?, finite(lower)?);
+        let (ids_a, ids_b) = (&self.matcher.a().ids, &self.matcher.b().ids);
+        let p = &l.pairs;
+        let sent: Vec<serde_json::Value> = self
+            .matcher
+            .schema()
+            .sent()
+            .map(|f| serde_json::json!({"name": f.name, "levels": f.level_names()}))
+            .collect();
+        let out = serde_json::json!({
+            "upper": l.upper,
+            "lower": l.lower,
+            "assignment": l.assignment.name(),
+            "candidates": l.candidates,
+            "matches": l.matches,
+            "possible": l.possible,
+            "non_matches": l.non_matches,
+            "reduction_ratio": l.reduction_ratio,
+            "rules": l.rules,
+            "fit": l.fit,
+            "fields": sent,
+            "pairs": {
+                "a": p.iter().map(|x| x.a).collect::<Vec<_>>(),
+                "b": p.iter().map(|x| x.b).collect::<Vec<_>>(),
+                "a_ids": p.iter().map(|x| &ids_a[x.a as usize]).collect::<Vec<_>>(),
+                "b_ids": p.iter().map(|x| &ids_b[x.b as usize]).collect::<Vec<_>>(),
+                "weight": p.iter().map(|x| x.weight).collect::<Vec<_>>(),
+                "probability": p.iter().map(|x| x.probability).collect::<Vec<_>>(),
+                "class": p.iter().map(|x| if x.class == Class::Match { "M" } else { "P" }).collect::<Vec<_>>(),
+                "swapped": p.iter().map(|x| x.swapped).collect::<Vec<_>>(),
+                "levels": p.iter().map(|x| &x.levels).collect::<Vec<_>>(),
+            },
+        });
+        from_json(py, &out)
+    }
+
+    /// The pairs of `link(upper, lower)` as CSV (the CLI's columns); `review`:
+    /// one character per pair, `a` accepted, `r` rejected (a `review` column).
+    #[pyo3(signature = (*, upper=None, lower=None, review=None))]
+    fn pairs_csv(&self, upper: Option<f64>, lower: Option<f64>, review: Option<&str>) -> PyResult<String> {
+        let l = self.matcher.decide(&self.scored, finite(upper)?, finite(lower)?);
+        let review: Option<Vec<Option<Review>>> = review.map(|r| {
+            r.chars()
+                .map(|c| match c {
+                    'a' => Some(Review::Accepted),
+                    'r' => Some(Review::Rejected),
+                    _ => None,
+                })
+                .collect()
+        });
+        pairs_csv(self.matcher.schema(), &l, &self.matcher.a().ids, &self.matcher.b().ids, review.as_deref()).py()
+    }
+}
+
+fn finite(x: Option<f64>) -> PyResult<Option<f64>> {
+    match x {
+        Some(v) if !v.is_finite() => Err(invalid(format!("a threshold must be a finite number, not {v}"))),
+        _ => Ok(x),
+    }
+}

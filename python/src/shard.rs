@@ -1,0 +1,285 @@
+//! The matcher in shards ([`gramlink::shard`]) for the Spark job
+//! (gramlink/spark.py): `Batch` (a vector batch, or some of its rows, read
+//! from a file), `check_batches`, `shard_candidates`, `assign`. Columns cross
+//! as little-endian bytes that pyarrow wraps without a Python loop.
+
+use crate::convert::{message, rule};
+use crate::errors::{invalid, io, OrPy};
+use gramlink::matching::{Pair, Scored};
+use gramlink::protocol::{read_binary_rows, BinaryLayout, VectorBatch};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::io::{Read, Seek, SeekFrom};
+
+/// A vector batch (or rows of one), checked as the matcher checks it.
+#[pyclass(module = "gramlink._native", frozen)]
+pub struct Batch {
+    batch: VectorBatch,
+    /// Rows in the whole batch (the file's), of which `batch` holds some.
+    total: usize,
+}
+
+#[pymethods]
+impl Batch {
+    /// The batch in a file, or its rows `start..end` (a binary batch reads
+    /// the header and those rows only). `end` past the batch is the batch's
+    /// end; `start == end` reads the header only (no rows).
+    #[staticmethod]
+    #[pyo3(signature = (path, start=None, end=None))]
+    fn open(py: Python<'_>, path: std::path::PathBuf, start: Option<usize>, end: Option<usize>) -> PyResult<Batch> {
+        let rows = match (start, end) {
+            (None, None) => None,
+            (s, e) => Some(s.unwrap_or(0)..e.unwrap_or(usize::MAX)),
+        };
+        let mut file = BatchFile::open(&path)?;
+        let total = file.rows()?;
+        let batch = py.detach(|| file.read(rows)).py()?;
+        Ok(Batch { batch, total })
+    }
+
+    /// A batch from its message (bytes or JSON text).
+    #[staticmethod]
+    fn read(message: &Bound<'_, PyAny>) -> PyResult<Batch> {
+        let batch = VectorBatch::read(&self::message(message, "message")?).py()?;
+        let total = batch.ids.len();
+        Ok(Batch { batch, total })
+    }
+
+    #[getter]
+    fn party(&self) -> &'static str {
+        self.batch.party.name()
+    }
+
+    #[getter]
+    fn fingerprint(&self) -> String {
+        self.batch.fingerprint.clone()
+    }
+
+    #[getter]
+    fn size(&self) -> usize {
+        self.batch.ids.len()
+    }
+
+    fn __len__(&self) -> usize {
+        self.size()
+    }
+
+    /// Rows in the whole batch (`size` counts the rows read).
+    #[getter]
+    fn total(&self) -> usize {
+        self.total
+    }
+
+    #[getter]
+    fn dim(&self) -> usize {
+        self.batch.vectors.dim()
+    }
+
+    /// The edit distance of the batch's thresholds (party A's), if any.
+    #[getter]
+    fn ed(&self) -> Option<u32> {
+        self.batch.thresholds.as_ref().map(|t| t.ed)
+    }
+
+    #[getter]
+    fn transform(&self) -> Option<String> {
+        self.batch.transform.clone()
+    }
+
+    #[getter]
+    fn ids(&self) -> Vec<String> {
+        self.batch.ids.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Batch(party={:?}, size={}, dim={})", self.party(), self.size(), self.dim())
+    }
+}
+
+/// A batch file: a binary one is read by rows (header and the rows asked
+/// for); a JSON one whole, then sliced.
+struct BatchFile {
+    path: std::path::PathBuf,
+    file: std::fs::File,
+    len: u64,
+    json: Option<VectorBatch>,
+}
+
+impl BatchFile {
+    fn open(path: &std::path::Path) -> PyResult<BatchFile> {
+        let mut file = std::fs::File::open(path).map_err(|e| io(path, e))?;
+        let len = file.metadata().map_err(|e| io(path, e))?.len();
+        let mut magic = [0u8; 4];
+        let binary = len >= 4 && file.read_exact(&mut magic).is_ok() && &magic == b"GLVB";
+        let json =
+            if binary { None } else { Some(VectorBatch::read(&std::fs::read(path).map_err(|e| io(path, e))?).py()?) };
+        Ok(BatchFile { path: path.to_path_buf(), file, len, json })
+    }
+
+    fn read_at(&mut self, at: u64, buf: &mut [u8]) -> Result<(), gramlink::Error> {
+        let e = |e: std::io::Error| gramlink::error::InputError::Io {
+            path: self.path.display().to_string(),
+            reason: e.to_string(),
+        };
+        self.file.seek(SeekFrom::Start(at)).map_err(e)?;
+        self.file.read_exact(buf).map_err(e)?;
+        Ok(())
+    }
+
+    /// Rows in the whole batch (a binary batch's layout, checked against the
+    /// file's length).
+    fn rows(&mut self) -> PyResult<usize> {
+        if let Some(b) = &self.json {
+            return Ok(b.ids.len());
+        }
+        let len = self.len;
+        let mut pre = [0u8; 12];
+        let n = (|| {
+            let got = (len as usize).min(12);
+            self.read_at(0, &mut pre[..got])?;
+            let mut prefix = vec![0u8; BinaryLayout::prefix_len(&pre[..got])?.min(len as usize)];
+            self.read_at(0, &mut prefix)?;
+            let layout = BinaryLayout::read(&prefix, len as usize)?;
+            Ok::<_, gramlink::Error>(layout.count())
+        })();
+        n.py()
+    }
+
+    /// Rows `rows` (all with `None`), clamped to the batch.
+    fn read(&mut self, rows: Option<std::ops::Range<usize>>) -> Result<VectorBatch, gramlink::Error> {
+        if let Some(b) = &self.json {
+            return Ok(rows.map_or_else(|| b.clone(), |r| b.rows(r)));
+        }
+        let len = self.len;
+        read_binary_rows(len, rows, &mut |at, buf| self.read_at(at, buf))
+    }
+}
+
+/// Party B's batch as each task keeps it: sparse rows, read from its file in
+/// pieces (never whole and dense), once per worker.
+#[pyclass(module = "gramlink._native", frozen)]
+pub struct Reference {
+    reference: gramlink::shard::Reference,
+}
+
+#[pymethods]
+impl Reference {
+    /// The batch in `path`, read `chunk` rows at a time.
+    #[staticmethod]
+    #[pyo3(signature = (path, chunk=65536))]
+    fn open(py: Python<'_>, path: std::path::PathBuf, chunk: usize) -> PyResult<Reference> {
+        let mut file = BatchFile::open(&path)?;
+        let n = file.rows()?;
+        let chunk = chunk.max(1);
+        let reference = py
+            .detach(|| {
+                let mut r = gramlink::shard::Reference::new(&file.read(Some(0..0))?);
+                let mut s = 0;
+                while s < n {
+                    r.push(&file.read(Some(s..s + chunk))?)?;
+                    s += chunk;
+                }
+                Ok::<_, gramlink::Error>(r)
+            })
+            .py()?;
+        Ok(Reference { reference })
+    }
+
+    #[getter]
+    fn size(&self) -> usize {
+        self.reference.ids().len()
+    }
+
+    fn __len__(&self) -> usize {
+        self.size()
+    }
+
+    #[getter]
+    fn ids(&self) -> Vec<String> {
+        self.reference.ids().to_vec()
+    }
+}
+
+/// Checks that two batches (headers suffice) can be linked, as the matcher
+/// does before any work; returns the edit distance of A's thresholds.
+#[pyfunction]
+pub fn check_batches(a: &Batch, b: &Batch) -> PyResult<u32> {
+    gramlink::matcher::check_pair(&a.batch, &b.batch).py()
+}
+
+fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    xs.flat_map(bytes).collect()
+}
+
+/// The candidates of `a` (rows `offset..` of party A's batch) against all of
+/// `b` (B's `Reference`) under `rule`: `(a_rows u32, b_rows u32, distances f64, scores f64)` as
+/// little-endian bytes, and the number of pairs compared.
+#[pyfunction]
+#[pyo3(signature = (a, b, offset, rule=None))]
+#[allow(clippy::type_complexity)]
+pub fn shard_candidates<'py>(
+    py: Python<'py>,
+    a: &Batch,
+    b: &Reference,
+    offset: usize,
+    rule: Option<&str>,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64)> {
+    let rule = self::rule(rule)?;
+    let (sa, sb) = (&a.batch, &b.reference);
+    let (scored, stats) = py.detach(|| gramlink::shard::shard_candidates(sa, sb, offset, rule)).py()?;
+    let col_a = le(scored.iter().map(|s| s.pair.a), u32::to_le_bytes);
+    let col_b = le(scored.iter().map(|s| s.pair.b), u32::to_le_bytes);
+    let dist = le(scored.iter().map(|s| s.pair.distance), f64::to_le_bytes);
+    let score = le(scored.iter().map(|s| s.score), f64::to_le_bytes);
+    Ok((
+        PyBytes::new(py, &col_a),
+        PyBytes::new(py, &col_b),
+        PyBytes::new(py, &dist),
+        PyBytes::new(py, &score),
+        stats.candidates,
+    ))
+}
+
+fn numbers<const N: usize, T>(bytes: &[u8], what: &str, from: impl Fn([u8; N]) -> T) -> PyResult<Vec<T>> {
+    if bytes.len() % N != 0 {
+        return Err(invalid(format!("{what}: {} bytes is not a whole number of {N}-byte numbers", bytes.len())));
+    }
+    Ok(bytes.chunks_exact(N).map(|c| from(c.try_into().unwrap_or([0; N]))).collect())
+}
+
+/// The pairs `rule` keeps of every shard's candidates (columns as
+/// `shard_candidates` gives them, concatenated in any order): the positions
+/// of the kept candidates (u64 little-endian bytes), in the single-machine
+/// matcher's order of pairs.
+#[pyfunction]
+#[pyo3(signature = (a_rows, b_rows, distances, scores, rule=None))]
+pub fn assign<'py>(
+    py: Python<'py>,
+    a_rows: &[u8],
+    b_rows: &[u8],
+    distances: &[u8],
+    scores: &[u8],
+    rule: Option<&str>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let rule = self::rule(rule)?;
+    let ra = numbers(a_rows, "a_rows", u32::from_le_bytes)?;
+    let rb = numbers(b_rows, "b_rows", u32::from_le_bytes)?;
+    let d = numbers(distances, "distances", f64::from_le_bytes)?;
+    let s = numbers(scores, "scores", f64::from_le_bytes)?;
+    if rb.len() != ra.len() || d.len() != ra.len() || s.len() != ra.len() {
+        return Err(invalid("the candidate columns have different lengths"));
+    }
+    let positions = py.detach(|| -> Result<Vec<u8>, String> {
+        let scored: Vec<Scored> =
+            (0..ra.len()).map(|i| Scored { pair: Pair { a: ra[i], b: rb[i], distance: d[i] }, score: s[i] }).collect();
+        let kept = gramlink::shard::assign_scored(&scored, rule);
+        let mut at = std::collections::HashMap::with_capacity(ra.len());
+        for i in 0..ra.len() {
+            if at.insert((ra[i], rb[i]), i as u64).is_some() {
+                return Err(format!("the pair ({}, {}) is twice among the candidates", ra[i], rb[i]));
+            }
+        }
+        Ok(kept.iter().flat_map(|p| at[&(p.a, p.b)].to_le_bytes()).collect())
+    });
+    Ok(PyBytes::new(py, &positions.map_err(invalid)?))
+}
