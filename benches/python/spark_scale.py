@@ -49,12 +49,25 @@ def rss_kb(pid: int) -> tuple:
         return 0, ""
 
 
+def cpu_s(pid: int) -> float:
+    """User + system CPU seconds of a process so far."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
 class Peak(threading.Thread):
-    """Samples the RSS of this process's descendants every 0.5 s."""
+    """Samples the RSS of this process's descendants every 0.5 s, and their CPU
+    time (the last value seen of each process: the JVM and the Python workers
+    live until the session stops)."""
 
     def __init__(self):
         super().__init__(daemon=True)
         self.jvm = self.worker = self.total = 0
+        self.cpu = {}
         self.done = False
 
     def run(self):
@@ -62,6 +75,7 @@ class Peak(threading.Thread):
         while not self.done:
             total, own = 0, rss_kb(me)[0]
             for pid in descendants(me):
+                self.cpu[pid] = max(self.cpu.get(pid, 0.0), cpu_s(pid))
                 rss, cmd = rss_kb(pid)
                 total += rss
                 if "java" in cmd:
@@ -96,6 +110,7 @@ def main():
     t1 = time.perf_counter()
     stats = gspark.link(spark, a.batch_a, a.batch_b, a.out, rows_per_shard=a.rows_per_shard)
     t2 = time.perf_counter()
+    time.sleep(1.0)  # one more sample of the workers' CPU time
     spark.stop()
     peak.done = True
 
@@ -111,6 +126,7 @@ def main():
         peak_jvm_gb=round(peak.jvm / 2**20, 2),
         peak_python_worker_gb=round(peak.worker / 2**20, 2),
         peak_total_gb=round(peak.total / 2**20, 2),
+        cpu_s=round(sum(peak.cpu.values()) + cpu_s(os.getpid()), 1),
         same_pairs_as_cli=mine == cli,
         cli_pairs=len(cli),
     )

@@ -144,6 +144,7 @@ impl DataOwner {
     /// configuration's); `key` (64 hex digits) or `passphrase` applies the
     /// keyed transform.
     #[pyo3(signature = (shared, *, party="A", thresholds=None, key=None, passphrase=None, binary=true))]
+    #[allow(clippy::too_many_arguments)]
     fn embed<'py>(
         &self,
         py: Python<'py>,

@@ -1,7 +1,8 @@
 //! The matcher in shards ([`gramlink::shard`]) for the Spark job
 //! (gramlink/spark.py): `Batch` (a vector batch, or some of its rows, read
-//! from a file), `check_batches`, `shard_candidates`, `assign`. Columns cross
-//! as little-endian bytes that pyarrow wraps without a Python loop.
+//! from a file), `Reference` (party B's rows kept sparse), `check_batches`,
+//! `shard_candidates`, `assign`. Columns cross as little-endian bytes that
+//! pyarrow wraps without a Python loop.
 
 use crate::convert::{message, rule};
 use crate::errors::{invalid, io, OrPy};

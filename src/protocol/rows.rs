@@ -8,6 +8,9 @@ use crate::embed::{BatchVectors, Vectors};
 use crate::error::{Error, ProtocolError};
 use std::ops::Range;
 
+/// Fills a buffer with a batch's bytes from an offset (a file's, a slice's).
+pub type ReadAt<'a> = dyn FnMut(u64, &mut [u8]) -> Result<(), Error> + 'a;
+
 /// Rows `rows` (all when `None`; clamped to the batch) of the binary batch of `total` bytes whose
 /// bytes `read_at(offset, buffer)` fills. The preamble, header and size are
 /// checked as [`VectorBatch::from_binary`] checks them; the rows read (ids,
@@ -16,7 +19,7 @@ use std::ops::Range;
 pub fn read_binary_rows(
     total: u64,
     rows: Option<Range<usize>>,
-    read_at: &mut dyn FnMut(u64, &mut [u8]) -> Result<(), Error>,
+    read_at: &mut ReadAt<'_>,
 ) -> Result<VectorBatch, Error> {
     let total = usize::try_from(total).map_err(|_| Error::Parameter("the batch is larger than memory".into()))?;
     let mut preamble = vec![0u8; total.min(12)];
