@@ -52,17 +52,19 @@ def test_the_job_gives_the_single_machine_s_pairs_for_every_rule(spark, batches,
 def test_a_corrupt_shard_fails_with_the_core_code_and_leaves_no_output(spark, batches, tmp_path):
     head = gramlink.Batch.open(batches / "a.vec", 0, 0)
     data = bytearray((batches / "a.vec").read_bytes())
-    n, dim = head.total, head.dim
-    row = 500  # in the last of 4 shards of 150 rows
-    at = len(data) - n * 8 - (n - row) * dim * 4
-    data[at : at + 4] = struct.pack("<f", float("nan"))
+    n = head.total
+    # A's thresholds (f64, one per row, last in the file) have a fixed width,
+    # unlike the sparse vectors: row 500's is in the last of 4 shards of 150 rows
+    row = 500
+    at = len(data) - (n - row) * 8
+    data[at : at + 8] = struct.pack("<d", float("nan"))
     corrupt = tmp_path / "corrupt-a.vec"
     corrupt.write_bytes(bytes(data))
     gramlink.Batch.open(corrupt, 0, 150)  # the other shards read fine
     out = tmp_path / "pairs"
     with pytest.raises(gramlink.GramlinkError) as e:
         gspark.link(spark, str(corrupt), str(batches / "b.vec"), str(out), shards=4)
-    assert e.value.code == "INVALID_MESSAGE" and "non-finite" in e.value.message
+    assert e.value.code == "INVALID_MESSAGE" and "must be finite" in e.value.message
     assert not out.exists() and glob.glob(f"{out}.tmp-*") == []
 
 

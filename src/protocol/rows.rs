@@ -36,9 +36,16 @@ pub fn read_binary_rows(
     read_at(0, &mut prefix)?;
     let layout = BinaryLayout::read(&prefix, total)?;
     let (vectors, thresholds) = (layout.vectors.clone(), layout.thresholds.clone());
+    // a range past the end stops at the end (a job's last shard may be short)
+    let count = layout.count();
+    let rows = rows.map_or(0..count, |r| {
+        let end = r.end.min(count);
+        r.start.min(end)..end
+    });
     // sparse rows have no fixed width: all of them are read (a few bytes a
-    // record), then the range kept
+    // record), then the range kept; none for the header alone
     let sparse = match layout.is_sparse() {
+        true if rows.is_empty() => Some(BatchVectors::Sparse(crate::sparse_vectors::SparseVectors::new(layout.dim()))),
         true => {
             let mut bytes = vec![0u8; vectors.len()];
             if !bytes.is_empty() {
@@ -56,11 +63,6 @@ pub fn read_binary_rows(
         }
         .into());
     }
-    // a range past the end stops at the end (a job's last shard may be short)
-    let rows = rows.map_or(0..h.count, |r| {
-        let end = r.end.min(h.count);
-        r.start.min(end)..end
-    });
     let mut read = |start: usize, buf: &mut [u8]| -> Result<(), Error> {
         if buf.is_empty() {
             return Ok(());
