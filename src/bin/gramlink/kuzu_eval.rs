@@ -246,6 +246,13 @@ fn print_outcome(
         out.bytes.c_to_b,
         out.encryptions
     );
+    if bits.is_some() {
+        println!(
+            "C's decisions equal the rule's in the clear on {} of {} pairs",
+            out.checked - out.disagreements,
+            out.checked
+        );
+    }
 }
 
 #[derive(Args)]
