@@ -205,7 +205,7 @@ fn print_outcome(
     total_ms: f64,
 ) {
     println!(
-        "kuzu: {} x {} records, {} blocks ({} public values of {}), ε {}, w_n {}, shift {} (μ {:.2}), {}",
+        "kuzu: {} x {} records, {} blocks ({} public values of {}), ε {}, w_n {}, shift {} (μ {:.2}), {}, seed {} (an experiment: NOT private)",
         d.a.len(),
         d.b.len(),
         model.n_blocks(),
@@ -218,7 +218,8 @@ fn print_outcome(
         match bits {
             Some(b) => format!("encrypted ({b}-bit Paillier)"),
             None => format!("decisions in the clear (bytes for {}-bit keys)", a.bytes_bits),
-        }
+        },
+        a.seed
     );
     println!(
         "released {} ({} fakes, {} suppressed); candidates {} ({} with a real A record)",
@@ -245,6 +246,13 @@ fn print_outcome(
         out.bytes.c_to_b,
         out.encryptions
     );
+    if bits.is_some() {
+        println!(
+            "C's decisions equal the rule's in the clear on {} of {} pairs",
+            out.checked - out.disagreements,
+            out.checked
+        );
+    }
 }
 
 #[derive(Args)]
