@@ -2,6 +2,10 @@
 //! (the weight above which a pair is a match) on synthetic data, and measure on
 //! the real files what that choice costs.
 //!
+//! The twins must be in FEBRL's columns ([`crate::eval::people::COLUMNS`]; a
+//! missing column is an empty value, a missing `rec_id` is refused), because B's
+//! duplicates come from that generator's error model.
+//!
 //! Each twin plays party A; party B holds one duplicate of each of its records
 //! with 1 to 3 of FEBRL's kinds of error ([`crate::eval::people::add_errors`]),
 //! so the truth is known. Both parties and the matcher run as in `eval

@@ -113,7 +113,7 @@ impl CategoricalReport {
 /// The guarantees that hold, in words, for condensation at `k` and KRIMP at `min_sup`.
 pub fn guarantees(k: usize, min_sup: Option<usize>) -> Vec<String> {
     let mut g = vec![
-        "synthetic: no row is a real record; every value is generated".to_string(),
+        "synthetic: every value is generated; a row equals a real record only by chance (records: see rowsEqualToReal)".to_string(),
         "not differentially private: no calibrated noise is added, and a group or pattern of identical real values can reappear; see equalToReal and the anonymity scores".to_string(),
         format!(
             "strings (condensation, Aggarwal and Yu): every pseudo-string is drawn from the first- and second-order symbol statistics of a group of at least k = {k} real strings (k-indistinguishability); strings whose length fits no range of k are suppressed"

@@ -1,6 +1,6 @@
 // Type-checked by scripts/check-pkg.mjs (tsc --strict, when TypeScript is installed) against
 // the installed package: the hand-written declarations in types/ must accept real use.
-import { DataOwner, Matcher, RecordMatcher, RecordOwner, keygen, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule } from 'gramlink';
+import { DataOwner, Matcher, RecordMatcher, RecordOwner, keygen, makeTwin, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule } from 'gramlink';
 const a = new DataOwner(['Paris', 'Zürich'], { budget: 1 });
 const b = DataOwner.fromBytes(new TextEncoder().encode('id,c\n1,Paris\n'), { column: 'c', idColumn: 'id' });
 const na: string = a.mine({ miner: 'fpm', epsilon: 0.5 }, (phase, done, total) => { const p: string = phase; return done < total; });
@@ -50,3 +50,7 @@ const firstLevel: number = linked.pairs.levels[0] + linked.fit.fields[0].m[0] + 
 const csvText: string = rm.pairsCsv(null);
 // @ts-expect-error a kind that does not exist
 const badSchema: Schema = { version: 1, field: [{ name: 'x', kind: 'blob' }] };
+const twin = makeTwin(['SMITH', 'JONES'], { seed: 1, twin: { condense: { k: 1 }, nnSample: 10 } });
+const twinReport: TwinReport = twin.report;
+const twinShare: number = twinReport.fields[0].equalToReal + (twinReport.categorical?.normalizedAnonymityScore ?? 0);
+const twinCsv = makeTwin('id,name\n1,A\n', { schema: { version: 1, field: [{ name: 'name', kind: 'name' }] } }).records;
