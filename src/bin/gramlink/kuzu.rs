@@ -53,6 +53,44 @@ pub fn cmd_kuzu(a: KuzuArgs) -> Result<()> {
     }
 }
 
+/// The DP block release's parameters (A's step; the experiments take them too).
+#[derive(Args)]
+pub struct ReleaseFlags {
+    /// ε of the noisy block sizes (Laplace, sensitivity 2).
+    #[arg(long, default_value_t = 0.3)]
+    pub epsilon: f64,
+    /// Suppression cost w_n (comparisons one avoided suppression is worth).
+    #[arg(long, default_value_t = 5000.0)]
+    pub wn: f64,
+}
+
+/// A public list and how to cluster it, when it is optional (the experiments:
+/// else a block model is read with --model).
+#[derive(Args)]
+pub struct OptionalPublic {
+    /// The public list, one value a line, most frequent first (data/names.txt, data/cities.txt).
+    #[arg(long)]
+    pub public: Option<PathBuf>,
+    /// How many of its first distinct values to cluster.
+    #[arg(long, default_value_t = 2500)]
+    pub take: usize,
+    /// The number of blocks n_B.
+    #[arg(long, default_value_t = 500)]
+    pub blocks: usize,
+}
+
+impl OptionalPublic {
+    /// The block model of the list, if one is given.
+    pub fn model(&self, identifier: &str) -> Result<Option<BlockModel>> {
+        match &self.public {
+            Some(p) => {
+                Ok(Some(PublicArgs { public: p.clone(), take: self.take, blocks: self.blocks }.model(identifier)?))
+            }
+            None => Ok(None),
+        }
+    }
+}
+
 /// A public list and how to cluster it.
 #[derive(Args)]
 pub struct PublicArgs {
@@ -145,11 +183,8 @@ struct EncryptArgs {
     /// C's public key.
     #[arg(long)]
     key: PathBuf,
-    #[arg(long, default_value_t = 0.3)]
-    epsilon: f64,
-    /// Suppression cost w_n (comparisons one avoided suppression is worth).
-    #[arg(long, default_value_t = 5000.0)]
-    wn: f64,
+    #[command(flatten)]
+    release: ReleaseFlags,
     /// B's number of records (public; sets the shift of the noise).
     #[arg(long)]
     b_records: u64,
@@ -336,7 +371,7 @@ fn cmd_encrypt(a: EncryptArgs) -> Result<()> {
     let rule = a.rule.load()?;
     let model = read_model(&a.model)?;
     let key = paillier::read_public_key(&io::read_text(&a.key)?).in_file(&a.key)?;
-    let params = ReleaseParams::new(a.epsilon, a.wn, a.b_records)?;
+    let params = ReleaseParams::new(a.release.epsilon, a.release.wn, a.b_records)?;
     let table = read_table(&a.input, &rule)?;
     let mut rng = crate::randomness(a.seed, "the block sizes are")?;
     let bar = &mut crate::progress_bar::Bar::new();
@@ -351,7 +386,7 @@ fn cmd_encrypt(a: EncryptArgs) -> Result<()> {
         secrets.handles.len(),
         secrets.report.fakes,
         secrets.report.suppressed.len(),
-        a.epsilon,
+        a.release.epsilon,
         out.len(),
         a.out.display()
     );

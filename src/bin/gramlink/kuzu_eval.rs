@@ -5,7 +5,7 @@
 //! whole protocol's time projected from them (docs/KUZU.md).
 
 use crate::io::{self, CliError, Result};
-use crate::kuzu::{PublicArgs, RuleArgs};
+use crate::kuzu::{OptionalPublic, ReleaseFlags, RuleArgs};
 use clap::Args;
 use gramlink::clock::{Clock, SystemClock};
 use gramlink::dp::Randomness;
@@ -34,16 +34,10 @@ pub struct EvalArgs {
     /// A block model from `kuzu blocks`; else one is built from --public.
     #[arg(long)]
     model: Option<PathBuf>,
-    #[arg(long)]
-    public: Option<PathBuf>,
-    #[arg(long, default_value_t = 2500)]
-    take: usize,
-    #[arg(long, default_value_t = 500)]
-    blocks: usize,
-    #[arg(long, default_value_t = 0.3)]
-    epsilon: f64,
-    #[arg(long, default_value_t = 5000.0)]
-    wn: f64,
+    #[command(flatten)]
+    public: OptionalPublic,
+    #[command(flatten)]
+    release: ReleaseFlags,
     /// Run the real encrypted protocol with a fresh key of this size (else decisions
     /// in the clear, identical by construction, and bytes counted for --bytes-bits).
     #[arg(long)]
@@ -134,12 +128,9 @@ fn load(a: &EvalArgs, rng: &mut Randomness) -> Result<Data> {
 }
 
 fn model(a: &EvalArgs, rule: &Rule) -> Result<BlockModel> {
-    match (&a.model, &a.public) {
-        (Some(p), _) => Ok(BlockModel::from_json(&io::read_text(p)?)?),
-        (None, Some(public)) => {
-            PublicArgs { public: public.clone(), take: a.take, blocks: a.blocks }.model(&rule.block)
-        }
-        (None, None) => Err(CliError::usage("give --model or --public")),
+    match &a.model {
+        Some(p) => Ok(BlockModel::from_json(&io::read_text(p)?)?),
+        None => a.public.model(&rule.block)?.ok_or_else(|| CliError::usage("give --model or --public")),
     }
 }
 
@@ -147,7 +138,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
     let mut rng = Randomness::seeded(a.seed);
     let d = load(&a, &mut rng)?;
     let model = model(&a, &d.rule)?;
-    let params = ReleaseParams::new(a.epsilon, a.wn, d.b.len() as u64)?;
+    let params = ReleaseParams::new(a.release.epsilon, a.release.wn, d.b.len() as u64)?;
     let clock = SystemClock::default();
     let key = match a.key_bits {
         // from its own stream, so the release is the same as a clear run's with this seed
@@ -164,7 +155,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
     let scores = d.truth.as_ref().map(|t| score(&out, &d.a, &d.b, t));
     if a.json {
         let v = serde_json::json!({
-            "a": d.a.len(), "b": d.b.len(), "blocks": model.n_blocks(), "epsilon": a.epsilon, "wn": a.wn,
+            "a": d.a.len(), "b": d.b.len(), "blocks": model.n_blocks(), "epsilon": a.release.epsilon, "wn": a.release.wn,
             "encrypted": key.as_ref().map(|k| k.public().bits()), "scores": scores, "candidates": out.candidates,
             "released": out.released, "fakes": out.release.fakes, "suppressed": out.release.suppressed.len(),
             "shift": out.release.shift, "mu": out.release.mu, "time_ms": out.time_ms, "bytes": out.bytes,
@@ -211,8 +202,8 @@ fn print_outcome(
         model.n_blocks(),
         model.source.used,
         model.source.name,
-        a.epsilon,
-        a.wn,
+        a.release.epsilon,
+        a.release.wn,
         out.release.shift,
         out.release.mu,
         match bits {
@@ -269,16 +260,11 @@ pub struct BenchArgs {
     /// Pairs compared and decided per key size.
     #[arg(long, default_value_t = 40)]
     pairs: usize,
-    #[arg(long)]
-    public: Option<PathBuf>,
-    #[arg(long, default_value_t = 2500)]
-    take: usize,
-    #[arg(long, default_value_t = 500)]
-    blocks: usize,
-    #[arg(long, default_value_t = 0.3)]
-    epsilon: f64,
-    #[arg(long, default_value_t = 5000.0)]
-    wn: f64,
+    #[command(flatten)]
+    public: OptionalPublic,
+    #[command(flatten)]
+    release: ReleaseFlags,
+    /// Seed of the sample and of the keys (an experiment, not a private run).
     #[arg(long, default_value_t = 42)]
     seed: u64,
 }
@@ -294,18 +280,17 @@ pub fn cmd_bench(a: BenchArgs) -> Result<()> {
     let mut rng = Randomness::seeded(a.seed);
     let clock = SystemClock::default();
     // the counts of a whole run, in the clear
-    let counts = match &a.public {
-        Some(p) => {
-            let model = PublicArgs { public: p.clone(), take: a.take, blocks: a.blocks }.model(&rule.block)?;
-            let params = ReleaseParams::new(a.epsilon, a.wn, tb.len() as u64)?;
+    let counts = match a.public.model(&rule.block)? {
+        Some(model) => {
+            let params = ReleaseParams::new(a.release.epsilon, a.release.wn, tb.len() as u64)?;
             let out = run(&model, &rule, &ta, &tb, &params, Mode::Clear { key_bits: 2048 }, &clock, &mut rng)?;
             println!(
                 "whole run ({} x {}, {} blocks, ε {}, w_n {}): {} released records ({} fakes), {} candidate pairs",
                 ta.len(),
                 tb.len(),
                 model.n_blocks(),
-                a.epsilon,
-                a.wn,
+                a.release.epsilon,
+                a.release.wn,
                 out.released,
                 out.release.fakes,
                 out.candidates
