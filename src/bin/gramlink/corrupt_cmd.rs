@@ -30,9 +30,11 @@ pub struct CorruptArgs {
     /// data/febrl/schema.toml.
     #[arg(long, conflicts_with_all = ["limit", "two_words", "ed", "alphabet"])]
     people: Option<u64>,
-    /// With --people: the folder of FEBRL's split files (dataset{1,2,3}-a.csv).
-    #[arg(long, default_value = "data/febrl", requires = "people")]
-    febrl: PathBuf,
+    /// With --people: the folder of FEBRL's split files (dataset{1,2,3}-a.csv)
+    /// [default: the folder febrl beside --data: data/febrl for data/names.txt,
+    /// wherever the command runs]
+    #[arg(long, requires = "people")]
+    febrl: Option<PathBuf>,
     /// Also write the truth as CSV `a_id,b_id` (the form `--truth` of `link` and
     /// `match` reads).
     #[arg(long)]
@@ -135,9 +137,11 @@ fn people(a: &CorruptArgs, n: u64) -> Result<()> {
     }
     let surnames: Vec<String> =
         io::read_text(&a.data)?.lines().map(str::trim).filter(|l| !l.is_empty()).map(String::from).collect();
+    let febrl =
+        a.febrl.clone().unwrap_or_else(|| a.data.parent().unwrap_or_else(|| std::path::Path::new(".")).join("febrl"));
     let mut files = Vec::new();
     for k in 1..=3 {
-        files.push(io::read_bytes(&a.febrl.join(format!("dataset{k}-a.csv")))?);
+        files.push(io::read_bytes(&febrl.join(format!("dataset{k}-a.csv")))?);
     }
     let lists = Lists::from_febrl(&files.iter().map(|f| f.as_slice()).collect::<Vec<_>>(), &surnames)
         .map_err(|e| io::CliError::usage(format!("--people: {e}")))?;
