@@ -314,6 +314,20 @@ const KAPPA: f64 = 1.0 / 16_777_216.0 + 1.0 / 549_755_813_888.0; // 2^-24 + 2^-3
 /// most `(1 + γ)/(1 − γ)·(t + κ(‖a'‖ + max‖b'‖))`, which is below the widened
 /// threshold returned here (norms are computed in f64 and padded by a further
 /// relative `2^-40`).
+/// [`matching_thresholds`] for a batch's vectors: keyed batches are dense
+/// (validated); unkeyed ones, sparse or not, get their thresholds unchanged.
+pub fn batch_thresholds(
+    a: &crate::embed::BatchVectors,
+    b: &crate::embed::BatchVectors,
+    thresholds: &[f64],
+    transform: Option<&str>,
+) -> Vec<f64> {
+    match (a.dense(), b.dense(), transform) {
+        (Some(va), Some(vb), t @ Some(_)) => matching_thresholds(va, vb, thresholds, t),
+        _ => thresholds.to_vec(),
+    }
+}
+
 pub fn matching_thresholds(a: &Vectors, b: &Vectors, thresholds: &[f64], transform: Option<&str>) -> Vec<f64> {
     if transform.is_none() {
         return thresholds.to_vec();

@@ -62,11 +62,7 @@ impl Matcher {
     pub fn new(a: VectorBatch, b: VectorBatch) -> Result<Matcher, Error> {
         let ed = check_pair(&a, &b)?;
         let values = a.thresholds.as_ref().map_or(&[][..], |t| t.values.as_slice());
-        // keyed batches are dense (validated); unkeyed thresholds are used as sent
-        let thresholds = match (a.vectors.dense(), b.vectors.dense(), a.transform.as_deref()) {
-            (Some(va), Some(vb), transform @ Some(_)) => crate::keyed::matching_thresholds(va, vb, values, transform),
-            _ => values.to_vec(),
-        };
+        let thresholds = crate::keyed::batch_thresholds(&a.vectors, &b.vectors, values, a.transform.as_deref());
         Ok(Matcher { a, b, thresholds, ed })
     }
 

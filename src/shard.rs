@@ -115,10 +115,7 @@ pub fn shard_candidates(
                 Some(_) => BatchVectors::Dense(Vectors::from_sparse(&b.rows)),
                 None => BatchVectors::Sparse(b.rows.clone()),
             };
-            let th = match (a.vectors.dense(), bv.dense(), a.transform.as_deref()) {
-                (Some(va), Some(vb), t @ Some(_)) => crate::keyed::matching_thresholds(va, vb, values, t),
-                _ => values.to_vec(),
-            };
+            let th = crate::keyed::batch_thresholds(&a.vectors, &bv, values, a.transform.as_deref());
             let (c, stats) = matching::candidates(&a.vectors, &bv, &th, rule, ed, a.shape.as_ref())?;
             let scored = match c {
                 Candidates::Scored(s) => s,

@@ -172,8 +172,10 @@ fn sparse_batches_travel_small_and_link_as_their_dense_form() {
             assert_eq!(&VectorBatch::read(&batch.to_binary()).unwrap(), batch);
             assert_eq!(&VectorBatch::read(batch.to_json().as_bytes()).unwrap(), batch);
         }
-        let dense =
-            |v: &VectorBatch| VectorBatch { vectors: BatchVectors::Dense(v.dense_vectors().into_owned()), ..v.clone() };
+        let dense = |v: &VectorBatch| VectorBatch {
+            vectors: BatchVectors::Dense(v.vectors.to_dense().into_owned()),
+            ..v.clone()
+        };
         let (da, db) = (dense(&a), dense(&b));
         // the recommended base is wide (858 grams); the paper's 12-record base narrow
         let factor = if preset == Preset::Recommended { 4 } else { 1 };

@@ -485,7 +485,7 @@ fn bad_batches() {
     let bytes = p.batch_b.dyn_ref::<Uint8Array>().unwrap().to_vec();
     let mut b = VectorBatch::read(&bytes).unwrap();
     let dim = b.vectors.dim();
-    let data = b.dense_vectors().data.chunks(dim).flat_map(|r| r[..dim - 1].to_vec()).collect();
+    let data = b.vectors.to_dense().data.chunks(dim).flat_map(|r| r[..dim - 1].to_vec()).collect();
     b.vectors = gramlink::embed::BatchVectors::Dense(gramlink::embed::Vectors { dim: dim - 1, data });
     // the batch's own shape (one gram length per coordinate) no longer fits it
     let m = assert_code(Matcher::new(p.batch_a.clone(), b.to_json().into()), "INVALID_MESSAGE");

@@ -240,12 +240,6 @@ impl VectorBatch {
         }
     }
 
-    /// The vectors as a dense matrix (keyed batches are; unkeyed ones are
-    /// spread out: research and tests that need every coordinate).
-    pub fn dense_vectors(&self) -> std::borrow::Cow<'_, Vectors> {
-        self.vectors.to_dense()
-    }
-
     pub(super) fn from_header(
         h: BatchHeader,
         vectors: BatchVectors,
@@ -290,7 +284,7 @@ impl VectorBatch {
     pub fn to_json(&self) -> String {
         let h = match self.wire_counts() {
             Some((v, n)) => BatchHeader { grams: Some(sparse_wire::to_json_rows(v, &n)), ..self.header(true) },
-            None => BatchHeader { vectors: Some(self.dense_vectors().data.clone()), ..self.header(true) },
+            None => BatchHeader { vectors: Some(self.vectors.to_dense().data.clone()), ..self.header(true) },
         };
         envelope(VECTOR_BATCH, &h)
     }

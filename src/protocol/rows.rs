@@ -127,7 +127,7 @@ mod tests {
         assert_eq!(read(&bytes, None).unwrap(), b);
         let part = read(&bytes, Some(1..3)).unwrap();
         assert_eq!(part.ids, ["r1", "r2"]);
-        assert_eq!(part.dense_vectors().data, b.dense_vectors().data[3..9]);
+        assert_eq!(part.vectors.to_dense().data, b.vectors.to_dense().data[3..9]);
         assert_eq!(part, b.rows(1..3));
         assert_eq!(part.thresholds.unwrap().values, [1.0, 1.5]);
         let header = read(&bytes, Some(0..0)).unwrap();
@@ -138,7 +138,7 @@ mod tests {
     fn sparse_rows_read_as_the_batch_s_rows() {
         // an unkeyed batch with a shape travels sparse (gram ids and counts)
         let b = VectorBatch {
-            vectors: BatchVectors::Sparse(batch().dense_vectors().to_sparse()),
+            vectors: BatchVectors::Sparse(batch().vectors.to_dense().to_sparse()),
             shape: Some(crate::matching::Shape { lengths: vec![4, 4, 4], complete: vec![] }),
             ..batch()
         };

@@ -24,7 +24,6 @@ use super::compare::{row_index, PartCmp};
 use super::linker::{Candidates, RuleCount};
 use super::schema::{BlockRule, BlockTerm, Kind, Schema};
 use crate::error::Error;
-use crate::keyed::matching_thresholds;
 use crate::matching::{range_match, scored_match_rows, MAX_PAIRS};
 use std::collections::HashMap;
 
@@ -294,10 +293,7 @@ fn edit_pairs(a: &RecordBatch, b: &RecordBatch, t: &Term) -> Result<Vec<u64>, Er
         let th = pa.thresholds(ed).ok_or_else(|| {
             Error::Parameter(format!("party A sent no thresholds for {ed} edits on field {:?}", t.term.field))
         })?;
-        let th = match (pa.vectors.dense(), pb.vectors.dense()) {
-            (Some(va), Some(vb)) => matching_thresholds(va, vb, th, a.keyed.then_some("keyed")),
-            _ => th.to_vec(),
-        };
+        let th = crate::keyed::batch_thresholds(&pa.vectors, &pb.vectors, th, a.keyed.then_some("keyed"));
         let key = |p: &crate::matching::Pair| ((pa.rows[p.a as usize] as u64) << 32) | pb.rows[p.b as usize] as u64;
         match shape.as_ref().filter(|s| s.filter_length().is_some()) {
             // the q-gram count filter: much tighter than the Euclidean bound
