@@ -5,6 +5,7 @@
 //! reported (count and ids), never silently dropped or matched.
 
 use crate::alphabet::{Alphabet, CharCounts};
+pub use crate::chunked::ChunkedReader;
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -149,114 +150,54 @@ pub fn decode_text<'a>(bytes: &'a [u8], what: &str) -> Result<&'a str, InputErro
     Ok(text.strip_prefix('\u{FEFF}').unwrap_or(text))
 }
 
-/// Reads `bytes` in the given format.
+/// Reads `bytes` in the given format: the [`ChunkedReader`] fed one chunk.
 pub fn read_records(bytes: &[u8], format: &InputFormat, what: &str) -> Result<Vec<RawRecord>, InputError> {
-    let text = decode_text(bytes, what)?;
-    let records = match format {
-        InputFormat::Text => read_text(text),
-        InputFormat::Csv { column, id_column } => read_csv(text, column, id_column.as_deref())?,
-    };
-    if records.is_empty() {
-        return Err(InputError::Empty { what: what.to_string() });
-    }
-    for (index, r) in records.iter().enumerate() {
-        if r.text.len() > MAX_RECORD_BYTES {
-            return Err(InputError::RecordTooLong { index: index + 1, len: r.text.len(), limit: MAX_RECORD_BYTES });
-        }
-    }
-    Ok(records)
+    let mut reader = ChunkedReader::new(format, what);
+    reader.push(bytes)?;
+    reader.finish()
 }
 
-/// Reads a file natively.
+/// Reads a file natively, a megabyte at a time (never the whole file as one
+/// string); `progress` gets the bytes read and the file's size.
 #[cfg(not(target_arch = "wasm32"))]
-pub fn read_file(path: &std::path::Path, format: &InputFormat) -> Result<Vec<RawRecord>, InputError> {
+pub fn read_file(
+    path: &std::path::Path,
+    format: &InputFormat,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<Vec<RawRecord>, InputError> {
+    use std::io::Read;
     let what = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| InputError::Io { path: what.clone(), reason: e.to_string() })?;
-    read_records(&bytes, format, &what)
-}
-
-/// One record a line (`\n` or `\r\n`); a final newline does not start a record.
-pub fn read_text(text: &str) -> Vec<RawRecord> {
-    text.lines().enumerate().map(|(i, line)| RawRecord { id: (i + 1).to_string(), text: line.to_string() }).collect()
-}
-
-/// The line of a quoted field that is never closed, if any. The CSV reader would
-/// silently read such a field to the end of the file (swallowing every later
-/// record) or report a confusing field count, so this is checked first.
-pub(crate) fn unclosed_quote(text: &str) -> Option<usize> {
-    #[derive(PartialEq)]
-    enum S {
-        FieldStart,
-        Unquoted,
-        Quoted,
-        QuoteInQuoted,
-    }
-    let (mut state, mut line, mut opened) = (S::FieldStart, 1, 0);
-    for c in text.chars() {
-        state = match (state, c) {
-            (S::FieldStart, '"') => {
-                opened = line;
-                S::Quoted
-            }
-            (S::Quoted, '"') => S::QuoteInQuoted,
-            (S::Quoted, _) => S::Quoted,
-            (S::QuoteInQuoted, '"') => S::Quoted,
-            (_, ',' | '\n') => S::FieldStart,
-            _ => S::Unquoted,
+    let io = |e: std::io::Error| InputError::Io { path: what.clone(), reason: e.to_string() };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    let mut reader = ChunkedReader::new(format, &what);
+    let mut chunk = vec![0u8; 1 << 20];
+    loop {
+        let n = match file.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io(e)),
         };
-        if c == '\n' {
-            line += 1;
-        }
+        reader.push(&chunk[..n])?;
+        progress(reader.bytes_read() as u64, size);
     }
-    (state == S::Quoted).then_some(opened)
+    reader.finish()
 }
 
-/// CSV with a header row.
-pub fn read_csv(text: &str, column: &str, id_column: Option<&str>) -> Result<Vec<RawRecord>, InputError> {
-    if let Some(line) = unclosed_quote(text) {
-        return Err(InputError::Csv {
-            record: line.saturating_sub(1),
-            reason: format!("the quoted field opened on line {line} is never closed (unbalanced '\"')"),
-        });
-    }
-    let header_line = text.lines().next().unwrap_or("");
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .delimiter(delimiter(header_line))
-        .from_reader(text.as_bytes());
-    let headers = reader.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?.clone();
-    let names: Vec<&str> = headers.iter().map(|h| h.trim()).collect();
-    let find = |name: &str| {
-        let at = names.iter().position(|h| *h == name).ok_or_else(|| InputError::MissingColumn {
-            column: name.to_string(),
-            available: names.iter().map(|h| format!("{h:?}")).collect::<Vec<_>>().join(", "),
-        })?;
-        if names.iter().filter(|h| **h == name).count() > 1 {
-            return Err(InputError::Csv {
-                record: 0,
-                reason: format!("the header names column {name:?} more than once: rename one"),
-            });
-        }
-        Ok(at)
-    };
-    let col = find(column)?;
-    let id_col = id_column.map(find).transpose()?;
-    let mut out = Vec::new();
-    for (i, row) in reader.records().enumerate() {
-        let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
-        let text = row.get(col).unwrap_or("").to_string();
-        let id = match id_col {
-            Some(c) => row.get(c).unwrap_or("").trim().to_string(),
-            None => (i + 1).to_string(),
-        };
-        if id.is_empty() {
-            return Err(InputError::Csv { record: i + 1, reason: "the id column is empty".into() });
-        }
-        out.push(RawRecord { id, text });
-    }
-    Ok(out)
+/// The first bytes of a file (for [`detect_format`]: the first line decides).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn file_head(path: &std::path::Path) -> Result<Vec<u8>, InputError> {
+    use std::io::Read;
+    let what = path.display().to_string();
+    let io = |e: std::io::Error| InputError::Io { path: what.clone(), reason: e.to_string() };
+    let mut head = Vec::new();
+    std::fs::File::open(path).map_err(io)?.take(HEAD_BYTES as u64).read_to_end(&mut head).map_err(io)?;
+    Ok(head)
 }
+
+/// Bytes of an input enough to detect its format (its first line).
+pub const HEAD_BYTES: usize = 64 << 10;
 
 /// A party's records after normalization.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,6 +14,7 @@
 
 pub mod alphabet;
 pub mod base;
+pub mod chunked;
 pub mod clock;
 pub mod config;
 pub mod dataset;

@@ -103,9 +103,16 @@ pub trait RowSource {
     /// Calls `f(coordinate, value)` for each non-zero entry of row `r`, in
     /// coordinate order.
     fn nonzero(&self, r: usize, f: &mut dyn FnMut(u32, f32));
+    /// The rows as they are, when they are held sparse (no copy needed).
+    fn as_sparse(&self) -> Option<&SparseVectors> {
+        None
+    }
 }
 
 impl RowSource for SparseVectors {
+    fn as_sparse(&self) -> Option<&SparseVectors> {
+        Some(self)
+    }
     fn dim(&self) -> usize {
         self.dim
     }

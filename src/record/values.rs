@@ -14,7 +14,8 @@
 
 use super::schema::{Field, Kind, Schema};
 use crate::alphabet::Alphabet;
-use crate::dataset::{decode_text, delimiter, unclosed_quote, MAX_RECORD_BYTES};
+use crate::chunked::QuoteScan;
+use crate::dataset::{decode_text, delimiter, MAX_RECORD_BYTES};
 use crate::error::{Error, InputError};
 
 /// The digits: the alphabet of `number` and `date` fields.
@@ -154,14 +155,14 @@ pub fn read_table(bytes: &[u8], schema: &Schema, what: &str) -> Result<RecordTab
     if text.trim().is_empty() {
         return Err(InputError::Empty { what: what.into() }.into());
     }
-    if let Some(line) = unclosed_quote(text) {
+    let header_line = text.lines().next().unwrap_or("");
+    if let Some(line) = QuoteScan::unclosed_in(delimiter(header_line), text.as_bytes()) {
         return Err(InputError::Csv {
             record: line.saturating_sub(1),
             reason: format!("{what}: the quoted field opened on line {line} is never closed"),
         }
         .into());
     }
-    let header_line = text.lines().next().unwrap_or("");
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(false)

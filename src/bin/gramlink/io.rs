@@ -4,7 +4,7 @@
 //! place), so a failed run never leaves a partial or stale file behind.
 
 use gramlink::alphabet::Alphabet;
-use gramlink::dataset::{detect_format, read_records, Dataset, FormatHint, NormalizationReport};
+use gramlink::dataset::{detect_format, file_head, read_file, Dataset, FormatHint, NormalizationReport};
 use gramlink::error::ErrorClass;
 use std::io::Write;
 use std::path::Path;
@@ -134,10 +134,14 @@ pub fn load_dataset(
     id_column: Option<&str>,
     alphabet: &Alphabet,
 ) -> Result<Dataset> {
-    let bytes = read_bytes(path)?;
     let what = path.display().to_string();
-    let format = detect_format(&what, &bytes, hint, column, id_column)?;
-    let raw = read_records(&bytes, &format, &what)?;
+    let format = detect_format(&what, &file_head(path)?, hint, column, id_column)?;
+    let mut bar = crate::progress_bar::Bar::new();
+    let phase = format!("reading {what} (bytes)");
+    let raw = read_file(path, &format, &mut |done, total| {
+        let _ = gramlink::progress::Progress::tick(&mut bar, &phase, done, total);
+    })?;
+    bar.finish();
     let d = Dataset::normalize(raw, alphabet).in_file(path)?;
     report(path, &d.report());
     if d.is_empty() {

@@ -2,12 +2,17 @@
 //! the posting lists sorted by class total, the row signatures); the filter's
 //! argument is in the parent module's documentation.
 
-use super::{signature, Classes, CountFilter, Rows};
+use super::{posting_key, signature, Classes, CountFilter, Rows, MAX_TOTAL};
 use crate::error::Error;
 use crate::shape::Shape;
 use crate::sparse_vectors::RowSource;
 
-pub(super) fn build(a: &dyn RowSource, b: &dyn RowSource, ed: u32, shape: &Shape) -> Result<CountFilter, Error> {
+pub(super) fn build<'v>(
+    a: &'v dyn RowSource,
+    b: &'v dyn RowSource,
+    ed: u32,
+    shape: &Shape,
+) -> Result<CountFilter<'v>, Error> {
     if a.dim() != b.dim() {
         return Err(Error::Parameter(format!(
             "dimension mismatch: A's vectors have {} components, B's {}",
@@ -26,14 +31,19 @@ pub(super) fn build(a: &dyn RowSource, b: &dyn RowSource, ed: u32, shape: &Shape
     let f = cl.len.iter().position(|&l| l == fl as i64).unwrap_or(0);
     let (ra, rb) = (Rows::new(a, &cl), Rows::new(b, &cl));
     let k = cl.len.len();
+    if ra.totals.iter().chain(&rb.totals).any(|&t| t > MAX_TOTAL) {
+        return Err(Error::Parameter(format!(
+            "a vector's gram counts add up to more than {MAX_TOTAL}: no record of at most a few thousand characters has as many"
+        )));
+    }
     let tot = |r: usize| rb.totals[r * k + f];
     let mut by_total: Vec<u32> = (0..b.rows() as u32).collect();
     crate::sorting::sort_by(&mut by_total, |&x, &y| tot(x as usize).cmp(&tot(y as usize)).then(x.cmp(&y)));
     let by_total_n = by_total.iter().map(|&r| tot(r as usize)).collect();
     let mut df = vec![0usize; a.dim()];
-    for x in 0..rb.cols.len() {
+    for x in 0..rb.m.cols.len() {
         if rb.counts[x] > 0 {
-            df[rb.cols[x] as usize] += 1;
+            df[rb.m.cols[x] as usize] += 1;
         }
     }
     let mut coords: Vec<usize> = (0..a.dim()).filter(|&c| cl.of[c] == f).collect();
@@ -42,29 +52,35 @@ pub(super) fn build(a: &dyn RowSource, b: &dyn RowSource, ed: u32, shape: &Shape
     for (i, &c) in coords.iter().enumerate() {
         rank[c] = i as u32;
     }
-    let mut postings: Vec<Vec<u32>> = vec![Vec::new(); a.dim()];
-    let mut posting_pre: Vec<Vec<i64>> = vec![Vec::new(); a.dim()];
-    let mut posting_sig: Vec<Vec<u64>> = vec![Vec::new(); a.dim()];
+    // Per coordinate: (key, row, signature), sorted by key then row, the key
+    // (N_f, pre) packed so that one binary search finds a group's prefix.
+    let mut lists: Vec<Vec<(u64, u32, u64)>> = vec![Vec::new(); a.dim()];
     let mut mine: Vec<(u32, usize)> = Vec::new();
     for &r in &by_total {
         mine.clear();
         mine.extend(
             rb.range(r as usize)
-                .filter(|&x| cl.of[rb.cols[x] as usize] == f && rb.counts[x] > 0)
-                .map(|x| (rank[rb.cols[x] as usize], x)),
+                .filter(|&x| cl.of[rb.m.cols[x] as usize] == f && rb.counts[x] > 0)
+                .map(|x| (rank[rb.m.cols[x] as usize], x)),
         );
         crate::sorting::sort_by(&mut mine, |x, y| x.0.cmp(&y.0));
-        let sig = signature(mine.iter().map(|&(_, x)| rb.cols[x] as usize));
-        let mut pre = 0;
+        let sig = signature(mine.iter().map(|&(_, x)| rb.m.cols[x] as usize));
+        let mut pre = 0i64;
         for &(_, x) in &mine {
-            let c = rb.cols[x] as usize;
-            postings[c].push(r);
-            posting_pre[c].push(pre);
-            posting_sig[c].push(sig);
-            pre += rb.counts[x];
+            lists[rb.m.cols[x] as usize].push((posting_key(tot(r as usize), pre), r, sig));
+            pre += rb.counts[x] as i64;
         }
     }
-    let posting_n = postings.iter().map(|p| p.iter().map(|&r| tot(r as usize)).collect()).collect();
+    let mut postings: Vec<Vec<u32>> = Vec::with_capacity(a.dim());
+    let mut posting_key: Vec<Vec<u64>> = Vec::with_capacity(a.dim());
+    let mut posting_sig: Vec<Vec<u64>> = Vec::with_capacity(a.dim());
+    for mut l in lists {
+        // rows were pushed in (N_f, row) order: a stable sort by key keeps rows ascending
+        crate::sorting::sort_by(&mut l, |x, y| x.0.cmp(&y.0));
+        postings.push(l.iter().map(|e| e.1).collect());
+        posting_key.push(l.iter().map(|e| e.0).collect());
+        posting_sig.push(l.iter().map(|e| e.2).collect());
+    }
     Ok(CountFilter {
         cl,
         a: ra,
@@ -74,8 +90,7 @@ pub(super) fn build(a: &dyn RowSource, b: &dyn RowSource, ed: u32, shape: &Shape
         by_total,
         by_total_n,
         postings,
-        posting_n,
-        posting_pre,
+        posting_key,
         posting_sig,
         rank,
     })

@@ -48,8 +48,9 @@ use super::{MatchStats, Pair};
 use crate::embed::Vectors;
 use crate::error::Error;
 use crate::shape::Shape;
-use crate::sparse_vectors::RowSource;
+use crate::sparse_vectors::{RowSource, SparseVectors};
 use build::build;
+use std::borrow::Cow;
 
 /// Most pairs kept per A row by the recommended matcher (the greedy assignment
 /// rarely reaches beyond the first few; NAMES at ed 2 keeps 88 per row on
@@ -78,12 +79,21 @@ pub struct Scored {
 /// forged vector has them, and it then links to nothing useful, without panic).
 const MAX_COUNT: i64 = 1 << 20;
 
-/// Sparse rows with integer counts, per-class totals and squared norms.
-struct Rows {
-    starts: Vec<usize>,
-    cols: Vec<u32>,
-    vals: Vec<f32>,
-    counts: Vec<i64>,
+/// Largest class total accepted (a record of 4 KB has about 4,100 windows).
+const MAX_TOTAL: i64 = (1 << 31) - 1;
+
+/// A posting's sort key: the row's class total, then its count before the
+/// coordinate (both ≤ [`MAX_TOTAL`], so they fit 32 bits each).
+fn posting_key(total: i64, pre: i64) -> u64 {
+    ((total as u64) << 32) | pre as u64
+}
+
+/// Sparse rows (borrowed when the source holds them sparse) with integer
+/// counts, per-class totals and squared norms.
+struct Rows<'v> {
+    m: Cow<'v, SparseVectors>,
+    /// Clamped to `MAX_COUNT` (2²⁰), so they fit an i32.
+    counts: Vec<i32>,
     /// `totals[r * classes + c]`: count total of row r in class c.
     totals: Vec<i64>,
     norm2: Vec<f64>,
@@ -107,55 +117,63 @@ impl Classes {
     }
 }
 
-impl Rows {
-    fn new(v: &dyn RowSource, cl: &Classes) -> Rows {
+impl<'v> Rows<'v> {
+    fn new(v: &'v dyn RowSource, cl: &Classes) -> Rows<'v> {
         let k = cl.len.len();
+        let m = match v.as_sparse() {
+            Some(m) => Cow::Borrowed(m),
+            None => {
+                let mut m = SparseVectors::new(v.dim());
+                let mut row = Vec::new();
+                for i in 0..v.rows() {
+                    row.clear();
+                    v.nonzero(i, &mut |j, x| row.push((j, x)));
+                    m.push_row(row.iter().copied());
+                }
+                Cow::Owned(m)
+            }
+        };
         let mut r = Rows {
-            starts: vec![0],
-            cols: Vec::new(),
-            vals: Vec::new(),
-            counts: Vec::new(),
+            counts: Vec::with_capacity(m.nnz()),
             totals: vec![0; v.rows() * k],
             norm2: Vec::with_capacity(v.rows()),
+            m,
         };
-        for i in 0..v.rows() {
+        for i in 0..r.m.len() {
             let mut n2 = 0.0f64;
-            v.nonzero(i, &mut |j, x| {
+            let (cols, vals) = r.m.row(i);
+            for (&j, &x) in cols.iter().zip(vals) {
                 let c = cl.of[j as usize];
                 let n = ((x as f64) * cl.len[c] as f64).round().clamp(0.0, MAX_COUNT as f64) as i64;
-                r.cols.push(j);
-                r.vals.push(x);
-                r.counts.push(n);
+                r.counts.push(n as i32);
                 r.totals[i * k + c] += n;
                 n2 += x as f64 * x as f64;
-            });
-            r.starts.push(r.cols.len());
+            }
             r.norm2.push(n2);
         }
         r
     }
 
     fn range(&self, i: usize) -> std::ops::Range<usize> {
-        self.starts[i]..self.starts[i + 1]
+        self.m.starts[i]..self.m.starts[i + 1]
     }
 }
 
 /// The index over B of the filter class.
-struct CountFilter {
+struct CountFilter<'v> {
     cl: Classes,
-    a: Rows,
-    b: Rows,
+    a: Rows<'v>,
+    b: Rows<'v>,
     f: usize,
     ed: i64,
     /// B rows sorted by (N_f, row), and their N_f.
     by_total: Vec<u32>,
     by_total_n: Vec<i64>,
-    /// Per coordinate of class f: B rows holding it, sorted by (N_f, row), and their N_f.
+    /// Per coordinate of class f: B rows holding it, sorted by [`posting_key`]
+    /// (N_f, then `pre`: the row's class-f count on coordinates before this one
+    /// in the global order), then row; and their keys.
     postings: Vec<Vec<u32>>,
-    posting_n: Vec<Vec<i64>>,
-    /// For each posting: the row's class-f count on coordinates before this one
-    /// in the global order.
-    posting_pre: Vec<Vec<i64>>,
+    posting_key: Vec<Vec<u64>>,
     /// For each posting: the row's class-f signature ([`signature`]).
     posting_sig: Vec<Vec<u64>>,
     /// Global order of the class-f coordinates: rarest in B first (ties by index).
@@ -182,7 +200,7 @@ struct DenseRow {
     overlap: Vec<i64>,
 }
 
-impl CountFilter {
+impl CountFilter<'_> {
     fn total(&self, rows: &Rows, r: usize, c: usize) -> i64 {
         rows.totals[r * self.cl.len.len() + c]
     }
@@ -190,16 +208,16 @@ impl CountFilter {
     /// Loads A row `i` into the dense scratch (counts and values by coordinate).
     fn load(&self, i: usize, sc: &mut DenseRow) {
         for x in self.a.range(i) {
-            let c = self.a.cols[x] as usize;
-            sc.cnt[c] = self.a.counts[x];
-            sc.val[c] = self.a.vals[x];
+            let c = self.a.m.cols[x] as usize;
+            sc.cnt[c] = self.a.counts[x] as i64;
+            sc.val[c] = self.a.m.vals[x];
         }
     }
 
     /// Clears what [`CountFilter::load`] set.
     fn unload(&self, i: usize, sc: &mut DenseRow) {
         for x in self.a.range(i) {
-            let c = self.a.cols[x] as usize;
+            let c = self.a.m.cols[x] as usize;
             sc.cnt[c] = 0;
             sc.val[c] = 0.0;
         }
@@ -220,11 +238,11 @@ impl CountFilter {
         let rb = self.b.range(j);
         let mut dot = 0.0f64;
         for y in rb.clone() {
-            let c = self.b.cols[y] as usize;
+            let c = self.b.m.cols[y] as usize;
             let na = sc.cnt[c];
             if na > 0 {
-                sc.overlap[self.cl.of[c]] += na.min(self.b.counts[y]);
-                dot += sc.val[c] as f64 * self.b.vals[y] as f64;
+                sc.overlap[self.cl.of[c]] += na.min(self.b.counts[y] as i64);
+                dot += sc.val[c] as f64 * self.b.m.vals[y] as f64;
             }
         }
         for c in 0..k {
@@ -237,18 +255,18 @@ impl CountFilter {
         let (mut x, mut y) = (ra.start, rb.start);
         let mut s = 0.0f64;
         while x < ra.end || y < rb.end {
-            let ca = if x < ra.end { self.a.cols[x] } else { u32::MAX };
-            let cb = if y < rb.end { self.b.cols[y] } else { u32::MAX };
+            let ca = if x < ra.end { self.a.m.cols[x] } else { u32::MAX };
+            let cb = if y < rb.end { self.b.m.cols[y] } else { u32::MAX };
             let d = if ca == cb {
                 x += 1;
                 y += 1;
-                self.a.vals[x - 1] as f64 - self.b.vals[y - 1] as f64
+                self.a.m.vals[x - 1] as f64 - self.b.m.vals[y - 1] as f64
             } else if ca < cb {
                 x += 1;
-                self.a.vals[x - 1] as f64
+                self.a.m.vals[x - 1] as f64
             } else {
                 y += 1;
-                self.b.vals[y - 1] as f64
+                self.b.m.vals[y - 1] as f64
             };
             s += d * d;
         }
@@ -284,13 +302,13 @@ impl CountFilter {
         }
         order.clear();
         for x in self.a.range(i) {
-            let c = self.a.cols[x] as usize;
+            let c = self.a.m.cols[x] as usize;
             if self.cl.of[c] == self.f {
                 order.push((self.rank[c] as usize, x));
             }
         }
         crate::sorting::sort_by(order, |x, y| x.0.cmp(&y.0));
-        let sig_a = signature(order.iter().map(|&(_, x)| self.a.cols[x] as usize));
+        let sig_a = signature(order.iter().map(|&(_, x)| self.a.m.cols[x] as usize));
         // O ≤ popcount(sig_a & sig_b) + (A's count beyond one per bit), see `signature`
         let extra_a = n - sig_a.count_ones() as i64;
         let mut rem = n;
@@ -299,31 +317,33 @@ impl CountFilter {
             if upper < lo {
                 break;
             }
-            let c = self.a.cols[x] as usize;
-            let ns = &self.posting_n[c];
-            let s = ns.partition_point(|&t| t < lo);
-            let e = ns.partition_point(|&t| t <= upper);
-            let entries = self.postings[c][s..e]
-                .iter()
-                .zip(&ns[s..e])
-                .zip(&self.posting_pre[c][s..e])
-                .zip(&self.posting_sig[c][s..e]);
-            for (((&r, &nb), &pre), &sig) in entries {
-                if seen[r as usize] == stamp {
+            let c = self.a.m.cols[x] as usize;
+            let keys = &self.posting_key[c];
+            // Positional filter (PPJoin): met here first, b shares none of A's
+            // earlier coordinates and none of its own before `pre` (earlier in
+            // the same global order), so O ≤ min(rem, N_b − pre), and O ≥ τ(N_b)
+            // needs pre ≤ N_b − ⌈need/2⌉: a prefix of each N_b group. A row
+            // whose true first shared coordinate came earlier but failed there
+            // fails here too (`rem`, `N_b − pre` and the range only shrink), so
+            // a row is taken at most once, exactly when it first passes.
+            for nb in lo.max(0)..=upper {
+                let need = n + nb - budget;
+                let max_pre = nb - (need.max(0) + 1) / 2;
+                if max_pre < 0 {
                     continue;
                 }
-                // Positional filter (PPJoin): met here first, b shares none of A's
-                // earlier coordinates and none of its own before `pre` (earlier in
-                // the same global order), so O ≤ min(rem, N_b − pre). A row whose
-                // true first shared coordinate came earlier but was out of range
-                // there cannot qualify, so skipping it is safe either way.
-                seen[r as usize] = stamp;
-                let shared = (sig_a & sig).count_ones() as i64 + extra_a;
-                if 2 * rem.min(nb - pre).min(shared) >= n + nb - budget {
+                let s = keys.partition_point(|&k| k < posting_key(nb, 0));
+                let e = keys.partition_point(|&k| k <= posting_key(nb, max_pre));
+                for (&r, &sig) in self.postings[c][s..e].iter().zip(&self.posting_sig[c][s..e]) {
+                    let shared = (sig_a & sig).count_ones() as i64 + extra_a;
+                    if 2 * shared < need || seen[r as usize] == stamp {
+                        continue;
+                    }
+                    seen[r as usize] = stamp;
                     out.push(r);
                 }
             }
-            rem -= self.a.counts[x];
+            rem -= self.a.counts[x] as i64;
         }
     }
 }
