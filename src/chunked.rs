@@ -11,7 +11,7 @@
 //! columns); the rest waits for the next chunk. A chunk that ends inside a
 //! UTF-8 sequence or a quoted field is thus never parsed early.
 
-use crate::dataset::{delimiter, InputFormat, RawRecord, MAX_RECORD_BYTES};
+use crate::dataset::{delimiter, detect_format, FormatHint, InputFormat, RawRecord, HEAD_BYTES, MAX_RECORD_BYTES};
 use crate::error::InputError;
 
 /// Bytes gathered before complete records are parsed (a parse per chunk of the
@@ -30,7 +30,7 @@ enum Quote {
     FieldStart,
     Unquoted,
     Quoted,
-    QuoteInQuoted,
+    ClosingQuote,
 }
 
 /// A byte-level scan for record ends and unclosed quotes.
@@ -54,9 +54,9 @@ impl QuoteScan {
                 self.opened = self.line;
                 Quote::Quoted
             }
-            (Quote::Quoted, b'"') => Quote::QuoteInQuoted,
+            (Quote::Quoted, b'"') => Quote::ClosingQuote,
             (Quote::Quoted, _) => Quote::Quoted,
-            (Quote::QuoteInQuoted, b'"') => Quote::Quoted,
+            (Quote::ClosingQuote, b'"') => Quote::Quoted,
             (_, b'\n') => Quote::FieldStart,
             (_, d) if d == self.delimiter => Quote::FieldStart,
             _ => Quote::Unquoted,
@@ -333,6 +333,80 @@ impl ChunkedReader {
             self.records.push(RawRecord { id, text });
         }
         Ok(())
+    }
+}
+
+/// A [`ChunkedReader`] whose format is detected from the input's first line
+/// ([`detect_format`]: the caller's hint, the name's extension, a header-like
+/// first line), for a stream whose head is not known in advance (a `File` in
+/// the web app's Worker).
+#[derive(Debug)]
+pub struct DetectingReader {
+    what: String,
+    hint: FormatHint,
+    column: Option<String>,
+    id_column: Option<String>,
+    head: Vec<u8>,
+    reader: Option<ChunkedReader>,
+}
+
+impl DetectingReader {
+    /// `what` names the input (a file name: its extension counts).
+    pub fn new(what: &str, hint: FormatHint, column: Option<&str>, id_column: Option<&str>) -> DetectingReader {
+        DetectingReader {
+            what: what.to_string(),
+            hint,
+            column: column.map(str::to_string),
+            id_column: id_column.map(str::to_string),
+            head: Vec::new(),
+            reader: None,
+        }
+    }
+
+    /// Takes the next chunk; the format is settled once the first line is in.
+    pub fn push(&mut self, chunk: &[u8]) -> Result<(), InputError> {
+        if let Some(r) = self.reader.as_mut() {
+            return r.push(chunk);
+        }
+        self.head.extend_from_slice(chunk);
+        if self.head.contains(&b'\n') || self.head.len() >= HEAD_BYTES {
+            self.start()?;
+        }
+        Ok(())
+    }
+
+    fn start(&mut self) -> Result<&mut ChunkedReader, InputError> {
+        let format =
+            detect_format(&self.what, &self.head, self.hint, self.column.as_deref(), self.id_column.as_deref())?;
+        let mut r = ChunkedReader::new(&format, &self.what);
+        r.push(&std::mem::take(&mut self.head))?;
+        Ok(self.reader.insert(r))
+    }
+
+    /// The format settled on, once it is.
+    pub fn format(&self) -> Option<&InputFormat> {
+        self.reader.as_ref().map(|r| &r.format)
+    }
+
+    /// Bytes taken so far.
+    pub fn bytes_read(&self) -> usize {
+        self.reader.as_ref().map_or(self.head.len(), ChunkedReader::bytes_read)
+    }
+
+    /// Records read so far.
+    pub fn records_read(&self) -> usize {
+        self.reader.as_ref().map_or(0, ChunkedReader::records_read)
+    }
+
+    /// The end of the input.
+    pub fn finish(mut self) -> Result<Vec<RawRecord>, InputError> {
+        match self.reader.take() {
+            Some(r) => r.finish(),
+            None => {
+                self.start()?;
+                self.reader.take().map_or(Err(InputError::Empty { what: self.what }), ChunkedReader::finish)
+            }
+        }
     }
 }
 

@@ -129,6 +129,22 @@ export interface InputOptions {
   name?: string | null;
 }
 
+/**
+ * A party's input read chunk by chunk (a `File`'s stream in a Worker): the file is
+ * never one string. Push every chunk in order, then hand the reader to
+ * `DataOwner.fromReader`. An error (NOT_TEXT, MISSING_COLUMN, MALFORMED_CSV, …), thrown by
+ * `push` or at the end by `fromReader`, uses the reader up.
+ */
+export class RecordReader {
+  free(): void;
+  /** `format` "auto" is settled from the first line. */
+  constructor(input?: InputOptions | null);
+  push(chunk: Uint8Array): void;
+  readonly bytesRead: number;
+  /** Records parsed so far (complete records are parsed a megabyte at a time). */
+  readonly recordsRead: number;
+}
+
 /** One party's records, normalized onto the public alphabet, with its privacy budget. */
 export class DataOwner {
   free(): void;
@@ -136,6 +152,8 @@ export class DataOwner {
   constructor(records: string[], options?: DataOwnerOptions | null);
   /** Records from a file's bytes (text or CSV), read by the same reader as the CLI's. */
   static fromBytes(bytes: Uint8Array, input?: InputOptions | null, options?: DataOwnerOptions | null): DataOwner;
+  /** Records from a reader that has taken the whole input (the reader is then used up). */
+  static fromReader(reader: RecordReader, options?: DataOwnerOptions | null): DataOwner;
   normalizationReport(): NormalizationReport;
   /** Records kept after normalization. */
   readonly size: number;

@@ -135,3 +135,27 @@ fn tab_separated_quotes_are_scanned_with_the_tab() {
     assert_eq!(got[0], RawRecord { id: "7".into(), text: "O'Neil\nJr".into() });
     assert_eq!(got[1].id, "8");
 }
+
+#[test]
+fn the_format_is_detected_from_the_first_line_however_it_arrives() {
+    let febrl = b"rec_id, given_name, surname\nrec-1-org, MARY, SMITH\nrec-2-org, JO, BROWN\n";
+    for cut in [1, 5, 27, 28, 40] {
+        let mut r = DetectingReader::new("a.txt", FormatHint::Auto, Some("surname"), Some("rec_id"));
+        r.push(&febrl[..cut]).unwrap();
+        r.push(&febrl[cut..]).unwrap();
+        assert!(matches!(r.format(), Some(InputFormat::Csv { .. })));
+        let got = r.finish().unwrap();
+        assert_eq!(got[1], RawRecord { id: "rec-2-org".into(), text: " BROWN".into() });
+    }
+    // CSV without a column: the error lists the header, wherever the first chunk ends
+    let mut r = DetectingReader::new("a.txt", FormatHint::Auto, None, None);
+    r.push(&febrl[..10]).unwrap();
+    let e = r.push(&febrl[10..]).unwrap_err();
+    assert!(matches!(&e, InputError::ColumnNotGiven { available, .. } if available.contains("\"surname\"")), "{e}");
+    // no newline at all: detected at the end
+    let r = DetectingReader::new("n.txt", FormatHint::Auto, None, None);
+    assert!(matches!(r.finish(), Err(InputError::Empty { .. })));
+    let mut r = DetectingReader::new("n.txt", FormatHint::Auto, None, None);
+    r.push(b"SMITH").unwrap();
+    assert_eq!(r.finish().unwrap()[0].text, "SMITH");
+}

@@ -99,11 +99,19 @@ struct Peek {
 
 /// A first look at a file's bytes (a `Uint8Array`) through the core's reader,
 /// for a page's column picker and preview: `{format, columns, head}` with the
-/// first `n` records (default 12). `input` as `DataOwner.fromBytes`'s.
+/// first `n` records (default 12). `input` as `DataOwner.fromBytes`'s. A
+/// file's first 64 KiB will do (`file.slice(0, 65536)`): a cut last line is left out.
 #[wasm_bindgen(js_name = peekInput)]
 pub fn peek_input(bytes: JsValue, input: JsValue, n: JsValue) -> Result<JsValue, JsValue> {
     use crate::dataset::{csv_columns, is_csv, read_records, InputFormat};
-    let bytes = super::errors::bytes_arg(&bytes)?;
+    let mut bytes = super::errors::bytes_arg(&bytes)?;
+    // a file's head (HEAD_BYTES, as a page slices it) may end inside a record
+    // or a character: only its complete lines are looked at
+    if bytes.len() >= crate::dataset::HEAD_BYTES {
+        if let Some(end) = bytes.iter().rposition(|&b| b == b'\n') {
+            bytes.truncate(end + 1);
+        }
+    }
     let i = super::owner::InputOptions::read(input)?;
     let n = n.as_f64().map_or(12, |x| x.max(0.0) as usize);
     let name = i.name.as_deref().unwrap_or("the input");

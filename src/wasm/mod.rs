@@ -5,6 +5,7 @@
 //! | JS | core |
 //! |---|---|
 //! | `new DataOwner(records, options)`, `DataOwner.fromBytes(bytes, input, options)` | `party::DataOwner::{from_raw, read}` |
+//! | `new RecordReader(input)`, `reader.push(chunk)`, `DataOwner.fromReader(reader, options)` | `chunked::DetectingReader`, `party::DataOwner::from_raw` |
 //! | `owner.mine(options, onProgress)` | `party::DataOwner::mine` |
 //! | `DataOwner.mergeBases(a, b, options)`, `fingerprint(base)` | `party::merge_bases` |
 //! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}` |
@@ -23,6 +24,7 @@ mod kuzu;
 mod matcher;
 mod owner;
 mod progress;
+mod reader;
 mod records;
 mod scenario;
 mod twin;
@@ -32,6 +34,7 @@ pub use kuzu::{kuzu_block_model, kuzu_decide, kuzu_keygen, KuzuOwner};
 pub use matcher::Matcher;
 pub use owner::{fingerprint, keygen, DataOwner};
 pub use progress::JsClock;
+pub use reader::RecordReader;
 pub use records::{RecordMatcher, RecordOwner};
 pub use scenario::run_scenario;
 pub use twin::make_twin;

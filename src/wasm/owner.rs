@@ -226,6 +226,13 @@ impl DataOwner {
         build(read_records(&bytes, &format, name)?, owner_options)
     }
 
+    /// A data owner from a [`super::RecordReader`] that has taken the whole
+    /// input (the reader is used up).
+    #[wasm_bindgen(js_name = fromReader)]
+    pub fn from_reader(reader: &mut super::RecordReader, owner_options: JsValue) -> Result<DataOwner, JsValue> {
+        build(reader.finish()?, owner_options)
+    }
+
     /// Records kept, changed and normalized to empty (with their ids), and the
     /// characters dropped by class with a warning past 1 %.
     #[wasm_bindgen(js_name = normalizationReport)]

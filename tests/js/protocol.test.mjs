@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DataOwner, Matcher, defaults, fingerprint, runScenario } from 'gramlink';
+import { DataOwner, Matcher, RecordReader, defaults, fingerprint, runScenario } from 'gramlink';
 
 const cities = readFileSync(new URL('./cities.txt', import.meta.url), 'utf8').split('\n').filter((s) => s.length > 0);
 
@@ -151,6 +151,32 @@ test('a data owner reads a file\'s bytes through the core\'s reader', () => {
   assert.equal(text.size, 2);
   expectCode(() => DataOwner.fromBytes(new Uint8Array([0x50, 0xff, 0xfe])), 'NOT_TEXT');
   expectCode(() => DataOwner.fromBytes('PARIS'), 'INVALID_PARAMETER');
+});
+
+test('a record reader takes a file in chunks, cut anywhere, and gives what fromBytes gives', () => {
+  const text = 'id,name\n' + cities.slice(0, 300).map((c, i) => `${i + 1},"${c}, é"`).join('\n') + '\n';
+  const bytes = new TextEncoder().encode(text);
+  const whole = DataOwner.fromBytes(bytes, { column: 'name', idColumn: 'id' }, { seed: 1 });
+  for (const step of [1, 7, 4096]) {
+    const r = new RecordReader({ name: 'cities.csv', column: 'name', idColumn: 'id' });
+    for (let at = 0; at < bytes.length; at += step) r.push(bytes.subarray(at, at + step));
+    assert.equal(r.bytesRead, bytes.length);
+    const o = DataOwner.fromReader(r, { seed: 1 });
+    assert.deepEqual(o.ids, whole.ids);
+    assert.deepEqual(o.normalizationReport(), whole.normalizationReport());
+    expectCode(() => r.push(bytes), 'INVALID_FORMAT');
+    o.free();
+  }
+  const noColumn = new RecordReader({ name: 'cities.csv' });
+  expectCode(() => noColumn.push(bytes), 'MISSING_COLUMN');
+  const bad = new RecordReader({ name: 'x.txt' });
+  bad.push(new TextEncoder().encode('PARIS\n'));
+  bad.push(new Uint8Array([0x50, 0xff, 0xfe, 0x0a]));
+  // records are parsed a megabyte at a time: a bad byte is named by then, or at the end
+  expectCode(() => DataOwner.fromReader(bad), 'NOT_TEXT');
+  expectCode(() => DataOwner.fromReader(bad), 'INVALID_FORMAT');
+  expectCode(() => new RecordReader({ name: 'x.txt' }).push('PARIS'), 'INVALID_PARAMETER');
+  whole.free();
 });
 
 test('errors are JS Errors with a stable code', () => {

@@ -15,12 +15,28 @@ serveOps({
     return gl.peekInput(new Uint8Array(bytes), { name, format, column: column || null });
   },
 
-  /** The records, read and normalized by the core (text or CSV, as `peek` saw it). */
-  load({ bytes, name, format, column, idColumn, alphabet, budget }) {
+  /**
+   * The records, read and normalized by the core (text or CSV, as `peek` saw it):
+   * `file` (a File) is streamed chunk by chunk, never held whole; `bytes` is its
+   * head, for the preview.
+   */
+  async load({ file, bytes, name, format, column, idColumn, alphabet, budget }, progress) {
     owner?.free();
     owner = null;
     const input = { name, format, column: column || null, idColumn: idColumn || null };
-    owner = gl.DataOwner.fromBytes(new Uint8Array(bytes), input, { alphabet, budget });
+    const reader = new gl.RecordReader(input);
+    try {
+      const stream = file.stream().getReader();
+      for (;;) {
+        const { done, value } = await stream.read();
+        if (done) break;
+        reader.push(value);
+        progress('reading', reader.bytesRead, file.size);
+      }
+      owner = gl.DataOwner.fromReader(reader, { alphabet, budget });
+    } finally {
+      reader.free();
+    }
     const head = gl.peekInput(new Uint8Array(bytes), input).head;
     const report = owner.normalizationReport();
     const preview = gl.normalize(head.length ? head : [''], alphabet);

@@ -108,7 +108,10 @@ el('file').addEventListener('change', async () => {
   el('preview').hidden = true;
   if (!f) return;
   try {
-    state.bytes = await f.arrayBuffer();
+    // the file itself goes to the worker, which streams it; here only its head
+    // (format detection, columns, preview)
+    state.file = f;
+    state.bytes = await f.slice(0, 65536).arrayBuffer();
   } catch (e) {
     showError(el('file'), `the file could not be read: ${describe(e)}`);
     return;
@@ -149,7 +152,9 @@ function loadErrorTarget(e, args) {
 }
 
 async function load(args) {
-  const r = await worker.call('load', { ...args, bytes: state.bytes });
+  const r = await worker.call('load', { ...args, file: state.file, bytes: state.bytes }, (p) => {
+    el('load-status').textContent = `reading ${state.fileName}: ${Math.round((100 * p.done) / Math.max(1, p.total))} %`;
+  });
   state.spent = r.spent;
   updateBudget();
   return r;
