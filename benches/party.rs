@@ -1,7 +1,8 @@
 //! The native twin of benches/wasm/pipeline-steps.mjs: the same NAMES party
 //! pipeline (normalize, mine, merge, embed, thresholds) and matcher, on the same
 //! inputs (party B: each name with its last letter doubled; seeds 1 and 2, ε = 0.1,
-//! k = 75, the paper's thresholds for ed 1), timed step by step, through the
+//! k = 75, thresholds for ed 1; `PRESET=paper`, the default, or `recommended`),
+//! timed step by step, through the
 //! core's roles (`DataOwner`, `Matcher`) as the wasm API calls them. Run it
 //! single-threaded like wasm (`RAYON_NUM_THREADS=1`) to compare. Each
 //! step does what the wasm API's call does: `embed` ends with the party's binary
@@ -20,15 +21,13 @@ use gramlink::protocol::Party;
 use std::time::Instant;
 
 /// One run of the pipeline: each step's time in ms, and the number of pairs.
-fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
+fn run_once(text: &str, doubled: &str, config: &Config) -> (Vec<(&'static str, f64)>, usize) {
     let mut times = Vec::new();
     let mut t = Instant::now();
     let mut lap = |label: &'static str| {
         times.push((label, t.elapsed().as_secs_f64() * 1e3));
         t = Instant::now();
     };
-    // the paper's configuration, as benches/wasm/pipeline.mjs pins it
-    let config = Config::paper();
     let al = Alphabet::default();
     let budget = Epsilon::new(0.1).expect("epsilon");
     let owner = |s: &str, seed| {
@@ -47,7 +46,7 @@ fn run_once(text: &str, doubled: &str) -> (Vec<(&'static str, f64)>, usize) {
     // encoding messages is also shown on its own
     let messages = std::cell::Cell::new(0.0);
     let message = |owner: &DataOwner, party| {
-        let batch = owner.embed(&shared, &EmbedOptions::new(party, &config), &mut NoProgress).expect("embed");
+        let batch = owner.embed(&shared, &EmbedOptions::new(party, config), &mut NoProgress).expect("embed");
         let t = Instant::now();
         let bytes = batch.to_binary();
         messages.set(messages.get() + t.elapsed().as_secs_f64() * 1e3);
@@ -106,7 +105,12 @@ fn main() {
         let doubled: String = names.iter().map(|s| format!("{s}{}\n", s.chars().last().unwrap())).collect();
         // one line per run: pairs, then "label=ms" per step
         for _ in 0..runs {
-            let (times, pairs) = run_once(&text, &doubled);
+            let config = match std::env::var("PRESET").as_deref() {
+                Ok("recommended") => Config::default(),
+                Ok("paper") | Err(_) => Config::paper(),
+                Ok(other) => panic!("PRESET={other}: paper or recommended"),
+            };
+            let (times, pairs) = run_once(&text, &doubled, &config);
             let steps: Vec<String> = times.iter().map(|(k, v)| format!("{k}={v}")).collect();
             println!("{pairs}\t{}", steps.join("\t"));
         }

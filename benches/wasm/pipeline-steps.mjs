@@ -1,6 +1,7 @@
-// The NAMES party pipeline and matcher through the wasm API, timed step by step.
+// The NAMES party pipeline and matcher through the wasm API, timed step by step,
+// in one of the API's presets ("recommended", the default, or "paper").
 // Shared by the Node and the Chromium runs of benches/wasm/pipeline.mjs.
-export function runPipeline(api, names, now) {
+export function runPipeline(api, names, now, preset = "paper") {
   const { DataOwner, Matcher } = api;
   // party B: the same names with their last letter doubled (a cheap, deterministic
   // one-edit corruption; the point here is speed, not F1)
@@ -15,26 +16,27 @@ export function runPipeline(api, names, now) {
   const a = new DataOwner(names, { budget: 0.1, seed: 1 });
   const b = new DataOwner(namesB, { budget: 0.1, seed: 2 });
   lap("normalize A+B");
-  // the paper's configuration (the API's defaults are the recommended one): the
-  // same pipeline as the native benches/party.rs
-  const PAPER = api.defaults().presets.paper.mine;
-  const na = a.mine(PAPER);
+  // the preset's mining options, thresholds and rule: the same pipeline as the
+  // native benches/party.rs
+  const config = api.defaults().presets[preset];
+  const na = a.mine(config.mine);
   lap("mine A");
-  const nb = b.mine(PAPER);
+  const nb = b.mine(config.mine);
   lap("mine B");
-  const shared = DataOwner.mergeBases(na, nb, PAPER);
+  const shared = DataOwner.mergeBases(na, nb, config.mine);
   lap("merge");
-  const va = a.embed(shared, { party: "A", thresholds: { ed: 1, mode: "paper" }, binary: true });
+  const va = a.embed(shared, { party: "A", thresholds: config.thresholds, binary: true });
   lap("embed+thresholds A");
   const vb = b.embed(shared, { party: "B", binary: true });
   lap("embed B");
   const m = new Matcher(va, vb);
   lap("matcher: read");
-  const out = m.match({ rule: "all" });
+  // the paper's rule is "all"; the recommended one "ranked"
+  const out = m.match({ rule: config.rule });
   lap("matcher: match");
   t["party A total"] = t["normalize A+B"] / 2 + t["mine A"] + t["embed+thresholds A"];
   t["matcher total"] = t["matcher: read"] + t["matcher: match"];
-  const result = { timings: t, pairs: out.count, candidates: out.candidates };
+  const result = { timings: t, pairs: out.count, candidates: out.candidates, batchBytes: va.length };
   m.free();
   a.free();
   b.free();
@@ -43,9 +45,9 @@ export function runPipeline(api, names, now) {
 
 // The first run (the engine compiles the wasm lazily and tiers hot functions up from
 // its baseline compiler, so it is slower) and the median of `runs - 1` runs after it.
-export function runRepeated(api, names, now, runs) {
+export function runRepeated(api, names, now, runs, preset) {
   const all = [];
-  for (let i = 0; i < runs; i++) all.push(runPipeline(api, names, now));
+  for (let i = 0; i < runs; i++) all.push(runPipeline(api, names, now, preset));
   const warm = all.slice(1);
   const timings = Object.fromEntries(Object.keys(all[0].timings).map((k) => [k, median(warm.map((r) => r.timings[k]))]));
   return { first: all[0], warm: { ...all[0], timings }, runs };

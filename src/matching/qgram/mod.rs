@@ -373,6 +373,8 @@ fn match_rows(
             stamp = 1;
         }
         ix.candidates(i, &mut seen, stamp, &mut order, &mut cand);
+        // B's rows in memory order: their reads then walk forward, not at random
+        crate::sorting::sort_keys(&mut cand);
         candidates += cand.len() as u64;
         found.clear();
         ix.load(i, &mut sc);
