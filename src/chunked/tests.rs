@@ -159,3 +159,15 @@ fn the_format_is_detected_from_the_first_line_however_it_arrives() {
     r.push(b"SMITH").unwrap();
     assert_eq!(r.finish().unwrap()[0].text, "SMITH");
 }
+
+#[test]
+fn a_file_cut_off_mid_stream_is_named_and_gives_no_records() {
+    // cut inside a character: no record is returned, the offset is where the cut character starts
+    let cut = &"PARIS\nZÜRICH\n".as_bytes()[..8];
+    let e = read_in(cut, &InputFormat::Text, &[3, 7], 1).unwrap_err();
+    assert!(e.contains("not UTF-8") && e.contains("offset 7"), "{e}");
+    // cut inside a quoted field
+    let csv = InputFormat::Csv { column: "name".into(), id_column: None };
+    let e = read_in(b"name\n\"O'Neil, J", &csv, &[6], 1).unwrap_err();
+    assert!(e.contains("never closed"), "{e}");
+}
