@@ -37,6 +37,9 @@ pub(super) struct Scratch {
     /// Per symbol code, the created charge of the symbol being tried (all zero
     /// between uses).
     pub(super) created_charge: [f64; crate::alphabet::MAX_ALPHABET],
+    /// [`super::Thresholder`]'s `created_with_symbol` by its local context
+    /// (a scratch serves one thresholder: `per_record` makes one per call).
+    pub(super) created_memo: crate::hash::PackedMap<u64, f64>,
     /// The sound dynamic program: best value with k+1 operations, the last at y.
     pub(super) best_ending: Vec<f64>,
     /// Its running maximum over y.
@@ -47,6 +50,7 @@ impl Default for Scratch {
     fn default() -> Self {
         Scratch {
             codes: Vec::new(),
+            created_memo: Default::default(),
             occurrences: Vec::new(),
             covered: Vec::new(),
             position_weight: Vec::new(),

@@ -249,13 +249,44 @@ impl Thresholder {
         let i = x / 2;
         if x % 2 == 1 {
             // Substitution of s[i] by any other symbol, or deletion of s[i].
-            let sub = self.created_with_symbol(i, 1, Some(sc.codes[i]), ed_f, sc);
+            let sub = self.created_memo(i, 1, Some(sc.codes[i]), ed_f, sc);
             let del = self.created_by_deletion(i, n, ed_f, sc);
             sub.max(del)
         } else {
             // Insertion of any symbol before s[i] (i = |s|: at the end).
-            self.created_with_symbol(i, 0, None, ed_f, sc)
+            self.created_memo(i, 0, None, ed_f, sc)
         }
+    }
+
+    /// [`Thresholder::created_with_symbol`], remembered by what it reads: the
+    /// symbols within `q_max − 1` of the edit on each side (and how many there
+    /// are: the record's ends), the kind of edit and the excluded symbol. Names
+    /// and addresses repeat their local contexts endlessly, so most calls are
+    /// one lookup; the value is the same f64 either way.
+    fn created_memo(&self, i: usize, skip: usize, excluded: Option<u8>, ed_f: f64, sc: &mut Scratch) -> f64 {
+        /// Entries kept per scratch (a few MB); past it, values are computed.
+        const MEMO_CAP: usize = 1 << 18;
+        let w = self.lengths.last().copied().unwrap_or(1).saturating_sub(1);
+        if w > 3 {
+            return self.created_with_symbol(i, skip, excluded, ed_f, sc);
+        }
+        let n = sc.codes.len();
+        let left = &sc.codes[i.saturating_sub(w)..i];
+        let right = &sc.codes[(i + skip).min(n)..(i + skip + w).min(n)];
+        // 1 + 9 + 2 + 2 + 8 per symbol (at most 6): 62 bits
+        let mut key = (skip as u64) << 9 | excluded.map_or(256, u64::from);
+        key = (key << 2 | left.len() as u64) << 2 | right.len() as u64;
+        for &c in left.iter().chain(right) {
+            key = key << 8 | u64::from(c);
+        }
+        if let Some(&v) = sc.created_memo.get(&key) {
+            return v;
+        }
+        let v = self.created_with_symbol(i, skip, excluded, ed_f, sc);
+        if sc.created_memo.len() < MEMO_CAP {
+            sc.created_memo.insert(key, v);
+        }
+        v
     }
 
     /// The windows around a new symbol placed at position `i` of s, replacing
@@ -354,4 +385,42 @@ pub(super) fn pair_table(lengths: &[usize], w_max: &[u32], ed_f: f64) -> (Vec<f6
         })
         .collect();
     (table, reach)
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod memo_tests {
+    use super::super::testing::base_over;
+    use super::*;
+
+    /// The remembered value is the computed one, at every position of records
+    /// that share contexts (and near their ends), across records, padded or not.
+    #[test]
+    fn the_memo_gives_what_the_computation_gives() {
+        let grams = ["A", "N", "AN", "NA", "BA", "ANA", "NAN", "BAN", "AB", "NNA"];
+        let bounded = ["A", "N", "AN", "^A", "N$", "^AN", "NA$", "ANA", "B^", "$A"];
+        for b in [base_over("", &grams), base_over("ANBZ^$", &bounded)] {
+            let mut r = crate::dp::Randomness::seeded(9);
+            for ed in 1..=2 {
+                let t = Thresholder::new(&b, ed).unwrap();
+                let (mut warm, mut cold) = (Scratch::default(), Scratch::default());
+                for _ in 0..400 {
+                    let s: String = (0..1 + r.below(9)).map(|_| ['A', 'N', 'B', 'Z', '^', '$'][r.below(6)]).collect();
+                    t.scan(&s, &mut warm);
+                    t.scan(&s, &mut cold);
+                    let n = warm.codes.len();
+                    for i in 0..=n {
+                        for (skip, excluded) in [(0, None), (1, warm.codes.get(i).copied())] {
+                            if skip == 1 && i == n {
+                                continue;
+                            }
+                            let got = t.created_memo(i, skip, excluded, ed as f64, &mut warm);
+                            let want = t.created_with_symbol(i, skip, excluded, ed as f64, &mut cold);
+                            assert_eq!(got.to_bits(), want.to_bits(), "{s:?} at {i}, skip {skip}");
+                        }
+                    }
+                }
+                assert!(!warm.created_memo.is_empty());
+            }
+        }
+    }
 }
