@@ -116,6 +116,9 @@ pub enum Error {
     /// Batches made with different keys, or one keyed and one not.
     #[error("transform mismatch: {0}")]
     TransformMismatch(String),
+    /// An export of unkeyed vectors that was not explicitly allowed.
+    #[error("key required: {0}")]
+    KeyRequired(String),
 }
 
 impl Error {
@@ -154,6 +157,7 @@ impl Error {
             Error::Cancelled => "CANCELLED",
             Error::InvalidKey(_) => "INVALID_KEY",
             Error::TransformMismatch(_) => "TRANSFORM_MISMATCH",
+            Error::KeyRequired(_) => "KEY_REQUIRED",
         }
     }
 }
@@ -184,7 +188,7 @@ impl Error {
             Error::Dp(DpError::InvalidParameter(_)) | Error::Mine(MineError::InvalidParameter(_)) => {
                 ErrorClass::Parameter
             }
-            Error::Dp(_) => ErrorClass::Privacy,
+            Error::Dp(_) | Error::KeyRequired(_) => ErrorClass::Privacy,
             Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).class(),
             Error::Parameter(_) | Error::InvalidKey(_) => ErrorClass::Parameter,
             Error::Cancelled => ErrorClass::Cancelled,

@@ -151,6 +151,27 @@ pub fn merge_bases(a: &NoisyBase, b: &NoisyBase, options: &MineOptions) -> Resul
     Ok(crate::public::merge_shared(a, b, options.k, options.public_q, options.padding)?)
 }
 
+/// What an unkeyed vector batch reveals to whoever receives it (the matcher):
+/// said by [`require_key`] and by the CLI's `--no-key` warning.
+pub const UNKEYED_REVEALS: &str = "unkeyed vectors are public functions of the records: the matcher can embed a \
+name list and find each record's nearest name (the dictionary attack), and, in the recommended preset \
+(every public 2-gram, padded records), rebuild most records outright from the bigram multiset each vector \
+carries, with no dictionary (gramlink attack; docs/THREAT_MODEL.md)";
+
+/// The export policy of vector batches: a batch that leaves its owner is
+/// keyed ([`crate::keyed`]) unless the owner said explicitly that it may go
+/// unkeyed (`allow_unkeyed`: the CLI's `--no-key`). Whole protocol runs on one
+/// machine ([`crate::session`]) export nothing and are not held to it.
+pub fn require_key(key: Option<&Key>, allow_unkeyed: bool) -> Result<(), Error> {
+    match (key, allow_unkeyed) {
+        (None, false) => Err(Error::KeyRequired(format!(
+            "{UNKEYED_REVEALS}. Share a key with the other party (gramlink keygen; --key-file or \
+             --passphrase-file), or pass --no-key to export unkeyed vectors anyway"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// What [`DataOwner::embed`] makes.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EmbedOptions {
@@ -168,6 +189,20 @@ impl EmbedOptions {
     pub fn new(party: Party, config: &Config) -> EmbedOptions {
         let thresholds = (party == Party::A).then(|| config.thresholds.clone());
         EmbedOptions { party, thresholds, key: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unkeyed_export_needs_an_explicit_opt_out() {
+        let e = require_key(None, false).unwrap_err();
+        assert_eq!((e.code(), e.class()), ("KEY_REQUIRED", crate::error::ErrorClass::Privacy));
+        assert!(e.to_string().contains("dictionary attack") && e.to_string().contains("--no-key"));
+        assert!(require_key(None, true).is_ok());
+        assert!(require_key(Some(&Key::from_bytes([1; 32])), false).is_ok());
     }
 }
 

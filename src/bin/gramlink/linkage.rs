@@ -67,8 +67,9 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let base = read_shared_base(&io::read_text(&a.base)?).in_file(&a.base)?;
     let mut config = a.preset.config();
     a.threshold.apply(&mut config)?;
-    // the key is checked before the records are read, so a bad key fails fast
-    let key = a.key.key()?;
+    // the key is checked before the records are read, so a bad key fails fast;
+    // unkeyed vectors leave only with --no-key
+    let key = a.key.export_key()?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
     let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
