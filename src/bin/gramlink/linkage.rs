@@ -77,6 +77,9 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let bar = &mut Bar::new();
     let batch = owner.embed(&base, &options, bar)?;
     bar.finish();
+    if !batch.private {
+        eprintln!("warning: the shared base is marked not private (a seeded run): so is this batch");
+    }
     let bytes = if a.json { batch.to_json().into_bytes() } else { batch.to_binary() };
     io::write_atomic(&a.out, &bytes)?;
     let th =
@@ -183,6 +186,11 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
     let truth = a.truth.load()?;
     let (ba, bb) = (io::read_bytes(&a.a)?, io::read_bytes(&a.b)?);
     let matcher = Matcher::read(&ba, &bb)?;
+    for (party, batch) in [("A", matcher.a()), ("B", matcher.b())] {
+        if !batch.private {
+            eprintln!("warning: party {party}'s batch is marked NOT private (made from a seeded run: tests and experiments only)");
+        }
+    }
     let linkage = matcher.link(config.rule)?;
     io::write_atomic(&a.out, &pairs_csv(&matcher, &linkage.pairs)?)?;
     let n = matcher.a().ids.len() as f64 * matcher.b().ids.len() as f64;

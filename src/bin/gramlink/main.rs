@@ -227,6 +227,9 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
     let mut config = a.preset.config();
     a.mine.apply(&mut config);
     let shared = merge_bases(&na, &nb, &config.mine)?;
+    if !shared.is_private() {
+        eprintln!("warning: the shared base is marked not private, and so is every batch embedded over it");
+    }
     io::write_atomic(&a.out, write_shared_base(&shared).as_bytes())?;
     println!("shared base: {} grams, fingerprint {}", shared.len(), shared.fingerprint());
     Ok(())
