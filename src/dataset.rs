@@ -151,6 +151,11 @@ pub fn decode_text<'a>(bytes: &'a [u8], what: &str) -> Result<&'a str, InputErro
 
 /// Reads `bytes` in the given format.
 pub fn read_records(bytes: &[u8], format: &InputFormat, what: &str) -> Result<Vec<RawRecord>, InputError> {
+    if let InputFormat::Csv { column, id_column: Some(id) } = format {
+        if id == column {
+            return Err(InputError::IdIsLinkedColumn { column: column.clone() });
+        }
+    }
     let text = decode_text(bytes, what)?;
     let records = match format {
         InputFormat::Text => read_text(text),
@@ -339,6 +344,12 @@ impl Dataset {
     /// Ids of [`Dataset::records`], index for index.
     pub fn ids(&self) -> &[String] {
         &self.ids
+    }
+
+    /// Replaces the ids (same count; [`crate::party::DataOwner::pseudonymize`]).
+    pub(crate) fn replace_ids(&mut self, ids: Vec<String>) {
+        debug_assert_eq!(ids.len(), self.ids.len());
+        self.ids = ids;
     }
     pub fn len(&self) -> usize {
         self.records.len()

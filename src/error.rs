@@ -43,6 +43,8 @@ pub enum InputError {
     Alphabet(String),
     #[error("record {index} is too long ({len} bytes; the limit is {limit})")]
     RecordTooLong { index: usize, len: usize, limit: usize },
+    #[error("the id column {column:?} is the linked column: ids leave the party with the vectors, so the records would too; choose another id column or none (ids are then pseudonyms)")]
+    IdIsLinkedColumn { column: String },
 }
 
 /// Errors of mining parameters and miners.
@@ -140,6 +142,7 @@ impl Error {
             Error::Input(InputError::DuplicateId { .. }) => "DUPLICATE_ID",
             Error::Input(InputError::Alphabet(_)) => "INVALID_ALPHABET",
             Error::Input(InputError::RecordTooLong { .. }) => "RECORD_TOO_LONG",
+            Error::Input(InputError::IdIsLinkedColumn { .. }) => "ID_IS_LINKED_COLUMN",
             Error::Mine(MineError::InvalidParameter(_)) => "INVALID_PARAMETER",
             Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).code(),
             Error::Base(BaseError::Incompatible(_)) => "INCOMPATIBLE_BASES",

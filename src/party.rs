@@ -87,6 +87,15 @@ impl DataOwner {
         self.rng.is_private()
     }
 
+    /// Replaces the records' ids with fresh random pseudonyms
+    /// ([`crate::pseudonym`]) and returns the map back to the ids, which the
+    /// owner keeps. Batches embedded afterwards carry the pseudonyms.
+    pub fn pseudonymize(&mut self, rng: &mut Randomness) -> crate::pseudonym::IdMap {
+        let map = crate::pseudonym::pseudonymize(self.dataset.ids(), rng);
+        self.dataset.replace_ids(map.pseudonyms());
+        map
+    }
+
     /// Mines a noisy base, charging the ledger (refused past the budget).
     pub fn mine(&mut self, options: &MineOptions, progress: &mut dyn Progress) -> Result<NoisyBase, Error> {
         crate::mine::mine(&self.dataset, options, &mut self.ledger, &mut self.rng, progress)

@@ -231,6 +231,7 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("ragged CSV row", "mine -i {ragged.csv} --column name -o OUT", "malformed CSV at record 1".into()),
         ("missing CSV column", "mine -i {ok.csv} --column nope -o OUT", "CSV column \"nope\" not found; the header has: \"name\", \"id\"".into()),
         ("missing id column", "mine -i {ok.csv} --column name --id-column key -o OUT", "CSV column \"key\" not found".into()),
+        ("id column = linked column", "mine -i {ok.csv} --column name --id-column name -o OUT", "the id column \"name\" is the linked column".into()),
         ("CSV header only", "mine -i {header_only.csv} --column name -o OUT", "is empty: it holds no records".into()),
         ("duplicate id", "mine -i {dupid.csv} --column name --id-column id -o OUT", "duplicate record id \"1\" (records 1 and 2)".into()),
         ("empty id", "mine -i {emptyid.csv} --column name --id-column id -o OUT", "the id column is empty".into()),

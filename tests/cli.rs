@@ -259,7 +259,12 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
         &p("b.vec"),
     ]);
     assert!(stderr(&b).contains("warning: --no-key: unkeyed vectors"), "{}", stderr(&b));
-    run(&["match", &p("a.vec"), &p("b.vec"), "--rule", "greedy", "--out", &p("pairs.csv")]);
+    run(&["match", &p("a.vec"), &p("b.vec"), "--rule", "greedy", "--out", &p("pseudonymous.csv")]);
+    // the batches carry random pseudonyms; each owner keeps the map back to its ids
+    let pseudonymous = std::fs::read_to_string(d.path("pseudonymous.csv")).unwrap();
+    assert!(!pseudonymous.lines().skip(1).any(|l| l.starts_with("1,")), "row numbers sent as ids");
+    let (ma, mb) = (p("a.vec.ids.csv"), p("b.vec.ids.csv"));
+    run(&["unmap", &p("pseudonymous.csv"), "--a-map", &ma, "--b-map", &mb, "-o", &p("pairs.csv")]);
     let csv = std::fs::read_to_string(d.path("pairs.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "a_id,b_id,distance,cosine");
@@ -274,8 +279,9 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
         .count();
     assert!(same > 4500, "{same}");
     // the default rule: the q-gram filter and cosine ranking (the batches carry the shape)
-    let o = run(&["match", &p("a.vec"), &p("b.vec"), "--out", &p("ranked.csv")]);
+    let o = run(&["match", &p("a.vec"), &p("b.vec"), "--out", &p("ranked-p.csv")]);
     assert!(stderr(&o).contains("by cosine after the q-gram filter"), "{}", stderr(&o));
+    run(&["unmap", &p("ranked-p.csv"), "--a-map", &ma, "--b-map", &mb, "-o", &p("ranked.csv")]);
     let ranked = std::fs::read_to_string(d.path("ranked.csv")).unwrap();
     let same_ranked = ranked
         .lines()

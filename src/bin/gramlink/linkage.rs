@@ -47,6 +47,15 @@ pub struct EmbedArgs {
     /// compares more pairs).
     #[arg(long, requires = "schema")]
     keyed: bool,
+    /// Where to keep the map from the batch's pseudonyms to your ids (CSV,
+    /// readable by you only; never send it): `gramlink unmap` maps the matcher's
+    /// pairs back with it. [default: the output's name + .ids.csv]
+    #[arg(long, conflicts_with = "keep_ids")]
+    id_map: Option<PathBuf>,
+    /// Send your own ids (row numbers, or --id-column's values) instead of
+    /// random pseudonyms: the matcher sees them.
+    #[arg(long)]
+    keep_ids: bool,
     /// Where to write the vector batch.
     #[arg(long, short)]
     out: PathBuf,
@@ -72,7 +81,18 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let key = a.key.export_key()?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
-    let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
+    let mut owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
+    let id_map = if a.keep_ids {
+        None
+    } else {
+        let map = owner.pseudonymize(&mut Randomness::secure()?);
+        let path = a.id_map.clone().unwrap_or_else(|| {
+            let mut p = a.out.clone().into_os_string();
+            p.push(".ids.csv");
+            PathBuf::from(p)
+        });
+        Some((path, map))
+    };
     let options = EmbedOptions { key, ..EmbedOptions::new(a.party, &config) };
     let bar = &mut Bar::new();
     let batch = owner.embed(&base, &options, bar)?;
@@ -81,6 +101,11 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
         eprintln!("warning: the shared base is marked not private (a seeded run): so is this batch");
     }
     let bytes = if a.json { batch.to_json().into_bytes() } else { batch.to_binary() };
+    if let Some((path, map)) = &id_map {
+        // the map first: a batch without its map could not be mapped back
+        io::write_atomic(path, &map.to_csv()?)?;
+        eprintln!("ids replaced by random pseudonyms; keep {} to map the pairs back (gramlink unmap)", path.display());
+    }
     io::write_atomic(&a.out, &bytes)?;
     let th =
         batch.thresholds.as_ref().map_or(String::new(), |t| format!(", {} thresholds for ed {}", t.mode.name(), t.ed));
