@@ -129,6 +129,18 @@ pub struct SharedBase {
     /// Records are embedded as `start + record + end` when set ([`crate::padding`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     padding: Option<Padding>,
+    /// False when made from a noisy base of a seeded run (not private); not
+    /// part of the fingerprint (the coordinates are the same either way).
+    #[serde(default = "private_default", skip_serializing_if = "is_private_default")]
+    private: bool,
+}
+
+fn private_default() -> bool {
+    true
+}
+
+fn is_private_default(p: &bool) -> bool {
+    *p
 }
 
 impl SharedBase {
@@ -179,7 +191,19 @@ impl SharedBase {
             h.update(format!("{fingerprint}\n{}\n{}\n", p.start, p.end).as_bytes());
             fingerprint = h.finalize().iter().map(|b| format!("{b:02x}")).collect();
         }
-        Ok(SharedBase { alphabet, q_min, q_max, grams, fingerprint, padding })
+        Ok(SharedBase { alphabet, q_min, q_max, grams, fingerprint, padding, private: true })
+    }
+
+    /// False when the base was made from a seeded (not private) run.
+    pub fn is_private(&self) -> bool {
+        self.private
+    }
+
+    /// The base with its privacy mark set to `private` (a base made from any
+    /// not-private input stays marked).
+    pub fn with_private(mut self, private: bool) -> SharedBase {
+        self.private = self.private && private;
+        self
     }
 
     /// The padding of records, if any.

@@ -305,6 +305,10 @@ impl ChunkedReader {
                 }
                 Ok(at)
             };
+            if id_column == Some(column) {
+                // the ids would carry the linked values themselves out of the owner's hands
+                return Err(InputError::IdIsLinkedColumn { column: column.to_string() });
+            }
             let record = find(column)?;
             let id = id_column.map(find).transpose()?;
             self.columns = Some(Columns { delimiter, width: names.len(), record, id });

@@ -281,6 +281,12 @@ impl Dataset {
     pub fn ids(&self) -> &[String] {
         &self.ids
     }
+
+    /// Replaces the ids (same count; [`crate::party::DataOwner::pseudonymize`]).
+    pub(crate) fn replace_ids(&mut self, ids: Vec<String>) {
+        debug_assert_eq!(ids.len(), self.ids.len());
+        self.ids = ids;
+    }
     pub fn len(&self) -> usize {
         self.records.len()
     }

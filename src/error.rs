@@ -43,6 +43,8 @@ pub enum InputError {
     Alphabet(String),
     #[error("record {index} is too long ({len} bytes; the limit is {limit})")]
     RecordTooLong { index: usize, len: usize, limit: usize },
+    #[error("the id column {column:?} is the linked column: ids leave the party with the vectors, so the records would too; choose another id column or none (ids are then pseudonyms)")]
+    IdIsLinkedColumn { column: String },
 }
 
 /// Errors of mining parameters and miners.
@@ -116,6 +118,9 @@ pub enum Error {
     /// Batches made with different keys, or one keyed and one not.
     #[error("transform mismatch: {0}")]
     TransformMismatch(String),
+    /// An export of unkeyed vectors that was not explicitly allowed.
+    #[error("key required: {0}")]
+    KeyRequired(String),
 }
 
 impl Error {
@@ -137,6 +142,7 @@ impl Error {
             Error::Input(InputError::DuplicateId { .. }) => "DUPLICATE_ID",
             Error::Input(InputError::Alphabet(_)) => "INVALID_ALPHABET",
             Error::Input(InputError::RecordTooLong { .. }) => "RECORD_TOO_LONG",
+            Error::Input(InputError::IdIsLinkedColumn { .. }) => "ID_IS_LINKED_COLUMN",
             Error::Mine(MineError::InvalidParameter(_)) => "INVALID_PARAMETER",
             Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).code(),
             Error::Base(BaseError::Incompatible(_)) => "INCOMPATIBLE_BASES",
@@ -154,6 +160,7 @@ impl Error {
             Error::Cancelled => "CANCELLED",
             Error::InvalidKey(_) => "INVALID_KEY",
             Error::TransformMismatch(_) => "TRANSFORM_MISMATCH",
+            Error::KeyRequired(_) => "KEY_REQUIRED",
         }
     }
 }
@@ -184,7 +191,7 @@ impl Error {
             Error::Dp(DpError::InvalidParameter(_)) | Error::Mine(MineError::InvalidParameter(_)) => {
                 ErrorClass::Parameter
             }
-            Error::Dp(_) => ErrorClass::Privacy,
+            Error::Dp(_) | Error::KeyRequired(_) => ErrorClass::Privacy,
             Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).class(),
             Error::Parameter(_) | Error::InvalidKey(_) => ErrorClass::Parameter,
             Error::Cancelled => ErrorClass::Cancelled,

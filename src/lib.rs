@@ -35,6 +35,7 @@ mod par;
 pub mod party;
 pub mod progress;
 pub mod protocol;
+pub mod pseudonym;
 pub mod public;
 pub mod record;
 #[cfg(feature = "research")]

@@ -87,6 +87,15 @@ impl DataOwner {
         self.rng.is_private()
     }
 
+    /// Replaces the records' ids with fresh random pseudonyms
+    /// ([`crate::pseudonym`]) and returns the map back to the ids, which the
+    /// owner keeps. Batches embedded afterwards carry the pseudonyms.
+    pub fn pseudonymize(&mut self, rng: &mut Randomness) -> crate::pseudonym::IdMap {
+        let map = crate::pseudonym::pseudonymize(self.dataset.ids(), rng);
+        self.dataset.replace_ids(map.pseudonyms());
+        map
+    }
+
     /// Mines a noisy base, charging the ledger (refused past the budget).
     pub fn mine(&mut self, options: &MineOptions, progress: &mut dyn Progress) -> Result<NoisyBase, Error> {
         crate::mine::mine(&self.dataset, options, &mut self.ledger, &mut self.rng, progress)
@@ -136,6 +145,8 @@ impl DataOwner {
             thresholds,
             shape: transform.is_none().then(|| crate::matching::Shape::of(base)),
             transform: transform.map(|t| t.label().to_string()),
+            // embedding draws no noise: the mark comes from the base
+            private: base.is_private(),
         };
         batch.validate()?;
         Ok(batch)
@@ -147,8 +158,33 @@ impl DataOwner {
 /// ([`crate::base::merge`]), then, with `public_q`, every public gram of that
 /// length and the boundary grams ([`crate::public`]). Both bases must have been
 /// mined with the configuration's padding. Post-processing: no budget.
+///
+/// The shared base is marked not private when either noisy base is (a seeded
+/// run): every batch embedded over it carries the mark on.
 pub fn merge_bases(a: &NoisyBase, b: &NoisyBase, options: &MineOptions) -> Result<SharedBase, Error> {
-    Ok(crate::public::merge_shared(a, b, options.k, options.public_q, options.padding)?)
+    let shared = crate::public::merge_shared(a, b, options.k, options.public_q, options.padding)?;
+    Ok(shared.with_private(a.private && b.private))
+}
+
+/// What an unkeyed vector batch reveals to whoever receives it (the matcher):
+/// said by [`require_key`] and by the CLI's `--no-key` warning.
+pub const UNKEYED_REVEALS: &str = "unkeyed vectors are public functions of the records: the matcher can embed a \
+name list and find each record's nearest name (the dictionary attack), and, in the recommended preset \
+(every public 2-gram, padded records), rebuild most records outright from the bigram multiset each vector \
+carries, with no dictionary (gramlink attack; docs/THREAT_MODEL.md)";
+
+/// The export policy of vector batches: a batch that leaves its owner is
+/// keyed ([`crate::keyed`]) unless the owner said explicitly that it may go
+/// unkeyed (`allow_unkeyed`: the CLI's `--no-key`). Whole protocol runs on one
+/// machine ([`crate::session`]) export nothing and are not held to it.
+pub fn require_key(key: Option<&Key>, allow_unkeyed: bool) -> Result<(), Error> {
+    match (key, allow_unkeyed) {
+        (None, false) => Err(Error::KeyRequired(format!(
+            "{UNKEYED_REVEALS}. Share a key with the other party (gramlink keygen; --key-file or \
+             --passphrase-file), or pass --no-key to export unkeyed vectors anyway"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 /// What [`DataOwner::embed`] makes.
@@ -168,6 +204,44 @@ impl EmbedOptions {
     pub fn new(party: Party, config: &Config) -> EmbedOptions {
         let thresholds = (party == Party::A).then(|| config.thresholds.clone());
         EmbedOptions { party, thresholds, key: None }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unkeyed_export_needs_an_explicit_opt_out() {
+        let e = require_key(None, false).unwrap_err();
+        assert_eq!((e.code(), e.class()), ("KEY_REQUIRED", crate::error::ErrorClass::Privacy));
+        assert!(e.to_string().contains("dictionary attack") && e.to_string().contains("--no-key"));
+        assert!(require_key(None, true).is_ok());
+        assert!(require_key(Some(&Key::from_bytes([1; 32])), false).is_ok());
+    }
+
+    #[test]
+    fn a_seeded_run_marks_every_message_made_from_it() {
+        use crate::protocol::{read_shared_base, write_shared_base};
+        let al = Alphabet::default();
+        let recs: Vec<String> = ["SMITH", "JONES", "BROWN", "SMYTH", "JONSON"].iter().map(|s| s.to_string()).collect();
+        let config = Config::default();
+        let owner = |rng| DataOwner::new(Dataset::from_normalized(recs.clone(), &al), Epsilon::new(1.0).unwrap(), rng);
+        let (mut a, mut b) = (owner(Randomness::seeded(1)).unwrap(), owner(Randomness::seeded(2)).unwrap());
+        let none = &mut crate::progress::NoProgress;
+        let (na, nb) = (a.mine(&config.mine, none).unwrap(), b.mine(&config.mine, none).unwrap());
+        let shared = read_shared_base(&write_shared_base(&merge_bases(&na, &nb, &config.mine).unwrap())).unwrap();
+        assert!(!shared.is_private());
+        let batch = a.embed(&shared, &EmbedOptions::new(Party::A, &config), none).unwrap();
+        assert!(!batch.private);
+        for bytes in [batch.to_binary(), batch.to_json().into_bytes()] {
+            assert!(!VectorBatch::read(&bytes).unwrap().private);
+        }
+        // a private base carries no mark: its messages are as before
+        let private = SharedBase::new(al.clone(), 1, 1, vec!["A".into()]).unwrap();
+        assert!(private.is_private() && !write_shared_base(&private).contains("private"));
+        let batch = a.embed(&private, &EmbedOptions::new(Party::B, &config), none).unwrap();
+        assert!(batch.private && !batch.to_json().contains("private"));
     }
 }
 

@@ -43,6 +43,7 @@ impl Reference {
             thresholds: None,
             transform: batch.transform.clone(),
             shape: batch.shape.clone(),
+            private: batch.private,
         };
         Reference { rows: SparseVectors::new(head.vectors.dim()), head, ids: Vec::new() }
     }

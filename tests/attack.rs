@@ -17,7 +17,13 @@ fn load(name: &str) -> Dataset {
 #[test]
 fn the_key_defeats_the_dictionary_attack_only() {
     let (names, dict) = (load("names.txt"), load("names_all.txt"));
-    let o = AttackOptions { sample: 5_000, targets: 60, seed: 42, mine: gramlink::config::Config::paper().mine };
+    let o = AttackOptions {
+        sample: 5_000,
+        targets: 60,
+        axis_vectors: 0,
+        config: gramlink::config::Config::paper(),
+        ..AttackOptions::default()
+    };
     let r = run_attack(names.records(), dict.records(), &Alphabet::default(), &o, &mut NoProgress).unwrap();
     eprintln!("{r:?}");
     assert!(r.unkeyed.dictionary > 0.5, "unkeyed dictionary attack {}", r.unkeyed.dictionary);

@@ -69,10 +69,22 @@ impl Fixtures {
         f.write("k1.hex", b"0101010101010101010101010101010101010101010101010101010101010101\n");
         f.write("k2.hex", b"0202020202020202020202020202020202020202020202020202020202020202\n");
         let s = f.p("s.json");
-        f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "-o", &f.p("ea.bin")]);
-        f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "--json", "-o", &f.p("ea.json")]);
-        f.run_ok(&["embed", "-i", &b, "--base", &s, "--party", "b", "-o", &f.p("eb.bin")]);
-        f.run_ok(&["embed", "-i", &b, "--base", &f.p("s20.json"), "--party", "b", "-o", &f.p("eb20.bin")]);
+        f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "--no-key", "-o", &f.p("ea.bin")]);
+        f.run_ok(&[
+            "embed",
+            "-i",
+            &a,
+            "--base",
+            &s,
+            "--threshold",
+            "paper",
+            "--json",
+            "--no-key",
+            "-o",
+            &f.p("ea.json"),
+        ]);
+        f.run_ok(&["embed", "-i", &b, "--base", &s, "--party", "b", "--no-key", "-o", &f.p("eb.bin")]);
+        f.run_ok(&["embed", "-i", &b, "--base", &f.p("s20.json"), "--party", "b", "--no-key", "-o", &f.p("eb20.bin")]);
         f.run_ok(&[
             "embed",
             "-i",
@@ -219,6 +231,7 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("ragged CSV row", "mine -i {ragged.csv} --column name -o OUT", "malformed CSV at record 1".into()),
         ("missing CSV column", "mine -i {ok.csv} --column nope -o OUT", "CSV column \"nope\" not found; the header has: \"name\", \"id\"".into()),
         ("missing id column", "mine -i {ok.csv} --column name --id-column key -o OUT", "CSV column \"key\" not found".into()),
+        ("id column = linked column", "mine -i {ok.csv} --column name --id-column name -o OUT", "the id column \"name\" is the linked column".into()),
         ("CSV header only", "mine -i {header_only.csv} --column name -o OUT", "is empty: it holds no records".into()),
         ("duplicate id", "mine -i {dupid.csv} --column name --id-column id -o OUT", "duplicate record id \"1\" (records 1 and 2)".into()),
         ("empty id", "mine -i {emptyid.csv} --column name --id-column id -o OUT", "the id column is empty".into()),
@@ -264,6 +277,8 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("key file missing", "embed -i {a.txt} --base {s.json} --key-file {nope.hex} -o OUT", "cannot read".into()),
         ("key and passphrase", "embed -i {a.txt} --base {s.json} --key-file {k1.hex} --passphrase-file {pass_short.txt} -o OUT", "cannot be used with".into()),
         ("global threshold without global mode", "embed -i {a.txt} --base {s.json} --global-threshold 1 -o OUT", "--global-threshold goes with --threshold global".into()),
+        ("unkeyed export without --no-key", "embed -i {a.txt} --base {s.json} -o OUT", "key required: unkeyed vectors are public functions".into()),
+        ("--no-key with a key", "embed -i {a.txt} --base {s.json} --key-file {k1.hex} --no-key -o OUT", "cannot be used with".into()),
         // ---- vector batches (match)
         ("B's batch as A (no thresholds)", "match {eb.bin} {eb.bin} -o OUT", "has no thresholds: embed it as party A".into()),
         ("binary cut in the preamble", "match {ea_cut5.bin} {eb.bin} -o OUT", "binary vector batch: 5 bytes, shorter than the 12-byte preamble".into()),

@@ -235,11 +235,36 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
         "sound",
         "--ed",
         "1",
+        "--no-key",
         "--out",
         &p("a.vec"),
     ]);
-    run(&["embed", "--input", &cities, "--base", &p("shared.json"), "--party", "b", "--json", "--out", &p("b.vec")]);
-    run(&["match", &p("a.vec"), &p("b.vec"), "--rule", "greedy", "--out", &p("pairs.csv")]);
+    // without a key (or --no-key) nothing is exported: the vectors would give the records away
+    let refused =
+        gramlink(&["embed", "--input", &cities, "--base", &p("shared.json"), "--party", "b", "--out", &p("b.vec")]);
+    assert_eq!(refused.status.code(), Some(5), "{}", stderr(&refused));
+    assert!(stderr(&refused).contains("error[KEY_REQUIRED]"), "{}", stderr(&refused));
+    assert!(!d.path("b.vec").exists());
+    let b = run(&[
+        "embed",
+        "--input",
+        &cities,
+        "--base",
+        &p("shared.json"),
+        "--party",
+        "b",
+        "--json",
+        "--no-key",
+        "--out",
+        &p("b.vec"),
+    ]);
+    assert!(stderr(&b).contains("warning: --no-key: unkeyed vectors"), "{}", stderr(&b));
+    run(&["match", &p("a.vec"), &p("b.vec"), "--rule", "greedy", "--out", &p("pseudonymous.csv")]);
+    // the batches carry random pseudonyms; each owner keeps the map back to its ids
+    let pseudonymous = std::fs::read_to_string(d.path("pseudonymous.csv")).unwrap();
+    assert!(!pseudonymous.lines().skip(1).any(|l| l.starts_with("1,")), "row numbers sent as ids");
+    let (ma, mb) = (p("a.vec.ids.csv"), p("b.vec.ids.csv"));
+    run(&["unmap", &p("pseudonymous.csv"), "--a-map", &ma, "--b-map", &mb, "-o", &p("pairs.csv")]);
     let csv = std::fs::read_to_string(d.path("pairs.csv")).unwrap();
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines[0], "a_id,b_id,distance,cosine");
@@ -254,8 +279,9 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
         .count();
     assert!(same > 4500, "{same}");
     // the default rule: the q-gram filter and cosine ranking (the batches carry the shape)
-    let o = run(&["match", &p("a.vec"), &p("b.vec"), "--out", &p("ranked.csv")]);
+    let o = run(&["match", &p("a.vec"), &p("b.vec"), "--out", &p("ranked-p.csv")]);
     assert!(stderr(&o).contains("by cosine after the q-gram filter"), "{}", stderr(&o));
+    run(&["unmap", &p("ranked-p.csv"), "--a-map", &ma, "--b-map", &mb, "-o", &p("ranked.csv")]);
     let ranked = std::fs::read_to_string(d.path("ranked.csv")).unwrap();
     let same_ranked = ranked
         .lines()
@@ -270,7 +296,18 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     // another base: refused by fingerprint
     run(&["mine", "--input", &cities, "--k", "40", "--seed", "9", "--out", &p("nc.json")]);
     run(&["merge", &p("nc.json"), &p("nc.json"), "--k", "40", "--out", &p("other.json")]);
-    run(&["embed", "--input", &cities, "--base", &p("other.json"), "--party", "b", "--out", &p("other.vec")]);
+    run(&[
+        "embed",
+        "--input",
+        &cities,
+        "--base",
+        &p("other.json"),
+        "--party",
+        "b",
+        "--no-key",
+        "--out",
+        &p("other.vec"),
+    ]);
     let out = d.path("bad-pairs.csv");
     let o = out.to_str().unwrap();
     let r = gramlink(&["match", &p("a.vec"), &p("other.vec"), "--out", o]);
@@ -309,10 +346,10 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     assert_fails(&r, "has no thresholds", &out);
     // an empty party
     let empty = d.write("empty.txt", b"");
-    let r = gramlink(&["embed", "--input", &empty, "--base", &p("shared.json"), "--out", o]);
+    let r = gramlink(&["embed", "--input", &empty, "--base", &p("shared.json"), "--no-key", "--out", o]);
     assert_fails(&r, "is empty", &out);
     let blank = d.write("blank.txt", "\n  \nИванов\n".as_bytes());
-    let r = gramlink(&["embed", "--input", &blank, "--base", &p("shared.json"), "--out", o]);
+    let r = gramlink(&["embed", "--input", &blank, "--base", &p("shared.json"), "--no-key", "--out", o]);
     assert_fails(&r, "after normalization onto the alphabet is empty", &out);
 }
 

@@ -120,17 +120,20 @@ fn cli_keyed_match_equals_unkeyed() {
     run(&["merge", &p("na.json"), &p("nb.json"), "-o", &p("s.json")]);
     run(&["keygen", "--out", &p("k.hex")]);
     let mut outputs = Vec::new();
-    for (tag, key) in
-        [("plain", vec![]), ("key", vec!["--key-file", "k.hex"]), ("pass", vec!["--passphrase-file", "pass.txt"])]
-    {
+    for (tag, key) in [
+        ("plain", vec!["--no-key"]),
+        ("key", vec!["--key-file", "k.hex"]),
+        ("pass", vec!["--passphrase-file", "pass.txt"]),
+    ] {
         let key: Vec<String> = key.iter().map(|k| if k.starts_with("--") { k.to_string() } else { p(k) }).collect();
         let key: Vec<&str> = key.iter().map(String::as_str).collect();
         let ea = p(&format!("ea_{tag}.bin"));
         let eb = p(&format!("eb_{tag}.bin"));
         let out = p(&format!("m_{tag}.csv"));
-        run(&[&["embed", "-i", &p("a.txt"), "--base", &p("s.json"), "--threshold", "sound", "-o", &ea][..], &key]
-            .concat());
-        run(&[&["embed", "-i", &p("b.txt"), "--base", &p("s.json"), "--party", "b", "-o", &eb][..], &key].concat());
+        // own ids (not pseudonyms): the three runs' pairs compare by ids
+        let embed = ["embed", "--keep-ids", "--base", &p("s.json")];
+        run(&[&embed[..], &["-i", &p("a.txt"), "--threshold", "sound", "-o", &ea], &key].concat());
+        run(&[&embed[..], &["-i", &p("b.txt"), "--party", "b", "-o", &eb], &key].concat());
         // every pair within threshold: the rule whose answer a rotation cannot change
         run(&["match", &ea, &eb, "--rule", "all", "-o", &out]);
         // pairs by ids (distances differ in the last digits)

@@ -20,6 +20,7 @@ fn batch() -> VectorBatch {
         }),
         transform: None,
         shape: Some(gramlink::matching::Shape { lengths: vec![1, 2, 3], complete: vec![] }),
+        private: true,
     }
 }
 

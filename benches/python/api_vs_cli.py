@@ -37,8 +37,8 @@ def main():
     c["mine A"] = cli("mine", "--input", a.a, *read, "--seed", a.seed, "--out", t / "a-base.json")
     c["mine B"] = cli("mine", "--input", a.b, *read, "--seed", a.seed, "--out", t / "b-base.json")
     c["merge"] = cli("merge", t / "a-base.json", t / "b-base.json", "--out", t / "shared.json")
-    c["embed A"] = cli("embed", "--input", a.a, *read, "--base", t / "shared.json", "--out", t / "a.vec")
-    c["embed B"] = cli("embed", "--input", a.b, *read, "--base", t / "shared.json", "--party", "b", "--out", t / "b.vec")
+    c["embed A"] = cli("embed", "--input", a.a, *read, "--base", t / "shared.json", "--no-key", "--keep-ids", "--out", t / "a.vec")
+    c["embed B"] = cli("embed", "--input", a.b, *read, "--base", t / "shared.json", "--party", "b", "--no-key", "--keep-ids", "--out", t / "b.vec")
     c["match"] = cli("match", t / "a.vec", t / "b.vec", "--out", t / "pairs.csv")
 
     py = {}

@@ -55,6 +55,9 @@ pub struct VectorBatch {
     /// ([`crate::matching::scored_match`]). Absent from keyed batches: their
     /// coordinates are mixed.
     pub shape: Option<crate::matching::Shape>,
+    /// False when the batch was embedded over a shared base made from a seeded
+    /// (not private) run: tests and experiments only. The matcher warns.
+    pub private: bool,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -70,6 +73,10 @@ pub(super) struct BatchHeader {
     pub(super) transform: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) shape: Option<crate::matching::Shape>,
+    /// `false` when not private; absent (private) otherwise, so private batches'
+    /// bytes are unchanged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(super) private: Option<bool>,
     /// The numbers, in the JSON form only (the binary form appends them). One
     /// struct for both forms instead of a flattened one: serde's `flatten` costs
     /// several KB of wasm. Dense vectors, row-major.
@@ -195,6 +202,7 @@ impl VectorBatch {
             }),
             transform: self.transform.clone(),
             shape: self.shape.clone(),
+            private: (!self.private).then_some(false),
             vectors: None,
             grams: None,
             sparse_bytes: None,
@@ -237,6 +245,7 @@ impl VectorBatch {
             thresholds: None,
             transform: self.transform.clone(),
             shape: self.shape.clone(),
+            private: self.private,
         }
     }
 
@@ -276,6 +285,7 @@ impl VectorBatch {
             thresholds,
             transform: h.transform,
             shape: h.shape,
+            private: h.private.unwrap_or(true),
         };
         batch.validate()?;
         Ok(batch)

@@ -152,6 +152,9 @@ struct SharedBaseBody {
     /// embedding; absent for unpadded bases, whose messages are unchanged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     padding: Option<crate::padding::Padding>,
+    /// `false` when made from a seeded (not private) run; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    private: Option<bool>,
 }
 
 pub fn write_shared_base(base: &SharedBase) -> String {
@@ -164,6 +167,7 @@ pub fn write_shared_base(base: &SharedBase) -> String {
             grams: base.grams().to_vec(),
             fingerprint: base.fingerprint().to_string(),
             padding: base.padding(),
+            private: (!base.is_private()).then_some(false),
         },
     )
 }
@@ -172,7 +176,8 @@ pub fn write_shared_base(base: &SharedBase) -> String {
 pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
     let body: SharedBaseBody = open(text, SHARED_BASE)?;
     let base = SharedBase::with_padding(body.alphabet, body.q_min, body.q_max, body.grams, body.padding)
-        .map_err(|e| ProtocolError::Invalid { what: "shared base".into(), reason: e.to_string() })?;
+        .map_err(|e| ProtocolError::Invalid { what: "shared base".into(), reason: e.to_string() })?
+        .with_private(body.private.unwrap_or(true));
     if base.fingerprint() != body.fingerprint {
         return Err(ProtocolError::Fingerprint {
             what: "the shared base's content".into(),

@@ -110,6 +110,7 @@ mod tests {
             thresholds: Some(ThresholdSet { mode: ThresholdMode::Sound, ed: 1, values: vec![0.5, 1.0, 1.5, 2.0, 2.5] }),
             transform: None,
             shape: None,
+            private: true,
         }
     }
 

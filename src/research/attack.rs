@@ -3,9 +3,17 @@
 //! shared base, learns about A's records — without and with the keyed transform.
 //!
 //! Setting (all seeded, an experiment). A holds `sample` distinct surnames drawn
-//! uniformly from NAMES; B a one-edit corrupted copy; both mine (ε-DP) and merge
-//! the shared base as in the protocol. C holds a public name list (the whole
-//! Census list, `names_all.txt`) and the shared base.
+//! uniformly from NAMES; B a one-edit corrupted copy; both mine (ε-DP), merge
+//! and embed exactly as the protocol does under the chosen configuration (the
+//! one-way API of [`crate::party`]: [`DataOwner::mine`], [`merge_bases`],
+//! [`DataOwner::embed`]), so padding and public grams are those of the preset.
+//! The attacks read the vector batches C receives. C holds a public name list
+//! (the whole Census list, `names_all.txt`) and the shared base.
+//!
+//! - **Reconstruction** ([`super::reconstruct`]): no dictionary, no key; an
+//!   Eulerian-path decoder over the bigram multiset the vector carries.
+//! - **Axis recovery** ([`super::axes`], keyed batches only): a kurtosis search
+//!   for the rotated gram axes on `axis_vectors` keyed vectors.
 //!
 //! - **Dictionary attack**: C embeds every public name with the shared base and
 //!   links each of `targets` A vectors to its nearest dictionary vector; ties are
@@ -28,35 +36,51 @@
 //! randomness). "Chance" for a uniform guess over the dictionary is
 //! `1/|dictionary|`.
 
+use super::axes::AxisRecovery;
+use super::reconstruct::{Decoder, Reconstruction};
 use crate::alphabet::Alphabet;
 use crate::base::SharedBase;
+use crate::config::Config;
 use crate::dataset::Dataset;
 use crate::dp::{Epsilon, Randomness};
 use crate::embed::{Embedder, Vectors};
 use crate::error::Error;
 use crate::eval::scenario::corrupted_copy;
-use crate::keyed::{Key, Transform};
-use crate::mine::MineOptions;
-use crate::party::{merge_bases, DataOwner};
+use crate::keyed::Key;
+use crate::party::{merge_bases, DataOwner, EmbedOptions};
 use crate::progress::Progress;
+use crate::protocol::{Party, VectorBatch};
+use crate::sparse_vectors::SparseVectors;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// Parameters of the attack experiment.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AttackOptions {
-    /// A's records (distinct names for the dictionary and norm attacks; a Zipf
-    /// multiset of this size for the frequency attack).
+    /// A's records (distinct names for the dictionary, norm and reconstruction
+    /// attacks; a Zipf multiset of this size for the frequency attack).
     pub sample: usize,
     /// A records attacked by nearest neighbour (the costly attack).
     pub targets: usize,
+    /// Keyed vectors of distinct names the axis search runs on (0: skip it).
+    pub axis_vectors: usize,
+    /// Directions the axis search looks for.
+    pub axis_searches: usize,
     pub seed: u64,
-    pub mine: MineOptions,
+    /// The configuration both parties run (mining, padding, public grams, A's thresholds).
+    pub config: Config,
 }
 
 impl Default for AttackOptions {
     fn default() -> Self {
-        AttackOptions { sample: 20_000, targets: 500, seed: 42, mine: crate::config::Config::paper().mine }
+        AttackOptions {
+            sample: 20_000,
+            targets: 500,
+            axis_vectors: 30_000,
+            axis_searches: 64,
+            seed: 42,
+            config: Config::default(),
+        }
     }
 }
 
@@ -66,6 +90,8 @@ pub struct Rates {
     pub dictionary: f64,
     pub frequency: f64,
     pub norm: f64,
+    /// The decoder's reconstruction, with no dictionary and no key.
+    pub reconstruction: Reconstruction,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -76,6 +102,10 @@ pub struct AttackReport {
     pub fingerprint: String,
     pub unkeyed: Rates,
     pub keyed: Rates,
+    /// The axis search on keyed vectors (`None` when skipped).
+    pub axes: Option<AxisRecovery>,
+    /// Whether the base lets the decoder read a bigram multiset at all.
+    pub decodable: bool,
     /// A uniform guess over the dictionary.
     pub chance: f64,
     /// Distinct vectors among the Zipf multiset (the groups C sees).
@@ -84,8 +114,8 @@ pub struct AttackReport {
 
 /// The dictionary as C embeds it: vectors grouped by identity.
 struct Dictionary {
-    /// One row per distinct vector (input dimension).
-    vectors: Vectors,
+    /// One sparse row per distinct vector.
+    vectors: SparseVectors,
     /// Names (indices into the list) sharing each distinct vector.
     names: Vec<Vec<u32>>,
     /// Group of each name.
@@ -104,20 +134,20 @@ fn norm(row: &[f32]) -> f64 {
 
 impl Dictionary {
     fn new(embedder: &Embedder, names: &[String], progress: &mut dyn Progress) -> Result<Dictionary, Error> {
-        let all = embedder.embed_all(names, progress)?;
-        let mut index: HashMap<Vec<u32>, u32> = HashMap::new();
+        let all = embedder.embed_all_sparse(names, progress)?;
+        let mut index: HashMap<(Vec<u32>, Vec<u32>), u32> = HashMap::new();
         let mut d = Dictionary {
-            vectors: Vectors { dim: all.dim, data: Vec::new() },
+            vectors: SparseVectors::new(all.dim),
             names: Vec::new(),
             group_of: Vec::with_capacity(names.len()),
             norms: Vec::new(),
         };
         for r in 0..all.len() {
-            let row = all.row(r);
-            let g = *index.entry(bits(row)).or_insert_with(|| {
-                d.vectors.data.extend_from_slice(row);
+            let (cols, vals) = all.row(r);
+            let g = *index.entry((cols.to_vec(), bits(vals))).or_insert_with(|| {
+                d.vectors.push_row(cols.iter().copied().zip(vals.iter().copied()));
                 d.names.push(Vec::new());
-                d.norms.push(norm(row));
+                d.norms.push(norm(vals));
                 (d.names.len() - 1) as u32
             });
             d.names[g as usize].push(r as u32);
@@ -126,29 +156,22 @@ impl Dictionary {
         Ok(d)
     }
 
-    /// Expected success of a nearest-neighbour guess for `query` (of dimension
-    /// `pad` ≥ the dictionary's, dictionary vectors zero-padded) whose true name
-    /// is `truth`.
+    /// Expected success of a nearest-neighbour guess for `query` (dense, of
+    /// dimension ≥ the dictionary's, dictionary vectors zero-padded) whose true
+    /// name is `truth`. Squared distances as ‖q‖² + ‖d‖² − 2 q·d over d's
+    /// non-zero entries; distances within a relative 1e-9 count as ties.
     fn nearest_neighbour(&self, query: &[f32], truth: u32) -> f64 {
-        let dim = self.vectors.dim;
-        let tail: f64 = query[dim..].iter().map(|&x| x as f64 * x as f64).sum();
-        let mut best = f64::INFINITY;
-        let mut ties: Vec<usize> = Vec::new();
-        for g in 0..self.names.len() {
-            let row = self.vectors.row(g);
-            let mut s = tail;
-            for (x, y) in query[..dim].iter().zip(row) {
-                let d = *x as f64 - *y as f64;
-                s += d * d;
-            }
-            if s < best {
-                best = s;
-                ties.clear();
-                ties.push(g);
-            } else if s == best {
-                ties.push(g);
-            }
-        }
+        let qq: f64 = query.iter().map(|&x| x as f64 * x as f64).sum();
+        let dist: Vec<f64> = (0..self.names.len())
+            .map(|g| {
+                let (cols, vals) = self.vectors.row(g);
+                let dot: f64 = cols.iter().zip(vals).map(|(&c, &v)| query[c as usize] as f64 * v as f64).sum();
+                qq + self.norms[g] * self.norms[g] - 2.0 * dot
+            })
+            .collect();
+        let best = dist.iter().copied().fold(f64::INFINITY, f64::min);
+        let tol = 1e-9 * (qq + 1.0);
+        let ties: Vec<usize> = (0..dist.len()).filter(|&g| dist[g] <= best + tol).collect();
         let total: usize = ties.iter().map(|&g| self.names[g].len()).sum();
         if ties.contains(&(self.group_of[truth as usize] as usize)) {
             1.0 / total as f64
@@ -211,7 +234,36 @@ fn frequency_attack(vectors: &Vectors, truth: &[usize], public_rank_names: &[usi
     (hits as f64 / vectors.len().max(1) as f64, ranked.len())
 }
 
-/// Runs the three attacks without and with the keyed transform.
+/// Party A's batch of `records` under the configuration, as the protocol makes
+/// it ([`DataOwner::embed`]), without or with `key`.
+fn batch(records: &[String], shared: &SharedBase, o: &AttackOptions, key: Option<&Key>) -> Result<VectorBatch, Error> {
+    let alphabet = shared.padding().map_or(Ok(shared.alphabet().clone()), |p| p.strip(shared.alphabet()))?;
+    let owner = DataOwner::new(
+        Dataset::from_normalized(records.to_vec(), &alphabet),
+        Epsilon::zero(),
+        Randomness::seeded(o.seed),
+    )?;
+    let options = EmbedOptions { key: key.cloned(), ..EmbedOptions::new(Party::A, &o.config) };
+    owner.embed(shared, &options, &mut crate::progress::NoProgress)
+}
+
+/// The decoder's reconstruction on a batch as C receives it: gram counts read
+/// off the coordinates (a keyed batch's coordinates are rotated mixtures).
+fn reconstruction(decoder: Option<&Decoder<'_>>, batch: &VectorBatch, truth: &[String], dim: usize) -> Reconstruction {
+    let Some(d) = decoder else { return Reconstruction::default() };
+    let rows = batch.vectors.to_dense();
+    let sparse: Vec<(Vec<u32>, Vec<f32>)> = (0..rows.len())
+        .map(|r| {
+            let row = &rows.row(r)[..dim.min(rows.dim)];
+            let nz: Vec<usize> = (0..row.len()).filter(|&c| row[c] != 0.0).collect();
+            (nz.iter().map(|&c| c as u32).collect(), nz.iter().map(|&c| row[c]).collect())
+        })
+        .collect();
+    super::reconstruct::score(d, sparse.iter().map(|(c, v)| (c.as_slice(), v.as_slice())), truth)
+}
+
+/// Runs the attacks without and with the keyed transform, on the batches the
+/// configuration's pipeline makes.
 ///
 /// `names` is A's population in public frequency-rank order (NAMES);
 /// `dictionary` C's public list (names_all), both normalized.
@@ -228,6 +280,9 @@ pub fn run_attack(
     if o.targets == 0 || o.targets > o.sample {
         return Err(Error::Parameter(format!("targets must be in 1..={} (the sample), not {}", o.sample, o.targets)));
     }
+    if o.axis_vectors > names.len() {
+        return Err(Error::Parameter(format!("the axis search takes at most {} names", names.len())));
+    }
     let mut rng = Randomness::seeded(o.seed);
     let (mut r_sample, mut r_corrupt, r_a, r_b, mut r_key, mut r_zipf) =
         (rng.fork(), rng.fork(), rng.fork(), rng.fork(), rng.fork(), rng.fork());
@@ -235,21 +290,24 @@ pub fn run_attack(
     let a: Vec<String> = perm[..o.sample].iter().map(|&i| names[i].clone()).collect();
     let (b, _) = corrupted_copy(&a, 1, alphabet, &mut r_corrupt);
     let b: Vec<String> = b.into_iter().filter(|s| !s.is_empty()).collect();
-    let budget = Epsilon::new(o.mine.epsilon)?;
+    let mine = &o.config.mine;
+    let budget = Epsilon::new(mine.epsilon)?;
     let owner = |records: Vec<String>, rng| DataOwner::new(Dataset::from_normalized(records, alphabet), budget, rng);
     let (mut owner_a, mut owner_b) = (owner(a.clone(), r_a)?, owner(b, r_b)?);
-    let (na, nb) = (owner_a.mine(&o.mine, progress)?, owner_b.mine(&o.mine, progress)?);
-    let shared: SharedBase = merge_bases(&na, &nb, &o.mine)?;
+    let (na, nb) = (owner_a.mine(mine, progress)?, owner_b.mine(mine, progress)?);
+    let shared: SharedBase = merge_bases(&na, &nb, mine)?;
+    // C's own embedding of its dictionary: the same public algorithm
     let embedder = Embedder::new(&shared)?;
     let dict = Dictionary::new(&embedder, dictionary, progress)?;
     let position: HashMap<&str, u32> = dictionary.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();
     let truth_of = |s: &str| position.get(s).copied();
 
-    let va = embedder.embed_all(&a, progress)?;
     let mut key = [0u8; 32];
     r_key.fill_bytes(&mut key);
-    let t = Transform::new(&Key::from_bytes(key), shared.fingerprint(), va.dim)?;
-    let ka = t.apply(&va)?;
+    let key = Key::from_bytes(key);
+    let plain = batch(&a, &shared, o, None)?;
+    let keyed = batch(&a, &shared, o, Some(&key))?;
+    let (va, ka) = (plain.vectors.to_dense(), keyed.vectors.to_dense());
 
     // dictionary attack on the first `targets` records of the (random) sample
     let targets: Vec<(usize, u32)> =
@@ -283,22 +341,38 @@ pub fn run_attack(
     // keyed: the transform's rounding bound (2^-24 relative, doubled for margin)
     let (norm_plain, norm_keyed) = (norm_rate(&va, 0.0), norm_rate(&ka, 2.0 / 16_777_216.0));
 
+    // reconstruction: no dictionary, no key
+    let decoder = Decoder::new(&shared, &embedder);
+    let rec_plain = reconstruction(decoder.as_ref(), &plain, &a, embedder.dim());
+    let rec_keyed = reconstruction(decoder.as_ref(), &keyed, &a, embedder.dim());
+
     // frequency attack on a Zipf multiset over the public rank order
     let draws = zipf_sample(names.len(), o.sample, &mut r_zipf);
     let multiset: Vec<String> = draws.iter().map(|&r| names[r].clone()).collect();
-    let vz = embedder.embed_all(&multiset, progress)?;
-    let kz = t.apply(&vz)?;
+    let vz = batch(&multiset, &shared, o, None)?;
+    let kz = batch(&multiset, &shared, o, Some(&key))?;
     let ranks: Vec<usize> = (0..names.len()).collect();
-    let (freq_plain, groups) = frequency_attack(&vz, &draws, &ranks);
-    let (freq_keyed, _) = frequency_attack(&kz, &draws, &ranks);
+    let (freq_plain, groups) = frequency_attack(&vz.vectors.to_dense(), &draws, &ranks);
+    let (freq_keyed, _) = frequency_attack(&kz.vectors.to_dense(), &draws, &ranks);
+
+    // axis recovery on a keyed batch of distinct names
+    let axes = (o.axis_vectors > 0).then(|| -> Result<AxisRecovery, Error> {
+        let records: Vec<String> = perm[..o.axis_vectors].iter().map(|&i| names[i].clone()).collect();
+        let k = batch(&records, &shared, o, Some(&key))?;
+        let p = embedder.embed_all_sparse(&records, &mut crate::progress::NoProgress)?;
+        Ok(super::axes::recover(&k.vectors.to_dense(), &p, o.axis_searches))
+    });
+    let axes = axes.transpose()?;
 
     Ok(AttackReport {
         options: o.clone(),
         dictionary_size: dictionary.len(),
-        dim: va.dim,
+        dim: embedder.dim(),
         fingerprint: shared.fingerprint().to_string(),
-        unkeyed: Rates { dictionary: dict_plain, frequency: freq_plain, norm: norm_plain },
-        keyed: Rates { dictionary: dict_keyed, frequency: freq_keyed, norm: norm_keyed },
+        unkeyed: Rates { dictionary: dict_plain, frequency: freq_plain, norm: norm_plain, reconstruction: rec_plain },
+        keyed: Rates { dictionary: dict_keyed, frequency: freq_keyed, norm: norm_keyed, reconstruction: rec_keyed },
+        axes,
+        decodable: decoder.is_some(),
         chance: 1.0 / dictionary.len().max(1) as f64,
         frequency_groups: groups,
     })

@@ -6,8 +6,10 @@
 //! [`crate::eval`].
 
 pub mod attack;
+pub mod axes;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod experiments;
 pub mod levers;
 pub mod lipschitz;
+pub mod reconstruct;
 pub mod utility;

@@ -1,5 +1,7 @@
-//! `gramlink attack`: the matcher's dictionary, frequency and norm attacks on
-//! party A's vectors, without and with the keyed transform (src/research/attack.rs).
+//! `gramlink attack`: the matcher's attacks on party A's vectors as the chosen
+//! preset's pipeline makes them (dictionary, frequency, norm, reconstruction by
+//! an Eulerian decoder; axis recovery on keyed vectors), without and with the
+//! keyed transform (src/research/attack.rs).
 
 use crate::io::{self, Result};
 use crate::options::{MineFlags, PresetArg};
@@ -23,6 +25,12 @@ pub struct AttackArgs {
     /// A records attacked by nearest neighbour.
     #[arg(long, default_value_t = 500)]
     targets: usize,
+    /// Keyed vectors (distinct names) the axis-recovery search runs on; 0 skips it.
+    #[arg(long, default_value_t = 30_000)]
+    axis_vectors: usize,
+    /// Directions the axis-recovery search looks for (each costs passes over the vectors).
+    #[arg(long, default_value_t = 64)]
+    axis_searches: usize,
     #[command(flatten)]
     preset: PresetArg,
     #[command(flatten)]
@@ -40,10 +48,18 @@ pub fn cmd_attack(a: AttackArgs) -> Result<()> {
     let mut config = a.preset.config();
     a.mine.apply(&mut config);
     config.mine.validate(alphabet.len())?;
+    let preset = a.preset.preset.unwrap_or_default().name();
     let text = gramlink::dataset::FormatHint::Text;
     let names = io::load_dataset(&a.names, text, None, None, &alphabet)?;
     let dict = io::load_dataset(&a.dictionary, text, None, None, &alphabet)?;
-    let o = AttackOptions { sample: a.sample, targets: a.targets, seed: a.seed.unwrap_or(42), mine: config.mine };
+    let o = AttackOptions {
+        sample: a.sample,
+        targets: a.targets,
+        axis_vectors: a.axis_vectors,
+        axis_searches: a.axis_searches,
+        seed: a.seed.unwrap_or(42),
+        config,
+    };
     let bar = &mut Bar::new();
     let r = run_attack(names.records(), dict.records(), &alphabet, &o, bar)?;
     bar.finish();
@@ -53,7 +69,7 @@ pub fn cmd_attack(a: AttackArgs) -> Result<()> {
     }
     let pct = |x: f64| format!("{:6.2}%", 100.0 * x);
     println!(
-        "A: {} distinct names of {} (seed {}), shared base {} grams ({}…), C's dictionary {} names",
+        "preset {preset}: A: {} distinct names of {} (seed {}), shared base {} grams ({}…), C's dictionary {} names",
         o.sample,
         a.names.display(),
         o.seed,
@@ -75,6 +91,26 @@ pub fn cmd_attack(a: AttackArgs) -> Result<()> {
         pct(r.keyed.frequency)
     );
     println!("norm (uniform among equal norms)    {}  {}", pct(r.unkeyed.norm), pct(r.keyed.norm));
+    let (u, k) = (&r.unkeyed.reconstruction, &r.keyed.reconstruction);
+    if r.decodable {
+        println!("reconstruction, unique (no dictionary) {}  {}", pct(u.unique), pct(k.unique));
+        println!("reconstruction, counting guesses    {}  {}", pct(u.guessing), pct(k.guessing));
+        println!("  (decoder gave up: {} unkeyed, {} keyed)", pct(u.too_many), pct(k.too_many));
+    } else {
+        println!("reconstruction: the base has no complete padded 2-gram class: nothing to decode (0%)");
+    }
+    if let Some(x) = &r.axes {
+        println!(
+            "axis recovery on {} keyed vectors: {} of {} searches ended on a gram axis (|corr| > 0.9999): \
+             {} of {} active gram axes ({})",
+            x.vectors,
+            x.recovered,
+            x.searches,
+            x.recovered,
+            x.active,
+            pct(x.share()).trim()
+        );
+    }
     println!("chance (uniform guess): {:.6}%", 100.0 * r.chance);
     Ok(())
 }

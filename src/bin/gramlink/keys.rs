@@ -34,6 +34,12 @@ pub struct KeyArgs {
     /// in this file (at least 8 characters; surrounding white space ignored).
     #[arg(long)]
     pub passphrase_file: Option<PathBuf>,
+    /// Export unkeyed vectors: the matcher can then re-identify records with a
+    /// name list and, in the recommended preset, rebuild most of them from the
+    /// vectors alone (docs/THREAT_MODEL.md). Without a key or this flag, embed
+    /// refuses (KEY_REQUIRED).
+    #[arg(long, conflicts_with_all = ["key_file", "passphrase_file"])]
+    pub no_key: bool,
 }
 
 impl KeyArgs {
@@ -44,5 +50,16 @@ impl KeyArgs {
             (None, Some(p)) => Key::from_passphrase(&read(p)?).map(Some).in_file(p),
             (None, None) => Ok(None),
         }
+    }
+
+    /// The key, under the core's export policy ([`gramlink::party::require_key`]):
+    /// none only with `--no-key`, which prints what the vectors then reveal.
+    pub fn export_key(&self) -> Result<Option<Key>> {
+        let key = self.key()?;
+        gramlink::party::require_key(key.as_ref(), self.no_key)?;
+        if key.is_none() {
+            eprintln!("warning: --no-key: {}", gramlink::party::UNKEYED_REVEALS);
+        }
+        Ok(key)
     }
 }

@@ -47,6 +47,15 @@ pub struct EmbedArgs {
     /// compares more pairs).
     #[arg(long, requires = "schema")]
     keyed: bool,
+    /// Where to keep the map from the batch's pseudonyms to your ids (CSV,
+    /// readable by you only; never send it): `gramlink unmap` maps the matcher's
+    /// pairs back with it. [default: the output's name + .ids.csv]
+    #[arg(long, conflicts_with = "keep_ids")]
+    id_map: Option<PathBuf>,
+    /// Send your own ids (row numbers, or --id-column's values) instead of
+    /// random pseudonyms: the matcher sees them.
+    #[arg(long)]
+    keep_ids: bool,
     /// Where to write the vector batch.
     #[arg(long, short)]
     out: PathBuf,
@@ -67,16 +76,36 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let base = read_shared_base(&io::read_text(&a.base)?).in_file(&a.base)?;
     let mut config = a.preset.config();
     a.threshold.apply(&mut config)?;
-    // the key is checked before the records are read, so a bad key fails fast
-    let key = a.key.key()?;
+    // the key is checked before the records are read, so a bad key fails fast;
+    // unkeyed vectors leave only with --no-key
+    let key = a.key.export_key()?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
-    let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
+    let mut owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
+    let id_map = if a.keep_ids {
+        None
+    } else {
+        let map = owner.pseudonymize(&mut Randomness::secure()?);
+        let path = a.id_map.clone().unwrap_or_else(|| {
+            let mut p = a.out.clone().into_os_string();
+            p.push(".ids.csv");
+            PathBuf::from(p)
+        });
+        Some((path, map))
+    };
     let options = EmbedOptions { key, ..EmbedOptions::new(a.party, &config) };
     let bar = &mut Bar::new();
     let batch = owner.embed(&base, &options, bar)?;
     bar.finish();
+    if !batch.private {
+        eprintln!("warning: the shared base is marked not private (a seeded run): so is this batch");
+    }
     let bytes = if a.json { batch.to_json().into_bytes() } else { batch.to_binary() };
+    if let Some((path, map)) = &id_map {
+        // the map first: a batch without its map could not be mapped back
+        io::write_atomic(path, &map.to_csv()?)?;
+        eprintln!("ids replaced by random pseudonyms; keep {} to map the pairs back (gramlink unmap)", path.display());
+    }
     io::write_atomic(&a.out, &bytes)?;
     let th =
         batch.thresholds.as_ref().map_or(String::new(), |t| format!(", {} thresholds for ed {}", t.mode.name(), t.ed));
@@ -182,6 +211,11 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
     let truth = a.truth.load()?;
     let (ba, bb) = (io::read_bytes(&a.a)?, io::read_bytes(&a.b)?);
     let matcher = Matcher::read(&ba, &bb)?;
+    for (party, batch) in [("A", matcher.a()), ("B", matcher.b())] {
+        if !batch.private {
+            eprintln!("warning: party {party}'s batch is marked NOT private (made from a seeded run: tests and experiments only)");
+        }
+    }
     let linkage = matcher.link(config.rule)?;
     io::write_atomic(&a.out, &pairs_csv(&matcher, &linkage.pairs)?)?;
     let n = matcher.a().ids.len() as f64 * matcher.b().ids.len() as f64;

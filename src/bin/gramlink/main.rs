@@ -21,6 +21,7 @@ mod rehearse;
 mod rehearse_records;
 mod results;
 mod twin;
+mod unmap;
 
 use clap::{Args, Parser, Subcommand};
 use gramlink::dp::Randomness;
@@ -58,10 +59,12 @@ enum Command {
     Link(linkage::LinkArgs),
     /// The evaluation scenario (docs/SCENARIO.md): B is a corrupted copy of the data; prints F1.
     Eval(linkage::EvalArgs),
-    /// The matcher's attacks on A's vectors (dictionary, frequency, norm), without and with the key.
+    /// The matcher's attacks on A's vectors (dictionary, frequency, norm, reconstruction, axis recovery), without and with the key.
     Attack(attack::AttackArgs),
     /// Write a new random key for the keyed transform (A and B share it; C never sees it).
     Keygen(keys::KeygenArgs),
+    /// Map the matcher's pairs back from pseudonyms to your own ids (with embed's id map).
+    Unmap(unmap::UnmapArgs),
     /// Regenerate docs/RESULTS.md (the F1 table of NAMES and CITIES).
     Results(results::ResultsArgs),
     /// Write party A's records and B's corrupted copy (docs/SCENARIO.md) as two CSV files.
@@ -167,6 +170,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => linkage::cmd_eval(a),
         Command::Results(a) => results::cmd_results(a),
         Command::Keygen(a) => keys::cmd_keygen(a),
+        Command::Unmap(a) => unmap::cmd_unmap(a),
         Command::Attack(a) => attack::cmd_attack(a),
         Command::Corrupt(a) => corrupt_cmd::cmd_corrupt(a),
         Command::Experiment(a) => experiment::cmd_experiment(a),
@@ -227,6 +231,9 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
     let mut config = a.preset.config();
     a.mine.apply(&mut config);
     let shared = merge_bases(&na, &nb, &config.mine)?;
+    if !shared.is_private() {
+        eprintln!("warning: the shared base is marked not private, and so is every batch embedded over it");
+    }
     io::write_atomic(&a.out, write_shared_base(&shared).as_bytes())?;
     println!("shared base: {} grams, fingerprint {}", shared.len(), shared.fingerprint());
     Ok(())
