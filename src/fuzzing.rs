@@ -12,6 +12,8 @@ use crate::protocol::{
     read_match_result, read_noisy_base, read_shared_base, write_match_result, write_noisy_base, write_shared_base,
     VectorBatch,
 };
+use crate::record::values::read_table;
+use crate::record::{Field, Kind, RecordBatch, Schema};
 
 /// Every JSON message reader.
 pub fn message_json(data: &[u8]) {
@@ -44,10 +46,15 @@ fn round_trip(b: &VectorBatch) {
     assert_eq!(VectorBatch::from_binary(&b.to_binary()).as_ref(), Ok(b), "binary round trip");
 }
 
-/// The binary (and auto-detecting) vector-batch reader.
+/// The binary (and auto-detecting) vector-batch reader, and the record batch
+/// (`GLRB`) reader: a record batch it accepts is written back byte for byte.
 pub fn binary_batch(data: &[u8]) {
     if let Ok(b) = VectorBatch::read(data) {
         round_trip(&b);
+    }
+    if let Ok(b) = RecordBatch::read(data) {
+        let w = b.write();
+        assert_eq!(RecordBatch::read(&w).as_ref(), Ok(&b), "record batch round trip");
     }
 }
 
@@ -62,6 +69,13 @@ pub fn csv(data: &[u8]) {
             }
         }
     }
+    // the multi-field reader, under a schema with one field of each kind that reads a column
+    let mut schema = Schema::single("name");
+    schema.id = Some("id".into());
+    for (col, kind) in [("dob", Kind::Date), ("zip", Kind::Number), ("ssn", Kind::Keyed), ("sex", Kind::Clear)] {
+        schema.fields.push(Field::new(col, kind));
+    }
+    let _ = read_table(data, &schema, "fuzz input");
 }
 
 /// Text ingestion, normalization, and embedding over a small fixed base.

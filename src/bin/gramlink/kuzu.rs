@@ -196,6 +196,8 @@ struct EncryptArgs {
     report: PathBuf,
     #[arg(long)]
     seed: Option<u64>,
+    #[command(flatten)]
+    ledger: crate::ledger::LedgerFlags,
 }
 
 #[derive(Args)]
@@ -372,11 +374,16 @@ fn cmd_encrypt(a: EncryptArgs) -> Result<()> {
     let model = read_model(&a.model)?;
     let key = paillier::read_public_key(&io::read_text(&a.key)?).in_file(&a.key)?;
     let params = ReleaseParams::new(a.release.epsilon, a.release.wn, a.b_records)?;
+    let ledger = a.ledger.open(&a.input, params.epsilon, a.seed.is_some(), "kuzu encrypt")?;
     let table = read_table(&a.input, &rule)?;
     let mut rng = crate::randomness(a.seed, "the block sizes are")?;
     let bar = &mut crate::progress_bar::Bar::new();
     let (out, secrets) = roles::encrypt(&table, &rule, &model, &key, &params, &mut rng, bar)?;
     bar.finish();
+    if let Some(l) = ledger {
+        let what = format!("noisy block sizes of {} blocks -> {}", model.n_blocks(), a.out.display());
+        l.charge(params.epsilon, what)?;
+    }
     io::write_atomic(&a.out, &out)?;
     io::write_atomic(&a.report, roles::report_json(&secrets, &table.ids).as_bytes())?;
     eprintln!(

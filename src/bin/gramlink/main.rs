@@ -10,6 +10,7 @@ mod keys;
 mod krimp;
 mod kuzu;
 mod kuzu_eval;
+mod ledger;
 mod levers;
 mod linkage;
 mod options;
@@ -105,6 +106,8 @@ struct MineArgs {
     /// Seed for reproducible experiments: the base is then NOT private.
     #[arg(long)]
     seed: Option<u64>,
+    #[command(flatten)]
+    ledger: ledger::LedgerFlags,
     /// Where to write the noisy base (JSON).
     #[arg(long, short)]
     out: PathBuf,
@@ -187,19 +190,27 @@ fn main() -> ExitCode {
 
 fn cmd_mine(a: MineArgs) -> Result<()> {
     if let Some(schema) = &a.schema {
-        return record_steps::mine(schema, &a.records.input, a.seed, &a.out);
+        return record_steps::mine(schema, &a.records.input, a.seed, &a.ledger, &a.out);
     }
     let alphabet = a.records.read.alphabet()?;
     let mut config = a.preset.config();
     a.mine.apply(&mut config);
     // validate before reading the data, so bad parameters fail fast
     config.mine.validate(alphabet.len())?;
+    // the party's ledger refuses a run past its total before the data is read
+    let ledger = a.ledger.open(&a.records.input, config.mine.budget(), a.seed.is_some(), "mine")?;
     let dataset = a.records.read.load(&a.records.input, &alphabet)?;
     let rng = randomness(a.seed, "this base is")?;
     let mut owner = DataOwner::new(dataset, config.mine.budget(), rng).in_file(&a.records.input)?;
     let bar = &mut Bar::new();
     let base = owner.mine(&config.mine, bar)?;
     bar.finish();
+    // an exact (not private) base spends no ε: nothing to record
+    if let Some(l) = ledger.filter(|_| base.private) {
+        let what =
+            format!("noisy base of {} grams ({}) -> {}", base.grams.len(), base.params.miner.name(), a.out.display());
+        l.charge(owner.ledger().spent(), what)?;
+    }
     io::write_atomic(&a.out, write_noisy_base(&base).as_bytes())?;
     eprintln!(
         "mined {} grams from {} records with {} (ε spent {} of {}) -> {}",
