@@ -160,6 +160,7 @@ struct UtilityArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    io::on_signal_remove_temporaries();
     let result = match cli.command {
         Command::Mine(a) => cmd_mine(a),
         Command::Merge(a) => cmd_merge(a),
