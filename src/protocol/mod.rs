@@ -53,6 +53,26 @@ pub(crate) fn envelope<T: Serialize>(format: &str, body: &T) -> String {
     serde_json::to_string(&v).unwrap_or_default()
 }
 
+/// [`envelope`] without the `serde_json::Value` tree of the whole body (for
+/// the large messages, the vector batch): the body is written once, and its
+/// text gets the format and version fields in front.
+pub(crate) fn envelope_streamed<T: Serialize>(format: &str, body: &T) -> String {
+    let body = serde_json::to_string(body).unwrap_or_default();
+    let mut out = String::with_capacity(body.len() + 64);
+    out.push_str("{\"format\":");
+    out.push_str(&serde_json::to_string(format).unwrap_or_default());
+    out.push_str(",\"version\":");
+    out.push_str(&version_of(format).to_string());
+    match body.strip_prefix('{') {
+        Some("}") | None => out.push('}'),
+        Some(rest) => {
+            out.push(',');
+            out.push_str(rest);
+        }
+    }
+    out
+}
+
 /// The two fields every message has, read without building the rest: the
 /// other fields are skipped ([`serde::de::IgnoredAny`]), so checking a message
 /// costs no memory beyond its text.

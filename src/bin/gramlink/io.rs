@@ -180,6 +180,12 @@ fn report(path: &Path, r: &NormalizationReport) {
 /// socket is refused with a named error (`NOT_A_FILE`). A link to a regular
 /// file is followed, so the link stays a link.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_atomic_parts(path, &[bytes])
+}
+
+/// [`write_atomic`] of `parts` one after the other (a batch's header and
+/// numbers, written from where they lie instead of joined into one copy first).
+pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
     let io = |what: &str, e: &dyn std::fmt::Display| CliError::io(format!("{what}: {e}"));
     let target = match std::fs::metadata(path) {
         Ok(m) => {
@@ -190,7 +196,10 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
                     .write(true)
                     .open(path)
                     .map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
-                return f.write_all(bytes).map_err(|e| io(&format!("cannot write {}", path.display()), &e));
+                for bytes in parts {
+                    f.write_all(bytes).map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+                }
+                return Ok(());
             }
             if !t.is_file() {
                 let kind = if t.is_dir() {
@@ -220,7 +229,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
         tempfile::NamedTempFile::new_in(dir).map_err(|e| io(&format!("cannot write in {}", dir.display()), &e))?;
     // a signal while the file is written removes it (main's handler, [`remove_pending`])
     let _pending = Pending::register(tmp.path());
-    tmp.write_all(bytes).map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+    for bytes in parts {
+        tmp.write_all(bytes).map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+    }
     // tests/reliability_cli.rs signals a run while its temporary file exists
     if let Some(ms) = std::env::var("GRAMLINK_TEST_WRITE_DELAY_MS").ok().and_then(|v| v.parse().ok()) {
         std::thread::sleep(std::time::Duration::from_millis(ms));
