@@ -35,12 +35,14 @@ mkdir -p logs
 for t in ${TARGETS[@]}; do
   mkdir -p "corpus/$t" "artifacts/$t" "work/$t"
   echo "---- $t: ${SECS}s (log: fuzz/logs/$t.log)"
+  # fuzz/seeds/<target> (hand-made valid messages, kept by name) start the search too
+  seeds=(); [ -d "seeds/$t" ] && seeds=("seeds/$t")
   "$BIN/$t" -max_total_time="$SECS" -max_len=65536 -rss_limit_mb="$RSS_MB" -print_final_stats=1 \
-    -artifact_prefix="artifacts/$t/" "work/$t" "corpus/$t" >"logs/$t.log" 2>&1 || true
+    -artifact_prefix="artifacts/$t/" "work/$t" "corpus/$t" "${seeds[@]}" >"logs/$t.log" 2>&1 || true
   grep -E "^(#[0-9]+ +DONE|stat::|==|SUMMARY|Done)" "logs/$t.log" || true
   # keep the committed corpus small: only inputs that add coverage
   mkdir -p "work/$t.min"
-  "$BIN/$t" -merge=1 "work/$t.min" "corpus/$t" "work/$t" >/dev/null 2>&1 || true
+  "$BIN/$t" -merge=1 "work/$t.min" "corpus/$t" "work/$t" "${seeds[@]}" >/dev/null 2>&1 || true
   if [ -n "$(ls -A "work/$t.min")" ]; then
     rm -rf "corpus/$t" && mv "work/$t.min" "corpus/$t"
   fi

@@ -198,6 +198,14 @@ fn cmd_mine(a: MineArgs) -> Result<()> {
     a.mine.apply(&mut config);
     // validate before reading the data, so bad parameters fail fast
     config.mine.validate(alphabet.len())?;
+    if let Some(q) = config.mine.public_q {
+        // every public q-gram is a dimension of every vector: say what that costs
+        let n = alphabet.len().saturating_pow(q as u32)
+            + if config.mine.padding { 2 * alphabet.len().saturating_pow(q as u32 - 1) } else { 0 };
+        if let Some(w) = gramlink::base::size_warning(n + config.mine.k) {
+            eprintln!("warning: --public-q {q}: {w}");
+        }
+    }
     // the party's ledger refuses a run past its total before the data is read
     let ledger = a.ledger.open(&a.records.input, config.mine.budget(), a.seed.is_some(), "mine")?;
     let dataset = a.records.read.load(&a.records.input, &alphabet)?;
@@ -239,6 +247,9 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
     let mut config = a.preset.config();
     a.mine.apply(&mut config);
     let shared = merge_bases(&na, &nb, &config.mine)?;
+    if let Some(w) = shared.size_warning() {
+        eprintln!("warning: {w}");
+    }
     io::write_atomic(&a.out, write_shared_base(&shared).as_bytes())?;
     println!("shared base: {} grams, fingerprint {}", shared.len(), shared.fingerprint());
     Ok(())
