@@ -133,8 +133,8 @@ pub const WARN_BASE_GRAMS: usize = 4096;
 pub fn size_warning(grams: usize) -> Option<String> {
     (grams > WARN_BASE_GRAMS).then(|| {
         format!(
-            "the shared base has {grams} grams: every vector has {grams} dimensions (the recommended base has 858), \
-             so embedding, thresholds and matching cost about {}x as much, and a dense (keyed) vector takes {} bytes",
+            "{grams} grams make every vector {grams} dimensions (the recommended base has 858): embedding, \
+             thresholds and matching cost about {}x as much, and a dense (keyed) vector takes {} bytes",
             grams / 858,
             grams * 4
         )
@@ -347,7 +347,7 @@ mod tests {
         let e = SharedBase::new(Alphabet::default(), 4, 4, grams).unwrap_err();
         assert!(e.to_string().contains("131073 grams, more than the 131072"), "{e}");
         assert!(size_warning(WARN_BASE_GRAMS).is_none());
-        assert!(size_warning(21_142).unwrap().contains("21142 dimensions"));
+        assert!(size_warning(21_142).unwrap().contains("21142 dimensions"), "{:?}", size_warning(21_142));
     }
 
     #[test]

@@ -78,3 +78,15 @@ fn a_signal_while_writing_removes_the_temporary_file() {
     assert!(temporaries(d.path()).is_empty(), "left behind: {:?}", temporaries(d.path()));
     assert!(!d.path().join("base.json").exists());
 }
+
+#[test]
+fn a_large_public_q_is_said_out_loud() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |n: &str| d.path().join(n).display().to_string();
+    std::fs::write(p("names.txt"), NAMES).unwrap();
+    let o = gramlink(&["mine", "--input", &p("names.txt"), "--public-q", "3", "--seed", "1", "--out", &p("b.json")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("warning: --public-q 3 makes a shared base of up to 21216 grams"), "{}", stderr(&o));
+    let o = gramlink(&["mine", "--input", &p("names.txt"), "--seed", "1", "--out", &p("c.json")]);
+    assert!(!stderr(&o).contains("dimensions"), "{}", stderr(&o));
+}

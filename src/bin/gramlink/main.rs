@@ -203,7 +203,7 @@ fn cmd_mine(a: MineArgs) -> Result<()> {
         let n = alphabet.len().saturating_pow(q as u32)
             + if config.mine.padding { 2 * alphabet.len().saturating_pow(q as u32 - 1) } else { 0 };
         if let Some(w) = gramlink::base::size_warning(n + config.mine.k) {
-            eprintln!("warning: --public-q {q}: {w}");
+            eprintln!("warning: --public-q {q} makes a shared base of up to {w}");
         }
     }
     // the party's ledger refuses a run past its total before the data is read
@@ -248,7 +248,7 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
     a.mine.apply(&mut config);
     let shared = merge_bases(&na, &nb, &config.mine)?;
     if let Some(w) = shared.size_warning() {
-        eprintln!("warning: {w}");
+        eprintln!("warning: a shared base of {w}");
     }
     io::write_atomic(&a.out, write_shared_base(&shared).as_bytes())?;
     println!("shared base: {} grams, fingerprint {}", shared.len(), shared.fingerprint());
