@@ -116,6 +116,8 @@ pub struct MatchArgs {
 
 /// Pairs as CSV rows, ids quoted when they need it: each pair's distance and its
 /// cosine distance (the `ranked` rule's score; from the distance and the norms).
+use gramlink::dataset::csv_cell;
+
 fn pairs_csv(m: &Matcher, pairs: &[Pair]) -> Result<Vec<u8>> {
     let err = |e: csv::Error| CliError::failed(format!("cannot write the pairs: {e}"));
     let scored = gramlink::matching::rank_by_cosine(&m.a().vectors, &m.b().vectors, pairs);
@@ -124,9 +126,10 @@ fn pairs_csv(m: &Matcher, pairs: &[Pair]) -> Result<Vec<u8>> {
     w.write_record(["a_id", "b_id", "distance", "cosine"]).map_err(err)?;
     for s in &scored {
         let p = s.pair;
+        // ids a spreadsheet would run as formulas are escaped (dataset::csv_cell)
         w.write_record([
-            &a_ids[p.a as usize],
-            &b_ids[p.b as usize],
+            &*csv_cell(&a_ids[p.a as usize]),
+            &*csv_cell(&b_ids[p.b as usize]),
             &format!("{:.6}", p.distance),
             &format!("{:.6}", s.score),
         ])
