@@ -118,6 +118,29 @@ pub fn gram_order(alphabet: &Alphabet, a: &str, b: &str) -> Ordering {
     })
 }
 
+/// The most grams a shared base may hold: the largest a configuration makes
+/// (k ≤ 100,000 mined grams plus the public 3-grams, 21,142) fits. A base from
+/// the wire past it is refused before anything is built from it: each gram is
+/// a dimension of every vector, so a forged base of 531,441 grams would make the
+/// embedding allocate gigabytes.
+pub const MAX_BASE_GRAMS: usize = 1 << 17;
+
+/// Past this many grams a base is legal but costly (the recommended one has
+/// 858): the CLI warns ([`SharedBase::size_warning`]).
+pub const WARN_BASE_GRAMS: usize = 4096;
+
+/// A warning for a base of `grams` grams past [`WARN_BASE_GRAMS`].
+pub fn size_warning(grams: usize) -> Option<String> {
+    (grams > WARN_BASE_GRAMS).then(|| {
+        format!(
+            "{grams} grams make every vector {grams} dimensions (the recommended base has 858): embedding, \
+             thresholds and matching cost about {}x as much, and a dense (keyed) vector takes {} bytes",
+            grams / 858,
+            grams * 4
+        )
+    })
+}
+
 /// The shared base: the ordered grams that define the embedding's coordinates.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SharedBase {
@@ -166,6 +189,12 @@ impl SharedBase {
         if grams.is_empty() {
             return Err(BaseError::Invalid("it has no grams".into()));
         }
+        if grams.len() > MAX_BASE_GRAMS {
+            return Err(BaseError::Invalid(format!(
+                "it has {} grams, more than the {MAX_BASE_GRAMS} a base may hold (each gram is a dimension of every vector)",
+                grams.len()
+            )));
+        }
         if q_min == 0 || q_min > q_max {
             return Err(BaseError::Invalid(format!("gram lengths [{q_min}, {q_max}] are not a valid range")));
         }
@@ -204,6 +233,11 @@ impl SharedBase {
     pub fn with_private(mut self, private: bool) -> SharedBase {
         self.private = self.private && private;
         self
+    }
+
+    /// A warning for a base past [`WARN_BASE_GRAMS`] grams, in words.
+    pub fn size_warning(&self) -> Option<String> {
+        size_warning(self.grams.len())
     }
 
     /// The padding of records, if any.
@@ -326,6 +360,18 @@ mod tests {
             padding: None,
             grams: grams.iter().map(|(g, c)| GramCount { gram: g.to_string(), count: *c }).collect(),
         }
+    }
+
+    #[test]
+    fn a_base_past_the_limit_is_refused_before_it_is_checked_or_built() {
+        // the forged base of the review: every 4-gram over 27 symbols (531,441)
+        let sigma: Vec<char> = "ABCDEFGHIJKLMNOPQRSTUVWXYZ ".chars().collect();
+        let grams: Vec<String> =
+            (0..MAX_BASE_GRAMS + 1).map(|i| (0..4).map(|d| sigma[i / 27usize.pow(d) % 27]).collect()).collect();
+        let e = SharedBase::new(Alphabet::default(), 4, 4, grams).unwrap_err();
+        assert!(e.to_string().contains("131073 grams, more than the 131072"), "{e}");
+        assert!(size_warning(WARN_BASE_GRAMS).is_none());
+        assert!(size_warning(21_142).unwrap().contains("21142 dimensions"), "{:?}", size_warning(21_142));
     }
 
     #[test]

@@ -92,6 +92,33 @@ fn first_line(bytes: &[u8]) -> &str {
     std::str::from_utf8(&bytes[..end]).unwrap_or("").trim_end_matches('\r')
 }
 
+/// A CSV cell as gramlink writes it (every CSV output with ids: pairs,
+/// links): a value a spreadsheet would read as a formula (it starts with `=`,
+/// `+`, `-`, `@`, a tab or a carriage return) gets a leading `'`, as OWASP's
+/// guidance on CSV injection says, so opening the file never runs one (ids come
+/// from the parties' files); the CSV writer quotes what needs quoting. Idempotent.
+pub fn csv_cell(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}").into()
+    } else {
+        s.into()
+    }
+}
+
+/// Where column `name` is in a CSV header: `None` if absent, an error if the
+/// header names it more than once (never the first silently).
+pub fn unique_column<S: AsRef<str>>(header: &[S], name: &str) -> Result<Option<usize>, InputError> {
+    let mut hits = header.iter().enumerate().filter(|(_, h)| h.as_ref() == name).map(|(i, _)| i);
+    let first = hits.next();
+    if hits.next().is_some() {
+        return Err(InputError::Csv {
+            record: 0,
+            reason: format!("the header names column {name:?} more than once: rename one"),
+        });
+    }
+    Ok(first)
+}
+
 /// The column names of a CSV input's header, as the reader sees them.
 pub fn csv_columns(bytes: &[u8], what: &str) -> Result<Vec<String>, InputError> {
     let text = decode_text(bytes, what)?;

@@ -16,6 +16,14 @@ pub enum DpError {
     Entropy(String),
     #[error("invalid sampler parameter: {0}")]
     InvalidParameter(String),
+    /// The party's persistent ledger ([`crate::dp::LedgerFile`]) has too little left.
+    #[error(
+        "privacy budget exceeded: the ledger {ledger} has spent ε {spent} of its total {total}; this run asks for ε {requested} more"
+    )]
+    LedgerExhausted { ledger: String, requested: f64, spent: f64, total: f64 },
+    /// A ledger file that does not read as one (corrupted, altered, another version).
+    #[error("invalid privacy ledger: {0}")]
+    Ledger(String),
 }
 
 /// Errors reading records (files, CSV, text) and normalizing them.
@@ -131,6 +139,8 @@ impl Error {
             Error::Dp(DpError::BudgetExceeded { .. }) => "BUDGET_EXCEEDED",
             Error::Dp(DpError::Entropy(_)) => "ENTROPY",
             Error::Dp(DpError::InvalidParameter(_)) => "INVALID_PARAMETER",
+            Error::Dp(DpError::LedgerExhausted { .. }) => "BUDGET_EXCEEDED",
+            Error::Dp(DpError::Ledger(_)) => "INVALID_LEDGER",
             Error::Input(InputError::Io { .. }) => "IO",
             Error::Input(InputError::Empty { .. }) => "EMPTY_INPUT",
             Error::Input(InputError::NotText { .. }) | Error::Input(InputError::Binary { .. }) => "NOT_TEXT",

@@ -7,11 +7,17 @@
 use crate::alphabet::Alphabet;
 use crate::base::SharedBase;
 use crate::dataset::{read_records, Dataset, InputFormat};
+use crate::dp::LedgerFile;
 use crate::embed::Embedder;
+use crate::kuzu::blocks::BlockModel;
+use crate::kuzu::paillier::{read_public_key, write_public_key};
 use crate::protocol::{
     read_match_result, read_noisy_base, read_shared_base, write_match_result, write_noisy_base, write_shared_base,
     VectorBatch,
 };
+use crate::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
+use crate::record::values::read_table;
+use crate::record::{Field, Kind, RecordBatch, Schema};
 
 /// Every JSON message reader.
 pub fn message_json(data: &[u8]) {
@@ -37,6 +43,36 @@ pub fn message_json(data: &[u8]) {
         let w = write_match_result(&r);
         assert_eq!(read_match_result(&w).expect("a match result written by this build reads back"), r);
     }
+    records_json(text);
+    if let Ok(l) = LedgerFile::parse(text) {
+        let w = l.to_json();
+        assert_eq!(LedgerFile::parse(&w).expect("a ledger written by this build reads back"), l);
+    }
+    if let Ok(m) = BlockModel::from_json(text) {
+        let w = m.to_json();
+        assert_eq!(BlockModel::from_json(&w).expect("a block model written by this build reads back").to_json(), w);
+    }
+    if let Ok(k) = read_public_key(text) {
+        let w = write_public_key(&k);
+        assert_eq!(write_public_key(&read_public_key(&w).expect("a public key written by this build reads back")), w);
+    }
+}
+
+/// The record protocol's JSON: a schema, and noisy and shared bases under a fixed schema.
+fn records_json(text: &str) {
+    if let Ok(s) = Schema::parse_json(text) {
+        let again = Schema::parse_json(&serde_json::to_string(&s).expect("a schema serializes"));
+        assert_eq!(again.expect("a schema written by this build reads back").fingerprint(), s.fingerprint());
+    }
+    let schema = Schema::single("name");
+    if let Ok(b) = read_noisy_bases(text, &schema) {
+        let w = write_noisy_bases(&b);
+        assert_eq!(write_noisy_bases(&read_noisy_bases(&w, &schema).expect("noisy bases read back")), w);
+    }
+    if let Ok(b) = read_shared_bases(text, &schema) {
+        let w = write_shared_bases(&b);
+        assert_eq!(write_shared_bases(&read_shared_bases(&w, &schema).expect("shared bases read back")), w);
+    }
 }
 
 fn round_trip(b: &VectorBatch) {
@@ -44,10 +80,15 @@ fn round_trip(b: &VectorBatch) {
     assert_eq!(VectorBatch::from_binary(&b.to_binary()).as_ref(), Ok(b), "binary round trip");
 }
 
-/// The binary (and auto-detecting) vector-batch reader.
+/// The binary (and auto-detecting) vector-batch reader, and the record batch
+/// (`GLRB`) reader: a record batch it accepts is written back byte for byte.
 pub fn binary_batch(data: &[u8]) {
     if let Ok(b) = VectorBatch::read(data) {
         round_trip(&b);
+    }
+    if let Ok(b) = RecordBatch::read(data) {
+        let w = b.write();
+        assert_eq!(RecordBatch::read(&w).as_ref(), Ok(&b), "record batch round trip");
     }
 }
 
@@ -62,6 +103,13 @@ pub fn csv(data: &[u8]) {
             }
         }
     }
+    // the multi-field reader, under a schema with one field of each kind that reads a column
+    let mut schema = Schema::single("name");
+    schema.id = Some("id".into());
+    for (col, kind) in [("dob", Kind::Date), ("zip", Kind::Number), ("ssn", Kind::Keyed), ("sex", Kind::Clear)] {
+        schema.fields.push(Field::new(col, kind));
+    }
+    let _ = read_table(data, &schema, "fuzz input");
 }
 
 /// Text ingestion, normalization, and embedding over a small fixed base.
@@ -78,5 +126,18 @@ pub fn text(data: &[u8]) {
     let e = Embedder::new(&base).expect("an automaton");
     for r in d.records().iter().take(64) {
         assert!(e.embed_one(r).iter().all(|x| x.is_finite() && *x >= 0.0));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_record_seeds_read_under_the_fixed_schema() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/fuzz/seeds/message_json/");
+        let schema = crate::record::Schema::single("name");
+        let noisy = std::fs::read_to_string(format!("{dir}record-noisy-bases.json")).unwrap();
+        crate::record::messages::read_noisy_bases(&noisy, &schema).unwrap();
+        let shared = std::fs::read_to_string(format!("{dir}record-shared-bases.json")).unwrap();
+        crate::record::messages::read_shared_bases(&shared, &schema).unwrap();
     }
 }

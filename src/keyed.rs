@@ -264,6 +264,35 @@ impl Transform {
     }
 }
 
+impl Transform {
+    /// [`Self::apply`] of sparse rows, densified one row at a time: the
+    /// unrotated vectors are never all dense at once (the keyed batch of 2 M
+    /// records is then one dense copy, not two).
+    pub fn apply_sparse(&self, v: &crate::sparse_vectors::SparseVectors) -> Result<Vectors, Error> {
+        if v.dim != self.dim {
+            return Err(Error::Parameter(format!(
+                "the transform is for dimension {}, the vectors have {}",
+                self.dim, v.dim
+            )));
+        }
+        let mut data = Vec::with_capacity(v.len() * self.n);
+        let mut row = vec![0.0f32; self.dim];
+        let mut buf = vec![0.0f64; self.n];
+        for r in 0..v.len() {
+            let (ids, values) = v.row(r);
+            for (&i, &x) in ids.iter().zip(values) {
+                row[i as usize] = x;
+            }
+            self.apply_f64(&row, &mut buf);
+            data.extend(buf.iter().map(|&x| x as f32));
+            for &i in ids {
+                row[i as usize] = 0.0;
+            }
+        }
+        Ok(Vectors { dim: self.n, data })
+    }
+}
+
 /// Is this `transform` label one this build writes?
 pub fn valid_label(label: &str) -> bool {
     label
@@ -411,6 +440,8 @@ mod tests {
             }
         }
         assert_eq!(matching_thresholds(&v, &v, &th, None), th);
+        // the sparse path (DataOwner::embed's) gives the same bits
+        assert_eq!(t.apply_sparse(&v.to_sparse()).unwrap(), r);
     }
 
     #[test]

@@ -130,7 +130,9 @@ impl DataOwner {
         // unkeyed: sparse (a record has a few dozen of hundreds of grams);
         // keyed: dense, as the rotation mixes every coordinate
         let vectors = match &transform {
-            Some(t) => BatchVectors::Dense(t.apply(&embedder.embed_all(self.dataset.records(), progress)?)?),
+            Some(t) => {
+                BatchVectors::Dense(t.apply_sparse(&embedder.embed_all_sparse(self.dataset.records(), progress)?)?)
+            }
             None => BatchVectors::Sparse(embedder.embed_all_sparse(self.dataset.records(), progress)?),
         };
         let thresholds = match &options.thresholds {

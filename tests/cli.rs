@@ -57,10 +57,26 @@ fn mine_and_merge_cities() {
     let a = d.path("a.json");
     let b = d.path("b.json");
     let s = d.path("shared.json");
-    let o = gramlink(&["mine", "--input", &data("cities.txt"), "--miner", "fpm", "--out", a.to_str().unwrap()]);
+    // one ledger for the four runs on the same data (not beside the repository's data/)
+    let ledger = d.path("ledger.json").display().to_string();
+    let o = gramlink(&[
+        "mine",
+        "--input",
+        &data("cities.txt"),
+        "--miner",
+        "fpm",
+        "--ledger",
+        &ledger,
+        "--ledger-total",
+        "1",
+        "--out",
+        a.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let o = gramlink(&[
         "mine",
+        "--ledger",
+        &ledger,
         "--input",
         &data("cities.txt"),
         "--strategy",
@@ -82,6 +98,10 @@ fn mine_and_merge_cities() {
         let val = if extra == "--miner" { "fpm" } else { "linear" };
         let m = gramlink(&[
             "mine",
+            "--ledger",
+            &ledger,
+            "--ledger-total",
+            "1",
             "--input",
             &data("cities.txt"),
             "--preset",
@@ -222,8 +242,20 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
         assert!(o.status.success(), "{args:?}: {}", stderr(&o));
         o
     };
-    run(&["mine", "--input", &cities, "--hmax", "8", "--out", &p("na.json")]);
-    run(&["mine", "--input", &cities, "--miner", "fpm", "--out", &p("nb.json")]);
+    run(&[
+        "mine",
+        "--input",
+        &cities,
+        "--hmax",
+        "8",
+        "--ledger",
+        &p("l.json"),
+        "--ledger-total",
+        "1",
+        "--out",
+        &p("na.json"),
+    ]);
+    run(&["mine", "--input", &cities, "--miner", "fpm", "--ledger", &p("l.json"), "--out", &p("nb.json")]);
     run(&["merge", &p("na.json"), &p("nb.json"), "--out", &p("shared.json")]);
     run(&[
         "embed",

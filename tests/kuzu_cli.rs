@@ -54,6 +54,9 @@ fn roles_one_at_a_time_and_bad_inputs() {
     let pubk = p("pub.json");
     enc.extend(["--key", &pubk, "--b-records", "500", "--epsilon", "1", "--wn", "5"]);
     enc.extend(["-o", &glka, "--report", &report]);
+    // the party's ledger in the test's folder, not beside the repository's data/
+    let ledger = p("a.ledger.json");
+    enc.extend(["--ledger", &ledger]);
     ok(&enc);
     let map = p("map.json");
     let compare = |key: &str, blocks: &str, out: &str| {

@@ -48,7 +48,8 @@ fn batches() -> Run {
     ok(&["keygen", "-o", &r.s("key")]);
     for party in ["a", "b"] {
         let csv = febrl(&format!("dataset1-{party}.csv"));
-        ok(&["mine", "--schema", &schema, "-i", &csv, "-o", &r.s(&format!("{party}.bases.json"))]);
+        let (out, ledger) = (r.s(&format!("{party}.bases.json")), r.s(&format!("{party}.ledger.json")));
+        ok(&["mine", "--schema", &schema, "-i", &csv, "--ledger", &ledger, "-o", &out]);
     }
     ok(&["merge", "--schema", &schema, &r.s("a.bases.json"), &r.s("b.bases.json"), "-o", &r.s("shared.json")]);
     for party in ["a", "b"] {

@@ -9,9 +9,11 @@
 mod discrete_laplace;
 mod epsilon;
 mod ledger;
+mod ledger_file;
 mod rng;
 
 pub use discrete_laplace::{sample_bernoulli_exp, sample_discrete_laplace, DiscreteLaplace};
 pub use epsilon::Epsilon;
 pub use ledger::{BudgetLedger, Charge};
+pub use ledger_file::{LedgerFile, Raise, Spend, LEDGER_FORMAT, LEDGER_VERSION};
 pub use rng::Randomness;

@@ -35,7 +35,7 @@ impl Table {
             .map(String::from)
             .collect();
         let col = |name: &str| -> Result<usize, Error> {
-            header.iter().position(|h| h == name).ok_or_else(|| {
+            crate::dataset::unique_column(&header, name)?.ok_or_else(|| {
                 Error::Input(InputError::MissingColumn { column: name.into(), available: header.join(", ") })
             })
         };
@@ -72,5 +72,29 @@ impl Table {
             block_values: values.to_vec(),
             records: values.iter().map(|v| vec![rule.encode(0, v)]).collect(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_column_named_twice_is_refused_not_read_from_the_first() {
+        use crate::kuzu::compare::rule::{AttrKind, AttributeSpec, RuleSpec};
+        let year = AttributeSpec {
+            column: "year".into(),
+            kind: AttrKind::Year,
+            weight: 1.0,
+            min: Some(1900),
+            max: Some(2010),
+        };
+        let rule = RuleSpec { id: "id".into(), block: "surname".into(), threshold: 0.5, attributes: vec![year] }
+            .validate()
+            .unwrap();
+        let ok = Table::read_csv(b"id,surname,year\n1,SMITH,1950\n", "t", &rule).unwrap();
+        assert_eq!(ok.block_values, ["SMITH"]);
+        let e = Table::read_csv(b"id,surname,year,surname\n1,SMITH,1950,JONES\n", "t", &rule).unwrap_err();
+        assert!(e.to_string().contains("column \"surname\" more than once"), "{e}");
     }
 }

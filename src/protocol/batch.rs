@@ -296,7 +296,7 @@ impl VectorBatch {
             Some((v, n)) => BatchHeader { grams: Some(sparse_wire::to_json_rows(v, &n)), ..self.header(true) },
             None => BatchHeader { vectors: Some(self.vectors.to_dense().data.clone()), ..self.header(true) },
         };
-        envelope(VECTOR_BATCH, &h)
+        super::envelope_streamed(VECTOR_BATCH, &h)
     }
 
     pub fn from_json(text: &str) -> Result<Self, ProtocolError> {

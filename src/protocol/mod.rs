@@ -53,7 +53,38 @@ pub(crate) fn envelope<T: Serialize>(format: &str, body: &T) -> String {
     serde_json::to_string(&v).unwrap_or_default()
 }
 
-/// Checks format and version, then decodes the payload.
+/// [`envelope`] without the `serde_json::Value` tree of the whole body (for
+/// the large messages, the vector batch): the body is written once, and its
+/// text gets the format and version fields in front.
+pub(crate) fn envelope_streamed<T: Serialize>(format: &str, body: &T) -> String {
+    let body = serde_json::to_string(body).unwrap_or_default();
+    let mut out = String::with_capacity(body.len() + 64);
+    out.push_str("{\"format\":");
+    out.push_str(&serde_json::to_string(format).unwrap_or_default());
+    out.push_str(",\"version\":");
+    out.push_str(&version_of(format).to_string());
+    match body.strip_prefix('{') {
+        Some("}") | None => out.push('}'),
+        Some(rest) => {
+            out.push(',');
+            out.push_str(rest);
+        }
+    }
+    out
+}
+
+/// The two fields every message has, read without building the rest: the
+/// other fields are skipped ([`serde::de::IgnoredAny`]), so checking a message
+/// costs no memory beyond its text.
+#[derive(Deserialize)]
+struct Envelope {
+    format: Option<Value>,
+    version: Option<Value>,
+}
+
+/// Checks format and version, then decodes the payload straight into its
+/// typed struct (never into a generic `serde_json::Value` first: for a large
+/// vector batch that tree took many times the text's size).
 pub(crate) fn open<T: DeserializeOwned>(text: &str, format: &'static str) -> Result<T, ProtocolError> {
     if text.len() > MAX_MESSAGE_BYTES {
         return Err(ProtocolError::Invalid {
@@ -61,25 +92,30 @@ pub(crate) fn open<T: DeserializeOwned>(text: &str, format: &'static str) -> Res
             reason: format!("larger than {MAX_MESSAGE_BYTES} bytes"),
         });
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| {
+    let syntax = |e: serde_json::Error| {
         if e.is_eof() {
             ProtocolError::Truncated { what: format.into(), reason: e.to_string() }
         } else {
             ProtocolError::Malformed { expected: format, reason: e.to_string() }
         }
-    })?;
-    let obj = value
-        .as_object()
-        .ok_or_else(|| ProtocolError::Malformed { expected: format, reason: "not a JSON object".into() })?;
-    let found = obj
-        .get("format")
+    };
+    // a struct also reads from a JSON array: anything but an object is refused first
+    if text.trim_start().as_bytes().first().is_some_and(|&b| b != b'{') {
+        serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(syntax)?;
+        return Err(ProtocolError::Malformed { expected: format, reason: "not a JSON object".into() });
+    }
+    let env: Envelope = serde_json::from_str(text).map_err(syntax)?;
+    let found = env
+        .format
+        .as_ref()
         .and_then(Value::as_str)
         .ok_or_else(|| ProtocolError::Malformed { expected: format, reason: "no \"format\" field".into() })?;
     if found != format {
         return Err(ProtocolError::WrongFormat { expected: format.into(), found: found.into() });
     }
-    let version = obj
-        .get("version")
+    let version = env
+        .version
+        .as_ref()
         .and_then(Value::as_u64)
         .ok_or_else(|| ProtocolError::Malformed { expected: format, reason: "no numeric \"version\" field".into() })?;
     if version != version_of(format) as u64 {
@@ -89,7 +125,7 @@ pub(crate) fn open<T: DeserializeOwned>(text: &str, format: &'static str) -> Res
             supported: version_of(format),
         });
     }
-    serde_json::from_value(value).map_err(|e| ProtocolError::Malformed { expected: format, reason: e.to_string() })
+    serde_json::from_str(text).map_err(|e| ProtocolError::Malformed { expected: format, reason: e.to_string() })
 }
 
 // ---------------------------------------------------------------- noisy base

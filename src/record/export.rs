@@ -7,16 +7,7 @@ use super::linker::{Class, RecordLinkage};
 use super::schema::Schema;
 use crate::error::Error;
 
-/// A cell as written: a value a spreadsheet would read as a formula (it
-/// starts with `=`, `+`, `-`, `@`, a tab or a carriage return) gets a leading
-/// `'`, so opening the file never runs one (ids come from the parties' files).
-fn cell(s: &str) -> std::borrow::Cow<'_, str> {
-    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{s}").into()
-    } else {
-        s.into()
-    }
-}
+use crate::dataset::csv_cell as cell;
 
 /// A clerk's decision on a pair (the web app's review of possible matches).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -79,7 +79,8 @@ pub fn rehearsal_pair(twin: &[u8], seed: u64) -> Result<LinkageFiles, Error> {
     let mut reader = csv::ReaderBuilder::new().has_headers(true).from_reader(text.as_bytes());
     let csv_err = |e: csv::Error| InputError::Csv { record: 0, reason: e.to_string() };
     let header: Vec<String> = reader.headers().map_err(csv_err)?.iter().map(|h| h.trim().to_string()).collect();
-    let at: Vec<Option<usize>> = COLUMNS.iter().map(|c| header.iter().position(|h| h == c)).collect();
+    let at: Vec<Option<usize>> =
+        COLUMNS.iter().map(|c| crate::dataset::unique_column(&header, c)).collect::<Result<_, _>>()?;
     if at[0].is_none() {
         return Err(InputError::MissingColumn { column: COLUMNS[0].into(), available: header.join(", ") }.into());
     }

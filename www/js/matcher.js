@@ -127,7 +127,9 @@ el('prev').addEventListener('click', () => { page--; render(); });
 el('next').addEventListener('click', () => { page++; render(); });
 el('page-size').addEventListener('change', () => { page = 0; render(); });
 
-const csvField = (s) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+// a value a spreadsheet would run as a formula gets a leading ' (OWASP; as the core's dataset::csv_cell)
+const csvSafe = (s) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+const csvField = (v) => { const s = csvSafe(v); return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
 el('download').addEventListener('click', () => {
   const lines = ['a_id,b_id,distance'];
   for (const i of order) lines.push(`${csvField(result.aIds[i])},${csvField(result.bIds[i])},${result.distances[i]}`);

@@ -1,6 +1,7 @@
 // The data-owner page: records → normalization → noisy base → shared base → vector batch.
 // Everything runs here and in a worker; the only outputs are the files the user downloads.
 import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked } from './common.js';
+import { PageLedger, ledgerKey } from './ledger.js';
 
 const worker = new WorkerClient(new URL('./owner-worker.js', import.meta.url));
 const state = {
@@ -10,6 +11,7 @@ const state = {
   budget: 0.1,
   spentBefore: 0, // ε spent by workers since cancelled (their releases stand)
   spent: 0,
+  ledger: null, // this file's privacy ledger, kept in this browser across loads and reloads (ledger.js)
   base: null, // our noisy base (JSON)
   minedWith: null, // the configuration (preset) our noisy base was mined with
   shared: null,
@@ -37,11 +39,31 @@ const el = (id) => document.getElementById(id);
 const enable = (section, on) => section.setAttribute('aria-disabled', on ? 'false' : 'true');
 
 function updateBudget() {
-  const spent = state.spentBefore + state.spent;
-  el('budget-meter').max = state.budget;
-  el('budget-meter').value = Math.min(spent, state.budget);
-  el('budget-text').textContent = `${fmt(spent, 4)} of ${fmt(state.budget, 4)} (${fmt(Math.max(0, state.budget - spent), 4)} left)`;
+  // the file's ledger, once loaded, is the meter: it never resets (not on Load, not on a reload)
+  const l = state.ledger;
+  const spent = l ? l.spent : state.spentBefore + state.spent;
+  const budget = l ? l.total : state.budget;
+  el('budget-meter').max = budget;
+  el('budget-meter').value = Math.min(spent, budget);
+  el('budget-text').textContent = `${fmt(spent, 4)} of ${fmt(budget, 4)} (${fmt(Math.max(0, budget - spent), 4)} left)`;
+  if (l) {
+    el('ledger-text').textContent = `spent so far on this file in this browser: ε ${fmt(spent, 4)} in ${l.spends.length} mining${l.spends.length === 1 ? '' : 's'}`;
+    el('ledger-export').hidden = false;
+  }
 }
+
+/** The ledger of the loaded file, its total set from the page's budget (a raise is kept on record). */
+async function openLedger(budget) {
+  const key = await ledgerKey(state.bytes, state.fileName);
+  const ledger = new PageLedger(key, state.fileName, budget);
+  ledger.setTotal(budget);
+  ledger.save();
+  state.ledger = ledger;
+  return ledger;
+}
+
+// the core's owner needs a budget above 0 even when the ledger has none left (embedding spends nothing)
+const workerBudget = (l) => Math.max(l.remaining, 2 ** -40);
 
 async function init() {
   try {
@@ -184,11 +206,11 @@ el('load').addEventListener('click', async () => {
   el('load-status').textContent = 'normalizing…';
   const t0 = performance.now();
   try {
+    args.budget = workerBudget(await openLedger(budget));
     const r = await load(args);
     const rep = r.report;
     state.loadArgs = args;
     state.budget = budget;
-    state.spentBefore = 0;
     state.base = state.shared = null;
     updateBudget();
     el('norm-summary').textContent = `${rep.total.toLocaleString('en')} records: ${rep.kept.toLocaleString('en')} kept, ${rep.changed.toLocaleString('en')} changed by normalization, ${rep.empty.toLocaleString('en')} normalize to empty (set aside, never matched).${rep.warning ? ` Warning: ${rep.warning}.` : ''}`;
@@ -209,7 +231,7 @@ el('load').addEventListener('click', async () => {
     // the core refuses a party whose records all normalize to empty (EMPTY_INPUT naming
     // the normalization): say it next to the column, in the page's words
     if (e.code === 'EMPTY_INPUT' && /normalization/.test(e.message)) showAllEmpty(args);
-    else showError(loadErrorTarget(e, args), describe(e));
+    else showError(e.code === 'INVALID_LEDGER' ? el('owner-budget') : loadErrorTarget(e, args), describe(e));
   } finally {
     el('load').disabled = false;
   }
@@ -229,7 +251,7 @@ el('miner').addEventListener('change', () => {
 /** Where a mining error belongs. */
 function mineErrorTarget(e) {
   const m = e.message;
-  if (e.code === 'INVALID_EPSILON' || e.code === 'BUDGET_EXCEEDED') return el('epsilon');
+  if (e.code === 'INVALID_EPSILON' || e.code === 'BUDGET_EXCEEDED' || e.code === 'INVALID_LEDGER') return el('epsilon');
   if (/q_min|qMin/.test(m)) return el('q-min');
   if (/q_max|qMax/.test(m)) return el('q-max');
   if (/h_max|hMax/.test(m)) return el('h-max');
@@ -273,6 +295,14 @@ el('mine').addEventListener('click', async () => {
   } catch {
     return;
   }
+  // charged before the worker starts: a cancelled run keeps its ε, as its progress depends on the noisy counts
+  let spend = null;
+  try {
+    if (options.miner !== 'random') spend = state.ledger.charge('page: mine', options.epsilon, `mining ${options.miner} (not finished: cancelled or failed)`);
+  } catch (e) {
+    return showError(el('epsilon'), describe(e));
+  }
+  updateBudget();
   el('mine').disabled = true;
   el('cancel').hidden = false;
   el('progress').hidden = false;
@@ -280,6 +310,7 @@ el('mine').addEventListener('click', async () => {
   try {
     const preset = el('preset').value;
     const r = await worker.call('mine', { options }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
+    if (spend) state.ledger.settle(spend, `noisy base of ${r.grams.length} grams (${r.params.miner})${r.private ? '' : ', NOT private'} -> ${baseName()}.noisy-base.json`, r.params.epsilon_spent);
     state.base = r.base;
     state.minedWith = preset;
     el('merge-shape').textContent = `The shared base follows the configuration your base was mined with (${presetNote(preset)}); your partner must have chosen the same.`;
@@ -302,29 +333,33 @@ el('mine').addEventListener('click', async () => {
     el('merge-k').value = options.k;
   } catch (e) {
     if (e.code === 'CANCELLED') {
-      el('progress-text').textContent = 'cancelled: nothing was released';
+      el('progress-text').textContent = CANCELLED;
     } else {
+      // refused before any noise was drawn (a parameter or the budget): the charge is taken back
+      if (spend && /^(INVALID_|BUDGET_EXCEEDED)/.test(e.code ?? '')) state.ledger.refund(spend);
       el('progress').hidden = true;
       showError(mineErrorTarget(e), describe(e));
     }
+    updateBudget();
   } finally {
     el('mine').disabled = false;
     el('cancel').hidden = true;
   }
 });
 
+const CANCELLED = 'cancelled: no base was made, but its ε stays spent (its progress depended on the noisy counts)';
+
 el('cancel').addEventListener('click', async () => {
   worker.cancel();
-  // The fresh worker has no records: load them again, with the budget left (what
-  // earlier minings released stays spent; the cancelled one released nothing).
-  state.spentBefore += state.spent;
-  state.spent = 0;
-  const left = state.budget - state.spentBefore;
+  // The fresh worker has no records: load them again, with what the ledger has left
+  // (the cancelled mining was charged when it started, and stays charged).
+  state.ledger.refresh();
+  const left = state.ledger.remaining;
   el('progress-text').textContent = 'cancelled; reloading your records…';
   try {
     if (left > 0) {
       await load({ ...state.loadArgs, budget: left });
-      el('progress-text').textContent = 'cancelled: nothing was released';
+      el('progress-text').textContent = CANCELLED;
     } else {
       el('mine').disabled = true;
       el('progress-text').textContent = 'cancelled; the budget is spent: no more mining';
@@ -332,6 +367,10 @@ el('cancel').addEventListener('click', async () => {
   } catch (e) {
     showError(el('mine'), `reloading after the cancel failed: ${describe(e)}`);
   }
+});
+
+el('ledger-export').addEventListener('click', () => {
+  if (state.ledger) download(`${baseName()}.ledger.json`, state.ledger.text(), 'application/json');
 });
 
 el('download-base').addEventListener('click', () => {

@@ -1,10 +1,12 @@
 // The records data-owner page: a CSV and a schema → noisy bases, shared bases, a record batch.
 import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField } from './common.js';
+import { PageLedger, ledgerKey } from './ledger.js';
 
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);
 const KINDS = ['id', 'name', 'string', 'date', 'number', 'keyed', 'clear', 'suppress'];
 let bytes = null; // the CSV
+let fileName = 'records.csv';
 let columns = [];
 let partnerSchema = null; // a schema file, used as it is
 let loaded = null; // what the worker read
@@ -46,6 +48,7 @@ el('file').addEventListener('change', async () => {
   if (!f) return;
   try {
     bytes = await f.arrayBuffer();
+    fileName = f.name;
     const peek = await worker.call('peek', { bytes: bytes.slice(0) });
     columns = peek.columns ?? [];
     const tbody = el('columns').querySelector('tbody');
@@ -143,12 +146,22 @@ el('save-schema').addEventListener('click', () => {
 el('mine').addEventListener('click', async () => {
   clearErrors();
   el('mine').disabled = true;
+  // the file's privacy ledger in this browser (ledger.js): a second Check and Mine, or a
+  // reload, finds what was spent; its total is the schema's ε unless raised on record
+  let ledger = null;
+  let spend = null;
   try {
+    ledger = new PageLedger(await ledgerKey(bytes, fileName), fileName, loaded.schema.epsilon);
+    ledger.save();
+    spend = ledger.charge('page: mine --schema', loaded.schema.epsilon, 'noisy bases (mining not finished)');
     const noisy = await worker.call('mine');
+    ledger.settle(spend, `noisy bases -> noisy-bases-${el('party').value}.json`);
     download(`noisy-bases-${el('party').value}.json`, noisy, 'application/json');
   } catch (e) {
+    if (spend && /^(INVALID_|BUDGET_EXCEEDED)/.test(e.code ?? '')) ledger.refund(spend);
     showError(el('mine'), describe(e));
   }
+  if (ledger) el('ledger-text').textContent = `ε spent so far on this file in this browser: ${ledger.spent.toFixed(4)} of ${ledger.total.toFixed(4)}`;
 });
 
 const mergeReady = () => (el('merge').disabled = !(el('noisy-a').files[0] && el('noisy-b').files[0] && loaded));

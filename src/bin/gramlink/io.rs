@@ -21,10 +21,10 @@ pub type Result<T> = std::result::Result<T, CliError>;
 
 /// The exit status of each class of error (also in `gramlink --help`).
 pub const EXIT_STATUSES: &str = "Exit status: 0 success; 1 other failure (FAILED, CANCELLED); 2 usage (USAGE, and \
-clap's own errors); 3 input (IO, NOT_TEXT, EMPTY_INPUT, MISSING_COLUMN, MALFORMED_CSV, INVALID_FORMAT, DUPLICATE_ID, \
+clap's own errors); 3 input (IO, NOT_A_FILE, NOT_TEXT, EMPTY_INPUT, MISSING_COLUMN, MALFORMED_CSV, INVALID_FORMAT, DUPLICATE_ID, \
 RECORD_TOO_LONG, INVALID_ALPHABET, TOO_FEW_RECORDS, CONSTANT_COLUMN, EMPTY_COLUMN, ID_IS_LINKED_COLUMN); 4 messages and bases (MALFORMED_MESSAGE, UNSUPPORTED_VERSION, WRONG_MESSAGE_KIND, \
 FINGERPRINT_MISMATCH, INVALID_MESSAGE, TRUNCATED_MESSAGE, INCOMPATIBLE_BASES, INVALID_BASE, TRANSFORM_MISMATCH); \
-5 privacy (BUDGET_EXCEEDED, INVALID_EPSILON, ENTROPY, KEY_REQUIRED); 6 parameters (INVALID_PARAMETER, INVALID_KEY). \
+5 privacy (BUDGET_EXCEEDED, INVALID_EPSILON, ENTROPY, KEY_REQUIRED, INVALID_LEDGER); 6 parameters (INVALID_PARAMETER, INVALID_KEY). \
 Errors print as `error[CODE]: message`.";
 
 impl CliError {
@@ -36,6 +36,11 @@ impl CliError {
     /// A file that cannot be read or written.
     pub fn io(message: impl Into<String>) -> Self {
         CliError { code: "IO", status: 3, message: message.into() }
+    }
+
+    /// An output path that exists and is not a file gramlink may replace.
+    pub fn not_a_file(message: impl Into<String>) -> Self {
+        CliError { code: "NOT_A_FILE", status: 3, message: message.into() }
     }
 
     /// Anything else (experiments' own checks).
@@ -170,17 +175,111 @@ fn report(path: &Path, r: &NormalizationReport) {
     }
 }
 
-/// Writes `bytes` to `path` atomically.
+/// Writes `bytes` to `path` atomically: a temporary file beside it, renamed
+/// into place, so a failed run never leaves a partial or stale file.
+///
+/// A path that exists and is not a regular file is never replaced by one: a
+/// character device or a FIFO (`--out /dev/stdout`, a named pipe) is written
+/// through, as a shell redirection would; a directory, a block device or a
+/// socket is refused with a named error (`NOT_A_FILE`). A link to a regular
+/// file is followed, so the link stays a link.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
-    let dir = match path.parent() {
+    write_atomic_parts(path, &[bytes])
+}
+
+/// [`write_atomic`] of `parts` one after the other (a batch's header and
+/// numbers, written from where they lie instead of joined into one copy first).
+pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
+    let io = |what: &str, e: &dyn std::fmt::Display| CliError::io(format!("{what}: {e}"));
+    let target = match std::fs::metadata(path) {
+        Ok(m) => {
+            use std::os::unix::fs::FileTypeExt;
+            let t = m.file_type();
+            if t.is_char_device() || t.is_fifo() {
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(path)
+                    .map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+                for bytes in parts {
+                    f.write_all(bytes).map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+                }
+                return Ok(());
+            }
+            if !t.is_file() {
+                let kind = if t.is_dir() {
+                    "a directory"
+                } else if t.is_block_device() {
+                    "a block device"
+                } else if t.is_socket() {
+                    "a socket"
+                } else {
+                    "not a regular file"
+                };
+                return Err(CliError::not_a_file(format!(
+                    "{} is {kind}: gramlink writes its output to a regular file (or through a character device or a pipe), never over {kind}",
+                    path.display()
+                )));
+            }
+            // a link to a regular file: replace the file it points to
+            std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf())
+        }
+        Err(_) => path.to_path_buf(),
+    };
+    let dir = match target.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let io = |what: &str, e: &dyn std::fmt::Display| CliError::io(format!("{what}: {e}"));
     let mut tmp =
         tempfile::NamedTempFile::new_in(dir).map_err(|e| io(&format!("cannot write in {}", dir.display()), &e))?;
-    tmp.write_all(bytes).map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+    // a signal while the file is written removes it (main's handler, [`remove_pending`])
+    let _pending = Pending::register(tmp.path());
+    for bytes in parts {
+        tmp.write_all(bytes).map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
+    }
+    // tests/reliability_cli.rs signals a run while its temporary file exists
+    if let Some(ms) = std::env::var("GRAMLINK_TEST_WRITE_DELAY_MS").ok().and_then(|v| v.parse().ok()) {
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
     tmp.as_file().sync_all().map_err(|e| io(&format!("cannot write {}", path.display()), &e))?;
-    tmp.persist(path).map_err(|e| io(&format!("cannot write {}", path.display()), &e.error))?;
+    tmp.persist(&target).map_err(|e| io(&format!("cannot write {}", path.display()), &e.error))?;
     Ok(())
+}
+
+/// The temporary files being written now (a few at most).
+static PENDING: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// A temporary file on the list of [`PENDING`] while it lives.
+struct Pending(std::path::PathBuf);
+
+impl Pending {
+    fn register(path: &Path) -> Pending {
+        PENDING.lock().unwrap_or_else(|e| e.into_inner()).push(path.to_path_buf());
+        Pending(path.to_path_buf())
+    }
+}
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        PENDING.lock().unwrap_or_else(|e| e.into_inner()).retain(|p| *p != self.0);
+    }
+}
+
+/// Removes every temporary file being written (called on SIGINT, SIGTERM or
+/// SIGHUP, which end the process without running destructors).
+pub fn remove_pending() -> usize {
+    let pending = PENDING.lock().unwrap_or_else(|e| e.into_inner());
+    pending.iter().filter(|p| std::fs::remove_file(p).is_ok()).count()
+}
+
+/// Installs the signal handler: temporary files removed, exit status 130.
+pub fn on_signal_remove_temporaries() {
+    // a second handler cannot be installed (tests call main once): ignore that
+    let _ = ctrlc::set_handler(|| {
+        let n = remove_pending();
+        eprintln!(
+            "interrupted{}",
+            if n > 0 { format!(": removed {n} unfinished output file(s)") } else { String::new() }
+        );
+        std::process::exit(130);
+    });
 }

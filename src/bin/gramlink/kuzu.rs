@@ -196,6 +196,8 @@ struct EncryptArgs {
     report: PathBuf,
     #[arg(long)]
     seed: Option<u64>,
+    #[command(flatten)]
+    ledger: crate::ledger::LedgerFlags,
 }
 
 #[derive(Args)]
@@ -289,16 +291,19 @@ fn strings(v: &serde_json::Value, key: &str) -> Vec<Vec<String>> {
 }
 
 fn cmd_resolve(a: ResolveArgs) -> Result<()> {
-    let mut csv = String::new();
+    use gramlink::dataset::csv_cell;
+    let fail = |e: csv::Error| CliError::failed(format!("cannot write the links: {e}"));
+    // ids a spreadsheet would run as formulas are escaped (dataset::csv_cell); the CSV writer quotes
+    let mut w = csv::Writer::from_writer(Vec::new());
     let mut n = 0;
     if let (Some(m), Some(map)) = (&a.matches, &a.map) {
         let matched: std::collections::HashSet<String> =
             strings(&json_file(m, "gramlink/kuzu-matches")?, "pairs").into_iter().flatten().collect();
-        csv.push_str("a_handle,b_id\n");
+        w.write_record(["a_handle", "b_id"]).map_err(fail)?;
         for row in strings(&json_file(map, "gramlink/kuzu-pair-map")?, "pairs") {
             if let [id, handle, b_id] = row.as_slice() {
                 if matched.contains(id) {
-                    csv.push_str(&format!("{handle},{b_id}\n"));
+                    w.write_record([&*csv_cell(handle), &*csv_cell(b_id)]).map_err(fail)?;
                     n += 1;
                 }
             }
@@ -312,20 +317,28 @@ fn cmd_resolve(a: ResolveArgs) -> Result<()> {
                     _ => None,
                 })
                 .collect();
-        csv.push_str("a_id,b_id\n");
-        for line in io::read_text(links)?.lines().skip(1) {
-            if let Some((h, b_id)) = line.split_once(',') {
+        w.write_record(["a_id", "b_id"]).map_err(fail)?;
+        let text = io::read_text(links)?;
+        for (i, row) in csv::Reader::from_reader(text.as_bytes()).records().enumerate() {
+            let row = row.map_err(|e| {
+                CliError::from(gramlink::Error::from(gramlink::error::InputError::Csv {
+                    record: i + 1,
+                    reason: format!("{}: {e}", links.display()),
+                }))
+            })?;
+            if let (Some(h), Some(b_id)) = (row.get(0), row.get(1)) {
                 let id = owned
                     .get(h)
                     .ok_or_else(|| CliError::failed(format!("handle {h} is not one of A's real records")))?;
-                csv.push_str(&format!("{id},{b_id}\n"));
+                w.write_record([&*csv_cell(id), b_id]).map_err(fail)?;
                 n += 1;
             }
         }
     } else {
         return Err(CliError::usage("give --matches and --map (B), or --links and --report (A)"));
     }
-    io::write_atomic(&a.out, csv.as_bytes())?;
+    let csv = w.into_inner().map_err(|e| CliError::failed(format!("cannot write the links: {e}")))?;
+    io::write_atomic(&a.out, &csv)?;
     eprintln!("{n} links -> {}", a.out.display());
     Ok(())
 }
@@ -372,11 +385,16 @@ fn cmd_encrypt(a: EncryptArgs) -> Result<()> {
     let model = read_model(&a.model)?;
     let key = paillier::read_public_key(&io::read_text(&a.key)?).in_file(&a.key)?;
     let params = ReleaseParams::new(a.release.epsilon, a.release.wn, a.b_records)?;
+    let ledger = a.ledger.open(&a.input, params.epsilon, a.seed.is_some(), "kuzu encrypt")?;
     let table = read_table(&a.input, &rule)?;
     let mut rng = crate::randomness(a.seed, "the block sizes are")?;
     let bar = &mut crate::progress_bar::Bar::new();
     let (out, secrets) = roles::encrypt(&table, &rule, &model, &key, &params, &mut rng, bar)?;
     bar.finish();
+    if let Some(l) = ledger {
+        let what = format!("noisy block sizes of {} blocks -> {}", model.n_blocks(), a.out.display());
+        l.charge(params.epsilon, what)?;
+    }
     io::write_atomic(&a.out, &out)?;
     io::write_atomic(&a.report, roles::report_json(&secrets, &table.ids).as_bytes())?;
     eprintln!(

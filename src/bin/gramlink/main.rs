@@ -10,6 +10,7 @@ mod keys;
 mod krimp;
 mod kuzu;
 mod kuzu_eval;
+mod ledger;
 mod levers;
 mod linkage;
 mod options;
@@ -108,6 +109,8 @@ struct MineArgs {
     /// Seed for reproducible experiments: the base is then NOT private.
     #[arg(long)]
     seed: Option<u64>,
+    #[command(flatten)]
+    ledger: ledger::LedgerFlags,
     /// Where to write the noisy base (JSON).
     #[arg(long, short)]
     out: PathBuf,
@@ -160,6 +163,7 @@ struct UtilityArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    io::on_signal_remove_temporaries();
     let result = match cli.command {
         Command::Mine(a) => cmd_mine(a),
         Command::Merge(a) => cmd_merge(a),
@@ -191,19 +195,35 @@ fn main() -> ExitCode {
 
 fn cmd_mine(a: MineArgs) -> Result<()> {
     if let Some(schema) = &a.schema {
-        return record_steps::mine(schema, &a.records.input, a.seed, &a.out);
+        return record_steps::mine(schema, &a.records.input, a.seed, &a.ledger, &a.out);
     }
     let alphabet = a.records.read.alphabet()?;
     let mut config = a.preset.config();
     a.mine.apply(&mut config);
     // validate before reading the data, so bad parameters fail fast
     config.mine.validate(alphabet.len())?;
+    if let Some(q) = config.mine.public_q {
+        // every public q-gram is a dimension of every vector: say what that costs
+        let n = alphabet.len().saturating_pow(q as u32)
+            + if config.mine.padding { 2 * alphabet.len().saturating_pow(q as u32 - 1) } else { 0 };
+        if let Some(w) = gramlink::base::size_warning(n + config.mine.k) {
+            eprintln!("warning: --public-q {q} makes a shared base of up to {w}");
+        }
+    }
+    // the party's ledger refuses a run past its total before the data is read
+    let ledger = a.ledger.open(&a.records.input, config.mine.budget(), a.seed.is_some(), "mine")?;
     let dataset = a.records.read.load(&a.records.input, &alphabet)?;
     let rng = randomness(a.seed, "this base is")?;
     let mut owner = DataOwner::new(dataset, config.mine.budget(), rng).in_file(&a.records.input)?;
     let bar = &mut Bar::new();
     let base = owner.mine(&config.mine, bar)?;
     bar.finish();
+    // an exact (not private) base spends no ε: nothing to record
+    if let Some(l) = ledger.filter(|_| base.private) {
+        let what =
+            format!("noisy base of {} grams ({}) -> {}", base.grams.len(), base.params.miner.name(), a.out.display());
+        l.charge(owner.ledger().spent(), what)?;
+    }
     io::write_atomic(&a.out, write_noisy_base(&base).as_bytes())?;
     eprintln!(
         "mined {} grams from {} records with {} (ε spent {} of {}) -> {}",
@@ -233,6 +253,9 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
     let shared = merge_bases(&na, &nb, &config.mine)?;
     if !shared.is_private() {
         eprintln!("warning: the shared base is marked not private, and so is every batch embedded over it");
+    }
+    if let Some(w) = shared.size_warning() {
+        eprintln!("warning: a shared base of {w}");
     }
     io::write_atomic(&a.out, write_shared_base(&shared).as_bytes())?;
     println!("shared base: {} grams, fingerprint {}", shared.len(), shared.fingerprint());

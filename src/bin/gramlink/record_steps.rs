@@ -3,6 +3,7 @@
 //! the messages are [`gramlink::record::messages`] and the record batch).
 
 use crate::io::{self, InFile, Result};
+use crate::ledger::LedgerFlags;
 use crate::progress_bar::Bar;
 use crate::records::{load_schema, report, Report};
 use gramlink::clock::{Clock, SystemClock};
@@ -18,13 +19,19 @@ fn owner(schema: &Schema, input: &Path, rng: Randomness) -> Result<RecordOwner> 
 }
 
 /// `mine --schema`: the party's noisy bases, one per mined space.
-pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, out: &Path) -> Result<()> {
+pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, ledger: &LedgerFlags, out: &Path) -> Result<()> {
     let schema = load_schema(schema)?;
+    let budget = gramlink::dp::Epsilon::new(schema.epsilon).map_err(gramlink::Error::from)?;
+    let ledger = ledger.open(input, budget, seed.is_some(), "mine --schema")?;
     let rng = crate::randomness(seed, "these bases are")?;
     let mut owner = owner(&schema, input, rng)?;
     let bar = &mut Bar::new();
     let bases = owner.mine(bar)?;
     bar.finish();
+    if let Some(l) = ledger {
+        let what = format!("noisy bases of {} spaces -> {}", bases.bases.len(), out.display());
+        l.charge(owner.ledger().spent(), what)?;
+    }
     io::write_atomic(out, write_noisy_bases(&bases).as_bytes())?;
     let spaces: Vec<String> =
         bases.bases.iter().map(|(s, b)| format!("{s}: {} grams, ε {:.4}", b.grams.len(), b.params.epsilon)).collect();
