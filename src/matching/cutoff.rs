@@ -51,9 +51,11 @@ pub struct Cutoff {
 }
 
 impl Cutoff {
-    /// The largest edit bound among the kept candidates: the `ed` the data chose.
+    /// The `ed` the data chose: the largest edit bound holding at least 1 % of
+    /// the kept candidates (a handful kept farther out do not make it).
     pub fn chosen_ed(&self) -> u32 {
-        self.kept_by_edits.iter().rposition(|&k| k > 0).unwrap_or(0) as u32
+        let floor = (self.kept as f64 * 0.01).max(1.0);
+        self.kept_by_edits.iter().rposition(|&k| k as f64 >= floor).unwrap_or(0) as u32
     }
 
     /// One line: what was chosen, and why.
