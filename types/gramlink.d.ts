@@ -240,8 +240,10 @@ export interface PartialConfig {
 export interface ScenarioOptions {
   /** The public alphabet the records are normalized onto: "letters" (default), "letters+digits" or its symbols. */
   alphabet?: string;
-  /** The configuration, merged over the default field by field; its `thresholds.ed` is also the edits per record of B's copy. */
+  /** The configuration, merged over the default field by field; its `thresholds.ed` is also the edits per record of B's copy (one for "auto") unless `corruptEd` is given. */
   config?: PartialConfig;
+  /** Edits per record of B's copy, when they differ from the linkage's `thresholds.ed`. */
+  corruptEd?: number;
   /** Default 42 (the run is seeded: an experiment, not private). */
   seed?: number;
   /** The prefix tree's depth from A's mean record length (the scenario's definition) instead of `config.mine.hMax`. Default false. */
@@ -270,7 +272,9 @@ export interface SamplePair {
 
 export interface ScenarioResult {
   /** The options used, defaults filled in (the alphabet aside). */
-  options: { config: Config; seed: number; meanHMax: boolean; sample: number; keyed: boolean };
+  options: { config: Config; seed: number; meanHMax: boolean; sample: number; keyed: boolean; corruptEd?: number };
+  /** With `thresholds.ed` "auto": the matcher's fitted cut-off (what it kept, per number of edits). */
+  cutoff?: { bound: number; candidates: number; kept: number; lambda: number; keptByEdits: number[]; candidatesByEdits: number[]; matchEdits: number[]; iterations: number; converged: boolean };
   n: number;
   /** B records that normalized to empty after corruption. */
   bEmpty: number;
