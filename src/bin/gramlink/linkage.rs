@@ -278,7 +278,7 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
         s.shared.len()
     );
     eprintln!(
-        "{} pairs ({}, ed {}) from {} candidates in {:.0} ms -> {}",
+        "{} pairs ({}, ed {}) from {} candidate distances computed in {:.0} ms -> {}",
         s.pairs.len(),
         config.rule.describe(),
         config.thresholds.ed,
