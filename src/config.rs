@@ -11,7 +11,7 @@
 //! |---|---|---|
 //! | mined grams | 75 prefix-tree 3-grams of `^record$` | 75 prefix-tree 1–3-grams |
 //! | public grams | every 2-gram of Σ and the boundary grams (no budget) | none |
-//! | thresholds | sound, ed 1 | the paper's Algorithm 2, ed 1 |
+//! | thresholds | sound, ed `auto` (bound 2, cut-off fitted by the matcher) | the paper's Algorithm 2, ed 1 |
 //! | rule | `ranked`: q-gram filter, greedy one-to-one by cosine | `all`: every B within A's threshold |
 //!
 //! Both spend the same ε = 0.1 per party on the same mined part; the public grams
@@ -62,11 +62,90 @@ impl Preset {
     }
 }
 
+/// The edit distance a linkage allows: a number, or `auto` (the default of the
+/// recommended configuration): party A's thresholds and the q-gram filter then
+/// cover [`Ed::AUTO_BOUND`] edits, and the matcher keeps the candidates a
+/// cut-off fitted on them without labels calls matches
+/// ([`crate::matching::cutoff`]). One spelling everywhere: `--ed auto|N`, the
+/// JS `thresholds.ed` (`"auto"` or a number), messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ed {
+    Fixed(u32),
+    Auto,
+}
+
+impl Ed {
+    /// The generous bound of `auto`: NAMES at 3 edits costs ten times the
+    /// matcher's time of 2, and no data set measured (docs/RESULTS.md, "The
+    /// edit distance") gains 0.01 of F1 from it.
+    pub const AUTO_BOUND: u32 = 2;
+
+    /// The edits A's thresholds and the filter cover.
+    pub fn bound(self) -> u32 {
+        match self {
+            Ed::Fixed(n) => n,
+            Ed::Auto => Ed::AUTO_BOUND,
+        }
+    }
+
+    pub fn is_auto(self) -> bool {
+        self == Ed::Auto
+    }
+
+    /// `auto` or a number of edits.
+    pub fn parse(s: &str) -> Option<Ed> {
+        match s.trim() {
+            "auto" => Some(Ed::Auto),
+            n => n.parse().ok().map(Ed::Fixed),
+        }
+    }
+}
+
+impl From<u32> for Ed {
+    fn from(n: u32) -> Ed {
+        Ed::Fixed(n)
+    }
+}
+
+impl std::fmt::Display for Ed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Ed::Fixed(n) => write!(f, "{n}"),
+            Ed::Auto => f.write_str("auto"),
+        }
+    }
+}
+
+impl Serialize for Ed {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Ed::Fixed(n) => s.serialize_u32(*n),
+            Ed::Auto => s.serialize_str("auto"),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Ed {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Ed, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Raw {
+            N(u32),
+            S(String),
+        }
+        match Raw::deserialize(d)? {
+            Raw::N(n) => Ok(Ed::Fixed(n)),
+            Raw::S(s) => Ed::parse(&s)
+                .ok_or_else(|| serde::de::Error::custom(format!("ed {s:?} is neither \"auto\" nor a number of edits"))),
+        }
+    }
+}
+
 /// Party A's thresholds: for which edit distance, and how they are computed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct ThresholdOptions {
-    pub ed: u32,
+    pub ed: Ed,
     pub mode: ThresholdMode,
 }
 
@@ -112,28 +191,29 @@ impl Config {
                 padding: false,
                 public_q: None,
             },
-            thresholds: ThresholdOptions { ed: 1, mode: ThresholdMode::Paper },
+            thresholds: ThresholdOptions { ed: Ed::Fixed(1), mode: ThresholdMode::Paper },
             rule: Rule::All,
         }
     }
 
     /// The recommended configuration: every public 2-gram of Σ and the boundary
     /// 2-grams `^a`, `a$` (data-independent, no budget) plus 75 ε-DP mined
-    /// 3-grams of the padded records; the sound thresholds; the `ranked` rule.
+    /// 3-grams of the padded records; the sound thresholds for `ed auto`; the
+    /// `ranked` rule.
     ///
     /// Privacy: the same ε as the paper's configuration buys the same mined part.
     pub fn recommended() -> Config {
         let paper = Config::paper();
         Config {
             mine: MineOptions { q_min: 3, q_max: 3, padding: true, public_q: Some(2), ..paper.mine },
-            thresholds: ThresholdOptions { ed: 1, mode: ThresholdMode::Sound },
+            thresholds: ThresholdOptions { ed: Ed::Auto, mode: ThresholdMode::Sound },
             rule: Rule::Ranked,
         }
     }
 
     /// The configuration with the edit distance set (thresholds and filter).
-    pub fn with_ed(mut self, ed: u32) -> Config {
-        self.thresholds.ed = ed;
+    pub fn with_ed(mut self, ed: impl Into<Ed>) -> Config {
+        self.thresholds.ed = ed.into();
         self
     }
 }

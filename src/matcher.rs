@@ -10,7 +10,7 @@
 //! (docs/THREAT_MODEL.md). It spends no budget.
 
 use crate::error::{Error, ProtocolError};
-use crate::matching::{self, Candidates, MatchStats, Pair, Rule};
+use crate::matching::{self, cutoff::Cutoff, Candidates, MatchStats, Pair, Rule};
 use crate::protocol::{LinkedPair, MatchResult, VectorBatch};
 
 /// Checks that two batches can be linked ([`Matcher::new`]'s checks) and
@@ -45,6 +45,8 @@ pub struct Matcher {
     /// by the transform's proven rounding bound ([`crate::keyed::matching_thresholds`]).
     thresholds: Vec<f64>,
     ed: u32,
+    /// A asked for `ed auto`: the matcher fits the cut-off ([`matching::cutoff`]).
+    auto: bool,
 }
 
 /// A linkage: the rule, its pairs (rows of A and B), and what it cost.
@@ -53,6 +55,8 @@ pub struct Linkage {
     pub rule: Rule,
     pub pairs: Vec<Pair>,
     pub stats: MatchStats,
+    /// With `ed auto`: the fitted cut-off (what it chose, and why).
+    pub cutoff: Option<Cutoff>,
 }
 
 impl Matcher {
@@ -63,7 +67,8 @@ impl Matcher {
         let ed = check_pair(&a, &b)?;
         let values = a.thresholds.as_ref().map_or(&[][..], |t| t.values.as_slice());
         let thresholds = crate::keyed::batch_thresholds(&a.vectors, &b.vectors, values, a.transform.as_deref());
-        Ok(Matcher { a, b, thresholds, ed })
+        let auto = a.thresholds.as_ref().is_some_and(|t| t.auto);
+        Ok(Matcher { a, b, thresholds, ed, auto })
     }
 
     /// Reads both batches (JSON or binary) and checks them ([`Matcher::new`]).
@@ -101,11 +106,32 @@ impl Matcher {
         self.ed
     }
 
+    /// Whether A asked for `ed auto` (the matcher then fits the cut-off).
+    pub fn auto(&self) -> bool {
+        self.auto
+    }
+
     /// The pairs `rule` chooses from. The q-gram filter needs the base's shape,
     /// on both batches and the same.
     pub fn candidates(&self, rule: Rule) -> Result<(Candidates, MatchStats), Error> {
+        self.fitted_candidates(rule).map(|(c, s, _)| (c, s))
+    }
+
+    /// [`Matcher::candidates`], and with `ed auto` only those the fitted
+    /// cut-off keeps, with the fit. The cut-off needs the q-gram filter's edit
+    /// bounds: without them (a keyed batch, a rule other than `ranked`) every
+    /// candidate within the bound is kept and no fit is returned.
+    pub fn fitted_candidates(&self, rule: Rule) -> Result<(Candidates, MatchStats, Option<Cutoff>), Error> {
         let shape = self.a.shape.as_ref().filter(|s| self.b.shape.as_ref() == Some(*s));
-        matching::candidates(&self.a.vectors, &self.b.vectors, &self.thresholds, rule, self.ed, shape)
+        let (c, stats) =
+            matching::candidates(&self.a.vectors, &self.b.vectors, &self.thresholds, rule, self.ed, shape)?;
+        match c {
+            Candidates::Scored(scored) if self.auto => {
+                let (kept, fit) = matching::cutoff::fit(&scored, self.ed, self.a.ids.len(), self.b.ids.len());
+                Ok((Candidates::Scored(kept), stats, Some(fit)))
+            }
+            c => Ok((c, stats, None)),
+        }
     }
 
     /// The pairs `rule` keeps of `candidates`.
@@ -115,14 +141,14 @@ impl Matcher {
 
     /// Links the batches under `rule`.
     pub fn link(&self, rule: Rule) -> Result<Linkage, Error> {
-        let (c, stats) = self.candidates(rule)?;
+        let (c, stats, cutoff) = self.fitted_candidates(rule)?;
         let pairs = match (c, rule) {
             // every candidate: no copy of what may be millions of pairs
             (Candidates::Within(pairs), Rule::All) => pairs,
             (c, rule) => self.assign(&c, rule),
         };
         let stats = MatchStats { pairs: pairs.len() as u64, ..stats };
-        Ok(Linkage { rule, pairs, stats })
+        Ok(Linkage { rule, pairs, stats, cutoff })
     }
 
     /// A linkage as the match-result message: pairs by the parties' ids.

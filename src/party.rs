@@ -108,8 +108,9 @@ impl DataOwner {
 
     /// The records' thresholds over the shared base.
     pub fn thresholds(&self, base: &SharedBase, options: &ThresholdOptions) -> Result<ThresholdSet, Error> {
-        let values = crate::threshold::thresholds(base, self.dataset.records(), options.ed, &options.mode)?;
-        Ok(ThresholdSet { mode: options.mode.clone(), ed: options.ed, values })
+        let ed = options.ed.bound();
+        let values = crate::threshold::thresholds(base, self.dataset.records(), ed, &options.mode)?;
+        Ok(ThresholdSet { mode: options.mode.clone(), ed, auto: options.ed.is_auto(), values })
     }
 
     /// The party's vector batch: the vectors, party A's thresholds, the keyed

@@ -30,6 +30,8 @@ pub struct Session {
     pub candidate_count: u64,
     /// The pairs of `config.rule`.
     pub pairs: Vec<Pair>,
+    /// With `ed auto`: the matcher's fitted cut-off.
+    pub cutoff: Option<crate::matching::cutoff::Cutoff>,
     /// Milliseconds per step: `mine A`, `mine B`, `merge`, `embed A`, `embed B`,
     /// `match` (the candidates), `one-to-one` (the rule's choice).
     pub timings_ms: BTreeMap<String, f64>,
@@ -65,11 +67,11 @@ pub fn run(
     let vb = b.embed(&shared, &embed(Party::B), progress)?;
     lap("embed B", &mut timings);
     let matcher = Matcher::new(va, vb)?;
-    let (candidates, stats) = matcher.candidates(config.rule)?;
+    let (candidates, stats, cutoff) = matcher.fitted_candidates(config.rule)?;
     lap("match", &mut timings);
     let pairs = matcher.assign(&candidates, config.rule);
     lap("one-to-one", &mut timings);
-    Ok(Session { shared, matcher, candidates, candidate_count: stats.candidates, pairs, timings_ms: timings })
+    Ok(Session { shared, matcher, candidates, candidate_count: stats.candidates, pairs, cutoff, timings_ms: timings })
 }
 
 /// A party's mining error, named by party (both mine the same way).

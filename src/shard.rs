@@ -121,7 +121,9 @@ pub fn shard_candidates(
             let scored = match c {
                 Candidates::Scored(s) => s,
                 Candidates::Within(p) if rule == Rule::Ranked => matching::rank_by_cosine(&a.vectors, &bv, &p),
-                Candidates::Within(p) => p.into_iter().map(|pair| Scored { pair, score: pair.distance }).collect(),
+                Candidates::Within(p) => {
+                    p.into_iter().map(|pair| Scored { pair, score: pair.distance, edits: 0 }).collect()
+                }
             };
             (scored, stats)
         }

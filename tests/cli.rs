@@ -649,3 +649,26 @@ fn corrupt_makes_two_word_scale_data_with_its_truth() {
     ]);
     assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
 }
+
+/// `--ed auto` (the default) says what it chose and why, and chooses the
+/// corruption's edits on the scenario; `--ed N` overrides it; a bad value is
+/// refused by name.
+#[test]
+fn ed_auto_says_what_it_chose() {
+    let cities = data("cities.txt");
+    for corrupt in ["1", "2"] {
+        let o = gramlink(&["eval", "--data", &cities, "--corrupt-ed", corrupt]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains("ed auto"), "{out}");
+        let plural = if corrupt == "1" { "" } else { "s" };
+        assert!(out.contains(&format!("ed auto chose {corrupt} edit{plural}: of ")), "{out}");
+        assert!(out.contains("Fellegi–Sunter fit without labels"), "{out}");
+    }
+    let o = gramlink(&["eval", "--data", &cities, "--ed", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("ed auto chose"));
+    let o = gramlink(&["eval", "--data", &cities, "--ed", "two"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("neither auto nor a number"), "{}", stderr(&o));
+}

@@ -101,7 +101,10 @@ fn embed_makes_a_checked_batch_for_each_party() {
         let config = preset.config();
         let (a, b) = batches(&config, None);
         let t = a.thresholds.as_ref().expect("party A sends thresholds");
-        assert_eq!((t.ed, &t.mode), (config.thresholds.ed, &config.thresholds.mode));
+        assert_eq!(
+            (t.ed, t.auto, &t.mode),
+            (config.thresholds.ed.bound(), config.thresholds.ed.is_auto(), &config.thresholds.mode)
+        );
         assert!(b.thresholds.is_none(), "party B sends none");
         assert!(a.shape.is_some() && a.transform.is_none());
         assert_eq!(a.fingerprint, b.fingerprint);

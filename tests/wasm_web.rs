@@ -32,9 +32,9 @@ fn defaults_are_the_cores() {
     assert_eq!(config, Config::recommended());
     assert_eq!(json(&get(&d, "scenario")), serde_json::to_value(ScenarioOptions::default()).unwrap());
     assert_eq!(get(&get(&d, "owner"), "alphabet").as_string().unwrap(), "letters");
-    assert_eq!(json(&get(&get(&d, "config"), "thresholds")), serde_json::json!({"ed": 1, "mode": "sound"}));
+    assert_eq!(json(&get(&get(&d, "config"), "thresholds")), serde_json::json!({"ed": "auto", "mode": "sound"}));
     assert_eq!(json(&get(&get(&d, "config"), "rule")), serde_json::json!("ranked"));
-    assert_eq!(json(&get(&get(&d, "embed"), "thresholds")), serde_json::json!({"ed": 1, "mode": "sound"}));
+    assert_eq!(json(&get(&get(&d, "embed"), "thresholds")), serde_json::json!({"ed": "auto", "mode": "sound"}));
     let presets = get(&d, "presets");
     for p in Preset::ALL {
         let c: Config = serde_wasm_bindgen::from_value(get(&presets, p.name())).unwrap();

@@ -74,8 +74,12 @@ export interface MineOptions {
 export type ThresholdMode = 'paper' | 'sound' | { global: number | null };
 
 export interface ThresholdOptions {
-  /** Edit distance. Default 1 (at most 10). */
-  ed?: number;
+  /**
+   * Edit distance: a number of edits (at most 10), or "auto" (the default): party A's
+   * thresholds then cover 2 edits and the matcher keeps the candidates a cut-off fitted
+   * on them without labels calls matches (`MatchOutput.cutoff` says what it chose).
+   */
+  ed?: number | 'auto';
   /** Default "sound" (the paper's: "paper"). */
   mode?: ThresholdMode;
 }
@@ -83,7 +87,7 @@ export interface ThresholdOptions {
 export interface EmbedOptions {
   /** Default "A". Party A's batch carries thresholds. */
   party?: 'A' | 'B' | 'a' | 'b';
-  /** Party A: default `{ed: 1, mode: "sound"}`; party B: none unless given. */
+  /** Party A: default `{ed: "auto", mode: "sound"}`; party B: none unless given. */
   thresholds?: ThresholdOptions;
   /** Return the compact binary form (Uint8Array) instead of JSON. Default false. */
   binary?: boolean;
@@ -179,7 +183,7 @@ export class DataOwner {
   /** The records' vectors, row-major (`size` rows), for local use. */
   embedVectors(sharedBase: BaseMessage): Float32Array;
   /** Per-record thresholds. Defaults: ed 1, mode "sound". */
-  thresholds(sharedBase: BaseMessage, ed?: number | null, mode?: ThresholdMode | null): Float64Array;
+  thresholds(sharedBase: BaseMessage, ed?: number | 'auto' | null, mode?: ThresholdMode | null): Float64Array;
 }
 
 /** The shared base's fingerprint (SHA-256 hex, checked against its content), to compare out of band. */
@@ -209,6 +213,8 @@ export interface MatchOutput {
   candidates: number;
   /** Number of pairs. */
   count: number;
+  /** With `ed: "auto"` (and the q-gram filter): what the fitted cut-off chose, and why. */
+  cutoff?: string;
   /** Pair i links row `a[i]` of A's batch with row `b[i]` of B's, at `distances[i]`. */
   a: Uint32Array;
   b: Uint32Array;
@@ -252,8 +258,10 @@ export interface PartialConfig {
 export interface ScenarioOptions {
   /** The public alphabet the records are normalized onto: "letters" (default), "letters+digits" or its symbols. */
   alphabet?: string;
-  /** The configuration, merged over the default field by field; its `thresholds.ed` is also the edits per record of B's copy. */
+  /** The configuration, merged over the default field by field; its `thresholds.ed` is also the edits per record of B's copy (one for "auto") unless `corruptEd` is given. */
   config?: PartialConfig;
+  /** Edits per record of B's copy, when they differ from the linkage's `thresholds.ed`. */
+  corruptEd?: number;
   /** Default 42 (the run is seeded: an experiment, not private). */
   seed?: number;
   /** The prefix tree's depth from A's mean record length (the scenario's definition) instead of `config.mine.hMax`. Default false. */
@@ -282,7 +290,9 @@ export interface SamplePair {
 
 export interface ScenarioResult {
   /** The options used, defaults filled in (the alphabet aside). */
-  options: { config: Config; seed: number; meanHMax: boolean; sample: number; keyed: boolean };
+  options: { config: Config; seed: number; meanHMax: boolean; sample: number; keyed: boolean; corruptEd?: number };
+  /** With `thresholds.ed` "auto": the matcher's fitted cut-off (what it kept, per number of edits). */
+  cutoff?: { bound: number; candidates: number; kept: number; lambda: number; keptByEdits: number[]; candidatesByEdits: number[]; matchEdits: number[]; iterations: number; converged: boolean };
   n: number;
   /** B records that normalized to empty after corruption. */
   bEmpty: number;
@@ -385,6 +395,8 @@ export interface BatchInfo {
   /** Set when the batch carries thresholds (party A's). */
   thresholdMode: string | null;
   ed: number | null;
+  /** Party A asked for `ed: "auto"` (`ed` is then the bound; the matcher fits the cut-off). */
+  auto: boolean;
   transform: string | null;
 }
 

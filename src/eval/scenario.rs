@@ -24,7 +24,8 @@ use std::collections::BTreeMap;
 #[serde(default, rename_all = "camelCase")]
 pub struct ScenarioOptions {
     /// The configuration both parties and the matcher run; its edit distance
-    /// (`thresholds.ed`) is also how many edits corrupt B's copy.
+    /// (`thresholds.ed`) is also how many edits corrupt B's copy (one for `auto`)
+    /// unless `corrupt_ed` says otherwise.
     pub config: Config,
     pub seed: u64,
     /// Set the prefix tree's depth to A's rounded mean record length, as
@@ -70,9 +71,13 @@ impl ScenarioOptions {
         self
     }
 
-    /// The edit distance: of the corruption, the thresholds and the filter.
+    /// The edits per B record of the corruption: `corrupt_ed`, else the
+    /// configuration's edit distance (1 for `ed auto`, the scenario's default).
     pub fn ed(&self) -> u32 {
-        self.config.thresholds.ed
+        self.corrupt_ed.unwrap_or(match self.config.thresholds.ed {
+            crate::config::Ed::Fixed(n) => n,
+            crate::config::Ed::Auto => 1,
+        })
     }
 }
 
@@ -110,6 +115,9 @@ pub struct ScenarioResult {
     pub fingerprint: String,
     pub timings_ms: BTreeMap<String, f64>,
     pub sample: Vec<SamplePair>,
+    /// With `ed auto`: the matcher's fitted cut-off (what it chose, and why).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cutoff: Option<crate::matching::cutoff::Cutoff>,
 }
 
 /// Party B's records and the truth: `b[j] = corrupt(a[perm[j]])`, `truth[i] = j`.
@@ -154,8 +162,7 @@ pub fn run_scenario(
     let mut rng = Randomness::seeded(options.seed);
     let (mut rng_corrupt, rng_a, rng_b) = (rng.fork(), rng.fork(), rng.fork());
 
-    let (b_all, truth_all) =
-        corrupted_copy(a_records, options.corrupt_ed.unwrap_or(options.ed()), alphabet, &mut rng_corrupt);
+    let (b_all, truth_all) = corrupted_copy(a_records, options.ed(), alphabet, &mut rng_corrupt);
     // B's records that normalize to empty are left out, as any party does
     let mut b_index = vec![u32::MAX; b_all.len()];
     let mut b_records = Vec::with_capacity(b_all.len());
@@ -235,5 +242,6 @@ pub fn run_scenario(
         fingerprint: run.shared.fingerprint().to_string(),
         timings_ms: timings,
         sample,
+        cutoff: run.cutoff,
     })
 }

@@ -6,6 +6,7 @@
 //! function, and a test compares it with [`brute_force`] on random data with ties.
 
 mod brute;
+pub mod cutoff;
 mod distance;
 mod index;
 mod lattice;
@@ -20,7 +21,7 @@ pub use distance::distance;
 pub use index::{range_match, range_match_sequential};
 pub use nearest::nearest;
 pub use one_to_one::one_to_one;
-pub use qgram::{one_to_one_scored, scored_match, scored_match_rows, Scored, PER_ROW};
+pub use qgram::{edit_bound, one_to_one_scored, scored_match, scored_match_rows, Scored, PER_ROW};
 
 use crate::embed::{BatchVectors, Vectors};
 use crate::error::Error;
@@ -301,6 +302,10 @@ pub fn rank_by_cosine(a: &BatchVectors, b: &BatchVectors, pairs: &[Pair]) -> Vec
     let nb: Vec<f64> = (0..b.len()).map(|r| norm(b, r)).collect();
     pairs
         .iter()
-        .map(|p| Scored { pair: *p, score: qgram::cosine_distance(na[p.a as usize], nb[p.b as usize], p.distance) })
+        .map(|p| Scored {
+            pair: *p,
+            score: qgram::cosine_distance(na[p.a as usize], nb[p.b as usize], p.distance),
+            edits: 0,
+        })
         .collect()
 }

@@ -34,7 +34,12 @@ pub struct ThresholdSet {
     /// How they were computed; a message records its name only (`paper`,
     /// `sound`, `global`: a global value is in `values`).
     pub mode: crate::threshold::ThresholdMode,
+    /// The edits the thresholds (and the matcher's q-gram filter) cover.
     pub ed: u32,
+    /// Party A asks the matcher to choose the pairs from the data (`ed auto`):
+    /// `ed` is then a generous bound, and the matcher keeps the candidates a
+    /// cut-off fitted without labels calls matches ([`crate::matching::cutoff`]).
+    pub auto: bool,
     pub values: Vec<f64>,
 }
 
@@ -96,6 +101,9 @@ pub(super) struct BatchHeader {
 pub(super) struct ThresholdHeader {
     mode: String,
     ed: u32,
+    /// Absent when false, so a batch with a fixed `ed` reads as before.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    auto: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     values: Option<Vec<f64>>,
 }
@@ -198,6 +206,7 @@ impl VectorBatch {
             thresholds: self.thresholds.as_ref().map(|t| ThresholdHeader {
                 mode: t.mode.name().to_string(),
                 ed: t.ed,
+                auto: t.auto,
                 values: with_threshold_values.then(|| t.values.clone()),
             }),
             transform: self.transform.clone(),
@@ -271,6 +280,7 @@ impl VectorBatch {
                     ),
                 })?,
                 ed: t.ed,
+                auto: t.auto,
                 values: values.or(t.values).ok_or_else(|| ProtocolError::Invalid {
                     what: "vector batch".into(),
                     reason: "thresholds are announced but have no values".into(),

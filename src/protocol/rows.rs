@@ -107,7 +107,12 @@ mod tests {
             fingerprint: "ab".repeat(32),
             ids: (0..5).map(|i| format!("r{i}")).collect(),
             vectors: BatchVectors::Dense(Vectors { dim: 3, data: (0..15).map(|x| x as f32 / 4.0).collect() }),
-            thresholds: Some(ThresholdSet { mode: ThresholdMode::Sound, ed: 1, values: vec![0.5, 1.0, 1.5, 2.0, 2.5] }),
+            thresholds: Some(ThresholdSet {
+                mode: ThresholdMode::Sound,
+                ed: 1,
+                auto: false,
+                values: vec![0.5, 1.0, 1.5, 2.0, 2.5],
+            }),
             transform: None,
             shape: None,
             private: true,

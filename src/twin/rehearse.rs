@@ -153,7 +153,11 @@ mod tests {
     #[test]
     fn grid_runs_on_small_sets() {
         let names: Vec<String> = include_str!("../../data/names.txt").lines().take(300).map(String::from).collect();
-        let grid: Vec<Choice> = default_grid().into_iter().filter(|c| c.config.thresholds.ed == 1).take(2).collect();
+        let grid: Vec<Choice> = default_grid()
+            .into_iter()
+            .filter(|c| c.config.thresholds.ed == crate::config::Ed::Fixed(1))
+            .take(2)
+            .collect();
         let clock = crate::clock::NoClock;
         let rows =
             run_grid(&[&names], &Alphabet::default(), &grid, 1, 7, &clock, &mut crate::progress::NoProgress).unwrap();

@@ -139,6 +139,8 @@ struct BatchInfo {
     /// The threshold mode and edit distance, when the batch carries thresholds.
     threshold_mode: Option<&'static str>,
     ed: Option<u32>,
+    /// A asked for `ed auto` (`ed` is then the bound; the matcher fits the cut-off).
+    auto: bool,
     transform: Option<String>,
 }
 
@@ -155,6 +157,7 @@ pub fn batch_info(batch: JsValue) -> Result<JsValue, JsValue> {
         dim: b.vectors.dim(),
         threshold_mode: b.thresholds.as_ref().map(|t| t.mode.name()),
         ed: b.thresholds.as_ref().map(|t| t.ed),
+        auto: b.thresholds.as_ref().is_some_and(|t| t.auto),
         transform: b.transform.clone(),
     })
 }

@@ -74,7 +74,7 @@ impl Matcher {
         self.matcher.a().vectors.dim()
     }
 
-    /// Links the batches. Returns `{rule, fingerprint, candidates, count, a:
+    /// Links the batches. Returns `{rule, fingerprint, candidates, count, cutoff?, a:
     /// Uint32Array, b: Uint32Array, distances: Float64Array, aIds: string[], bIds:
     /// string[]}`: pair i is row `a[i]` of A and row `b[i]` of B.
     #[wasm_bindgen(js_name = "match")]
@@ -86,6 +86,10 @@ impl Matcher {
         set(&out, "fingerprint", self.matcher.a().fingerprint.as_str());
         set(&out, "candidates", linkage.stats.candidates as f64);
         set(&out, "count", pairs.len() as f64);
+        // with `ed auto`: what the fitted cut-off chose, and why (one sentence)
+        if let Some(c) = &linkage.cutoff {
+            set(&out, "cutoff", c.describe().as_str());
+        }
         let ia: Vec<u32> = pairs.iter().map(|p| p.a).collect();
         let ib: Vec<u32> = pairs.iter().map(|p| p.b).collect();
         let d: Vec<f64> = pairs.iter().map(|p| p.distance).collect();

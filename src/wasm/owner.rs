@@ -329,7 +329,10 @@ impl DataOwner {
         let base = self::shared_base(&shared_base)?;
         let mut t = ThresholdOptions::default();
         if !(ed.is_undefined() || ed.is_null()) {
-            t.ed = count_arg(&ed, "ed", 0)?;
+            t.ed = match ed.as_string().as_deref() {
+                Some("auto") => crate::config::Ed::Auto,
+                _ => count_arg(&ed, "ed", 0)?.into(),
+            };
         }
         if !(mode.is_undefined() || mode.is_null()) {
             t.mode = serde_wasm_bindgen::from_value::<ThresholdMode>(mode)

@@ -6,7 +6,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, open, downloadFrom, screenshots, ownerFixtures, root } from './harness.mjs';
+import { start, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced } from './harness.mjs';
+import { mkdirSync } from 'node:fs';
 
 let h;
 before(async () => {
@@ -20,6 +21,7 @@ const text = (page, sel) => page.locator(sel).textContent();
 
 /** Loads a CSV on an owner page, mines with ε (budget the same), returns nothing. */
 async function ownerLoadAndMine(page, csvPath, { epsilon = '1' } = {}) {
+  await openAdvanced(page);
   await page.setInputFiles('#file', csvPath);
   await page.selectOption('#column', 'name');
   await page.selectOption('#id-column', 'id');
@@ -102,7 +104,7 @@ test('two data owners exchange files through the owner page; the matcher links t
   await pm.waitForSelector('#match:enabled');
   const dims = Number((await text(pm, '#batch-a-info')).match(/(\d+) dimensions/)[1]);
   assert.ok(dims > 750, `the recommended base: public 2-grams and mined 3-grams, ${dims} dimensions`);
-  assert.match(await text(pm, '#batch-a-info'), /party A, 1,000 records, \d+ dimensions, sound thresholds for ed 1/);
+  assert.match(await text(pm, '#batch-a-info'), /party A, 1,000 records, \d+ dimensions, sound thresholds for ed 2 \(ed auto: this page fits the cut-off\)/);
   assert.equal(await pm.locator('#rule').inputValue(), 'ranked', 'the default rule');
   await pm.click('#match');
   await pm.waitForSelector('#results:not([hidden])', { timeout: 120_000 });
@@ -164,6 +166,7 @@ test('two data owners exchange files through the owner page; the matcher links t
 test('owner page: each error is shown in words next to its control', async () => {
   const p = await h.page();
   await open(p, h.url, 'owner.html');
+  await openAdvanced(p);
 
   // bad file: binary content
   await p.setInputFiles('#file', h.file('photo.txt', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0x0d, 0xff, 0xfe])));
@@ -293,6 +296,7 @@ test('demo page: the scenario gives F1, timings, sample and three charts; bad pa
 test('NAMES (149,910 rows) on the owner page: timing of each step; the page stays responsive; Cancel works', async () => {
   const p = await h.page();
   await open(p, h.url, 'owner.html');
+  await openAdvanced(p);
   const names = path.join(root, 'data/names.txt');
   const t = {};
   let t0 = Date.now();
@@ -378,4 +382,45 @@ test('the owner page keeps its privacy ledger per file: Load, a reload and a can
   assert.equal(exported.spends.length, 1);
   assert.match(exported.spends[0].released, /noisy base of \d+ grams/);
   assert.deepEqual(p.errors, []);
+});
+
+test('owner page, the simple path: file, column, one button; the expert settings folded under Advanced', async () => {
+  const fx = ownerFixtures('cities.txt', 1000);
+  const shotsDir = path.join(root, 'docs/screenshots');
+  mkdirSync(shotsDir, { recursive: true });
+  for (const [tag, viewport] of [['1366x768', { width: 1366, height: 768 }], ['390x844', { width: 390, height: 844 }]]) {
+    const p = await h.page(viewport);
+    await open(p, h.url, 'owner.html');
+    // folded by default, defaults filled in (shown when opened)
+    for (const id of ['advanced-file', 'advanced-mine']) assert.equal(await p.locator(`#${id}`).getAttribute('open'), null, id);
+    assert.equal(await p.isVisible('#q-min'), false);
+    assert.equal(await p.inputValue('#ed'), 'auto');
+    await p.screenshot({ path: path.join(shotsDir, `owner-start-${tag}.png`) });
+    await p.setInputFiles('#file', h.file('a.csv', fx.a));
+    await p.selectOption('#column', 'name');
+    await p.click('#quick');
+    await p.waitForSelector('#base-out:not([hidden])', { timeout: 120_000 });
+    assert.match(await text(p, '#budget-text'), /^0\.1(000)? of 0\.1(000)? /);
+    await p.locator('#base-summary').scrollIntoViewIfNeeded();
+    await p.screenshot({ path: path.join(shotsDir, `owner-mined-${tag}.png`) });
+    assert.deepEqual(p.errors, []);
+    await p.context().close();
+  }
+});
+
+test('index page: "Try it with sample data" runs both parties and the matcher on CITIES in one tab: precision, recall, F1', async () => {
+  const p = await h.page();
+  await p.goto(h.url + 'index.html');
+  await p.click('#try-sample');
+  await p.waitForSelector('#result:not([hidden]), #run-error:not(:empty)', { timeout: 180_000 });
+  assert.equal(await text(p, '#run-error'), '');
+  const f1 = Number(await p.locator('#result').getAttribute('data-f1'));
+  const [pr, re] = [Number(await text(p, '#precision')), Number(await text(p, '#recall'))];
+  console.log(`# sample data (CITIES, 5,000, one edit, ed auto): precision ${pr} recall ${re} F1 ${f1.toFixed(4)}`);
+  assert.ok(f1 > 0.95 && pr > 0.95 && re > 0.95, `F1 ${f1}`);
+  assert.match(await text(p, '#result-summary'), /5,000 records in A and B.*Edit distance auto: of [\d,]+ candidates within 2 edits/);
+  // the browser's own request for the favicon of the page navigated to (the demo
+  // page's policy allows no data: image) is not the app's error
+  assert.deepEqual(p.errors.filter((e) => !/Loading the image 'data:,'/.test(e)), []);
+  await p.context().close();
 });

@@ -131,3 +131,10 @@ export async function audit(page) {
 
 /** The serious and critical ones of `audit`'s violations. */
 export const serious = (violations) => violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+
+/** Opens every "Advanced" disclosure of a page (the expert settings; folded by default). */
+export async function openAdvanced(page) {
+  await page.evaluate(() => {
+    for (const d of document.querySelectorAll('details.advanced')) d.open = true;
+  });
+}

@@ -218,7 +218,16 @@ test('runScenario returns the evaluation as a plain object', () => {
   const c = r.options.config;
   assert.equal(c.thresholds.mode, 'sound');
   assert.equal(c.mine.k, 75, 'defaults filled in');
-  assert.deepEqual(c, defaults().presets.recommended, 'the recommended configuration');
+  const rec = defaults().presets.recommended;
+  assert.equal(rec.thresholds.ed, 'auto', 'ed auto by default');
+  assert.deepEqual(c, { ...rec, thresholds: { ...rec.thresholds, ed: 1 } }, 'the recommended configuration, ed 1');
+  assert.equal(r.cutoff, undefined, 'a fixed ed fits no cut-off');
+  // ed auto (the default): the matcher's fit says what it kept
+  const auto = runScenario(cities.slice(0, 1000), { seed: 42, corruptEd: 2 });
+  assert.equal(auto.options.config.thresholds.ed, 'auto');
+  assert.equal(auto.cutoff.bound, 2);
+  assert.ok(auto.cutoff.kept > 0 && auto.cutoff.kept <= auto.cutoff.candidates);
+  assert.ok(auto.f1 > 0.8, `F1 ${auto.f1}`);
   // the paper's configuration, as a whole
   const paper = runScenario(cities.slice(0, 1000), { config: defaults().presets.paper });
   assert.deepEqual(paper.options.config, defaults().presets.paper);

@@ -91,6 +91,9 @@ export function showError(control, err) {
   const text = typeof err === 'string' ? err : describe(err);
   if (slot) slot.textContent = text;
   if (control.matches('input, select, textarea')) control.setAttribute('aria-invalid', 'true');
+  // an error on an expert setting opens its "Advanced" disclosure, so it is seen
+  const details = control.closest('details');
+  if (details) details.open = true;
   return text;
 }
 

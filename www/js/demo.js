@@ -35,6 +35,7 @@ function applyPreset(name) {
   el('q-max').value = c.mine.qMax;
   el('mode').value = typeof c.thresholds.mode === 'string' ? c.thresholds.mode : 'global';
   el('rule').value = c.rule;
+  el('link-ed').value = c.thresholds.ed;
   el('preset-hint').textContent = c.mine.publicQ
     ? `every public ${c.mine.publicQ}-gram (no budget) + mined grams of ^record$`
     : 'mined grams only (the paper)';
@@ -49,13 +50,15 @@ async function init() {
     const c = all.config;
     el('epsilon').value = c.mine.epsilon;
     el('k').value = c.mine.k;
-    el('ed').value = c.thresholds.ed;
+    el('ed').value = 1;
+    el('link-ed').value = c.thresholds.ed;
     el('miner').value = c.mine.miner;
     el('strategy').value = c.mine.strategy;
     el('seed').value = all.scenario.seed;
     el('preset').value = 'recommended';
     applyPreset('recommended');
     document.body.dataset.ready = 'true';
+    if (location.hash === '#sample') el('sample-run').click();
   } catch (e) {
     showError(el('run'), `gramlink could not start: ${describe(e)}`);
   }
@@ -77,8 +80,10 @@ function options() {
     miner: el('miner').value,
     strategy: el('strategy').value,
   };
+  const linkEd = el('link-ed').value.trim().toLowerCase();
+  const corruptEd = numberField(el('ed'), { min: 0, max: 10, integer: true });
   const thresholds = {
-    ed: numberField(el('ed'), { min: 0, max: 10, integer: true }),
+    ed: linkEd === 'auto' ? 'auto' : numberField(el('link-ed'), { min: 0, max: 10, integer: true }),
     mode: el('mode').value === 'global' ? { global: null } : el('mode').value,
   };
   const seed = numberField(el('seed'), { min: 0, max: Number.MAX_SAFE_INTEGER, integer: true });
@@ -88,7 +93,7 @@ function options() {
   }
   const n = numberField(el('n'), { min: 2, integer: true });
   // the tree's depth from the data, as the evaluation scenario defines it
-  return { o: { seed, meanHMax: true, config: { mine, thresholds, rule: el('rule').value } }, n };
+  return { o: { seed, meanHMax: true, corruptEd, config: { mine, thresholds, rule: el('rule').value } }, n };
 }
 
 /** `o` with its configuration changed by `change` (a copy). */
@@ -131,6 +136,18 @@ async function busy(work) {
 }
 el('cancel').addEventListener('click', () => worker.cancel());
 
+// sample data: CITIES, all of it, the default settings, one button
+el('sample-run').addEventListener('click', () => {
+  el('dataset').value = 'cities';
+  showHint();
+  el('n').value = 5000;
+  el('preset').value = 'recommended';
+  applyPreset('recommended');
+  el('ed').value = 1;
+  el('run').click();
+  el('result').scrollIntoView?.();
+});
+
 el('run').addEventListener('click', () =>
   busy(async (onProgress) => {
     const { o, n } = options();
@@ -147,7 +164,7 @@ function show(r) {
   el('pairs').textContent = r.pairs.toLocaleString('en');
   el('other').textContent = fmt(r.otherRule.f1);
   el('other-k').textContent = `F1 with the ${r.options.config.rule === 'all' ? 'greedy one-to-one' : 'paper'} rule`;
-  el('result-summary').textContent = `${r.n.toLocaleString('en')} records in A and B (${r.bEmpty} B records normalized to empty); ${r.truePairs.toLocaleString('en')} true pairs linked of ${r.n.toLocaleString('en')}; ${r.trueOutsideThreshold.toLocaleString('en')} true pairs were farther than A's threshold (mean threshold ${fmt(r.meanThreshold, 2)}); shared base of ${r.base.length} grams (prefix-tree depth ${r.hMax}), fingerprint ${r.fingerprint.slice(0, 16)}…`;
+  el('result-summary').textContent = `${r.n.toLocaleString('en')} records in A and B (${r.bEmpty} B records normalized to empty); ${r.truePairs.toLocaleString('en')} true pairs linked of ${r.n.toLocaleString('en')}; ${r.trueOutsideThreshold.toLocaleString('en')} true pairs were farther than A's threshold (mean threshold ${fmt(r.meanThreshold, 2)}); shared base of ${r.base.length} grams (prefix-tree depth ${r.hMax}), fingerprint ${r.fingerprint.slice(0, 16)}…${r.cutoff ? `. Edit distance auto: of ${r.cutoff.candidates.toLocaleString('en')} candidates within ${r.cutoff.bound} edits, a fit without labels kept ${r.cutoff.kept.toLocaleString('en')} as matches (${r.cutoff.keptByEdits.join(' / ')} at ${r.cutoff.keptByEdits.map((_, i) => i).join(' / ')} edits).` : ''}`;
   const total = Object.values(r.timingsMs).reduce((a, b) => a + b, 0);
   $('#timings tbody').replaceChildren(...[...Object.entries(r.timingsMs), ['total', total]].map(([k, v]) => row([k, ms(v)], [false, true])));
   $('#sample tbody').replaceChildren(...r.sample.map((s) => row([s.a, s.b, fmt(s.distance, 3), s.correct ? 'yes' : 'no'], [false, false, true, false])));
@@ -171,7 +188,8 @@ el('charts').addEventListener('click', () =>
     // F1 against a global threshold: the same seeded bases, thresholds around Δq·ed
     const m = o.config.mine;
     const dq = m.qMax - m.qMin + 1 + (m.publicQ && (m.publicQ < m.qMin || m.publicQ > m.qMax) ? 1 : 0);
-    const center = Math.max(1, dq * o.config.thresholds.ed);
+    // with ed auto, around its bound (2 edits)
+    const center = Math.max(1, dq * (o.config.thresholds.ed === 'auto' ? 2 : o.config.thresholds.ed));
     const ts = Array.from({ length: 12 }, (_, i) => +((center * (i + 1)) / 6).toFixed(3));
     const personal = o.config.thresholds.mode === 'sound' ? 'sound' : 'paper';
     const tRuns = [...ts.map((t) => varied(o, (c) => { c.thresholds.mode = { global: t }; })), varied(o, (c) => { c.thresholds.mode = personal; })];

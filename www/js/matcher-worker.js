@@ -14,7 +14,7 @@ serveOps({
     try {
       const r = m.match({ rule });
       const info = { fingerprint: m.fingerprint, sizeA: m.sizeA, sizeB: m.sizeB, dim: m.dim };
-      const out = { ...info, rule: r.rule, candidates: r.candidates, count: r.count, aIds: r.aIds, bIds: r.bIds, distances: r.distances };
+      const out = { ...info, rule: r.rule, candidates: r.candidates, count: r.count, cutoff: r.cutoff, aIds: r.aIds, bIds: r.bIds, distances: r.distances };
       return transferring(out, [r.distances.buffer]);
     } finally {
       m.free();

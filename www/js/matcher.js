@@ -30,7 +30,7 @@ async function check(id) {
     if (want === 'A' && i.thresholdMode === null) {
       throw new Error(`this is party ${i.party}'s batch without thresholds; party A's batch must carry them (embed it as party A)`);
     }
-    hint.textContent = `party ${i.party}, ${i.size.toLocaleString('en')} records, ${i.dim} dimensions${i.thresholdMode ? `, ${i.thresholdMode} thresholds for ed ${i.ed}` : ''}; base ${i.fingerprint.slice(0, 12)}…`;
+    hint.textContent = `party ${i.party}, ${i.size.toLocaleString('en')} records, ${i.dim} dimensions${i.thresholdMode ? `, ${i.thresholdMode} thresholds for ed ${i.ed}${i.auto ? ' (ed auto: this page fits the cut-off)' : ''}` : ''}; base ${i.fingerprint.slice(0, 12)}…`;
     info[id] = i;
   } catch (e) {
     hint.textContent = '';
@@ -65,7 +65,7 @@ el('match').addEventListener('click', async () => {
     result = await worker.call('match', { a, b, rule: el('rule').value }, null, [a, b]);
     const t = performance.now() - t0;
     el('status').textContent = '';
-    el('summary').textContent = `${result.count.toLocaleString('en')} linked pairs (${result.rule} rule) between ${result.sizeA.toLocaleString('en')} A records and ${result.sizeB.toLocaleString('en')} B records; ${result.candidates.toLocaleString('en')} candidate distances computed; ${result.dim} dimensions; ${Math.round(t)} ms.`;
+    el('summary').textContent = `${result.count.toLocaleString('en')} linked pairs (${result.rule} rule) between ${result.sizeA.toLocaleString('en')} A records and ${result.sizeB.toLocaleString('en')} B records; ${result.candidates.toLocaleString('en')} candidate distances computed; ${result.dim} dimensions; ${Math.round(t)} ms.${result.cutoff ? ` ${result.cutoff}.` : ''}`;
     el('summary').dataset.count = String(result.count);
     el('fingerprint').textContent = result.fingerprint;
     order = Array.from({ length: result.count }, (_, i) => i);

@@ -148,6 +148,7 @@ el('file').addEventListener('change', async () => {
   }
   await setFormat();
   el('load').disabled = false;
+  el('quick').disabled = false;
   el('load-status').textContent = `${f.name}: ${f.size.toLocaleString('en')} bytes, read locally`;
 });
 el('format').addEventListener('change', () => {
@@ -182,14 +183,15 @@ async function load(args) {
   return r;
 }
 
-el('load').addEventListener('click', async () => {
+/** Loads and normalizes the chosen file; true when it loaded. */
+async function loadFile() {
   clearErrors($('#step-file'));
-  if (!state.bytes) return showError(el('file'), 'choose a file first');
+  if (!state.bytes) return showError(el('file'), 'choose a file first') && false;
   let budget;
   try {
     budget = numberField(el('owner-budget'), { above: 0, max: 1000 });
   } catch {
-    return;
+    return false;
   }
   const csv = el('format').value === 'csv';
   const args = {
@@ -200,8 +202,8 @@ el('load').addEventListener('click', async () => {
     alphabet: el('alphabet').value,
     budget,
   };
-  if (csv && !args.column) return showError(el('column'), 'the file has no header row to pick a column from; is it a text file?');
-  if (csv && args.idColumn && args.idColumn === args.column) return showError(el('id-column'), 'the id column must differ from the column to link');
+  if (csv && !args.column) return showError(el('column'), 'the file has no header row to pick a column from; is it a text file?') && false;
+  if (csv && args.idColumn && args.idColumn === args.column) return showError(el('id-column'), 'the id column must differ from the column to link') && false;
   el('load').disabled = true;
   el('load-status').textContent = 'normalizing…';
   const t0 = performance.now();
@@ -226,14 +228,27 @@ el('load').addEventListener('click', async () => {
     el('load-status').textContent = `loaded ${rep.kept.toLocaleString('en')} records in ${Math.round(performance.now() - t0)} ms`;
     enable($('#step-mine'), true);
     el('mine').disabled = false;
+    return true;
   } catch (e) {
     el('load-status').textContent = '';
     // the core refuses a party whose records all normalize to empty (EMPTY_INPUT naming
     // the normalization): say it next to the column, in the page's words
     if (e.code === 'EMPTY_INPUT' && /normalization/.test(e.message)) showAllEmpty(args);
     else showError(e.code === 'INVALID_LEDGER' ? el('owner-budget') : loadErrorTarget(e, args), describe(e));
+    return false;
   } finally {
     el('load').disabled = false;
+  }
+}
+
+el('load').addEventListener('click', loadFile);
+// the simple path: one button loads with the defaults and mines
+el('quick').addEventListener('click', async () => {
+  el('quick').disabled = true;
+  try {
+    if (await loadFile()) el('mine').click();
+  } finally {
+    el('quick').disabled = false;
   }
 });
 
@@ -429,11 +444,13 @@ el('party').addEventListener('change', () => {
 el('embed').addEventListener('click', async () => {
   clearErrors($('#step-embed'));
   const party = el('party').value;
-  let ed;
-  try {
-    ed = numberField(el('ed'), { min: 0, max: 10, integer: true });
-  } catch {
-    return;
+  let ed = 'auto';
+  if (el('ed').value.trim().toLowerCase() !== 'auto') {
+    try {
+      ed = numberField(el('ed'), { min: 0, max: 10, integer: true });
+    } catch {
+      return;
+    }
   }
   const m = el('mode').value;
   const thresholds = { ed, mode: m === 'global' ? { global: null } : m };

@@ -64,7 +64,7 @@ pub fn cmd_levers(a: LeversArgs) -> Result<()> {
         let mut dims = 0;
         for (label, recs) in &sets {
             for &ed in &a.eds {
-                let o = ScenarioOptions { seed: a.seed, ..lever.options.clone() }.with(|c| c.thresholds.ed = ed);
+                let o = ScenarioOptions { seed: a.seed, ..lever.options.clone() }.with(|c| c.thresholds.ed = ed.into());
                 let clock = SystemClock::default();
                 let t = std::time::Instant::now();
                 match run_scenario(recs, &alphabet, &o, &clock, &mut NoProgress) {

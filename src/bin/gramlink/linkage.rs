@@ -113,8 +113,10 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
         let parts = batch.binary_parts();
         io::write_atomic_parts(&a.out, &[&parts[0], &parts[1], &parts[2]])?;
     }
-    let th =
-        batch.thresholds.as_ref().map_or(String::new(), |t| format!(", {} thresholds for ed {}", t.mode.name(), t.ed));
+    let th = batch.thresholds.as_ref().map_or(String::new(), |t| {
+        let auto = if t.auto { " (ed auto: the matcher fits the cut-off)" } else { "" };
+        format!(", {} thresholds for ed {}{auto}", t.mode.name(), t.ed)
+    });
     eprintln!("embedded {} records over {} grams{th} -> {}", batch.ids.len(), base.len(), a.out.display());
     Ok(())
 }
@@ -237,6 +239,15 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
         100.0 * linkage.stats.candidates as f64 / n.max(1.0),
         a.out.display()
     );
+    if let Some(c) = &linkage.cutoff {
+        eprintln!("{}", c.describe());
+    } else if matcher.auto() {
+        eprintln!(
+            "ed auto: no q-gram filter here (keyed batches or rule {}): every pair within {} edits is a candidate",
+            config.rule.name(),
+            matcher.ed()
+        );
+    }
     report(&truth, &matcher, &linkage.pairs);
     Ok(())
 }
@@ -310,7 +321,7 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
         s.shared.len()
     );
     eprintln!(
-        "{} pairs ({}, ed {}) from {} candidates in {:.0} ms -> {}",
+        "{} pairs ({}, ed {}) from {} candidate distances computed in {:.0} ms -> {}",
         s.pairs.len(),
         config.rule.describe(),
         config.thresholds.ed,
@@ -318,6 +329,9 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
         clock.now_ms(),
         a.out.display()
     );
+    if let Some(c) = &s.cutoff {
+        eprintln!("{}", c.describe());
+    }
     report(&truth, m, &s.pairs);
     Ok(())
 }
@@ -349,6 +363,9 @@ pub struct EvalArgs {
     /// the configuration's (--hmax).
     #[arg(long, conflicts_with = "hmax")]
     mean_hmax: bool,
+    /// Edits per record of B's corrupted copy [default: --ed's number, 1 with --ed auto].
+    #[arg(long)]
+    corrupt_ed: Option<u32>,
     /// The seed of every random step (the scenario is an experiment). [default: 42]
     #[arg(long)]
     seed: Option<u64>,
@@ -380,27 +397,29 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
         mean_h_max: a.mean_hmax,
         sample: 10,
         keyed: a.keyed,
+        corrupt_ed: a.corrupt_ed,
         ..ScenarioOptions::new(config)
     };
     let clock = SystemClock::default();
     let r = run_scenario(d.records(), &alphabet, &options, &clock, &mut Bar::new())?;
+    let c = &options.config;
     if a.json {
         let v = serde_json::json!({
             "precision": r.precision, "recall": r.recall, "f1": r.f1, "pairs": r.pairs,
             "true_pairs": r.true_pairs, "candidates": r.candidates, "n": r.n,
             "true_outside_threshold": r.true_outside_threshold, "mean_threshold": r.mean_threshold,
             "h_max": r.h_max, "fingerprint": r.fingerprint, "timings_ms": r.timings_ms,
-            "other_rule": r.other_rule,
+            "other_rule": r.other_rule, "ed": c.thresholds.ed, "corrupt_ed": options.ed(), "cutoff": r.cutoff,
         });
         println!("{v}");
         return Ok(());
     }
-    let c = &options.config;
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} records, ed {}, seed {}, {} {} ε={} k={} q∈[{},{}] h_max={}, threshold {}, rule {}{}",
+        "{} records, B with {} edits each, ed {}, seed {}, {} {} ε={} k={} q∈[{},{}] h_max={}, threshold {}, rule {}{}",
         r.n,
+        options.ed(),
         c.thresholds.ed,
         options.seed,
         c.mine.miner.name(),
@@ -422,6 +441,9 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             ),
         }
     );
+    if let Some(cut) = &r.cutoff {
+        let _ = writeln!(s, "{}", cut.describe());
+    }
     let _ = writeln!(s, "precision {:.4}  recall {:.4}  F1 {:.4}", r.precision, r.recall, r.f1);
     let o = &r.other_rule;
     let _ = writeln!(

@@ -6,7 +6,7 @@
 use crate::io::{CliError, Result};
 use clap::Args;
 use gramlink::base::{MinerKind, Strategy};
-use gramlink::config::{Config, Preset};
+use gramlink::config::{Config, Ed, Preset};
 use gramlink::dataset::FormatHint;
 use gramlink::matching::Rule;
 use gramlink::threshold::ThresholdMode;
@@ -102,6 +102,7 @@ pub mod schema_conflicts {
         "global_threshold",
         "rule",
         "mean_hmax",
+        "corrupt_ed",
     ];
 }
 
@@ -164,11 +165,17 @@ fn threshold_mode(name: &str) -> std::result::Result<ThresholdMode, String> {
     ThresholdMode::from_name(name).ok_or_else(|| format!("unknown threshold mode {name:?} (paper, sound, global)"))
 }
 
+fn ed_arg(s: &str) -> std::result::Result<Ed, String> {
+    Ed::parse(s).ok_or_else(|| format!("{s:?} is neither auto nor a number of edits"))
+}
+
 /// Party A's thresholds.
 #[derive(Args, Clone, Default)]
 pub struct ThresholdFlags {
-    #[arg(long, help = preset_default("Edit distance the thresholds (and the q-gram filter) cover", |c| c.thresholds.ed))]
-    ed: Option<u32>,
+    #[arg(long, value_parser = ed_arg, help = preset_default(
+        "Edit distance the thresholds (and the q-gram filter) cover: a number, or auto (thresholds for 2 edits; the matcher keeps the pairs a cut-off fitted on the candidates without labels calls matches, and says what it chose)",
+        |c| c.thresholds.ed))]
+    ed: Option<Ed>,
     #[arg(long, value_parser = threshold_mode, help = preset_default(
         "How party A's thresholds are computed: paper (Algorithm 2, not an upper bound), sound (a proven bound) or global (one value)",
         |c| c.thresholds.mode.name()))]

@@ -68,11 +68,22 @@ pub fn cosine_distance(norm_a: f64, norm_b: f64, d: f64) -> f64 {
     }
 }
 
-/// A pair with its ranking score (cosine distance, in [0, 2]).
+/// A pair with its ranking score (cosine distance, in [0, 2]) and, when the
+/// q-gram filter tested it, the fewest edits the filter allows between the two
+/// records ([`edit_bound`]'s proven lower bound; 0 when untested).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Scored {
     pub pair: Pair,
     pub score: f64,
+    pub edits: u32,
+}
+
+/// The fewest edits that can change a class of gram length `len` by `l1`
+/// (`Σ |n_a − n_b|` over its coordinates): one edit changes at most `2·len`
+/// of it (the q-gram lemma above), so `⌈l1 / (2·len)⌉`.
+pub fn edit_bound(l1: i64, len: i64) -> i64 {
+    let per_edit = 2 * len.max(1);
+    (l1.max(0) + per_edit - 1) / per_edit
 }
 
 /// Largest count a coordinate may hold here (bigger values are clamped: only a
@@ -227,11 +238,16 @@ impl CountFilter<'_> {
     /// A row `i` must be loaded in `sc`. The count tests run first, on B's
     /// non-zeros against the dense A row; only pairs passing them get the exact
     /// distance (the same squares in the same coordinate order as `distance`).
-    fn verify(&self, i: usize, j: usize, th: f64, sc: &mut DenseRow) -> Option<(f64, f64)> {
+    fn verify(&self, i: usize, j: usize, th: f64, sc: &mut DenseRow) -> Option<(f64, f64, u32)> {
         let k = self.cl.len.len();
+        let mut edits = 0i64;
         for c in 0..k {
-            if self.cl.complete[c] && (self.total(&self.a, i, c) - self.total(&self.b, j, c)).abs() > self.ed {
-                return None;
+            if self.cl.complete[c] {
+                let dn = (self.total(&self.a, i, c) - self.total(&self.b, j, c)).abs();
+                if dn > self.ed {
+                    return None;
+                }
+                edits = edits.max(dn);
             }
         }
         sc.overlap.iter_mut().for_each(|x| *x = 0);
@@ -250,6 +266,7 @@ impl CountFilter<'_> {
             if l1 > 2 * self.cl.len[c] * self.ed {
                 return None;
             }
+            edits = edits.max(edit_bound(l1, self.cl.len[c]));
         }
         let ra = self.a.range(i);
         let (mut x, mut y) = (ra.start, rb.start);
@@ -276,7 +293,7 @@ impl CountFilter<'_> {
         }
         let den = (self.a.norm2[i] * self.b.norm2[j]).sqrt();
         let score = if den > 0.0 { (1.0 - dot / den).max(0.0) } else { 1.0 };
-        Some((d, score))
+        Some((d, score, edits as u32))
     }
 
     /// The candidates of A row `i` (each once), into `out`.
@@ -379,8 +396,8 @@ fn match_rows(
         found.clear();
         ix.load(i, &mut sc);
         for &j in &cand {
-            if let Some((d, score)) = ix.verify(i, j as usize, th[i], &mut sc) {
-                found.push(Scored { pair: Pair { a: i as u32, b: j, distance: d }, score });
+            if let Some((d, score, edits)) = ix.verify(i, j as usize, th[i], &mut sc) {
+                found.push(Scored { pair: Pair { a: i as u32, b: j, distance: d }, score, edits });
             }
         }
         ix.unload(i, &mut sc);

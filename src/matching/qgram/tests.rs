@@ -89,7 +89,7 @@ fn sound_and_equal_to_a_full_scan() {
         for i in 0..a.len() {
             ix.load(i, &mut sc);
             for j in 0..b.len() {
-                if let Some((d, _)) = ix.verify(i, j, th[i], &mut sc) {
+                if let Some((d, _, _)) = ix.verify(i, j, th[i], &mut sc) {
                     assert_eq!(d, crate::matching::distance(va.row(i), vb.row(j)), "the same arithmetic as `distance`");
                     want.push((i as u32, j as u32));
                 }

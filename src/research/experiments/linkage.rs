@@ -192,7 +192,7 @@ pub fn fig6(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
     for (label, records) in datasets(d) {
         let set = |x: f64, o: &mut ScenarioOptions| {
             o.config.mine.k = x as usize;
-            o.config.thresholds.ed = 1;
+            o.config.thresholds.ed = 1.into();
         };
         panels.push(f1_curves(d, label, records, &ks, &MINERS[..3], &set, "k (base size)", progress, "fig6")?);
     }
@@ -212,7 +212,7 @@ pub fn fig7(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
         for ed in [0u32, 1] {
             let set = move |x: f64, o: &mut ScenarioOptions| {
                 o.config.mine.epsilon = x;
-                o.config.thresholds.ed = ed;
+                o.config.thresholds.ed = ed.into();
             };
             let mut p =
                 f1_curves(d, &format!("{label}, ed = {ed}"), records, &eps, &MINERS, &set, "ε", progress, "fig7")?;
@@ -236,7 +236,7 @@ pub fn fig8(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
     let eds = [0.0, 1.0, 2.0];
     let mut panels = Vec::new();
     for (label, records) in datasets(d) {
-        let set = |x: f64, o: &mut ScenarioOptions| o.config.thresholds.ed = x as u32;
+        let set = |x: f64, o: &mut ScenarioOptions| o.config.thresholds.ed = (x as u32).into();
         panels.push(f1_curves(d, label, records, &eds, &MINERS, &set, "ed (edit operations)", progress, "fig8")?);
     }
     Ok(Figure {
