@@ -21,7 +21,11 @@ function ledgerError(message, code = 'INVALID_LEDGER') {
   return Object.assign(new Error(`${code === 'INVALID_LEDGER' ? 'invalid privacy ledger: ' : ''}${message}`), { code });
 }
 
-/** The key of a file's ledger: the SHA-256 of its bytes (its size and name where there is no WebCrypto). */
+/**
+ * The key of a file's ledger: the SHA-256 of the bytes the page holds of it, its first 64 KiB
+ * (the worker streams the rest); its size and name where there is no WebCrypto. A copy
+ * edited past its first 64 KiB thus shares the ledger, which errs on the side of privacy.
+ */
 export async function ledgerKey(bytes, name) {
   if (globalThis.crypto?.subtle) {
     const h = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
