@@ -66,7 +66,7 @@ impl Preset {
 /// recommended configuration): party A's thresholds and the q-gram filter then
 /// cover [`Ed::AUTO_BOUND`] edits, and the matcher keeps the candidates a
 /// cut-off fitted on them without labels calls matches
-/// ([`crate::matching::cutoff`]). One spelling everywhere: `--ed auto|N`, the
+/// ([`crate::cutoff`]). One spelling everywhere: `--ed auto|N`, the
 /// JS `thresholds.ed` (`"auto"` or a number), messages.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ed {
