@@ -9,8 +9,9 @@
 //! the ids the parties chose; never a record, a noisy base's counts or the key
 //! (docs/THREAT_MODEL.md). It spends no budget.
 
+use crate::cutoff::Cutoff;
 use crate::error::{Error, ProtocolError};
-use crate::matching::{self, cutoff::Cutoff, Candidates, MatchStats, Pair, Rule};
+use crate::matching::{self, Candidates, MatchStats, Pair, Rule};
 use crate::protocol::{LinkedPair, MatchResult, VectorBatch};
 
 /// Checks that two batches can be linked ([`Matcher::new`]'s checks) and
@@ -45,7 +46,7 @@ pub struct Matcher {
     /// by the transform's proven rounding bound ([`crate::keyed::matching_thresholds`]).
     thresholds: Vec<f64>,
     ed: u32,
-    /// A asked for `ed auto`: the matcher fits the cut-off ([`matching::cutoff`]).
+    /// A asked for `ed auto`: the matcher fits the cut-off ([`crate::cutoff`]).
     auto: bool,
 }
 
@@ -127,7 +128,7 @@ impl Matcher {
             matching::candidates(&self.a.vectors, &self.b.vectors, &self.thresholds, rule, self.ed, shape)?;
         match c {
             Candidates::Scored(scored) if self.auto => {
-                let (kept, fit) = matching::cutoff::fit(&scored, self.ed, self.a.ids.len(), self.b.ids.len());
+                let (kept, fit) = crate::cutoff::fit(&scored, self.ed, self.a.ids.len(), self.b.ids.len());
                 Ok((Candidates::Scored(kept), stats, Some(fit)))
             }
             c => Ok((c, stats, None)),

@@ -31,7 +31,7 @@ pub struct Session {
     /// The pairs of `config.rule`.
     pub pairs: Vec<Pair>,
     /// With `ed auto`: the matcher's fitted cut-off.
-    pub cutoff: Option<crate::matching::cutoff::Cutoff>,
+    pub cutoff: Option<crate::cutoff::Cutoff>,
     /// Milliseconds per step: `mine A`, `mine B`, `merge`, `embed A`, `embed B`,
     /// `match` (the candidates), `one-to-one` (the rule's choice).
     pub timings_ms: BTreeMap<String, f64>,

@@ -93,6 +93,10 @@ impl Reference {
 /// refuses. The ranked rule with the q-gram filter (the default
 /// configuration) reads B's sparse rows; the other rules, and keyed batches,
 /// make B dense for the call (small batches).
+///
+/// A batch of party A with `ed auto` is refused: its cut-off is fitted on
+/// every candidate at once ([`crate::cutoff`]), which the shards' columns do
+/// not carry yet; embed party A with a fixed `ed` for the sharded matcher.
 pub fn shard_candidates(
     a: &VectorBatch,
     b: &Reference,
@@ -100,6 +104,13 @@ pub fn shard_candidates(
     rule: Rule,
 ) -> Result<(Vec<Scored>, MatchStats), Error> {
     let ed = check_pair(a, &b.head)?;
+    if a.thresholds.as_ref().is_some_and(|t| t.auto) {
+        return Err(Error::Parameter(
+            "party A's batch asks for ed auto, whose cut-off the sharded matcher does not fit yet: \
+             embed party A with a fixed edit distance (--ed N, thresholds {\"ed\": N})"
+                .into(),
+        ));
+    }
     if offset.checked_add(a.ids.len()).is_none_or(|end| end > u32::MAX as usize) {
         return Err(Error::Parameter(format!("A rows from {offset}: more than 2^32 rows")));
     }
@@ -181,8 +192,10 @@ mod tests {
         let shared = merge_bases(&a.mine(&o, &mut NoProgress).unwrap(), &b.mine(&o, &mut NoProgress).unwrap(), &o);
         let shared = shared.unwrap();
         let key = keyed.then(|| crate::keyed::Key::from_bytes([7; 32]));
-        let ea = EmbedOptions { key: key.clone(), ..EmbedOptions::new(Party::A, &Config::default()) };
-        let eb = EmbedOptions { key, ..EmbedOptions::new(Party::B, &Config::default()) };
+        // a fixed ed: the shards do not fit ed auto's cut-off (refused below)
+        let config = Config::default().with_ed(1);
+        let ea = EmbedOptions { key: key.clone(), ..EmbedOptions::new(Party::A, &config) };
+        let eb = EmbedOptions { key, ..EmbedOptions::new(Party::B, &config) };
         (a.embed(&shared, &ea, &mut NoProgress).unwrap(), b.embed(&shared, &eb, &mut NoProgress).unwrap())
     }
 
@@ -224,6 +237,11 @@ mod tests {
         let (a, b) = batches(false);
         let other = Reference::from_batch(&VectorBatch { fingerprint: "cd".repeat(32), ..b.clone() }).unwrap();
         assert_eq!(shard_candidates(&a, &other, 0, Rule::Ranked).unwrap_err().code(), "FINGERPRINT_MISMATCH");
+        // ed auto: its cut-off needs every candidate at once, refused by name
+        let mut auto = a.clone();
+        auto.thresholds.as_mut().unwrap().auto = true;
+        let e = shard_candidates(&auto, &Reference::from_batch(&b).unwrap(), 0, Rule::Ranked).unwrap_err();
+        assert!(e.to_string().contains("ed auto"), "{e}");
         let mut reference = Reference::from_batch(&b).unwrap();
         let wider = VectorBatch {
             vectors: BatchVectors::Dense(Vectors { dim: b.vectors.dim() + 1, data: Vec::new() }),

@@ -16,6 +16,7 @@ fn batch() -> VectorBatch {
         thresholds: Some(ThresholdSet {
             mode: gramlink::threshold::ThresholdMode::Sound,
             ed: 1,
+            auto: false,
             values: vec![1.5, 2.25],
         }),
         transform: None,
@@ -32,6 +33,14 @@ fn batch_round_trips_in_both_forms() {
     let mut no_th = batch();
     no_th.thresholds = None;
     assert_eq!(VectorBatch::read(&no_th.to_binary()).unwrap(), no_th);
+    // `ed auto` (A asks the matcher to fit the cut-off) survives both forms; a
+    // fixed ed writes no `auto` key, so such a batch reads as before
+    let mut auto = batch();
+    auto.thresholds.as_mut().unwrap().auto = true;
+    assert_eq!(VectorBatch::read(auto.to_json().as_bytes()).unwrap(), auto);
+    assert_eq!(VectorBatch::read(&auto.to_binary()).unwrap(), auto);
+    assert!(auto.to_json().contains("\"auto\":true"));
+    assert!(!b.to_json().contains("\"auto\""));
 }
 
 /// The wasm API's reader: the layout from the first bytes only, the numbers

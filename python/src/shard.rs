@@ -272,7 +272,7 @@ pub fn assign<'py>(
     }
     let positions = py.detach(|| -> Result<Vec<u8>, String> {
         let scored: Vec<Scored> =
-            (0..ra.len()).map(|i| Scored { pair: Pair { a: ra[i], b: rb[i], distance: d[i] }, score: s[i] }).collect();
+            (0..ra.len()).map(|i| Scored { pair: Pair { a: ra[i], b: rb[i], distance: d[i] }, score: s[i], edits: 0 }).collect();
         let kept = gramlink::shard::assign_scored(&scored, rule);
         let mut at = std::collections::HashMap::with_capacity(ra.len());
         for i in 0..ra.len() {

@@ -117,7 +117,7 @@ pub struct ScenarioResult {
     pub sample: Vec<SamplePair>,
     /// With `ed auto`: the matcher's fitted cut-off (what it chose, and why).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cutoff: Option<crate::matching::cutoff::Cutoff>,
+    pub cutoff: Option<crate::cutoff::Cutoff>,
 }
 
 /// Party B's records and the truth: `b[j] = corrupt(a[perm[j]])`, `truth[i] = j`.

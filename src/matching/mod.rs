@@ -6,7 +6,6 @@
 //! function, and a test compares it with [`brute_force`] on random data with ties.
 
 mod brute;
-pub mod cutoff;
 mod distance;
 mod index;
 mod lattice;

@@ -38,7 +38,7 @@ pub struct ThresholdSet {
     pub ed: u32,
     /// Party A asks the matcher to choose the pairs from the data (`ed auto`):
     /// `ed` is then a generous bound, and the matcher keeps the candidates a
-    /// cut-off fitted without labels calls matches ([`crate::matching::cutoff`]).
+    /// cut-off fitted without labels calls matches ([`crate::cutoff`]).
     pub auto: bool,
     pub values: Vec<f64>,
 }

@@ -20,7 +20,7 @@ use crate::sparse_vectors::SparseVectors;
 use std::borrow::Cow;
 
 /// The level of a missing value: counts neither for nor against a pair.
-pub const MISSING: u8 = u8::MAX;
+pub use crate::em::MISSING;
 
 /// The edit distances a date's components are compared at.
 pub const DATE_EDS: [u32; 2] = [1, 2];

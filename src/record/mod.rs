@@ -18,7 +18,8 @@ pub mod batch;
 pub mod blocking;
 pub mod compare;
 pub mod decide;
-pub mod em;
+/// The Fellegi–Sunter EM fit (a leaf module, shared with [`crate::cutoff`]).
+pub use crate::em;
 pub mod export;
 pub mod field;
 pub mod linker;

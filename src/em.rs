@@ -21,8 +21,12 @@
 //! over its fields, and its match probability is
 //! 1 / (1 + 2^−(weight + log2(λ/(1−λ)))).
 
-use super::compare::MISSING;
 use serde::{Deserialize, Serialize};
+
+/// A field with no value on either side: probability 1 in both classes. A
+/// leaf here (the whole-record comparison, [`crate::record::compare`], and the
+/// one-string cut-off, [`crate::cutoff`], both fit this model).
+pub const MISSING: u8 = u8::MAX;
 
 pub const MAX_ITERATIONS: u32 = 1000;
 pub const TOLERANCE: f64 = 1e-7;

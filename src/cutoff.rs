@@ -1,5 +1,5 @@
 //! `ed auto`: which candidates are matches, fitted on the candidates without
-//! labels (Fellegi–Sunter by EM, [`crate::record::em`]).
+//! labels (Fellegi–Sunter by EM, [`crate::em`]).
 //!
 //! **Why.** Party A cannot know how many edits separate its records from B's,
 //! and the best fixed `ed` depends on it: the scenario's NAMES with one edit
@@ -10,7 +10,7 @@
 //!
 //! **Model.** Each candidate pair (a, b) of the q-gram filter gets a comparison
 //! pattern of five features, each at level 0 (agrees with a match) or more:
-//! its filter bound on edits (0, 1, …, bound: [`super::Scored::edits`]);
+//! its filter bound on edits (0, 1, …, bound: [`crate::matching::Scored::edits`]);
 //! whether b has a's best cosine score among a's candidates; whether a has b's
 //! best among b's; whether its edit bound is a's smallest; and b's smallest.
 //! The two-class model (match / non-match, features independent within a
@@ -23,8 +23,8 @@
 //! distances, A's thresholds); nothing new leaves a party, and no budget is
 //! spent. The fit, like the pairs, is the matcher's.
 
-use super::Scored;
-use crate::record::em;
+use crate::em;
+use crate::matching::Scored;
 use serde::{Deserialize, Serialize};
 
 /// The posterior a kept candidate reaches at least.
