@@ -354,7 +354,10 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
     let mut damaged = a_bin.clone();
     let at = 12 + header_len;
     damaged[at..at + 4].copy_from_slice(&f32::NAN.to_le_bytes());
-    let dup_ids = b_json.replacen("\"ids\":[\"1\",\"2\"", "\"ids\":[\"1\",\"1\"", 1);
+    // B's first two pseudonyms made equal
+    let mut v: serde_json::Value = serde_json::from_str(&b_json).unwrap();
+    v["ids"][1] = v["ids"][0].clone();
+    let dup_ids = v.to_string();
     assert_ne!(dup_ids, b_json);
     let wrong_dim = b_json.replacen("\"dim\":858", "\"dim\":74", 1);
     assert_ne!(wrong_dim, b_json);
