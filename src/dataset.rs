@@ -5,8 +5,10 @@
 //! reported (count and ids), never silently dropped or matched.
 
 use crate::alphabet::{Alphabet, CharCounts};
-pub use crate::chunked::ChunkedReader;
+mod chunked;
 use crate::error::InputError;
+pub(crate) use chunked::QuoteScan;
+pub use chunked::{ChunkedReader, DetectingReader, MAX_PENDING};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 

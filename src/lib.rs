@@ -14,7 +14,6 @@
 
 pub mod alphabet;
 pub mod base;
-pub mod chunked;
 pub mod clock;
 pub mod config;
 pub mod cutoff;

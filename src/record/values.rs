@@ -14,7 +14,7 @@
 
 use super::schema::{Field, Kind, Schema};
 use crate::alphabet::Alphabet;
-use crate::chunked::QuoteScan;
+use crate::dataset::QuoteScan;
 use crate::dataset::{decode_text, delimiter, MAX_RECORD_BYTES};
 use crate::error::{Error, InputError};
 

@@ -5,7 +5,7 @@
 //! | JS | core |
 //! |---|---|
 //! | `new DataOwner(records, options)`, `DataOwner.fromBytes(bytes, input, options)` | `party::DataOwner::{from_raw, read}` |
-//! | `new RecordReader(input)`, `reader.push(chunk)`, `DataOwner.fromReader(reader, options)` | `chunked::DetectingReader`, `party::DataOwner::from_raw` |
+//! | `new RecordReader(input)`, `reader.push(chunk)`, `DataOwner.fromReader(reader, options)` | `dataset::DetectingReader`, `party::DataOwner::from_raw` |
 //! | `owner.mine(options, onProgress)` | `party::DataOwner::mine` |
 //! | `DataOwner.mergeBases(a, b, options)`, `fingerprint(base)` | `party::merge_bases` |
 //! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}` |

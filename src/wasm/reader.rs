@@ -1,11 +1,11 @@
 //! `RecordReader`: a party's input read chunk by chunk (a `File`'s stream in
 //! the web app's Worker), so the file is never one string in JS or in wasm:
-//! the core's [`crate::chunked::DetectingReader`] behind JS arguments. Its
+//! the core's [`crate::dataset::DetectingReader`] behind JS arguments. Its
 //! records go to `DataOwner.fromReader`.
 
 use super::errors::bytes_arg;
 use super::owner::InputOptions;
-use crate::chunked::DetectingReader;
+use crate::dataset::DetectingReader;
 use crate::dataset::RawRecord;
 use crate::error::InputError;
 use wasm_bindgen::prelude::*;

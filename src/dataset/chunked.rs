@@ -1,6 +1,6 @@
 //! Reading a party's records from a stream of chunks (a file read a megabyte at
 //! a time natively, a `File`'s stream in the web app's Worker), never holding
-//! the whole input as one string. [`crate::dataset::read_records`] is this
+//! the whole input as one string. [`super::read_records`] is this
 //! reader fed one chunk, so both paths give the same records and errors.
 //!
 //! **How.** Every byte that matters to record boundaries (`"`, the delimiter,
@@ -11,7 +11,7 @@
 //! columns); the rest waits for the next chunk. A chunk that ends inside a
 //! UTF-8 sequence or a quoted field is thus never parsed early.
 
-use crate::dataset::{delimiter, detect_format, FormatHint, InputFormat, RawRecord, HEAD_BYTES, MAX_RECORD_BYTES};
+use super::{delimiter, detect_format, FormatHint, InputFormat, RawRecord, HEAD_BYTES, MAX_RECORD_BYTES};
 use crate::error::InputError;
 
 /// Bytes gathered before complete records are parsed (a parse per chunk of the
