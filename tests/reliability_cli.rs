@@ -99,14 +99,22 @@ fn ids_a_spreadsheet_would_run_are_escaped_in_pairs_csv() {
     std::fs::write(p("a.csv"), rows).unwrap();
     std::fs::write(p("b.csv"), rows).unwrap();
     let o = gramlink(&[
-        "link", &p("a.csv"), &p("b.csv"), "--column", "name", "--id-column", "id", "--seed", "1", "--out", &p("pairs.csv"),
+        "link",
+        &p("a.csv"),
+        &p("b.csv"),
+        "--column",
+        "name",
+        "--id-column",
+        "id",
+        "--seed",
+        "1",
+        "--out",
+        &p("pairs.csv"),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let pairs = std::fs::read_to_string(p("pairs.csv")).unwrap();
-    let ids: Vec<String> = csv::Reader::from_reader(pairs.as_bytes())
-        .records()
-        .map(|r| r.unwrap().get(0).unwrap().to_string())
-        .collect();
+    let ids: Vec<String> =
+        csv::Reader::from_reader(pairs.as_bytes()).records().map(|r| r.unwrap().get(0).unwrap().to_string()).collect();
     assert!(ids.contains(&"'=HYPERLINK(\"http://x\")".to_string()), "{pairs}");
     for id in ["'+1", "'-2", "'@3", "plain"] {
         assert!(ids.iter().any(|i| i == id), "{id} in {pairs}");

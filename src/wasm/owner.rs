@@ -147,13 +147,14 @@ impl EmbedJsOptions {
     }
 
     /// The core's embed options.
-    fn core(self) -> Result<EmbedOptions, crate::error::Error> {
+    /// `context`: the shared base's fingerprint, the passphrase's salt ([`Key::from_passphrase_for`]).
+    fn core(self, context: &str) -> Result<EmbedOptions, crate::error::Error> {
         let key = match (&self.key, &self.passphrase) {
             (Some(_), Some(_)) => {
                 return Err(crate::error::Error::InvalidKey("give either key or passphrase, not both".into()))
             }
             (Some(k), None) => Some(Key::from_hex(k)?),
-            (None, Some(p)) => Some(Key::from_passphrase(p)?),
+            (None, Some(p)) => Some(Key::from_passphrase_for(p, context)?),
             (None, None) => None,
         };
         let mut o = EmbedOptions::new(self.party, &Config::default());
@@ -297,7 +298,7 @@ impl DataOwner {
         let o = EmbedJsOptions::read(options)?;
         let binary = o.binary;
         let base = self::shared_base(&shared_base)?;
-        let core = o.core()?;
+        let core = o.core(base.fingerprint())?;
         let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&base, &core, p))?;
         Ok(if binary { super::batch::binary_batch(&batch)?.into() } else { JsValue::from_str(&batch.to_json()) })
     }

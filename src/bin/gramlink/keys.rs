@@ -37,11 +37,14 @@ pub struct KeyArgs {
 }
 
 impl KeyArgs {
-    pub fn key(&self) -> Result<Option<Key>> {
+    /// The key; a passphrase is salted with `context`, the linkage's shared
+    /// base fingerprint (or schema fingerprint), so both parties derive the same
+    /// key and no other linkage shares its Argon2id work ([`Key::from_passphrase_for`]).
+    pub fn key(&self, context: &str) -> Result<Option<Key>> {
         let read = |p: &PathBuf| -> Result<String> { io::read_text(p) };
         match (&self.key_file, &self.passphrase_file) {
             (Some(p), _) => Key::from_hex(&read(p)?).map(Some).in_file(p),
-            (None, Some(p)) => Key::from_passphrase(&read(p)?).map(Some).in_file(p),
+            (None, Some(p)) => Key::from_passphrase_for(&read(p)?, context).map(Some).in_file(p),
             (None, None) => Ok(None),
         }
     }

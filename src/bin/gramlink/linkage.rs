@@ -59,7 +59,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
             input: &a.records.input,
             base: &a.base,
             party: a.party,
-            key: a.key.key()?,
+            key: a.key.key(&crate::records::load_schema(schema)?.fingerprint())?,
             keyed: a.keyed,
             out: &a.out,
         });
@@ -68,7 +68,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let mut config = a.preset.config();
     a.threshold.apply(&mut config)?;
     // the key is checked before the records are read, so a bad key fails fast
-    let key = a.key.key()?;
+    let key = a.key.key(base.fingerprint())?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
     let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
