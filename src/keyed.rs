@@ -55,9 +55,8 @@ pub const LABEL_PREFIX: &str = "keyed-v1:";
 pub const MIN_PASSPHRASE_CHARS: usize = 8;
 /// Largest padded dimension (a base of 2^20 grams is far beyond any use).
 pub const MAX_DIM: usize = 1 << 20;
-/// The v1 Argon2id salt of [`Key::from_passphrase`]: one for every linkage, so
-/// one precomputed table of guesses served against all of them. The CLI and the
-/// JS API now use [`Key::from_passphrase_for`], salted per linkage.
+/// The v1 Argon2id salt of [`Key::from_passphrase`], one for every linkage; the CLI and
+/// the JS API use [`Key::from_passphrase_for`], salted per linkage.
 const PASSPHRASE_SALT: &[u8] = b"gramlink keyed transform passphrase v1";
 
 /// A secret 32-byte key. Its `Debug` never prints it.
@@ -95,12 +94,9 @@ impl Key {
         Key::derive(passphrase, PASSPHRASE_SALT)
     }
 
-    /// Argon2id of a passphrase salted for one linkage: the salt is SHA-256 of
-    /// `context`, which both parties hold and no other linkage shares (the
-    /// shared base's fingerprint, or the schema's for whole records, whose
-    /// shared bases come after the key). The salt is not secret (the matcher
-    /// knows the fingerprint); it makes every linkage's guesses its own work:
-    /// no table of Argon2id outputs computed once serves against every pair.
+    /// Argon2id of a passphrase salted for one linkage: salt = SHA-256 of `context`, which
+    /// both parties hold and no other linkage shares (the shared base's fingerprint; the
+    /// schema's for records). Not secret, but no table of guesses serves two linkages.
     pub fn from_passphrase_for(passphrase: &str, context: &str) -> Result<Key, Error> {
         use sha2::Digest;
         let mut h = Sha256::new();
