@@ -55,9 +55,8 @@ pub const LABEL_PREFIX: &str = "keyed-v1:";
 pub const MIN_PASSPHRASE_CHARS: usize = 8;
 /// Largest padded dimension (a base of 2^20 grams is far beyond any use).
 pub const MAX_DIM: usize = 1 << 20;
-/// Argon2id salt. It is fixed and public on purpose: A and B must derive the
-/// same key from the same passphrase without another exchange; the base
-/// fingerprint separates linkages later, in HKDF.
+/// The v1 Argon2id salt of [`Key::from_passphrase`], one for every linkage; the CLI and
+/// the JS API use [`Key::from_passphrase_for`], salted per linkage.
 const PASSPHRASE_SALT: &[u8] = b"gramlink keyed transform passphrase v1";
 
 /// A secret 32-byte key. Its `Debug` never prints it.
@@ -89,7 +88,24 @@ impl Key {
     /// Argon2id (19 MiB, 2 passes, the crate's recommended defaults) of a
     /// passphrase of at least [`MIN_PASSPHRASE_CHARS`] chars. Leading and trailing
     /// white space (a newline left in a file) is not part of the passphrase.
+    /// (v1, one global salt: kept so existing callers build; prefer
+    /// [`Key::from_passphrase_for`].)
     pub fn from_passphrase(passphrase: &str) -> Result<Key, Error> {
+        Key::derive(passphrase, PASSPHRASE_SALT)
+    }
+
+    /// Argon2id of a passphrase salted for one linkage: salt = SHA-256 of `context`, which
+    /// both parties hold and no other linkage shares (the shared base's fingerprint; the
+    /// schema's for records). Not secret, but no table of guesses serves two linkages.
+    pub fn from_passphrase_for(passphrase: &str, context: &str) -> Result<Key, Error> {
+        use sha2::Digest;
+        let mut h = Sha256::new();
+        h.update(b"gramlink keyed transform passphrase v2\n");
+        h.update(context.as_bytes());
+        Key::derive(passphrase, &h.finalize())
+    }
+
+    fn derive(passphrase: &str, salt: &[u8]) -> Result<Key, Error> {
         let p = passphrase.trim();
         if p.chars().count() < MIN_PASSPHRASE_CHARS {
             return Err(invalid_key(format!(
@@ -99,7 +115,7 @@ impl Key {
         }
         let mut k = [0u8; 32];
         argon2::Argon2::default()
-            .hash_password_into(p.as_bytes(), PASSPHRASE_SALT, &mut k)
+            .hash_password_into(p.as_bytes(), salt, &mut k)
             .map_err(|e| invalid_key(format!("Argon2id failed: {e}")))?;
         Ok(Key(k))
     }
@@ -455,6 +471,12 @@ mod tests {
         let p = Key::from_passphrase("correct horse battery\n").unwrap();
         assert_eq!(p, Key::from_passphrase("correct horse battery").unwrap());
         assert_ne!(p, Key::from_passphrase("correct horse battery staple").unwrap());
+        // salted per linkage: the same passphrase gives another key for another base
+        let (fa, fb) = ("a".repeat(64), "b".repeat(64));
+        let pa = Key::from_passphrase_for("correct horse battery", &fa).unwrap();
+        assert_ne!(pa, p);
+        assert_ne!(pa, Key::from_passphrase_for("correct horse battery", &fb).unwrap());
+        assert_eq!(pa, Key::from_passphrase_for(" correct horse battery\n", &fa).unwrap());
         assert!(!format!("{p:?}").contains(&p.to_hex()));
     }
 

@@ -101,6 +101,27 @@ impl DataOwner {
         crate::mine::mine(&self.dataset, options, &mut self.ledger, &mut self.rng, progress)
     }
 
+    /// An upper estimate of the bytes [`Self::embed`]'s batch takes over a base
+    /// of `dim` grams, with `json` its JSON text too (callers with little
+    /// memory, wasm, refuse before the work instead of failing in an
+    /// allocation). Keyed: dense rows of the dimension padded to a power of two,
+    /// 4 bytes each. Unkeyed: at most one (gram id, count) pair of 8 bytes per
+    /// gram occurrence, (length + 2) per gram length, three lengths at most in
+    /// a configuration. JSON: about three text bytes per number byte more.
+    pub fn batch_bytes(&self, dim: usize, keyed: bool, json: bool) -> usize {
+        let numbers = if keyed {
+            self.dataset.len().saturating_mul(dim.next_power_of_two()).saturating_mul(4)
+        } else {
+            let grams = self.dataset.records().iter().map(|r| r.len() + 2).fold(0usize, usize::saturating_add);
+            grams.saturating_mul(8 * 3)
+        };
+        if json {
+            numbers.saturating_mul(4)
+        } else {
+            numbers
+        }
+    }
+
     /// The records' vectors over the shared base (no key, no thresholds).
     pub fn vectors(&self, base: &SharedBase, progress: &mut dyn Progress) -> Result<Vectors, Error> {
         Embedder::new(base)?.embed_all(self.dataset.records(), progress)
@@ -252,5 +273,28 @@ impl Default for EmbedOptions {
     /// Party A under the default configuration.
     fn default() -> Self {
         EmbedOptions::new(Party::A, &Config::default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_batch_estimate_bounds_the_batch() {
+        let raw = ["SMITH", "JOHNSON", "O BRIEN"].iter().enumerate();
+        let raw = raw.map(|(i, t)| RawRecord { id: i.to_string(), text: t.to_string() }).collect();
+        let owner = DataOwner::from_raw(raw, &Alphabet::default(), Epsilon::ONE, Randomness::seeded(1)).unwrap();
+        let grams = ["A", "H", "I", "M", "N", "O", "S", "SM", "TH", "JO", "BR"].iter().map(|g| g.to_string()).collect();
+        let base = SharedBase::new(Alphabet::default(), 1, 2, grams).unwrap();
+        assert_eq!(owner.batch_bytes(858, true, false), 3 * 1024 * 4);
+        assert_eq!(owner.batch_bytes(858, true, true), 4 * 3 * 1024 * 4);
+        let batch = owner.embed(
+            &base,
+            &EmbedOptions { thresholds: None, ..Default::default() },
+            &mut crate::progress::NoProgress,
+        );
+        let crate::embed::BatchVectors::Sparse(v) = batch.unwrap().vectors else { panic!("unkeyed is sparse") };
+        assert!(v.nnz() * 8 <= owner.batch_bytes(base.len(), false, false));
     }
 }

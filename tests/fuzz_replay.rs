@@ -29,6 +29,13 @@ fn corpora_replay_without_panics() {
         ("text", replay("text", fuzzing::text)),
     ];
     eprintln!("replayed {counts:?}");
+    // the hand-made valid messages the fuzzer starts from (fuzz/seeds/): each reads
+    let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/message_json");
+    for entry in std::fs::read_dir(&seeds).unwrap() {
+        let path = entry.unwrap().path();
+        let r = std::panic::catch_unwind(|| fuzzing::message_json(&std::fs::read(&path).unwrap()));
+        assert!(r.is_ok(), "{} panics", path.display());
+    }
 }
 
 /// Inputs found while building the bad-input catalogue.

@@ -165,7 +165,8 @@ impl DataOwner {
                 return Err(gramlink::Error::InvalidKey("give either key or passphrase, not both".into())).py()
             }
             (Some(k), None) => Some(Key::from_hex(k).py()?),
-            (None, Some(p)) => Some(Key::from_passphrase(p).py()?),
+            // salted per linkage, as the CLI and the JS API (Key::from_passphrase_for)
+            (None, Some(p)) => Some(Key::from_passphrase_for(p, base.fingerprint()).py()?),
             (None, None) => None,
         };
         let owner = &self.owner;

@@ -137,14 +137,40 @@ pub fn bytes_arg(v: &JsValue) -> Result<Vec<u8>, JsValue> {
 
 /// A message as a JSON string or a `Uint8Array`.
 pub fn message_bytes(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
-    if let Some(s) = v.as_string() {
-        return Ok(s.into_bytes());
+    // measured before the copy into wasm memory: a message past the limit is a
+    // named error (INVALID_MESSAGE), not an allocation that traps
+    let too_large = |len: usize| -> Result<(), JsValue> {
+        if len > MAX_WASM_MESSAGE_BYTES {
+            return Err(Error::from(crate::error::ProtocolError::Invalid {
+                what: what.into(),
+                reason: format!(
+                    "{len} bytes, more than the {MAX_WASM_MESSAGE_BYTES} a message may have in wasm: \
+                     use the binary form of a batch (binary: true), or the native CLI"
+                ),
+            })
+            .into());
+        }
+        Ok(())
+    };
+    if let Some(s) = v.dyn_ref::<js_sys::JsString>() {
+        // UTF-16 units: each is at most 3 UTF-8 bytes
+        too_large(s.length() as usize)?;
+        return Ok(String::from(s).into_bytes());
     }
     if let Some(a) = v.dyn_ref::<js_sys::Uint8Array>() {
+        too_large(a.length() as usize)?;
         return Ok(a.to_vec());
     }
     Err(invalid(format!("{what} must be a JSON string or a Uint8Array, got {}", type_name(v))))
 }
+
+/// The largest message read into wasm memory (its text, then what it parses
+/// into, share the 4 GiB of wasm32): a NAMES batch is 12 MB in JSON (sparse).
+pub const MAX_WASM_MESSAGE_BYTES: usize = 512 << 20;
+
+/// The most bytes one embedding may need in wasm memory (the batch's vectors,
+/// and its JSON text when asked for JSON); checked before it starts.
+pub const MAX_WASM_BATCH_BYTES: usize = 1 << 30;
 
 /// A whole number in `min..=u32::MAX` (JS numbers are doubles: NaN, fractions and
 /// negatives are refused instead of being truncated).

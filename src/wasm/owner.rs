@@ -147,13 +147,14 @@ impl EmbedJsOptions {
     }
 
     /// The core's embed options.
-    fn core(self) -> Result<EmbedOptions, crate::error::Error> {
+    /// `context`: the shared base's fingerprint, the passphrase's salt ([`Key::from_passphrase_for`]).
+    fn core(self, context: &str) -> Result<EmbedOptions, crate::error::Error> {
         let key = match (&self.key, &self.passphrase) {
             (Some(_), Some(_)) => {
                 return Err(crate::error::Error::InvalidKey("give either key or passphrase, not both".into()))
             }
             (Some(k), None) => Some(Key::from_hex(k)?),
-            (None, Some(p)) => Some(Key::from_passphrase(p)?),
+            (None, Some(p)) => Some(Key::from_passphrase_for(p, context)?),
             (None, None) => None,
         };
         let mut o = EmbedOptions::new(self.party, &Config::default());
@@ -304,7 +305,8 @@ impl DataOwner {
         let o = EmbedJsOptions::read(options)?;
         let binary = o.binary;
         let base = self::shared_base(&shared_base)?;
-        let core = o.core()?;
+        let core = o.core(base.fingerprint())?;
+        check_batch_size(&self.owner, base.len(), core.key.is_some(), binary)?;
         let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&base, &core, p))?;
         Ok(if binary { super::batch::binary_batch(&batch)?.into() } else { JsValue::from_str(&batch.to_json()) })
     }
@@ -340,6 +342,27 @@ impl DataOwner {
         }
         Ok(js_sys::Float64Array::from(&self.owner.thresholds(&base, &t)?.values[..]))
     }
+}
+
+/// Refuses, before any work, an embedding whose batch would not fit in wasm
+/// memory ([`super::errors::MAX_WASM_BATCH_BYTES`], by
+/// [`party::DataOwner::batch_bytes`]): JS `embed` of 700,000 keyed records
+/// trapped with `unreachable` when an allocation failed.
+fn check_batch_size(owner: &party::DataOwner, dim: usize, keyed: bool, binary: bool) -> Result<(), JsValue> {
+    let need = owner.batch_bytes(dim, keyed, !binary);
+    if need > super::errors::MAX_WASM_BATCH_BYTES {
+        return Err(crate::error::Error::Parameter(format!(
+            "a {} batch of {} records over {dim} grams needs about {} MB of wasm memory, more than the {} MB \
+             one embedding may take here: {}embed the records in parts, or use the native CLI",
+            if keyed { "keyed (dense)" } else { "sparse" },
+            owner.dataset().len(),
+            need >> 20,
+            super::errors::MAX_WASM_BATCH_BYTES >> 20,
+            if binary { "" } else { "ask for the binary form (binary: true), " }
+        ))
+        .into());
+    }
+    Ok(())
 }
 
 /// The fingerprint of a shared-base message (checked against its content), for

@@ -43,19 +43,22 @@ pub struct KeyArgs {
 }
 
 impl KeyArgs {
-    pub fn key(&self) -> Result<Option<Key>> {
+    /// The key; a passphrase is salted with `context`, the linkage's shared
+    /// base fingerprint (or schema fingerprint), so both parties derive the same
+    /// key and no other linkage shares its Argon2id work ([`Key::from_passphrase_for`]).
+    pub fn key(&self, context: &str) -> Result<Option<Key>> {
         let read = |p: &PathBuf| -> Result<String> { io::read_text(p) };
         match (&self.key_file, &self.passphrase_file) {
             (Some(p), _) => Key::from_hex(&read(p)?).map(Some).in_file(p),
-            (None, Some(p)) => Key::from_passphrase(&read(p)?).map(Some).in_file(p),
+            (None, Some(p)) => Key::from_passphrase_for(&read(p)?, context).map(Some).in_file(p),
             (None, None) => Ok(None),
         }
     }
 
     /// The key, under the core's export policy ([`gramlink::party::require_key`]):
     /// none only with `--no-key`, which prints what the vectors then reveal.
-    pub fn export_key(&self) -> Result<Option<Key>> {
-        let key = self.key()?;
+    pub fn export_key(&self, context: &str) -> Result<Option<Key>> {
+        let key = self.key(context)?;
         gramlink::party::require_key(key.as_ref(), self.no_key)?;
         if key.is_none() {
             eprintln!("warning: --no-key: {}", gramlink::party::UNKEYED_REVEALS);

@@ -77,6 +77,17 @@ impl OpenLedger {
     /// Charges `epsilon` for `released` and writes the ledger (before the
     /// caller writes the release).
     pub fn charge(mut self, epsilon: Epsilon, released: String) -> Result<()> {
+        // another run on the same data may have charged the ledger meanwhile: then
+        // this one releases nothing (the file is read again just before the write)
+        if let Ok(bytes) = std::fs::read(&self.path) {
+            let now = std::str::from_utf8(&bytes).ok().and_then(|t| LedgerFile::parse(t).ok());
+            if now.as_ref().map(LedgerFile::spends) != Some(self.ledger.spends()) {
+                return Err(CliError::from(gramlink::Error::from(gramlink::error::DpError::Ledger(format!(
+                    "{} changed while this run mined (another run on the same data?): nothing was released; run again",
+                    self.path.display()
+                )))));
+            }
+        }
         let spend = Spend { at: now_utc(), command: self.command.into(), epsilon, released };
         self.ledger.charge(&self.path.display().to_string(), spend).map_err(gramlink::Error::from)?;
         io::write_atomic(&self.path, self.ledger.to_json().as_bytes())?;

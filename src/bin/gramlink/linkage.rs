@@ -68,7 +68,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
             input: &a.records.input,
             base: &a.base,
             party: a.party,
-            key: a.key.key()?,
+            key: a.key.key(&crate::records::load_schema(schema)?.fingerprint())?,
             keyed: a.keyed,
             out: &a.out,
         });
@@ -78,7 +78,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     a.threshold.apply(&mut config)?;
     // the key is checked before the records are read, so a bad key fails fast;
     // unkeyed vectors leave only with --no-key
-    let key = a.key.export_key()?;
+    let key = a.key.export_key(base.fingerprint())?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
     let mut owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
