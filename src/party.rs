@@ -277,7 +277,7 @@ impl Default for EmbedOptions {
 }
 
 #[cfg(test)]
-mod tests {
+mod batch_size_tests {
     use super::*;
 
     #[test]
