@@ -428,10 +428,13 @@ fn bad_bases() {
     assert_code(merge(na.clone().into(), JsValue::from_str("not json"), 10, JsValue::UNDEFINED), "MALFORMED_MESSAGE");
     let shared = merge(na.clone().into(), na.clone().into(), 20, js(PAPER_MERGE)).unwrap();
     assert_code(merge(shared.clone().into(), na.clone().into(), 10, JsValue::UNDEFINED), "WRONG_MESSAGE_KIND");
-    // the paper's options give the core's paper base (base::merge), bit for bit
+    // the paper's options give the core's paper base (base::merge), bit for bit, with
+    // the not-private mark of the seeded owner's noisy bases carried over
     let (ca, cb) =
         (gramlink::protocol::read_noisy_base(&na).unwrap(), gramlink::protocol::read_noisy_base(&na).unwrap());
-    assert_eq!(shared, gramlink::protocol::write_shared_base(&gramlink::base::merge(&ca, &cb, 20).unwrap()));
+    let core = gramlink::base::merge(&ca, &cb, 20).unwrap().with_private(ca.private && cb.private);
+    assert!(!core.is_private());
+    assert_eq!(shared, gramlink::protocol::write_shared_base(&core));
     // merge options that contradict how the noisy bases were mined: a typed error
     let padded = a.mine(js(r#"{"miner": "fpm", "epsilon": 0.5}"#), None).unwrap();
     let recommended = merge(padded.clone().into(), padded.clone().into(), 20, JsValue::UNDEFINED).unwrap();
