@@ -128,7 +128,8 @@ fn the_record_steps_refuse_bad_input_by_name() {
 
     // a one-string noisy base where record bases belong
     let names = format!("{}/data/names.txt", env!("CARGO_MANIFEST_DIR"));
-    ok(&["mine", "-i", &names, "-o", &r.s("one.json")]);
+    // its ledger in the scratch folder, not beside the repository's data
+    ok(&["mine", "-i", &names, "--ledger", &r.s("names.ledger.json"), "-o", &r.s("one.json")]);
     let e = fails(&["merge", "--schema", &schema, &r.s("one.json"), &r.s("b.bases.json"), "-o", &o], &out);
     assert!(e.contains("gramlink/record-noisy-bases"), "{e}");
 
