@@ -368,6 +368,7 @@ test('the owner page keeps its privacy ledger per file: Load, a reload and a can
   await p.waitForSelector('body[data-ready="true"]');
   await p.setInputFiles('#file', csv);
   await p.selectOption('#column', 'name');
+  await openAdvanced(p);
   await p.fill('#owner-budget', '0.5');
   await p.click('#load');
   await p.waitForSelector('#preview:not([hidden])');
