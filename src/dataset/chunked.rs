@@ -11,7 +11,9 @@
 //! columns); the rest waits for the next chunk. A chunk that ends inside a
 //! UTF-8 sequence or a quoted field is thus never parsed early.
 
-use super::{delimiter, detect_format, FormatHint, InputFormat, RawRecord, HEAD_BYTES, MAX_RECORD_BYTES};
+use super::{
+    delimiter, detect_format, unique_column, FormatHint, InputFormat, RawRecord, HEAD_BYTES, MAX_RECORD_BYTES,
+};
 use crate::error::InputError;
 
 /// Bytes gathered before complete records are parsed (a parse per chunk of the
@@ -166,19 +168,20 @@ impl ChunkedReader {
                 let Some(end) = self.pending.iter().position(|&b| b == b'\n') else {
                     return Ok(());
                 };
-                let line = String::from_utf8_lossy(&self.pending[..end]);
-                self.scan = Some(QuoteScan::new(delimiter(line.trim_start_matches('\u{FEFF}'))));
-                return self.push_rescan();
+                self.begin_scan(end);
+                return self.parse_if_due();
             }
             self.scan_from(from);
         }
         self.parse_if_due()
     }
 
-    /// Scans everything pending (the scan just began).
-    fn push_rescan(&mut self) -> Result<(), InputError> {
+    /// Starts the quote scan with the delimiter of the header line
+    /// `pending[..line_end]`, and scans everything pending.
+    fn begin_scan(&mut self, line_end: usize) {
+        let line = String::from_utf8_lossy(&self.pending[..line_end]);
+        self.scan = Some(QuoteScan::new(delimiter(line.trim_start_matches('\u{FEFF}'))));
         self.scan_from(0);
-        self.parse_if_due()
     }
 
     fn parse_if_due(&mut self) -> Result<(), InputError> {
@@ -218,9 +221,7 @@ impl ChunkedReader {
         }
         if !matches!(self.format, InputFormat::Text) {
             if self.scan.is_none() {
-                let line = String::from_utf8_lossy(&self.pending);
-                self.scan = Some(QuoteScan::new(delimiter(line.trim_start_matches('\u{FEFF}'))));
-                self.scan_from(0);
+                self.begin_scan(self.pending.len());
             }
             if let Some(line) = self.scan.as_ref().and_then(QuoteScan::unclosed) {
                 return Err(InputError::Csv {
@@ -293,17 +294,10 @@ impl ChunkedReader {
             let headers = reader.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?.clone();
             let names: Vec<&str> = headers.iter().map(|h| h.trim()).collect();
             let find = |name: &str| {
-                let at = names.iter().position(|h| *h == name).ok_or_else(|| InputError::MissingColumn {
+                unique_column(&names, name)?.ok_or_else(|| InputError::MissingColumn {
                     column: name.to_string(),
                     available: names.iter().map(|h| format!("{h:?}")).collect::<Vec<_>>().join(", "),
-                })?;
-                if names.iter().filter(|h| **h == name).count() > 1 {
-                    return Err(InputError::Csv {
-                        record: 0,
-                        reason: format!("the header names column {name:?} more than once: rename one"),
-                    });
-                }
-                Ok(at)
+                })
             };
             if id_column == Some(column) {
                 // the ids would carry the linked values themselves out of the owner's hands
@@ -374,17 +368,18 @@ impl DetectingReader {
         }
         self.head.extend_from_slice(chunk);
         if self.head.contains(&b'\n') || self.head.len() >= HEAD_BYTES {
-            self.start()?;
+            self.reader = Some(self.begin()?);
         }
         Ok(())
     }
 
-    fn start(&mut self) -> Result<&mut ChunkedReader, InputError> {
+    /// The reader of the detected format, fed the head gathered so far.
+    fn begin(&mut self) -> Result<ChunkedReader, InputError> {
         let format =
             detect_format(&self.what, &self.head, self.hint, self.column.as_deref(), self.id_column.as_deref())?;
         let mut r = ChunkedReader::new(&format, &self.what);
         r.push(&std::mem::take(&mut self.head))?;
-        Ok(self.reader.insert(r))
+        Ok(r)
     }
 
     /// The format settled on, once it is.
@@ -405,12 +400,10 @@ impl DetectingReader {
     /// The end of the input.
     pub fn finish(mut self) -> Result<Vec<RawRecord>, InputError> {
         match self.reader.take() {
-            Some(r) => r.finish(),
-            None => {
-                self.start()?;
-                self.reader.take().map_or(Err(InputError::Empty { what: self.what }), ChunkedReader::finish)
-            }
+            Some(r) => r,
+            None => self.begin()?,
         }
+        .finish()
     }
 }
 
