@@ -32,7 +32,7 @@ enum Quote {
     FieldStart,
     Unquoted,
     Quoted,
-    ClosingQuote,
+    MaybeClosed,
 }
 
 /// A byte-level scan for record ends and unclosed quotes.
@@ -56,9 +56,9 @@ impl QuoteScan {
                 self.opened = self.line;
                 Quote::Quoted
             }
-            (Quote::Quoted, b'"') => Quote::ClosingQuote,
+            (Quote::Quoted, b'"') => Quote::MaybeClosed,
             (Quote::Quoted, _) => Quote::Quoted,
-            (Quote::ClosingQuote, b'"') => Quote::Quoted,
+            (Quote::MaybeClosed, b'"') => Quote::Quoted,
             (_, b'\n') => Quote::FieldStart,
             (_, d) if d == self.delimiter => Quote::FieldStart,
             _ => Quote::Unquoted,
