@@ -327,7 +327,10 @@ test('NAMES (149,910 rows) on the owner page: timing of each step; the page stay
   await p.click('#mine');
   // while the worker mines, the page answers at once
   let worst = 0;
+  const deadline = Date.now() + 300_000;
   while (await p.locator('#base-out').isHidden()) {
+    // a mining that ends without a base (an error) must fail the test, not hang it
+    assert.ok(Date.now() < deadline, `no base after 300 s: ${await text(p, '#progress-text')} ${await text(p, '#mine-error').catch(() => '')}`);
     const s = Date.now();
     await p.evaluate(() => document.querySelector('#progress-text').textContent);
     worst = Math.max(worst, Date.now() - s);
