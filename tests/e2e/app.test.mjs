@@ -318,6 +318,8 @@ test('NAMES (149,910 rows) on the owner page: timing of each step; the page stay
   await p.waitForSelector('#cancel:not([hidden])');
   await p.click('#cancel');
   await p.waitForFunction(() => /cancelled: no base was made, but its ε stays spent/.test(document.querySelector('#progress-text').textContent), null, { timeout: 300_000 });
+  // Mine comes back only once the fresh worker holds the records again
+  assert.equal(await p.locator('#mine').isDisabled(), false);
   // its progress depended on the noisy counts: the cancelled mining's ε is not given back
   assert.match(await text(p, '#budget-text'), /^0\.1000 of 0\.2000/);
 

@@ -318,6 +318,7 @@ el('mine').addEventListener('click', async () => {
     return showError(el('epsilon'), describe(e));
   }
   updateBudget();
+  let cancelled = false;
   el('mine').disabled = true;
   el('cancel').hidden = false;
   el('progress').hidden = false;
@@ -348,7 +349,9 @@ el('mine').addEventListener('click', async () => {
     el('merge-k').value = options.k;
   } catch (e) {
     if (e.code === 'CANCELLED') {
-      el('progress-text').textContent = CANCELLED;
+      // the cancel handler owns what follows: it reloads the records into a fresh worker and
+      // only then gives Mine back (a Mine sent before the reload ends would find no records)
+      cancelled = true;
     } else {
       // refused before any noise was drawn (a parameter or the budget): the charge is taken back
       if (spend && /^(INVALID_|BUDGET_EXCEEDED)/.test(e.code ?? '')) state.ledger.refund(spend);
@@ -357,7 +360,7 @@ el('mine').addEventListener('click', async () => {
     }
     updateBudget();
   } finally {
-    el('mine').disabled = false;
+    if (!cancelled) el('mine').disabled = false;
     el('cancel').hidden = true;
   }
 });
@@ -365,6 +368,7 @@ el('mine').addEventListener('click', async () => {
 const CANCELLED = 'cancelled: no base was made, but its ε stays spent (its progress depended on the noisy counts)';
 
 el('cancel').addEventListener('click', async () => {
+  el('mine').disabled = true;
   worker.cancel();
   // The fresh worker has no records: load them again, with what the ledger has left
   // (the cancelled mining was charged when it started, and stays charged).
@@ -375,6 +379,7 @@ el('cancel').addEventListener('click', async () => {
     if (left > 0) {
       await load({ ...state.loadArgs, budget: left });
       el('progress-text').textContent = CANCELLED;
+      el('mine').disabled = false;
     } else {
       el('mine').disabled = true;
       el('progress-text').textContent = 'cancelled; the budget is spent: no more mining';
