@@ -199,14 +199,15 @@ carries, with no dictionary (gramlink attack; docs/THREAT_MODEL.md)";
 
 /// The export policy of vector batches: a batch that leaves its owner is
 /// keyed ([`crate::keyed`]) unless the owner said explicitly that it may go
-/// unkeyed (`allow_unkeyed`: the CLI's `--no-key`). Whole protocol runs on one
-/// machine ([`crate::session`]) export nothing and are not held to it.
-pub fn require_key(key: Option<&Key>, allow_unkeyed: bool) -> Result<(), Error> {
+/// unkeyed (`allow_unkeyed`: the CLI's `--no-key`, the JS and Python `noKey` /
+/// `no_key`). Whole protocol runs on one machine ([`crate::session`]) export
+/// nothing and are not held to it. One policy for every front end, and for one
+/// string as for records (a record batch's embedded fields are vectors too);
+/// `remedy` is the front end's own words for the key and the opt-out.
+pub fn require_key(key: Option<&Key>, allow_unkeyed: bool, remedy: &str) -> Result<(), Error> {
     match (key, allow_unkeyed) {
-        (None, false) => Err(Error::KeyRequired(format!(
-            "{UNKEYED_REVEALS}. Share a key with the other party (gramlink keygen; --key-file or \
-             --passphrase-file), or pass --no-key to export unkeyed vectors anyway"
-        ))),
+        (None, false) => Err(Error::KeyRequired(format!("{UNKEYED_REVEALS}. {remedy}"))),
+        (Some(_), true) => Err(Error::InvalidKey("give a key or the opt-out to export unkeyed vectors, not both".into())),
         _ => Ok(()),
     }
 }
@@ -237,11 +238,13 @@ mod tests {
 
     #[test]
     fn unkeyed_export_needs_an_explicit_opt_out() {
-        let e = require_key(None, false).unwrap_err();
+        let e = require_key(None, false, "pass --no-key").unwrap_err();
         assert_eq!((e.code(), e.class()), ("KEY_REQUIRED", crate::error::ErrorClass::Privacy));
-        assert!(e.to_string().contains("dictionary attack") && e.to_string().contains("--no-key"));
-        assert!(require_key(None, true).is_ok());
-        assert!(require_key(Some(&Key::from_bytes([1; 32])), false).is_ok());
+        assert!(e.to_string().contains("dictionary attack") && e.to_string().ends_with("pass --no-key"));
+        assert!(require_key(None, true, "").is_ok());
+        let key = Key::from_bytes([1; 32]);
+        assert!(require_key(Some(&key), false, "").is_ok());
+        assert_eq!(require_key(Some(&key), true, "").unwrap_err().code(), "INVALID_KEY");
     }
 
     #[test]

@@ -133,9 +133,12 @@ fn the_record_steps_refuse_bad_input_by_name() {
     let e = fails(&["merge", "--schema", &schema, &r.s("one.json"), &r.s("b.bases.json"), "-o", &o], &out);
     assert!(e.contains("gramlink/record-noisy-bases"), "{e}");
 
-    // a keyed field without the key; --keyed without the key
+    // embedded fields leave keyed: no key is refused by the export policy; with --no-key,
+    // the keyed field still needs the key
     let base = r.s("shared.json");
     let e = fails(&["embed", "--schema", &schema, "-i", &csv, "--base", &base, "-o", &o], &out);
+    assert!(e.contains("KEY_REQUIRED") && e.contains("--no-key"), "{e}");
+    let e = fails(&["embed", "--schema", &schema, "-i", &csv, "--base", &base, "--no-key", "-o", &o], &out);
     assert!(e.contains("\"state\" is keyed"), "{e}");
 
     // parties with different keys

@@ -102,9 +102,9 @@ fn protocol(n: usize) -> Protocol {
     let nb = b.mine(js(MINE), None).unwrap();
     let shared = merge(na.into(), nb.into(), 75, js(PAPER_MERGE)).unwrap();
     let batch_a = a
-        .embed(shared.clone().into(), js(r#"{"party": "A", "thresholds": {"ed": 1, "mode": "paper"}}"#), None)
+        .embed(shared.clone().into(), js(r#"{"party": "A", "thresholds": {"ed": 1, "mode": "paper"}, "noKey": true}"#), None)
         .unwrap();
-    let batch_b = b.embed(shared.clone().into(), js(r#"{"party": "B", "binary": true}"#), None).unwrap();
+    let batch_b = b.embed(shared.clone().into(), js(r#"{"party": "B", "binary": true, "noKey": true}"#), None).unwrap();
     Protocol { a, shared, batch_a, batch_b }
 }
 
@@ -141,8 +141,11 @@ fn defaults_are_the_recommended_configuration() {
         let na = a.mine(mine.clone(), None).unwrap();
         let nb = b.mine(mine, None).unwrap();
         let shared = merge(na.into(), nb.into(), 75, merge_options).unwrap();
+        // unkeyed on purpose: the test reads the batches' coordinates (their shape)
+        let embed_a = if embed_a.is_undefined() { Object::new().into() } else { embed_a };
+        Reflect::set(&embed_a, &"noKey".into(), &JsValue::TRUE).unwrap();
         let batch_a = a.embed(shared.clone().into(), embed_a, None).unwrap();
-        let batch_b = b.embed(shared.into(), js(r#"{"party": "B", "binary": true}"#), None).unwrap();
+        let batch_b = b.embed(shared.into(), js(r#"{"party": "B", "binary": true, "noKey": true}"#), None).unwrap();
         let m = Matcher::new(batch_a.clone(), batch_b.clone()).unwrap();
         let r: JsValue = m.run(rule).unwrap().into();
         let read = |v: &JsValue| match v.as_string() {
@@ -468,7 +471,12 @@ fn bad_bases() {
     let tampered = shared.replace(&fp, &"0".repeat(64));
     assert_code(a.embed(tampered.into(), JsValue::UNDEFINED, None), "FINGERPRINT_MISMATCH");
     assert_code(a.embed(shared.clone().into(), js(r#"{"party": "C"}"#), None), "INVALID_PARAMETER");
-    assert_code(a.embed(shared.clone().into(), js(r#"{"thresholds": {"ed": 99}}"#), None), "INVALID_PARAMETER");
+    // unkeyed vectors leave only when asked for (the export policy); a key and noKey contradict
+    let m = assert_code(a.embed(shared.clone().into(), JsValue::UNDEFINED, None), "KEY_REQUIRED");
+    assert!(m.contains("noKey: true") && m.contains("keygen()"), "{m}");
+    let both = format!(r#"{{"key": "{}", "noKey": true}}"#, "ab".repeat(32));
+    assert_code(a.embed(shared.clone().into(), js(&both), None), "INVALID_KEY");
+    assert_code(a.embed(shared.clone().into(), js(r#"{"thresholds": {"ed": 99}, "noKey": true}"#), None), "INVALID_PARAMETER");
     assert_code(a.thresholds(shared.clone().into(), JsValue::from(-1), JsValue::UNDEFINED), "INVALID_PARAMETER");
     assert_code(a.thresholds(shared.into(), JsValue::from(1), js(r#"{"global": -2}"#)), "INVALID_PARAMETER");
 }
@@ -480,7 +488,7 @@ fn bad_batches() {
     let mut c = owner(&cities(300), r#"{"budget": 2, "seed": 9}"#);
     let nc = c.mine(js(MINE), None).unwrap();
     let other = merge(nc.clone().into(), nc.into(), 40, js(PAPER_MERGE)).unwrap();
-    let batch_c = c.embed(other.into(), js(r#"{"party": "B"}"#), None).unwrap();
+    let batch_c = c.embed(other.into(), js(r#"{"party": "B", "noKey": true}"#), None).unwrap();
     let m = assert_code(Matcher::new(p.batch_a.clone(), batch_c), "FINGERPRINT_MISMATCH");
     assert!(m.contains("fingerprint"), "{m}");
 

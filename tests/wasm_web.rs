@@ -82,12 +82,12 @@ fn batch_info_reads_one_batch() {
     let base = owner.mine(JSON::parse(r#"{"epsilon": 0.1, "miner": "exact"}"#).unwrap(), None).unwrap();
     let shared =
         DataOwner::merge_bases(base.clone().into(), base.clone().into(), JSON::parse(r#"{"k": 20}"#).unwrap()).unwrap();
-    let a = owner.embed(shared.clone().into(), JsValue::UNDEFINED, None).unwrap();
+    let a = owner.embed(shared.clone().into(), JSON::parse(r#"{"noKey": true}"#).unwrap(), None).unwrap();
     let info = batch_info(a).unwrap();
     assert_eq!(get(&info, "party").as_string().unwrap(), "A");
     assert_eq!(get(&info, "size").as_f64(), Some(3.0));
     assert_eq!(get(&info, "thresholdMode").as_string().unwrap(), "sound", "the default threshold mode");
-    let b = owner.embed(shared.into(), JSON::parse(r#"{"party": "B", "binary": true}"#).unwrap(), None).unwrap();
+    let b = owner.embed(shared.into(), JSON::parse(r#"{"party": "B", "binary": true, "noKey": true}"#).unwrap(), None).unwrap();
     assert!(b.is_instance_of::<js_sys::Uint8Array>());
     let info = batch_info(b).unwrap();
     assert_eq!(get(&info, "party").as_string().unwrap(), "B");

@@ -95,6 +95,12 @@ export interface EmbedOptions {
   key?: string;
   /** Keyed transform: a shared passphrase (at least 8 characters; Argon2id). Not together with `key`. */
   passphrase?: string;
+  /**
+   * Export unkeyed vectors anyway: the matcher can then re-identify records with a name list and, in
+   * the recommended preset, rebuild most of them (docs/THREAT_MODEL.md). Without `key`, `passphrase`
+   * or `noKey: true`, `embed` throws KEY_REQUIRED. Not together with a key (INVALID_KEY).
+   */
+  noKey?: boolean;
 }
 
 export interface NormalizationReport {
@@ -362,7 +368,7 @@ export interface Defaults {
   config: Config;
   /** Every preset's whole configuration, from the core's one definition. */
   presets: { recommended: Config; paper: Config };
-  embed: { party: 'A'; thresholds: Required<ThresholdOptions> | null; binary: boolean; key: null; passphrase: null };
+  embed: { party: 'A'; thresholds: Required<ThresholdOptions> | null; binary: boolean; key: null; passphrase: null; noKey: boolean };
   scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'config'>> & { config: Config };
 }
 
@@ -457,8 +463,12 @@ export class RecordOwner {
   mine(onProgress?: ProgressCallback | null): string;
   /** The shared bases message (JSON) from both parties' noisy bases. */
   static mergeBases(a: string, b: string, schema: Schema | string): string;
-  /** The record batch (binary). `key`: the parties' shared key (hex, from `keygen()`), needed for keyed fields. */
-  embed(shared: string, options?: { party?: 'A' | 'B'; key?: string | null; keyed?: boolean } | null, onProgress?: ProgressCallback | null): Uint8Array;
+  /**
+   * The record batch (binary). `key`: the parties' shared key (hex, from `keygen()`): it hashes the keyed
+   * fields and rotates every embedded field's vectors. A schema that embeds a field needs `key` or
+   * `noKey: true` (unkeyed vectors: the matcher's dictionary and reconstruction attacks apply), else KEY_REQUIRED.
+   */
+  embed(shared: string, options?: { party?: 'A' | 'B'; key?: string | null; noKey?: boolean } | null, onProgress?: ProgressCallback | null): Uint8Array;
 }
 
 export interface RecordFieldFit {

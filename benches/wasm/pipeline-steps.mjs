@@ -25,9 +25,9 @@ export function runPipeline(api, names, now, preset = "paper") {
   lap("mine B");
   const shared = DataOwner.mergeBases(na, nb, config.mine);
   lap("merge");
-  const va = a.embed(shared, { party: "A", thresholds: config.thresholds, binary: true });
+  const va = a.embed(shared, { party: "A", thresholds: config.thresholds, binary: true, noKey: true });
   lap("embed+thresholds A");
-  const vb = b.embed(shared, { party: "B", binary: true });
+  const vb = b.embed(shared, { party: "B", binary: true, noKey: true });
   lap("embed B");
   const m = new Matcher(va, vb);
   lap("matcher: read");

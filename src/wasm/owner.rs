@@ -72,7 +72,9 @@ pub(super) struct InputOptions {
 /// Options of `embed`: party A gets thresholds (default: the default
 /// configuration's), party B none unless asked; `binary` gives the compact
 /// `Uint8Array` form; `key` (64 hex digits, `keygen()`) or `passphrase` (at least 8
-/// characters) applies the keyed transform, shared with the other party out of band.
+/// characters) applies the keyed transform, shared with the other party out of band;
+/// without either, `noKey: true` must say that unkeyed vectors may leave
+/// ([`crate::party::require_key`]).
 /// Read by hand ([`EmbedJsOptions::read`]: small in wasm); serialized for `defaults()`.
 #[derive(Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -82,7 +84,12 @@ pub(super) struct EmbedJsOptions {
     pub(super) binary: bool,
     pub(super) key: Option<String>,
     pub(super) passphrase: Option<String>,
+    pub(super) no_key: bool,
 }
+
+/// What KEY_REQUIRED tells a JS caller to do.
+pub(super) const KEY_REMEDY: &str = "Share a key with the other party (keygen(); the embed option key or \
+passphrase), or pass noKey: true to export unkeyed vectors anyway";
 
 impl InputOptions {
     pub(super) fn read(v: JsValue) -> Result<InputOptions, JsValue> {
@@ -121,7 +128,7 @@ pub(super) fn seed_arg(x: &JsValue) -> Result<u64, JsValue> {
 impl EmbedJsOptions {
     fn read(v: JsValue) -> Result<EmbedJsOptions, JsValue> {
         let mut o = EmbedJsOptions::default();
-        for (key, x) in option_entries(&v, "embed options", &["binary", "key", "party", "passphrase", "thresholds"])? {
+        for (key, x) in option_entries(&v, "embed options", &["binary", "key", "noKey", "party", "passphrase", "thresholds"])? {
             if x.is_null() {
                 continue;
             }
@@ -140,6 +147,9 @@ impl EmbedJsOptions {
                 }
                 "key" => o.key = Some(text()?),
                 "passphrase" => o.passphrase = Some(text()?),
+                "noKey" => {
+                    o.no_key = x.as_bool().ok_or_else(|| invalid("embed options: noKey must be true or false".into()))?
+                }
                 _ => o.thresholds = Some(options_over(x, "embed options: thresholds", &ThresholdOptions::default())?),
             }
         }
@@ -157,6 +167,7 @@ impl EmbedJsOptions {
             (None, Some(p)) => Some(Key::from_passphrase_for(p, context)?),
             (None, None) => None,
         };
+        crate::party::require_key(key.as_ref(), self.no_key, KEY_REMEDY)?;
         let mut o = EmbedOptions::new(self.party, &Config::default());
         if let Some(t) = self.thresholds {
             o.thresholds = Some(t);
@@ -295,7 +306,7 @@ impl DataOwner {
     /// vector-batch message: JSON text, or a `Uint8Array` with `binary: true`.
     /// Options: `{party: "A" | "B" = "A", thresholds: {ed, mode} (party A's
     /// default: the default configuration's, sound for ed 1; B none unless
-    /// given), binary = false, key | passphrase}`.
+    /// given), binary = false, key | passphrase | noKey: true}`: unkeyed only with `noKey`.
     pub fn embed(
         &self,
         shared_base: JsValue,

@@ -128,8 +128,10 @@ impl RecordOwner {
     }
 
     /// The party's record batch (binary) over the shared bases. `options`:
-    /// `{party: "A" | "B", key: hex (the parties' shared key; needed for keyed
-    /// fields), keyed: boolean (also rotate the vectors; needs the key)}`.
+    /// `{party: "A" | "B", key: hex (the parties' shared key: it hashes the keyed
+    /// fields and rotates every embedded field's vectors), noKey: boolean (export
+    /// unkeyed vectors anyway)}`. Without `key` or `noKey: true`, a schema that
+    /// embeds a field is refused (`KEY_REQUIRED`, the core's export policy).
     pub fn embed(
         &self,
         shared: JsValue,
@@ -137,8 +139,8 @@ impl RecordOwner {
         on_progress: Option<js_sys::Function>,
     ) -> Result<js_sys::Uint8Array, JsValue> {
         let shared = read_shared_bases(&string_arg(&shared, "the shared bases")?, self.owner.schema())?;
-        let (mut party, mut key, mut keyed) = (Party::A, None, false);
-        for (name, x) in option_entries(&options, "embed options", &["party", "key", "keyed"])? {
+        let (mut party, mut key, mut no_key) = (Party::A, None, false);
+        for (name, x) in option_entries(&options, "embed options", &["party", "key", "noKey"])? {
             if x.is_null() {
                 continue;
             }
@@ -151,10 +153,12 @@ impl RecordOwner {
                     }
                 }
                 "key" => key = Some(Key::from_hex(&string_arg(&x, "embed options: key")?)?),
-                _ => keyed = x.as_bool().ok_or_else(|| invalid("embed options: keyed must be true or false".into()))?,
+                _ => no_key = x.as_bool().ok_or_else(|| invalid("embed options: noKey must be true or false".into()))?,
             }
         }
-        let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&shared, party, key.as_ref(), keyed, p))?;
+        let rotate =
+            crate::record::owner::export_rotation(self.owner.schema(), key.as_ref(), no_key, super::owner::KEY_REMEDY)?;
+        let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&shared, party, key.as_ref(), rotate, p))?;
         Ok(js_sys::Uint8Array::from(&batch.write()[..]))
     }
 }

@@ -78,9 +78,18 @@ test('two data owners exchange files through the owner page; the matcher links t
 
   await pa.selectOption('#party', 'A');
   await pb.selectOption('#party', 'B');
+  // the vectors leave keyed: without a key (or the explicit unkeyed choice) the page refuses
+  await pb.click('#embed');
+  await pb.waitForSelector('#key-error:not(:empty)');
+  assert.match(await text(pb, '#key-error'), /rebuild most records.*noKey: true.*KEY_REQUIRED/);
+  // A makes the key (it downloads, for B); B loads that file
+  const keyFile = await downloadFrom(pa, '#new-key', path.join(h.dir, 'shared-key.txt'));
+  assert.match(readFileSync(keyFile, 'utf8'), /^[0-9a-f]{64}\n$/);
+  await pb.setInputFiles('#key-file', keyFile);
+  await pb.waitForFunction(() => document.querySelector('#key').value.length === 64);
   const batchA = await downloadFrom(pa, '#embed', path.join(h.dir, 'a.vectors.bin'));
   const batchB = await downloadFrom(pb, '#embed', path.join(h.dir, 'b.vectors.bin'));
-  assert.match(await text(pa, '#embed-out'), /1,000 records/);
+  assert.match(await text(pa, '#embed-out'), /1,000 records.*, keyed\./);
 
   // processing files made no network request (downloads are local blob: URLs)
   const network = requests.filter((r) => !/ blob:/.test(r));

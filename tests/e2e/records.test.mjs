@@ -71,11 +71,17 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   await pa.setInputFiles('#noisy-b', noisyB);
   const shared = await downloadFrom(pa, '#merge', path.join(h.dir, 'shared.json'));
 
-  // a keyed field: embedding without the key is refused by name
+  // embedded fields leave keyed: without the key the page refuses (KEY_REQUIRED); with the
+  // unkeyed choice, the keyed field still needs the key
   await pa.setInputFiles('#shared', shared);
   await pa.click('#embed');
   await pa.waitForFunction(() => document.querySelector('#key-error').textContent.length > 0);
-  assert.match(await pa.locator('#key-error').textContent(), /state/);
+  assert.match(await pa.locator('#key-error').textContent(), /KEY_REQUIRED/);
+  await pa.check('#no-key');
+  assert.equal(await pa.locator('#key').isDisabled(), true);
+  await pa.click('#embed');
+  await pa.waitForFunction(() => /state/.test(document.querySelector('#key-error').textContent));
+  await pa.uncheck('#no-key');
   await downloadFrom(pa, '#new-key', path.join(h.dir, 'key.txt'));
   const key = await pa.locator('#key').inputValue();
   assert.match(key, /^[0-9a-f]{64}$/);

@@ -29,7 +29,9 @@ const schema = {
   block: [{ field: 'given_name' }, { field: 'surname' }, { field: 'soc_sec_id', ed: 2 }, { field: 'postcode' }],
 };
 
-function link() {
+// keyed: the default (vectors rotated); unkeyed: the key only hashes the keyed field and
+// the vectors go unrotated (noKey), which keeps the q-gram filter: fast, for the other tests
+function link({ keyed = false } = {}) {
   const a = new RecordOwner(file('dataset1-a.csv'), schema);
   const b = new RecordOwner(new TextEncoder().encode(file('dataset1-b.csv')), JSON.stringify(schema));
   assert.equal(a.schemaFingerprint, b.schemaFingerprint);
@@ -38,13 +40,13 @@ function link() {
   assert.ok(Math.abs(split.reduce((t, s) => t + s.epsilon, 0) - 0.1) < 1e-9, 'the split spends ε = 0.1');
   const shared = RecordOwner.mergeBases(a.mine(), b.mine(), schema);
   const key = keygen();
-  const ba = a.embed(shared, { party: 'A', key });
-  const bb = b.embed(shared, { party: 'B', key });
+  const ba = a.embed(shared, { party: 'A', key, noKey: !keyed });
+  const bb = b.embed(shared, { party: 'B', key, noKey: !keyed });
   return { a, b, shared, key, m: new RecordMatcher(schema, ba, bb), ba, bb };
 }
 
-test('FEBRL 1 links at F1 >= 0.99 with the proposed thresholds, every pair with its levels', () => {
-  const { m } = link();
+test('FEBRL 1 links at F1 >= 0.99 with the proposed thresholds, every pair with its levels (keyed, the default)', () => {
+  const { m } = link({ keyed: true });
   assert.equal(m.private, true);
   const out = m.link();
   const { pairs } = out;
@@ -86,9 +88,11 @@ test('bad schemas, files, keys and batches are refused by code', () => {
   assert.throws(() => new RecordOwner(csv, 42), { code: 'INVALID_PARAMETER', message: /schema/ });
   const { a, shared, ba, bb } = link();
   assert.throws(() => a.mine(), { code: 'BUDGET_EXCEEDED' });
-  assert.throws(() => a.embed(shared, { party: 'A' }), { message: /state/ });
+  // embedded fields leave keyed: no key is refused by the export policy; with noKey the keyed field still needs it
+  assert.throws(() => a.embed(shared, { party: 'A' }), { code: 'KEY_REQUIRED', message: /noKey: true/ });
+  assert.throws(() => a.embed(shared, { party: 'A', noKey: true }), { message: /state/ });
   const other = new RecordOwner(file('dataset1-b.csv'), schema);
-  const bOther = other.embed(shared, { party: 'B', key: keygen() });
+  const bOther = other.embed(shared, { party: 'B', key: keygen(), noKey: true });
   assert.throws(() => new RecordMatcher(schema, ba, bOther), { message: /different keys/ });
   assert.throws(() => new RecordMatcher(schema, bb, ba), { message: /party A/ });
   assert.throws(() => new RecordMatcher(schema, ba, bb.subarray(0, bb.length - 3)), { code: 'TRUNCATED_MESSAGE' });

@@ -203,3 +203,28 @@ export function downloadChecked(slot, name, data, type = 'application/octet-stre
     yes.focus();
   });
 }
+
+/**
+ * The shared-key controls of both owner pages (#key, #new-key, #key-file, #no-key): a new
+ * key is made in the worker and downloaded for the partner; a key file fills the field;
+ * "send unkeyed" is an explicit choice that empties and locks the key. Returns what the
+ * worker's embed takes: `{ key, noKey }` (the core refuses neither: KEY_REQUIRED).
+ */
+export function keyControls(worker) {
+  const key = $('#key');
+  const noKey = $('#no-key');
+  $('#new-key').addEventListener('click', async () => {
+    key.value = await worker.call('keygen');
+    download('shared-key.txt', `${key.value}\n`, 'text/plain');
+  });
+  $('#key-file').addEventListener('change', async () => {
+    const f = $('#key-file').files[0];
+    if (f) key.value = (await f.text()).trim();
+  });
+  noKey.addEventListener('change', () => {
+    key.disabled = noKey.checked;
+    $('#new-key').disabled = noKey.checked;
+    $('#key-file').disabled = noKey.checked;
+  });
+  return () => (noKey.checked ? { key: null, noKey: true } : { key: key.value.trim() || null, noKey: false });
+}

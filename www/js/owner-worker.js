@@ -62,11 +62,13 @@ serveOps({
     return { shared, fingerprint: gl.fingerprint(shared), grams: JSON.parse(shared).grams?.length };
   },
 
-  embed({ shared, party, thresholds, binary }, progress) {
+  keygen: () => gl.keygen(),
+
+  embed({ shared, party, thresholds, binary, key, noKey }, progress) {
     if (!owner) throw fail('load your records first', 'INVALID_PARAMETER');
-    const options = party === 'A' ? { party, thresholds, binary } : { party, binary };
+    const options = { party, binary, key, noKey, ...(party === 'A' ? { thresholds } : {}) };
     const batch = owner.embed(shared, options, progress);
-    const info = { size: owner.size, fingerprint: gl.fingerprint(shared) };
+    const info = { size: owner.size, fingerprint: gl.fingerprint(shared), keyed: !noKey };
     return batch instanceof Uint8Array ? transferring({ batch, ...info }, [batch.buffer]) : { batch, ...info };
   },
 });

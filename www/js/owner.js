@@ -446,6 +446,8 @@ el('party').addEventListener('change', () => {
   el('mode').disabled = !a;
 });
 
+const keyChoice = keyControls(worker);
+
 el('embed').addEventListener('click', async () => {
   clearErrors($('#step-embed'));
   const party = el('party').value;
@@ -464,7 +466,7 @@ el('embed').addEventListener('click', async () => {
   el('progress').hidden = false;
   el('cancel').hidden = true;
   try {
-    const r = await worker.call('embed', { shared: state.shared, party, thresholds, binary }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
+    const r = await worker.call('embed', { shared: state.shared, party, thresholds, binary, ...keyChoice() }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
     const name = `${baseName()}.party-${party}.vectors.${binary ? 'bin' : 'json'}`;
     const bytes = binary ? r.batch.byteLength : new Blob([r.batch]).size;
     el('progress-text').textContent = 'done';
@@ -472,10 +474,11 @@ el('embed').addEventListener('click', async () => {
       el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) not saved.`;
       return;
     }
-    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}. Send it to the matcher.`;
+    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}${r.keyed ? ', keyed' : ', NOT keyed (you chose to send unkeyed vectors)'}. Send it to the matcher.`;
     el('progress-text').textContent = 'done';
   } catch (e) {
-    showError(e.code === 'INVALID_PARAMETER' && /\bed\b/.test(e.message) ? el('ed') : el('embed'), describe(e));
+    const target = /^(INVALID_KEY|KEY_REQUIRED)$/.test(e.code ?? '') ? el('key') : e.code === 'INVALID_PARAMETER' && /\bed\b/.test(e.message) ? el('ed') : el('embed');
+    showError(target, describe(e));
   } finally {
     el('embed').disabled = false;
   }

@@ -1,5 +1,5 @@
 // The records data-owner page: a CSV and a schema → noisy bases, shared bases, a record batch.
-import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField } from './common.js';
+import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls } from './common.js';
 import { PageLedger, ledgerKey } from './ledger.js';
 
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
@@ -176,10 +176,7 @@ el('merge').addEventListener('click', async () => {
   }
 });
 
-el('new-key').addEventListener('click', async () => {
-  el('key').value = await worker.call('keygen');
-  download('shared-key.txt', el('key').value, 'text/plain');
-});
+const keyChoice = keyControls(worker);
 
 el('shared').addEventListener('change', () => (el('embed').disabled = !(loaded && el('shared').files[0])));
 el('embed').addEventListener('click', async () => {
@@ -188,12 +185,12 @@ el('embed').addEventListener('click', async () => {
   try {
     const shared = await el('shared').files[0].text();
     const party = el('party').value;
-    const batch = await worker.call('embed', { shared, party, key: el('key').value.trim() });
+    const batch = await worker.call('embed', { shared, party, ...keyChoice() });
     el('status').textContent = `record batch: ${batch.byteLength.toLocaleString('en')} bytes`;
     await downloadChecked(el('embed-warning'), `records-${party.toLowerCase()}.glrb`, batch);
   } catch (e) {
     el('status').textContent = '';
-    showError(e.code === 'INVALID_KEY' || /keyed|key/.test(e.message) ? el('key') : el('embed'), describe(e));
+    showError(/^(INVALID_KEY|KEY_REQUIRED)$/.test(e.code ?? '') || /keyed|key/.test(e.message) ? el('key') : el('embed'), describe(e));
   }
 });
 

@@ -30,8 +30,8 @@ serveOps({
 
   keygen: () => gl.keygen(),
 
-  embed({ shared, party, key }, progress) {
-    const batch = owner.embed(shared, { party, key: key || null }, progress);
+  embed({ shared, party, key, noKey }, progress) {
+    const batch = owner.embed(shared, { party, key, noKey }, progress);
     return transferring(batch, [batch.buffer]);
   },
 

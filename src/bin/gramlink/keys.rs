@@ -24,6 +24,10 @@ pub fn cmd_keygen(a: KeygenArgs) -> Result<()> {
     Ok(())
 }
 
+/// What KEY_REQUIRED tells a CLI user to do.
+const REMEDY: &str = "Share a key with the other party (gramlink keygen; --key-file or --passphrase-file), or pass \
+--no-key to export unkeyed vectors anyway";
+
 /// The key flags of `embed`.
 #[derive(Args, Clone, Default)]
 pub struct KeyArgs {
@@ -37,8 +41,9 @@ pub struct KeyArgs {
     /// Export unkeyed vectors: the matcher can then re-identify records with a
     /// name list and, in the recommended preset, rebuild most of them from the
     /// vectors alone (docs/THREAT_MODEL.md). Without a key or this flag, embed
-    /// refuses (KEY_REQUIRED).
-    #[arg(long, conflicts_with_all = ["key_file", "passphrase_file"])]
+    /// refuses (KEY_REQUIRED). With --schema it may go with --key-file: the key
+    /// then hashes the keyed fields and the vectors go unrotated.
+    #[arg(long)]
     pub no_key: bool,
 }
 
@@ -55,11 +60,22 @@ impl KeyArgs {
         }
     }
 
+    /// A record batch's key and whether its vectors are rotated, under the
+    /// core's export policy for records ([`gramlink::record::owner::export_rotation`]).
+    pub fn record_key(&self, schema: &gramlink::record::Schema) -> Result<(Option<Key>, bool)> {
+        let key = self.key(&schema.fingerprint())?;
+        let rotate = gramlink::record::owner::export_rotation(schema, key.as_ref(), self.no_key, REMEDY)?;
+        if self.no_key && schema.sent().any(|f| f.kind().is_some_and(|k| k.is_embedded())) {
+            eprintln!("warning: --no-key: {}", gramlink::party::UNKEYED_REVEALS);
+        }
+        Ok((key, rotate))
+    }
+
     /// The key, under the core's export policy ([`gramlink::party::require_key`]):
     /// none only with `--no-key`, which prints what the vectors then reveal.
     pub fn export_key(&self, context: &str) -> Result<Option<Key>> {
         let key = self.key(context)?;
-        gramlink::party::require_key(key.as_ref(), self.no_key)?;
+        gramlink::party::require_key(key.as_ref(), self.no_key, REMEDY)?;
         if key.is_none() {
             eprintln!("warning: --no-key: {}", gramlink::party::UNKEYED_REVEALS);
         }

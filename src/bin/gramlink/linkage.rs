@@ -39,14 +39,10 @@ pub struct EmbedArgs {
     key: crate::keys::KeyArgs,
     /// Embed whole records: the linkage schema (TOML or JSON; docs/RECORDS.md);
     /// --base is then the shared bases of `merge --schema`, the output a record
-    /// batch, and the key (if given) hashes the keyed fields.
+    /// batch; the key hashes the keyed fields and rotates every embedded field's
+    /// vectors (the matcher then compares without the q-gram filter).
     #[arg(long, conflicts_with_all = crate::options::schema_conflicts::EMBED)]
     schema: Option<PathBuf>,
-    /// With --schema: also apply the keyed transform to every embedded field's
-    /// vectors (needs the key; the matcher then loses the q-gram filter and
-    /// compares more pairs).
-    #[arg(long, requires = "schema")]
-    keyed: bool,
     /// Where to keep the map from the batch's pseudonyms to your ids (CSV,
     /// readable by you only; never send it): `gramlink unmap` maps the matcher's
     /// pairs back with it. [default: the output's name + .ids.csv]
@@ -68,8 +64,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
             input: &a.records.input,
             base: &a.base,
             party: a.party,
-            key: a.key.key(&crate::records::load_schema(schema)?.fingerprint())?,
-            keyed: a.keyed,
+            key: &a.key,
             out: &a.out,
         });
     }

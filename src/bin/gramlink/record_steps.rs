@@ -8,7 +8,6 @@ use crate::progress_bar::Bar;
 use crate::records::{load_schema, report, Report};
 use gramlink::clock::{Clock, SystemClock};
 use gramlink::dp::Randomness;
-use gramlink::keyed::Key;
 use gramlink::protocol::Party;
 use gramlink::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
 use gramlink::record::{merge as merge_bases, Kind, RecordBatch, RecordMatcher, RecordOwner, Schema};
@@ -69,37 +68,35 @@ pub struct EmbedRun<'a> {
     pub input: &'a Path,
     pub base: &'a Path,
     pub party: Party,
-    pub key: Option<Key>,
-    pub keyed: bool,
+    pub key: &'a crate::keys::KeyArgs,
     pub out: &'a Path,
 }
 
 /// `embed --schema`: the party's record batch (GLRB).
 pub fn embed(r: EmbedRun) -> Result<()> {
     let schema = load_schema(r.schema)?;
-    if r.key.is_none() {
+    // the key and the export policy are checked before the records are read
+    let (key, rotate) = r.key.record_key(&schema)?;
+    if key.is_none() {
         if let Some(f) = schema.fields.iter().find(|f| f.kind() == Some(Kind::Keyed)) {
             return Err(io::CliError::usage(format!(
                 "field {:?} is keyed: give both parties' shared key (--key-file from `gramlink keygen`, or --passphrase-file)",
                 f.name
             )));
         }
-        if r.keyed {
-            return Err(io::CliError::usage("--keyed needs the parties' shared key (--key-file or --passphrase-file)"));
-        }
     }
     let shared = read_shared_bases(&io::read_text(r.base)?, &schema).in_file(r.base)?;
     // embedding spends no budget and draws no noise
     let owner = owner(&schema, r.input, Randomness::secure()?)?;
     let bar = &mut Bar::new();
-    let batch = owner.embed(&shared, r.party, r.key.as_ref(), r.keyed, bar)?;
+    let batch = owner.embed(&shared, r.party, key.as_ref(), rotate, bar)?;
     bar.finish();
     io::write_atomic(r.out, &batch.write())?;
     eprintln!(
         "embedded {} records, {} fields sent{}{} -> {}",
         batch.ids.len(),
         batch.fields.len(),
-        if r.keyed { ", vectors keyed" } else { "" },
+        if rotate { ", vectors keyed" } else { "" },
         if batch.private { "" } else { " (NOT private: seeded noise)" },
         r.out.display()
     );
