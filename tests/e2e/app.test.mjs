@@ -354,6 +354,7 @@ test('NAMES (149,910 rows) on the owner page: timing of each step; the page stay
   await p.click('#merge');
   await p.waitForSelector('#merge-out:not([hidden])');
   t.merge = Date.now() - t0;
+  await downloadFrom(p, '#new-key', path.join(h.dir, 'names-key.txt'));
   t0 = Date.now();
   await downloadFrom(p, '#embed', path.join(h.dir, 'names.vectors.bin'));
   t['embed+thresholds'] = Date.now() - t0;

@@ -1,6 +1,6 @@
 // The data-owner page: records → normalization → noisy base → shared base → vector batch.
 // Everything runs here and in a worker; the only outputs are the files the user downloads.
-import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked } from './common.js';
+import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked, keyControls } from './common.js';
 import { PageLedger, ledgerKey } from './ledger.js';
 
 const worker = new WorkerClient(new URL('./owner-worker.js', import.meta.url));
