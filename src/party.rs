@@ -207,7 +207,9 @@ carries, with no dictionary (gramlink attack; docs/THREAT_MODEL.md)";
 pub fn require_key(key: Option<&Key>, allow_unkeyed: bool, remedy: &str) -> Result<(), Error> {
     match (key, allow_unkeyed) {
         (None, false) => Err(Error::KeyRequired(format!("{UNKEYED_REVEALS}. {remedy}"))),
-        (Some(_), true) => Err(Error::InvalidKey("give a key or the opt-out to export unkeyed vectors, not both".into())),
+        (Some(_), true) => {
+            Err(Error::InvalidKey("give a key or the opt-out to export unkeyed vectors, not both".into()))
+        }
         _ => Ok(()),
     }
 }

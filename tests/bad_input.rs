@@ -278,7 +278,7 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("key and passphrase", "embed -i {a.txt} --base {s.json} --key-file {k1.hex} --passphrase-file {pass_short.txt} -o OUT", "cannot be used with".into()),
         ("global threshold without global mode", "embed -i {a.txt} --base {s.json} --global-threshold 1 -o OUT", "--global-threshold goes with --threshold global".into()),
         ("unkeyed export without --no-key", "embed -i {a.txt} --base {s.json} -o OUT", "key required: unkeyed vectors are public functions".into()),
-        ("--no-key with a key", "embed -i {a.txt} --base {s.json} --key-file {k1.hex} --no-key -o OUT", "cannot be used with".into()),
+        ("--no-key with a key", "embed -i {a.txt} --base {s.json} --key-file {k1.hex} --no-key -o OUT", "give a key or the opt-out to export unkeyed vectors, not both".into()),
         // ---- vector batches (match)
         ("B's batch as A (no thresholds)", "match {eb.bin} {eb.bin} -o OUT", "has no thresholds: embed it as party A".into()),
         ("binary cut in the preamble", "match {ea_cut5.bin} {eb.bin} -o OUT", "binary vector batch: 5 bytes, shorter than the 12-byte preamble".into()),

@@ -102,7 +102,11 @@ fn protocol(n: usize) -> Protocol {
     let nb = b.mine(js(MINE), None).unwrap();
     let shared = merge(na.into(), nb.into(), 75, js(PAPER_MERGE)).unwrap();
     let batch_a = a
-        .embed(shared.clone().into(), js(r#"{"party": "A", "thresholds": {"ed": 1, "mode": "paper"}, "noKey": true}"#), None)
+        .embed(
+            shared.clone().into(),
+            js(r#"{"party": "A", "thresholds": {"ed": 1, "mode": "paper"}, "noKey": true}"#),
+            None,
+        )
         .unwrap();
     let batch_b = b.embed(shared.clone().into(), js(r#"{"party": "B", "binary": true, "noKey": true}"#), None).unwrap();
     Protocol { a, shared, batch_a, batch_b }
@@ -476,7 +480,10 @@ fn bad_bases() {
     assert!(m.contains("noKey: true") && m.contains("keygen()"), "{m}");
     let both = format!(r#"{{"key": "{}", "noKey": true}}"#, "ab".repeat(32));
     assert_code(a.embed(shared.clone().into(), js(&both), None), "INVALID_KEY");
-    assert_code(a.embed(shared.clone().into(), js(r#"{"thresholds": {"ed": 99}, "noKey": true}"#), None), "INVALID_PARAMETER");
+    assert_code(
+        a.embed(shared.clone().into(), js(r#"{"thresholds": {"ed": 99}, "noKey": true}"#), None),
+        "INVALID_PARAMETER",
+    );
     assert_code(a.thresholds(shared.clone().into(), JsValue::from(-1), JsValue::UNDEFINED), "INVALID_PARAMETER");
     assert_code(a.thresholds(shared.into(), JsValue::from(1), js(r#"{"global": -2}"#)), "INVALID_PARAMETER");
 }

@@ -87,7 +87,9 @@ fn batch_info_reads_one_batch() {
     assert_eq!(get(&info, "party").as_string().unwrap(), "A");
     assert_eq!(get(&info, "size").as_f64(), Some(3.0));
     assert_eq!(get(&info, "thresholdMode").as_string().unwrap(), "sound", "the default threshold mode");
-    let b = owner.embed(shared.into(), JSON::parse(r#"{"party": "B", "binary": true, "noKey": true}"#).unwrap(), None).unwrap();
+    let b = owner
+        .embed(shared.into(), JSON::parse(r#"{"party": "B", "binary": true, "noKey": true}"#).unwrap(), None)
+        .unwrap();
     assert!(b.is_instance_of::<js_sys::Uint8Array>());
     let info = batch_info(b).unwrap();
     assert_eq!(get(&info, "party").as_string().unwrap(), "B");

@@ -12,7 +12,7 @@
 //! projections); everything else is decided by [`distance`], exactly as brute
 //! force decides it. So the index prunes, never changes, the answer.
 
-use super::distance::distance;
+use super::distance::{distance, may_be_within};
 use super::lattice::Lattice;
 use super::{validate, MatchStats, Pair};
 use crate::embed::Vectors;
@@ -136,7 +136,11 @@ impl PcaTree {
                         }
                         candidates += 1;
                         let row = self.rows[i];
-                        let d = distance(a, b.row(row as usize));
+                        let br = b.row(row as usize);
+                        if !may_be_within(a, br, limit) {
+                            continue;
+                        }
+                        let d = distance(a, br);
                         if d <= th {
                             out.push((row, d));
                         }

@@ -128,7 +128,9 @@ pub(super) fn seed_arg(x: &JsValue) -> Result<u64, JsValue> {
 impl EmbedJsOptions {
     fn read(v: JsValue) -> Result<EmbedJsOptions, JsValue> {
         let mut o = EmbedJsOptions::default();
-        for (key, x) in option_entries(&v, "embed options", &["binary", "key", "noKey", "party", "passphrase", "thresholds"])? {
+        for (key, x) in
+            option_entries(&v, "embed options", &["binary", "key", "noKey", "party", "passphrase", "thresholds"])?
+        {
             if x.is_null() {
                 continue;
             }
@@ -148,7 +150,8 @@ impl EmbedJsOptions {
                 "key" => o.key = Some(text()?),
                 "passphrase" => o.passphrase = Some(text()?),
                 "noKey" => {
-                    o.no_key = x.as_bool().ok_or_else(|| invalid("embed options: noKey must be true or false".into()))?
+                    o.no_key =
+                        x.as_bool().ok_or_else(|| invalid("embed options: noKey must be true or false".into()))?
                 }
                 _ => o.thresholds = Some(options_over(x, "embed options: thresholds", &ThresholdOptions::default())?),
             }

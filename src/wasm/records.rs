@@ -153,7 +153,9 @@ impl RecordOwner {
                     }
                 }
                 "key" => key = Some(Key::from_hex(&string_arg(&x, "embed options: key")?)?),
-                _ => no_key = x.as_bool().ok_or_else(|| invalid("embed options: noKey must be true or false".into()))?,
+                _ => {
+                    no_key = x.as_bool().ok_or_else(|| invalid("embed options: noKey must be true or false".into()))?
+                }
             }
         }
         let rotate =
