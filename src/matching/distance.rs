@@ -44,6 +44,9 @@ pub fn may_be_within(a: &[f32], b: &[f32], limit: f64) -> bool {
     let (ca, cb) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
     let (ra, rb) = (ca.remainder(), cb.remainder());
     for (x, y) in ca.zip(cb) {
+        // fixed-size arrays: no bounds checks, one vector operation per lane group
+        let (x, y): (&[f32; LANES], &[f32; LANES]) =
+            (x.try_into().unwrap_or(&[0.0; LANES]), y.try_into().unwrap_or(&[0.0; LANES]));
         for l in 0..LANES {
             let d = x[l] - y[l];
             lanes[l] += d * d;
