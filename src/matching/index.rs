@@ -22,7 +22,7 @@ use std::sync::OnceLock;
 
 const MAX_COMPONENTS: usize = 8;
 const LEAF: usize = 24;
-const PCA_SAMPLE: usize = 4096;
+const PCA_SAMPLE: usize = 1024;
 const POWER_ITERATIONS: usize = 60;
 
 struct TreeNode {
@@ -185,7 +185,8 @@ fn build_node(nodes: &mut Vec<TreeNode>, rows: &mut [u32], proj: &[f64], k: usiz
 }
 
 /// Mean and top principal directions of (a sample of) B, orthonormalized. Power
-/// iteration on the covariance with deflation by Gram–Schmidt; deterministic.
+/// iteration on the covariance XᵀX of the centered sample X (applied as Xᵀ(Xv),
+/// never formed) with deflation by Gram–Schmidt; deterministic.
 fn principal_basis(b: &Vectors) -> (Vec<f64>, Vec<f64>, usize) {
     let dim = b.dim;
     let n = b.len();
@@ -203,34 +204,32 @@ fn principal_basis(b: &Vectors) -> (Vec<f64>, Vec<f64>, usize) {
     for m in mean.iter_mut() {
         *m /= sample.len() as f64;
     }
-    let mut cov = vec![0.0; dim * dim];
-    let mut centered = vec![0.0; dim];
-    for &r in &sample {
-        for ((c, x), m) in centered.iter_mut().zip(b.row(r)).zip(&mean) {
-            *c = *x as f64 - m;
-        }
-        for i in 0..dim {
-            let ci = centered[i];
-            if ci == 0.0 {
-                continue;
-            }
-            for j in 0..dim {
-                cov[i * dim + j] += ci * centered[j];
-            }
+    // the centered sample as a matrix X (rows × dim): each power step is
+    // w = Xᵀ(X v), 2·rows·dim products, instead of a dim × dim covariance
+    // (rows·dim² products to build: most of a keyed match's set-up)
+    let mut x = vec![0.0; sample.len() * dim];
+    for (row, &r) in x.chunks_exact_mut(dim).zip(&sample) {
+        for ((c, v), m) in row.iter_mut().zip(b.row(r)).zip(&mean) {
+            *c = *v as f64 - m;
         }
     }
     let k = MAX_COMPONENTS.min(dim);
     let mut basis: Vec<f64> = Vec::with_capacity(k * dim);
     let mut found = 0;
+    let mut t = vec![0.0; sample.len()];
     for c in 0..k {
         // a deterministic start that is not orthogonal to much
         let mut v: Vec<f64> = (0..dim).map(|j| 1.0 + ((j * 7 + c * 13) % 11) as f64 / 11.0).collect();
         orthonormalize(&mut v, &basis, found, dim);
         for _ in 0..POWER_ITERATIONS {
+            for (ti, row) in t.iter_mut().zip(x.chunks_exact(dim)) {
+                *ti = row.iter().zip(&v).map(|(a, b)| a * b).sum();
+            }
             let mut w = vec![0.0; dim];
-            for i in 0..dim {
-                let row = &cov[i * dim..(i + 1) * dim];
-                w[i] = row.iter().zip(&v).map(|(a, b)| a * b).sum();
+            for (ti, row) in t.iter().zip(x.chunks_exact(dim)) {
+                for (wj, xj) in w.iter_mut().zip(row) {
+                    *wj += ti * xj;
+                }
             }
             if !orthonormalize(&mut w, &basis, found, dim) {
                 break;
