@@ -174,6 +174,12 @@ def _code_of(error: BaseException) -> Optional[GramlinkError]:
     return GramlinkError(m.group(2), m.group(1)) if m else None
 
 
+def _literal(path: str) -> str:
+    """``path`` with Hadoop's glob characters escaped (``local[2]`` in a name
+    would otherwise be read as a pattern)."""
+    return re.sub(r"([\[\]{}*?\\])", r"\\\1", path)
+
+
 def _fs(spark, path: str):
     jvm = spark.sparkContext._jvm
     p = jvm.org.apache.hadoop.fs.Path(path)
@@ -210,7 +216,7 @@ def link(
     count, rows_per_shard = _shards(n, shards, rows_per_shard)
     stage1 = _candidates(os.path.abspath(batch_a), os.path.abspath(batch_b), rows_per_shard, rule)
     cutoff = _run(spark, out, count, stage1, CANDIDATES, _assignment(rule, auto), ASSIGNED, "cutoff", auto is not None)
-    written = spark.read.parquet(out).count()
+    written = spark.read.parquet(_literal(out)).count()
     return {
         "pairs": written,
         "shards": count,
@@ -473,7 +479,7 @@ def link_records(
     summary = _run(spark, out, count, stage1, RECORD_CANDIDATES, _record_decision(schema, n, nb), RECORD_ASSIGNED,
                    "summary", True)
     summary = dict(summary or {})
-    summary.update(pairs=spark.read.parquet(out).count(), shards=count, rows_a=n, rows_b=nb)
+    summary.update(pairs=spark.read.parquet(_literal(out)).count(), shards=count, rows_a=n, rows_b=nb)
     return summary
 
 
@@ -502,7 +508,8 @@ def session(master: str = "local[2]", app: str = "gramlink", **conf: str):
 
 def main(argv: Optional[list] = None) -> int:
     """``python -m gramlink.spark A.vec B.vec OUT [--master local[2]] [--rule R]
-    [--shards N]``: the job from the command line."""
+    [--shards N]``, or ``--schema S.toml A.glrb B.glrb OUT`` for whole records:
+    the job from the command line."""
     import argparse
     import time
 
@@ -512,6 +519,7 @@ def main(argv: Optional[list] = None) -> int:
     p.add_argument("out")
     p.add_argument("--master", default="local[2]")
     p.add_argument("--rule", default=None)
+    p.add_argument("--schema", default=None, help="a linkage schema: the batches are record batches (link_records)")
     p.add_argument("--shards", type=int, default=None)
     p.add_argument("--rows-per-shard", type=int, default=None)
     p.add_argument("--driver-memory", default="2g")
@@ -520,14 +528,18 @@ def main(argv: Optional[list] = None) -> int:
     spark.sparkContext.setLogLevel("ERROR")
     t = time.perf_counter()
     try:
-        stats = link(spark, a.batch_a, a.batch_b, a.out, rule=a.rule, shards=a.shards, rows_per_shard=a.rows_per_shard)
+        shards = {"shards": a.shards, "rows_per_shard": a.rows_per_shard}
+        if a.schema:
+            stats = link_records(spark, a.schema, a.batch_a, a.batch_b, a.out, **shards)
+        else:
+            stats = link(spark, a.batch_a, a.batch_b, a.out, rule=a.rule, **shards)
     except GramlinkError as e:
         print(f"error[{e.code}]: {e.message}", file=__import__("sys").stderr)
         return 4
     finally:
         elapsed = time.perf_counter() - t
     stats["seconds"] = round(elapsed, 2)
-    if stats["cutoff"]:
+    if stats.get("cutoff"):
         print(stats["cutoff"]["description"], file=__import__("sys").stderr)
     print(json.dumps(stats))
     spark.stop()
