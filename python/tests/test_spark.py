@@ -15,14 +15,6 @@ from gramlink import spark as gspark
 
 
 @pytest.fixture(scope="module")
-def spark():
-    s = gspark.session("local[2]", spark_driver_memory="1g")
-    s.sparkContext.setLogLevel("OFF")
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
 def batches(cities, tmp_path_factory):
     d = tmp_path_factory.mktemp("batches")
     a = gramlink.DataOwner.read(cities / "a.csv", column="name", id_column="id", budget=2, seed=21)

@@ -19,14 +19,6 @@ SCHEMA = FEBRL / "schema.toml"
 
 
 @pytest.fixture(scope="module")
-def spark():
-    s = gspark.session("local[2]", spark_driver_memory="1g")
-    s.sparkContext.setLogLevel("OFF")
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
 def batches(tmp_path_factory):
     d = tmp_path_factory.mktemp("records")
     a = gramlink.RecordOwner(FEBRL / "dataset1-a.csv", SCHEMA, seed=1)
