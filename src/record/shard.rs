@@ -133,11 +133,14 @@ pub fn shard_levels(
     Ok(ShardLevels { candidates, levels, rules, sample })
 }
 
+/// A candidate (a, b) with its levels and whether the names matched swapped.
+type Levelled = ((u32, u32), (Vec<u8>, bool));
+
 /// The linkage of every shard's [`ShardLevels`] (any order) for `na` A and
 /// `nb` B records: what [`RecordMatcher::link`] returns for the whole batches.
 pub fn link_shards(schema: &Schema, na: usize, nb: usize, shards: Vec<ShardLevels>) -> RecordLinkage {
     let mut rules: Vec<RuleCount> = Vec::new();
-    let mut all: Vec<((u32, u32), (Vec<u8>, bool))> = Vec::new();
+    let mut all: Vec<Levelled> = Vec::new();
     let mut random = std::collections::HashMap::<Vec<u8>, u64>::new();
     for s in shards {
         for r in s.rules {
