@@ -38,6 +38,19 @@ pub fn check_pair(a: &VectorBatch, b: &VectorBatch) -> Result<u32, Error> {
     Ok(ed)
 }
 
+/// The bound on edits whose cut-off `ed auto` fits ([`crate::cutoff`]) when
+/// `a` (party A's batch; headers suffice) and `b` are linked under `rule`;
+/// `None` when A asks for a fixed `ed`, or when the rule's candidates carry no
+/// filter bounds on edits (a rule other than `ranked`, a keyed batch: no
+/// shape), and every candidate within the bound is kept. The one place this
+/// is decided: [`Matcher::fitted_candidates`] and the sharded matcher
+/// ([`crate::shard`]) ask it.
+pub fn cutoff_bound(a: &VectorBatch, b: &VectorBatch, rule: Rule) -> Option<u32> {
+    let t = a.thresholds.as_ref().filter(|t| t.auto)?;
+    let shape = a.shape.as_ref().filter(|s| b.shape.as_ref() == Some(*s) && s.filter_length().is_some());
+    (rule == Rule::Ranked && shape.is_some()).then_some(t.ed)
+}
+
 /// Party A's batch (with thresholds) and party B's, checked against each other.
 pub struct Matcher {
     a: VectorBatch,
@@ -126,12 +139,12 @@ impl Matcher {
         let shape = self.a.shape.as_ref().filter(|s| self.b.shape.as_ref() == Some(*s));
         let (c, stats) =
             matching::candidates(&self.a.vectors, &self.b.vectors, &self.thresholds, rule, self.ed, shape)?;
-        match c {
-            Candidates::Scored(scored) if self.auto => {
-                let (kept, fit) = crate::cutoff::fit(&scored, self.ed, self.a.ids.len(), self.b.ids.len());
+        match (c, cutoff_bound(&self.a, &self.b, rule)) {
+            (Candidates::Scored(scored), Some(bound)) => {
+                let (kept, fit) = crate::cutoff::fit(&scored, bound, self.a.ids.len(), self.b.ids.len());
                 Ok((Candidates::Scored(kept), stats, Some(fit)))
             }
-            c => Ok((c, stats, None)),
+            (c, _) => Ok((c, stats, None)),
         }
     }
 

@@ -27,7 +27,7 @@ def main():
     t1, m1, c1 = time.perf_counter(), rss_mb(), time.process_time()
     shard = gramlink.Batch.open(a.batch_a, 0, a.rows)
     t2, c2 = time.perf_counter(), time.process_time()
-    ca, cb, d, s, compared = gramlink.shard_candidates(shard, b, 0)
+    ca, cb, d, s, _, compared = gramlink.shard_candidates(shard, b, 0)
     t3, c3, m3 = time.perf_counter(), time.process_time(), rss_mb()
     print(json.dumps({
         "rows_b": len(b), "reference_s": round(t1 - t0, 2), "reference_cpu_s": round(c1 - c0, 2), "reference_mb": round(m1 - m0),

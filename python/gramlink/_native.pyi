@@ -209,9 +209,46 @@ class Reference:
     def ids(self) -> list[str]: ...
 
 def check_batches(a: Batch, b: Batch) -> int: ...
+def cutoff_bound(a: Batch, b: Batch, rule: Optional[RuleName] = None) -> Optional[int]: ...
 def shard_candidates(
     a: Batch, b: Reference, offset: int, rule: Optional[RuleName] = None
-) -> Tuple[bytes, bytes, bytes, bytes, int]: ...
+) -> Tuple[bytes, bytes, bytes, bytes, bytes, int]: ...
 def assign(
-    a_rows: bytes, b_rows: bytes, distances: bytes, scores: bytes, rule: Optional[RuleName] = None
-) -> bytes: ...
+    a_rows: bytes,
+    b_rows: bytes,
+    distances: bytes,
+    scores: bytes,
+    rule: Optional[RuleName] = None,
+    *,
+    edits: Optional[bytes] = None,
+    auto: Optional[Tuple[int, int, int]] = None,
+) -> Tuple[bytes, Optional[dict[str, Any]]]: ...
+
+class RecordBatchFile:
+    """A record batch (GLRB) read from a file, as a Spark worker keeps it."""
+
+    @staticmethod
+    def open(path: Union[str, "os.PathLike[str]"]) -> "RecordBatchFile": ...
+    @property
+    def size(self) -> int: ...
+    def __len__(self) -> int: ...
+    @property
+    def party(self) -> str: ...
+    @property
+    def ids(self) -> list[str]: ...
+
+def record_check(schema: Schema, a: RecordBatchFile, b: RecordBatchFile) -> None: ...
+def record_shard(
+    schema: Schema, a: RecordBatchFile, b: RecordBatchFile, start: int, end: int
+) -> Tuple[bytes, bytes, bytes, bytes, bytes, list[Tuple[str, int]], int]: ...
+def record_link_shards(
+    schema: Schema,
+    rows_a: int,
+    rows_b: int,
+    a_rows: bytes,
+    b_rows: bytes,
+    levels: bytes,
+    swapped: bytes,
+    sample: bytes,
+    rules: list[Tuple[str, int]],
+) -> dict[str, Any]: ...

@@ -18,7 +18,13 @@ larger data):
    union over shards is the single machine's.
 3. **Assignment.** The candidates (a few per A row) go to one task, where the
    core's assignment (``gramlink.assign``) keeps the rule's pairs; its order
-   of ties is by row, so the shards' order does not matter.
+   of ties is by row, so the shards' order does not matter. With ``ed auto``
+   (the default embedding) the shards return every candidate within A's
+   generous bound with its filter bound on edits, and this task first fits
+   the cut-off on their union with the single machine's function
+   (src/cutoff.rs: a candidate's pattern compares it with the others of its
+   A row and of its B row, so the fit needs every shard's); the driver gets
+   the fit's report back (``stats["cutoff"]``).
 4. **Output.** The pairs are written as Parquet to a temporary directory,
    renamed to ``out`` only when the job succeeded: a failed job (a corrupt
    batch in one shard: its task raises ``GramlinkError`` with the core's
@@ -28,6 +34,7 @@ larger data):
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -35,12 +42,25 @@ import uuid
 from typing import Any, Iterator, Optional
 
 from ._errors import GramlinkError
-from ._native import Batch, Reference, assign, check_batches, shard_candidates
+from ._native import (
+    Batch,
+    RecordBatchFile,
+    Reference,
+    assign,
+    check_batches,
+    cutoff_bound,
+    record_check,
+    record_link_shards,
+    record_shard,
+    shard_candidates,
+)
 
-#: The candidates' schema (between the two stages).
-CANDIDATES = "a long, b long, a_id string, b_id string, distance double, score double"
+#: The candidates' schema (between the two stages); edits: the q-gram filter's bound.
+CANDIDATES = "a long, b long, a_id string, b_id string, distance double, score double, edits int"
 #: The output's schema: the CLI's pairs (a_id, b_id, distance) and the rows.
 PAIRS = "a_id string, b_id string, distance double, a long, b long"
+#: The assignment's: the pairs, and one row with the fitted cut-off (JSON) alone.
+ASSIGNED = PAIRS + ", cutoff string"
 #: Rows of A per shard when neither ``shards`` nor ``rows_per_shard`` is given.
 ROWS_PER_SHARD = 50_000
 
@@ -87,7 +107,7 @@ def _candidates(path_a: str, path_b: str, rows_per_shard: int, rule: Optional[st
             for shard in rb.column(0).to_pylist():
                 start = shard * rows_per_shard
                 a = Batch.open(path_a, start, start + rows_per_shard)
-                ca, cb, dist, score, _ = shard_candidates(a, b, start, rule)
+                ca, cb, dist, score, edits, _ = shard_candidates(a, b, start, rule)
                 rows_a = _column(ca, pa.uint32())
                 rows_b = _column(cb, pa.uint32())
                 local = pc.subtract(rows_a.cast(pa.int64()), start)
@@ -99,30 +119,50 @@ def _candidates(path_a: str, path_b: str, rows_per_shard: int, rule: Optional[st
                         b_ids.take(rows_b),
                         _column(dist, pa.float64()),
                         _column(score, pa.float64()),
+                        _column(edits, pa.uint32()).cast(pa.int32()),
                     ],
-                    names=["a", "b", "a_id", "b_id", "distance", "score"],
+                    names=["a", "b", "a_id", "b_id", "distance", "score", "edits"],
                 )
 
     return run
 
 
-def _assignment(rule: Optional[str]):
-    """The second stage's function: every candidate in, the rule's pairs out."""
+def _assignment(rule: Optional[str], auto: Optional[tuple]):
+    """The second stage's function: every candidate in, the rule's pairs out
+    (after ``ed auto``'s cut-off, fitted here on all of them, when ``auto``
+    is ``(bound, rows of A, rows of B)``), then a row with the fit's report."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
+
         import pyarrow as pa
 
         _one_thread()
         table = pa.Table.from_batches(list(batches)).combine_chunks()
-        if table.num_rows == 0:
-            return
 
         def raw(name: str, dtype: str) -> bytes:
-            return table.column(name).to_numpy().astype(dtype).tobytes()
+            return table.column(name).to_numpy().astype(dtype).tobytes() if table.num_rows else b""
 
-        kept = assign(raw("a", "<u4"), raw("b", "<u4"), raw("distance", "<f8"), raw("score", "<f8"), rule)
-        pairs = table.take(_column(kept, pa.uint64()))
-        yield from pairs.select(["a_id", "b_id", "distance", "a", "b"]).to_batches()
+        kept, cutoff = assign(
+            raw("a", "<u4"),
+            raw("b", "<u4"),
+            raw("distance", "<f8"),
+            raw("score", "<f8"),
+            rule,
+            edits=raw("edits", "<u4"),
+            auto=auto,
+        )
+        if table.num_rows:
+            pairs = table.take(_column(kept, pa.uint64())).select(["a_id", "b_id", "distance", "a", "b"])
+            pairs = pairs.append_column("cutoff", pa.nulls(pairs.num_rows, pa.string()))
+            yield from pairs.to_batches()
+        if cutoff is not None:
+            yield pa.RecordBatch.from_pylist(
+                [{"cutoff": json.dumps(cutoff)}],
+                schema=pa.schema(
+                    [("a_id", pa.string()), ("b_id", pa.string()), ("distance", pa.float64())]
+                    + [("a", pa.int64()), ("b", pa.int64()), ("cutoff", pa.string())]
+                ),
+            )
 
     return run
 
@@ -132,6 +172,12 @@ def _code_of(error: BaseException) -> Optional[GramlinkError]:
     reaches the driver as its traceback)."""
     m = re.search(r"GramlinkError: \[([A-Z_]+)\] ([^\n]*)", str(error))
     return GramlinkError(m.group(2), m.group(1)) if m else None
+
+
+def _literal(path: str) -> str:
+    """``path`` with Hadoop's glob characters escaped (``local[2]`` in a name
+    would otherwise be read as a pattern)."""
+    return re.sub(r"([\[\]{}*?\\])", r"\\\1", path)
 
 
 def _fs(spark, path: str):
@@ -155,21 +201,49 @@ def link(
     not exist): columns a_id, b_id, distance, a, b (rows). ``rule`` as the
     matcher's (default "ranked"). A's rows go in ``shards`` shards (or shards
     of ``rows_per_shard`` rows; default 50,000). Returns ``{"pairs", "shards",
-    "rows_a", "rows_b", "rule"}``. Raises ``GramlinkError`` with the core's code
-    when the batches do not fit (before any work) or a task fails on a batch;
-    ``out`` is then left absent."""
+    "rows_a", "rows_b", "rule", "cutoff"}`` (cutoff: the fit of ``ed auto``,
+    with its ``description``, or None). Raises ``GramlinkError`` with the
+    core's code when the batches do not fit (before any work) or a task fails
+    on a batch; ``out`` is then left absent."""
     import pyarrow  # noqa: F401  (the tasks need it: fail early if missing)
 
     head_a = Batch.open(batch_a, 0, 0)
     head_b = Batch.open(batch_b, 0, 0)
     check_batches(head_a, head_b)
+    bound = cutoff_bound(head_a, head_b, rule)
     n = head_a.total
+    auto = None if bound is None else (bound, n, head_b.total)
+    count, rows_per_shard = _shards(n, shards, rows_per_shard)
+    stage1 = _candidates(os.path.abspath(batch_a), os.path.abspath(batch_b), rows_per_shard, rule)
+    cutoff = _run(spark, out, count, stage1, CANDIDATES, _assignment(rule, auto), ASSIGNED, "cutoff", auto is not None)
+    written = spark.read.parquet(_literal(out)).count()
+    return {
+        "pairs": written,
+        "shards": count,
+        "rows_a": n,
+        "rows_b": head_b.total,
+        "rule": rule or "ranked",
+        "cutoff": cutoff,
+    }
+
+
+def _shards(n: int, shards: Optional[int], rows_per_shard: Optional[int]) -> tuple:
+    """(number of shards, rows per shard) for ``n`` rows of A."""
     if shards is not None and shards < 1:
         raise GramlinkError("shards must be at least 1", "INVALID_PARAMETER")
     if rows_per_shard is None:
         rows_per_shard = math.ceil(n / shards) if shards else ROWS_PER_SHARD
     rows_per_shard = max(1, rows_per_shard)
-    count = max(1, math.ceil(n / rows_per_shard))
+    return max(1, math.ceil(n / rows_per_shard)), rows_per_shard
+
+
+def _run(spark, out: str, count: int, stage1, schema1: str, stage2, schema2: str, report: str, read_report: bool):
+    """The two stages on ``count`` shards: ``stage1`` per shard, ``stage2`` on
+    the union in one task; its rows with column ``report`` null are written as
+    Parquet to a temporary directory renamed to ``out`` once the job succeeded,
+    its one row with ``report`` set is returned (JSON, read when
+    ``read_report``). On failure nothing is left and the task's GramlinkError
+    is raised."""
     fs, target = _fs(spark, out)
     if fs.exists(target):
         raise GramlinkError(f"{out} exists: the job writes a new directory", "IO")
@@ -178,13 +252,19 @@ def link(
     sc = spark.sparkContext
     try:
         shard_rows = sc.parallelize([(i,) for i in range(count)], count).toDF("shard int")
-        candidates = shard_rows.mapInArrow(
-            _candidates(os.path.abspath(batch_a), os.path.abspath(batch_b), rows_per_shard, rule), CANDIDATES
-        )
-        pairs = candidates.repartition(1).mapInArrow(_assignment(rule), PAIRS)
-        pairs.write.parquet(tmp_path)
+        result = shard_rows.mapInArrow(stage1, schema1).repartition(1).mapInArrow(stage2, schema2)
+        value = None
+        if read_report:
+            # computed once: the report is read, then the pairs written, from the cache
+            result = result.persist()
+            rows = result.where(f"{report} IS NOT NULL").select(report).collect()
+            value = json.loads(rows[0][0]) if rows else None
+        result.where(f"{report} IS NULL").drop(report).write.parquet(tmp_path)
+        if read_report:
+            result.unpersist()
         if not fs.rename(tmp, target):
             raise GramlinkError(f"cannot rename {tmp_path} to {out}", "IO")
+        return value
     except GramlinkError:
         fs.delete(tmp, True)
         raise
@@ -194,8 +274,213 @@ def link(
         if core is not None:
             raise core from e
         raise
-    written = spark.read.parquet(out).count()
-    return {"pairs": written, "shards": count, "rows_a": n, "rows_b": head_b.total, "rule": rule or "ranked"}
+
+
+# --- whole records (src/record/shard.rs) ----------------------------------------------
+
+#: The record shards' output: candidates (kind 0) with ids, levels (one byte per
+#: sent field) and whether the names matched swapped; the u sample's patterns
+#: (kind 1, levels only); the shard's rule counts (kind 2, JSON in ``rules``).
+RECORD_CANDIDATES = "kind int, a long, b long, a_id string, b_id string, levels binary, swapped boolean, rules string"
+#: The record pairs: ids, weight, match probability, class (M or P), rows.
+RECORD_PAIRS = "a_id string, b_id string, weight double, probability double, class string, a long, b long"
+RECORD_ASSIGNED = RECORD_PAIRS + ", summary string"
+
+_record_batches: dict = {}
+
+
+def _record_batch(path: str):
+    import pyarrow as pa
+
+    st = os.stat(path)
+    key = (path, st.st_size, st.st_mtime_ns)
+    if key not in _record_batches:
+        if len(_record_batches) >= 2:
+            _record_batches.clear()
+        b = RecordBatchFile.open(path)
+        _record_batches[key] = (b, pa.array(b.ids, pa.string()))
+    return _record_batches[key]
+
+
+def _fixed(buf: bytes, width: int) -> Any:
+    """Bytes as a binary column of ``width``-byte values (no Python loop)."""
+    import numpy as np
+    import pyarrow as pa
+
+    n = len(buf) // max(1, width)
+    offsets = np.arange(0, (n + 1) * width, width, dtype=np.int32)[: n + 1]
+    return pa.Array.from_buffers(pa.binary(), n, [None, pa.py_buffer(offsets.tobytes()), pa.py_buffer(buf)])
+
+
+def _binary_bytes(arr) -> bytes:
+    """A binary column's values, concatenated (no Python loop)."""
+    import numpy as np
+
+    if len(arr) == 0:
+        return b""
+    offs = np.frombuffer(arr.buffers()[1], dtype=np.int32)[arr.offset : arr.offset + len(arr) + 1]
+    data = arr.buffers()[2]
+    return np.frombuffer(data, dtype=np.uint8)[offs[0] : offs[-1]].tobytes() if data is not None else b""
+
+
+def _record_candidates(schema, path_a: str, path_b: str, rows_per_shard: int):
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import numpy as np
+        import pyarrow as pa
+
+        _one_thread()
+        a, a_ids = _record_batch(path_a)
+        b, b_ids = _record_batch(path_b)
+        for rb in batches:
+            for shard in rb.column(0).to_pylist():
+                start = shard * rows_per_shard
+                ca, cb, levels, swapped, sample, rules, nf = record_shard(schema, a, b, start, start + rows_per_shard)
+                rows_a = _column(ca, pa.uint32())
+                rows_b = _column(cb, pa.uint32())
+                n, ns = len(rows_a), len(sample) // max(1, nf)
+
+                yield pa.RecordBatch.from_arrays(
+                    [
+                        pa.array(np.zeros(n, np.int32)),
+                        rows_a.cast(pa.int64()),
+                        rows_b.cast(pa.int64()),
+                        a_ids.take(rows_a),
+                        b_ids.take(rows_b),
+                        _fixed(levels, nf),
+                        pa.array(np.frombuffer(swapped, np.uint8).astype(bool)),
+                        pa.nulls(n, pa.string()),
+                    ],
+                    names=["kind", "a", "b", "a_id", "b_id", "levels", "swapped", "rules"],
+                )
+                yield pa.RecordBatch.from_arrays(
+                    [
+                        pa.array(np.full(ns, 1, np.int32)),
+                        pa.nulls(ns, pa.int64()),
+                        pa.nulls(ns, pa.int64()),
+                        pa.nulls(ns, pa.string()),
+                        pa.nulls(ns, pa.string()),
+                        _fixed(sample, nf),
+                        pa.nulls(ns, pa.bool_()),
+                        pa.nulls(ns, pa.string()),
+                    ],
+                    names=["kind", "a", "b", "a_id", "b_id", "levels", "swapped", "rules"],
+                )
+                yield pa.RecordBatch.from_pylist(
+                    [{"kind": 2, "rules": json.dumps(rules)}],
+                    schema=pa.schema(
+                        [("kind", pa.int32()), ("a", pa.int64()), ("b", pa.int64()), ("a_id", pa.string())]
+                        + [("b_id", pa.string()), ("levels", pa.binary()), ("swapped", pa.bool_())]
+                        + [("rules", pa.string())]
+                    ),
+                )
+
+    return run
+
+
+def _record_decision(schema, rows_a: int, rows_b: int):
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        _one_thread()
+        table = pa.Table.from_batches(list(batches)).combine_chunks()
+        kind = table.column("kind")
+        cand = table.filter(pc.equal(kind, 0))
+        sample = table.filter(pc.equal(kind, 1))
+        rules: dict = {}
+        for text in table.filter(pc.equal(kind, 2)).column("rules").to_pylist():
+            for rule, pairs in json.loads(text):
+                rules[rule] = rules.get(rule, 0) + pairs
+
+        def raw(name: str) -> bytes:
+            col = cand.column(name).combine_chunks()
+            return col.to_numpy(zero_copy_only=False).astype("<u4").tobytes() if len(col) else b""
+
+        levels = cand.column("levels").combine_chunks() if cand.num_rows else pa.array([], pa.binary())
+        swapped = cand.column("swapped").to_numpy(zero_copy_only=False).astype(np.uint8).tobytes()
+        s_levels = sample.column("levels").combine_chunks() if sample.num_rows else pa.array([], pa.binary())
+        out = record_link_shards(
+            schema,
+            rows_a,
+            rows_b,
+            raw("a"),
+            raw("b"),
+            _binary_bytes(levels),
+            swapped,
+            _binary_bytes(s_levels),
+            list(rules.items()),
+        )
+        if cand.num_rows:
+            pairs = cand.take(_column(out["positions"], pa.uint64())).select(["a_id", "b_id", "a", "b"])
+            match = np.frombuffer(out["match"], np.uint8)
+            names = ["a_id", "b_id", "weight", "probability", "class", "a", "b", "summary"]
+            yield pa.RecordBatch.from_arrays(
+                [
+                    pairs.column("a_id").combine_chunks(),
+                    pairs.column("b_id").combine_chunks(),
+                    _column(out["weight"], pa.float64()),
+                    _column(out["probability"], pa.float64()),
+                    pa.array(np.where(match == 1, "M", "P")),
+                    pairs.column("a").combine_chunks(),
+                    pairs.column("b").combine_chunks(),
+                    pa.nulls(pairs.num_rows, pa.string()),
+                ],
+                names=names,
+            )
+        summary = out["summary"]
+        yield pa.RecordBatch.from_pylist(
+            [{"summary": json.dumps(summary)}],
+            schema=pa.schema(
+                [("a_id", pa.string()), ("b_id", pa.string()), ("weight", pa.float64())]
+                + [("probability", pa.float64()), ("class", pa.string()), ("a", pa.int64()), ("b", pa.int64())]
+                + [("summary", pa.string())]
+            ),
+        )
+
+    return run
+
+
+def link_records(
+    spark,
+    schema,
+    batch_a: str,
+    batch_b: str,
+    out: str,
+    *,
+    shards: Optional[int] = None,
+    rows_per_shard: Optional[int] = None,
+) -> dict:
+    """Links party A's and party B's record batches (``GLRB`` files every
+    executor can read, made under ``schema``: a path to a .toml or .json file,
+    JSON text or a dict) on ``spark``, as ``RecordMatcher(schema, a, b).link()``
+    does, and writes the pairs (M then P, by weight) as Parquet to ``out``:
+    columns a_id, b_id, weight, probability, class, a, b. A's records go in
+    ``shards`` shards (or of ``rows_per_shard``; default 50,000) against all of
+    B; the fit and the decision are made on the union of their candidates, in
+    one task (src/record/shard.rs). Returns ``{"pairs", "matches", "possible",
+    "candidates", "upper", "lower", "assignment", "rules", "shards", "rows_a",
+    "rows_b"}``. Errors as ``link``'s: batches of another schema, the parties
+    swapped, different keys are refused before any work; a corrupt shard fails
+    the job with the core's code and leaves no output."""
+    import pyarrow  # noqa: F401
+
+    if isinstance(schema, os.PathLike):
+        schema = os.fspath(schema)
+    if isinstance(schema, str) and not schema.lstrip().startswith("{") and os.path.exists(schema):
+        schema = os.path.abspath(schema)  # the executors' working directory may be another
+    a = RecordBatchFile.open(batch_a)
+    b = RecordBatchFile.open(batch_b)
+    record_check(schema, a, b)
+    n, nb = a.size, b.size
+    del a, b
+    count, rows_per_shard = _shards(n, shards, rows_per_shard)
+    stage1 = _record_candidates(schema, os.path.abspath(batch_a), os.path.abspath(batch_b), rows_per_shard)
+    summary = _run(spark, out, count, stage1, RECORD_CANDIDATES, _record_decision(schema, n, nb), RECORD_ASSIGNED,
+                   "summary", True)
+    summary = dict(summary or {})
+    summary.update(pairs=spark.read.parquet(_literal(out)).count(), shards=count, rows_a=n, rows_b=nb)
+    return summary
 
 
 def session(master: str = "local[2]", app: str = "gramlink", **conf: str):
@@ -223,9 +508,9 @@ def session(master: str = "local[2]", app: str = "gramlink", **conf: str):
 
 def main(argv: Optional[list] = None) -> int:
     """``python -m gramlink.spark A.vec B.vec OUT [--master local[2]] [--rule R]
-    [--shards N]``: the job from the command line."""
+    [--shards N]``, or ``--schema S.toml A.glrb B.glrb OUT`` for whole records:
+    the job from the command line."""
     import argparse
-    import json
     import time
 
     p = argparse.ArgumentParser(prog="python -m gramlink.spark", description=link.__doc__)
@@ -234,6 +519,7 @@ def main(argv: Optional[list] = None) -> int:
     p.add_argument("out")
     p.add_argument("--master", default="local[2]")
     p.add_argument("--rule", default=None)
+    p.add_argument("--schema", default=None, help="a linkage schema: the batches are record batches (link_records)")
     p.add_argument("--shards", type=int, default=None)
     p.add_argument("--rows-per-shard", type=int, default=None)
     p.add_argument("--driver-memory", default="2g")
@@ -242,13 +528,19 @@ def main(argv: Optional[list] = None) -> int:
     spark.sparkContext.setLogLevel("ERROR")
     t = time.perf_counter()
     try:
-        stats = link(spark, a.batch_a, a.batch_b, a.out, rule=a.rule, shards=a.shards, rows_per_shard=a.rows_per_shard)
+        shards = {"shards": a.shards, "rows_per_shard": a.rows_per_shard}
+        if a.schema:
+            stats = link_records(spark, a.schema, a.batch_a, a.batch_b, a.out, **shards)
+        else:
+            stats = link(spark, a.batch_a, a.batch_b, a.out, rule=a.rule, **shards)
     except GramlinkError as e:
         print(f"error[{e.code}]: {e.message}", file=__import__("sys").stderr)
         return 4
     finally:
         elapsed = time.perf_counter() - t
     stats["seconds"] = round(elapsed, 2)
+    if stats.get("cutoff"):
+        print(stats["cutoff"]["description"], file=__import__("sys").stderr)
     print(json.dumps(stats))
     spark.stop()
     return 0

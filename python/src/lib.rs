@@ -6,6 +6,7 @@ mod convert;
 mod errors;
 mod matcher;
 mod owner;
+mod record_shard;
 mod records;
 mod shard;
 
@@ -26,7 +27,12 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<shard::Batch>()?;
     m.add_class::<shard::Reference>()?;
     m.add_function(wrap_pyfunction!(shard::check_batches, m)?)?;
+    m.add_function(wrap_pyfunction!(shard::cutoff_bound, m)?)?;
     m.add_function(wrap_pyfunction!(shard::shard_candidates, m)?)?;
     m.add_function(wrap_pyfunction!(shard::assign, m)?)?;
+    m.add_class::<record_shard::RecordBatchFile>()?;
+    m.add_function(wrap_pyfunction!(record_shard::record_check, m)?)?;
+    m.add_function(wrap_pyfunction!(record_shard::record_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(record_shard::record_link_shards, m)?)?;
     Ok(())
 }

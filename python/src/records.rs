@@ -17,7 +17,7 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 
 /// A schema from a dict, JSON text, or a path to a .json or .toml file (TOML
 /// through Python's tomllib, 3.11+).
-fn schema_arg(v: &Bound<'_, PyAny>) -> PyResult<Schema> {
+pub(crate) fn schema_arg(v: &Bound<'_, PyAny>) -> PyResult<Schema> {
     let py = v.py();
     if v.is_instance_of::<PyDict>() {
         return Schema::parse_json(&to_json(v, "schema")?.to_string()).py();

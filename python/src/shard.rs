@@ -1,10 +1,10 @@
 //! The matcher in shards ([`gramlink::shard`]) for the Spark job
 //! (gramlink/spark.py): `Batch` (a vector batch, or some of its rows, read
 //! from a file), `Reference` (party B's rows kept sparse), `check_batches`,
-//! `shard_candidates`, `assign`. Columns cross as little-endian bytes that
+//! `cutoff_bound`, `shard_candidates`, `assign`. Columns cross as little-endian bytes that
 //! pyarrow wraps without a Python loop.
 
-use crate::convert::{message, rule};
+use crate::convert::{from_json, message, rule};
 use crate::errors::{invalid, io, OrPy};
 use gramlink::matching::{Pair, Scored};
 use gramlink::protocol::{read_binary_rows, BinaryLayout, VectorBatch};
@@ -208,13 +208,25 @@ pub fn check_batches(a: &Batch, b: &Batch) -> PyResult<u32> {
     gramlink::matcher::check_pair(&a.batch, &b.batch).py()
 }
 
+/// The bound on edits whose cut-off `ed auto` fits when `a` and `b` (headers
+/// suffice) are linked under `rule`, or `None` (a fixed `ed`; a rule or a
+/// keyed batch without the filter's bounds): the single machine's decision.
+#[pyfunction]
+#[pyo3(signature = (a, b, rule=None))]
+pub fn cutoff_bound(a: &Batch, b: &Batch, rule: Option<&str>) -> PyResult<Option<u32>> {
+    gramlink::matcher::check_pair(&a.batch, &b.batch).py()?;
+    Ok(gramlink::matcher::cutoff_bound(&a.batch, &b.batch, self::rule(rule)?))
+}
+
 fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
     xs.flat_map(bytes).collect()
 }
 
 /// The candidates of `a` (rows `offset..` of party A's batch) against all of
-/// `b` (B's `Reference`) under `rule`: `(a_rows u32, b_rows u32, distances f64, scores f64)` as
-/// little-endian bytes, and the number of pairs compared.
+/// `b` (B's `Reference`) under `rule`: `(a_rows u32, b_rows u32, distances
+/// f64, scores f64, edits u32)` as little-endian bytes (edits: the q-gram
+/// filter's bound, which `ed auto`'s cut-off reads), and the number of pairs
+/// compared.
 #[pyfunction]
 #[pyo3(signature = (a, b, offset, rule=None))]
 #[allow(clippy::type_complexity)]
@@ -224,7 +236,14 @@ pub fn shard_candidates<'py>(
     b: &Reference,
     offset: usize,
     rule: Option<&str>,
-) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64)> {
+) -> PyResult<(
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    u64,
+)> {
     let rule = self::rule(rule)?;
     let (sa, sb) = (&a.batch, &b.reference);
     let (scored, stats) = py.detach(|| gramlink::shard::shard_candidates(sa, sb, offset, rule)).py()?;
@@ -232,11 +251,13 @@ pub fn shard_candidates<'py>(
     let col_b = le(scored.iter().map(|s| s.pair.b), u32::to_le_bytes);
     let dist = le(scored.iter().map(|s| s.pair.distance), f64::to_le_bytes);
     let score = le(scored.iter().map(|s| s.score), f64::to_le_bytes);
+    let edits = le(scored.iter().map(|s| s.edits), u32::to_le_bytes);
     Ok((
         PyBytes::new(py, &col_a),
         PyBytes::new(py, &col_b),
         PyBytes::new(py, &dist),
         PyBytes::new(py, &score),
+        PyBytes::new(py, &edits),
         stats.candidates,
     ))
 }
@@ -251,9 +272,12 @@ fn numbers<const N: usize, T>(bytes: &[u8], what: &str, from: impl Fn([u8; N]) -
 /// The pairs `rule` keeps of every shard's candidates (columns as
 /// `shard_candidates` gives them, concatenated in any order): the positions
 /// of the kept candidates (u64 little-endian bytes), in the single-machine
-/// matcher's order of pairs.
+/// matcher's order of pairs, and the fitted cut-off (a dict, with
+/// `description`) or `None`. `auto`: `(bound, rows of A, rows of B)` of the
+/// whole batches when `cutoff_bound` gave a bound (then `edits` is needed).
 #[pyfunction]
-#[pyo3(signature = (a_rows, b_rows, distances, scores, rule=None))]
+#[pyo3(signature = (a_rows, b_rows, distances, scores, rule=None, *, edits=None, auto=None))]
+#[allow(clippy::too_many_arguments)]
 pub fn assign<'py>(
     py: Python<'py>,
     a_rows: &[u8],
@@ -261,26 +285,45 @@ pub fn assign<'py>(
     distances: &[u8],
     scores: &[u8],
     rule: Option<&str>,
-) -> PyResult<Bound<'py, PyBytes>> {
+    edits: Option<&[u8]>,
+    auto: Option<(u32, usize, usize)>,
+) -> PyResult<(Bound<'py, PyBytes>, Option<Bound<'py, PyAny>>)> {
     let rule = self::rule(rule)?;
     let ra = numbers(a_rows, "a_rows", u32::from_le_bytes)?;
     let rb = numbers(b_rows, "b_rows", u32::from_le_bytes)?;
     let d = numbers(distances, "distances", f64::from_le_bytes)?;
     let s = numbers(scores, "scores", f64::from_le_bytes)?;
-    if rb.len() != ra.len() || d.len() != ra.len() || s.len() != ra.len() {
+    let e = match edits {
+        Some(e) => numbers(e, "edits", u32::from_le_bytes)?,
+        None if auto.is_some() => return Err(invalid("the cut-off of ed auto needs the candidates' edits")),
+        None => vec![0; ra.len()],
+    };
+    if rb.len() != ra.len() || d.len() != ra.len() || s.len() != ra.len() || e.len() != ra.len() {
         return Err(invalid("the candidate columns have different lengths"));
     }
-    let positions = py.detach(|| -> Result<Vec<u8>, String> {
-        let scored: Vec<Scored> =
-            (0..ra.len()).map(|i| Scored { pair: Pair { a: ra[i], b: rb[i], distance: d[i] }, score: s[i], edits: 0 }).collect();
-        let kept = gramlink::shard::assign_scored(&scored, rule);
+    let auto = auto.map(|(bound, a_rows, b_rows)| gramlink::shard::Auto { bound, a_rows, b_rows });
+    let result = py.detach(|| {
+        let scored: Vec<Scored> = (0..ra.len())
+            .map(|i| Scored { pair: Pair { a: ra[i], b: rb[i], distance: d[i] }, score: s[i], edits: e[i] })
+            .collect();
+        let (kept, cutoff) = gramlink::shard::assign_scored(&scored, rule, auto);
         let mut at = std::collections::HashMap::with_capacity(ra.len());
         for i in 0..ra.len() {
             if at.insert((ra[i], rb[i]), i as u64).is_some() {
                 return Err(format!("the pair ({}, {}) is twice among the candidates", ra[i], rb[i]));
             }
         }
-        Ok(kept.iter().flat_map(|p| at[&(p.a, p.b)].to_le_bytes()).collect())
+        Ok((kept.iter().flat_map(|p| at[&(p.a, p.b)].to_le_bytes()).collect::<Vec<u8>>(), cutoff))
     });
-    Ok(PyBytes::new(py, &positions.map_err(invalid)?))
+    let (positions, cutoff) = result.map_err(invalid)?;
+    let cutoff = match cutoff {
+        Some(c) => {
+            let mut v = serde_json::to_value(&c).map_err(|e| invalid(e.to_string()))?;
+            v["description"] = c.describe().into();
+            v["chosenEd"] = c.chosen_ed().into();
+            Some(from_json(py, &v)?)
+        }
+        None => None,
+    };
+    Ok((PyBytes::new(py, &positions), cutoff))
 }

@@ -44,3 +44,14 @@ def cities(tmp_path_factory, cli):
     cli("corrupt", "--data", d / "data.txt", "--ed", "1", "--seed", "3",
         "--out-a", d / "a.csv", "--out-b", d / "b.csv", "--truth", d / "truth.csv")
     return d
+
+
+@pytest.fixture(scope="session")
+def spark():
+    """One local[2] Spark session for every Spark test (a session starts a JVM: seconds)."""
+    from gramlink import spark as gspark
+
+    s = gspark.session("local[2]", spark_driver_memory="1g")
+    s.sparkContext.setLogLevel("OFF")
+    yield s
+    s.stop()

@@ -11,7 +11,8 @@ def test_the_cli_s_bases_batches_and_pairs_for_the_same_seed(cities, cli, tmp_pa
     cli("mine", "--input", d / "a.csv", *common, "--epsilon", "0.5", "--out", t / "a-base.json")
     cli("mine", "--input", d / "b.csv", *common, "--epsilon", "0.5", "--out", t / "b-base.json")
     cli("merge", t / "a-base.json", t / "b-base.json", "--out", t / "shared.json")
-    # the Python batch keeps the ids and goes unkeyed: the CLI's the same way
+    # unkeyed and with the ids as read, as the Python API embeds by default (the CLI
+    # requires a key unless --no-key, and pseudonymizes ids unless --keep-ids)
     embed = ["--column", "name", "--id-column", "id", "--base", t / "shared.json", "--no-key", "--keep-ids"]
     cli("embed", "--input", d / "a.csv", *embed, "--out", t / "a.vec")
     cli("embed", "--input", d / "b.csv", *embed, "--party", "b", "--out", t / "b.vec")

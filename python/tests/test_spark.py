@@ -1,6 +1,8 @@
 """The matcher as a Spark job (local mode): the single machine's pairs for
-every rule; a corrupt shard fails the job with the core's code and leaves no
-output; batches of another base are refused before any Spark job."""
+every rule, with a fixed ed and with ed auto (the cut-off fitted on the
+shards' union), keyed or not; a corrupt shard fails the job with the core's
+code and leaves no output; batches of another base are refused before any
+Spark job."""
 
 import glob
 import struct
@@ -13,22 +15,18 @@ from gramlink import spark as gspark
 
 
 @pytest.fixture(scope="module")
-def spark():
-    s = gspark.session("local[2]", spark_driver_memory="1g")
-    s.sparkContext.setLogLevel("OFF")
-    yield s
-    s.stop()
-
-
-@pytest.fixture(scope="module")
 def batches(cities, tmp_path_factory):
     d = tmp_path_factory.mktemp("batches")
     a = gramlink.DataOwner.read(cities / "a.csv", column="name", id_column="id", budget=2, seed=21)
     b = gramlink.DataOwner.read(cities / "b.csv", column="name", id_column="id", budget=2, seed=22)
     shared = gramlink.merge_bases(a.mine(epsilon=1), b.mine(epsilon=1), epsilon=1)
-    # a fixed ed: the sharded matcher does not fit ed auto's cut-off
     (d / "a.vec").write_bytes(a.embed(shared, party="A", thresholds={"ed": 1}))
     (d / "b.vec").write_bytes(b.embed(shared, party="B"))
+    # the defaults: ed auto; and keyed, as the CLI's embed requires by default
+    (d / "auto-a.vec").write_bytes(a.embed(shared, party="A"))
+    key = gramlink.keygen()
+    (d / "keyed-a.vec").write_bytes(a.embed(shared, party="A", key=key))
+    (d / "keyed-b.vec").write_bytes(b.embed(shared, party="B", key=key))
     other = gramlink.merge_bases(a.mine(epsilon=0.5, k=10), b.mine(epsilon=0.5, k=10), k=10)
     (d / "other-b.vec").write_bytes(b.embed(other, party="B"))
     return d
@@ -48,6 +46,21 @@ def test_the_job_gives_the_single_machine_s_pairs_for_every_rule(spark, batches,
         expected = sorted(zip(link.a, link.b, link.a_ids, link.b_ids, link.distances))
         assert pairs_of(out) == [(x, y, d) for _, _, x, y, d in expected], rule
         assert stats["pairs"] == len(link) > 0 and stats["shards"] == 4
+
+
+def test_ed_auto_and_keyed_batches_give_the_single_machine_s_pairs(spark, batches, tmp_path):
+    for a_vec, b_vec, fitted in [("auto-a.vec", "b.vec", True), ("keyed-a.vec", "keyed-b.vec", False)]:
+        a, b = (batches / a_vec).read_bytes(), (batches / b_vec).read_bytes()
+        link = gramlink.Matcher(a, b).link()
+        out = tmp_path / a_vec
+        stats = gspark.link(spark, str(batches / a_vec), str(batches / b_vec), str(out), shards=3)
+        expected = sorted(zip(link.a, link.b, link.a_ids, link.b_ids, link.distances))
+        assert pairs_of(out) == [(x, y, d) for _, _, x, y, d in expected], a_vec
+        assert stats["pairs"] == len(link) > 0
+        # the cut-off is fitted where the single machine fits it: unkeyed, ranked
+        assert (stats["cutoff"] is not None) == fitted, a_vec
+    cutoff = gspark.link(spark, str(batches / "auto-a.vec"), str(batches / "b.vec"), str(tmp_path / "again"))["cutoff"]
+    assert cutoff["candidates"] > cutoff["kept"] > 0 and "ed auto chose" in cutoff["description"]
 
 
 def test_a_corrupt_shard_fails_with_the_core_code_and_leaves_no_output(spark, batches, tmp_path):

@@ -188,107 +188,133 @@ impl RecordMatcher {
             let swapped = cmp.levels(a, b, &mut out);
             (out, swapped)
         });
-        let fit = self.fit(&cmp, &levels, candidates.len())?;
-        let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
-        Ok(Scored { candidates, rules, levels, fit, weights })
+        let (na, nb) = (self.a.ids.len(), self.b.ids.len());
+        let mut random: HashMap<Vec<u8>, u64> = HashMap::new();
+        let mut out = vec![0u8; nf];
+        for (a, b) in u_sample(na, nb) {
+            cmp.levels(a, b, &mut out);
+            *random.entry(out.clone()).or_default() += 1;
+        }
+        Ok(fit_scored(&self.schema, na, nb, candidates, rules, levels, random.into_iter().collect()))
     }
 
     /// The decision on scored candidates: M, P and U by `upper` and `lower`
     /// (each `None`: the schema's fixed threshold, else the proposed one), then
     /// the schema's assignment among M.
     pub fn decide(&self, s: &Scored, upper: Option<f64>, lower: Option<f64>) -> RecordLinkage {
-        let Scored { candidates, rules, levels, fit, weights } = s;
-        let mut sorted: Vec<(f64, f64)> = weights.iter().map(|&w| (w, fit.probability(w))).collect();
-        sorted.sort_by(|x, y| y.0.total_cmp(&x.0));
-        let (proposed_upper, proposed_lower) =
-            propose(&sorted, self.schema.decision.precision, self.schema.decision.recall);
-        let upper = upper.or(self.schema.decision.upper).unwrap_or(proposed_upper);
-        let lower = lower.or(self.schema.decision.lower).unwrap_or(proposed_lower).min(upper);
-        let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
-        let m_pairs: Vec<(u32, u32, f64)> =
-            above.iter().map(|&i| (candidates[i].0, candidates[i].1, weights[i])).collect();
-        let assignment = match self.schema.assignment() {
-            Assignment::Auto => {
-                let probs: Vec<(u32, u32, f64)> = m_pairs.iter().map(|&(a, b, w)| (a, b, fit.probability(w))).collect();
-                if has_duplicates(&probs) {
-                    Assignment::ManyToOne
-                } else {
-                    Assignment::OneToOne
-                }
-            }
-            other => other,
-        };
-        let scored = |i: usize, class: Class| ScoredPair {
-            a: candidates[i].0,
-            b: candidates[i].1,
-            weight: weights[i],
-            probability: fit.probability(weights[i]),
-            levels: levels[i].0.clone(),
-            swapped: levels[i].1,
-            class,
-        };
-        let mut pairs: Vec<ScoredPair> =
-            assign(&m_pairs, assignment).into_iter().map(|k| scored(above[k], Class::Match)).collect();
-        let matches = pairs.len() as u64;
-        let mut possible: Vec<usize> =
-            (0..candidates.len()).filter(|&i| weights[i] >= lower && weights[i] < upper).collect();
-        possible.sort_by(|&x, &y| weights[y].total_cmp(&weights[x]).then(candidates[x].cmp(&candidates[y])));
-        pairs.extend(possible.iter().map(|&i| scored(i, Class::Possible)));
-        let n = candidates.len() as u64;
-        let all = self.a.ids.len() as f64 * self.b.ids.len() as f64;
-        RecordLinkage {
-            fit: fit.clone(),
-            upper,
-            lower,
-            assignment,
-            candidates: n,
-            matches,
-            possible: possible.len() as u64,
-            non_matches: n - matches - possible.len() as u64,
-            reduction_ratio: 1.0 - n as f64 / all,
-            pairs,
-            rules: rules.clone(),
-            candidate_pairs: candidates.clone(),
-        }
+        decide(&self.schema, self.a.ids.len(), self.b.ids.len(), s, upper, lower)
     }
+}
 
-    /// The EM fit over the candidates' patterns, u started from random pairs.
-    fn fit(&self, cmp: &Comparer, levels: &[(Vec<u8>, bool)], candidates: usize) -> Result<Fit, Error> {
-        let (na, nb) = (self.a.ids.len(), self.b.ids.len());
-        let mut counts: HashMap<&[u8], u64> = HashMap::new();
-        for (p, _) in levels {
-            *counts.entry(p.as_slice()).or_default() += 1;
+/// The random pairs (a, b) of `na` A and `nb` B records whose levels start
+/// u in the fit: [`U_SAMPLE`] drawn with a fixed seed (the matcher's choice
+/// is not private, and the same batches must give the same linkage).
+pub fn u_sample(na: usize, nb: usize) -> Vec<(u32, u32)> {
+    let mut rng = Randomness::seeded(0x6c69_6e6b);
+    let sample = (U_SAMPLE as u64).min(na as u64 * nb as u64) as usize;
+    (0..sample).map(|_| (rng.below(na) as u32, rng.below(nb) as u32)).collect()
+}
+
+/// [`RecordMatcher::decide`] for `na` A and `nb` B records under `schema`:
+/// the one decision, for the single machine and the sharded matcher
+/// ([`super::shard`]).
+pub fn decide(
+    schema: &Schema,
+    na: usize,
+    nb: usize,
+    s: &Scored,
+    upper: Option<f64>,
+    lower: Option<f64>,
+) -> RecordLinkage {
+    let Scored { candidates, rules, levels, fit, weights } = s;
+    let mut sorted: Vec<(f64, f64)> = weights.iter().map(|&w| (w, fit.probability(w))).collect();
+    sorted.sort_by(|x, y| y.0.total_cmp(&x.0));
+    let (proposed_upper, proposed_lower) = propose(&sorted, schema.decision.precision, schema.decision.recall);
+    let upper = upper.or(schema.decision.upper).unwrap_or(proposed_upper);
+    let lower = lower.or(schema.decision.lower).unwrap_or(proposed_lower).min(upper);
+    let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
+    let m_pairs: Vec<(u32, u32, f64)> = above.iter().map(|&i| (candidates[i].0, candidates[i].1, weights[i])).collect();
+    let assignment = match schema.assignment() {
+        Assignment::Auto => {
+            let probs: Vec<(u32, u32, f64)> = m_pairs.iter().map(|&(a, b, w)| (a, b, fit.probability(w))).collect();
+            if has_duplicates(&probs) {
+                Assignment::ManyToOne
+            } else {
+                Assignment::OneToOne
+            }
         }
-        let mut patterns: Vec<(Vec<u8>, u64)> = counts.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
-        patterns.sort();
-        // random pairs: deterministic (the matcher's choice is not private, and
-        // the same batches must give the same linkage)
-        let mut rng = Randomness::seeded(0x6c69_6e6b);
-        let total = na as u64 * nb as u64;
-        let sample = (U_SAMPLE as u64).min(total) as usize;
-        let mut random: HashMap<Vec<u8>, u64> = HashMap::new();
-        let mut out = vec![0u8; cmp.fields.len()];
-        for _ in 0..sample {
-            let (a, b) = (rng.below(na) as u32, rng.below(nb) as u32);
-            cmp.levels(a, b, &mut out);
-            *random.entry(out.clone()).or_default() += 1;
-        }
-        let random: Vec<(Vec<u8>, u64)> = random.into_iter().collect();
-        let sent: Vec<_> = self.schema.sent().collect();
-        let level_counts: Vec<usize> = sent.iter().map(|f| f.level_count()).collect();
-        let u_random = frequencies(&random, &level_counts);
-        let starts = sent
-            .iter()
-            .zip(u_random)
-            .map(|(f, u)| Start {
-                name: f.name.clone(),
-                levels: f.level_names(),
-                u_random: u,
-                fixed_m: f.m.clone(),
-                fixed_u: f.u.clone(),
-            })
-            .collect();
-        let lambda = if candidates == 0 { 0.5 } else { na.min(nb) as f64 / candidates as f64 };
-        Ok(fit(&patterns, starts, lambda))
+        other => other,
+    };
+    let scored = |i: usize, class: Class| ScoredPair {
+        a: candidates[i].0,
+        b: candidates[i].1,
+        weight: weights[i],
+        probability: fit.probability(weights[i]),
+        levels: levels[i].0.clone(),
+        swapped: levels[i].1,
+        class,
+    };
+    let mut pairs: Vec<ScoredPair> =
+        assign(&m_pairs, assignment).into_iter().map(|k| scored(above[k], Class::Match)).collect();
+    let matches = pairs.len() as u64;
+    let mut possible: Vec<usize> =
+        (0..candidates.len()).filter(|&i| weights[i] >= lower && weights[i] < upper).collect();
+    possible.sort_by(|&x, &y| weights[y].total_cmp(&weights[x]).then(candidates[x].cmp(&candidates[y])));
+    pairs.extend(possible.iter().map(|&i| scored(i, Class::Possible)));
+    let n = candidates.len() as u64;
+    let all = na as f64 * nb as f64;
+    RecordLinkage {
+        fit: fit.clone(),
+        upper,
+        lower,
+        assignment,
+        candidates: n,
+        matches,
+        possible: possible.len() as u64,
+        non_matches: n - matches - possible.len() as u64,
+        reduction_ratio: 1.0 - n as f64 / all,
+        pairs,
+        rules: rules.clone(),
+        candidate_pairs: candidates.clone(),
     }
+}
+
+/// The fit over the candidates' patterns (`levels[i]`: candidate i's), u
+/// started from the random pairs' patterns (`random`: distinct, with counts,
+/// any order: they are summed), and the weights: [`Scored`] for `na` A and
+/// `nb` B records. The one fit, for the single machine and the sharded
+/// matcher ([`super::shard`]).
+pub fn fit_scored(
+    schema: &Schema,
+    na: usize,
+    nb: usize,
+    candidates: Vec<(u32, u32)>,
+    rules: Vec<RuleCount>,
+    levels: Vec<(Vec<u8>, bool)>,
+    random: Vec<(Vec<u8>, u64)>,
+) -> Scored {
+    let mut counts: HashMap<&[u8], u64> = HashMap::new();
+    for (p, _) in &levels {
+        *counts.entry(p.as_slice()).or_default() += 1;
+    }
+    let mut patterns: Vec<(Vec<u8>, u64)> = counts.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
+    patterns.sort();
+    let sent: Vec<_> = schema.sent().collect();
+    let level_counts: Vec<usize> = sent.iter().map(|f| f.level_count()).collect();
+    let u_random = frequencies(&random, &level_counts);
+    let starts = sent
+        .iter()
+        .zip(u_random)
+        .map(|(f, u)| Start {
+            name: f.name.clone(),
+            levels: f.level_names(),
+            u_random: u,
+            fixed_m: f.m.clone(),
+            fixed_u: f.u.clone(),
+        })
+        .collect();
+    let lambda = if candidates.is_empty() { 0.5 } else { na.min(nb) as f64 / candidates.len() as f64 };
+    let fit = fit(&patterns, starts, lambda);
+    let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
+    Scored { candidates, rules, levels, fit, weights }
 }

@@ -28,6 +28,7 @@ pub mod owner;
 pub mod schema;
 pub mod score;
 pub mod session;
+pub mod shard;
 mod sparse_rows;
 pub mod values;
 

@@ -40,8 +40,14 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   await open(pb, h.url, 'records-owner.html');
   await open(pm, h.url, 'records-matcher.html');
 
-  // A: the kinds guessed from the header and values, then the schema for B
+  // A: FEBRL's columns choose the bundled schema by default (the simple path, its own
+  // test below); here A makes a schema from the kinds guessed from the header and values,
+  // under "Advanced", then sends it to B
   await pa.setInputFiles('#file', febrl('dataset1-a.csv'));
+  await pa.waitForFunction(() => !document.querySelector('#quick').disabled);
+  assert.equal(await pa.inputValue('#schema-choice'), 'febrl');
+  await pa.selectOption('#schema-choice', 'guessed');
+  await pa.click('#advanced-schema summary');
   await pa.waitForSelector('#columns:not([hidden])');
   const kind = (c) => pa.locator(`#columns tr[data-column="${c}"] select`).inputValue();
   assert.equal(await kind('rec_id'), 'id');
@@ -133,4 +139,29 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   const m = csv.slice(1).filter((l) => l.split(',')[2] === 'M');
   assert.ok(m.every((l) => truth.has(l.split(',').slice(0, 2).join(','))), 'every match above a high threshold is true');
   for (const p of [pa, pb, pm]) assert.deepEqual(p.errors, []);
+});
+
+test('records owner page, the simple path: file, one button; FEBRL\'s schema when the columns are FEBRL\'s', async () => {
+  const p = await h.page();
+  await open(p, h.url, 'records-owner.html');
+  // the expert settings folded, their defaults filled in
+  assert.equal(await p.locator('#advanced-schema').getAttribute('open'), null);
+  assert.equal(await p.isVisible('#epsilon'), false);
+  assert.equal(await p.inputValue('#epsilon'), '0.1');
+  // columns that are not FEBRL's: the schema guessed from them, and the page says so
+  await p.setInputFiles('#file', h.file('people.csv', 'id,name,city\n1,Ann Lee,Oslo\n2,Bo Kim,Rome\n'));
+  await p.waitForFunction(() => !document.querySelector('#quick').disabled);
+  assert.equal(await p.inputValue('#schema-choice'), 'guessed');
+  assert.equal(await p.locator('#schema-choice option[value=febrl]').isDisabled(), true);
+  assert.match(await p.locator('#schema-hint').textContent(), /not all FEBRL's/);
+  // FEBRL's columns: the bundled schema, one button checks and mines
+  await p.setInputFiles('#file', febrl('dataset1-b.csv'));
+  await p.waitForFunction(() => document.querySelector('#schema-choice').value === 'febrl');
+  const noisy = JSON.parse(readFileSync(await downloadFrom(p, '#quick', path.join(h.dir, 'noisy-simple.json')), 'utf8'));
+  assert.ok(noisy, 'the noisy bases downloaded');
+  assert.match(await p.locator('#loaded').textContent(), /^500 records/);
+  assert.equal(await p.locator('#quick').isDisabled(), true, 'mined once: the button is off');
+  assert.equal(await p.locator('#advanced-schema').getAttribute('open'), null);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
 });

@@ -1,6 +1,10 @@
 // The records data-owner page: a CSV and a schema → noisy bases, shared bases, a record batch.
+// The simple path: choose a file; the schema is FEBRL's bundled one when the columns are
+// FEBRL's, else guessed from the columns (or the partner's file, under "Advanced"); one
+// button checks the file and mines.
 import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls } from './common.js';
 import { PageLedger, ledgerKey } from './ledger.js';
+import { FEBRL } from './febrl-schema.js';
 
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);
@@ -23,10 +27,33 @@ function guess(name, values) {
   return 'string';
 }
 
-/** The schema from the table (or the partner's, as it is). */
+/** Whether the file has every column the bundled FEBRL schema reads. */
+const febrlFits = () => [FEBRL.id, ...FEBRL.field.map((f) => f.name)].every((c) => columns.includes(c));
+
+/** Shows what the schema choice means, and the columns table only for a guessed schema. */
+function showChoice() {
+  const choice = el('schema-choice').value;
+  el('schema-choice').querySelector('option[value=febrl]').disabled = !!bytes && !febrlFits();
+  el('schema-choice').querySelector('option[value=partner]').disabled = !partnerSchema;
+  el('columns').hidden = choice !== 'guessed' || !bytes;
+  el('schema-hint').textContent = !bytes
+    ? 'Both parties must use the same schema. Choose your file first.'
+    : choice === 'febrl'
+      ? `Your columns are FEBRL's: the bundled schema (${FEBRL.field.length} fields, id ${FEBRL.id}) is used. Both parties must use the same schema.`
+      : choice === 'partner'
+        ? 'Your partner\'s schema file is used as it is.'
+        : `${febrlFits() ? '' : 'Your columns are not all FEBRL\'s, so '}the schema is guessed from your columns' names and values: check each column's kind under "Advanced", then send the schema to your partner (Download the schema).`;
+}
+
+/** The schema chosen: FEBRL's, the partner's as it is, or the one from the table. */
 function schema() {
-  if (partnerSchema) return partnerSchema;
+  const choice = el('schema-choice').value;
+  if (choice === 'partner') {
+    if (partnerSchema) return partnerSchema;
+    throw Object.assign(new Error('choose the schema file your partner sent (under "Advanced")'), { code: 'FIELD' });
+  }
   const epsilon = numberField(el('epsilon'), { above: 0, max: 1000 });
+  if (choice === 'febrl') return { ...FEBRL, epsilon };
   const rows = [...el('columns').querySelectorAll('tbody tr')];
   const kinds = rows.map((r) => [r.dataset.column, r.querySelector('select').value]);
   const block = rows
@@ -44,6 +71,7 @@ el('file').addEventListener('change', async () => {
   clearErrors();
   el('columns').hidden = true;
   el('split-out').hidden = true;
+  el('quick').disabled = true;
   const f = el('file').files[0];
   if (!f) return;
   try {
@@ -85,8 +113,10 @@ el('file').addEventListener('change', async () => {
       tr.append(th, td, tk, tb);
       tbody.append(tr);
     });
-    el('columns').hidden = !!partnerSchema;
+    el('schema-choice').value = partnerSchema ? 'partner' : febrlFits() ? 'febrl' : 'guessed';
+    showChoice();
     el('check').disabled = false;
+    el('quick').disabled = false;
     el('save-schema').disabled = false;
   } catch (e) {
     showError(el('file'), `${f.name}: ${describe(e)}`);
@@ -100,13 +130,23 @@ el('schema-file').addEventListener('change', async () => {
   if (!f) return;
   try {
     partnerSchema = JSON.parse(await f.text());
-    el('columns').hidden = true;
+    el('schema-choice').querySelector('option[value=partner]').disabled = false;
+    el('schema-choice').value = 'partner';
   } catch (e) {
     showError(el('schema-file'), `${f.name}: not JSON (${describe(e)})`);
   }
+  showChoice();
 });
 
-el('check').addEventListener('click', async () => {
+el('schema-choice').addEventListener('change', () => {
+  clearErrors();
+  el('split-out').hidden = true;
+  el('mine').disabled = true;
+  showChoice();
+});
+
+/** Reads the file under the chosen schema and shows the budget split; false on an error (shown). */
+async function check() {
   clearErrors();
   el('split-out').hidden = true;
   el('mine').disabled = true;
@@ -129,10 +169,15 @@ el('check').addEventListener('click', async () => {
     el('split-out').hidden = false;
     el('mine').disabled = false;
     el('embed').disabled = !el('shared').files[0];
+    return true;
   } catch (e) {
-    if (!e.shown) showError(el('check'), describe(e));
+    if (e.code === 'FIELD' && el('schema-choice').value === 'partner') showError(el('schema-choice'), describe(e));
+    else if (!e.shown) showError(el('check'), describe(e));
+    return false;
   }
-});
+}
+
+el('check').addEventListener('click', check);
 
 el('save-schema').addEventListener('click', () => {
   clearErrors();
@@ -143,9 +188,10 @@ el('save-schema').addEventListener('click', () => {
   }
 });
 
-el('mine').addEventListener('click', async () => {
-  clearErrors();
+/** Mines once (spends ε) and downloads the noisy bases; errors shown at `control`. */
+async function mine(control) {
   el('mine').disabled = true;
+  let ok = false;
   // the file's privacy ledger in this browser (ledger.js): a second Check and Mine, or a
   // reload, finds what was spent; its total is the schema's ε unless raised on record
   let ledger = null;
@@ -157,11 +203,26 @@ el('mine').addEventListener('click', async () => {
     const noisy = await worker.call('mine');
     ledger.settle(spend, `noisy bases -> noisy-bases-${el('party').value}.json`);
     download(`noisy-bases-${el('party').value}.json`, noisy, 'application/json');
+    ok = true;
   } catch (e) {
     if (spend && /^(INVALID_|BUDGET_EXCEEDED)/.test(e.code ?? '')) ledger.refund(spend);
-    showError(el('mine'), describe(e));
+    showError(control, describe(e));
   }
   if (ledger) el('ledger-text').textContent = `ε spent so far on this file in this browser: ${ledger.spent.toFixed(4)} of ${ledger.total.toFixed(4)}`;
+  return ok;
+}
+
+el('mine').addEventListener('click', () => {
+  clearErrors();
+  return mine(el('mine'));
+});
+
+// the simple path: check with the chosen schema, then mine and download, in one press
+el('quick').addEventListener('click', async () => {
+  el('quick').disabled = true;
+  // mined once: a second press would spend ε again (the ledger refuses it)
+  const done = (await check()) && (await mine(el('quick')));
+  el('quick').disabled = done;
 });
 
 const mergeReady = () => (el('merge').disabled = !(el('noisy-a').files[0] && el('noisy-b').files[0] && loaded));

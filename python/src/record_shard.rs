@@ -1,0 +1,182 @@
+//! The record matcher in shards ([`gramlink::record::shard`]) for the Spark
+//! job's `link_records` (gramlink/spark.py): `RecordBatchFile` (a record
+//! batch read once per worker), `record_check`, `record_shard`,
+//! `record_link_shards`. Columns cross as little-endian bytes.
+
+use crate::convert::from_json;
+use crate::errors::{invalid, io, OrPy};
+use crate::records::schema_arg;
+use gramlink::record::linker::RuleCount;
+use gramlink::record::shard::{check, link_shards, rows, shard_levels, ShardLevels};
+use gramlink::record::{Class, RecordBatch};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+/// A record batch (`GLRB`) read from a file, as a worker keeps it.
+#[pyclass(module = "gramlink._native", frozen)]
+pub struct RecordBatchFile {
+    batch: RecordBatch,
+}
+
+#[pymethods]
+impl RecordBatchFile {
+    /// The batch in `path` (read whole; its values are validated against a
+    /// schema by `record_check` and each shard's `record_shard`).
+    #[staticmethod]
+    fn open(py: Python<'_>, path: std::path::PathBuf) -> PyResult<RecordBatchFile> {
+        let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
+        let batch = py.detach(|| RecordBatch::read(&bytes)).map_err(gramlink::Error::from).py()?;
+        Ok(RecordBatchFile { batch })
+    }
+
+    #[getter]
+    fn size(&self) -> usize {
+        self.batch.ids.len()
+    }
+
+    fn __len__(&self) -> usize {
+        self.size()
+    }
+
+    #[getter]
+    fn party(&self) -> &'static str {
+        self.batch.party.name()
+    }
+
+    #[getter]
+    fn ids(&self) -> Vec<String> {
+        self.batch.ids.clone()
+    }
+}
+
+/// Checks what every shard shares (schema, parties, key, bases), as the
+/// record matcher does, before any work.
+#[pyfunction]
+pub fn record_check(schema: &Bound<'_, PyAny>, a: &RecordBatchFile, b: &RecordBatchFile) -> PyResult<()> {
+    check(&schema_arg(schema)?, &a.batch, &b.batch).py()
+}
+
+fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+    xs.flat_map(bytes).collect()
+}
+
+/// A's records `start..end` against all of `b`: `(a_rows u32, b_rows u32,
+/// levels (one byte per sent field and candidate), swapped u8, sample
+/// patterns (one byte per sent field and pair), rule counts [(rule, pairs)],
+/// the number of sent fields)`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn record_shard<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+    a: &RecordBatchFile,
+    b: &RecordBatchFile,
+    start: usize,
+    end: usize,
+) -> PyResult<(
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Vec<(String, u64)>,
+    usize,
+)> {
+    let schema = schema_arg(schema)?;
+    let nf = schema.sent().count();
+    let s = py
+        .detach(|| {
+            let shard = rows(&a.batch, start..end);
+            shard_levels(&schema, shard, b.batch.clone(), start.min(a.batch.ids.len()), a.batch.ids.len())
+        })
+        .py()?;
+    let ca = le(s.candidates.iter().map(|c| c.0), u32::to_le_bytes);
+    let cb = le(s.candidates.iter().map(|c| c.1), u32::to_le_bytes);
+    let levels: Vec<u8> = s.levels.iter().flat_map(|(l, _)| l.iter().copied()).collect();
+    let swapped: Vec<u8> = s.levels.iter().map(|(_, w)| *w as u8).collect();
+    let sample: Vec<u8> = s.sample.concat();
+    let rules = s.rules.into_iter().map(|r| (r.rule, r.pairs)).collect();
+    Ok((
+        PyBytes::new(py, &ca),
+        PyBytes::new(py, &cb),
+        PyBytes::new(py, &levels),
+        PyBytes::new(py, &swapped),
+        PyBytes::new(py, &sample),
+        rules,
+        nf,
+    ))
+}
+
+fn u32s(bytes: &[u8], what: &str) -> PyResult<Vec<u32>> {
+    if bytes.len() % 4 != 0 {
+        return Err(invalid(format!("{what}: {} bytes is not a whole number of u32", bytes.len())));
+    }
+    Ok(bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+}
+
+/// The linkage of every shard's columns (concatenated in any order) for
+/// `rows_a` A and `rows_b` B records: the record matcher's decision on the
+/// union. Returns `{"positions": u64 bytes (the kept candidates, in the
+/// linkage's order: M then P, by weight), "weight", "probability": f64 bytes,
+/// "match": u8 bytes (1 for M), "summary": {...}}`.
+#[pyfunction]
+#[pyo3(signature = (schema, rows_a, rows_b, a_rows, b_rows, levels, swapped, sample, rules))]
+#[allow(clippy::too_many_arguments)]
+pub fn record_link_shards<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+    rows_a: usize,
+    rows_b: usize,
+    a_rows: &[u8],
+    b_rows: &[u8],
+    levels: &[u8],
+    swapped: &[u8],
+    sample: &[u8],
+    rules: Vec<(String, u64)>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let schema = schema_arg(schema)?;
+    let nf = schema.sent().count().max(1);
+    let (ra, rb) = (u32s(a_rows, "a_rows")?, u32s(b_rows, "b_rows")?);
+    let n = ra.len();
+    if rb.len() != n || levels.len() != n * nf || swapped.len() != n || sample.len() % nf != 0 {
+        return Err(invalid("the shards' columns have different lengths"));
+    }
+    let shard = ShardLevels {
+        candidates: ra.iter().copied().zip(rb.iter().copied()).collect(),
+        levels: levels.chunks_exact(nf).zip(swapped).map(|(l, &w)| (l.to_vec(), w != 0)).collect(),
+        rules: rules.into_iter().map(|(rule, pairs)| RuleCount { rule, pairs }).collect(),
+        sample: sample.chunks_exact(nf).map(<[u8]>::to_vec).collect(),
+    };
+    let result = py.detach(|| {
+        let l = link_shards(&schema, rows_a, rows_b, vec![shard]);
+        let mut at = std::collections::HashMap::with_capacity(n);
+        for i in 0..n {
+            if at.insert((ra[i], rb[i]), i as u64).is_some() {
+                return Err(format!("the pair ({}, {}) is twice among the candidates", ra[i], rb[i]));
+            }
+        }
+        let positions: Vec<u8> = l.pairs.iter().flat_map(|p| at[&(p.a, p.b)].to_le_bytes()).collect();
+        Ok((l, positions))
+    });
+    let (l, positions) = result.map_err(invalid)?;
+    let p = &l.pairs;
+    let summary = serde_json::json!({
+        "upper": l.upper,
+        "lower": l.lower,
+        "assignment": l.assignment.name(),
+        "candidates": l.candidates,
+        "matches": l.matches,
+        "possible": l.possible,
+        "non_matches": l.non_matches,
+        "reduction_ratio": l.reduction_ratio,
+        "rules": l.rules,
+    });
+    let out = pyo3::types::PyDict::new(py);
+    out.set_item("positions", PyBytes::new(py, &positions))?;
+    out.set_item("weight", PyBytes::new(py, &le(p.iter().map(|x| x.weight), f64::to_le_bytes)))?;
+    out.set_item("probability", PyBytes::new(py, &le(p.iter().map(|x| x.probability), f64::to_le_bytes)))?;
+    let classes: Vec<u8> = p.iter().map(|x| (x.class == Class::Match) as u8).collect();
+    out.set_item("match", PyBytes::new(py, &classes))?;
+    out.set_item("summary", from_json(py, &summary)?)?;
+    Ok(out.into_any())
+}
