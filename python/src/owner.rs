@@ -16,6 +16,10 @@ use gramlink::protocol::{read_noisy_base, read_shared_base, write_noisy_base, wr
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
+/// What KEY_REQUIRED tells a Python caller to do.
+pub const KEY_REMEDY: &str = "Share a key with the other party (gramlink.keygen(); key= or passphrase=), or pass \
+no_key=True to export unkeyed vectors anyway";
+
 /// One party's records, normalized onto the public alphabet, with its budget.
 #[pyclass(module = "gramlink._native")]
 pub struct DataOwner {
@@ -142,8 +146,10 @@ impl DataOwner {
     /// (the binary form) or, with `binary=False`, JSON text. Party A adds
     /// thresholds (`thresholds`: `{"ed", "mode"}` over the default
     /// configuration's); `key` (64 hex digits) or `passphrase` applies the
-    /// keyed transform.
-    #[pyo3(signature = (shared, *, party="A", thresholds=None, key=None, passphrase=None, binary=true))]
+    /// keyed transform; without either, `no_key=True` must say that unkeyed
+    /// vectors may leave (the core's export policy, `party::require_key`; else
+    /// KEY_REQUIRED).
+    #[pyo3(signature = (shared, *, party="A", thresholds=None, key=None, passphrase=None, no_key=false, binary=true))]
     #[allow(clippy::too_many_arguments)]
     fn embed<'py>(
         &self,
@@ -153,6 +159,7 @@ impl DataOwner {
         thresholds: Option<&Bound<'py, PyDict>>,
         key: Option<&str>,
         passphrase: Option<&str>,
+        no_key: bool,
         binary: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let base = shared_base(shared)?;
@@ -169,6 +176,7 @@ impl DataOwner {
             (None, Some(p)) => Some(Key::from_passphrase_for(p, base.fingerprint()).py()?),
             (None, None) => None,
         };
+        gramlink::party::require_key(o.key.as_ref(), no_key, KEY_REMEDY).py()?;
         let owner = &self.owner;
         let batch = py.detach(|| owner.embed(&base, &o, &mut NoProgress)).py()?;
         Ok(if binary {

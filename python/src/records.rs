@@ -122,22 +122,31 @@ impl RecordOwner {
     }
 
     /// The party's record batch (bytes) over the shared bases; `key` (hex, the
-    /// parties' shared key) for keyed fields, `keyed=True` to also rotate the
-    /// vectors.
-    #[pyo3(signature = (shared, *, party="A", key=None, keyed=false))]
+    /// parties' shared key) hashes the keyed fields and rotates every embedded
+    /// field's vectors; without it, or with it for the keyed fields only,
+    /// `no_key=True` sends the vectors unrotated (the core's export policy,
+    /// `record::owner::export_rotation`; else KEY_REQUIRED).
+    #[pyo3(signature = (shared, *, party="A", key=None, no_key=false))]
     fn embed<'py>(
         &self,
         py: Python<'py>,
         shared: &str,
         party: &str,
         key: Option<&str>,
-        keyed: bool,
+        no_key: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let shared = read_shared_bases(shared, self.owner.schema()).py()?;
         let party = self::party(party)?;
         let key = key.map(Key::from_hex).transpose().py()?;
+        let rotate = gramlink::record::owner::export_rotation(
+            self.owner.schema(),
+            key.as_ref(),
+            no_key,
+            crate::owner::KEY_REMEDY,
+        )
+        .py()?;
         let owner = &self.owner;
-        let batch = py.detach(|| owner.embed(&shared, party, key.as_ref(), keyed, &mut NoProgress)).py()?;
+        let batch = py.detach(|| owner.embed(&shared, party, key.as_ref(), rotate, &mut NoProgress)).py()?;
         Ok(PyBytes::new(py, &batch.write()))
     }
 }

@@ -43,7 +43,7 @@ def test_a_batch_of_another_schema_is_refused():
     b = gramlink.RecordOwner(FEBRL / "dataset1-b.csv", schema, seed=2)
     shared = gramlink.RecordOwner.merge_bases(a.mine(), b.mine(), schema)
     key = gramlink.keygen()
-    batch_a, batch_b = a.embed(shared, key=key), b.embed(shared, party="B", key=key)
+    batch_a, batch_b = a.embed(shared, key=key, no_key=True), b.embed(shared, party="B", key=key, no_key=True)
     with pytest.raises(gramlink.GramlinkError) as e:
         gramlink.RecordMatcher(other, batch_a, batch_b)
     assert e.value.code == "FINGERPRINT_MISMATCH"

@@ -22,7 +22,7 @@ def test_roles_end_to_end_every_rule_and_score(cities):
     assert (a.size, len(b)) == (600, b.size) and a.ids[0] == "a1" and not a.private
     shared = gramlink.merge_bases(a.mine(epsilon=1), b.mine(epsilon=1), epsilon=1)
     assert a.epsilon_spent == pytest.approx(1.0) and len(gramlink.fingerprint(shared)) == 64
-    m = Matcher(a.embed(shared, party="A"), b.embed(shared, party="B"))
+    m = Matcher(a.embed(shared, party="A", no_key=True), b.embed(shared, party="B", no_key=True))
     assert (m.size_a, m.size_b, m.ed) == (600, b.size, 2)  # ed auto: thresholds for its bound
     counts = {}
     for rule in ["ranked", "all", "greedy", "nearest"]:
@@ -57,7 +57,7 @@ def test_columns_from_list_pandas_and_pyarrow_give_the_same_batch():
     ]:
         o = DataOwner(column, ids=id_column, budget=1, seed=9)
         shared = gramlink.merge_bases(o.mine(epsilon=0.5), o.mine(epsilon=0.5), epsilon=0.5)
-        made.append(o.embed(shared))
+        made.append(o.embed(shared, no_key=True))
     assert all(m == made[0] for m in made[1:])
 
 
@@ -68,9 +68,9 @@ def test_vectors_thresholds_report_and_json_batches():
     assert len(v) == 4 and len({len(r) for r in v}) == 1
     assert len(o.thresholds(shared)) == 4 and o.thresholds(shared, ed=2) > o.thresholds(shared, ed=1)
     assert o.normalization_report()["kept"] == 4
-    text = o.embed(shared, binary=False)
+    text = o.embed(shared, binary=False, no_key=True)
     assert isinstance(text, str) and '"gramlink/vector-batch"' in text
-    assert Matcher(text, o.embed(shared, party="B")).link().a_ids[:2] == ["1", "2"]
+    assert Matcher(text, o.embed(shared, party="B", no_key=True)).link().a_ids[:2] == ["1", "2"]
     assert gramlink.defaults()["presets"]["paper"]["rule"] == "all"
 
 
@@ -107,17 +107,17 @@ def test_mismatched_bases_truncated_and_keyed_batches_are_refused(cities):
     a, b = owners(cities)
     sa = gramlink.merge_bases(a.mine(epsilon=0.5), b.mine(epsilon=0.5), epsilon=0.5)
     sb = gramlink.merge_bases(a.mine(epsilon=0.5, k=60), b.mine(epsilon=0.5, k=60), epsilon=0.5, k=60)
-    batch_a, other_b = a.embed(sa), b.embed(sb, party="B")
+    batch_a, other_b = a.embed(sa, no_key=True), b.embed(sb, party="B", no_key=True)
     with pytest.raises(GramlinkError) as e:
         Matcher(batch_a, other_b)
     assert e.value.code == "FINGERPRINT_MISMATCH"
-    batch_b = b.embed(sa, party="B")
+    batch_b = b.embed(sa, party="B", no_key=True)
     for cut in [len(batch_b) - 1, 100, 11]:
         with pytest.raises(GramlinkError) as e:
             Matcher(batch_a, batch_b[:cut])
         assert e.value.code == "TRUNCATED_MESSAGE" and "party B" in str(e.value)
     with pytest.raises(GramlinkError) as e:
-        Matcher(b.embed(sa, party="B"), batch_b)  # B's batch has no thresholds
+        Matcher(b.embed(sa, party="B", no_key=True), batch_b)  # B's batch has no thresholds
     assert e.value.code == "INVALID_PARAMETER"
     key = gramlink.keygen()
     with pytest.raises(GramlinkError) as e:
@@ -127,10 +127,17 @@ def test_mismatched_bases_truncated_and_keyed_batches_are_refused(cities):
     # (no q-gram filter bounds on rotated vectors), so their pairs may differ
     fixed = {"ed": 1}
     keyed = Matcher(a.embed(sa, key=key, thresholds=fixed), b.embed(sa, party="B", key=key)).link()
-    plain = Matcher(a.embed(sa, thresholds=fixed), batch_b).link()
+    plain = Matcher(a.embed(sa, thresholds=fixed, no_key=True), batch_b).link()
     assert (keyed.a_ids, keyed.b_ids) == (plain.a_ids, plain.b_ids)
     with pytest.raises(GramlinkError) as e:
         a.embed(sa, key="xyz")
+    assert e.value.code == "INVALID_KEY"
+    # unkeyed vectors leave only when asked for (the core's export policy)
+    with pytest.raises(GramlinkError) as e:
+        a.embed(sa)
+    assert e.value.code == "KEY_REQUIRED" and "no_key=True" in str(e.value)
+    with pytest.raises(GramlinkError) as e:
+        a.embed(sa, key=key, no_key=True)
     assert e.value.code == "INVALID_KEY"
 
 

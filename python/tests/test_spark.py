@@ -20,15 +20,15 @@ def batches(cities, tmp_path_factory):
     a = gramlink.DataOwner.read(cities / "a.csv", column="name", id_column="id", budget=2, seed=21)
     b = gramlink.DataOwner.read(cities / "b.csv", column="name", id_column="id", budget=2, seed=22)
     shared = gramlink.merge_bases(a.mine(epsilon=1), b.mine(epsilon=1), epsilon=1)
-    (d / "a.vec").write_bytes(a.embed(shared, party="A", thresholds={"ed": 1}))
-    (d / "b.vec").write_bytes(b.embed(shared, party="B"))
+    (d / "a.vec").write_bytes(a.embed(shared, party="A", thresholds={"ed": 1}, no_key=True))
+    (d / "b.vec").write_bytes(b.embed(shared, party="B", no_key=True))
     # the defaults: ed auto; and keyed, as the CLI's embed requires by default
-    (d / "auto-a.vec").write_bytes(a.embed(shared, party="A"))
+    (d / "auto-a.vec").write_bytes(a.embed(shared, party="A", no_key=True))
     key = gramlink.keygen()
     (d / "keyed-a.vec").write_bytes(a.embed(shared, party="A", key=key))
     (d / "keyed-b.vec").write_bytes(b.embed(shared, party="B", key=key))
     other = gramlink.merge_bases(a.mine(epsilon=0.5, k=10), b.mine(epsilon=0.5, k=10), k=10)
-    (d / "other-b.vec").write_bytes(b.embed(other, party="B"))
+    (d / "other-b.vec").write_bytes(b.embed(other, party="B", no_key=True))
     return d
 
 

@@ -25,8 +25,8 @@ def batches(tmp_path_factory):
     b = gramlink.RecordOwner(FEBRL / "dataset1-b.csv", SCHEMA, seed=2)
     shared = gramlink.RecordOwner.merge_bases(a.mine(), b.mine(), SCHEMA)
     key = gramlink.keygen()
-    (d / "a.glrb").write_bytes(a.embed(shared, party="A", key=key))
-    (d / "b.glrb").write_bytes(b.embed(shared, party="B", key=key))
+    (d / "a.glrb").write_bytes(a.embed(shared, party="A", key=key, no_key=True))
+    (d / "b.glrb").write_bytes(b.embed(shared, party="B", key=key, no_key=True))
     return d
 
 
