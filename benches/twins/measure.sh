@@ -3,7 +3,7 @@
 # k in {5, 10, 25, 50}; KRIMP on FEBRL's categorical columns and two UCI sets
 # for min_sup in {1, 5, 20, 50}; the rehearsal's F1 loss on NAMES (first 10,000),
 # CITIES and FEBRL 1-3. Writes target/twins/*.md and prints them.
-# usage: bash benches/twins/measure.sh [condense|krimp|rehearse|all]
+# usage: bash benches/twins/measure.sh [condense|reassign|krimp|rehearse|all]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 what=${1:-all}
@@ -25,11 +25,32 @@ if [[ $what == condense || $what == all ]]; then
   cat "$O/condense.md"
 fi
 
+if [[ $what == reassign || $what == all ]]; then
+  # section 2.2's optional re-assignment, off and on, seeds 1-3
+  : >"$O/reassign-times.txt"
+  for data in names cities; do
+    for k in 5 10 25 50; do
+      for seed in 1 2 3; do
+        for mode in off on; do
+          flag=(--reassign true); [[ $mode == off ]] && flag=(--reassign false)
+          s=$(date +%s.%N)
+          "$G" twin "data/$data.txt" -o "$O/ra.$data.k$k.s$seed.$mode.txt" --k "$k" --seed "$seed" --nn-sample 1000 \
+            "${flag[@]}" >/dev/null 2>&1
+          e=$(date +%s.%N)
+          echo "$data $k $seed $mode $(echo "$e - $s" | bc)" >>"$O/reassign-times.txt"
+        done
+      done
+    done
+  done
+  python3 benches/twins/tables.py reassign "$O" >"$O/reassign.md"
+  cat "$O/reassign.md"
+fi
+
 if [[ $what == krimp || $what == all ]]; then
   python3 benches/twins/categorical.py febrl "$O" >/dev/null
   : >"$O/krimp.md"
   for f in "$O"/febrl1-categorical.csv "$O"/febrl2-categorical.csv "$O"/febrl3-categorical.csv data/uci/iris.csv data/uci/pima.csv; do
-    "$G" krimp "$f" --min-sup 1,5,20,50 --runs 10 >>"$O/krimp.md"
+    "$G" krimp "$f" --min-sup 1,5,20,50 --runs 10 --patterns >>"$O/krimp.md"
     echo >>"$O/krimp.md"
   done
   cat "$O/krimp.md"
