@@ -61,15 +61,32 @@ if [[ $what == rehearse || $what == all ]]; then
   head -n 10000 data/names.txt >"$O/names10k.txt"
   cp data/cities.txt "$O/cities.txt"
   for data in names10k cities; do
-    # party B's real file: the scenario's corrupted copy (one edit)
+    # party B's real file: the scenario's corrupted copy (one edit); and a
+    # mixture (40 % untouched, 40 % one edit, 20 % two) for the observed corruption
     "$G" corrupt --data "$O/$data.txt" --ed 1 --seed 7 --out-a "$O/$data.a.csv" --out-b "$O/$data.b.csv" 2>/dev/null
+    "$G" corrupt --data "$O/$data.txt" --ed 2 --seed 8 --out-a "$O/$data.a.csv" --out-b "$O/$data.b2.csv" 2>/dev/null
     cut -d, -f2- "$O/$data.b.csv" | tail -n +2 >"$O/$data.b.txt"
+    python3 benches/twins/mix.py "$O/$data.a.csv" 0.4,0.4,0.2 5 "$O/$data.b.csv" "$O/$data.b2.csv" >"$O/$data.bmix.txt"
     "$G" twin "$O/$data.txt" -o "$O/$data.twin-a.txt" --seed 11 >/dev/null 2>&1
     "$G" twin "$O/$data.b.txt" -o "$O/$data.twin-b.txt" --seed 12 >/dev/null 2>&1
+    "$G" twin "$O/$data.bmix.txt" -o "$O/$data.twin-bmix.txt" --seed 13 >/dev/null 2>&1
     for ed in 1 2; do
       echo "## $data, corruption $ed edits" >>"$O/rehearse.md"
       "$G" rehearse "$O/$data.twin-a.txt" "$O/$data.twin-b.txt" --real "$O/$data.txt" --real "$O/$data.b.txt" \
         --corrupt-ed "$ed" >>"$O/rehearse.md" 2>/dev/null
+    done
+    echo "## $data, B one edit, corruption observed on the real files" >>"$O/rehearse.md"
+    "$G" rehearse "$O/$data.twin-a.txt" "$O/$data.twin-b.txt" --real "$O/$data.txt" --real "$O/$data.b.txt" \
+      --observe "$O/$data.txt" --observe "$O/$data.b.txt" --real-corrupt-rates 0,1 >>"$O/rehearse.md" 2>&1
+    for how in fixed real twins; do
+      echo "## $data, B mixed 40/40/20, corruption: $how" >>"$O/rehearse.md"
+      case $how in
+        fixed) c=(--corrupt-ed 1) ;;
+        real) c=(--observe "$O/$data.txt" --observe "$O/$data.bmix.txt") ;;
+        twins) c=(--observe "$O/$data.twin-a.txt" --observe "$O/$data.twin-bmix.txt") ;;
+      esac
+      "$G" rehearse "$O/$data.twin-a.txt" "$O/$data.twin-bmix.txt" --real "$O/$data.txt" --real "$O/$data.bmix.txt" \
+        "${c[@]}" --real-corrupt-rates 0.4,0.4,0.2 2>&1 | grep -v '^\s*$' >>"$O/rehearse.md"
     done
   done
   # the same schema with every pair above the threshold kept (no one-to-one

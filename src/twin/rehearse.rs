@@ -142,7 +142,10 @@ pub fn best(rows: &[GridRow]) -> Option<usize> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RehearsalEvaluation {
+    /// The corruption of the rehearsal on the twins, and of the evaluation on
+    /// the real data (the true one when it is known, else the same).
     pub corruption: Corruption,
+    pub real_corruption: Corruption,
     pub on_twins: Vec<GridRow>,
     pub on_real: Vec<GridRow>,
     /// The choice made on the twins, and its F1 on the real data.
@@ -159,6 +162,7 @@ pub struct RehearsalEvaluation {
 /// (the same grid, in the same order).
 pub fn evaluate(
     corruption: Corruption,
+    real_corruption: Corruption,
     on_twins: Vec<GridRow>,
     on_real: Vec<GridRow>,
 ) -> Result<RehearsalEvaluation, Error> {
@@ -169,6 +173,7 @@ pub fn evaluate(
     }
     Ok(RehearsalEvaluation {
         corruption,
+        real_corruption,
         twin_choice: on_twins[t].label.clone(),
         twin_choice_real_f1: on_real[t].mean_f1,
         real_choice: on_real[r].label.clone(),
@@ -191,10 +196,10 @@ mod tests {
     fn the_loss_is_what_the_twins_choice_gives_up_on_real_data() {
         let twins = vec![row("a", 0.5), row("b", 0.9), row("c", 0.9)];
         let real = vec![row("a", 0.8), row("b", 0.7), row("c", 0.95)];
-        let e = evaluate(Corruption::Edits(1), twins, real).unwrap();
+        let e = evaluate(Corruption::Edits(1), Corruption::Edits(1), twins, real).unwrap();
         assert_eq!((e.twin_choice.as_str(), e.real_choice.as_str()), ("b", "c"));
         assert!((e.f1_loss - 0.25).abs() < 1e-12);
-        assert!(evaluate(Corruption::Edits(1), vec![], vec![]).is_err());
+        assert!(evaluate(Corruption::Edits(1), Corruption::Edits(1), vec![], vec![]).is_err());
     }
 
     #[test]

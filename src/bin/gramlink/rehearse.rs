@@ -32,6 +32,10 @@ pub struct RehearseArgs {
     /// twice), without labels (docs/TWINS.md), instead of --corrupt-ed.
     #[arg(long, num_args = 1)]
     observe: Vec<PathBuf>,
+    /// Strings: the corruption of the evaluation on the real files, when it is
+    /// known (shares of 0, 1, 2, … edits) [default: the rehearsal's].
+    #[arg(long, value_delimiter = ',')]
+    real_corrupt_rates: Vec<f64>,
     /// Strings: the most edits per record the estimate considers.
     #[arg(long, default_value_t = 3)]
     observe_max_edits: usize,
@@ -136,13 +140,18 @@ pub fn cmd_rehearse(a: RehearseArgs) -> Result<()> {
     }
     let reals: Vec<Vec<String>> = a.real.iter().map(|p| load(p, a.limit)).collect::<Result<_>>()?;
     let sets: Vec<&[String]> = reals.iter().map(|v| v.as_slice()).collect();
-    let on_real = run_grid(&sets, &alphabet, &grid, &corruption, a.seed, &clock, &mut Bar::new())?;
-    let e = evaluate(corruption, on_twins, on_real)?;
+    let real_corruption = if a.real_corrupt_rates.is_empty() {
+        corruption.clone()
+    } else {
+        Corruption::Rates(a.real_corrupt_rates.clone())
+    };
+    let on_real = run_grid(&sets, &alphabet, &grid, &real_corruption, a.seed, &clock, &mut Bar::new())?;
+    let e = evaluate(corruption, real_corruption, on_twins, on_real)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&e).unwrap_or_default());
     } else {
         table(&title, &e.on_twins);
-        table("on the real data:", &e.on_real);
+        table(&format!("on the real data (scenario with {}):", e.real_corruption.describe()), &e.on_real);
         println!(
             "twins' choice: {} -> real F1 {:.4}; real choice: {} -> F1 {:.4}; F1 loss {:.4}",
             e.twin_choice, e.twin_choice_real_f1, e.real_choice, e.real_choice_f1, e.f1_loss
