@@ -262,6 +262,8 @@ export interface ScenarioOptions {
   config?: PartialConfig;
   /** Edits per record of B's copy, when they differ from the linkage's `thresholds.ed`. */
   corruptEd?: number;
+  /** Instead of `corruptEd`: `corruptRates[e]` of B's records get `e` edits (a rehearsal with the corruption as observed). */
+  corruptRates?: number[];
   /** Default 42 (the run is seeded: an experiment, not private). */
   seed?: number;
   /** The prefix tree's depth from A's mean record length (the scenario's definition) instead of `config.mine.hMax`. Default false. */

@@ -382,3 +382,33 @@ mod tests {
         assert!(rehearsal_pair(b"name\nX\n", 1).unwrap_err().to_string().contains("rec_id"));
     }
 }
+
+// reads the FEBRL schema's TOML (a native dev-dependency)
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod choice_tests {
+    use super::*;
+
+    #[test]
+    fn weights_and_both_thresholds_are_chosen_and_checked() {
+        // 200 FEBRL records as the "twin", and as the real files with their truth
+        let text: String =
+            include_str!("../../data/febrl/dataset1-a.csv").lines().take(201).map(|l| format!("{l}\n")).collect();
+        let v: toml::Value = toml::from_str(include_str!("../../data/febrl/schema.toml")).unwrap();
+        let schema = Schema::parse_json(&serde_json::to_string(&v).unwrap()).unwrap();
+        let (a, b, truth) = rehearsal_pair(text.as_bytes(), 9).unwrap();
+        let r = rehearse(&[text.as_bytes()], &schema, Some((&a, &b, truth)), 5).unwrap();
+        let (t, c) = (&r.twin, r.real.as_ref().unwrap());
+        assert!(t.lower <= t.upper && t.recall_with_possible >= schema.decision.recall * 0.9, "{t:?}");
+        assert!(t.weights == "em" || (t.weights == "counted-m" && !t.m.is_empty()), "{t:?}");
+        assert!(c.f1_loss >= -1e-12 && c.best_f1 >= c.twin_upper_f1 && c.best.lower <= c.best.upper, "{c:?}");
+        assert!(t.curve.iter().any(|&(u, f)| u == t.upper && f == t.f1));
+        // counted m: one distribution per sent field, fixed in the schema it makes
+        let s = Scoring::run(&a, &b, &schema, HashSet::new(), 1).unwrap();
+        let m = counted_m(&[&s], &schema);
+        assert_eq!(m.len(), schema.sent().count());
+        assert!(m.iter().all(|(_, p)| (p.iter().sum::<f64>() - 1.0).abs() < 1e-9 && p.iter().all(|x| *x > 0.0)));
+        let fixed = with_m(&schema, &m);
+        fixed.validate().unwrap();
+        assert!(fixed.sent().all(|f| f.m.is_some()));
+    }
+}
