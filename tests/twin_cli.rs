@@ -82,10 +82,38 @@ fn rehearse_on_two_string_twins() {
         let o = gramlink(&["twin", &p("names.txt"), "-o", &p(out), "--k", "5", "--seed", seed]);
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     }
-    let o = gramlink(&["rehearse", &p("ta.txt"), &p("tb.txt"), "--real", &p("names.txt"), "--json"]);
+    // the corruption as the user observed it: 30 % untouched, 70 % one edit
+    let o = gramlink(&[
+        "rehearse",
+        &p("ta.txt"),
+        &p("tb.txt"),
+        "--real",
+        &p("names.txt"),
+        "--corrupt-rates",
+        "0.3,0.7",
+        "--json",
+    ]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["onTwins"].as_array().unwrap().len(), 15);
+    assert_eq!(v["corruption"]["rates"], serde_json::json!([0.3, 0.7]), "{v}");
     let loss = v["f1Loss"].as_f64().unwrap();
     assert!((0.0..=1.0).contains(&loss), "{v}");
+    // observing needs A's file and B's; negative rates are named
+    let o = gramlink(&["rehearse", &p("ta.txt"), &p("tb.txt"), "--observe", &p("names.txt")]);
+    assert_eq!(o.status.code(), Some(2), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = gramlink(&["rehearse", &p("ta.txt"), &p("tb.txt"), "--corrupt-rates", "0.5,-1"]);
+    assert_eq!(o.status.code(), Some(6), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn krimp_compares_frequent_pattern_sets() {
+    let o = gramlink(&["krimp", &data("uci/iris.csv"), "--min-sup", "20", "--runs", "2", "--patterns", "--json"]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let p = &v[0]["patterns"];
+    let equal = p["equal"].as_f64().unwrap();
+    assert!(equal > 0.3 && equal <= 1.0, "{v}");
+    // the paper's Figure 2: correlated generation is closer to the original than uncorrelated
+    assert!(v[0]["dissimilarity"].as_f64().unwrap() < v[0]["uncorrelatedDissimilarity"].as_f64().unwrap(), "{v}");
 }

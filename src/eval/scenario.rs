@@ -43,6 +43,11 @@ pub struct ScenarioOptions {
     /// distances on the same corruption). Default: `config.thresholds.ed`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub corrupt_ed: Option<u32>,
+    /// A mixture instead of a fixed number of edits: `corrupt_rates[e]` is the
+    /// share of B records with `e` edits (a rehearsal with the corruption as
+    /// observed, [`crate::twin::observed`]); each record draws its count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub corrupt_rates: Option<Vec<f64>>,
 }
 
 impl Default for ScenarioOptions {
@@ -56,7 +61,15 @@ impl ScenarioOptions {
     /// `config` with seed 42, a sample of 20 pairs, no key, the configuration's
     /// tree depth.
     pub fn new(config: Config) -> Self {
-        ScenarioOptions { config, seed: 42, mean_h_max: false, sample: 20, keyed: false, corrupt_ed: None }
+        ScenarioOptions {
+            config,
+            seed: 42,
+            mean_h_max: false,
+            sample: 20,
+            keyed: false,
+            corrupt_ed: None,
+            corrupt_rates: None,
+        }
     }
 
     /// docs/SCENARIO.md's run of a preset: its configuration, the tree depth
@@ -127,7 +140,23 @@ pub fn corrupted_copy(
     alphabet: &Alphabet,
     rng: &mut Randomness,
 ) -> (Vec<String>, Vec<Option<u32>>) {
-    let corrupted: Vec<String> = a.iter().map(|s| alphabet.normalize(&corrupt(s, ed, rng))).collect();
+    corrupted_copy_by(a, |_| ed, alphabet, rng)
+}
+
+/// As [`corrupted_copy`], each record with `edits(rng)` edits (drawn just before its corruption).
+pub fn corrupted_copy_by(
+    a: &[String],
+    mut edits: impl FnMut(&mut Randomness) -> u32,
+    alphabet: &Alphabet,
+    rng: &mut Randomness,
+) -> (Vec<String>, Vec<Option<u32>>) {
+    let corrupted: Vec<String> = a
+        .iter()
+        .map(|s| {
+            let ed = edits(rng);
+            alphabet.normalize(&corrupt(s, ed, rng))
+        })
+        .collect();
     let perm = rng.permutation(a.len());
     let mut b = Vec::with_capacity(a.len());
     let mut truth = vec![None; a.len()];
@@ -162,7 +191,28 @@ pub fn run_scenario(
     let mut rng = Randomness::seeded(options.seed);
     let (mut rng_corrupt, rng_a, rng_b) = (rng.fork(), rng.fork(), rng.fork());
 
-    let (b_all, truth_all) = corrupted_copy(a_records, options.ed(), alphabet, &mut rng_corrupt);
+    let (b_all, truth_all) = match &options.corrupt_rates {
+        Some(rates) => {
+            let total: f64 = rates.iter().sum();
+            if rates.is_empty() || rates.iter().any(|r| !(r.is_finite() && *r >= 0.0)) || total <= 0.0 {
+                return Err(Error::Parameter(format!(
+                    "corruption rates must be shares ≥ 0 with a positive sum, not {rates:?}"
+                )));
+            }
+            let draw = |rng: &mut Randomness| {
+                let mut x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * total;
+                for (e, r) in rates.iter().enumerate() {
+                    if x < *r {
+                        return e as u32;
+                    }
+                    x -= r;
+                }
+                (rates.len() - 1) as u32
+            };
+            corrupted_copy_by(a_records, draw, alphabet, &mut rng_corrupt)
+        }
+        None => corrupted_copy(a_records, options.ed(), alphabet, &mut rng_corrupt),
+    };
     // B's records that normalize to empty are left out, as any party does
     let mut b_index = vec![u32::MAX; b_all.len()];
     let mut b_records = Vec::with_capacity(b_all.len());

@@ -3,7 +3,7 @@
 //! string, and each pseudo-string's edit distance to its nearest real string.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Each symbol's share of all symbols of `strings` (Aggarwal and Yu's composition).
 pub fn composition(strings: &[String]) -> BTreeMap<char, f64> {
@@ -45,21 +45,35 @@ pub struct NearestNeighbour {
 /// skipped once its length difference alone reaches the best distance found,
 /// and each comparison is bounded by it).
 pub fn nearest_neighbour(twin: &[String], real: &[String], sample: usize) -> NearestNeighbour {
-    let mut by_len: BTreeMap<usize, Vec<Vec<char>>> = BTreeMap::new();
-    for r in real {
-        let c: Vec<char> = r.chars().collect();
-        by_len.entry(c.len()).or_default().push(c);
-    }
-    let exact: HashSet<&str> = real.iter().map(String::as_str).collect();
-    let lens: Vec<usize> = by_len.keys().copied().collect();
+    let measured: Vec<&str> = twin.iter().take(sample).map(String::as_str).collect();
+    let d = nearest_distances(&measured, real, false);
     let mut histogram = [0usize; 5];
-    let mut sum = 0usize;
-    let measured: Vec<&String> = twin.iter().take(sample).collect();
+    for &x in &d {
+        histogram[x.min(4)] += 1;
+    }
+    let sum: usize = d.iter().sum();
+    NearestNeighbour { sample: d.len(), mean: sum as f64 / d.len().max(1) as f64, histogram }
+}
+
+/// The Levenshtein distance from each of `queries` to its nearest string of
+/// `real` (as [`nearest_neighbour`]). `leave_one_out`: each query is one of
+/// `real` and its own copy does not count (another copy of it does).
+pub fn nearest_distances(queries: &[&str], real: &[String], leave_one_out: bool) -> Vec<usize> {
+    let mut by_len: BTreeMap<usize, Vec<Vec<char>>> = BTreeMap::new();
+    let mut copies: HashMap<&str, usize> = HashMap::new();
+    for r in real {
+        by_len.entry(r.chars().count()).or_default().push(r.chars().collect());
+        *copies.entry(r.as_str()).or_default() += 1;
+    }
+    let lens: Vec<usize> = by_len.keys().copied().collect();
     let mut rows = (Vec::new(), Vec::new());
-    for s in &measured {
-        let d = if exact.contains(s.as_str()) {
-            0
-        } else {
+    queries
+        .iter()
+        .map(|s| {
+            let own = usize::from(leave_one_out);
+            if copies.get(s).copied().unwrap_or(0) > own {
+                return 0;
+            }
             let chars: Vec<char> = s.chars().collect();
             let n = chars.len();
             let mut order = lens.clone();
@@ -69,16 +83,14 @@ pub fn nearest_neighbour(twin: &[String], real: &[String], sample: usize) -> Nea
                 if l.abs_diff(n) >= best {
                     break;
                 }
-                for r in &by_len[&l] {
+                // the query's own copy (distance 0) is skipped when left out
+                for r in by_len[&l].iter().filter(|r| !(leave_one_out && **r == chars)) {
                     best = best.min(bounded_levenshtein(&chars, r, best.saturating_sub(1), &mut rows));
                 }
             }
             best
-        };
-        sum += d;
-        histogram[d.min(4)] += 1;
-    }
-    NearestNeighbour { sample: measured.len(), mean: sum as f64 / measured.len().max(1) as f64, histogram }
+        })
+        .collect()
 }
 
 /// The Levenshtein distance of `a` and `b` if it is at most `bound`, else

@@ -12,6 +12,7 @@ pub mod condense;
 pub mod file;
 pub mod krimp;
 pub mod measure;
+pub mod observed;
 pub mod report;
 
 pub use file::{twin_records, twin_strings, Twin, TwinOptions};

@@ -2,8 +2,10 @@
 //! measure what that choice costs on the real data.
 //!
 //! One string column: each twin plays party A of the evaluation scenario
-//! (docs/SCENARIO.md: party B holds a copy with `corrupt_ed` random edits per
-//! record, in a seeded order, so the truth is known); every configuration of a
+//! (docs/SCENARIO.md: party B holds a copy with random edits per record, in a
+//! seeded order, so the truth is known; the edits are the scenario's fixed
+//! number, or the rates observed between the real files or passed by the
+//! user, [`Corruption`] and [`super::observed`]); every configuration of a
 //! grid runs on each twin, and the one with the best mean F1 is chosen. The
 //! evaluation runs the same grid on the real data the same way and reports
 //! the F1 of the twin's choice against the F1 of the best real choice.
@@ -49,6 +51,41 @@ pub fn default_grid() -> Vec<Choice> {
     grid
 }
 
+/// How party B's copy is corrupted in the rehearsal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Corruption {
+    /// Every record with this many edits (the scenario's corruption).
+    Edits(u32),
+    /// `rates[e]` of the records with `e` edits (as observed, or as the user says).
+    Rates(Vec<f64>),
+}
+
+impl Corruption {
+    /// Refuses rates that are not shares ≥ 0 with a positive sum.
+    pub fn validate(&self) -> Result<(), Error> {
+        if let Corruption::Rates(r) = self {
+            if r.is_empty() || r.iter().any(|x| !(x.is_finite() && *x >= 0.0)) || r.iter().sum::<f64>() <= 0.0 {
+                return Err(Error::Parameter(format!(
+                    "rehearsal: corruption rates must be shares ≥ 0 of 0, 1, 2, … edits with a positive sum, not {r:?}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// In words, for tables.
+    pub fn describe(&self) -> String {
+        match self {
+            Corruption::Edits(e) => format!("{e} edits"),
+            Corruption::Rates(r) => {
+                let parts: Vec<String> = r.iter().enumerate().map(|(e, x)| format!("{:.0}% {e}", 100.0 * x)).collect();
+                format!("edits as observed ({})", parts.join(", "))
+            }
+        }
+    }
+}
+
 /// One configuration's F1 on each data set, and their mean.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -59,22 +96,28 @@ pub struct GridRow {
 }
 
 /// Runs every choice of `grid` on every set of `sets` (each as party A of the
-/// scenario with `corrupt_ed` edits, seed `seed`).
+/// scenario with `corruption`, seed `seed`).
 pub fn run_grid(
     sets: &[&[String]],
     alphabet: &Alphabet,
     grid: &[Choice],
-    corrupt_ed: u32,
+    corruption: &Corruption,
     seed: u64,
     clock: &dyn Clock,
     progress: &mut dyn Progress,
 ) -> Result<Vec<GridRow>, Error> {
+    corruption.validate()?;
     let mut rows = Vec::with_capacity(grid.len());
     for choice in grid {
+        let (corrupt_ed, corrupt_rates) = match corruption {
+            Corruption::Edits(e) => (Some(*e), None),
+            Corruption::Rates(r) => (None, Some(r.clone())),
+        };
         let options = ScenarioOptions {
             seed,
             sample: 0,
-            corrupt_ed: Some(corrupt_ed),
+            corrupt_ed,
+            corrupt_rates,
             ..ScenarioOptions::new(choice.config.clone())
         };
         let mut f1 = Vec::with_capacity(sets.len());
@@ -99,7 +142,10 @@ pub fn best(rows: &[GridRow]) -> Option<usize> {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RehearsalEvaluation {
-    pub corrupt_ed: u32,
+    /// The corruption of the rehearsal on the twins, and of the evaluation on
+    /// the real data (the true one when it is known, else the same).
+    pub corruption: Corruption,
+    pub real_corruption: Corruption,
     pub on_twins: Vec<GridRow>,
     pub on_real: Vec<GridRow>,
     /// The choice made on the twins, and its F1 on the real data.
@@ -114,14 +160,20 @@ pub struct RehearsalEvaluation {
 
 /// Compares the choice on the twins' grid with the choice on the real grid
 /// (the same grid, in the same order).
-pub fn evaluate(corrupt_ed: u32, on_twins: Vec<GridRow>, on_real: Vec<GridRow>) -> Result<RehearsalEvaluation, Error> {
+pub fn evaluate(
+    corruption: Corruption,
+    real_corruption: Corruption,
+    on_twins: Vec<GridRow>,
+    on_real: Vec<GridRow>,
+) -> Result<RehearsalEvaluation, Error> {
     let none = || Error::Parameter("rehearsal: the grid is empty".into());
     let (t, r) = (best(&on_twins).ok_or_else(none)?, best(&on_real).ok_or_else(none)?);
     if on_twins.len() != on_real.len() {
         return Err(Error::Parameter("rehearsal: the twins' and the real grids differ".into()));
     }
     Ok(RehearsalEvaluation {
-        corrupt_ed,
+        corruption,
+        real_corruption,
         twin_choice: on_twins[t].label.clone(),
         twin_choice_real_f1: on_real[t].mean_f1,
         real_choice: on_real[r].label.clone(),
@@ -144,10 +196,10 @@ mod tests {
     fn the_loss_is_what_the_twins_choice_gives_up_on_real_data() {
         let twins = vec![row("a", 0.5), row("b", 0.9), row("c", 0.9)];
         let real = vec![row("a", 0.8), row("b", 0.7), row("c", 0.95)];
-        let e = evaluate(1, twins, real).unwrap();
+        let e = evaluate(Corruption::Edits(1), Corruption::Edits(1), twins, real).unwrap();
         assert_eq!((e.twin_choice.as_str(), e.real_choice.as_str()), ("b", "c"));
         assert!((e.f1_loss - 0.25).abs() < 1e-12);
-        assert!(evaluate(1, vec![], vec![]).is_err());
+        assert!(evaluate(Corruption::Edits(1), Corruption::Edits(1), vec![], vec![]).is_err());
     }
 
     #[test]
@@ -159,11 +211,18 @@ mod tests {
             .take(2)
             .collect();
         let clock = crate::clock::NoClock;
-        let rows =
-            run_grid(&[&names], &Alphabet::default(), &grid, 1, 7, &clock, &mut crate::progress::NoProgress).unwrap();
+        let mut np = crate::progress::NoProgress;
+        let rows = run_grid(&[&names], &Alphabet::default(), &grid, &Corruption::Edits(1), 7, &clock, &mut np).unwrap();
         assert_eq!(rows.len(), 2);
         // the recommended configuration links 300 names at one edit nearly perfectly
         assert!(rows[0].mean_f1 > 0.9 && rows.iter().all(|r| r.mean_f1 <= 1.0), "{rows:?}");
         assert_eq!(best(&rows), Some(0));
+        // observed rates: all records untouched links perfectly; bad rates are named
+        let clean = Corruption::Rates(vec![1.0, 0.0]);
+        let rows = run_grid(&[&names], &Alphabet::default(), &grid[..1], &clean, 7, &clock, &mut np).unwrap();
+        assert!(rows[0].mean_f1 > 0.98, "{rows:?}");
+        let bad = Corruption::Rates(vec![0.0, -1.0]);
+        let e = run_grid(&[&names], &Alphabet::default(), &grid[..1], &bad, 7, &clock, &mut np).unwrap_err();
+        assert_eq!(e.code(), "INVALID_PARAMETER");
     }
 }

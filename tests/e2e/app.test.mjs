@@ -296,6 +296,21 @@ test('demo page: the scenario gives F1, timings, sample and three charts; bad pa
   await p.waitForFunction(() => /shared base of \d{1,2} grams/.test(document.querySelector('#result-summary').textContent), null, { timeout: 120_000 });
   assert.equal(await text(p, '#run-error'), '');
   console.log(`# demo, CITIES first 400, ε = 1, paper: F1 ${Number(await p.locator('#result').getAttribute('data-f1')).toFixed(3)}`);
+  assert.equal(await p.locator('#twin-report').isHidden(), true);
+  // on a twin made in the browser: a k above the records is named; then the twin's report beside the result
+  await p.selectOption('#party-a', 'twin');
+  await p.fill('#twin-k', '500');
+  await p.click('#run');
+  await p.waitForSelector('#twin-k-error:not(:empty), #run-error:not(:empty)', { timeout: 60_000 });
+  assert.match(await text(p, '#twin-k-error'), /TOO_FEW_RECORDS/);
+  await p.fill('#twin-k', '5');
+  await p.click('#run');
+  await p.waitForSelector('#twin-report:not([hidden]), #run-error:not(:empty)', { timeout: 120_000 });
+  assert.equal(await text(p, '#run-error'), '');
+  assert.match(await text(p, '#twin-summary'), /^SYNTHETIC: party A held \d+ pseudo-strings condensed from the first 400 records \(\d+ groups of at least 5/);
+  const twinF1 = Number(await p.locator('#result').getAttribute('data-f1'));
+  console.log(`# demo on a twin (k = 5) of CITIES first 400, paper: F1 ${twinF1.toFixed(3)}`);
+  assert.ok(twinF1 > 0 && twinF1 <= 1);
   const pi = await h.page();
   await pi.goto(h.url);
   await screenshots(pi, 'index');

@@ -2,11 +2,21 @@
 import * as gl from './wasm.js';
 import { serveOps } from './common.js';
 
+/** A seeded synthetic twin of `records` (docs/TWINS.md) when `twin` asks for one: `{k}`. */
+function twinOf(records, twin, seed, progress) {
+  if (!twin) return null;
+  progress('making the twin', 0, 1);
+  return gl.makeTwin(records, { seed, twin: { condense: { k: twin.k }, nnSample: 200 } });
+}
+
 serveOps({
   defaults: () => gl.defaults(),
 
-  run({ records, options }, progress) {
-    return gl.runScenario(records, options, progress);
+  /** The scenario on `records`, or on a twin of them (its report returned beside the result). */
+  run({ records, options, twin }, progress) {
+    const t = twinOf(records, twin, options.seed, progress);
+    const r = gl.runScenario(t ? t.records : records, options, progress);
+    return t ? { ...r, twin: t.report } : r;
   },
 
   /**
@@ -15,7 +25,9 @@ serveOps({
    * survives the noise: INVALID_BASE) is `{error}` instead, a gap in the chart;
    * any other error stops the sweep.
    */
-  sweep({ records, runs }, progress) {
+  sweep({ records, runs, twin }, progress) {
+    const t = twinOf(records, twin, runs[0]?.seed, progress);
+    if (t) records = t.records;
     const out = [];
     runs.forEach((options, i) => {
       try {

@@ -92,8 +92,9 @@ function options() {
     throw Object.assign(new Error('range'), { shown: true });
   }
   const n = numberField(el('n'), { min: 2, integer: true });
+  const twin = el('party-a').value === 'twin' ? { k: numberField(el('twin-k'), { min: 1, integer: true }) } : null;
   // the tree's depth from the data, as the evaluation scenario defines it
-  return { o: { seed, meanHMax: true, corruptEd, config: { mine, thresholds, rule: el('rule').value } }, n };
+  return { o: { seed, meanHMax: true, corruptEd, config: { mine, thresholds, rule: el('rule').value } }, n, twin };
 }
 
 /** `o` with its configuration changed by `change` (a copy). */
@@ -107,6 +108,7 @@ function varied(o, change) {
 function target(e) {
   const m = e.message;
   if (e.code === 'INVALID_EPSILON') return el('epsilon');
+  if (e.code === 'TOO_FEW_RECORDS') return el('twin-k');
   if (/q_min|qMin/.test(m)) return el('q-min');
   if (/q_max|qMax/.test(m)) return el('q-max');
   if (/\bk\b/.test(m)) return el('k');
@@ -150,9 +152,9 @@ el('sample-run').addEventListener('click', () => {
 
 el('run').addEventListener('click', () =>
   busy(async (onProgress) => {
-    const { o, n } = options();
+    const { o, n, twin } = options();
     const recs = (await records(el('dataset').value)).slice(0, n);
-    const r = await worker.call('run', { records: recs, options: o }, onProgress);
+    const r = await worker.call('run', { records: recs, options: o, twin }, onProgress);
     show(r);
   }),
 );
@@ -168,8 +170,18 @@ function show(r) {
   const total = Object.values(r.timingsMs).reduce((a, b) => a + b, 0);
   $('#timings tbody').replaceChildren(...[...Object.entries(r.timingsMs), ['total', total]].map(([k, v]) => row([k, ms(v)], [false, true])));
   $('#sample tbody').replaceChildren(...r.sample.map((s) => row([s.a, s.b, fmt(s.distance, 3), s.correct ? 'yes' : 'no'], [false, false, true, false])));
+  showTwin(r.twin);
   el('result').hidden = false;
   el('result').dataset.f1 = String(r.f1);
+}
+
+/** The twin's report, when party A held a twin. */
+function showTwin(t) {
+  el('twin-report').hidden = !t;
+  if (!t) return;
+  const f = t.fields[0];
+  const nn = f.nearestNeighbour;
+  el('twin-summary').textContent = `SYNTHETIC: party A held ${t.twinRows.toLocaleString('en')} pseudo-strings condensed from the first ${t.sourceRows.toLocaleString('en')} records (${f.groups.toLocaleString('en')} groups of at least ${f.minGroup}, ${f.suppressed} suppressed; seeded; not differentially private), and B's copy was made from the twin. Symbol composition L1 ${fmt(f.compositionL1, 4)}; ${fmt(100 * f.equalToReal, 1)} % of the pseudo-strings equal a real record; nearest real record ${fmt(nn.mean, 2)} edits away on average (${nn.histogram.join(' / ')} of ${nn.sample} at 0 / 1 / 2 / 3 / 4+ edits). The F1 above is the rehearsal's, on the twin.`;
 }
 
 function row(cells, numeric) {
@@ -183,7 +195,7 @@ const KS = [10, 25, 50, 75, 100, 150];
 
 el('charts').addEventListener('click', () =>
   busy(async (onProgress) => {
-    const { o, n } = options();
+    const { o, n, twin } = options();
     const recs = (await records(el('dataset').value)).slice(0, n);
     // F1 against a global threshold: the same seeded bases, thresholds around Δq·ed
     const m = o.config.mine;
@@ -203,7 +215,7 @@ el('charts').addEventListener('click', () =>
     const kRuns = KS.map((k) => varied(o, (c) => { c.mine.k = k; }));
     const runs = [...tRuns, ...eRuns, ...kRuns];
     const t0 = performance.now();
-    const res = await worker.call('sweep', { records: recs, runs }, onProgress);
+    const res = await worker.call('sweep', { records: recs, runs, twin }, onProgress);
     const f1 = res.map((r) => r.f1);
     let i = 0;
     const tF1 = f1.slice(i, (i += ts.length));
@@ -225,7 +237,7 @@ el('charts').addEventListener('click', () =>
       plot(el('chart-k'), 'k (grams)', false, KS, [[`${m.miner}${m.miner === 'prefix-tree' ? `, ${m.strategy}` : ''}`, kF1, '#0b5cad']]),
     );
     const gaps = res.filter((r) => r.f1 === null).length;
-    el('charts-summary').textContent = `${runs.length} seeded runs on the first ${recs.length.toLocaleString('en')} records of ${el('dataset').value.toUpperCase()} in ${ms(performance.now() - t0)}; other options as above.${gaps ? ` ${gaps} run${gaps > 1 ? 's' : ''} found no gram at all (too little ε for so few records): gaps in the lines.` : ''}`;
+    el('charts-summary').textContent = `${runs.length} seeded runs on ${twin ? `a synthetic twin (k = ${twin.k}) of ` : ''}the first ${recs.length.toLocaleString('en')} records of ${el('dataset').value.toUpperCase()} in ${ms(performance.now() - t0)}; other options as above.${gaps ? ` ${gaps} run${gaps > 1 ? 's' : ''} found no gram at all (too little ε for so few records): gaps in the lines.` : ''}`;
     el('chart-section').dataset.drawn = 'true';
   }),
 );

@@ -7,7 +7,9 @@ use crate::progress_bar::Bar;
 use clap::Args;
 use gramlink::clock::SystemClock;
 use gramlink::dataset::FormatHint;
-use gramlink::twin::rehearse::{best, default_grid, evaluate, run_grid, GridRow};
+use gramlink::dp::Randomness;
+use gramlink::twin::observed;
+use gramlink::twin::rehearse::{best, default_grid, evaluate, run_grid, Corruption, GridRow};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -22,6 +24,24 @@ pub struct RehearseArgs {
     /// Edits per record of the scenario's corruption (strings).
     #[arg(long, default_value_t = 1)]
     corrupt_ed: u32,
+    /// Strings: the corruption as observed, as shares of B's records with 0,
+    /// 1, 2, … edits (comma-separated), instead of --corrupt-ed.
+    #[arg(long, value_delimiter = ',', conflicts_with = "observe")]
+    corrupt_rates: Vec<f64>,
+    /// Strings: estimate the corruption from two files, A's then B's (given
+    /// twice), without labels (docs/TWINS.md), instead of --corrupt-ed.
+    #[arg(long, num_args = 1)]
+    observe: Vec<PathBuf>,
+    /// Strings: the corruption of the evaluation on the real files, when it is
+    /// known (shares of 0, 1, 2, … edits) [default: the rehearsal's].
+    #[arg(long, value_delimiter = ',')]
+    real_corrupt_rates: Vec<f64>,
+    /// Strings: the most edits per record the estimate considers.
+    #[arg(long, default_value_t = 3)]
+    observe_max_edits: usize,
+    /// Strings: records of each file the estimate measures.
+    #[arg(long, default_value_t = 1000)]
+    observe_sample: usize,
     /// Use only the first N strings of each file.
     #[arg(long)]
     limit: Option<usize>,
@@ -64,6 +84,35 @@ fn table(title: &str, rows: &[GridRow]) {
     }
 }
 
+/// The corruption of the rehearsal: passed rates, rates observed between two
+/// files (printed to stderr), or the scenario's fixed edits.
+fn corruption(a: &RehearseArgs) -> Result<Corruption> {
+    if !a.corrupt_rates.is_empty() {
+        let c = Corruption::Rates(a.corrupt_rates.clone());
+        c.validate()?;
+        return Ok(c);
+    }
+    if a.observe.is_empty() {
+        return Ok(Corruption::Edits(a.corrupt_ed));
+    }
+    if a.observe.len() != 2 {
+        return Err(CliError::usage("--observe takes two files: A's, then B's"));
+    }
+    let (fa, fb) = (load(&a.observe[0], a.limit)?, load(&a.observe[1], a.limit)?);
+    let mut rng = Randomness::seeded(a.seed);
+    let o = observed::estimate(&fa, &fb, a.observe_max_edits, a.observe_sample, &mut rng)?;
+    let rates: Vec<String> = o.rates.iter().map(|r| format!("{r:.3}")).collect();
+    eprintln!(
+        "observed corruption (no labels; {} records of B): rates of 0..{} edits {} (mean {:.2} edits); pass them with --corrupt-rates {}",
+        o.sample,
+        a.observe_max_edits,
+        rates.join(", "),
+        o.mean_edits,
+        rates.join(",")
+    );
+    Ok(Corruption::Rates(o.rates))
+}
+
 pub fn cmd_rehearse(a: RehearseArgs) -> Result<()> {
     if let Some(schema) = &a.schema {
         return crate::rehearse_records::run(schema, &a.twin_a, &a.twin_b, &a.real, a.truth.as_ref(), a.seed, a.json);
@@ -71,31 +120,38 @@ pub fn cmd_rehearse(a: RehearseArgs) -> Result<()> {
     if a.truth.is_some() {
         return Err(CliError::usage("--truth goes with --schema (strings know their truth from the scenario)"));
     }
+    let corruption = corruption(&a)?;
+    let title = format!("on the twins (scenario with {}; * = chosen):", corruption.describe());
     let alphabet = gramlink::alphabet::Alphabet::default();
     let twins = [load(&a.twin_a, a.limit)?, load(&a.twin_b, a.limit)?];
     let grid = default_grid();
     let clock = SystemClock::default();
     let sets: Vec<&[String]> = twins.iter().map(|v| v.as_slice()).collect();
-    let on_twins = run_grid(&sets, &alphabet, &grid, a.corrupt_ed, a.seed, &clock, &mut Bar::new())?;
+    let on_twins = run_grid(&sets, &alphabet, &grid, &corruption, a.seed, &clock, &mut Bar::new())?;
     if a.real.is_empty() {
         let i = best(&on_twins).ok_or_else(|| CliError::failed("empty grid"))?;
         if a.json {
-            let v = serde_json::json!({ "corruptEd": a.corrupt_ed, "onTwins": on_twins, "choice": on_twins[i].label });
+            let v = serde_json::json!({ "corruption": corruption, "onTwins": on_twins, "choice": on_twins[i].label });
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         } else {
-            table(&format!("on the twins (scenario with {} edits; * = chosen):", a.corrupt_ed), &on_twins);
+            table(&title, &on_twins);
         }
         return Ok(());
     }
     let reals: Vec<Vec<String>> = a.real.iter().map(|p| load(p, a.limit)).collect::<Result<_>>()?;
     let sets: Vec<&[String]> = reals.iter().map(|v| v.as_slice()).collect();
-    let on_real = run_grid(&sets, &alphabet, &grid, a.corrupt_ed, a.seed, &clock, &mut Bar::new())?;
-    let e = evaluate(a.corrupt_ed, on_twins, on_real)?;
+    let real_corruption = if a.real_corrupt_rates.is_empty() {
+        corruption.clone()
+    } else {
+        Corruption::Rates(a.real_corrupt_rates.clone())
+    };
+    let on_real = run_grid(&sets, &alphabet, &grid, &real_corruption, a.seed, &clock, &mut Bar::new())?;
+    let e = evaluate(corruption, real_corruption, on_twins, on_real)?;
     if a.json {
         println!("{}", serde_json::to_string_pretty(&e).unwrap_or_default());
     } else {
-        table(&format!("on the twins (scenario with {} edits; * = chosen):", a.corrupt_ed), &e.on_twins);
-        table("on the real data:", &e.on_real);
+        table(&title, &e.on_twins);
+        table(&format!("on the real data (scenario with {}):", e.real_corruption.describe()), &e.on_real);
         println!(
             "twins' choice: {} -> real F1 {:.4}; real choice: {} -> F1 {:.4}; F1 loss {:.4}",
             e.twin_choice, e.twin_choice_real_f1, e.real_choice, e.real_choice_f1, e.f1_loss

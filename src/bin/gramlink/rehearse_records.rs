@@ -35,14 +35,24 @@ pub fn run(
         println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
         return Ok(());
     }
+    let t = &r.twin;
     println!(
-        "on the twins: upper threshold {:.1} (mean F1 of the matches {:.4}); write `upper = {:.1}` under [decision]",
-        r.twin_upper, r.twin_f1, r.twin_upper
+        "on the twins: weights {}, upper threshold {:.1} (mean F1 of the matches {:.4}), lower {:.1} (M and P hold {:.4} of the true pairs)",
+        t.weights, t.upper, t.f1, t.lower, t.recall_with_possible
     );
+    println!("  write under [decision]: upper = {:.1}, lower = {:.1}", t.upper, t.lower);
+    for (field, m) in &t.m {
+        let m: Vec<String> = m.iter().map(|x| format!("{x:.4}")).collect();
+        println!("  and for field {field}: m = [{}]", m.join(", "));
+    }
     if let Some(c) = &r.real {
         println!(
-            "on the real files: F1 {:.4} at the twins' threshold; best {:.4} at {:.1}; proposed {:.1} gives {:.4}; F1 loss {:.4}",
-            c.twin_upper_f1, c.best_f1, c.best_upper, c.proposed_upper, c.proposed_f1, c.f1_loss
+            "on the real files: F1 {:.4} with the twins' weights and upper threshold; best {:.4} (weights {}, upper {:.1}); proposed {:.1} gives {:.4}; F1 loss {:.4}",
+            c.twin_upper_f1, c.best_f1, c.best.weights, c.best_upper, c.proposed_upper, c.proposed_f1, c.f1_loss
+        );
+        println!(
+            "  M and P at the twins' lower {:.1}: recall {:.4}, {} possible pairs, F1 {:.4}; at the real choice's lower {:.1}: recall {:.4}, {} possible, F1 {:.4}",
+            t.lower, c.twin_lower_recall, c.twin_lower_possible, c.twin_lower_f1, c.best.lower, c.best.recall_with_possible, c.best_lower_possible, c.best_lower_f1
         );
     }
     Ok(())

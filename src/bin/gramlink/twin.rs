@@ -43,6 +43,10 @@ pub struct TwinFlags {
     /// Condensation: the most strings grouped together (at least 2k) [default: 1000].
     #[arg(long)]
     pub block: Option<usize>,
+    /// Condensation: the paper's optional re-assignment (section 2.2), which
+    /// dissolves groups whose strings fit other groups better: on or off [default: on].
+    #[arg(long)]
+    pub reassign: Option<bool>,
     /// KRIMP: candidates are the value combinations held by at least this many rows [default: 5].
     #[arg(long)]
     pub min_sup: Option<usize>,
@@ -65,6 +69,9 @@ impl TwinFlags {
         }
         set!(k => condense.k, length_epsilon => condense.length_epsilon, block => condense.block,
              min_sup => krimp.min_sup, laplace => krimp.laplace, nn_sample => nn_sample);
+        if let Some(r) = self.reassign {
+            o.condense.reassign = r;
+        }
         o.categorical = self.categorical.clone();
         o
     }

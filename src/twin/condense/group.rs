@@ -10,8 +10,8 @@
 //!   more, and the best assignment seen is kept;
 //! - the strings left over at the end of a pass (fewer than `k`) join the group
 //!   with the closest centroid, as the paper says for the first pass, in every pass;
-//! - section 2.2's optional re-assignment test (dissolving groups) is not done:
-//!   every group keeps at least `k` strings, which is what the privacy argument needs.
+//! - section 2.2's optional re-assignment test (dissolving groups) is
+//!   [`super::reassign`], run on the kept assignment when asked.
 
 use super::template::Template;
 use crate::dp::Randomness;
@@ -117,7 +117,7 @@ fn leftovers_to_closest(templates: &[&Template], assigned: &[bool], groups: &mut
 }
 
 /// The average of the group's templates, `len × l` (rows sum to 1).
-fn centroid(templates: &[&Template], members: &[usize], len: usize, l: usize) -> Vec<f32> {
+pub(super) fn centroid(templates: &[&Template], members: &[usize], len: usize, l: usize) -> Vec<f32> {
     let mut c = vec![0.0f32; len * l];
     for &j in members {
         templates[j].add_to(&mut c, l);
@@ -127,14 +127,13 @@ fn centroid(templates: &[&Template], members: &[usize], len: usize, l: usize) ->
     c
 }
 
-fn objective(templates: &[&Template], groups: &[Vec<usize>], len: usize, l: usize) -> f64 {
-    groups
-        .iter()
-        .map(|g| {
-            let c = centroid(templates, g, len, l);
-            g.iter().map(|&j| templates[j].distance(&c, l) as f64).sum::<f64>()
-        })
-        .sum()
+pub(super) fn objective(templates: &[&Template], groups: &[Vec<usize>], len: usize, l: usize) -> f64 {
+    groups.iter().map(|g| cost(templates, g, &centroid(templates, g, len, l), l)).sum()
+}
+
+/// One group's share of the objective: its strings' distances to `centroid`.
+pub(super) fn cost(templates: &[&Template], members: &[usize], centroid: &[f32], l: usize) -> f64 {
+    members.iter().map(|&j| templates[j].distance(centroid, l) as f64).sum()
 }
 
 #[cfg(test)]

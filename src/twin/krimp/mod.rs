@@ -4,7 +4,8 @@
 //! - [`candidates`]: frequent item sets at min_sup in the standard candidate order;
 //! - [`compress`]: KRIMP's code table (cover order, MDL code lengths, pruning);
 //! - [`generate`]: the generator of Vreeken et al. (ICDM 2007, Algorithm 1);
-//! - [`measure`]: the anonymity scores AS and NAS, and the database dissimilarity.
+//! - [`measure`]: the anonymity scores AS and NAS, and the database dissimilarity;
+//! - [`patterns`]: the paper's frequent pattern set comparison (its Table 1).
 //!
 //! No maintained Rust crate implements KRIMP (crates.io has no `krimp` or
 //! similar, checked with `cargo info`): this is written from the papers.
@@ -23,6 +24,7 @@ pub mod compress;
 pub mod db;
 pub mod generate;
 pub mod measure;
+pub mod patterns;
 
 pub use compress::{CodeTable, CtElement};
 pub use db::CategoricalDb;
@@ -103,6 +105,29 @@ impl KrimpModel {
 }
 
 impl KrimpModel {
+    /// The paper's "uncorrelated" generator (its Figure 2): the same database
+    /// with the standard code table, only single values, so every column is
+    /// drawn independently by its values' frequencies.
+    pub fn uncorrelated(&self) -> KrimpModel {
+        KrimpModel { db: self.db.clone(), table: compress::krimp(&self.db, Vec::new()), options: self.options.clone() }
+    }
+
+    /// The original's frequent item sets at this model's min_sup, for [`Self::compare_patterns`].
+    pub fn frequent_sets(&self) -> Result<std::collections::HashMap<Vec<u32>, usize>, Error> {
+        patterns::supports(&self.db, self.options.min_sup, self.options.max_candidates)
+    }
+
+    /// The frequent pattern set comparison of `generated` with the original
+    /// (its sets `original` from [`Self::frequent_sets`]) at this model's min_sup.
+    pub fn compare_patterns(
+        &self,
+        original: &std::collections::HashMap<Vec<u32>, usize>,
+        generated: &CategoricalDb,
+    ) -> Result<patterns::PatternComparison, Error> {
+        let (min_sup, max) = (self.options.min_sup, self.options.max_candidates);
+        patterns::compare_to(original, self.db.rows.len(), generated, min_sup, max)
+    }
+
     /// The paper's reference point ("orig. internal"): the dissimilarity
     /// between the database and an independent random sample of half its rows.
     pub fn internal_dissimilarity(&self, rng: &mut Randomness) -> Result<f64, Error> {
