@@ -160,17 +160,7 @@ pub fn record_link_shards<'py>(
     });
     let (l, positions) = result.map_err(invalid)?;
     let p = &l.pairs;
-    let summary = serde_json::json!({
-        "upper": l.upper,
-        "lower": l.lower,
-        "assignment": l.assignment.name(),
-        "candidates": l.candidates,
-        "matches": l.matches,
-        "possible": l.possible,
-        "non_matches": l.non_matches,
-        "reduction_ratio": l.reduction_ratio,
-        "rules": l.rules,
-    });
+    let summary = crate::records::summary(&l);
     let out = pyo3::types::PyDict::new(py);
     out.set_item("positions", PyBytes::new(py, &positions))?;
     out.set_item("weight", PyBytes::new(py, &le(p.iter().map(|x| x.weight), f64::to_le_bytes)))?;

@@ -216,16 +216,8 @@ impl RecordMatcher {
             .sent()
             .map(|f| serde_json::json!({"name": f.name, "levels": f.level_names()}))
             .collect();
-        let out = serde_json::json!({
-            "upper": l.upper,
-            "lower": l.lower,
-            "assignment": l.assignment.name(),
-            "candidates": l.candidates,
-            "matches": l.matches,
-            "possible": l.possible,
-            "non_matches": l.non_matches,
-            "reduction_ratio": l.reduction_ratio,
-            "rules": l.rules,
+        let mut out = summary(&l);
+        let rest = serde_json::json!({
             "fit": l.fit,
             "fields": sent,
             "pairs": {
@@ -240,6 +232,9 @@ impl RecordMatcher {
                 "levels": p.iter().map(|x| &x.levels).collect::<Vec<_>>(),
             },
         });
+        if let (Some(o), serde_json::Value::Object(r)) = (out.as_object_mut(), rest) {
+            o.extend(r);
+        }
         from_json(py, &out)
     }
 
@@ -259,6 +254,22 @@ impl RecordMatcher {
         });
         pairs_csv(self.matcher.schema(), &l, &self.matcher.a().ids, &self.matcher.b().ids, review.as_deref()).py()
     }
+}
+
+/// A linkage's decision in numbers (thresholds, counts, rules): one place
+/// for the matcher's `link` and the Spark job's `record_link_shards`.
+pub(crate) fn summary(l: &gramlink::record::RecordLinkage) -> serde_json::Value {
+    serde_json::json!({
+        "upper": l.upper,
+        "lower": l.lower,
+        "assignment": l.assignment.name(),
+        "candidates": l.candidates,
+        "matches": l.matches,
+        "possible": l.possible,
+        "non_matches": l.non_matches,
+        "reduction_ratio": l.reduction_ratio,
+        "rules": l.rules,
+    })
 }
 
 fn finite(x: Option<f64>) -> PyResult<Option<f64>> {
