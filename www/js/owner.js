@@ -108,8 +108,9 @@ function fillColumns(header) {
 /** The column pickers, from the core's reading of the file (`peekInput`). */
 async function setFormat() {
   const csv = el('format').value === 'csv';
-  el('column').disabled = !csv || !state.bytes;
-  el('id-column').disabled = !csv || !state.bytes;
+  // off while the core reads the header: a column chosen meanwhile would be reset by it
+  el('column').disabled = true;
+  el('id-column').disabled = true;
   if (csv && state.bytes) {
     try {
       const { columns } = await worker.call('peek', { bytes: state.bytes, name: state.fileName, format: 'csv' });
@@ -122,12 +123,17 @@ async function setFormat() {
     el('column').replaceChildren();
     el('id-column').replaceChildren();
   }
+  el('column').disabled = !csv || !state.bytes;
+  el('id-column').disabled = !csv || !state.bytes;
 }
 
 el('file').addEventListener('change', async () => {
   clearErrors($('#step-file'));
   const f = el('file').files[0];
   el('preview').hidden = true;
+  // nothing to load until this file's format and columns are known
+  el('load').disabled = true;
+  el('quick').disabled = true;
   if (!f) return;
   try {
     // the file itself goes to the worker, which streams it; here only its head
@@ -151,9 +157,13 @@ el('file').addEventListener('change', async () => {
   el('quick').disabled = false;
   el('load-status').textContent = `${f.name}: ${f.size.toLocaleString('en')} bytes, read locally`;
 });
-el('format').addEventListener('change', () => {
+el('format').addEventListener('change', async () => {
   clearErrors($('#step-file'));
-  setFormat();
+  el('load').disabled = true;
+  el('quick').disabled = true;
+  await setFormat();
+  el('load').disabled = !state.bytes;
+  el('quick').disabled = !state.bytes;
 });
 
 /** Where a loading error belongs. */
