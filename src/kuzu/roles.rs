@@ -27,6 +27,9 @@ fn model_fingerprint(model: &BlockModel) -> [u8; 32] {
     f
 }
 
+/// Released records A encrypts between two progress reports.
+const ENCRYPT_CHUNK: usize = 16;
+
 /// A: blocks its records, releases them with ε-DP sizes and encrypts them.
 pub fn encrypt(
     table: &Table,
@@ -47,12 +50,18 @@ pub fn encrypt(
     let (mut handles, mut owned) = (Handles::default(), Vec::new());
     let total = rel.blocks.iter().map(Vec::len).sum::<usize>() as u64;
     let mut done = 0u64;
+    progress.tick("encrypt", 0, total)?;
     for slots in &rel.blocks {
-        let (block, owner) = encrypt_block(&enc, rule, slots, &table.records, &mut handles, rng);
+        // in chunks of records, so that progress (and a cancel) comes often even when blocks are large
+        let mut block = Vec::with_capacity(slots.len());
+        for chunk in slots.chunks(ENCRYPT_CHUNK) {
+            let (part, owner) = encrypt_block(&enc, rule, chunk, &table.records, &mut handles, rng);
+            block.extend(part);
+            owned.extend(owner);
+            done += chunk.len() as u64;
+            progress.tick("encrypt", done, total)?;
+        }
         write_block(key, &block, &mut out);
-        owned.extend(owner);
-        done += slots.len() as u64;
-        progress.tick("encrypt", done, total)?;
     }
     Ok((out, AliceSecrets { report: rel.report, handles: owned }))
 }
