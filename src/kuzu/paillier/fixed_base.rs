@@ -34,7 +34,7 @@
 //! re-randomization (C can decrypt everything else anyway), whose point is that C
 //! cannot strip it: B therefore uses [`Encryptor::for_key_holder`], with
 //! ℓ = bits(n)/2 (Damgård–Jurik–Nielsen's own choice; 1,024 bits at 2048, still
-//! about 20× cheaper than rⁿ).
+//! about 19× fewer multiplications than rⁿ).
 
 use super::{Ciphertext, PublicKey};
 use crate::dp::Randomness;

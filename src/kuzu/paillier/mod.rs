@@ -12,7 +12,7 @@
 //!   uniform in Z_n^* from [`Randomness`] (never a seeded generator for a real run).
 //!   The protocol's many encryptions use [`Encryptor`] instead: the same
 //!   ciphertexts with the random factor h^α for a short α (Damgård–Jurik–Nielsen's
-//!   variant, about 80× faster at 2048 bits), secure under the additional
+//!   variant, 46× faster measured at 2048 bits), secure under the additional
 //!   assumption stated there.
 //! - Dec(c) = L(c^λ mod n²)·μ mod n, computed per prime and recombined (CRT), which
 //!   is about 3× faster than the textbook formula.
