@@ -8,7 +8,7 @@ use super::compare::alice::{encrypt_block, write_block, write_header, BlocksRead
 use super::compare::bob::{compare_block, read_pairs, write_pair, write_pairs_header, PairMap};
 use super::compare::charlie;
 use super::compare::rule::{Rule, Value};
-use super::paillier::{PrivateKey, PublicKey};
+use super::paillier::{Encryptor, PrivateKey, PublicKey};
 use super::release::{release, ReleaseParams, ReleaseReport};
 use super::table::Table;
 use crate::dp::{BudgetLedger, Randomness};
@@ -27,6 +27,9 @@ fn model_fingerprint(model: &BlockModel) -> [u8; 32] {
     f
 }
 
+/// Released records A encrypts between two progress reports.
+const ENCRYPT_CHUNK: usize = 16;
+
 /// A: blocks its records, releases them with ε-DP sizes and encrypts them.
 pub fn encrypt(
     table: &Table,
@@ -41,17 +44,24 @@ pub fn encrypt(
     let blocks: Vec<usize> = table.block_values.iter().map(|v| assigner.block_of(v)).collect();
     let mut ledger = BudgetLedger::new(params.epsilon);
     let rel = release(&blocks, model.n_blocks(), params, &mut ledger, rng)?;
+    let enc = Encryptor::new(key, rng);
     let mut out = Vec::new();
     write_header(key, &model_fingerprint(model), rule, model.n_blocks(), &mut out);
     let (mut handles, mut owned) = (Handles::default(), Vec::new());
     let total = rel.blocks.iter().map(Vec::len).sum::<usize>() as u64;
     let mut done = 0u64;
+    progress.tick("encrypt", 0, total)?;
     for slots in &rel.blocks {
-        let (enc, owner) = encrypt_block(key, rule, slots, &table.records, &mut handles, rng);
-        write_block(key, &enc, &mut out);
-        owned.extend(owner);
-        done += slots.len() as u64;
-        progress.tick("encrypt", done, total)?;
+        // in chunks of records, so that progress (and a cancel) comes often even when blocks are large
+        let mut block = Vec::with_capacity(slots.len());
+        for chunk in slots.chunks(ENCRYPT_CHUNK) {
+            let (part, owner) = encrypt_block(&enc, rule, chunk, &table.records, &mut handles, rng);
+            block.extend(part);
+            owned.extend(owner);
+            done += chunk.len() as u64;
+            progress.tick("encrypt", done, total)?;
+        }
+        write_block(key, &block, &mut out);
     }
     Ok((out, AliceSecrets { report: rel.report, handles: owned }))
 }
@@ -77,6 +87,7 @@ pub fn compare(
         members[assigner.block_of(v)].push(j);
     }
     let (mut ids, mut all, mut map) = (Handles::default(), Vec::new(), Vec::new());
+    let encryptor = Encryptor::for_key_holder(key, rng);
     let mut blk = 0;
     while let Some(enc) = reader.next_block(key)? {
         let b_side: Vec<(usize, &[Value])> = members[blk].iter().map(|&j| (j, table.records[j].as_slice())).collect();
@@ -85,7 +96,7 @@ pub fn compare(
         if enc.is_empty() || b_side.is_empty() {
             continue;
         }
-        let (pairs, m) = compare_block(key, rule, &enc, &b_side, rerandomize, &mut ids, rng)?;
+        let (pairs, m) = compare_block(&encryptor, rule, &enc, &b_side, rerandomize, &mut ids, rng)?;
         all.extend(pairs);
         map.extend(m);
     }

@@ -14,7 +14,7 @@ after(async () => {
   await h?.close();
 });
 
-const PAGES = ['index.html', 'owner.html', 'matcher.html', 'records-owner.html', 'records-matcher.html', 'twin.html', 'demo.html'];
+const PAGES = ['index.html', 'owner.html', 'matcher.html', 'records-owner.html', 'records-matcher.html', 'kuzu.html', 'twin.html', 'demo.html'];
 
 for (const name of PAGES) {
   test(`${name}: no serious or critical accessibility violation (axe-core)`, async () => {

@@ -1,5 +1,6 @@
 // Type-checked by scripts/check-pkg.mjs (tsc --strict, when TypeScript is installed) against
 // the installed package: the hand-written declarations in types/ must accept real use.
+import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen, type KuzuRule } from 'gramlink';
 import { DataOwner, Matcher, RecordMatcher, RecordOwner, keygen, makeTwin, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule } from 'gramlink';
 const a = new DataOwner(['Paris', 'Zürich'], { budget: 1 });
 const b = DataOwner.fromBytes(new TextEncoder().encode('id,c\n1,Paris\n'), { column: 'c', idColumn: 'id' });
@@ -54,3 +55,10 @@ const twin = makeTwin(['SMITH', 'JONES'], { seed: 1, twin: { condense: { k: 1 },
 const twinReport: TwinReport = twin.report;
 const twinShare: number = twinReport.fields[0].equalToReal + (twinReport.categorical?.normalizedAnonymityScore ?? 0);
 const twinCsv = makeTwin('id,name\n1,A\n', { schema: { version: 1, field: [{ name: 'name', kind: 'name' }] } }).records;
+const kuzuRule: KuzuRule = { id: 'id', block: 'surname', threshold: 0.6, attribute: [{ column: 'surname', kind: 'string', weight: 1 }, { column: 'yob', kind: 'year', weight: 0.2, min: 1900, max: 2010 }] };
+const kuzuKey = kuzuKeygen(512, { seed: 1 });
+const kuzuModel: string = kuzuBlockModel('SMITH\n', { take: 1, blocks: 1 });
+const kuzuA = new KuzuOwner('id,surname,yob\n1,SMITH,1980\n', kuzuRule);
+const kuzuEnc = kuzuA.encrypt(kuzuModel, kuzuKey.publicKey, { bRecords: 1 }, (phase, done, total) => done < total);
+const kuzuCmp = new KuzuOwner('id,surname,yob\n9,SMYTH,1980\n', JSON.stringify(kuzuRule)).compare(kuzuModel, kuzuKey.publicKey, kuzuEnc.blocks, { rerandomize: false });
+const kuzuMatches: string = kuzuDecide(kuzuCmp.pairs, kuzuRule, kuzuKey.privateKey) + kuzuEnc.report + kuzuCmp.map;

@@ -4,7 +4,7 @@
 //! its square. Each released record gets a random 64-bit handle; which handle is
 //! which record (or a fake) stays with A.
 
-use super::super::paillier::{Ciphertext, PublicKey};
+use super::super::paillier::{Ciphertext, Encryptor, PublicKey};
 use super::super::release::Slot;
 use super::rule::{Rule, Value};
 use super::wire::{key_fingerprint, put_u32, put_u64, Reader, BLOCKS_MAGIC, WIRE_VERSION};
@@ -20,20 +20,21 @@ pub struct EncRecord {
     pub cts: Vec<Ciphertext>,
 }
 
-/// Encrypts one encoded record (the paper's π_{r.R}).
-pub fn encrypt_record(key: &PublicKey, values: &[Value], rng: &mut Randomness) -> Vec<Ciphertext> {
+/// Encrypts one encoded record (the paper's π_{r.R}) with A's [`Encryptor`].
+pub fn encrypt_record(enc: &Encryptor, values: &[Value], rng: &mut Randomness) -> Vec<Ciphertext> {
+    let key = enc.key();
     let mut cts = Vec::new();
     for v in values {
         match v {
             Value::Str(set) => {
                 for i in 0..super::super::bigrams::BIGRAMS {
-                    cts.push(key.encrypt_u64(u64::from(set.contains(i)), rng));
+                    cts.push(enc.encrypt_u64(u64::from(set.contains(i)), rng));
                 }
-                cts.push(key.encrypt_u64(set.len() as u64, rng));
+                cts.push(enc.encrypt_u64(set.len() as u64, rng));
             }
             Value::Num(x) => {
-                cts.push(key.encrypt(&key.encode_i64(*x), rng));
-                cts.push(key.encrypt(&(BigUint::from(x.unsigned_abs()) * x.unsigned_abs()), rng));
+                cts.push(enc.encrypt(&key.encode_i64(*x), rng));
+                cts.push(enc.encrypt(&(BigUint::from(x.unsigned_abs()) * x.unsigned_abs()), rng));
             }
         }
     }
@@ -59,7 +60,7 @@ impl Handles {
 /// data); returns the encrypted records and, for A alone, each handle's record
 /// (None: a fake). Natively the records are encrypted in parallel.
 pub fn encrypt_block(
-    key: &PublicKey,
+    key: &Encryptor,
     rule: &Rule,
     slots: &[Slot],
     records: &[Vec<Value>],

@@ -20,10 +20,11 @@
 //! value is empty, sim = 0 is known to B, which sends fresh encryptions of ρr₁ and
 //! r₂; (4) optionally every ciphertext sent to C is re-randomized, so that its
 //! randomness (which C, knowing the factors of n, can recover) is not a product
-//! of A's ciphertexts' randomness; it costs one full exponentiation per ciphertext.
+//! of A's ciphertexts' randomness. Fresh encryptions and re-randomization use
+//! B's own [`Encryptor`] (its h^α factors; the assumption is stated there).
 //! What C can still infer from the blinded values is in docs/THREAT_MODEL.md.
 
-use super::super::paillier::{Ciphertext, PublicKey};
+use super::super::paillier::{Ciphertext, Encryptor, PublicKey};
 use super::alice::{EncRecord, Handles};
 use super::rule::{Attr, Frac, Rule, Value};
 use super::wire::{key_fingerprint, put_frac, put_u32, put_u64, Reader, PAIRS_MAGIC, WIRE_VERSION};
@@ -51,13 +52,14 @@ fn blind_int(rng: &mut Randomness, at_least: u128) -> u128 {
 
 /// Compares A's encrypted record with B's encoded one and blinds the result.
 pub fn compare_pair(
-    key: &PublicKey,
+    enc: &Encryptor,
     rule: &Rule,
     a: &EncRecord,
     b: &[Value],
     rerandomize: bool,
     rng: &mut Randomness,
 ) -> Result<(Frac, Vec<Ciphertext>), Error> {
+    let key = enc.key();
     let rho = blind_int(rng, 1);
     let big = |x: u128| BigUint::from(x);
     let mut theta = Frac::new(BigInt::from(rule.threshold) * rho, big(1));
@@ -72,8 +74,8 @@ pub fn compare_pair(
                 let (r1, r2) = (blind_int(rng, 1), blind_int(rng, 1));
                 theta = theta.add(&Frac::new(&w * rho * r1, big(r2)));
                 if set.is_empty() {
-                    out.push(key.encrypt(&big(rho * r1), rng));
-                    out.push(key.encrypt(&big(r2), rng));
+                    out.push(enc.encrypt(&big(rho * r1), rng));
+                    out.push(enc.encrypt(&big(r2), rng));
                     continue;
                 }
                 let mut inter: Option<Ciphertext> = None;
@@ -107,7 +109,7 @@ pub fn compare_pair(
     }
     if rerandomize {
         for c in &mut out {
-            *c = key.rerandomize(c, rng);
+            *c = enc.rerandomize(c, rng);
         }
     }
     Ok((theta, out))
@@ -117,7 +119,7 @@ pub fn compare_pair(
 /// ones. Returns the blinded pairs (random ids) and, for B alone, each id's
 /// (A handle, B record). Natively the pairs are computed in parallel.
 pub fn compare_block(
-    key: &PublicKey,
+    key: &Encryptor,
     rule: &Rule,
     a: &[EncRecord],
     b: &[(usize, &[Value])],

@@ -3,7 +3,7 @@ use super::bob::{compare_block, read_pairs, write_pair, write_pairs_header};
 use super::charlie::decide;
 use super::rule::{AttrKind, AttributeSpec, Rule, RuleSpec, Value};
 use crate::dp::Randomness;
-use crate::kuzu::paillier::PrivateKey;
+use crate::kuzu::paillier::{Encryptor, PrivateKey};
 use crate::kuzu::release::Slot;
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -31,10 +31,10 @@ fn rule(threshold: f64, with_string: bool) -> Rule {
 fn protocol(rule: &Rule, a: &[Vec<Value>], slots: &[Slot], b: &[Vec<Value>], seed: u64) -> Vec<bool> {
     let k = key();
     let mut rng = Randomness::seeded(seed);
-    let (enc, _) = encrypt_block(k.public(), rule, slots, a, &mut Handles::default(), &mut rng);
+    let (ea, eb) = (Encryptor::new(k.public(), &mut rng), Encryptor::for_key_holder(k.public(), &mut rng));
+    let (enc, _) = encrypt_block(&ea, rule, slots, a, &mut Handles::default(), &mut rng);
     let bs: Vec<(usize, &[Value])> = b.iter().enumerate().map(|(i, v)| (i, v.as_slice())).collect();
-    let (pairs, map) =
-        compare_block(k.public(), rule, &enc, &bs, seed % 2 == 0, &mut Handles::default(), &mut rng).unwrap();
+    let (pairs, map) = compare_block(&eb, rule, &enc, &bs, seed % 2 == 0, &mut Handles::default(), &mut rng).unwrap();
     assert_eq!(map.len(), slots.len() * b.len());
     pairs.iter().map(|p| decide(k, rule, p).unwrap()).collect()
 }
@@ -85,14 +85,15 @@ fn messages() -> (Rule, Vec<u8>, Vec<u8>) {
     let rule = rule(0.39, false);
     let mut rng = Randomness::seeded(8);
     let a = vec![vec![rule.encode(0, "1970")], vec![rule.encode(0, "1990")]];
+    let e = Encryptor::new(pk, &mut rng);
     let (enc, _) =
-        encrypt_block(pk, &rule, &[Slot::Real(0), Slot::Fake, Slot::Real(1)], &a, &mut Handles::default(), &mut rng);
+        encrypt_block(&e, &rule, &[Slot::Real(0), Slot::Fake, Slot::Real(1)], &a, &mut Handles::default(), &mut rng);
     let mut blocks = Vec::new();
     write_header(pk, &[7; 32], &rule, 2, &mut blocks);
     write_block(pk, &enc, &mut blocks);
     write_block(pk, &[], &mut blocks);
     let b = [rule.encode(0, "1971")];
-    let (pairs, _) = compare_block(pk, &rule, &enc, &[(0, &b[..])], false, &mut Handles::default(), &mut rng).unwrap();
+    let (pairs, _) = compare_block(&e, &rule, &enc, &[(0, &b[..])], false, &mut Handles::default(), &mut rng).unwrap();
     let mut out = Vec::new();
     write_pairs_header(pk, &rule, pairs.len() as u64, &mut out);
     for p in &pairs {

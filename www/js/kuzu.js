@@ -1,0 +1,223 @@
+// The three-party page (Kuzu et al.): each party's section calls the worker and offers
+// the messages to download; the next party uploads them. Long steps show progress
+// and can be cancelled (the worker is terminated and a fresh one started).
+import { WorkerClient, showError, clearErrors, describe, download, numberField, setProgress } from './common.js';
+
+const worker = new WorkerClient(new URL('./kuzu-worker.js', import.meta.url));
+const el = (id) => document.getElementById(id);
+const state = {};
+
+const text = async (id) => { const f = el(id).files[0]; return f ? f.text() : null; };
+const bytes = async (id) => { const f = el(id).files[0]; return f ? f.arrayBuffer() : null; };
+const count = (n) => n.toLocaleString('en');
+
+/** The files a step needs, or an error next to the first missing one. */
+async function need(ids, read = text) {
+  const out = [];
+  for (const id of ids) {
+    const v = await read(id);
+    if (v === null) {
+      showError(el(id), 'choose a file');
+      throw Object.assign(new Error('missing file'), { shown: true });
+    }
+    out.push(v);
+  }
+  return out;
+}
+
+async function rule() {
+  const [t] = await need(['rule-file']);
+  try {
+    return JSON.parse(t);
+  } catch (e) {
+    showError(el('rule-file'), `not JSON: ${e.message}`);
+    throw Object.assign(e, { shown: true });
+  }
+}
+
+el('rule-file').addEventListener('change', async () => {
+  clearErrors(el('rule-file').closest('section'));
+  el('rule-summary').textContent = '';
+  try {
+    const r = await rule();
+    el('rule-summary').textContent = `Blocking on ${r.block}; threshold ${r.threshold}; attributes: ${(r.attribute ?? []).map((a) => `${a.column} (${a.kind}, weight ${a.weight})`).join(', ')}.`;
+  } catch (e) {
+    if (!e.shown) showError(el('rule-file'), describe(e));
+  }
+});
+
+/** Runs one long step with its progress bar and Cancel button. */
+async function step(role, button, op, args, transfer, done) {
+  clearErrors(el(button).closest('section'));
+  const [btn, cancel, box] = [el(button), el(`${role}-cancel`), el(`${role}-progress`)];
+  btn.disabled = true;
+  cancel.hidden = false;
+  box.hidden = false;
+  el(`${role}-progress-text`).textContent = 'starting…';
+  try {
+    const r = await worker.call(op, args, (p) => setProgress(el(`${role}-progress-bar`), el(`${role}-progress-text`), p), transfer);
+    el(`${role}-progress-text`).textContent = 'done';
+    done(r);
+  } catch (e) {
+    if (e.code === 'CANCELLED') el(`${role}-progress-text`).textContent = 'cancelled: nothing was made or sent';
+    else {
+      box.hidden = true;
+      showError(btn, describe(e));
+    }
+  } finally {
+    btn.disabled = false;
+    cancel.hidden = true;
+  }
+}
+
+for (const role of ['setup', 'a', 'b', 'c']) el(`${role}-cancel`).addEventListener('click', () => worker.cancel());
+
+el('setup').addEventListener('click', async () => {
+  try {
+    const r = await rule();
+    const [list] = await need(['public-list']);
+    const args = {
+      list, name: el('public-list').files[0].name, identifier: r.block, bits: Number(el('key-bits').value),
+      blocks: numberField(el('blocks'), { min: 1, integer: true }), take: numberField(el('take'), { min: 1, integer: true }),
+    };
+    await step('setup', 'setup', 'setup', args, [], (out) => {
+      state.setup = out;
+      el('setup-out').hidden = false;
+      el('setup-summary').textContent = `A ${args.bits}-bit key pair (fingerprint ${out.fingerprint.slice(0, 16)}…) and ${count(out.blocks)} blocks on ${r.block}.`;
+    });
+  } catch (e) {
+    if (!e.shown) showError(el('setup'), describe(e));
+  }
+});
+el('save-model').addEventListener('click', () => download('kuzu-model.json', state.setup.model, 'application/json'));
+el('save-public-key').addEventListener('click', () => download('kuzu-public-key.json', state.setup.publicKey, 'application/json'));
+el('save-private-key').addEventListener('click', () => download('kuzu-private-key.json', state.setup.privateKey, 'application/json'));
+
+el('encrypt').addEventListener('click', async () => {
+  try {
+    const r = await rule();
+    const [csv, model, publicKey] = await need(['a-file', 'a-model', 'a-key']);
+    const args = {
+      csv, rule: r, model, publicKey, epsilon: numberField(el('epsilon'), { above: 0 }),
+      wn: numberField(el('wn'), { above: 0 }), bRecords: numberField(el('b-records'), { min: 1, integer: true }),
+    };
+    await step('a', 'encrypt', 'encrypt', args, [], (out) => {
+      state.a = out;
+      const rep = JSON.parse(out.report);
+      el('a-out').hidden = false;
+      el('a-summary').textContent = `${count(out.size)} records; released ${count(rep.handles.length)} encrypted records: `
+        + `${count(rep.release.fakes)} fakes added, ${count(rep.release.suppressed.length)} of yours suppressed (only you know which); ${count(out.blocks.length)} bytes.`;
+    });
+  } catch (e) {
+    if (!e.shown) showError(el('encrypt'), describe(e));
+  }
+});
+el('save-blocks').addEventListener('click', () => download('kuzu-blocks.glka', state.a.blocks));
+el('save-report').addEventListener('click', () => download('kuzu-release-report.json', state.a.report, 'application/json'));
+
+el('compare').addEventListener('click', async () => {
+  try {
+    const r = await rule();
+    const [csv, model, publicKey] = await need(['b-file', 'b-model', 'b-key']);
+    const [blocks] = await need(['b-blocks'], bytes);
+    const args = { csv, rule: r, model, publicKey, blocks, rerandomize: el('rerandomize').checked };
+    await step('b', 'compare', 'compare', args, [blocks], (out) => {
+      state.b = out;
+      el('b-out').hidden = false;
+      el('b-summary').textContent = `${count(JSON.parse(out.map).pairs.length)} pairs compared and blinded; ${count(out.pairs.length)} bytes for Charlie.`;
+    });
+  } catch (e) {
+    if (!e.shown) showError(el('compare'), describe(e));
+  }
+});
+el('save-pairs').addEventListener('click', () => download('kuzu-pairs.glkc', state.b.pairs));
+el('save-map').addEventListener('click', () => download('kuzu-pair-map.json', state.b.map, 'application/json'));
+
+el('decide').addEventListener('click', async () => {
+  try {
+    const r = await rule();
+    const [privateKey] = await need(['c-key']);
+    const [pairs] = await need(['c-pairs'], bytes);
+    await step('c', 'decide', 'decide', { pairs, rule: r, privateKey }, [pairs], (out) => {
+      state.c = out;
+      el('c-out').hidden = false;
+      el('c-summary').textContent = `${count(JSON.parse(out).pairs.length)} pairs match.`;
+    });
+  } catch (e) {
+    if (!e.shown) showError(el('decide'), describe(e));
+  }
+});
+el('save-matches').addEventListener('click', () => download('kuzu-matches.json', state.c, 'application/json'));
+
+// The links: plain joins on the parties' own files (as `gramlink kuzu resolve`)
+const csvSafe = (s) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
+const csvField = (v) => { const s = csvSafe(String(v)); return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
+const parseCsvLine = (line) => {
+  const out = [];
+  let cur = '';
+  let quoted = false;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i];
+    if (quoted) {
+      if (ch === '"' && line[i + 1] === '"') { cur += '"'; i++; } else if (ch === '"') quoted = false; else cur += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') { out.push(cur); cur = ''; } else cur += ch;
+  }
+  out.push(cur);
+  return out;
+};
+function message(t, format, id) {
+  let m;
+  try {
+    m = JSON.parse(t);
+  } catch (e) {
+    showError(el(id), `not JSON: ${e.message}`);
+    throw Object.assign(e, { shown: true });
+  }
+  if (m.format !== format) {
+    showError(el(id), `not a ${format} message (WRONG_MESSAGE_KIND)`);
+    throw Object.assign(new Error('wrong kind'), { shown: true });
+  }
+  return m;
+}
+
+el('bob-links').addEventListener('click', async () => {
+  clearErrors(el('bob-links').closest('section'));
+  try {
+    const [m, p] = await need(['l-matches', 'l-map']);
+    const matched = new Set(message(m, 'gramlink/kuzu-matches', 'l-matches').pairs);
+    const rows = message(p, 'gramlink/kuzu-pair-map', 'l-map').pairs.filter(([id]) => matched.has(id));
+    download('kuzu-links-for-alice.csv', ['a_handle,b_id', ...rows.map(([, h, b]) => `${csvField(h)},${csvField(b)}`)].join('\n') + '\n', 'text/csv');
+    el('links-summary').textContent = `${count(rows.length)} links (Alice's handle, your id) for Alice.`;
+  } catch (e) {
+    if (!e.shown) showError(el('bob-links'), describe(e));
+  }
+});
+
+el('alice-links').addEventListener('click', async () => {
+  clearErrors(el('alice-links').closest('section'));
+  try {
+    const [h, r] = await need(['l-handles', 'l-report']);
+    const owned = new Map(message(r, 'gramlink/kuzu-release-report', 'l-report').handles.filter(([, id]) => id !== null));
+    const lines = ['a_id,b_id'];
+    for (const line of h.trim().split(/\r?\n/).slice(1)) {
+      const [handle, b] = parseCsvLine(line);
+      const id = owned.get(handle);
+      if (id === undefined) {
+        showError(el('l-handles'), `handle ${handle} is not one of your real records`);
+        return;
+      }
+      lines.push(`${csvField(id)},${csvField(b)}`);
+    }
+    download('kuzu-links.csv', lines.join('\n') + '\n', 'text/csv');
+    el('links-summary').textContent = `${count(lines.length - 1)} final links (your id, Bob's id).`;
+  } catch (e) {
+    if (!e.shown) showError(el('alice-links'), describe(e));
+  }
+});
+
+// ready once the worker has loaded the package
+worker.call('ping').then(
+  () => {},
+  (e) => showError(el('setup'), `gramlink could not start: ${describe(e)}`),
+).finally(() => { document.body.dataset.ready = 'true'; });
