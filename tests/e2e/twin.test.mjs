@@ -28,15 +28,19 @@ test('a twin of strings and of records, made, reported and downloaded in the bro
   const report = JSON.parse(readFileSync(await downloadFrom(page, '#save-report', path.join(h.dir, 'r.json')), 'utf8'));
   assert.equal(report.synthetic, true);
   assert.equal(twin.trim().split('\n').length, report.twinRows);
+  assert.match(JSON.stringify(report), /"reassign":\s*true/, 'the paper\'s re-assignment, on by default');
 
   // records: FEBRL 1's originals under a schema with a categorical field
   const schema = { version: 1, id: 'rec_id', field: [{ name: 'surname', kind: 'name' }, { name: 'state', kind: 'keyed' }] };
   await page.setInputFiles('#schema-file', h.file('schema.json', JSON.stringify(schema)));
   await page.setInputFiles('#file', path.join(root, 'data/febrl/dataset1-a.csv'));
   await page.fill('#length-epsilon', '0.5');
+  await page.uncheck('#reassign');
   await page.click('#make');
   await page.waitForFunction(() => document.querySelector('#categorical-out').textContent.includes('KRIMP'), null, { timeout: 120_000 });
   const csv = readFileSync(await downloadFrom(page, '#save-twin', path.join(h.dir, 'twin.csv')), 'utf8');
   assert.ok(csv.startsWith('rec_id,surname,state\nsynthetic-1,'), csv.slice(0, 80));
+  const off = readFileSync(await downloadFrom(page, '#save-report', path.join(h.dir, 'r2.json')), 'utf8');
+  assert.match(off, /"reassign":\s*false/);
   await page.context().close();
 });

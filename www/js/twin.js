@@ -33,6 +33,7 @@ el('make').addEventListener('click', async () => {
       condense: {
         k: numberField(el('k'), { min: 1, integer: true }),
         lengthEpsilon: numberField(el('length-epsilon'), { min: 0 }),
+        reassign: el('reassign').checked,
       },
       krimp: { minSup: numberField(el('min-sup'), { min: 1, integer: true }) },
       categorical: el('categorical').value.split(',').map((s) => s.trim()).filter(Boolean),
