@@ -542,6 +542,10 @@ export function kuzuKeygen(bits?: number | null, options?: { seed?: number } | n
 export function kuzuBlockModel(publicList: string, options?: { take?: number; blocks?: number; identifier?: string; name?: string } | null): string;
 /** C: decrypts B's blinded pairs and decides; the matching pair ids (JSON). */
 export function kuzuDecide(pairs: Uint8Array, rule: KuzuRule | string, privateKey: string, onProgress?: ProgressCallback | null): string;
+/** B's last step: the links for A, CSV `a_handle,b_id`, from C's matches and B's pair map (JSON messages). */
+export function kuzuLinksForA(matches: string, map: string): string;
+/** A's last step: the links, CSV `a_id,b_id`, from B's links (CSV) and A's release report (JSON). A handle of no real record of A: INVALID_MESSAGE. */
+export function kuzuFinalLinks(links: string, report: string): string;
 
 /** A party's records (A or B) under a Kuzu rule: `encrypt` is A's step, `compare` B's. */
 export class KuzuOwner {

@@ -23,6 +23,7 @@ pub mod blocks;
 pub mod compare;
 pub mod paillier;
 pub mod release;
+pub mod resolve;
 pub mod roles;
 pub mod session;
 pub mod table;

@@ -80,6 +80,22 @@ pub fn kuzu_block_model(list: JsValue, options: JsValue) -> Result<String, JsVal
     Ok(BlockModel::build(&identifier, source, &values, blocks)?.to_json())
 }
 
+/// B's last step: the links for A (`a_handle,b_id` CSV) from C's matches
+/// and B's pair map ([`crate::kuzu::resolve::links_for_a`]).
+#[wasm_bindgen(js_name = kuzuLinksForA)]
+pub fn kuzu_links_for_a(matches: JsValue, map: JsValue) -> Result<String, JsValue> {
+    let (m, p) = (string_arg(&matches, "C's matches")?, string_arg(&map, "B's pair map")?);
+    Ok(String::from_utf8_lossy(&crate::kuzu::resolve::links_for_a(&m, &p)?.csv).into_owned())
+}
+
+/// A's last step: the links (`a_id,b_id` CSV) from B's links and A's release
+/// report ([`crate::kuzu::resolve::final_links`]).
+#[wasm_bindgen(js_name = kuzuFinalLinks)]
+pub fn kuzu_final_links(links: JsValue, report: JsValue) -> Result<String, JsValue> {
+    let (l, r) = (string_arg(&links, "B's links")?, string_arg(&report, "A's release report")?);
+    Ok(String::from_utf8_lossy(&crate::kuzu::resolve::final_links(&l, &r)?.csv).into_owned())
+}
+
 /// C: decrypts B's blinded pairs and decides; returns the matching pair ids (JSON).
 #[wasm_bindgen(js_name = kuzuDecide)]
 pub fn kuzu_decide(

@@ -40,6 +40,9 @@ serveOps({
   },
 
   /** C: decrypts the blinded pairs and decides. */
+  linksForA: ({ matches, map }) => gl.kuzuLinksForA(matches, map),
+  finalLinks: ({ links, report }) => gl.kuzuFinalLinks(links, report),
+
   decide({ pairs, rule, privateKey }, progress) {
     return gl.kuzuDecide(new Uint8Array(pairs), rule, privateKey, progress);
   },

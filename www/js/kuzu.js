@@ -149,70 +149,31 @@ el('decide').addEventListener('click', async () => {
 });
 el('save-matches').addEventListener('click', () => download('kuzu-matches.json', state.c, 'application/json'));
 
-// The links: plain joins on the parties' own files (as `gramlink kuzu resolve`)
-const csvSafe = (s) => (/^[=+\-@\t\r]/.test(s) ? `'${s}` : s);
-const csvField = (v) => { const s = csvSafe(String(v)); return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s; };
-const parseCsvLine = (line) => {
-  const out = [];
-  let cur = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') { cur += '"'; i++; } else if (ch === '"') quoted = false; else cur += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') { out.push(cur); cur = ''; } else cur += ch;
-  }
-  out.push(cur);
-  return out;
-};
-function message(t, format, id) {
-  let m;
-  try {
-    m = JSON.parse(t);
-  } catch (e) {
-    showError(el(id), `not JSON: ${e.message}`);
-    throw Object.assign(e, { shown: true });
-  }
-  if (m.format !== format) {
-    showError(el(id), `not a ${format} message (WRONG_MESSAGE_KIND)`);
-    throw Object.assign(new Error('wrong kind'), { shown: true });
-  }
-  return m;
-}
+// The links: plain joins on the parties' own files, by the core (as `gramlink kuzu resolve`)
+const rows = (csv) => csv.trim().split('\n').length - 1;
+const linkErrorTarget = (e, ids) => (/pair-map|release-report/.test(e.message) ? el(ids[1]) : el(ids[0]));
 
 el('bob-links').addEventListener('click', async () => {
   clearErrors(el('bob-links').closest('section'));
   try {
-    const [m, p] = await need(['l-matches', 'l-map']);
-    const matched = new Set(message(m, 'gramlink/kuzu-matches', 'l-matches').pairs);
-    const rows = message(p, 'gramlink/kuzu-pair-map', 'l-map').pairs.filter(([id]) => matched.has(id));
-    download('kuzu-links-for-alice.csv', ['a_handle,b_id', ...rows.map(([, h, b]) => `${csvField(h)},${csvField(b)}`)].join('\n') + '\n', 'text/csv');
-    el('links-summary').textContent = `${count(rows.length)} links (Alice's handle, your id) for Alice.`;
+    const [matches, map] = await need(['l-matches', 'l-map']);
+    const csv = await worker.call('linksForA', { matches, map });
+    download('kuzu-links-for-alice.csv', csv, 'text/csv');
+    el('links-summary').textContent = `${count(rows(csv))} links (Alice's handle, your id) for Alice.`;
   } catch (e) {
-    if (!e.shown) showError(el('bob-links'), describe(e));
+    if (!e.shown) showError(e.code ? linkErrorTarget(e, ['l-matches', 'l-map']) : el('bob-links'), describe(e));
   }
 });
 
 el('alice-links').addEventListener('click', async () => {
   clearErrors(el('alice-links').closest('section'));
   try {
-    const [h, r] = await need(['l-handles', 'l-report']);
-    const owned = new Map(message(r, 'gramlink/kuzu-release-report', 'l-report').handles.filter(([, id]) => id !== null));
-    const lines = ['a_id,b_id'];
-    for (const line of h.trim().split(/\r?\n/).slice(1)) {
-      const [handle, b] = parseCsvLine(line);
-      const id = owned.get(handle);
-      if (id === undefined) {
-        showError(el('l-handles'), `handle ${handle} is not one of your real records`);
-        return;
-      }
-      lines.push(`${csvField(id)},${csvField(b)}`);
-    }
-    download('kuzu-links.csv', lines.join('\n') + '\n', 'text/csv');
-    el('links-summary').textContent = `${count(lines.length - 1)} final links (your id, Bob's id).`;
+    const [links, report] = await need(['l-handles', 'l-report']);
+    const csv = await worker.call('finalLinks', { links, report });
+    download('kuzu-links.csv', csv, 'text/csv');
+    el('links-summary').textContent = `${count(rows(csv))} final links (your id, Bob's id).`;
   } catch (e) {
-    if (!e.shown) showError(el('alice-links'), describe(e));
+    if (!e.shown) showError(e.code ? linkErrorTarget(e, ['l-handles', 'l-report']) : el('alice-links'), describe(e));
   }
 });
 

@@ -259,87 +259,18 @@ struct ResolveArgs {
     out: PathBuf,
 }
 
-fn json_file(p: &Path, format: &str) -> Result<serde_json::Value> {
-    let v: serde_json::Value = serde_json::from_str(&io::read_text(p)?).map_err(|e| {
-        CliError::from(gramlink::Error::Protocol(gramlink::error::ProtocolError::Malformed {
-            expected: "gramlink/kuzu message",
-            reason: e.to_string(),
-        }))
-        .context(p.display())
-    })?;
-    if v.get("format").and_then(|f| f.as_str()) != Some(format) {
-        return Err(CliError::from(gramlink::Error::Protocol(gramlink::error::ProtocolError::WrongFormat {
-            expected: format.into(),
-            found: v.get("format").map_or("nothing".into(), |f| f.to_string()),
-        }))
-        .context(p.display()));
-    }
-    Ok(v)
-}
-
-fn strings(v: &serde_json::Value, key: &str) -> Vec<Vec<String>> {
-    let row = |r: &serde_json::Value| -> Vec<String> {
-        match r {
-            serde_json::Value::Array(xs) => {
-                xs.iter().map(|x| x.as_str().map_or_else(String::new, String::from)).collect()
-            }
-            serde_json::Value::String(x) => vec![x.clone()],
-            _ => Vec::new(),
-        }
-    };
-    v.get(key).and_then(|x| x.as_array()).map_or_else(Vec::new, |rows| rows.iter().map(row).collect())
-}
-
 fn cmd_resolve(a: ResolveArgs) -> Result<()> {
-    use gramlink::dataset::csv_cell;
-    let fail = |e: csv::Error| CliError::failed(format!("cannot write the links: {e}"));
-    // ids a spreadsheet would run as formulas are escaped (dataset::csv_cell); the CSV writer quotes
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let mut n = 0;
-    if let (Some(m), Some(map)) = (&a.matches, &a.map) {
-        let matched: std::collections::HashSet<String> =
-            strings(&json_file(m, "gramlink/kuzu-matches")?, "pairs").into_iter().flatten().collect();
-        w.write_record(["a_handle", "b_id"]).map_err(fail)?;
-        for row in strings(&json_file(map, "gramlink/kuzu-pair-map")?, "pairs") {
-            if let [id, handle, b_id] = row.as_slice() {
-                if matched.contains(id) {
-                    w.write_record([&*csv_cell(handle), &*csv_cell(b_id)]).map_err(fail)?;
-                    n += 1;
-                }
-            }
-        }
+    use gramlink::kuzu::resolve::{final_links, links_for_a};
+    let links = if let (Some(m), Some(map)) = (&a.matches, &a.map) {
+        // the core's errors name the message kind or B's links, whichever is at fault
+        links_for_a(&io::read_text(m)?, &io::read_text(map)?)?
     } else if let (Some(links), Some(report)) = (&a.links, &a.report) {
-        let owned: std::collections::HashMap<String, String> =
-            strings(&json_file(report, "gramlink/kuzu-release-report")?, "handles")
-                .into_iter()
-                .filter_map(|r| match r.as_slice() {
-                    [h, id] if !id.is_empty() => Some((h.clone(), id.clone())),
-                    _ => None,
-                })
-                .collect();
-        w.write_record(["a_id", "b_id"]).map_err(fail)?;
-        let text = io::read_text(links)?;
-        for (i, row) in csv::Reader::from_reader(text.as_bytes()).records().enumerate() {
-            let row = row.map_err(|e| {
-                CliError::from(gramlink::Error::from(gramlink::error::InputError::Csv {
-                    record: i + 1,
-                    reason: format!("{}: {e}", links.display()),
-                }))
-            })?;
-            if let (Some(h), Some(b_id)) = (row.get(0), row.get(1)) {
-                let id = owned
-                    .get(h)
-                    .ok_or_else(|| CliError::failed(format!("handle {h} is not one of A's real records")))?;
-                w.write_record([&*csv_cell(id), b_id]).map_err(fail)?;
-                n += 1;
-            }
-        }
+        final_links(&io::read_text(links)?, &io::read_text(report)?)?
     } else {
         return Err(CliError::usage("give --matches and --map (B), or --links and --report (A)"));
-    }
-    let csv = w.into_inner().map_err(|e| CliError::failed(format!("cannot write the links: {e}")))?;
-    io::write_atomic(&a.out, &csv)?;
-    eprintln!("{n} links -> {}", a.out.display());
+    };
+    io::write_atomic(&a.out, &links.csv)?;
+    eprintln!("{} links -> {}", links.count, a.out.display());
     Ok(())
 }
 
