@@ -1,6 +1,7 @@
 //! The web app's copy of a bundled schema (www/js/febrl-schema.js, which the
 //! records owner page offers by default: the page may fetch nothing) is the
 //! schema of data/febrl/schema.toml, fingerprint for fingerprint.
+#![cfg(not(target_arch = "wasm32"))]
 
 use gramlink::record::Schema;
 

@@ -72,7 +72,7 @@ pub fn may_be_within(a: &[f32], b: &[f32], limit: f64) -> bool {
     s - tiny <= limit * (1.0 + gamma) / (1.0 - gamma64)
 }
 
-#[cfg(test)]
+#[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
     use proptest::prelude::*;
