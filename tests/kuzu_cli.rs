@@ -102,3 +102,20 @@ fn roles_one_at_a_time_and_bad_inputs() {
         "FINGERPRINT_MISMATCH",
     );
 }
+
+/// The single-string scenario runs Kuzu's protocol and gramlink's own linkage
+/// on the same strings in one run, each scored against the same truth.
+#[test]
+fn the_single_string_scenario_scores_kuzu_and_gramlink_in_one_run() {
+    let names = format!("{}/data/names.txt", env!("CARGO_MANIFEST_DIR"));
+    let args = ["kuzu", "eval", "--names", &names, "--n", "400", "--ed", "1", "--public", &names, "--json"];
+    let o = gramlink(&args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON line");
+    let f1 = |v: &serde_json::Value| v["f1"].as_f64().unwrap_or(-1.0);
+    let (kuzu, own) = (f1(&v["scores"]), f1(&v["gramlink"]));
+    assert!((0.0..=1.0).contains(&kuzu), "Kuzu's F1 {kuzu}");
+    // one edit per name: gramlink's recommended configuration links nearly all
+    assert!(own > 0.9, "gramlink's F1 {own} on the same strings");
+    assert_eq!(v["gramlink"]["pairs"].as_u64().map(|p| p <= 400), Some(true));
+}

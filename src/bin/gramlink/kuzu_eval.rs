@@ -7,7 +7,10 @@
 use crate::io::{self, CliError, Result};
 use crate::kuzu::{OptionalPublic, ReleaseFlags, RuleArgs};
 use clap::Args;
+use gramlink::alphabet::Alphabet;
 use gramlink::clock::{Clock, SystemClock};
+use gramlink::config::Config;
+use gramlink::dataset::RawRecord;
 use gramlink::dp::Randomness;
 use gramlink::kuzu::blocks::BlockModel;
 use gramlink::kuzu::compare::alice::{encrypt_block, encrypt_record, Handles};
@@ -18,6 +21,8 @@ use gramlink::kuzu::paillier::{Encryptor, PrivateKey};
 use gramlink::kuzu::release::{ReleaseParams, Slot};
 use gramlink::kuzu::session::{run, score, Mode, Outcome};
 use gramlink::kuzu::table::Table;
+use gramlink::party::DataOwner;
+use gramlink::progress::NoProgress;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
@@ -71,6 +76,9 @@ struct Data {
     a: Table,
     b: Table,
     truth: Option<HashSet<(String, String)>>,
+    /// The single-string scenario's records (id, string) of A and B, for
+    /// gramlink's own linkage of the same strings in the same run.
+    strings: Option<(Vec<RawRecord>, Vec<RawRecord>)>,
 }
 
 fn names_data(path: &std::path::Path, n: usize, ed: u32, theta: f64, rng: &mut Randomness) -> Result<Data> {
@@ -100,11 +108,16 @@ fn names_data(path: &std::path::Path, n: usize, ed: u32, theta: f64, rng: &mut R
     // B's records in a random order (docs/SCENARIO.md)
     let order = rng.permutation(b.len());
     let (b, b_ids): (Vec<String>, Vec<String>) = order.iter().map(|&i| (b[i].clone(), ids[i].clone())).unzip();
+    let raw = |v: &[String], ids: &[String]| -> Vec<RawRecord> {
+        v.iter().zip(ids).map(|(t, id)| RawRecord { id: id.clone(), text: t.clone() }).collect()
+    };
+    let strings = Some((raw(&a, &ids), raw(&b, &b_ids)));
     Ok(Data {
         a: Table::from_strings(&a, ids, &rule)?,
         b: Table::from_strings(&b, b_ids, &rule)?,
         rule,
         truth: Some(truth),
+        strings,
     })
 }
 
@@ -124,7 +137,7 @@ fn load(a: &EvalArgs, rng: &mut Randomness) -> Result<Data> {
         Some(p) => Some(gramlink::eval::metrics::read_truth(&io::read_bytes(p)?, &p.display().to_string())?),
         None => None,
     };
-    Ok(Data { rule, a: ta, b: tb, truth })
+    Ok(Data { rule, a: ta, b: tb, truth, strings: None })
 }
 
 fn model(a: &EvalArgs, rule: &Rule) -> Result<BlockModel> {
@@ -153,6 +166,11 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
     let out = run(&model, &d.rule, &d.a, &d.b, &params, mode, &clock, &mut rng)?;
     let total_ms = clock.now_ms() - t;
     let scores = d.truth.as_ref().map(|t| score(&out, &d.a, &d.b, t));
+    // the single-string scenario: gramlink's own linkage of the same strings, beside
+    let own = match (&d.strings, &d.truth) {
+        (Some((ra, rb)), Some(truth)) => Some(one_string(ra, rb, truth, a.seed)?),
+        _ => None,
+    };
     if a.json {
         let v = serde_json::json!({
             "a": d.a.len(), "b": d.b.len(), "blocks": model.n_blocks(), "epsilon": a.release.epsilon, "wn": a.release.wn,
@@ -161,10 +179,26 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             "shift": out.release.shift, "mu": out.release.mu, "time_ms": out.time_ms, "bytes": out.bytes,
             "encryptions": out.encryptions, "total_ms": total_ms, "checked": out.checked,
             "disagreements": out.disagreements,
+            "gramlink": own.as_ref().map(|(q, ms)| serde_json::json!({
+                "precision": q.precision, "recall": q.recall, "f1": q.f1, "pairs": q.pairs, "total_ms": ms,
+            })),
         });
         println!("{v}");
     } else {
         print_outcome(&a, &d, &model, &out, key.as_ref().map(|k| k.public().bits()), scores.as_ref(), total_ms);
+        if let Some((q, ms)) = &own {
+            println!(
+                "gramlink on the same strings (recommended configuration, unkeyed, ε {} per party, seed {}): \
+                 precision {:.4}  recall {:.4}  F1 {:.4}  ({} pairs, {:.0} ms)",
+                Config::recommended().mine.epsilon,
+                a.seed,
+                q.precision,
+                q.recall,
+                q.f1,
+                q.pairs,
+                ms
+            );
+        }
     }
     if let Some(schema) = &a.gramlink_schema {
         let [fa, fb] = a.files.as_slice() else {
@@ -184,6 +218,29 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
         })?;
     }
     Ok(())
+}
+
+/// gramlink's grams-projection linkage of the single-string scenario's strings
+/// (every role in this process, [`gramlink::session::run`], the recommended
+/// configuration as `link` runs it), scored against the same truth as Kuzu's.
+fn one_string(
+    a: &[RawRecord],
+    b: &[RawRecord],
+    truth: &HashSet<(String, String)>,
+    seed: u64,
+) -> Result<(gramlink::eval::metrics::Quality, f64)> {
+    let config = Config::recommended();
+    let alphabet = Alphabet::default();
+    let mut rng = Randomness::seeded(seed ^ 0x6f6e65);
+    let budget = config.mine.budget();
+    let mut owner_a = DataOwner::from_raw(a.to_vec(), &alphabet, budget, rng.fork())?;
+    let mut owner_b = DataOwner::from_raw(b.to_vec(), &alphabet, budget, rng.fork())?;
+    let clock = SystemClock::default();
+    let t = clock.now_ms();
+    let s = gramlink::session::run(&mut owner_a, &mut owner_b, &config, None, &clock, &mut NoProgress)?;
+    let (ia, ib) = (s.matcher.a().ids.as_slice(), s.matcher.b().ids.as_slice());
+    let pairs = s.pairs.iter().map(|p| (ia[p.a as usize].as_str(), ib[p.b as usize].as_str()));
+    Ok((gramlink::eval::metrics::quality_by_ids(pairs, truth), clock.now_ms() - t))
 }
 
 fn print_outcome(
