@@ -413,6 +413,40 @@ test('the owner page keeps its privacy ledger per file: Load, a reload and a can
   assert.equal(exported.spends.length, 1);
   assert.match(exported.spends[0].released, /noisy base of \d+ grams/);
   assert.deepEqual(p.errors, []);
+
+  // another browser (a fresh context: its own storage) knows nothing of it until the
+  // party imports its ledger; a ledger the CLI kept for the same data counts the same way
+  const q = await h.page();
+  await open(q, h.url, 'owner.html');
+  await q.setInputFiles('#file', csv);
+  await q.selectOption('#column', 'name');
+  await openAdvanced(q);
+  await q.fill('#owner-budget', '0.5');
+  await q.click('#load');
+  await q.waitForSelector('#preview:not([hidden])');
+  assert.match(await text(q, '#budget-text'), /^0\.0000 of 0\.5000/);
+  const cli = {
+    format: 'gramlink privacy ledger', version: 1, data: 'ledger.csv', total: 0.5, spent: 0.125,
+    spends: [{ at: '2026-11-25T00:00:00Z', command: 'gramlink mine --input ledger.csv', epsilon: 0.125, released: 'noisy base of 80 grams' }],
+  };
+  await q.setInputFiles('#ledger-import', h.file('ledger.cli.ledger.json', JSON.stringify(cli)));
+  await q.waitForFunction(() => /imported from/.test(document.querySelector('#ledger-text').textContent));
+  assert.match(await text(q, '#budget-text'), /^0\.1250 of 0\.5000/);
+  const fromPage = path.join(h.dir, 'ledger.ledger.json');
+  await q.setInputFiles('#ledger-import', fromPage);
+  await q.waitForFunction(() => /2 minings/.test(document.querySelector('#ledger-text').textContent));
+  // the page's spend and the CLI's together: the same mining is refused here too
+  await q.fill('#epsilon', '0.5');
+  await q.click('#mine');
+  await q.waitForSelector('#epsilon-error:not(:empty)');
+  assert.match(await text(q, '#epsilon-error'), /BUDGET_EXCEEDED/);
+  // a damaged ledger is refused by name, and the meter stays
+  const meter2 = await text(q, '#budget-text');
+  await q.setInputFiles('#ledger-import', h.file('bad.ledger.json', JSON.stringify({ ...cli, spent: 0.01 })));
+  await q.waitForSelector('#ledger-import-error:not(:empty)');
+  assert.match(await text(q, '#ledger-import-error'), /INVALID_LEDGER/);
+  assert.equal(await text(q, '#budget-text'), meter2);
+  assert.deepEqual(q.errors, []);
 });
 
 test('owner page, the simple path: file, column, one button; the expert settings folded under Advanced', async () => {

@@ -56,11 +56,14 @@ test('Kuzu page: Charlie, Alice and Bob link records in three tabs', async () =>
   await alice.setInputFiles('#a-model', model);
   await alice.setInputFiles('#a-key', pub);
   await alice.fill('#epsilon', '50');
+  await alice.fill('#a-budget', '100');
   await alice.fill('#wn', '10');
   await alice.fill('#b-records', '6');
   await alice.click('#encrypt');
   await alice.waitForSelector('#a-out:not([hidden])', { timeout: 300_000 });
   assert.match(await alice.textContent('#a-summary'), /6 records; released \d+ encrypted records/);
+  // the release is charged to the file's privacy ledger
+  assert.match(await alice.textContent('#a-ledger-text'), /spent so far on this file in this browser: 50\.0000 of 100\.0000/);
   const blocks = await save(alice, '#save-blocks', 'a.glka');
   const report = await save(alice, '#save-report', 'report.json');
 
@@ -122,8 +125,17 @@ test('Kuzu page: a long encryption can be cancelled, and runs again after', asyn
   await page.click('#a-cancel');
   await page.waitForFunction(() => document.querySelector('#a-progress-text').textContent.startsWith('cancelled'));
   assert.equal(await page.isHidden('#a-out'), true);
+  // the cancelled release keeps its ε (its progress followed the noisy sizes): a second
+  // one of the same file past the total is refused before it starts
+  assert.match(await page.textContent('#a-ledger-text'), /0\.3000 of 1\.0000/);
+  await page.fill('#epsilon', '0.8');
+  await page.click('#encrypt');
+  await page.waitForSelector('#epsilon-error:not(:empty)');
+  assert.match(await page.textContent('#epsilon-error'), /BUDGET_EXCEEDED/);
+  assert.match(await page.textContent('#a-ledger-text'), /0\.3000 of 1\.0000/);
   // the fresh worker works: a small encryption now
   await page.setInputFiles('#a-file', h.file('a2.csv', lines('dataset1-a.csv').slice(0, 3).join('\n') + '\n'));
+  await page.fill('#a-budget', '100');
   await page.fill('#epsilon', '50');
   await page.fill('#wn', '10');
   await page.click('#encrypt');

@@ -2,6 +2,7 @@
 // the messages to download; the next party uploads them. Long steps show progress
 // and can be cancelled (the worker is terminated and a fresh one started).
 import { WorkerClient, showError, clearErrors, describe, download, numberField, setProgress } from './common.js';
+import { PageLedger, fileLedgerKey } from './ledger.js';
 
 const worker = new WorkerClient(new URL('./kuzu-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);
@@ -46,7 +47,7 @@ el('rule-file').addEventListener('change', async () => {
   }
 });
 
-/** Runs one long step with its progress bar and Cancel button. */
+/** Runs one long step with its progress bar and Cancel button; resolves to whether it finished, or the error's code. */
 async function step(role, button, op, args, transfer, done) {
   clearErrors(el(button).closest('section'));
   const [btn, cancel, box] = [el(button), el(`${role}-cancel`), el(`${role}-progress`)];
@@ -58,12 +59,14 @@ async function step(role, button, op, args, transfer, done) {
     const r = await worker.call(op, args, (p) => setProgress(el(`${role}-progress-bar`), el(`${role}-progress-text`), p), transfer);
     el(`${role}-progress-text`).textContent = 'done';
     done(r);
+    return 'DONE';
   } catch (e) {
     if (e.code === 'CANCELLED') el(`${role}-progress-text`).textContent = 'cancelled: nothing was made or sent';
     else {
       box.hidden = true;
       showError(btn, describe(e));
     }
+    return e.code ?? 'FAILED';
   } finally {
     btn.disabled = false;
     cancel.hidden = true;
@@ -94,6 +97,7 @@ el('save-public-key').addEventListener('click', () => download('kuzu-public-key.
 el('save-private-key').addEventListener('click', () => download('kuzu-private-key.json', state.setup.privateKey, 'application/json'));
 
 el('encrypt').addEventListener('click', async () => {
+  clearErrors(el('encrypt').closest('section'));
   try {
     const r = await rule();
     const [csv, model, publicKey] = await need(['a-file', 'a-model', 'a-key']);
@@ -101,13 +105,33 @@ el('encrypt').addEventListener('click', async () => {
       csv, rule: r, model, publicKey, epsilon: numberField(el('epsilon'), { above: 0 }),
       wn: numberField(el('wn'), { above: 0 }), bRecords: numberField(el('b-records'), { min: 1, integer: true }),
     };
-    await step('a', 'encrypt', 'encrypt', args, [], (out) => {
+    // the block release is ε-DP: charged to the file's ledger before it runs (a cancelled
+    // release keeps its ε: its progress follows the noisy sizes), as the CLI's kuzu encrypt does
+    const file = el('a-file').files[0];
+    const total = numberField(el('a-budget'), { above: 0 });
+    const ledger = new PageLedger(await fileLedgerKey(file, file.name), file.name, total);
+    ledger.setTotal(total);
+    ledger.save();
+    let spend;
+    try {
+      spend = ledger.charge('page: kuzu encrypt', args.epsilon, 'Kuzu block release (not finished: cancelled or failed)');
+    } catch (e) {
+      showError(el('epsilon'), describe(e));
+      return;
+    } finally {
+      el('a-ledger-text').textContent = `ε spent so far on this file in this browser: ${ledger.spent.toFixed(4)} of ${ledger.total.toFixed(4)}`;
+    }
+    const ended = await step('a', 'encrypt', 'encrypt', args, [], (out) => {
+      ledger.settle(spend, `Kuzu block release of ${out.size} records (noisy block sizes) -> kuzu-blocks.glka`);
       state.a = out;
       const rep = JSON.parse(out.report);
       el('a-out').hidden = false;
       el('a-summary').textContent = `${count(out.size)} records; released ${count(rep.handles.length)} encrypted records: `
         + `${count(rep.release.fakes)} fakes added, ${count(rep.release.suppressed.length)} of yours suppressed (only you know which); ${count(out.blocks.length)} bytes.`;
     });
+    // refused before any noise was drawn (a bad parameter or file): the charge is taken back
+    if (/^INVALID_|^MALFORMED_|^MISSING_/.test(ended)) ledger.refund(spend);
+    el('a-ledger-text').textContent = `ε spent so far on this file in this browser: ${ledger.spent.toFixed(4)} of ${ledger.total.toFixed(4)}`;
   } catch (e) {
     if (!e.shown) showError(el('encrypt'), describe(e));
   }

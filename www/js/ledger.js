@@ -34,6 +34,12 @@ export async function ledgerKey(bytes, name) {
   return `${PREFIX}${name}:${bytes.byteLength}`;
 }
 
+/** The ledger key of a `File` or its bytes: every page keys one file's ledger the same way (its first 64 KiB). */
+export async function fileLedgerKey(fileOrBytes, name) {
+  const head = fileOrBytes instanceof ArrayBuffer ? fileOrBytes.slice(0, 65536) : await fileOrBytes.slice(0, 65536).arrayBuffer();
+  return ledgerKey(head, name);
+}
+
 /** Reads and checks a ledger's JSON as the core does (format, version, spent = Σ spends ≤ total). */
 export function parseLedger(text) {
   let l;
@@ -124,6 +130,31 @@ export class PageLedger {
     this.l.spent = value(units(this.l.spent) - units(this.l.spends[i].epsilon));
     this.l.spends.splice(i, 1);
     this.save();
+  }
+
+  /**
+   * Takes in a ledger kept elsewhere for the same data (the CLI's `<file>.ledger.json`, or
+   * another browser's export), so that one party keeps one ledger across the CLI and its
+   * pages: the spends of both are kept (a spend found in both is counted once), so ε spent
+   * anywhere is never spent again here. The total stays this page's; where the spends
+   * together pass it, it is raised to what is spent (on record in `raises`), leaving
+   * nothing. Throws INVALID_LEDGER on a damaged file. Returns the number of spends added.
+   */
+  importFrom(text) {
+    const other = parseLedger(text);
+    this.refresh();
+    const same = (a, b) => a.at === b.at && a.command === b.command && units(a.epsilon) === units(b.epsilon);
+    const added = other.spends.filter((s) => !this.l.spends.some((t) => same(s, t)));
+    if (added.length === 0) return 0;
+    for (const s of added) this.l.spends.push({ at: s.at, command: s.command, epsilon: value(units(s.epsilon)), released: s.released });
+    const spent = this.l.spends.reduce((u, s) => u + units(s.epsilon), 0);
+    this.l.spent = value(spent);
+    if (spent > units(this.l.total)) {
+      (this.l.raises ??= []).push({ at: new Date().toISOString(), from: this.l.total, to: value(spent) });
+      this.l.total = value(spent);
+    }
+    this.save();
+    return added.length;
   }
 
   toJSON() {

@@ -49,6 +49,7 @@ function updateBudget() {
   if (l) {
     el('ledger-text').textContent = `spent so far on this file in this browser: ε ${fmt(spent, 4)} in ${l.spends.length} mining${l.spends.length === 1 ? '' : 's'}`;
     el('ledger-export').hidden = false;
+    el('ledger-import-label').hidden = false;
   }
 }
 
@@ -396,6 +397,23 @@ el('cancel').addEventListener('click', async () => {
     }
   } catch (e) {
     showError(el('mine'), `reloading after the cancel failed: ${describe(e)}`);
+  }
+});
+
+// one ledger per party: what the CLI (or another browser) spent on this data counts here too
+el('ledger-import').addEventListener('change', async () => {
+  const input = el('ledger-import');
+  clearErrors(el('budget'));
+  const f = input.files[0];
+  if (!f || !state.ledger) return;
+  try {
+    const added = state.ledger.importFrom(await f.text());
+    updateBudget();
+    el('ledger-text').textContent += added ? ` (${added} spent elsewhere, imported from ${f.name})` : ` (${f.name} adds nothing new)`;
+  } catch (e) {
+    showError(input, describe(e));
+  } finally {
+    input.value = '';
   }
 });
 

@@ -3,7 +3,7 @@
 // FEBRL's, else guessed from the columns (or the partner's file, under "Advanced"); one
 // button checks the file and mines.
 import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls } from './common.js';
-import { PageLedger, ledgerKey } from './ledger.js';
+import { PageLedger, fileLedgerKey } from './ledger.js';
 import { FEBRL } from './febrl-schema.js';
 
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
@@ -197,7 +197,7 @@ async function mine(control) {
   let ledger = null;
   let spend = null;
   try {
-    ledger = new PageLedger(await ledgerKey(bytes, fileName), fileName, loaded.schema.epsilon);
+    ledger = new PageLedger(await fileLedgerKey(bytes, fileName), fileName, loaded.schema.epsilon);
     ledger.save();
     spend = ledger.charge('page: mine --schema', loaded.schema.epsilon, 'noisy bases (mining not finished)');
     const noisy = await worker.call('mine');
