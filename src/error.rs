@@ -53,6 +53,10 @@ pub enum InputError {
     RecordTooLong { index: usize, len: usize, limit: usize },
     #[error("the id column {column:?} is the linked column: ids leave the party with the vectors, so the records would too; choose another id column or none (ids are then pseudonyms)")]
     IdIsLinkedColumn { column: String },
+    /// A schema's field with no value in any record (`EMPTY_COLUMN`, the code of
+    /// an all-empty column everywhere: records, twins).
+    #[error("{what}: field {field:?} is missing in every record (column {columns}): suppress it or fix the column")]
+    EmptyField { what: String, field: String, columns: String },
 }
 
 /// Errors of mining parameters and miners.
@@ -153,6 +157,7 @@ impl Error {
             Error::Input(InputError::Alphabet(_)) => "INVALID_ALPHABET",
             Error::Input(InputError::RecordTooLong { .. }) => "RECORD_TOO_LONG",
             Error::Input(InputError::IdIsLinkedColumn { .. }) => "ID_IS_LINKED_COLUMN",
+            Error::Input(InputError::EmptyField { .. }) => "EMPTY_COLUMN",
             Error::Mine(MineError::InvalidParameter(_)) => "INVALID_PARAMETER",
             Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).code(),
             Error::Base(BaseError::Incompatible(_)) => "INCOMPATIBLE_BASES",

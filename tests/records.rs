@@ -224,6 +224,7 @@ fn bad_files_are_named_and_nothing_is_made() {
     // a field missing in every record
     let e = owner("id,given,dob\n1,MARY,\n2,ANN, \n").err().unwrap();
     assert!(e.to_string().contains("field \"dob\" is missing in every record"), "{e}");
+    assert_eq!(e.code(), "EMPTY_COLUMN");
     // duplicate ids, an empty file
     assert_eq!(owner("id,given,dob\n1,MARY,19990101\n1,ANN,19990101\n").err().unwrap().code(), "DUPLICATE_ID");
     assert_eq!(owner("").err().unwrap().code(), "EMPTY_INPUT");

@@ -62,7 +62,7 @@ fn twin_of_strings_and_records_with_reports_and_named_errors() {
     let x = dir.path().join("x.csv");
     fails(&["twin", "--schema", &p("s.json"), &p("one.csv"), "-o", &p("x.csv"), "--k", "3"], &x, "CONSTANT_COLUMN", 3);
     // a field empty in every record: the schema's reader names it
-    fails(&["twin", "--schema", &p("s.json"), &p("none.csv"), "-o", &p("x.csv"), "--k", "3"], &x, "INVALID_FORMAT", 3);
+    fails(&["twin", "--schema", &p("s.json"), &p("none.csv"), "-o", &p("x.csv"), "--k", "3"], &x, "EMPTY_COLUMN", 3);
     fails(
         &["twin", "--schema", &p("s.json"), &p("one.csv"), "-o", &p("x.csv"), "--min-sup", "0"],
         &x,

@@ -261,11 +261,11 @@ pub fn read_table(bytes: &[u8], schema: &Schema, what: &str) -> Result<RecordTab
         })
         .collect();
     if let Some(f) = fields.iter().find(|f| f.present() == 0) {
-        return Err(Error::Input(InputError::Format(format!(
-            "{what}: field {:?} is missing in every record (column {}): suppress it or fix the column",
-            f.name,
-            schema.field(&f.name).map(|x| x.columns().join(" + ")).unwrap_or_default()
-        ))));
+        return Err(Error::Input(InputError::EmptyField {
+            what: what.to_string(),
+            field: f.name.clone(),
+            columns: schema.field(&f.name).map(|x| x.columns().join(" + ")).unwrap_or_default(),
+        }));
     }
     Ok(RecordTable { ids, fields })
 }
