@@ -178,7 +178,8 @@ impl DataOwner {
         };
         gramlink::party::require_key(o.key.as_ref(), no_key, KEY_REMEDY).py()?;
         let owner = &self.owner;
-        let batch = py.detach(|| owner.embed(&base, &o, &mut NoProgress)).py()?;
+        o.ids = gramlink::pseudonym::IdPolicy::Keep;
+        let batch = py.detach(|| owner.embed(&base, &o, &mut NoProgress)).py()?.batch;
         Ok(if binary {
             PyBytes::new(py, &batch.to_binary()).into_any()
         } else {

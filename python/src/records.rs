@@ -146,7 +146,8 @@ impl RecordOwner {
         )
         .py()?;
         let owner = &self.owner;
-        let batch = py.detach(|| owner.embed(&shared, party, key.as_ref(), rotate, &mut NoProgress)).py()?;
+        let keep = gramlink::pseudonym::IdPolicy::Keep;
+        let batch = py.detach(|| owner.embed(&shared, party, key.as_ref(), rotate, keep, &mut NoProgress)).py()?.batch;
         Ok(PyBytes::new(py, &batch.write()))
     }
 }

@@ -321,7 +321,8 @@ impl DataOwner {
         let base = self::shared_base(&shared_base)?;
         let core = o.core(base.fingerprint())?;
         check_batch_size(&self.owner, base.len(), core.key.is_some(), binary)?;
-        let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&base, &core, p))?;
+        let core = EmbedOptions { ids: crate::pseudonym::IdPolicy::Keep, ..core };
+        let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&base, &core, p))?.batch;
         Ok(if binary { super::batch::binary_batch(&batch)?.into() } else { JsValue::from_str(&batch.to_json()) })
     }
 

@@ -160,7 +160,10 @@ impl RecordOwner {
         }
         let rotate =
             crate::record::owner::export_rotation(self.owner.schema(), key.as_ref(), no_key, super::owner::KEY_REMEDY)?;
-        let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&shared, party, key.as_ref(), rotate, p))?;
+        let keep = crate::pseudonym::IdPolicy::Keep;
+        let batch =
+            with_progress(on_progress.as_ref(), |p| self.owner.embed(&shared, party, key.as_ref(), rotate, keep, p))?
+                .batch;
         Ok(js_sys::Uint8Array::from(&batch.write()[..]))
     }
 }
