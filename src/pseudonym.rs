@@ -127,8 +127,11 @@ impl IdMap {
 /// is given; the other columns unchanged. The ids are written as the matcher
 /// writes kept ids ([`crate::dataset::csv_cell`]: one a spreadsheet would run
 /// as a formula is escaped), so the pairs read as if the ids had been sent. A
-/// pseudonym missing from a given map is an error.
+/// pseudonym missing from a given map is an error, and so is no map at all.
 pub fn unmap_pairs(pairs_csv: &[u8], a: Option<&IdMap>, b: Option<&IdMap>) -> Result<Vec<u8>, Error> {
+    if a.is_none() && b.is_none() {
+        return Err(Error::Parameter("give party A's id map, party B's or both".into()));
+    }
     let index = |m: Option<&IdMap>| m.map(|m| m.pairs.iter().cloned().collect::<HashMap<String, String>>());
     let (a, b) = (index(a), index(b));
     let mut r = csv::ReaderBuilder::new().from_reader(pairs_csv);
@@ -198,5 +201,6 @@ mod tests {
         assert_eq!(out, "a_id,b_id,class,weight\n'=SUM(A1),'-3,M,9.5\n");
         let e = unmap_pairs(b"b_id,a_id\n", Some(&map), None).unwrap_err();
         assert_eq!(e.code(), "INVALID_FORMAT");
+        assert_eq!(unmap_pairs(pairs.as_bytes(), None, None).unwrap_err().code(), "INVALID_PARAMETER");
     }
 }

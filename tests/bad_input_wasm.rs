@@ -56,10 +56,11 @@ fn fixture() -> Fixture {
     let na = a.mine(js(r#"{"epsilon": 1}"#), None).unwrap();
     let nb = b.mine(js(r#"{"epsilon": 1}"#), None).unwrap();
     let shared = DataOwner::merge_bases(na.clone().into(), nb.into(), JsValue::UNDEFINED).unwrap();
-    let batch_a = a.embed(shared.clone().into(), JsValue::UNDEFINED, None).unwrap().as_string().unwrap();
-    let batch_b =
-        Uint8Array::new(&b.embed(shared.clone().into(), js(r#"{"party": "B", "binary": true}"#), None).unwrap())
-            .to_vec();
+    let batch_a = a.embed(shared.clone().into(), js(r#"{"noKey": true}"#), None).unwrap().as_string().unwrap();
+    let batch_b = Uint8Array::new(
+        &b.embed(shared.clone().into(), js(r#"{"party": "B", "binary": true, "noKey": true}"#), None).unwrap(),
+    )
+    .to_vec();
     let k1 = "01".repeat(32);
     let k2 = "02".repeat(32);
     let keyed_a =

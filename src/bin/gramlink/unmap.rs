@@ -59,6 +59,7 @@ pub struct UnmapArgs {
 
 pub fn cmd_unmap(a: UnmapArgs) -> Result<()> {
     if a.a_map.is_none() && a.b_map.is_none() {
+        // the core refuses it too; here it is a usage error, before any file is read
         return Err(CliError::usage("give --a-map, --b-map or both"));
     }
     let read = |p: &Option<PathBuf>| -> Result<Option<IdMap>> {
