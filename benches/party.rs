@@ -46,7 +46,7 @@ fn run_once(text: &str, doubled: &str, config: &Config) -> (Vec<(&'static str, f
     // encoding messages is also shown on its own
     let messages = std::cell::Cell::new(0.0);
     let message = |owner: &DataOwner, party| {
-        let batch = owner.embed(&shared, &EmbedOptions::new(party, config), &mut NoProgress).expect("embed");
+        let batch = owner.embed(&shared, &EmbedOptions::new(party, config), &mut NoProgress).expect("embed").batch;
         let t = Instant::now();
         let bytes = batch.to_binary();
         messages.set(messages.get() + t.elapsed().as_secs_f64() * 1e3);

@@ -311,11 +311,6 @@ impl Dataset {
         &self.ids
     }
 
-    /// Replaces the ids (same count; [`crate::party::DataOwner::pseudonymize`]).
-    pub(crate) fn replace_ids(&mut self, ids: Vec<String>) {
-        debug_assert_eq!(ids.len(), self.ids.len());
-        self.ids = ids;
-    }
     pub fn len(&self) -> usize {
         self.records.len()
     }

@@ -51,7 +51,7 @@ pub enum InputError {
     Alphabet(String),
     #[error("record {index} is too long ({len} bytes; the limit is {limit})")]
     RecordTooLong { index: usize, len: usize, limit: usize },
-    #[error("the id column {column:?} is the linked column: ids leave the party with the vectors, so the records would too; choose another id column or none (ids are then pseudonyms)")]
+    #[error("the id column {column:?} is the linked column (or a column of the schema's fields): ids can leave the party with the vectors (when it keeps its own ids), so the records would too; choose another id column, or none (row numbers)")]
     IdIsLinkedColumn { column: String },
     /// A schema's field with no value in any record (`EMPTY_COLUMN`, the code of
     /// an all-empty column everywhere: records, twins).

@@ -25,6 +25,7 @@ use crate::keyed::{Key, Transform};
 use crate::mine::MineOptions;
 use crate::progress::Progress;
 use crate::protocol::{Party, ThresholdSet, VectorBatch};
+use crate::pseudonym::{Embedded, IdPolicy};
 
 /// One party's records, normalized onto the public alphabet, with its privacy
 /// budget and its source of randomness.
@@ -87,15 +88,6 @@ impl DataOwner {
         self.rng.is_private()
     }
 
-    /// Replaces the records' ids with fresh random pseudonyms
-    /// ([`crate::pseudonym`]) and returns the map back to the ids, which the
-    /// owner keeps. Batches embedded afterwards carry the pseudonyms.
-    pub fn pseudonymize(&mut self, rng: &mut Randomness) -> crate::pseudonym::IdMap {
-        let map = crate::pseudonym::pseudonymize(self.dataset.ids(), rng);
-        self.dataset.replace_ids(map.pseudonyms());
-        map
-    }
-
     /// Mines a noisy base, charging the ledger (refused past the budget).
     pub fn mine(&mut self, options: &MineOptions, progress: &mut dyn Progress) -> Result<NoisyBase, Error> {
         crate::mine::mine(&self.dataset, options, &mut self.ledger, &mut self.rng, progress)
@@ -136,13 +128,14 @@ impl DataOwner {
 
     /// The party's vector batch: the vectors, party A's thresholds, the keyed
     /// transform when a key is given (then no shape: its coordinates are mixed),
-    /// checked as the matcher will check it.
+    /// the ids of the options' [`IdPolicy`] (random pseudonyms by default, with
+    /// the map back beside the batch), checked as the matcher will check it.
     pub fn embed(
         &self,
         base: &SharedBase,
         options: &EmbedOptions,
         progress: &mut dyn Progress,
-    ) -> Result<VectorBatch, Error> {
+    ) -> Result<Embedded<VectorBatch>, Error> {
         let embedder = Embedder::new(base)?;
         // the key is checked first, so a bad key fails before the work
         let transform = match &options.key {
@@ -161,10 +154,11 @@ impl DataOwner {
             Some(t) => Some(self.thresholds(base, t)?),
             None => None,
         };
+        let (ids, id_map) = options.ids.apply(self.dataset.ids())?;
         let batch = VectorBatch {
             party: options.party,
             fingerprint: base.fingerprint().to_string(),
-            ids: self.dataset.ids().to_vec(),
+            ids,
             vectors,
             thresholds,
             shape: transform.is_none().then(|| crate::matching::Shape::of(base)),
@@ -173,7 +167,7 @@ impl DataOwner {
             private: base.is_private(),
         };
         batch.validate()?;
-        Ok(batch)
+        Ok(Embedded { batch, id_map })
     }
 }
 
@@ -223,14 +217,16 @@ pub struct EmbedOptions {
     pub thresholds: Option<ThresholdOptions>,
     /// The keyed transform's key, shared by A and B, never by the matcher.
     pub key: Option<Key>,
+    /// The ids the batch carries ([`crate::pseudonym`]).
+    pub ids: IdPolicy,
 }
 
 impl EmbedOptions {
     /// Party `party`'s batch under `config`: A with the configuration's
-    /// thresholds, B without; no key.
+    /// thresholds, B without; no key; random pseudonyms as ids.
     pub fn new(party: Party, config: &Config) -> EmbedOptions {
         let thresholds = (party == Party::A).then(|| config.thresholds.clone());
-        EmbedOptions { party, thresholds, key: None }
+        EmbedOptions { party, thresholds, key: None, ids: IdPolicy::default() }
     }
 }
 
@@ -261,7 +257,7 @@ mod tests {
         let (na, nb) = (a.mine(&config.mine, none).unwrap(), b.mine(&config.mine, none).unwrap());
         let shared = read_shared_base(&write_shared_base(&merge_bases(&na, &nb, &config.mine).unwrap())).unwrap();
         assert!(!shared.is_private());
-        let batch = a.embed(&shared, &EmbedOptions::new(Party::A, &config), none).unwrap();
+        let batch = a.embed(&shared, &EmbedOptions::new(Party::A, &config), none).unwrap().batch;
         assert!(!batch.private);
         for bytes in [batch.to_binary(), batch.to_json().into_bytes()] {
             assert!(!VectorBatch::read(&bytes).unwrap().private);
@@ -269,7 +265,7 @@ mod tests {
         // a private base carries no mark: its messages are as before
         let private = SharedBase::new(al.clone(), 1, 1, vec!["A".into()]).unwrap();
         assert!(private.is_private() && !write_shared_base(&private).contains("private"));
-        let batch = a.embed(&private, &EmbedOptions::new(Party::B, &config), none).unwrap();
+        let batch = a.embed(&private, &EmbedOptions::new(Party::B, &config), none).unwrap().batch;
         assert!(batch.private && !batch.to_json().contains("private"));
     }
 }
@@ -299,7 +295,7 @@ mod batch_size_tests {
             &EmbedOptions { thresholds: None, ..Default::default() },
             &mut crate::progress::NoProgress,
         );
-        let crate::embed::BatchVectors::Sparse(v) = batch.unwrap().vectors else { panic!("unkeyed is sparse") };
+        let crate::embed::BatchVectors::Sparse(v) = batch.unwrap().batch.vectors else { panic!("unkeyed is sparse") };
         assert!(v.nnz() * 8 <= owner.batch_bytes(base.len(), false, false));
     }
 }

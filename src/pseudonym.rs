@@ -9,10 +9,63 @@
 //! back ([`unmap_pairs`], `gramlink unmap`). Pseudonyms are drawn independently
 //! of the records, so they say nothing of them (only their count, which the
 //! batch shows anyway).
+//!
+//! **One policy for every front end.** The core's embed steps
+//! ([`crate::party::DataOwner::embed`], [`crate::record::RecordOwner::embed`])
+//! apply the [`IdPolicy`] of their options: pseudonyms unless the caller opted
+//! out ([`IdPolicy::Keep`]: the CLI's `--keep-ids`, the JS `keepIds`, the
+//! Python `keep_ids`), and return the map beside the batch ([`Embedded`]).
+//! Pseudonyms are always drawn from the secure generator, even for an owner
+//! with seeded noise: a seed reproduces noise for experiments, it must not let
+//! whoever knows it map the batch's rows back. Whole protocol runs on one
+//! machine ([`crate::session`], [`crate::record::session`]) export nothing and
+//! keep the ids.
 
 use crate::dp::Randomness;
 use crate::error::{Error, InputError};
 use std::collections::{HashMap, HashSet};
+
+/// Which ids a batch carries when it leaves its owner.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IdPolicy {
+    /// Fresh random pseudonyms; the owner keeps the [`IdMap`] (the default).
+    #[default]
+    Pseudonyms,
+    /// The owner's own ids (row numbers or its id column): the matcher sees them.
+    Keep,
+}
+
+impl IdPolicy {
+    /// [`IdPolicy::Keep`] when `keep_ids`, else the default.
+    pub fn keep_if(keep_ids: bool) -> IdPolicy {
+        if keep_ids {
+            IdPolicy::Keep
+        } else {
+            IdPolicy::Pseudonyms
+        }
+    }
+
+    /// The ids a batch of records with ids `ids` carries, and the map back
+    /// (none when the ids are kept).
+    pub fn apply(self, ids: &[String]) -> Result<(Vec<String>, Option<IdMap>), Error> {
+        match self {
+            IdPolicy::Keep => Ok((ids.to_vec(), None)),
+            IdPolicy::Pseudonyms => {
+                let map = pseudonymize(ids, &mut Randomness::secure()?);
+                Ok((map.pseudonyms(), Some(map)))
+            }
+        }
+    }
+}
+
+/// What an embed step makes: the batch that goes to the matcher, and the map
+/// from its pseudonyms to the owner's ids, which never leaves the owner (none
+/// with [`IdPolicy::Keep`]).
+#[derive(Debug, Clone)]
+pub struct Embedded<B> {
+    pub batch: B,
+    pub id_map: Option<IdMap>,
+}
 
 /// The owner's map from pseudonyms to its own ids, in record order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -68,10 +121,17 @@ impl IdMap {
     }
 }
 
-/// The matcher's pairs CSV (header with `a_id` and `b_id` first) with each
-/// side's pseudonyms replaced by the owner's ids, for the sides whose map is
-/// given. A pseudonym missing from a given map is an error.
+/// The matcher's pairs CSV (header with `a_id` and `b_id` first: the one-string
+/// pairs and the record pairs of [`crate::record::export::pairs_csv`]) with
+/// each side's pseudonyms replaced by the owner's ids, for the sides whose map
+/// is given; the other columns unchanged. The ids are written as the matcher
+/// writes kept ids ([`crate::dataset::csv_cell`]: one a spreadsheet would run
+/// as a formula is escaped), so the pairs read as if the ids had been sent. A
+/// pseudonym missing from a given map is an error, and so is no map at all.
 pub fn unmap_pairs(pairs_csv: &[u8], a: Option<&IdMap>, b: Option<&IdMap>) -> Result<Vec<u8>, Error> {
+    if a.is_none() && b.is_none() {
+        return Err(Error::Parameter("give party A's id map, party B's or both".into()));
+    }
     let index = |m: Option<&IdMap>| m.map(|m| m.pairs.iter().cloned().collect::<HashMap<String, String>>());
     let (a, b) = (index(a), index(b));
     let mut r = csv::ReaderBuilder::new().from_reader(pairs_csv);
@@ -90,7 +150,7 @@ pub fn unmap_pairs(pairs_csv: &[u8], a: Option<&IdMap>, b: Option<&IdMap>) -> Re
                 let id = m.get(p).ok_or_else(|| {
                     InputError::Format(format!("pair {}: {party}'s pseudonym {p:?} is not in its id map", i + 1))
                 })?;
-                out[col] = id.clone();
+                out[col] = crate::dataset::csv_cell(id).into_owned();
             }
         }
         w.write_record(&out).map_err(err)?;
@@ -123,5 +183,24 @@ mod tests {
         let e = unmap_pairs(pairs.as_bytes(), Some(&b), None).unwrap_err();
         assert_eq!(e.code(), "INVALID_FORMAT");
         assert!(IdMap::from_csv(b"a,b\n", "x").is_err());
+    }
+
+    #[test]
+    fn the_policy_sends_pseudonyms_unless_told_to_keep_the_ids() {
+        let ids: Vec<String> = ["7", "=SUM(A1)"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(IdPolicy::default(), IdPolicy::Pseudonyms);
+        assert_eq!(IdPolicy::keep_if(true).apply(&ids).unwrap(), (ids.clone(), None));
+        let (sent, map) = IdPolicy::keep_if(false).apply(&ids).unwrap();
+        let map = map.unwrap();
+        assert_eq!(sent, map.pseudonyms());
+        assert!(sent.iter().all(|p| p.len() == 32 && !ids.contains(p)));
+        // a record pairs file (class, weight, ... after the ids), B kept its ids:
+        // A's ids come back escaped as the matcher escapes kept ids
+        let pairs = format!("a_id,b_id,class,weight\n{},'-3,M,9.5\n", sent[1]);
+        let out = String::from_utf8(unmap_pairs(pairs.as_bytes(), Some(&map), None).unwrap()).unwrap();
+        assert_eq!(out, "a_id,b_id,class,weight\n'=SUM(A1),'-3,M,9.5\n");
+        let e = unmap_pairs(b"b_id,a_id\n", Some(&map), None).unwrap_err();
+        assert_eq!(e.code(), "INVALID_FORMAT");
+        assert_eq!(unmap_pairs(pairs.as_bytes(), None, None).unwrap_err().code(), "INVALID_PARAMETER");
     }
 }

@@ -17,6 +17,7 @@ use crate::matching::{Candidates, Pair};
 use crate::party::{merge_bases, DataOwner, EmbedOptions};
 use crate::progress::Progress;
 use crate::protocol::Party;
+use crate::pseudonym::IdPolicy;
 use std::collections::BTreeMap;
 
 /// What a run of the whole protocol made.
@@ -61,10 +62,11 @@ pub fn run(
     lap("mine B", &mut timings);
     let shared = merge_bases(&na, &nb, &config.mine)?;
     lap("merge", &mut timings);
-    let embed = |party| EmbedOptions { key: key.cloned(), ..EmbedOptions::new(party, config) };
-    let va = a.embed(&shared, &embed(Party::A), progress)?;
+    // one machine: nothing leaves it, the pairs name the owners' ids
+    let embed = |party| EmbedOptions { key: key.cloned(), ids: IdPolicy::Keep, ..EmbedOptions::new(party, config) };
+    let va = a.embed(&shared, &embed(Party::A), progress)?.batch;
     lap("embed A", &mut timings);
-    let vb = b.embed(&shared, &embed(Party::B), progress)?;
+    let vb = b.embed(&shared, &embed(Party::B), progress)?.batch;
     lap("embed B", &mut timings);
     let matcher = Matcher::new(va, vb)?;
     let (candidates, stats, cutoff) = matcher.fitted_candidates(config.rule)?;

@@ -245,7 +245,7 @@ mod tests {
         assert_eq!(config.thresholds.ed.is_auto(), auto);
         let ea = EmbedOptions { key: key.clone(), ..EmbedOptions::new(Party::A, &config) };
         let eb = EmbedOptions { key, ..EmbedOptions::new(Party::B, &config) };
-        (a.embed(&shared, &ea, &mut NoProgress).unwrap(), b.embed(&shared, &eb, &mut NoProgress).unwrap())
+        (a.embed(&shared, &ea, &mut NoProgress).unwrap().batch, b.embed(&shared, &eb, &mut NoProgress).unwrap().batch)
     }
 
     #[test]

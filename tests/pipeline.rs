@@ -110,8 +110,8 @@ fn no_exported_message_of_a_names_run_holds_record_text() {
     let nb =
         b.mine(&MineOptions { miner: gramlink::base::MinerKind::Fpm, ..config.mine.clone() }, &mut NoProgress).unwrap();
     let shared = merge_bases(&na, &nb, &config.mine).unwrap();
-    let batch = a.embed(&shared, &EmbedOptions::new(Party::A, &config), &mut NoProgress).unwrap();
-    let other = b.embed(&shared, &EmbedOptions::new(Party::B, &config), &mut NoProgress).unwrap();
+    let batch = a.embed(&shared, &EmbedOptions::new(Party::A, &config), &mut NoProgress).unwrap().batch;
+    let other = b.embed(&shared, &EmbedOptions::new(Party::B, &config), &mut NoProgress).unwrap().batch;
     let matcher = Matcher::new(batch.clone(), other).unwrap();
     let mut linkage = matcher.link(Rule::Greedy).unwrap();
     linkage.pairs.truncate(1000);

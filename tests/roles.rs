@@ -4,6 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use gramlink::alphabet::Alphabet;
+use gramlink::base::SharedBase;
 use gramlink::clock::NoClock;
 use gramlink::config::{Config, Preset};
 use gramlink::dataset::{InputFormat, RawRecord};
@@ -14,6 +15,7 @@ use gramlink::matching::Rule;
 use gramlink::party::{merge_bases, DataOwner, EmbedOptions};
 use gramlink::progress::NoProgress;
 use gramlink::protocol::{Party, VectorBatch};
+use gramlink::pseudonym::{unmap_pairs, IdPolicy};
 
 const NAMES: &str =
     "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nGARCIA\nMILLER\nDAVIS\nRODRIGUEZ\nMARTINEZ\nHERNANDEZ\nLOPEZ\n";
@@ -38,10 +40,11 @@ fn batches(config: &Config, key: Option<Key>) -> (VectorBatch, VectorBatch) {
     let mine = gramlink::mine::MineOptions { epsilon: 1.0, ..config.mine.clone() };
     let shared =
         merge_bases(&a.mine(&mine, &mut NoProgress).unwrap(), &b.mine(&mine, &mut NoProgress).unwrap(), &mine).unwrap();
-    let opts = |party| EmbedOptions { key: key.clone(), ..EmbedOptions::new(party, config) };
+    // own ids: compared with the session's batches (one machine keeps them)
+    let opts = |party| EmbedOptions { key: key.clone(), ids: IdPolicy::Keep, ..EmbedOptions::new(party, config) };
     (
-        a.embed(&shared, &opts(Party::A), &mut NoProgress).unwrap(),
-        b.embed(&shared, &opts(Party::B), &mut NoProgress).unwrap(),
+        a.embed(&shared, &opts(Party::A), &mut NoProgress).unwrap().batch,
+        b.embed(&shared, &opts(Party::B), &mut NoProgress).unwrap().batch,
     )
 }
 
@@ -112,6 +115,28 @@ fn embed_makes_a_checked_batch_for_each_party() {
         assert!(ka.shape.is_none() && ka.transform.is_some(), "a keyed batch carries its label, not the shape");
         assert_eq!(ka.transform, kb.transform);
     }
+}
+
+#[test]
+fn embed_sends_pseudonyms_unless_the_owner_keeps_its_ids() {
+    let config = Config::default();
+    let (a, b) = (owner(NAMES, 1), owner(NAMES_B, 2));
+    let shared = SharedBase::new(Alphabet::default(), 1, 2, vec!["A".into(), "SM".into(), "TH".into()]).unwrap();
+    let embed = |o: &DataOwner, party, ids| {
+        o.embed(&shared, &EmbedOptions { ids, ..EmbedOptions::new(party, &config) }, &mut NoProgress).unwrap()
+    };
+    let kept = embed(&a, Party::A, IdPolicy::Keep);
+    assert_eq!((kept.batch.ids.as_slice(), kept.id_map), (a.dataset().ids(), None));
+    let (ea, eb) = (embed(&a, Party::A, IdPolicy::default()), embed(&b, Party::B, IdPolicy::default()));
+    let (ma, mb) = (ea.id_map.unwrap(), eb.id_map.unwrap());
+    assert!(ea.batch.ids.iter().all(|p| p.len() == 32 && !a.dataset().ids().contains(p)));
+    assert_eq!(ma.pseudonyms(), ea.batch.ids);
+    assert_ne!(ea.batch.ids, embed(&a, Party::A, IdPolicy::default()).batch.ids, "fresh pseudonyms each time");
+    // the vectors are those of the kept ids; only the ids differ
+    assert_eq!(ea.batch.vectors, kept.batch.vectors);
+    let pairs = format!("a_id,b_id,distance\n{},{},0.5\n", ea.batch.ids[1], eb.batch.ids[0]);
+    let back = String::from_utf8(unmap_pairs(pairs.as_bytes(), Some(&ma), Some(&mb)).unwrap()).unwrap();
+    assert_eq!(back, format!("a_id,b_id,distance\n{},{},0.5\n", a.dataset().ids()[1], b.dataset().ids()[0]));
 }
 
 #[test]

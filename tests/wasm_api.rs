@@ -5,7 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use gramlink::protocol::VectorBatch;
-use gramlink::wasm::{defaults, fingerprint, run_scenario, DataOwner, Matcher};
+use gramlink::wasm::{defaults, fingerprint, run_scenario, unmap_pairs, DataOwner, Matcher};
 use js_sys::{Array, Float64Array, Object, Reflect, Uint32Array, Uint8Array, JSON};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -253,7 +253,10 @@ fn protocol_end_to_end() {
     assert!(get(&r, "candidates").as_f64().unwrap() >= count as f64);
     let a_ids: Array = get(&r, "aIds").dyn_into().unwrap();
     assert_eq!(a_ids.length() as usize, count);
-    assert_eq!(a_ids.get(0).as_string().unwrap(), (ia[0] + 1).to_string());
+    // the batch carries pseudonyms; A's map says whose: row ia[0] is record ia[0] + 1
+    let map = p.a.id_map_csv().unwrap().expect("a pseudonymous batch has a map");
+    let row = map.lines().nth(ia[0] as usize + 1).unwrap();
+    assert_eq!(row, format!("{},{}", a_ids.get(0).as_string().unwrap(), ia[0] + 1));
     // every unchanged record (distance 0 is within any threshold) is linked to its copy
     let pairs: std::collections::HashSet<(u32, u32)> = ia.iter().copied().zip(ib.iter().copied()).collect();
     for i in (0..n as u32).filter(|i| i % 3 != 1) {
@@ -486,6 +489,38 @@ fn bad_bases() {
     );
     assert_code(a.thresholds(shared.clone().into(), JsValue::from(-1), JsValue::UNDEFINED), "INVALID_PARAMETER");
     assert_code(a.thresholds(shared.into(), JsValue::from(1), js(r#"{"global": -2}"#)), "INVALID_PARAMETER");
+}
+
+/// Batches carry random pseudonyms unless `keepIds`; the owner's map
+/// (`idMapCsv`) gives the matcher's pairs back through `unmapPairs`.
+#[wasm_bindgen_test]
+fn ids_are_pseudonyms_unless_kept_and_map_back() {
+    let p = protocol(300);
+    let m = Matcher::new(p.batch_a.clone(), p.batch_b.clone()).unwrap();
+    let r: JsValue = m.run(js(r#"{"rule": "greedy"}"#)).unwrap().into();
+    let ids = |k: &str| -> Vec<String> {
+        get(&r, k).dyn_into::<Array>().unwrap().iter().map(|x| x.as_string().unwrap()).collect()
+    };
+    let (a_ids, b_ids) = (ids("aIds"), ids("bIds"));
+    assert!(a_ids.iter().chain(&b_ids).all(|x| x.len() == 32 && x.chars().all(|c| c.is_ascii_hexdigit())));
+    let ia = get(&r, "a").dyn_into::<Uint32Array>().unwrap().to_vec();
+    let pairs: String = std::iter::once("a_id,b_id\n".to_string())
+        .chain(a_ids.iter().zip(&b_ids).map(|(x, y)| format!("{x},{y}\n")))
+        .collect();
+    let own = unmap_pairs(pairs.clone().into(), p.a.id_map_csv().unwrap().into(), JsValue::NULL).unwrap();
+    for (line, row) in own.lines().skip(1).zip(&ia) {
+        assert!(line.starts_with(&format!("{},", row + 1)), "A's own id is its row number: {line}");
+    }
+    assert_code(unmap_pairs(pairs.clone().into(), JsValue::UNDEFINED, JsValue::NULL), "INVALID_PARAMETER");
+    assert_code(unmap_pairs(pairs.into(), JsValue::from(3), JsValue::NULL), "INVALID_PARAMETER");
+    // keepIds: the own ids, and no map
+    let mut a = owner(&cities(5), r#"{"seed": 1}"#);
+    let kept = a.embed(p.shared.clone().into(), js(r#"{"noKey": true, "keepIds": true}"#), None).unwrap();
+    let kept = VectorBatch::read(kept.as_string().unwrap().as_bytes()).unwrap();
+    assert_eq!(kept.ids, ["1", "2", "3", "4", "5"]);
+    assert_eq!(a.id_map_csv().unwrap(), None);
+    assert_code(a.embed(p.shared.clone().into(), js(r#"{"noKey": true, "keepIds": 1}"#), None), "INVALID_PARAMETER");
+    assert_code(a.embed(p.shared.into(), js(r#"{"noKey": true, "keepids": true}"#), None), "INVALID_PARAMETER");
 }
 
 #[wasm_bindgen_test]

@@ -101,6 +101,12 @@ export interface EmbedOptions {
    * or `noKey: true`, `embed` throws KEY_REQUIRED. Not together with a key (INVALID_KEY).
    */
   noKey?: boolean;
+  /**
+   * Send the owner's own ids (row numbers or `idColumn`'s values) instead of random pseudonyms:
+   * the matcher then sees them. Default false: the batch carries fresh 128-bit pseudonyms and
+   * `idMapCsv()` gives the map back.
+   */
+  keepIds?: boolean;
 }
 
 export interface NormalizationReport {
@@ -167,7 +173,7 @@ export class DataOwner {
   normalizationReport(): NormalizationReport;
   /** Records kept after normalization. */
   readonly size: number;
-  /** Their ids, in order (the rows of `embed`). */
+  /** Their own ids, in order (the rows of `embed`; the batch carries pseudonyms unless `keepIds`). */
   readonly ids: string[];
   readonly epsilonBudget: number;
   readonly epsilonSpent: number;
@@ -186,6 +192,12 @@ export class DataOwner {
   embed(sharedBase: BaseMessage, options?: EmbedOptions & { binary?: false } | null, onProgress?: ProgressCallback | null): string;
   embed(sharedBase: BaseMessage, options: EmbedOptions & { binary: true }, onProgress?: ProgressCallback | null): Uint8Array;
   embed(sharedBase: BaseMessage, options?: EmbedOptions | null, onProgress?: ProgressCallback | null): VectorBatchMessage;
+  /**
+   * The map of the last `embed`'s pseudonyms to the own ids, as CSV (`pseudonym,id`): keep it, never
+   * send it; `unmapPairs` maps the matcher's pairs back with it. Undefined before an embed or after one
+   * with `keepIds: true`.
+   */
+  idMapCsv(): string | undefined;
   /** The records' vectors, row-major (`size` rows), for local use. */
   embedVectors(sharedBase: BaseMessage): Float32Array;
   /** Per-record thresholds. Defaults: ed 1, mode "sound". */
@@ -197,6 +209,13 @@ export function fingerprint(sharedBase: BaseMessage): string;
 
 /** A new random key for the keyed transform (64 hex digits): share it with the other party only. */
 export function keygen(): string;
+
+/**
+ * The matcher's pairs CSV (one string's or records': `a_id,b_id,…`) with party A's pseudonyms replaced
+ * by its own ids (`aMapCsv`: A's `idMapCsv()`) and party B's likewise; either map may be null, not both
+ * (INVALID_PARAMETER). The other columns are kept. A pseudonym not in its map throws INVALID_FORMAT.
+ */
+export function unmapPairs(pairsCsv: string | Uint8Array, aMapCsv?: string | null, bMapCsv?: string | null): string;
 
 /**
  * Which pairs `match` returns: "ranked" (recommended: the q-gram count filter, ranked by
@@ -370,7 +389,7 @@ export interface Defaults {
   config: Config;
   /** Every preset's whole configuration, from the core's one definition. */
   presets: { recommended: Config; paper: Config };
-  embed: { party: 'A'; thresholds: Required<ThresholdOptions> | null; binary: boolean; key: null; passphrase: null; noKey: boolean };
+  embed: { party: 'A'; thresholds: Required<ThresholdOptions> | null; binary: boolean; key: null; passphrase: null; noKey: boolean; keepIds: boolean };
   scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'config'>> & { config: Config };
 }
 
@@ -469,8 +488,11 @@ export class RecordOwner {
    * The record batch (binary). `key`: the parties' shared key (hex, from `keygen()`): it hashes the keyed
    * fields and rotates every embedded field's vectors. A schema that embeds a field needs `key` or
    * `noKey: true` (unkeyed vectors: the matcher's dictionary and reconstruction attacks apply), else KEY_REQUIRED.
+   * The batch carries random pseudonyms unless `keepIds: true` (the schema's `id` column, or row numbers).
    */
-  embed(shared: string, options?: { party?: 'A' | 'B'; key?: string | null; noKey?: boolean } | null, onProgress?: ProgressCallback | null): Uint8Array;
+  embed(shared: string, options?: { party?: 'A' | 'B'; key?: string | null; noKey?: boolean; keepIds?: boolean } | null, onProgress?: ProgressCallback | null): Uint8Array;
+  /** The map of the last `embed`'s pseudonyms to the own ids (CSV `pseudonym,id`; `unmapPairs`); undefined before an embed or with `keepIds`. */
+  idMapCsv(): string | undefined;
 }
 
 export interface RecordFieldFit {

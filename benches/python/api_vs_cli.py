@@ -59,8 +59,8 @@ def main():
     owner_a, na = timed("mine A", lambda: read_mine(a.a))
     owner_b, nb = timed("mine B", lambda: read_mine(a.b))
     shared = timed("merge", lambda: gramlink.merge_bases(na, nb))
-    ba = timed("embed A", lambda: owner_a.embed(shared, no_key=True))
-    bb = timed("embed B", lambda: owner_b.embed(shared, party="B", no_key=True))
+    ba = timed("embed A", lambda: owner_a.embed(shared, no_key=True, keep_ids=True))
+    bb = timed("embed B", lambda: owner_b.embed(shared, party="B", no_key=True, keep_ids=True))
     link = timed("match", lambda: gramlink.Matcher(ba, bb).link())
 
     assert ba == (t / "a.vec").read_bytes() and bb == (t / "b.vec").read_bytes(), "batches differ"

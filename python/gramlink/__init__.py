@@ -2,7 +2,9 @@
 gram bases, a binding of the Rust core (each role as in the CLI and the JS API).
 
 Each data owner: ``DataOwner`` (``mine``), ``merge_bases``, ``embed`` (a
-vector batch as bytes). The matcher: ``Matcher(batch_a, batch_b).link(rule)``.
+vector batch as bytes, with random pseudonyms as ids unless ``keep_ids=True``;
+``id_map_csv()`` keeps the map back, ``unmap`` maps the matcher's pairs back
+with it). The matcher: ``Matcher(batch_a, batch_b).link(rule)``.
 Scoring: ``score(linkage, truth)``. Whole records: ``RecordOwner``,
 ``RecordMatcher``. Errors: ``GramlinkError`` with the core's ``code``.
 The matcher on Apache Spark: ``gramlink.spark``.
@@ -30,6 +32,7 @@ from ._native import (
     record_shard,
     score,
     shard_candidates,
+    unmap,
 )
 
 __all__ = [
@@ -54,4 +57,5 @@ __all__ = [
     "record_shard",
     "score",
     "shard_candidates",
+    "unmap",
 ]

@@ -19,6 +19,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(owner::fingerprint, m)?)?;
     m.add_function(wrap_pyfunction!(owner::keygen, m)?)?;
     m.add_function(wrap_pyfunction!(owner::defaults, m)?)?;
+    m.add_function(wrap_pyfunction!(owner::unmap, m)?)?;
     m.add_class::<matcher::Matcher>()?;
     m.add_class::<matcher::Linkage>()?;
     m.add_function(wrap_pyfunction!(matcher::score, m)?)?;

@@ -13,6 +13,7 @@ use gramlink::mine::MineOptions;
 use gramlink::party::{self, EmbedOptions};
 use gramlink::progress::NoProgress;
 use gramlink::protocol::{read_noisy_base, read_shared_base, write_noisy_base, write_shared_base};
+use gramlink::pseudonym::{IdMap, IdPolicy};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -24,13 +25,15 @@ no_key=True to export unkeyed vectors anyway";
 #[pyclass(module = "gramlink._native")]
 pub struct DataOwner {
     owner: party::DataOwner,
+    /// The map of the last `embed`'s pseudonyms (none: no embed yet, or ids kept).
+    id_map: Option<IdMap>,
 }
 
 fn build(raw: Vec<RawRecord>, alphabet: &str, budget: Option<f64>, seed: Option<u64>) -> PyResult<DataOwner> {
     let alphabet = Alphabet::parse(alphabet).py()?;
     let budget = Epsilon::new(budget.unwrap_or(Config::default().mine.epsilon)).py()?;
     let rng = Randomness::from_seed_option(seed).py()?;
-    Ok(DataOwner { owner: party::DataOwner::from_raw(raw, &alphabet, budget, rng).py()? })
+    Ok(DataOwner { owner: party::DataOwner::from_raw(raw, &alphabet, budget, rng).py()?, id_map: None })
 }
 
 fn shared_base(json: &str) -> PyResult<gramlink::base::SharedBase> {
@@ -148,11 +151,12 @@ impl DataOwner {
     /// configuration's); `key` (64 hex digits) or `passphrase` applies the
     /// keyed transform; without either, `no_key=True` must say that unkeyed
     /// vectors may leave (the core's export policy, `party::require_key`; else
-    /// KEY_REQUIRED).
-    #[pyo3(signature = (shared, *, party="A", thresholds=None, key=None, passphrase=None, no_key=false, binary=true))]
+    /// KEY_REQUIRED). The batch carries random pseudonyms unless
+    /// `keep_ids=True`; `id_map_csv()` is then the map back to the own ids.
+    #[pyo3(signature = (shared, *, party="A", thresholds=None, key=None, passphrase=None, no_key=false, binary=true, keep_ids=false))]
     #[allow(clippy::too_many_arguments)]
     fn embed<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         shared: &str,
         party: &str,
@@ -161,6 +165,7 @@ impl DataOwner {
         passphrase: Option<&str>,
         no_key: bool,
         binary: bool,
+        keep_ids: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let base = shared_base(shared)?;
         let mut o = EmbedOptions::new(self::party(party)?, &Config::default());
@@ -178,12 +183,24 @@ impl DataOwner {
         };
         gramlink::party::require_key(o.key.as_ref(), no_key, KEY_REMEDY).py()?;
         let owner = &self.owner;
-        let batch = py.detach(|| owner.embed(&base, &o, &mut NoProgress)).py()?;
-        Ok(if binary {
+        o.ids = IdPolicy::keep_if(keep_ids);
+        let embedded = py.detach(|| owner.embed(&base, &o, &mut NoProgress)).py()?;
+        let batch = &embedded.batch;
+        let out = if binary {
             PyBytes::new(py, &batch.to_binary()).into_any()
         } else {
             batch.to_json().into_pyobject(py)?.into_any()
-        })
+        };
+        self.id_map = embedded.id_map;
+        Ok(out)
+    }
+
+    /// The map of the last `embed`'s pseudonyms to this owner's ids, as CSV
+    /// (`pseudonym,id`): keep it, never send it; `gramlink.unmap` maps the
+    /// matcher's pairs back with it. None before an embed or after one with
+    /// `keep_ids=True`.
+    fn id_map_csv(&self) -> PyResult<Option<String>> {
+        id_map_csv(self.id_map.as_ref())
     }
 
     /// The records' vectors over the shared base, one list a record (local
@@ -238,4 +255,28 @@ pub fn defaults(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
         .map(|p| (p.name().to_string(), serde_json::to_value(p.config()).unwrap_or_default()))
         .collect();
     crate::convert::from_json(py, &serde_json::json!({"config": Config::default(), "presets": presets}))
+}
+
+/// An id map as its CSV text; none when the ids were kept.
+pub fn id_map_csv(map: Option<&IdMap>) -> PyResult<Option<String>> {
+    let Some(map) = map else { return Ok(None) };
+    // written from strings: always UTF-8
+    Ok(Some(String::from_utf8_lossy(&map.to_csv().py()?).into_owned()))
+}
+
+/// The matcher's pairs CSV (one string's or records': `a_id,b_id,...`; str or
+/// bytes) with party A's pseudonyms replaced by its own ids (`a_map`: its
+/// `id_map_csv()`) and party B's likewise; either map may be None, not both.
+/// The other columns are kept (the core's `pseudonym::unmap_pairs`).
+#[pyfunction]
+#[pyo3(signature = (pairs, a_map=None, b_map=None))]
+pub fn unmap(pairs: &Bound<'_, PyAny>, a_map: Option<&str>, b_map: Option<&str>) -> PyResult<String> {
+    let pairs: Vec<u8> = match pairs.extract::<String>() {
+        Ok(s) => s.into_bytes(),
+        Err(_) => pairs.extract::<Vec<u8>>().map_err(|_| invalid("pairs must be str or bytes (CSV)"))?,
+    };
+    let read = |m: Option<&str>, what: &str| m.map(|m| IdMap::from_csv(m.as_bytes(), what)).transpose().py();
+    let (a, b) = (read(a_map, "party A's id map")?, read(b_map, "party B's id map")?);
+    let out = gramlink::pseudonym::unmap_pairs(&pairs, a.as_ref(), b.as_ref()).py()?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
 }

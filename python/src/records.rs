@@ -48,6 +48,8 @@ fn batch_arg(v: &Bound<'_, PyAny>, what: &str) -> PyResult<RecordBatch> {
 #[pyclass(module = "gramlink._native")]
 pub struct RecordOwner {
     owner: gramlink::record::RecordOwner,
+    /// The map of the last `embed`'s pseudonyms (none: no embed yet, or ids kept).
+    id_map: Option<gramlink::pseudonym::IdMap>,
 }
 
 #[pymethods]
@@ -61,7 +63,7 @@ impl RecordOwner {
         let (bytes, name) = data(source, "source")?;
         let rng = Randomness::from_seed_option(seed).py()?;
         let what = name.unwrap_or_else(|| "the records".into());
-        Ok(RecordOwner { owner: gramlink::record::RecordOwner::read(&bytes, schema, &what, rng).py()? })
+        Ok(RecordOwner { owner: gramlink::record::RecordOwner::read(&bytes, schema, &what, rng).py()?, id_map: None })
     }
 
     #[getter]
@@ -125,15 +127,18 @@ impl RecordOwner {
     /// parties' shared key) hashes the keyed fields and rotates every embedded
     /// field's vectors; without it, or with it for the keyed fields only,
     /// `no_key=True` sends the vectors unrotated (the core's export policy,
-    /// `record::owner::export_rotation`; else KEY_REQUIRED).
-    #[pyo3(signature = (shared, *, party="A", key=None, no_key=false))]
+    /// `record::owner::export_rotation`; else KEY_REQUIRED). The batch carries
+    /// random pseudonyms unless `keep_ids=True`; `id_map_csv()` is then the
+    /// map back to the own ids.
+    #[pyo3(signature = (shared, *, party="A", key=None, no_key=false, keep_ids=false))]
     fn embed<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         shared: &str,
         party: &str,
         key: Option<&str>,
         no_key: bool,
+        keep_ids: bool,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let shared = read_shared_bases(shared, self.owner.schema()).py()?;
         let party = self::party(party)?;
@@ -146,8 +151,18 @@ impl RecordOwner {
         )
         .py()?;
         let owner = &self.owner;
-        let batch = py.detach(|| owner.embed(&shared, party, key.as_ref(), rotate, &mut NoProgress)).py()?;
-        Ok(PyBytes::new(py, &batch.write()))
+        let ids = gramlink::pseudonym::IdPolicy::keep_if(keep_ids);
+        let embedded = py.detach(|| owner.embed(&shared, party, key.as_ref(), rotate, ids, &mut NoProgress)).py()?;
+        let out = PyBytes::new(py, &embedded.batch.write());
+        self.id_map = embedded.id_map;
+        Ok(out)
+    }
+
+    /// The map of the last `embed`'s pseudonyms to this owner's ids, as CSV
+    /// (`pseudonym,id`; `gramlink.unmap`). None before an embed or after one
+    /// with `keep_ids=True`.
+    fn id_map_csv(&self) -> PyResult<Option<String>> {
+        crate::owner::id_map_csv(self.id_map.as_ref())
     }
 }
 

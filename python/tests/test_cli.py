@@ -11,8 +11,8 @@ def test_the_cli_s_bases_batches_and_pairs_for_the_same_seed(cities, cli, tmp_pa
     cli("mine", "--input", d / "a.csv", *common, "--epsilon", "0.5", "--out", t / "a-base.json")
     cli("mine", "--input", d / "b.csv", *common, "--epsilon", "0.5", "--out", t / "b-base.json")
     cli("merge", t / "a-base.json", t / "b-base.json", "--out", t / "shared.json")
-    # unkeyed and with the ids as read, as the Python API embeds by default (the CLI
-    # requires a key unless --no-key, and pseudonymizes ids unless --keep-ids)
+    # unkeyed and with the ids as read, on both sides (both require a key unless told
+    # --no-key / no_key=True, and send random pseudonyms unless --keep-ids / keep_ids=True)
     embed = ["--column", "name", "--id-column", "id", "--base", t / "shared.json", "--no-key", "--keep-ids"]
     cli("embed", "--input", d / "a.csv", *embed, "--out", t / "a.vec")
     cli("embed", "--input", d / "b.csv", *embed, "--party", "b", "--out", t / "b.vec")
@@ -24,7 +24,8 @@ def test_the_cli_s_bases_batches_and_pairs_for_the_same_seed(cities, cli, tmp_pa
     assert noisy_b == (t / "b-base.json").read_text().strip()
     shared = gramlink.merge_bases(noisy_a, noisy_b)
     assert shared == (t / "shared.json").read_text().strip()
-    batch_a, batch_b = a.embed(shared, no_key=True), b.embed(shared, party="B", no_key=True)
+    batch_a = a.embed(shared, no_key=True, keep_ids=True)
+    batch_b = b.embed(shared, party="B", no_key=True, keep_ids=True)
     assert batch_a == (t / "a.vec").read_bytes() and batch_b == (t / "b.vec").read_bytes()
 
     m = gramlink.Matcher(batch_a, batch_b)

@@ -22,7 +22,10 @@ def test_roles_end_to_end_every_rule_and_score(cities):
     assert (a.size, len(b)) == (600, b.size) and a.ids[0] == "a1" and not a.private
     shared = gramlink.merge_bases(a.mine(epsilon=1), b.mine(epsilon=1), epsilon=1)
     assert a.epsilon_spent == pytest.approx(1.0) and len(gramlink.fingerprint(shared)) == 64
-    m = Matcher(a.embed(shared, party="A", no_key=True), b.embed(shared, party="B", no_key=True))
+    # the own ids (keep_ids): the linkage is scored against a truth of ids below
+    ba = a.embed(shared, party="A", no_key=True, keep_ids=True)
+    bb = b.embed(shared, party="B", no_key=True, keep_ids=True)
+    m = Matcher(ba, bb)
     assert (m.size_a, m.size_b, m.ed) == (600, b.size, 2)  # ed auto: thresholds for its bound
     counts = {}
     for rule in ["ranked", "all", "greedy", "nearest"]:
@@ -57,7 +60,7 @@ def test_columns_from_list_pandas_and_pyarrow_give_the_same_batch():
     ]:
         o = DataOwner(column, ids=id_column, budget=1, seed=9)
         shared = gramlink.merge_bases(o.mine(epsilon=0.5), o.mine(epsilon=0.5), epsilon=0.5)
-        made.append(o.embed(shared, no_key=True))
+        made.append(o.embed(shared, no_key=True, keep_ids=True))  # pseudonyms would differ by design
     assert all(m == made[0] for m in made[1:])
 
 
@@ -68,7 +71,7 @@ def test_vectors_thresholds_report_and_json_batches():
     assert len(v) == 4 and len({len(r) for r in v}) == 1
     assert len(o.thresholds(shared)) == 4 and o.thresholds(shared, ed=2) > o.thresholds(shared, ed=1)
     assert o.normalization_report()["kept"] == 4
-    text = o.embed(shared, binary=False, no_key=True)
+    text = o.embed(shared, binary=False, no_key=True, keep_ids=True)
     assert isinstance(text, str) and '"gramlink/vector-batch"' in text
     assert Matcher(text, o.embed(shared, party="B", no_key=True)).link().a_ids[:2] == ["1", "2"]
     assert gramlink.defaults()["presets"]["paper"]["rule"] == "all"
@@ -128,7 +131,8 @@ def test_mismatched_bases_truncated_and_keyed_batches_are_refused(cities):
     fixed = {"ed": 1}
     keyed = Matcher(a.embed(sa, key=key, thresholds=fixed), b.embed(sa, party="B", key=key)).link()
     plain = Matcher(a.embed(sa, thresholds=fixed, no_key=True), batch_b).link()
-    assert (keyed.a_ids, keyed.b_ids) == (plain.a_ids, plain.b_ids)
+    # the same rows (each embed draws fresh pseudonyms: the ids differ)
+    assert (list(keyed.a), list(keyed.b)) == (list(plain.a), list(plain.b))
     with pytest.raises(GramlinkError) as e:
         a.embed(sa, key="xyz")
     assert e.value.code == "INVALID_KEY"
@@ -146,3 +150,33 @@ def test_errors_pickle_with_their_code():
 
     e = pickle.loads(pickle.dumps(GramlinkError("bad", "INVALID_MESSAGE")))
     assert (e.code, e.message, str(e)) == ("INVALID_MESSAGE", "bad", "[INVALID_MESSAGE] bad")
+
+
+def test_ids_are_pseudonyms_unless_kept_and_unmap_gives_them_back():
+    a = DataOwner(["Smith", "Jones", "Brown"], budget=1, seed=3)
+    b = DataOwner.read(b"id,name\n=7,SMYTH\n8,BROWNE\n", column="name", id_column="id", budget=1, seed=4)
+    shared = gramlink.merge_bases(a.mine(epsilon=1), b.mine(epsilon=1), epsilon=1)
+    assert a.id_map_csv() is None  # no embed yet
+    import json
+
+    assert json.loads(a.embed(shared, binary=False, no_key=True, keep_ids=True))["ids"] == ["1", "2", "3"]
+    assert a.id_map_csv() is None  # ids kept: no map
+    sent = json.loads(a.embed(shared, binary=False, no_key=True))["ids"]
+    assert all(len(p) == 32 and int(p, 16) >= 0 for p in sent)
+    map_a = a.id_map_csv()
+    assert map_a.splitlines() == ["pseudonym,id"] + [f"{p},{i + 1}" for i, p in enumerate(sent)]
+    sent_b = json.loads(b.embed(shared, party="B", binary=False, no_key=True))["ids"]
+    pairs = f"a_id,b_id,distance\n{sent[0]},{sent_b[0]},0.5\n{sent[2]},{sent_b[1]},0.25\n"
+    # ids a spreadsheet would run are escaped, as the matcher escapes the ids it writes
+    assert gramlink.unmap(pairs, map_a, b.id_map_csv()) == "a_id,b_id,distance\n1,'=7,0.5\n3,8,0.25\n"
+    assert gramlink.unmap(pairs.encode(), a_map=map_a).splitlines()[2] == f"3,{sent_b[1]},0.25"
+    for make, code in [
+        (lambda: gramlink.unmap(pairs), "INVALID_PARAMETER"),
+        (lambda: gramlink.unmap(pairs, b.id_map_csv()), "INVALID_FORMAT"),  # another owner's map
+        (lambda: gramlink.unmap(pairs, "a,b\n"), "INVALID_FORMAT"),
+        (lambda: gramlink.unmap(42, map_a), "INVALID_PARAMETER"),
+        (lambda: DataOwner.read(b"name\nSMITH\n", column="name", id_column="name"), "ID_IS_LINKED_COLUMN"),
+    ]:
+        with pytest.raises(GramlinkError) as e:
+            make()
+        assert e.value.code == code, str(e.value)

@@ -37,6 +37,7 @@ use crate::mine::MineOptions;
 use crate::padding::Padding;
 use crate::progress::Progress;
 use crate::protocol::Party;
+use crate::pseudonym::{Embedded, IdPolicy};
 use crate::threshold::ThresholdMode;
 
 /// The tree depth of a space's miner: public, as in the one-string configuration.
@@ -256,15 +257,18 @@ impl RecordOwner {
     /// needed for keyed fields; with `rotate` it also applies the keyed
     /// transform to every embedded field's vectors ([`crate::keyed`]), which
     /// hides their coordinates' grams from the matcher but also the q-gram
-    /// bound (levels then use the Euclidean bound alone).
+    /// bound (levels then use the Euclidean bound alone). The batch carries the
+    /// ids of `ids` ([`crate::pseudonym`]: random pseudonyms, the map back
+    /// beside the batch, unless [`IdPolicy::Keep`]).
     pub fn embed(
         &self,
         shared: &SharedBases,
         party: Party,
         key: Option<&Key>,
         rotate: bool,
+        ids: IdPolicy,
         progress: &mut dyn Progress,
-    ) -> Result<RecordBatch, Error> {
+    ) -> Result<Embedded<RecordBatch>, Error> {
         if rotate && key.is_none() {
             return Err(Error::InvalidKey("the keyed transform needs the parties' shared key".into()));
         }
@@ -320,10 +324,11 @@ impl RecordOwner {
             fields.push((f.name.clone(), data));
         }
         let spent = spaces.iter().map(|s| (s.name.clone(), s.epsilon)).collect();
+        let (ids, id_map) = ids.apply(&self.table.ids)?;
         let batch = RecordBatch {
             party,
             schema: fp,
-            ids: self.table.ids.clone(),
+            ids,
             epsilon: spent,
             private: self.is_private() && shared.private,
             keyed: rotation.is_some(),
@@ -331,7 +336,7 @@ impl RecordOwner {
             fields,
         };
         batch.validate(&self.schema)?;
-        Ok(batch)
+        Ok(Embedded { batch, id_map })
     }
 
     /// The edit distances A computes thresholds for on field `i`: its levels

@@ -206,6 +206,12 @@ impl Schema {
             if !names.insert(f.name.as_str()) {
                 return Err(bad(format!("two fields are named {:?}", f.name)));
             }
+            // ids leave the party with the batch (as pseudonyms by default, but
+            // --keep-ids sends them): a field's column as id would send its values
+            // in the clear, whatever the field's kind (even suppress)
+            if let Some(id) = self.id.as_ref().filter(|id| f.columns().contains(id)) {
+                return Err(InputError::IdIsLinkedColumn { column: id.clone() }.into());
+            }
         }
         if self.fields.iter().all(|f| f.kind() == Some(Kind::Suppress)) {
             return Err(bad("every field is suppressed: nothing is compared".into()));

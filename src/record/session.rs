@@ -9,6 +9,7 @@ use crate::error::Error;
 use crate::keyed::Key;
 use crate::progress::Progress;
 use crate::protocol::Party;
+use crate::pseudonym::IdPolicy;
 use std::collections::BTreeMap;
 
 /// What a run made.
@@ -44,9 +45,10 @@ pub fn run(
     lap("mine B", &mut timings);
     let shared = merge(&na, &nb, a.schema())?;
     lap("merge", &mut timings);
-    let va = a.embed(&shared, Party::A, key, rotate, progress)?;
+    // one machine: nothing leaves it, the pairs name the owners' ids
+    let va = a.embed(&shared, Party::A, key, rotate, IdPolicy::Keep, progress)?.batch;
     lap("embed A", &mut timings);
-    let vb = b.embed(&shared, Party::B, key, rotate, progress)?;
+    let vb = b.embed(&shared, Party::B, key, rotate, IdPolicy::Keep, progress)?.batch;
     lap("embed B", &mut timings);
     let matcher = RecordMatcher::new(a.schema().clone(), va, vb)?;
     let linkage = matcher.link()?;

@@ -244,7 +244,8 @@ fn batch(records: &[String], shared: &SharedBase, o: &AttackOptions, key: Option
         Randomness::seeded(o.seed),
     )?;
     let options = EmbedOptions { key: key.cloned(), ..EmbedOptions::new(Party::A, &o.config) };
-    owner.embed(shared, &options, &mut crate::progress::NoProgress)
+    // pseudonyms, as the protocol sends them: the attacks judge rows, not ids
+    Ok(owner.embed(shared, &options, &mut crate::progress::NoProgress)?.batch)
 }
 
 /// The decoder's reconstruction on a batch as C receives it: gram counts read

@@ -9,6 +9,7 @@
 //! | `owner.mine(options, onProgress)` | `party::DataOwner::mine` |
 //! | `DataOwner.mergeBases(a, b, options)`, `fingerprint(base)` | `party::merge_bases` |
 //! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}` |
+//! | `owner.idMapCsv()` (`DataOwner`, `RecordOwner`), `unmapPairs(pairs, aMap, bMap)` | `pseudonym::{IdMap, unmap_pairs}` |
 //! | `new Matcher(batchA, batchB)`, `matcher.match(options)`, `matcher.matchResult(options)` | `matcher::Matcher` |
 //! | `new RecordOwner(csv, schema, options)`, `owner.mine()`, `RecordOwner.mergeBases(a, b, schema)`, `owner.embed(shared, options)` | `record::RecordOwner`, `record::merge`, `record::messages` |
 //! | `new RecordMatcher(schema, batchA, batchB)`, `matcher.link({upper, lower})`, `matcher.pairsCsv(…)` | `record::RecordMatcher::{score, decide}`, `record::export::pairs_csv` |
@@ -20,6 +21,7 @@ mod batch;
 mod defaults;
 mod errors;
 mod heap;
+mod ids;
 mod kuzu;
 mod matcher;
 mod owner;
@@ -30,6 +32,7 @@ mod scenario;
 mod twin;
 
 pub use defaults::{batch_info, defaults, normalize, peek_input};
+pub use ids::unmap_pairs;
 pub use kuzu::{kuzu_block_model, kuzu_decide, kuzu_keygen, KuzuOwner};
 pub use matcher::Matcher;
 pub use owner::{fingerprint, keygen, DataOwner};

@@ -74,7 +74,8 @@ pub(super) struct InputOptions {
 /// `Uint8Array` form; `key` (64 hex digits, `keygen()`) or `passphrase` (at least 8
 /// characters) applies the keyed transform, shared with the other party out of band;
 /// without either, `noKey: true` must say that unkeyed vectors may leave
-/// ([`crate::party::require_key`]).
+/// ([`crate::party::require_key`]); `keepIds: true` sends the owner's own ids
+/// instead of random pseudonyms ([`crate::pseudonym::IdPolicy`]).
 /// Read by hand ([`EmbedJsOptions::read`]: small in wasm); serialized for `defaults()`.
 #[derive(Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -85,6 +86,7 @@ pub(super) struct EmbedJsOptions {
     pub(super) key: Option<String>,
     pub(super) passphrase: Option<String>,
     pub(super) no_key: bool,
+    pub(super) keep_ids: bool,
 }
 
 /// What KEY_REQUIRED tells a JS caller to do.
@@ -117,6 +119,11 @@ impl InputOptions {
     }
 }
 
+/// A boolean option.
+pub(super) fn bool_arg(x: &JsValue, what: &str) -> Result<bool, JsValue> {
+    x.as_bool().ok_or_else(|| invalid(format!("{what} must be true or false, got {}", type_name(x))))
+}
+
 /// A seed: a whole number a JS double holds exactly.
 pub(super) fn seed_arg(x: &JsValue) -> Result<u64, JsValue> {
     match x.as_f64() {
@@ -128,9 +135,11 @@ pub(super) fn seed_arg(x: &JsValue) -> Result<u64, JsValue> {
 impl EmbedJsOptions {
     fn read(v: JsValue) -> Result<EmbedJsOptions, JsValue> {
         let mut o = EmbedJsOptions::default();
-        for (key, x) in
-            option_entries(&v, "embed options", &["binary", "key", "noKey", "party", "passphrase", "thresholds"])?
-        {
+        for (key, x) in option_entries(
+            &v,
+            "embed options",
+            &["binary", "keepIds", "key", "noKey", "party", "passphrase", "thresholds"],
+        )? {
             if x.is_null() {
                 continue;
             }
@@ -149,10 +158,8 @@ impl EmbedJsOptions {
                 }
                 "key" => o.key = Some(text()?),
                 "passphrase" => o.passphrase = Some(text()?),
-                "noKey" => {
-                    o.no_key =
-                        x.as_bool().ok_or_else(|| invalid("embed options: noKey must be true or false".into()))?
-                }
+                "noKey" => o.no_key = bool_arg(&x, "embed options: noKey")?,
+                "keepIds" => o.keep_ids = bool_arg(&x, "embed options: keepIds")?,
                 _ => o.thresholds = Some(options_over(x, "embed options: thresholds", &ThresholdOptions::default())?),
             }
         }
@@ -176,6 +183,7 @@ impl EmbedJsOptions {
             o.thresholds = Some(t);
         }
         o.key = key;
+        o.ids = crate::pseudonym::IdPolicy::keep_if(self.keep_ids);
         Ok(o)
     }
 }
@@ -184,6 +192,8 @@ impl EmbedJsOptions {
 #[wasm_bindgen]
 pub struct DataOwner {
     owner: party::DataOwner,
+    /// The map of the last `embed`'s pseudonyms (none: no embed yet, or ids kept).
+    id_map: Option<crate::pseudonym::IdMap>,
 }
 
 fn build(raw: Vec<RawRecord>, opts: JsValue) -> Result<DataOwner, JsValue> {
@@ -191,7 +201,7 @@ fn build(raw: Vec<RawRecord>, opts: JsValue) -> Result<DataOwner, JsValue> {
     let alphabet = Alphabet::parse(o.alphabet.as_deref().unwrap_or("letters"))?;
     let budget = Epsilon::new(o.budget.unwrap_or(Config::default().mine.epsilon))?;
     let rng = Randomness::from_seed_option(o.seed)?;
-    Ok(DataOwner { owner: party::DataOwner::from_raw(raw, &alphabet, budget, rng)? })
+    Ok(DataOwner { owner: party::DataOwner::from_raw(raw, &alphabet, budget, rng)?, id_map: None })
 }
 
 /// The strings of a JS array, or an error naming the first element that is not one.
@@ -309,9 +319,11 @@ impl DataOwner {
     /// vector-batch message: JSON text, or a `Uint8Array` with `binary: true`.
     /// Options: `{party: "A" | "B" = "A", thresholds: {ed, mode} (party A's
     /// default: the default configuration's, sound for ed 1; B none unless
-    /// given), binary = false, key | passphrase | noKey: true}`: unkeyed only with `noKey`.
+    /// given), binary = false, key | passphrase | noKey: true, keepIds = false}`:
+    /// unkeyed only with `noKey`. The batch carries random pseudonyms unless
+    /// `keepIds`; the map back is then `idMapCsv()` (until the next embed).
     pub fn embed(
-        &self,
+        &mut self,
         shared_base: JsValue,
         options: JsValue,
         on_progress: Option<js_sys::Function>,
@@ -321,8 +333,20 @@ impl DataOwner {
         let base = self::shared_base(&shared_base)?;
         let core = o.core(base.fingerprint())?;
         check_batch_size(&self.owner, base.len(), core.key.is_some(), binary)?;
-        let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&base, &core, p))?;
-        Ok(if binary { super::batch::binary_batch(&batch)?.into() } else { JsValue::from_str(&batch.to_json()) })
+        let embedded = with_progress(on_progress.as_ref(), |p| self.owner.embed(&base, &core, p))?;
+        let batch = embedded.batch;
+        let out = if binary { super::batch::binary_batch(&batch)?.into() } else { JsValue::from_str(&batch.to_json()) };
+        self.id_map = embedded.id_map;
+        Ok(out)
+    }
+
+    /// The map of the last `embed`'s pseudonyms to this owner's ids, as CSV
+    /// (`pseudonym,id`): keep it, never send it; `unmapPairs` maps the
+    /// matcher's pairs back with it. `undefined` before an embed or after one
+    /// with `keepIds`.
+    #[wasm_bindgen(js_name = idMapCsv)]
+    pub fn id_map_csv(&self) -> Result<Option<String>, JsValue> {
+        super::ids::map_csv(self.id_map.as_ref())
     }
 
     /// The records' vectors over the shared base, row-major (`size` rows of the

@@ -50,6 +50,8 @@ fn batch_arg(v: &JsValue, what: &str) -> Result<RecordBatch, JsValue> {
 #[wasm_bindgen]
 pub struct RecordOwner {
     owner: crate::record::RecordOwner,
+    /// The map of the last `embed`'s pseudonyms (none: no embed yet, or ids kept).
+    id_map: Option<crate::pseudonym::IdMap>,
 }
 
 #[wasm_bindgen]
@@ -67,7 +69,7 @@ impl RecordOwner {
         }
         let rng = Randomness::from_seed_option(seed)?;
         let bytes = text_or_bytes(&csv, "the records")?;
-        Ok(RecordOwner { owner: crate::record::RecordOwner::read(&bytes, schema, "the records", rng)? })
+        Ok(RecordOwner { owner: crate::record::RecordOwner::read(&bytes, schema, "the records", rng)?, id_map: None })
     }
 
     #[wasm_bindgen(getter)]
@@ -130,17 +132,19 @@ impl RecordOwner {
     /// The party's record batch (binary) over the shared bases. `options`:
     /// `{party: "A" | "B", key: hex (the parties' shared key: it hashes the keyed
     /// fields and rotates every embedded field's vectors), noKey: boolean (export
-    /// unkeyed vectors anyway)}`. Without `key` or `noKey: true`, a schema that
+    /// unkeyed vectors anyway), keepIds: boolean (send the own ids instead of
+    /// random pseudonyms)}`. Without `key` or `noKey: true`, a schema that
     /// embeds a field is refused (`KEY_REQUIRED`, the core's export policy).
+    /// The map back from the pseudonyms is then `idMapCsv()`.
     pub fn embed(
-        &self,
+        &mut self,
         shared: JsValue,
         options: JsValue,
         on_progress: Option<js_sys::Function>,
     ) -> Result<js_sys::Uint8Array, JsValue> {
         let shared = read_shared_bases(&string_arg(&shared, "the shared bases")?, self.owner.schema())?;
-        let (mut party, mut key, mut no_key) = (Party::A, None, false);
-        for (name, x) in option_entries(&options, "embed options", &["party", "key", "noKey"])? {
+        let (mut party, mut key, mut no_key, mut keep_ids) = (Party::A, None, false, false);
+        for (name, x) in option_entries(&options, "embed options", &["party", "key", "noKey", "keepIds"])? {
             if x.is_null() {
                 continue;
             }
@@ -153,15 +157,26 @@ impl RecordOwner {
                     }
                 }
                 "key" => key = Some(Key::from_hex(&string_arg(&x, "embed options: key")?)?),
-                _ => {
-                    no_key = x.as_bool().ok_or_else(|| invalid("embed options: noKey must be true or false".into()))?
-                }
+                "noKey" => no_key = super::owner::bool_arg(&x, "embed options: noKey")?,
+                _ => keep_ids = super::owner::bool_arg(&x, "embed options: keepIds")?,
             }
         }
         let rotate =
             crate::record::owner::export_rotation(self.owner.schema(), key.as_ref(), no_key, super::owner::KEY_REMEDY)?;
-        let batch = with_progress(on_progress.as_ref(), |p| self.owner.embed(&shared, party, key.as_ref(), rotate, p))?;
-        Ok(js_sys::Uint8Array::from(&batch.write()[..]))
+        let ids = crate::pseudonym::IdPolicy::keep_if(keep_ids);
+        let embedded =
+            with_progress(on_progress.as_ref(), |p| self.owner.embed(&shared, party, key.as_ref(), rotate, ids, p))?;
+        let out = js_sys::Uint8Array::from(&embedded.batch.write()[..]);
+        self.id_map = embedded.id_map;
+        Ok(out)
+    }
+
+    /// The map of the last `embed`'s pseudonyms to this owner's ids, as CSV
+    /// (`pseudonym,id`; `unmapPairs`). `undefined` before an embed or after
+    /// one with `keepIds`.
+    #[wasm_bindgen(js_name = idMapCsv)]
+    pub fn id_map_csv(&self) -> Result<Option<String>, JsValue> {
+        super::ids::map_csv(self.id_map.as_ref())
     }
 }
 

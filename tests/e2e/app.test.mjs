@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { start, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
+// the owners map the matcher's pairs back with the core's unmap, as a user's script would
+import { unmapPairs } from '../../pkg/node/gramlink.js';
 
 let h;
 before(async () => {
@@ -89,7 +91,19 @@ test('two data owners exchange files through the owner page; the matcher links t
   await pb.waitForFunction(() => document.querySelector('#key').value.length === 64);
   const batchA = await downloadFrom(pa, '#embed', path.join(h.dir, 'a.vectors.bin'));
   const batchB = await downloadFrom(pb, '#embed', path.join(h.dir, 'b.vectors.bin'));
-  assert.match(await text(pa, '#embed-out'), /1,000 records.*, keyed\./);
+  assert.match(await text(pa, '#embed-out'), /1,000 records.*, keyed, ids replaced by random codes\./);
+  // the batch carries random codes: each owner downloads its map back to its ids, beside the batch
+  assert.match(await text(pa, '#id-map-hint'), /random codes.*never send it.*your own ids/);
+  const mapA = readFileSync(await downloadFrom(pa, '#download-ids', path.join(h.dir, 'a.ids.csv')), 'utf8');
+  const mapB = readFileSync(await downloadFrom(pb, '#download-ids', path.join(h.dir, 'b.ids.csv')), 'utf8');
+  assert.equal(mapA.split('\n')[0], 'pseudonym,id');
+  assert.equal(mapA.trim().split('\n').length, 1 + fx.n);
+  // "keep my own ids" (Advanced): the batch carries the own ids, and no map is offered
+  await pa.check('#keep-ids');
+  await downloadFrom(pa, '#embed', path.join(h.dir, 'a-own-ids.vectors.bin'));
+  assert.match(await text(pa, '#embed-out'), /, with your own ids\./);
+  assert.equal(await pa.locator('#id-map').isHidden(), true);
+  await pa.uncheck('#keep-ids');
 
   // processing files made no network request (downloads are local blob: URLs)
   const network = requests.filter((r) => !/ blob:/.test(r));
@@ -129,8 +143,10 @@ test('two data owners exchange files through the owner page; the matcher links t
   assert.ok(firstDesc >= firstAsc);
   assert.equal(await pm.locator('#pairs tbody tr').count(), Math.min(50, count));
   await screenshots(pm, 'matcher');
-  // the CSV: most links are the true pairs (A i ↔ B i)
-  const csv = readFileSync(await downloadFrom(pm, '#download', path.join(h.dir, 'pairs.csv')), 'utf8').trim().split('\n');
+  // the CSV names pseudonyms; mapped back with both owners' maps, most links are the true pairs (A i ↔ B i)
+  const sent = readFileSync(await downloadFrom(pm, '#download', path.join(h.dir, 'pairs.csv')), 'utf8');
+  assert.match(sent.split('\n')[1], /^[0-9a-f]{32},[0-9a-f]{32},/, 'the matcher sees random codes');
+  const csv = unmapPairs(sent, mapA, mapB).trim().split('\n');
   assert.equal(csv[0], 'a_id,b_id,distance');
   const truth = csv.slice(1).filter((l) => l.split(',')[0].slice(1) === l.split(',')[1].slice(1)).length;
   console.log(`# CITIES: ${truth} of ${csv.length - 1} linked pairs are true pairs (of ${fx.n})`);

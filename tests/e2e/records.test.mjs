@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { start, open, downloadFrom, screenshots, root, audit, serious, LAPTOP } from './harness.mjs';
+// the owners map the matcher's pairs back with the core's unmap, as a user's script would
+import { unmapPairs } from '../../pkg/node/gramlink.js';
 
 let h;
 before(async () => {
@@ -101,6 +103,11 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   assert.match(await pb.locator('#embed-warning').textContent(), /records-b\.glrb is [\d.]+ MB \([\d,]+ bytes\)/);
   const batchB = await downloadFrom(pb, '#embed-warning button.download-anyway', path.join(h.dir, 'b.glrb'));
   assert.equal(await pb.locator('#embed-warning .warning').count(), 0);
+  // the batches carry random codes: each owner keeps the map back to its record ids
+  assert.match(await pa.locator('#status').textContent(), /ids replaced by random codes/);
+  const mapA = readFileSync(await downloadFrom(pa, '#download-ids', path.join(h.dir, 'a.ids.csv')), 'utf8');
+  const mapB = readFileSync(await downloadFrom(pb, '#download-ids', path.join(h.dir, 'b.ids.csv')), 'utf8');
+  assert.match(mapA.split('\n')[1], /^[0-9a-f]{32},rec-\d+-org$/);
 
   // the matcher: batches swapped are refused, then linked the right way round
   await pm.setInputFiles('#schema', schema);
@@ -132,12 +139,14 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   await pm.click('#tab-P');
   await pm.locator('#pairs button.review', { hasText: 'Accept' }).first().click();
   await pm.waitForFunction(() => /1 possible matches accepted/.test(document.querySelector('#summary').textContent));
-  const csv = readFileSync(await downloadFrom(pm, '#export', path.join(h.dir, 'pairs.csv')), 'utf8').trim().split('\n');
+  const sent = readFileSync(await downloadFrom(pm, '#export', path.join(h.dir, 'pairs.csv')), 'utf8');
+  assert.ok(!sent.includes('rec-'), 'the matcher never saw a record id');
+  const csv = unmapPairs(sent, mapA, mapB).trim().split('\n');
   assert.match(csv[0], /^a_id,b_id,class,weight,probability,swapped,review,given_name/);
   assert.equal(csv.filter((l) => l.includes(',accepted,')).length, 1);
   const truth = new Set(readFileSync(febrl('dataset1-truth.csv'), 'utf8').trim().split('\n').slice(1));
   const m = csv.slice(1).filter((l) => l.split(',')[2] === 'M');
-  assert.ok(m.every((l) => truth.has(l.split(',').slice(0, 2).join(','))), 'every match above a high threshold is true');
+  assert.ok(m.length > 0 && m.every((l) => truth.has(l.split(',').slice(0, 2).join(','))), 'every match above a high threshold is true');
   for (const p of [pa, pb, pm]) assert.deepEqual(p.errors, []);
 });
 

@@ -18,7 +18,7 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>gramlink in a page</ti
 <script type="module">
   const report = (r) => fetch('/result', { method: 'POST', body: JSON.stringify(r) });
   try {
-    const { default: init, DataOwner, Matcher } = await import('gramlink');
+    const { default: init, DataOwner, Matcher, unmapPairs } = await import('gramlink');
     await init();
     const cities = (await (await fetch('/cities.txt')).text()).split('\\n').filter((s) => s).slice(0, 1500);
     const corrupted = cities.map((s) => s.length > 4 ? s.slice(0, 2) + s.slice(3) : s + 'X');
@@ -29,8 +29,11 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>gramlink in a page</ti
     const va = a.embed(shared, { party: 'A', binary: true, noKey: true });
     const vb = b.embed(shared, { party: 'B', binary: true, noKey: true });
     const out = new Matcher(va, vb).match();
+    // the batches carry pseudonyms: each owner's map gives its ids back
+    const sent = 'a_id,b_id\\n' + out.aIds.map((x, i) => x + ',' + out.bIds[i] + '\\n').join('');
+    const own = unmapPairs(sent, a.idMapCsv(), b.idMapCsv()).trim().split('\\n').slice(1).map((l) => l.split(','));
     let same = 0;
-    for (let i = 0; i < out.count; i++) if (out.aIds[i] === out.bIds[i]) same++;
+    for (const [x, y] of own) if (x === y) same++;
     let code = null;
     // a party that mined another base: its batch is refused by fingerprint
     const c = new DataOwner(corrupted, { budget: 1 });

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DataOwner, Matcher, RecordReader, defaults, fingerprint, runScenario } from 'gramlink';
+import { DataOwner, Matcher, RecordReader, defaults, fingerprint, runScenario, unmapPairs } from 'gramlink';
 
 const cities = readFileSync(new URL('./cities.txt', import.meta.url), 'utf8').split('\n').filter((s) => s.length > 0);
 
@@ -55,6 +55,15 @@ function expectCode(fn, code) {
 
 const MINE = { miner: 'fpm', epsilon: 1, k: 75 };
 
+// The matcher's pairs (of pseudonyms) mapped back to both owners' ids with their maps,
+// through the core's unmap: { aIds, bIds } of the owners' own ids
+function ownIds(out, a, b) {
+  const pairs = 'a_id,b_id\n' + out.aIds.map((x, i) => `${x},${out.bIds[i]}\n`).join('');
+  const rows = unmapPairs(pairs, a.idMapCsv(), b.idMapCsv()).trim().split('\n').slice(1).map((l) => l.split(','));
+  assert.equal(rows.length, out.count);
+  return { aIds: rows.map((r) => r[0]), bIds: rows.map((r) => r[1]) };
+}
+
 test('two data owners link CITIES with a corrupted copy', () => {
   assert.ok(cities.length === 5000 && cities.some((s) => /[^\x00-\x7f]/.test(s)), 'CITIES with non-ASCII names');
   const a = new DataOwner(cities, { budget: 1 });
@@ -89,25 +98,35 @@ test('two data owners link CITIES with a corrupted copy', () => {
   const th = a.thresholds(shared, 1, 'sound');
   assert.ok(th instanceof Float64Array && th.length === cities.length);
 
+  // the batches carry random pseudonyms; each owner keeps its map (never sent)
+  const mapA = a.idMapCsv();
+  assert.equal(mapA.split('\n')[0], 'pseudonym,id');
+  assert.equal(mapA.trim().split('\n').length, 1 + cities.length);
+  assert.equal(mapA.split('\n')[1].split(',')[1], '1', 'in record order, to the own ids');
+  assert.ok(JSON.parse(batchA).ids.every((id) => /^[0-9a-f]{32}$/.test(id)), 'no row number sent as id');
+
   const m = new Matcher(batchA, batchB);
   assert.equal(m.fingerprint, fp);
   assert.equal(vectors.length, a.size * m.dim);
   assert.ok(m.dim > 750, `the default base has the public 2-grams: dimension ${m.dim}`);
-  const ranked = m.match();
-  assert.equal(ranked.rule, 'ranked', 'the default rule');
-  assert.equal(new Set(ranked.aIds).size, ranked.count);
-  assert.equal(new Set(ranked.bIds).size, ranked.count);
+  const ranked = ownIds(m.match(), a, b);
+  assert.equal(m.match().rule, 'ranked', 'the default rule');
+  assert.match(m.match().aIds[0], /^[0-9a-f]{32}$/, 'the matcher sees pseudonyms');
+  assert.equal(new Set(ranked.aIds).size, ranked.aIds.length);
+  assert.equal(new Set(ranked.bIds).size, ranked.aIds.length);
   const r = m.match({ rule: 'all' });
   assert.equal(r.rule, 'all', 'one spelling: options and results');
   assert.ok(r.a instanceof Uint32Array && r.b instanceof Uint32Array && r.distances instanceof Float64Array);
   assert.ok(r.count > 0 && r.a.length === r.count && r.aIds.length === r.count && r.candidates >= r.count);
   // every record B holds unchanged (distance 0) is linked to it
-  const linked = new Set(r.aIds.map((x, i) => `${x}:${r.bIds[i]}`));
+  const own = ownIds(r, a, b);
+  const linked = new Set(own.aIds.map((x, i) => `${x}:${own.bIds[i]}`));
   for (let i = 0; i < cities.length; i += 4) {
     assert.ok(linked.has(`${i + 1}:${i + 1}`), `unchanged ${cities[i]} not linked`);
   }
-  const one = m.match({ rule: 'greedy' });
-  assert.equal(one.rule, 'greedy');
+  const sent = m.match({ rule: 'greedy' });
+  assert.equal(sent.rule, 'greedy');
+  const one = { ...ownIds(sent, a, b), count: sent.count };
   assert.equal(new Set(one.aIds).size, one.count);
   assert.equal(new Set(one.bIds).size, one.count);
   const correct = one.aIds.filter((x, i) => x === one.bIds[i]).length;
@@ -119,7 +138,7 @@ test('two data owners link CITIES with a corrupted copy', () => {
   assert.equal(message.rule, 'greedy');
   assert.equal(message.pairs.length, one.count);
   const rankedCorrect = ranked.aIds.filter((x, i) => x === ranked.bIds[i]).length;
-  console.log(`# CITIES ranked: ${ranked.count} pairs, precision ${(rankedCorrect / ranked.count).toFixed(3)}, recall ${(rankedCorrect / cities.length).toFixed(3)}`);
+  console.log(`# CITIES ranked: ${ranked.aIds.length} pairs, precision ${(rankedCorrect / ranked.aIds.length).toFixed(3)}, recall ${(rankedCorrect / cities.length).toFixed(3)}`);
   assert.ok(rankedCorrect / cities.length > 0.25, `ranked recall ${rankedCorrect / cities.length}`);
   expectCode(() => m.match({ rule: 'bogus' }), 'INVALID_PARAMETER');
   expectCode(() => m.match({ oneToOne: true }), 'INVALID_PARAMETER'); // the older spelling is gone
@@ -136,6 +155,39 @@ test('two data owners link CITIES with a corrupted copy', () => {
   expectCode(() => a.mine(MINE), 'BUDGET_EXCEEDED');
   expectCode(() => a.mine({ epsilon: 0.001 }), 'BUDGET_EXCEEDED');
   a.free(); b.free(); c.free(); m.free();
+});
+
+test('ids: pseudonyms by default, the own ids with keepIds, and unmapPairs maps pairs back', () => {
+  const a = new DataOwner(['SMITH', 'JONES', 'BROWN'], { budget: 1, seed: 3 });
+  const b = DataOwner.fromBytes(new TextEncoder().encode('id,name\n=7,SMYTH\n8,BROWNE\n'), { column: 'name', idColumn: 'id' }, { budget: 1, seed: 4 });
+  const shared = DataOwner.mergeBases(a.mine({ epsilon: 1 }), b.mine({ epsilon: 1 }), { epsilon: 1 });
+  assert.equal(a.idMapCsv(), undefined, 'no map before an embed');
+  const kept = JSON.parse(a.embed(shared, { noKey: true, keepIds: true }));
+  assert.deepEqual(kept.ids, ['1', '2', '3']);
+  assert.equal(a.idMapCsv(), undefined, 'no map when the ids are kept');
+  const first = JSON.parse(a.embed(shared, { noKey: true }));
+  const second = JSON.parse(a.embed(shared, { noKey: true }));
+  assert.ok(second.ids.every((p, i) => /^[0-9a-f]{32}$/.test(p) && p !== first.ids[i]), 'fresh pseudonyms each embed');
+  const mapA = a.idMapCsv();
+  assert.deepEqual(mapA.trim().split('\n'), ['pseudonym,id', ...second.ids.map((p, i) => `${p},${i + 1}`)], 'the last embed\'s map');
+  const batchB = JSON.parse(b.embed(shared, { party: 'B', noKey: true }));
+  const mapB = b.idMapCsv();
+  // a pairs file of the matcher (its columns after the ids are kept); an id a
+  // spreadsheet would run is escaped, as the matcher escapes the ids it writes
+  const pairs = `a_id,b_id,distance\n${second.ids[0]},${batchB.ids[0]},0.5\n${second.ids[2]},${batchB.ids[1]},0.25\n`;
+  assert.equal(unmapPairs(pairs, mapA, mapB), "a_id,b_id,distance\n1,'=7,0.5\n3,8,0.25\n");
+  assert.equal(unmapPairs(new TextEncoder().encode(pairs), mapA, null), `a_id,b_id,distance\n1,${batchB.ids[0]},0.5\n3,${batchB.ids[1]},0.25\n`);
+  assert.equal(unmapPairs(pairs, undefined, mapB).split('\n')[2], `${second.ids[2]},8,0.25`);
+  expectCode(() => unmapPairs(pairs), 'INVALID_PARAMETER');
+  expectCode(() => unmapPairs(pairs, mapB, null), 'INVALID_FORMAT'); // another owner's map
+  expectCode(() => unmapPairs('x,y\n1,2\n', mapA, null), 'INVALID_FORMAT');
+  expectCode(() => unmapPairs(pairs, 42, null), 'INVALID_PARAMETER');
+  expectCode(() => unmapPairs(pairs, 'a,b\n', null), 'INVALID_FORMAT');
+  expectCode(() => a.embed(shared, { noKey: true, keepIds: 'yes' }), 'INVALID_PARAMETER');
+  expectCode(() => a.embed(shared, { noKey: true, keepID: true }), 'INVALID_PARAMETER');
+  // an id column that is the linked column would send the records as ids
+  expectCode(() => DataOwner.fromBytes(new TextEncoder().encode('name\nSMITH\n'), { column: 'name', idColumn: 'name' }), 'ID_IS_LINKED_COLUMN');
+  a.free(); b.free();
 });
 
 test('a data owner reads a file\'s bytes through the core\'s reader', () => {

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { RecordOwner, RecordMatcher, keygen } from 'gramlink';
+import { RecordOwner, RecordMatcher, keygen, unmapPairs } from 'gramlink';
 
 const file = (name) => readFileSync(new URL(`./febrl-${name}`, import.meta.url), 'utf8');
 const truth = new Set(file('dataset1-truth.csv').trim().split('\n').slice(1).map((l) => l.trim()));
@@ -46,13 +46,18 @@ function link({ keyed = false } = {}) {
 }
 
 test('FEBRL 1 links at F1 >= 0.99 with the proposed thresholds, every pair with its levels (keyed, the default)', () => {
-  const { m } = link({ keyed: true });
+  const { a, b, m } = link({ keyed: true });
   assert.equal(m.private, true);
   const out = m.link();
   const { pairs } = out;
+  // the batches carry random pseudonyms: the matcher's pairs name no record id
+  assert.ok([...pairs.aIds, ...pairs.bIds].every((id) => /^[0-9a-f]{32}$/.test(id)), 'pseudonyms, not rec_id');
+  // each owner's map gives the pairs of its own ids back (the pairs file's other columns kept)
+  const own = unmapPairs(m.pairsCsv(), a.idMapCsv(), b.idMapCsv()).trim().split('\n').slice(1).map((l) => l.split(','));
+  assert.equal(own.length, pairs.classes.length);
   let tp = 0;
-  for (let i = 0; i < pairs.classes.length; i++) {
-    if (pairs.classes[i] === 'M' && truth.has(`${pairs.aIds[i]},${pairs.bIds[i]}`)) tp++;
+  for (const [aId, bId, cls] of own) {
+    if (cls === 'M' && truth.has(`${aId},${bId}`)) tp++;
   }
   const precision = tp / out.matches;
   const recall = tp / truth.size;
@@ -88,6 +93,9 @@ test('bad schemas, files, keys and batches are refused by code', () => {
   assert.throws(() => new RecordOwner(csv, 42), { code: 'INVALID_PARAMETER', message: /schema/ });
   const { a, shared, ba, bb } = link();
   assert.throws(() => a.mine(), { code: 'BUDGET_EXCEEDED' });
+  assert.throws(() => a.embed(shared, { party: 'A', noKey: true, keepIds: 1 }), { code: 'INVALID_PARAMETER', message: /keepIds/ });
+  // an id column that is a field's column would send that field as ids
+  assert.throws(() => new RecordOwner(csv, { ...schema, id: 'surname' }), { code: 'ID_IS_LINKED_COLUMN' });
   // embedded fields leave keyed: no key is refused by the export policy; with noKey the keyed field still needs it
   assert.throws(() => a.embed(shared, { party: 'A' }), { code: 'KEY_REQUIRED', message: /noKey: true/ });
   assert.throws(() => a.embed(shared, { party: 'A', noKey: true }), { message: /state/ });

@@ -1,7 +1,7 @@
 // Type-checked by scripts/check-pkg.mjs (tsc --strict, when TypeScript is installed) against
 // the installed package: the hand-written declarations in types/ must accept real use.
 import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen, type KuzuRule } from 'gramlink';
-import { DataOwner, Matcher, RecordMatcher, RecordOwner, keygen, makeTwin, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule } from 'gramlink';
+import { DataOwner, Matcher, RecordMatcher, RecordOwner, keygen, makeTwin, unmapPairs, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule } from 'gramlink';
 const a = new DataOwner(['Paris', 'Zürich'], { budget: 1 });
 const b = DataOwner.fromBytes(new TextEncoder().encode('id,c\n1,Paris\n'), { column: 'c', idColumn: 'id' });
 const na: string = a.mine({ miner: 'fpm', epsilon: 0.5 }, (phase, done, total) => { const p: string = phase; return done < total; });
@@ -14,7 +14,12 @@ const warn: string | null = c.normalizationReport().warning;
 const peek: string[] = peekInput(new Uint8Array([80, 10])).head;
 const fp: string = fingerprint(shared);
 const ja: string = a.embed(shared, { thresholds: { ed: 2, mode: { global: null } }, key: keygen() });
-const jb: Uint8Array = b.embed(shared, { party: 'B', binary: true, noKey: true });
+const jb: Uint8Array = b.embed(shared, { party: 'B', binary: true, noKey: true, keepIds: false });
+const mapA: string | undefined = a.idMapCsv();
+const ownPairs: string = unmapPairs('a_id,b_id\n', mapA ?? null, b.idMapCsv()) + unmapPairs(new Uint8Array([1]), null, 'pseudonym,id\n');
+const keepDefault: boolean = defaults().embed.keepIds;
+// @ts-expect-error keepIds is a boolean
+a.embed(shared, { noKey: true, keepIds: 'yes' });
 const m = new Matcher(ja, jb);
 const out: MatchOutput = m.match({ rule: 'greedy' });
 const rule: MatchRule = defaults().config.rule;
@@ -38,7 +43,7 @@ m.match({ oneToOne: true });
 runScenario(['A'], { ed: 1 });
 // @ts-expect-error wrong mode
 a.thresholds(shared, 1, 'lenient');
-console.log(fp, ia, d, ids, v, th, f1, a.size, a.epsilonSpent, m.fingerprint, paperBase, mergedOwn, ranked, paper.f1, warn, peek, usedRule);
+console.log(ownPairs, keepDefault, fp, ia, d, ids, v, th, f1, a.size, a.epsilonSpent, m.fingerprint, paperBase, mergedOwn, ranked, paper.f1, warn, peek, usedRule);
 // whole records
 const schema: Schema = { version: 1, id: 'id', field: [{ name: 'surname', kind: 'name' }, { name: 'dob', kind: 'date', invalid: 'missing' }], block: [{ field: 'surname', ed: 1 }] };
 const ra = new RecordOwner('id,surname,dob\n1,SMITH,19800101\n', schema, { seed: 1 });
@@ -48,7 +53,8 @@ const sharedRecords: string = RecordOwner.mergeBases(ra.mine(), rb.mine(), schem
 const rm = new RecordMatcher(schema, ra.embed(sharedRecords, { party: 'A', key: keygen() }), rb.embed(sharedRecords, { party: 'B', noKey: true }));
 const linked: RecordLinkageOutput = rm.link({ upper: 3 });
 const firstLevel: number = linked.pairs.levels[0] + linked.fit.fields[0].m[0] + rm.weights()[0];
-const csvText: string = rm.pairsCsv(null);
+const csvText: string = unmapPairs(rm.pairsCsv(null), ra.idMapCsv(), null);
+rb.embed(sharedRecords, { party: 'B', noKey: true, keepIds: true });
 // @ts-expect-error a kind that does not exist
 const badSchema: Schema = { version: 1, field: [{ name: 'x', kind: 'blob' }] };
 const twin = makeTwin(['SMITH', 'JONES'], { seed: 1, twin: { condense: { k: 1 }, nnSample: 10 } });

@@ -64,11 +64,12 @@ serveOps({
 
   keygen: () => gl.keygen(),
 
-  embed({ shared, party, thresholds, binary, key, noKey }, progress) {
+  embed({ shared, party, thresholds, binary, key, noKey, keepIds }, progress) {
     if (!owner) throw fail('load your records first', 'INVALID_PARAMETER');
-    const options = { party, binary, key, noKey, ...(party === 'A' ? { thresholds } : {}) };
+    const options = { party, binary, key, noKey, keepIds, ...(party === 'A' ? { thresholds } : {}) };
     const batch = owner.embed(shared, options, progress);
-    const info = { size: owner.size, fingerprint: gl.fingerprint(shared), keyed: !noKey };
+    // the map from the batch's pseudonyms to the own ids (null when the ids were kept)
+    const info = { size: owner.size, fingerprint: gl.fingerprint(shared), keyed: !noKey, idMap: owner.idMapCsv() ?? null };
     return batch instanceof Uint8Array ? transferring({ batch, ...info }, [batch.buffer]) : { batch, ...info };
   },
 });

@@ -493,16 +493,22 @@ el('embed').addEventListener('click', async () => {
   el('embed').disabled = true;
   el('progress').hidden = false;
   el('cancel').hidden = true;
+  el('id-map').hidden = true;
+  state.idMap = null;
   try {
-    const r = await worker.call('embed', { shared: state.shared, party, thresholds, binary, ...keyChoice() }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
+    const keepIds = el('keep-ids').checked;
+    const r = await worker.call('embed', { shared: state.shared, party, thresholds, binary, keepIds, ...keyChoice() }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
     const name = `${baseName()}.party-${party}.vectors.${binary ? 'bin' : 'json'}`;
     const bytes = binary ? r.batch.byteLength : new Blob([r.batch]).size;
     el('progress-text').textContent = 'done';
+    // the map is offered even if the batch is not saved now: a later batch has other codes
+    state.idMap = r.idMap && { name: `${baseName()}.party-${party}.ids.csv`, csv: r.idMap };
+    el('id-map').hidden = !state.idMap;
     if (!(await downloadChecked(el('embed-warning'), name, r.batch, binary ? 'application/octet-stream' : 'application/json'))) {
       el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) not saved.`;
       return;
     }
-    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}${r.keyed ? ', keyed' : ', NOT keyed (you chose to send unkeyed vectors)'}. Send it to the matcher.`;
+    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}${r.keyed ? ', keyed' : ', NOT keyed (you chose to send unkeyed vectors)'}${r.idMap ? ', ids replaced by random codes' : ', with your own ids'}. Send it to the matcher.`;
     el('progress-text').textContent = 'done';
   } catch (e) {
     const target = /^(INVALID_KEY|KEY_REQUIRED)$/.test(e.code ?? '') ? el('key') : e.code === 'INVALID_PARAMETER' && /\bed\b/.test(e.message) ? el('ed') : el('embed');
@@ -510,6 +516,10 @@ el('embed').addEventListener('click', async () => {
   } finally {
     el('embed').disabled = false;
   }
+});
+
+el('download-ids').addEventListener('click', () => {
+  if (state.idMap) download(state.idMap.name, state.idMap.csv, 'text/csv');
 });
 
 init();

@@ -238,6 +238,11 @@ el('merge').addEventListener('click', async () => {
 });
 
 const keyChoice = keyControls(worker);
+/** The last embed's map from the batch's pseudonyms to the own ids: `{name, csv}`, or null. */
+let idMap = null;
+el('download-ids').addEventListener('click', () => {
+  if (idMap) download(idMap.name, idMap.csv, 'text/csv');
+});
 
 el('shared').addEventListener('change', () => (el('embed').disabled = !(loaded && el('shared').files[0])));
 el('embed').addEventListener('click', async () => {
@@ -246,8 +251,12 @@ el('embed').addEventListener('click', async () => {
   try {
     const shared = await el('shared').files[0].text();
     const party = el('party').value;
-    const batch = await worker.call('embed', { shared, party, ...keyChoice() });
-    el('status').textContent = `record batch: ${batch.byteLength.toLocaleString('en')} bytes`;
+    el('id-map').hidden = true;
+    idMap = null;
+    const { batch, idMap: map } = await worker.call('embed', { shared, party, keepIds: el('keep-ids').checked, ...keyChoice() });
+    idMap = map && { name: `records-${party.toLowerCase()}.ids.csv`, csv: map };
+    el('id-map').hidden = !idMap;
+    el('status').textContent = `record batch: ${batch.byteLength.toLocaleString('en')} bytes${idMap ? ', ids replaced by random codes' : ', with your own ids'}`;
     await downloadChecked(el('embed-warning'), `records-${party.toLowerCase()}.glrb`, batch);
   } catch (e) {
     el('status').textContent = '';

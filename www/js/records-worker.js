@@ -30,9 +30,10 @@ serveOps({
 
   keygen: () => gl.keygen(),
 
-  embed({ shared, party, key, noKey }, progress) {
-    const batch = owner.embed(shared, { party, key, noKey }, progress);
-    return transferring(batch, [batch.buffer]);
+  embed({ shared, party, key, noKey, keepIds }, progress) {
+    const batch = owner.embed(shared, { party, key, noKey, keepIds }, progress);
+    // the map from the batch's pseudonyms to the own ids (null when the ids were kept)
+    return transferring({ batch, idMap: owner.idMapCsv() ?? null }, [batch.buffer]);
   },
 
   /** Scores the candidates once; `decide` then moves the thresholds. */

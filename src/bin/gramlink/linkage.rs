@@ -43,15 +43,8 @@ pub struct EmbedArgs {
     /// vectors (the matcher then compares without the q-gram filter).
     #[arg(long, conflicts_with_all = crate::options::schema_conflicts::EMBED)]
     schema: Option<PathBuf>,
-    /// Where to keep the map from the batch's pseudonyms to your ids (CSV,
-    /// readable by you only; never send it): `gramlink unmap` maps the matcher's
-    /// pairs back with it. [default: the output's name + .ids.csv]
-    #[arg(long, conflicts_with = "keep_ids")]
-    id_map: Option<PathBuf>,
-    /// Send your own ids (row numbers, or --id-column's values) instead of
-    /// random pseudonyms: the matcher sees them.
-    #[arg(long)]
-    keep_ids: bool,
+    #[command(flatten)]
+    ids: crate::unmap::IdFlags,
     /// Where to write the vector batch.
     #[arg(long, short)]
     out: PathBuf,
@@ -65,6 +58,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
             base: &a.base,
             party: a.party,
             key: &a.key,
+            ids: &a.ids,
             out: &a.out,
         });
     }
@@ -76,30 +70,16 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let key = a.key.export_key(base.fingerprint())?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
-    let mut owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
-    let id_map = if a.keep_ids {
-        None
-    } else {
-        let map = owner.pseudonymize(&mut Randomness::secure()?);
-        let path = a.id_map.clone().unwrap_or_else(|| {
-            let mut p = a.out.clone().into_os_string();
-            p.push(".ids.csv");
-            PathBuf::from(p)
-        });
-        Some((path, map))
-    };
-    let options = EmbedOptions { key, ..EmbedOptions::new(a.party, &config) };
+    let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
+    let options = EmbedOptions { key, ids: a.ids.policy(), ..EmbedOptions::new(a.party, &config) };
     let bar = &mut Bar::new();
-    let batch = owner.embed(&base, &options, bar)?;
+    let embedded = owner.embed(&base, &options, bar)?;
     bar.finish();
+    let batch = embedded.batch;
     if !batch.private {
         eprintln!("warning: the shared base is marked not private (a seeded run): so is this batch");
     }
-    if let Some((path, map)) = &id_map {
-        // the map first: a batch without its map could not be mapped back
-        io::write_atomic(path, &map.to_csv()?)?;
-        eprintln!("ids replaced by random pseudonyms; keep {} to map the pairs back (gramlink unmap)", path.display());
-    }
+    a.ids.write_map(embedded.id_map.as_ref(), &a.out)?;
     // written from the batch's own memory: the binary form's numbers are not copied
     // into one buffer first (2 M keyed records: 6.9 GB once, not twice)
     if a.json {

@@ -69,6 +69,7 @@ pub struct EmbedRun<'a> {
     pub base: &'a Path,
     pub party: Party,
     pub key: &'a crate::keys::KeyArgs,
+    pub ids: &'a crate::unmap::IdFlags,
     pub out: &'a Path,
 }
 
@@ -89,8 +90,10 @@ pub fn embed(r: EmbedRun) -> Result<()> {
     // embedding spends no budget and draws no noise
     let owner = owner(&schema, r.input, Randomness::secure()?)?;
     let bar = &mut Bar::new();
-    let batch = owner.embed(&shared, r.party, key.as_ref(), rotate, bar)?;
+    let embedded = owner.embed(&shared, r.party, key.as_ref(), rotate, r.ids.policy(), bar)?;
     bar.finish();
+    let batch = embedded.batch;
+    r.ids.write_map(embedded.id_map.as_ref(), r.out)?;
     io::write_atomic(r.out, &batch.write())?;
     eprintln!(
         "embedded {} records, {} fields sent{}{} -> {}",

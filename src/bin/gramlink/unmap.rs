@@ -3,12 +3,48 @@
 
 use crate::io::{self, CliError, InFile, Result};
 use clap::Args;
-use gramlink::pseudonym::{unmap_pairs, IdMap};
-use std::path::PathBuf;
+use gramlink::pseudonym::{unmap_pairs, IdMap, IdPolicy};
+use std::path::{Path, PathBuf};
+
+/// `embed`'s ids (one string and `--schema` alike): the core's policy
+/// ([`IdPolicy`]) and where the owner keeps the map.
+#[derive(Args)]
+pub struct IdFlags {
+    /// Where to keep the map from the batch's pseudonyms to your ids (CSV,
+    /// readable by you only; never send it): `gramlink unmap` maps the matcher's
+    /// pairs back with it. [default: the output's name + .ids.csv]
+    #[arg(long, conflicts_with = "keep_ids")]
+    id_map: Option<PathBuf>,
+    /// Send your own ids (row numbers, or the id column's values) instead of
+    /// random pseudonyms: the matcher sees them.
+    #[arg(long)]
+    keep_ids: bool,
+}
+
+impl IdFlags {
+    pub fn policy(&self) -> IdPolicy {
+        IdPolicy::keep_if(self.keep_ids)
+    }
+
+    /// Writes the map of the batch about to be written to `out` (before it:
+    /// a batch without its map could not be mapped back).
+    pub fn write_map(&self, map: Option<&IdMap>, out: &Path) -> Result<()> {
+        let Some(map) = map else { return Ok(()) };
+        let path = self.id_map.clone().unwrap_or_else(|| {
+            let mut p = out.as_os_str().to_owned();
+            p.push(".ids.csv");
+            PathBuf::from(p)
+        });
+        io::write_atomic(&path, &map.to_csv()?)?;
+        eprintln!("ids replaced by random pseudonyms; keep {} to map the pairs back (gramlink unmap)", path.display());
+        Ok(())
+    }
+}
 
 #[derive(Args)]
 pub struct UnmapArgs {
-    /// The matcher's pairs (CSV from `gramlink match`: a_id,b_id,...).
+    /// The matcher's pairs (CSV from `gramlink match`, with or without
+    /// --schema: a_id,b_id,...; the other columns are kept).
     pairs: PathBuf,
     /// Party A's id map (from `embed`: the batch's name + .ids.csv).
     #[arg(long)]
@@ -23,6 +59,7 @@ pub struct UnmapArgs {
 
 pub fn cmd_unmap(a: UnmapArgs) -> Result<()> {
     if a.a_map.is_none() && a.b_map.is_none() {
+        // the core refuses it too; here it is a usage error, before any file is read
         return Err(CliError::usage("give --a-map, --b-map or both"));
     }
     let read = |p: &Option<PathBuf>| -> Result<Option<IdMap>> {

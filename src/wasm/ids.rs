@@ -1,0 +1,38 @@
+//! The owner's side of pseudonymous ids in JS ([`crate::pseudonym`]): the map
+//! of an owner's last `embed` (`owner.idMapCsv()`, on `DataOwner` and
+//! `RecordOwner`) and `unmapPairs`, which maps the matcher's pairs back to
+//! the owners' ids with it.
+
+use super::errors::{string_arg, type_name};
+use crate::pseudonym::IdMap;
+use wasm_bindgen::prelude::*;
+
+/// An id map as its CSV text (`pseudonym,id`); none when the ids were kept.
+pub(super) fn map_csv(map: Option<&IdMap>) -> Result<Option<String>, JsValue> {
+    let Some(map) = map else { return Ok(None) };
+    // the map is written from strings: always UTF-8
+    Ok(Some(String::from_utf8_lossy(&map.to_csv()?).into_owned()))
+}
+
+/// An optional id map argument: a CSV string, or null / undefined.
+fn map_arg(v: &JsValue, what: &str) -> Result<Option<IdMap>, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(None);
+    }
+    if v.as_string().is_none() {
+        return Err(super::errors::invalid(format!("{what} must be a string (CSV) or null, got {}", type_name(v))));
+    }
+    Ok(Some(IdMap::from_csv(string_arg(v, what)?.as_bytes(), what)?))
+}
+
+/// The matcher's pairs CSV (one string or record pairs: `a_id,b_id,…`, a
+/// string or a `Uint8Array`) with party A's pseudonyms replaced by its ids
+/// (`aMapCsv`, its `idMapCsv()`), party B's likewise (`bMapCsv`); either may
+/// be null, not both. The other columns are kept.
+#[wasm_bindgen(js_name = unmapPairs)]
+pub fn unmap_pairs(pairs_csv: JsValue, a_map_csv: JsValue, b_map_csv: JsValue) -> Result<String, JsValue> {
+    let pairs = super::records::text_or_bytes(&pairs_csv, "the pairs")?;
+    let (a, b) = (map_arg(&a_map_csv, "party A's id map")?, map_arg(&b_map_csv, "party B's id map")?);
+    let out = crate::pseudonym::unmap_pairs(&pairs, a.as_ref(), b.as_ref())?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
