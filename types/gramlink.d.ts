@@ -103,7 +103,7 @@ export interface EmbedOptions {
   noKey?: boolean;
   /**
    * Send the owner's own ids (row numbers or `idColumn`'s values) instead of random pseudonyms:
-   * the matcher then sees them. Default false: the batch carries fresh 128-bit pseudonyms and
+   * the matcher then sees them. Default false: the batch carries fresh 64-bit pseudonyms (16 hex digits) and
    * `idMapCsv()` gives the map back.
    */
   keepIds?: boolean;

@@ -162,7 +162,7 @@ def test_ids_are_pseudonyms_unless_kept_and_unmap_gives_them_back():
     assert json.loads(a.embed(shared, binary=False, no_key=True, keep_ids=True))["ids"] == ["1", "2", "3"]
     assert a.id_map_csv() is None  # ids kept: no map
     sent = json.loads(a.embed(shared, binary=False, no_key=True))["ids"]
-    assert all(len(p) == 32 and int(p, 16) >= 0 for p in sent)
+    assert all(len(p) == 16 and int(p, 16) >= 0 for p in sent)
     map_a = a.id_map_csv()
     assert map_a.splitlines() == ["pseudonym,id"] + [f"{p},{i + 1}" for i, p in enumerate(sent)]
     sent_b = json.loads(b.embed(shared, party="B", binary=False, no_key=True))["ids"]

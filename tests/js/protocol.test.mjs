@@ -103,7 +103,7 @@ test('two data owners link CITIES with a corrupted copy', () => {
   assert.equal(mapA.split('\n')[0], 'pseudonym,id');
   assert.equal(mapA.trim().split('\n').length, 1 + cities.length);
   assert.equal(mapA.split('\n')[1].split(',')[1], '1', 'in record order, to the own ids');
-  assert.ok(JSON.parse(batchA).ids.every((id) => /^[0-9a-f]{32}$/.test(id)), 'no row number sent as id');
+  assert.ok(JSON.parse(batchA).ids.every((id) => /^[0-9a-f]{16}$/.test(id)), 'no row number sent as id');
 
   const m = new Matcher(batchA, batchB);
   assert.equal(m.fingerprint, fp);
@@ -111,7 +111,7 @@ test('two data owners link CITIES with a corrupted copy', () => {
   assert.ok(m.dim > 750, `the default base has the public 2-grams: dimension ${m.dim}`);
   const ranked = ownIds(m.match(), a, b);
   assert.equal(m.match().rule, 'ranked', 'the default rule');
-  assert.match(m.match().aIds[0], /^[0-9a-f]{32}$/, 'the matcher sees pseudonyms');
+  assert.match(m.match().aIds[0], /^[0-9a-f]{16}$/, 'the matcher sees pseudonyms');
   assert.equal(new Set(ranked.aIds).size, ranked.aIds.length);
   assert.equal(new Set(ranked.bIds).size, ranked.aIds.length);
   const r = m.match({ rule: 'all' });
@@ -167,7 +167,7 @@ test('ids: pseudonyms by default, the own ids with keepIds, and unmapPairs maps 
   assert.equal(a.idMapCsv(), undefined, 'no map when the ids are kept');
   const first = JSON.parse(a.embed(shared, { noKey: true }));
   const second = JSON.parse(a.embed(shared, { noKey: true }));
-  assert.ok(second.ids.every((p, i) => /^[0-9a-f]{32}$/.test(p) && p !== first.ids[i]), 'fresh pseudonyms each embed');
+  assert.ok(second.ids.every((p, i) => /^[0-9a-f]{16}$/.test(p) && p !== first.ids[i]), 'fresh pseudonyms each embed');
   const mapA = a.idMapCsv();
   assert.deepEqual(mapA.trim().split('\n'), ['pseudonym,id', ...second.ids.map((p, i) => `${p},${i + 1}`)], 'the last embed\'s map');
   const batchB = JSON.parse(b.embed(shared, { party: 'B', noKey: true }));
