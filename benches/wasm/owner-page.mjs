@@ -7,7 +7,7 @@
 // Reported, per step and in total: the time (from the click to what the page shows:
 // the preview, the base, the fingerprint, the batch's download); the batch's size;
 // the slowest answer of the page to a script call (a Runtime.evaluate round trip,
-// one every 100 ms, from Load to the batch's download); and the peak memory of
+// one every 100 ms, from the choice of the file to the download); and the peak memory of
 // the page, counted as (CDP, sampled every 100 ms; the worker answers only
 // between its tasks):
 //   V8 heap in use + ArrayBuffer backing stores (Runtime.getHeapUsage usedSize +
@@ -108,7 +108,7 @@ const inWorker = (method, params = {}) => new Promise((resolve) => {
   waiting.set(id, resolve);
   bcdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
 });
-/** V8 heap in use plus ArrayBuffer backing stores (the wasm memory is one, in the worker). */
+/** V8 heap in use plus ArrayBuffer backing stores (the wasm memory is not among them: it is read apart). */
 const heap = (u) => u.usedSize + (u.backingStorageSize ?? 0);
 /** The worker's wasm memory (bytes): the package's instance (initSync returns the running one). */
 const wasmBytes = async () => (await inWorker('Runtime.evaluate', {
