@@ -26,6 +26,7 @@ use crate::mine::MineOptions;
 use crate::progress::Progress;
 use crate::protocol::{Party, ThresholdSet, VectorBatch};
 use crate::pseudonym::{Embedded, IdPolicy};
+use crate::sparse_vectors::SparseVectors;
 
 /// One party's records, normalized onto the public alphabet, with its privacy
 /// budget and its source of randomness.
@@ -117,6 +118,13 @@ impl DataOwner {
     /// The records' vectors over the shared base (no key, no thresholds).
     pub fn vectors(&self, base: &SharedBase, progress: &mut dyn Progress) -> Result<Vectors, Error> {
         Embedder::new(base)?.embed_all(self.dataset.records(), progress)
+    }
+
+    /// The records' vectors over the shared base as sparse rows (no key, no
+    /// thresholds): the non-zero values of [`DataOwner::vectors`], a few dozen
+    /// per record instead of the base's hundreds of coordinates.
+    pub fn sparse_vectors(&self, base: &SharedBase, progress: &mut dyn Progress) -> Result<SparseVectors, Error> {
+        Embedder::new(base)?.embed_all_sparse(self.dataset.records(), progress)
     }
 
     /// The records' thresholds over the shared base.

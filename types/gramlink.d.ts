@@ -200,8 +200,22 @@ export class DataOwner {
   idMapCsv(): string | undefined;
   /** The records' vectors, row-major (`size` rows), for local use. */
   embedVectors(sharedBase: BaseMessage): Float32Array;
+  /**
+   * The records' vectors as sparse rows, for local use: row `r`'s coordinates are
+   * `cols[starts[r]..starts[r + 1]]` (ascending) with the same range of `vals`; every other
+   * coordinate is zero (a few dozen entries per record instead of `dim`).
+   */
+  embedSparse(sharedBase: BaseMessage): SparseVectors;
   /** Per-record thresholds. Defaults: ed 1, mode "sound". */
   thresholds(sharedBase: BaseMessage, ed?: number | 'auto' | null, mode?: ThresholdMode | null): Float64Array;
+}
+
+/** `DataOwner.embedSparse`'s rows: `starts` has one entry more than there are records. */
+export interface SparseVectors {
+  dim: number;
+  starts: Uint32Array;
+  cols: Uint32Array;
+  vals: Float32Array;
 }
 
 /** The shared base's fingerprint (SHA-256 hex, checked against its content), to compare out of band. */

@@ -1,20 +1,42 @@
-// Benchmark: N records (default a million two-word names) through the owner page
-// in headless Chromium, in the default (recommended) configuration, as a user
-// would: choose the file (streamed by the page's worker), load, mine, merge (with
-// the page's own noisy base as the partner's), embed as party A and download the
-// batch. Reported: each step's time, the slowest answer of the page to a script
-// call while it works (sampled every 100 ms), and the peak memory (resident set)
-// of the page's renderer processes (the page and its worker's wasm memory).
-// Run: npm run build && cargo build --release && node benches/wasm/owner-page.mjs
-// (N=150000 for a smaller run).
+// Benchmark: records through the owner page in headless Chromium, in the default
+// (recommended) configuration, as a user would, on a first run (a fresh browser):
+// choose the file (streamed by the page's worker), load, mine, merge (with the
+// page's own noisy base as the partner's), embed as party A (keyed with a new key
+// by default, or unkeyed) and download the batch and the id map.
+//
+// Reported, per step and in total: the time (from the click to what the page shows:
+// the preview, the base, the fingerprint, the batch's download); the batch's size;
+// the slowest answer of the page to a script call (a Runtime.evaluate round trip,
+// one every 100 ms, from the choice of the file to the download); and the peak memory of
+// the page, counted as (CDP, sampled every 100 ms; the worker answers only
+// between its tasks):
+//   V8 heap in use + ArrayBuffer backing stores (Runtime.getHeapUsage usedSize +
+//   backingStorageSize) of the page and of its worker, at their largest sum,
+//   + the worker's wasm linear memory (memory.buffer.byteLength) at its largest;
+// wasm memory only grows, so its final size is its peak, and the sum is an upper
+// bound of the page's memory at any one time. Also shown: the resident set of the
+// browser's renderer processes (with Chromium's own code and caches).
+// A keyed batch is dense (about 4 bytes per record and dimension): past the wasm
+// layer's batch limit the page refuses it before any work, which is reported.
+//
+// Run (after npm run build; the two-word data needs cargo build --release --bin gramlink):
+//   node benches/wasm/owner-page.mjs --names            NAMES (data/names.txt), keyed
+//   node benches/wasm/owner-page.mjs --names --no-key   NAMES, unkeyed (sparse)
+//   node benches/wasm/owner-page.mjs --two-words 1000000 --no-key
+//     (party A of `gramlink corrupt --two-words N --ed 1 --seed 42`)
 import { execFileSync } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { start, open, downloadFrom, root } from '../../tests/e2e/harness.mjs';
+import { parseArgs } from 'node:util';
+import { start, open, downloadFrom, root, openAdvanced } from '../../tests/e2e/harness.mjs';
 
-const n = Number(process.env.N ?? 1_000_000);
+const { values: opt } = parseArgs({
+  options: { names: { type: 'boolean' }, 'two-words': { type: 'string' }, 'no-key': { type: 'boolean' } },
+  strict: true,
+});
+if (!opt.names === !opt['two-words']) throw new Error('give --names or --two-words N');
 
-/** Resident set (bytes) of every process below `pid`, renderers only. */
+/** Resident set (bytes) of every renderer process below the browser process `browserPid`. */
 function rendererRss(browserPid) {
   const parent = new Map();
   const cmd = new Map();
@@ -46,58 +68,144 @@ function rendererRss(browserPid) {
 }
 
 const h = await start();
-const gramlink = path.join(root, 'target/release/gramlink');
-const csv = path.join(h.dir, 'records.csv');
-execFileSync(gramlink, ['corrupt', '--data', path.join(root, 'data/names.txt'), '--two-words', String(n), '--ed', '1',
-  '--out-a', csv, '--out-b', path.join(h.dir, 'b.csv'), '--truth', path.join(h.dir, 't.csv')], { stdio: 'ignore' });
-console.log(`${n.toLocaleString('en')} records, ${(statSync(csv).size / 1e6).toFixed(1)} MB of CSV`);
+let file;
+let label;
+if (opt.names) {
+  file = path.join(root, 'data/names.txt');
+  label = 'NAMES (data/names.txt)';
+} else {
+  const n = Number(opt['two-words']);
+  const gramlink = path.join(root, 'target/release/gramlink');
+  if (!existsSync(gramlink)) throw new Error('target/release/gramlink is not built: cargo build --release --bin gramlink');
+  file = path.join(h.dir, 'a.csv');
+  execFileSync(gramlink, ['corrupt', '--data', path.join(root, 'data/names.txt'), '--two-words', String(n), '--ed', '1', '--seed', '42',
+    '--out-a', file, '--out-b', path.join(h.dir, 'b.csv'), '--truth', path.join(h.dir, 't.csv')], { stdio: 'ignore' });
+  label = `${n.toLocaleString('en')} two-word records (gramlink corrupt --two-words ${n} --ed 1 --seed 42, party A)`;
+}
+const keyed = !opt['no-key'];
+console.log(`${label}, ${(statSync(file).size / 1e6).toFixed(1)} MB, ${keyed ? 'keyed (default)' : 'unkeyed (#no-key)'}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 
 // the browser's own process: the one whose children are the renderers
 const browserPid = h.browser.process?.()?.pid ?? Number(execFileSync('pgrep', ['-n', '-f', 'chromium.*--remote-debugging-pipe']).toString());
 const p = await h.page();
 await open(p, h.url, 'owner.html');
-let peak = 0;
+await openAdvanced(p);
+const cdp = await p.context().newCDPSession(p);
+// the worker's heap through the browser's CDP session (Playwright opens none on a worker)
+const bcdp = await h.browser.newBrowserCDPSession();
+const workerTarget = (await bcdp.send('Target.getTargets')).targetInfos.find((x) => x.type === 'worker' && x.url.endsWith('/owner-worker.js'));
+if (!workerTarget) throw new Error('the owner page has no worker');
+const { sessionId } = await bcdp.send('Target.attachToTarget', { targetId: workerTarget.targetId, flatten: false });
+const waiting = new Map();
+let nextId = 1;
+bcdp.on('Target.receivedMessageFromTarget', (m) => {
+  const r = JSON.parse(m.message);
+  waiting.get(r.id)?.(r.result);
+  waiting.delete(r.id);
+});
+const inWorker = (method, params = {}) => new Promise((resolve) => {
+  const id = nextId++;
+  waiting.set(id, resolve);
+  bcdp.send('Target.sendMessageToTarget', { sessionId, message: JSON.stringify({ id, method, params }) });
+});
+/** V8 heap in use plus ArrayBuffer backing stores (the wasm memory is not among them: it is read apart). */
+const heap = (u) => u.usedSize + (u.backingStorageSize ?? 0);
+/** The worker's wasm memory (bytes): the package's instance (initSync returns the running one). */
+const wasmBytes = async () => (await inWorker('Runtime.evaluate', {
+  expression: `import(${JSON.stringify(`${h.url}pkg/gramlink.js`)}).then((m) => m.initSync({ module: new Uint8Array(0) }).memory.buffer.byteLength)`,
+  awaitPromise: true, returnByValue: true,
+})).result.value;
+
+const peak = { sum: 0, page: 0, worker: 0, wasm: 0, rss: 0, samples: 0 };
 let worst = 0;
 let busy = true;
-const watch = (async () => {
+const responsiveness = (async () => {
   while (busy) {
-    peak = Math.max(peak, rendererRss(browserPid));
-    const s = Date.now();
-    await p.evaluate(() => document.querySelector('#load-status').textContent);
-    worst = Math.max(worst, Date.now() - s);
+    const s = performance.now();
+    await p.evaluate(() => document.querySelector('#progress-text')?.textContent);
+    worst = Math.max(worst, performance.now() - s);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+})();
+// apart: the worker answers only between its tasks
+const memory = (async () => {
+  while (busy) {
+    const [pg, wk, wasm] = await Promise.all([cdp.send('Runtime.getHeapUsage').then(heap), inWorker('Runtime.getHeapUsage').then(heap), wasmBytes()]);
+    peak.page = Math.max(peak.page, pg);
+    peak.worker = Math.max(peak.worker, wk);
+    peak.wasm = Math.max(peak.wasm, wasm);
+    peak.sum = Math.max(peak.sum, pg + wk);
+    peak.rss = Math.max(peak.rss, rendererRss(browserPid));
+    peak.samples++;
     await new Promise((r) => setTimeout(r, 100));
   }
 })();
 
 const t = {};
-let t0 = Date.now();
+let t0 = performance.now();
 const lap = (k) => {
-  t[k] = Date.now() - t0;
-  t0 = Date.now();
+  t[k] = performance.now() - t0;
+  t0 = performance.now();
 };
-await p.setInputFiles('#file', csv);
-await p.selectOption('#column', 'name');
-await p.selectOption('#id-column', 'id');
-lap('choose file');
+await p.setInputFiles('#file', file);
+if (!opt.names) {
+  await p.waitForSelector('#column:enabled');
+  await p.selectOption('#column', 'name');
+  await p.selectOption('#id-column', 'id');
+}
+t0 = performance.now();
 await p.click('#load');
 await p.waitForSelector('#preview:not([hidden])', { timeout: 600_000 });
-lap('load (stream, normalize)');
+lap('load');
 await p.click('#mine');
 await p.waitForSelector('#base-out:not([hidden])', { timeout: 600_000 });
 lap('mine');
 const base = await downloadFrom(p, '#download-base', path.join(h.dir, 'base.json'));
 await p.setInputFiles('#partner', base);
-t0 = Date.now();
+t0 = performance.now();
 await p.click('#merge');
 await p.waitForSelector('#merge-out:not([hidden])', { timeout: 600_000 });
 lap('merge');
 await p.selectOption('#party', 'A');
-const batch = await downloadFrom(p, '#embed', path.join(h.dir, 'a.vectors.bin'));
-lap('embed + thresholds + download');
+if (keyed) await downloadFrom(p, '#new-key', path.join(h.dir, 'key.txt'));
+else await p.check('#no-key');
+t0 = performance.now();
+// the batch comes as a download, or (above 100 MB) after the page's size warning, or not at all
+const dl = p.waitForEvent('download', { timeout: 600_000 }).catch(() => null);
+await p.click('#embed');
+const outcome = await Promise.race([
+  dl.then(() => 'download'),
+  p.waitForSelector('.download-anyway', { timeout: 600_000 }).then(() => 'warning'),
+  p.waitForFunction(() => document.querySelector('#embed-error').textContent, null, { timeout: 600_000 }).then(() => 'refused'),
+]);
+let batchBytes = null;
+let refusal = null;
+if (outcome === 'refused') {
+  refusal = await p.locator('#embed-error').textContent();
+  lap('embed (refused)');
+} else {
+  if (outcome === 'warning') await p.click('.download-anyway');
+  const d = await dl;
+  // the page offered the batch: the saving to disk is the browser's, not timed
+  lap('embed+thresholds');
+  const batch = path.join(h.dir, 'a.vectors.bin');
+  await d.saveAs(batch);
+  batchBytes = statSync(batch).size;
+  await downloadFrom(p, '#download-ids', path.join(h.dir, 'a.ids.csv'));
+}
 busy = false;
-await watch;
+await responsiveness;
+await memory;
+const wasm = await wasmBytes();
+peak.rss = Math.max(peak.rss, rendererRss(browserPid));
+
+const mb = (b) => `${(b / 1e6).toFixed(1)} MB`;
 const total = Object.values(t).reduce((a, b) => a + b, 0);
-console.log(Object.entries(t).map(([k, v]) => `${k} ${v} ms`).join(', '));
-console.log(`total ${total} ms; batch ${(statSync(batch).size / 1e6).toFixed(1)} MB; peak renderer memory ${(peak / 1e6).toFixed(0)} MB; slowest page answer ${worst} ms`);
+console.log(Object.entries(t).map(([k, v]) => `${k} ${(v / 1000).toFixed(2)} s`).join(', ') + `; total ${(total / 1000).toFixed(2)} s`);
+if (refusal) console.log(`refused before the work: ${refusal}`);
+else console.log(`batch ${mb(batchBytes)} (${batchBytes.toLocaleString('en')} bytes)`);
+const wasmPeak = Math.max(peak.wasm, wasm);
+console.log(`peak memory ${mb(peak.sum + wasmPeak)}: page + worker heaps ${mb(peak.sum)} (page ${mb(peak.page)}, worker ${mb(peak.worker)} at most) + wasm memory ${mb(wasmPeak)} (${peak.samples} samples); renderer RSS ${mb(peak.rss)}`);
+console.log(`slowest page answer ${worst.toFixed(0)} ms; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 if (p.errors.length) console.log(`page errors: ${p.errors.join('; ')}`);
 await h.close();

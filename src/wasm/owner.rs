@@ -357,6 +357,24 @@ impl DataOwner {
         Ok(js_sys::Float32Array::from(&v.data[..]))
     }
 
+    /// The records' vectors over the shared base as sparse rows, for local use:
+    /// `{dim, starts, cols, vals}`, row `r`'s coordinates `cols[starts[r]..starts[r + 1]]`
+    /// (ascending) with the same range of `vals` (Uint32Array, Uint32Array,
+    /// Float32Array); every other coordinate is zero. A few dozen entries per
+    /// record where `embedVectors` gives the base's hundreds.
+    #[wasm_bindgen(js_name = embedSparse)]
+    pub fn embed_sparse(&self, shared_base: JsValue) -> Result<JsValue, JsValue> {
+        let v = self.owner.sparse_vectors(&self::shared_base(&shared_base)?, &mut crate::progress::NoProgress)?;
+        // wasm32: usize is u32, so the offsets convert without loss
+        let starts: Vec<u32> = v.starts.iter().map(|&s| s as u32).collect();
+        let out = js_sys::Object::new();
+        super::errors::set(&out, "dim", v.dim as f64);
+        super::errors::set(&out, "starts", js_sys::Uint32Array::from(&starts[..]));
+        super::errors::set(&out, "cols", js_sys::Uint32Array::from(&v.cols[..]));
+        super::errors::set(&out, "vals", js_sys::Float32Array::from(&v.vals[..]));
+        Ok(out.into())
+    }
+
     /// The per-record thresholds for edit distance `ed` and `mode` (`"sound"`,
     /// `"paper"` or `{global: number | null}`; each defaults to the default
     /// configuration's).

@@ -108,6 +108,21 @@ test('two data owners link CITIES with a corrupted copy', () => {
   const m = new Matcher(batchA, batchB);
   assert.equal(m.fingerprint, fp);
   assert.equal(vectors.length, a.size * m.dim);
+  // the sparse rows are the dense vectors' non-zero entries, in coordinate order
+  const sparse = a.embedSparse(shared);
+  assert.ok(sparse.starts instanceof Uint32Array && sparse.cols instanceof Uint32Array && sparse.vals instanceof Float32Array);
+  assert.equal(sparse.dim, m.dim);
+  assert.equal(sparse.starts.length, a.size + 1);
+  assert.equal(sparse.starts[a.size], sparse.cols.length);
+  const rebuilt = new Float32Array(vectors.length);
+  for (let r = 0; r < a.size; r++) {
+    for (let k = sparse.starts[r]; k < sparse.starts[r + 1]; k++) {
+      assert.ok(k === sparse.starts[r] || sparse.cols[k] > sparse.cols[k - 1], 'ascending coordinates');
+      rebuilt[r * m.dim + sparse.cols[k]] = sparse.vals[k];
+    }
+  }
+  assert.deepEqual(rebuilt, vectors);
+  assert.ok(sparse.cols.length < vectors.length / 10, `sparse: ${sparse.cols.length} entries of ${vectors.length}`);
   assert.ok(m.dim > 750, `the default base has the public 2-grams: dimension ${m.dim}`);
   const ranked = ownIds(m.match(), a, b);
   assert.equal(m.match().rule, 'ranked', 'the default rule');

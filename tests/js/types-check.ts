@@ -1,7 +1,7 @@
 // Type-checked by scripts/check-pkg.mjs (tsc --strict, when TypeScript is installed) against
 // the installed package: the hand-written declarations in types/ must accept real use.
 import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen, type KuzuRule } from 'gramlink';
-import { DataOwner, Matcher, RecordMatcher, RecordOwner, keygen, makeTwin, unmapPairs, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule } from 'gramlink';
+import { DataOwner, Matcher, RecordMatcher, RecordOwner, keygen, makeTwin, unmapPairs, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule, type SparseVectors } from 'gramlink';
 const a = new DataOwner(['Paris', 'Zürich'], { budget: 1 });
 const b = DataOwner.fromBytes(new TextEncoder().encode('id,c\n1,Paris\n'), { column: 'c', idColumn: 'id' });
 const na: string = a.mine({ miner: 'fpm', epsilon: 0.5 }, (phase, done, total) => { const p: string = phase; return done < total; });
@@ -28,6 +28,7 @@ const paperConfig: Config = defaults().presets.paper;
 const paper: ScenarioResult = runScenario(['A'], { config: paperConfig, meanHMax: true });
 const ia: Uint32Array = out.a; const d: Float64Array = out.distances; const ids: string[] = out.aIds;
 const v: Float32Array = a.embedVectors(shared);
+const sv: SparseVectors = a.embedSparse(shared); const svDim: number = sv.dim + sv.starts[0] + sv.cols[0] + sv.vals[0];
 const th: Float64Array = a.thresholds(shared, 1, 'sound');
 const r: ScenarioResult = runScenario(['A', 'B'], { config: { thresholds: { mode: 'paper' } }, seed: 7 });
 const usedRule: MatchRule = r.options.config.rule;

@@ -25,7 +25,9 @@ async function check(id) {
   const hint = el(`${id}-info`);
   hint.textContent = 'checking…';
   try {
-    const i = await worker.call('info', { bytes: await f.arrayBuffer() });
+    // the page keeps no copy (Match reads the file again): the bytes move to the worker
+    const bytes = await f.arrayBuffer();
+    const i = await worker.call('info', { bytes }, null, [bytes]);
     const want = id === 'batch-a' ? 'A' : 'B';
     if (want === 'A' && i.thresholdMode === null) {
       throw new Error(`this is party ${i.party}'s batch without thresholds; party A's batch must carry them (embed it as party A)`);
