@@ -188,8 +188,8 @@ impl Cutoff {
                 .collect::<Vec<_>>()
                 .join(" ");
             let chose = match self.chosen_share() {
-                Some(x) if x == 0.0 => "identical vectors only".to_string(),
-                Some(x) => format!("distances up to {x} of A's threshold"),
+                Some(x) if x > 0.0 => format!("distances up to {x} of A's threshold"),
+                Some(_) => "identical vectors only".to_string(),
                 None => "distances up to A's whole threshold".to_string(),
             };
             return format!(
