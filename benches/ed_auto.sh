@@ -39,3 +39,25 @@ for ds in 1 2 3; do for col in surname given_name name; do
   for e in 1 2 3 auto; do read -r f c < <(f1_link $ds $col $e); a+=("$f"); [ "$e" = auto ] && chose=$c; done
   python3 -c 'import sys; n,x,y,z,w,ch=sys.argv[1:]; b=max(map(float,(x,y,z))); print(f"| {n} | real | {x} | {y} | {z} | {w} | ed {ch} | {float(w)-b:+.4f} |")' "FEBRL $ds $col" "${a[@]}" "$chose"
 done; done
+# KEYED=1: the same for keyed batches (the default two-party flow: no q-gram filter,
+# so auto fits on distances relative to A's thresholds) on CITIES, the first
+# KEYED_NAMES_LIMIT (10000) NAMES and FEBRL 1 "given surname"; slow (the keyed
+# matcher compares nearly every pair: NAMES at ed 2 takes minutes and 6 GB).
+[ "${KEYED:-0}" = 1 ] || exit 0
+head -n "${KEYED_NAMES_LIMIT:-10000}" data/names.txt > "$T/names-keyed.txt"
+echo
+echo "| data (keyed) | B's edits | F1 ed 1 | ed 2 | auto | auto chose | auto − best fixed |"
+echo "|---|---|---|---|---|---|---|"
+k_eval() { "$G" eval --data "$1" --keyed --ed "$2" --corrupt-ed "$3" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); c=r.get("cutoff"); print("%.4f" % r["f1"], "-" if not c else (["0"]+["%g" % e for e in (0.25,0.5,0.75)]+["1"])[max([i for i,k in enumerate(c["keptByEdits"]) if k >= max(1, 0.01*c["kept"])] or [0])])'; }
+k_row() { # name file corrupt_ed
+  local a=() chose=
+  for e in 1 2 auto; do read -r f c < <(k_eval "$2" $e "$3"); a+=("$f"); [ "$e" = auto ] && chose=$c; done
+  python3 -c 'import sys; n,c,x,y,w,ch=sys.argv[1:]; b=max(map(float,(x,y))); print(f"| {n} | {c} | {x} | {y} | {w} | d ≤ {ch}·t | {float(w)-b:+.4f} |")' "$1" "$3" "${a[@]}" "$chose"
+}
+for c in 1 2; do k_row CITIES data/cities.txt $c; k_row "NAMES (first ${KEYED_NAMES_LIMIT:-10000})" "$T/names-keyed.txt" $c; done
+a=()
+for e in 1 2 auto; do
+  a+=("$("$G" link "$T/febrl1-a.csv" "$T/febrl1-b.csv" --column name --id-column rec_id --ed $e --seed 42 --keyed \
+    --truth data/febrl/dataset1-truth.csv -o "$T/p.csv" 2>&1 | python3 -c 'import re,sys; print(re.search(r"F1 ([0-9.]+)", sys.stdin.read()).group(1))')")
+done
+python3 -c 'import sys; x,y,w=sys.argv[1:]; b=max(map(float,(x,y))); print(f"| FEBRL 1 name | real | {x} | {y} | {w} | | {float(w)-b:+.4f} |")' "${a[@]}"

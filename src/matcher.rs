@@ -9,7 +9,7 @@
 //! the ids the parties chose; never a record, a noisy base's counts or the key
 //! (docs/THREAT_MODEL.md). It spends no budget.
 
-use crate::cutoff::Cutoff;
+use crate::cutoff::{Cutoff, Evidence, Plan};
 use crate::error::{Error, ProtocolError};
 use crate::matching::{self, Candidates, MatchStats, Pair, Rule};
 use crate::protocol::{LinkedPair, MatchResult, VectorBatch};
@@ -38,17 +38,23 @@ pub fn check_pair(a: &VectorBatch, b: &VectorBatch) -> Result<u32, Error> {
     Ok(ed)
 }
 
-/// The bound on edits whose cut-off `ed auto` fits ([`crate::cutoff`]) when
-/// `a` (party A's batch; headers suffice) and `b` are linked under `rule`;
-/// `None` when A asks for a fixed `ed`, or when the rule's candidates carry no
-/// filter bounds on edits (a rule other than `ranked`, a keyed batch: no
-/// shape), and every candidate within the bound is kept. The one place this
-/// is decided: [`Matcher::fitted_candidates`] and the sharded matcher
-/// ([`crate::shard`]) ask it.
-pub fn cutoff_bound(a: &VectorBatch, b: &VectorBatch, rule: Rule) -> Option<u32> {
+/// How the cut-off of `ed auto` is fitted ([`crate::cutoff`]) when `a`
+/// (party A's batch; headers suffice) and `b` are linked under `rule`: on the
+/// q-gram filter's bounds on edits, or for keyed batches (no filter) on the
+/// distances relative to A's thresholds ([`Evidence::Distance`]). `None` when
+/// A asks for a fixed `ed`, or for a rule other than `ranked` or an unkeyed
+/// batch without the filter, where every candidate within the bound is kept.
+/// The one place this is decided: [`Matcher::fitted_candidates`] and the
+/// sharded matcher ([`crate::shard`]) ask it.
+pub fn cutoff_bound(a: &VectorBatch, b: &VectorBatch, rule: Rule) -> Option<Plan> {
     let t = a.thresholds.as_ref().filter(|t| t.auto)?;
     let shape = a.shape.as_ref().filter(|s| b.shape.as_ref() == Some(*s) && s.filter_length().is_some());
-    (rule == Rule::Ranked && shape.is_some()).then_some(t.ed)
+    let evidence = match (shape, &a.transform) {
+        (Some(_), _) => Evidence::Edits,
+        (None, Some(_)) => Evidence::Distance,
+        (None, None) => return None,
+    };
+    (rule == Rule::Ranked).then_some(Plan { bound: t.ed, evidence })
 }
 
 /// Party A's batch (with thresholds) and party B's, checked against each other.
@@ -132,20 +138,24 @@ impl Matcher {
     }
 
     /// [`Matcher::candidates`], and with `ed auto` only those the fitted
-    /// cut-off keeps, with the fit. The cut-off needs the q-gram filter's edit
-    /// bounds: without them (a keyed batch, a rule other than `ranked`) every
-    /// candidate within the bound is kept and no fit is returned.
+    /// cut-off keeps, with the fit ([`cutoff_bound`] says how it is fitted;
+    /// keyed candidates are scored by cosine first). Without a fit (a rule
+    /// other than `ranked`) every candidate within the bound is kept.
     pub fn fitted_candidates(&self, rule: Rule) -> Result<(Candidates, MatchStats, Option<Cutoff>), Error> {
         let shape = self.a.shape.as_ref().filter(|s| self.b.shape.as_ref() == Some(*s));
         let (c, stats) =
             matching::candidates(&self.a.vectors, &self.b.vectors, &self.thresholds, rule, self.ed, shape)?;
-        match (c, cutoff_bound(&self.a, &self.b, rule)) {
-            (Candidates::Scored(scored), Some(bound)) => {
-                let (kept, fit) = crate::cutoff::fit(&scored, bound, self.a.ids.len(), self.b.ids.len());
-                Ok((Candidates::Scored(kept), stats, Some(fit)))
+        let Some(plan) = cutoff_bound(&self.a, &self.b, rule) else { return Ok((c, stats, None)) };
+        let scored = match c {
+            Candidates::Scored(scored) => scored,
+            Candidates::Within(pairs) => {
+                let mut scored = matching::rank_by_cosine(&self.a.vectors, &self.b.vectors, &pairs);
+                crate::cutoff::set_distance_levels(&mut scored, &self.thresholds);
+                scored
             }
-            (c, _) => Ok((c, stats, None)),
-        }
+        };
+        let (kept, fit) = crate::cutoff::fit(&scored, plan, self.a.ids.len(), self.b.ids.len());
+        Ok((Candidates::Scored(kept), stats, Some(fit)))
     }
 
     /// The pairs `rule` keeps of `candidates`.

@@ -17,7 +17,7 @@
 //! whole batch; each rule's assignment sorts its input (ties by rows), so it
 //! does not depend on the order the shards arrive in. Tests check both.
 
-use crate::cutoff::Cutoff;
+use crate::cutoff::{Cutoff, Evidence, Plan};
 use crate::embed::{BatchVectors, Vectors};
 use crate::error::{Error, ProtocolError};
 use crate::matcher::check_pair;
@@ -112,8 +112,10 @@ impl Reference {
 /// make B dense for the call (small batches); a keyed B is kept dense.
 ///
 /// With `ed auto` the candidates are those within A's generous bound, each
-/// with its filter bound on edits ([`Scored::edits`]): [`assign_scored`] fits
-/// the cut-off on the union of the shards' ([`cutoff_bound`]).
+/// with its filter bound on edits ([`Scored::edits`]), or for keyed batches
+/// its distance level ([`crate::cutoff::set_distance_levels`], from the same
+/// thresholds the single machine compares): [`assign_scored`] fits the
+/// cut-off on the union of the shards' ([`cutoff_bound`]).
 pub fn shard_candidates(
     a: &VectorBatch,
     b: &Reference,
@@ -145,7 +147,14 @@ pub fn shard_candidates(
             let (c, stats) = matching::candidates(&a.vectors, bv, &th, rule, ed, a.shape.as_ref())?;
             let scored = match c {
                 Candidates::Scored(s) => s,
-                Candidates::Within(p) if rule == Rule::Ranked => matching::rank_by_cosine(&a.vectors, bv, &p),
+                Candidates::Within(p) if rule == Rule::Ranked => {
+                    let mut scored = matching::rank_by_cosine(&a.vectors, bv, &p);
+                    let plan = crate::matcher::cutoff_bound(a, &b.head, rule);
+                    if plan.is_some_and(|p| p.evidence == Evidence::Distance) {
+                        crate::cutoff::set_distance_levels(&mut scored, &th);
+                    }
+                    scored
+                }
                 Candidates::Within(p) => {
                     p.into_iter().map(|pair| Scored { pair, score: pair.distance, edits: 0 }).collect()
                 }
@@ -163,7 +172,7 @@ pub fn shard_candidates(
 /// ([`cutoff_bound`]) and the whole batches' sizes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Auto {
-    pub bound: u32,
+    pub plan: Plan,
     pub a_rows: usize,
     pub b_rows: usize,
 }
@@ -172,7 +181,7 @@ pub struct Auto {
 /// under `rule`, if any ([`crate::matcher::cutoff_bound`]), with the sizes
 /// `a_rows` and `b_rows` of the whole batches.
 pub fn cutoff_bound(a: &VectorBatch, b: &Reference, rule: Rule, a_rows: usize) -> Option<Auto> {
-    crate::matcher::cutoff_bound(a, &b.head, rule).map(|bound| Auto { bound, a_rows, b_rows: b.ids.len() })
+    crate::matcher::cutoff_bound(a, &b.head, rule).map(|plan| Auto { plan, a_rows, b_rows: b.ids.len() })
 }
 
 /// The pairs `rule` keeps of every shard's candidates (any order), as
@@ -185,7 +194,7 @@ pub fn cutoff_bound(a: &VectorBatch, b: &Reference, rule: Rule, a_rows: usize) -
 pub fn assign_scored(scored: &[Scored], rule: Rule, auto: Option<Auto>) -> (Vec<Pair>, Option<Cutoff>) {
     let (kept, cutoff) = match auto {
         Some(w) => {
-            let (kept, fit) = crate::cutoff::fit(scored, w.bound, w.a_rows, w.b_rows);
+            let (kept, fit) = crate::cutoff::fit(scored, w.plan, w.a_rows, w.b_rows);
             (std::borrow::Cow::Owned(kept), Some(fit))
         }
         None => (std::borrow::Cow::Borrowed(scored), None),
@@ -281,8 +290,8 @@ mod tests {
                 let (pairs, cutoff) = assign_scored(&all, rule, fit);
                 assert_eq!(pairs, expected, "rule {rule:?}, keyed {keyed}, auto {auto}");
                 assert_eq!(cutoff, linkage.cutoff, "rule {rule:?}, keyed {keyed}, auto {auto}");
-                // the fit is made where the single machine makes it: ranked, unkeyed
-                assert_eq!(cutoff.is_some(), auto && !keyed && rule == Rule::Ranked);
+                // the fit is made where the single machine makes it: ranked
+                assert_eq!(cutoff.is_some(), auto && rule == Rule::Ranked);
             }
         }
     }

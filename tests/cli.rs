@@ -675,3 +675,20 @@ fn ed_auto_says_what_it_chose() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("neither auto nor a number"), "{}", stderr(&o));
 }
+
+/// Keyed `link` under `ed auto` (the default) fits its cut-off on distances and
+/// says what it chose.
+#[test]
+fn keyed_link_says_what_ed_auto_chose() {
+    let d = Dir::new();
+    let text = std::fs::read_to_string(data("cities.txt")).unwrap();
+    let names: Vec<&str> = text.lines().take(300).collect();
+    let a = d.write("a.txt", names.join("\n").as_bytes());
+    let typos: Vec<String> = names.iter().map(|n| format!("{n}X")).collect();
+    let b = d.write("b.txt", typos.join("\n").as_bytes());
+    let out = d.path("p.csv");
+    let r = gramlink(&["link", &a, &b, "--keyed", "--seed", "1", "--out", out.to_str().unwrap()]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let e = stderr(&r);
+    assert!(e.contains("ed auto (keyed: no edit bounds") && e.contains(" chose "), "{e}");
+}

@@ -152,3 +152,33 @@ fn cli_keyed_match_equals_unkeyed() {
     assert_eq!(outputs[0], outputs[1], "key file");
     assert_eq!(outputs[0], outputs[2], "passphrase");
 }
+
+/// `ed auto` on keyed batches (no q-gram filter, no bound on edits) fits its
+/// cut-off on the distances relative to A's thresholds: on the first 1,500
+/// CITIES with one and with two edits it reports the distance evidence, keeps
+/// fewer wrong pairs than keeping every candidate within the 2-edit
+/// thresholds (what it did before: keyed `ed 2`), and its F1 is within 0.01
+/// of that one's (the goal of docs/results/ed_auto.md).
+#[test]
+fn keyed_ed_auto_fits_its_cutoff_on_distances() {
+    use gramlink::clock::NoClock;
+    use gramlink::config::Config;
+    use gramlink::cutoff::Evidence;
+    use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
+    let d = cities();
+    let records = &d.records()[..1500];
+    for corrupt in [1, 2] {
+        let run = |config: Config| {
+            let o = ScenarioOptions { keyed: true, corrupt_ed: Some(corrupt), ..ScenarioOptions::new(config) };
+            run_scenario(records, d.alphabet(), &o, &NoClock, &mut NoProgress).unwrap()
+        };
+        let (auto, two) = (run(Config::default()), run(Config::default().with_ed(2)));
+        let cut = auto.cutoff.as_ref().expect("keyed ed auto fits a cut-off");
+        assert_eq!((cut.evidence, cut.bound, cut.chosen_ed()), (Evidence::Distance, 2, None));
+        assert!(cut.describe().contains("chose distances up to"), "{}", cut.describe());
+        assert!(two.cutoff.is_none());
+        let wrong = |r: &gramlink::eval::scenario::ScenarioResult| r.pairs - r.true_pairs;
+        assert!(wrong(&auto) < wrong(&two), "ed {corrupt}: wrong pairs {} against {}", wrong(&auto), wrong(&two));
+        assert!(auto.f1 >= two.f1 - 0.01, "ed {corrupt}: F1 {} against {}", auto.f1, two.f1);
+    }
+}

@@ -333,7 +333,7 @@ export interface ScenarioResult {
   /** The options used, defaults filled in (the alphabet aside). */
   options: { config: Config; seed: number; meanHMax: boolean; sample: number; keyed: boolean; corruptEd?: number };
   /** With `thresholds.ed` "auto": the matcher's fitted cut-off (what it kept, per number of edits). */
-  cutoff?: { bound: number; candidates: number; kept: number; lambda: number; keptByEdits: number[]; candidatesByEdits: number[]; matchEdits: number[]; iterations: number; converged: boolean };
+  cutoff?: { bound: number; evidence?: 'distance'; candidates: number; fitted?: number; kept: number; lambda: number; keptByEdits: number[]; candidatesByEdits: number[]; matchEdits: number[]; iterations: number; converged: boolean };
   n: number;
   /** B records that normalized to empty after corruption. */
   bEmpty: number;

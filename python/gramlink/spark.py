@@ -20,7 +20,8 @@ larger data):
    core's assignment (``gramlink.assign``) keeps the rule's pairs; its order
    of ties is by row, so the shards' order does not matter. With ``ed auto``
    (the default embedding) the shards return every candidate within A's
-   generous bound with its filter bound on edits, and this task first fits
+   generous bound with its filter bound on edits (keyed batches: its distance
+   level relative to A's threshold), and this task first fits
    the cut-off on their union with the single machine's function
    (src/cutoff.rs: a candidate's pattern compares it with the others of its
    A row and of its B row, so the fit needs every shard's); the driver gets
@@ -55,7 +56,8 @@ from ._native import (
     shard_candidates,
 )
 
-#: The candidates' schema (between the two stages); edits: the q-gram filter's bound.
+#: The candidates' schema (between the two stages); edits: the q-gram filter's bound
+#: (keyed batches under ed auto: the distance level the cut-off reads).
 CANDIDATES = "a long, b long, a_id string, b_id string, distance double, score double, edits int"
 #: The output's schema: the CLI's pairs (a_id, b_id, distance) and the rows.
 PAIRS = "a_id string, b_id string, distance double, a long, b long"
@@ -130,7 +132,7 @@ def _candidates(path_a: str, path_b: str, rows_per_shard: int, rule: Optional[st
 def _assignment(rule: Optional[str], auto: Optional[tuple]):
     """The second stage's function: every candidate in, the rule's pairs out
     (after ``ed auto``'s cut-off, fitted here on all of them, when ``auto``
-    is ``(bound, rows of A, rows of B)``), then a row with the fit's report."""
+    is ``((bound, evidence), rows of A, rows of B)``), then a row with the fit's report."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
 

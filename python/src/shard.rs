@@ -6,6 +6,7 @@
 
 use crate::convert::{from_json, message, rule};
 use crate::errors::{invalid, io, OrPy};
+use gramlink::cutoff::{Evidence, Plan};
 use gramlink::matching::{Pair, Scored};
 use gramlink::protocol::{read_binary_rows, BinaryLayout, VectorBatch};
 use pyo3::prelude::*;
@@ -208,14 +209,24 @@ pub fn check_batches(a: &Batch, b: &Batch) -> PyResult<u32> {
     gramlink::matcher::check_pair(&a.batch, &b.batch).py()
 }
 
-/// The bound on edits whose cut-off `ed auto` fits when `a` and `b` (headers
-/// suffice) are linked under `rule`, or `None` (a fixed `ed`; a rule or a
-/// keyed batch without the filter's bounds): the single machine's decision.
+/// How the cut-off of `ed auto` is fitted when `a` and `b` (headers suffice)
+/// are linked under `rule`: `(bound, evidence)`, evidence "edits" (the q-gram
+/// filter's bounds) or "distance" (keyed batches: distances relative to A's
+/// thresholds), or `None` (a fixed `ed`; a rule without the fit): the single
+/// machine's decision.
 #[pyfunction]
 #[pyo3(signature = (a, b, rule=None))]
-pub fn cutoff_bound(a: &Batch, b: &Batch, rule: Option<&str>) -> PyResult<Option<u32>> {
+pub fn cutoff_bound(a: &Batch, b: &Batch, rule: Option<&str>) -> PyResult<Option<(u32, &'static str)>> {
     gramlink::matcher::check_pair(&a.batch, &b.batch).py()?;
-    Ok(gramlink::matcher::cutoff_bound(&a.batch, &b.batch, self::rule(rule)?))
+    let plan = gramlink::matcher::cutoff_bound(&a.batch, &b.batch, self::rule(rule)?);
+    Ok(plan.map(|p| (p.bound, evidence_name(p.evidence))))
+}
+
+fn evidence_name(e: Evidence) -> &'static str {
+    match e {
+        Evidence::Edits => "edits",
+        Evidence::Distance => "distance",
+    }
 }
 
 fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
@@ -225,7 +236,8 @@ fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) ->
 /// The candidates of `a` (rows `offset..` of party A's batch) against all of
 /// `b` (B's `Reference`) under `rule`: `(a_rows u32, b_rows u32, distances
 /// f64, scores f64, edits u32)` as little-endian bytes (edits: the q-gram
-/// filter's bound, which `ed auto`'s cut-off reads), and the number of pairs
+/// filter's bound, or a keyed candidate's distance level, which `ed auto`'s
+/// cut-off reads), and the number of pairs
 /// compared.
 #[pyfunction]
 #[pyo3(signature = (a, b, offset, rule=None))]
@@ -273,8 +285,8 @@ fn numbers<const N: usize, T>(bytes: &[u8], what: &str, from: impl Fn([u8; N]) -
 /// `shard_candidates` gives them, concatenated in any order): the positions
 /// of the kept candidates (u64 little-endian bytes), in the single-machine
 /// matcher's order of pairs, and the fitted cut-off (a dict, with
-/// `description`) or `None`. `auto`: `(bound, rows of A, rows of B)` of the
-/// whole batches when `cutoff_bound` gave a bound (then `edits` is needed).
+/// `description`) or `None`. `auto`: `(plan, rows of A, rows of B)` of the
+/// whole batches when `cutoff_bound` gave a plan (then `edits` is needed).
 #[pyfunction]
 #[pyo3(signature = (a_rows, b_rows, distances, scores, rule=None, *, edits=None, auto=None))]
 #[allow(clippy::too_many_arguments)]
@@ -286,7 +298,7 @@ pub fn assign<'py>(
     scores: &[u8],
     rule: Option<&str>,
     edits: Option<&[u8]>,
-    auto: Option<(u32, usize, usize)>,
+    auto: Option<((u32, String), usize, usize)>,
 ) -> PyResult<(Bound<'py, PyBytes>, Option<Bound<'py, PyAny>>)> {
     let rule = self::rule(rule)?;
     let ra = numbers(a_rows, "a_rows", u32::from_le_bytes)?;
@@ -301,7 +313,16 @@ pub fn assign<'py>(
     if rb.len() != ra.len() || d.len() != ra.len() || s.len() != ra.len() || e.len() != ra.len() {
         return Err(invalid("the candidate columns have different lengths"));
     }
-    let auto = auto.map(|(bound, a_rows, b_rows)| gramlink::shard::Auto { bound, a_rows, b_rows });
+    let auto = match auto {
+        Some(((bound, evidence), a_rows, b_rows)) => {
+            let evidence = [Evidence::Edits, Evidence::Distance]
+                .into_iter()
+                .find(|e| evidence_name(*e) == evidence)
+                .ok_or_else(|| invalid(format!("unknown cut-off evidence {evidence:?}: edits or distance")))?;
+            Some(gramlink::shard::Auto { plan: Plan { bound, evidence }, a_rows, b_rows })
+        }
+        None => None,
+    };
     let result = py.detach(|| {
         let scored: Vec<Scored> = (0..ra.len())
             .map(|i| Scored { pair: Pair { a: ra[i], b: rb[i], distance: d[i] }, score: s[i], edits: e[i] })

@@ -49,7 +49,7 @@ def test_the_job_gives_the_single_machine_s_pairs_for_every_rule(spark, batches,
 
 
 def test_ed_auto_and_keyed_batches_give_the_single_machine_s_pairs(spark, batches, tmp_path):
-    for a_vec, b_vec, fitted in [("auto-a.vec", "b.vec", True), ("keyed-a.vec", "keyed-b.vec", False)]:
+    for a_vec, b_vec, fitted in [("auto-a.vec", "b.vec", True), ("keyed-a.vec", "keyed-b.vec", True)]:
         a, b = (batches / a_vec).read_bytes(), (batches / b_vec).read_bytes()
         link = gramlink.Matcher(a, b).link()
         out = tmp_path / a_vec
@@ -57,7 +57,7 @@ def test_ed_auto_and_keyed_batches_give_the_single_machine_s_pairs(spark, batche
         expected = sorted(zip(link.a, link.b, link.a_ids, link.b_ids, link.distances))
         assert pairs_of(out) == [(x, y, d) for _, _, x, y, d in expected], a_vec
         assert stats["pairs"] == len(link) > 0
-        # the cut-off is fitted where the single machine fits it: unkeyed, ranked
+        # the cut-off is fitted where the single machine fits it: ranked, keyed or not
         assert (stats["cutoff"] is not None) == fitted, a_vec
     cutoff = gspark.link(spark, str(batches / "auto-a.vec"), str(batches / "b.vec"), str(tmp_path / "again"))["cutoff"]
     assert cutoff["candidates"] > cutoff["kept"] > 0 and "ed auto chose" in cutoff["description"]

@@ -42,6 +42,7 @@ pub struct CorruptArgs {
     /// Exact number of random edits per B record.
     #[arg(long, default_value_t = 1)]
     ed: u32,
+    /// Seed of the corruption and of B's order (the same stream as `eval --seed`).
     #[arg(long, default_value_t = 42)]
     seed: u64,
     /// The public alphabet: letters, letters+digits, or its symbols. [default: letters]

@@ -20,13 +20,16 @@ pub struct ExperimentArgs {
     /// Seeded runs averaged per point.
     #[arg(long, default_value_t = 3)]
     runs: u64,
+    /// Seed of the first run (run i uses seed + i): reproducible, NOT private.
     #[arg(long, default_value_t = 42)]
     seed: u64,
     /// Where the CSV, SVG and markdown files go.
     #[arg(long, default_value = "docs/results")]
     out: PathBuf,
+    /// The NAMES list, one name a line.
     #[arg(long, default_value = "data/names.txt")]
     names: PathBuf,
+    /// The CITIES list, one city a line.
     #[arg(long, default_value = "data/cities.txt")]
     cities: PathBuf,
     /// Use only the first N names (default: all) in every figure but Figure 9,

@@ -25,8 +25,10 @@ pub struct KrimpArgs {
     /// Generated databases per min_sup (the paper averages 10).
     #[arg(long, default_value_t = 10)]
     runs: u64,
+    /// Seed of the generated databases.
     #[arg(long, default_value_t = 42)]
     seed: u64,
+    /// Print JSON (one object per min_sup) instead of the text report.
     #[arg(long)]
     json: bool,
     /// Also compare the frequent item sets of generated and original (the

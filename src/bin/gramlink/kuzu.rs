@@ -125,6 +125,7 @@ struct BlocksArgs {
     /// The records' column these values stand for (the rule's `block`).
     #[arg(long, default_value = "surname")]
     identifier: String,
+    /// Where to write the block model (JSON, public: A and B read it).
     #[arg(long, short)]
     out: PathBuf,
 }
@@ -178,6 +179,7 @@ struct EncryptArgs {
     input: PathBuf,
     #[command(flatten)]
     rule: RuleArgs,
+    /// C's block model (from `kuzu blocks`).
     #[arg(long)]
     model: PathBuf,
     /// C's public key.
@@ -194,6 +196,8 @@ struct EncryptArgs {
     /// A's own report (fakes, suppressed records, handles): never send it.
     #[arg(long)]
     report: PathBuf,
+    /// Seed of the noise and the encryption: reproducible, NOT private (tests only)
+    /// [default: secure randomness].
     #[arg(long)]
     seed: Option<u64>,
     #[command(flatten)]
@@ -206,8 +210,10 @@ struct CompareArgs {
     input: PathBuf,
     #[command(flatten)]
     rule: RuleArgs,
+    /// C's block model (from `kuzu blocks`), the one A encrypted under.
     #[arg(long)]
     model: PathBuf,
+    /// C's public key.
     #[arg(long)]
     key: PathBuf,
     /// A's encrypted blocks.
@@ -222,6 +228,8 @@ struct CompareArgs {
     /// B's own map from pair ids to (A handle, B id): never send it.
     #[arg(long)]
     map: PathBuf,
+    /// Seed of the blinding and the re-randomization: reproducible, NOT private (tests
+    /// only) [default: secure randomness].
     #[arg(long)]
     seed: Option<u64>,
 }

@@ -47,15 +47,20 @@ pub struct EvalArgs {
     /// in the clear, identical by construction, and bytes counted for --bytes-bits).
     #[arg(long)]
     key_bits: Option<u32>,
+    /// Without --key-bits: the key size the bytes per role are counted for.
     #[arg(long, default_value_t = 2048)]
     bytes_bits: u32,
+    /// With --key-bits: skip re-randomizing the ciphertexts sent to C (faster; see
+    /// docs/THREAT_MODEL.md).
     #[arg(long)]
     no_rerandomize: bool,
     /// The single-string scenario: A is --n strings of this list, B a copy with --ed edits each.
     #[arg(long, conflicts_with_all = ["files", "rule"])]
     names: Option<PathBuf>,
+    /// With --names: how many strings A holds (a seeded random sample of the list).
     #[arg(long, default_value_t = 5000)]
     n: usize,
+    /// With --names: exact number of random edits per B string.
     #[arg(long, default_value_t = 1)]
     ed: u32,
     /// θ of the single-string rule (its only weight is 1).
@@ -64,8 +69,10 @@ pub struct EvalArgs {
     /// Also run gramlink's own record linkage on the same files with this schema.
     #[arg(long)]
     gramlink_schema: Option<PathBuf>,
+    /// Seed of the data, the noise and the keys (an experiment, not a private run).
     #[arg(long, default_value_t = 42)]
     seed: u64,
+    /// Print JSON instead of the text report.
     #[arg(long)]
     json: bool,
 }
@@ -309,6 +316,7 @@ pub struct BenchArgs {
     files: Vec<PathBuf>,
     #[command(flatten)]
     rule: RuleArgs,
+    /// Comma-separated Paillier key sizes in bits.
     #[arg(long, value_delimiter = ',', default_values_t = vec![512, 1024, 2048])]
     bits: Vec<u32>,
     /// A records encrypted per key size.

@@ -14,22 +14,28 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct LeversArgs {
+    /// The CITIES list, one city a line.
     #[arg(long, default_value = "data/cities.txt")]
     cities: PathBuf,
+    /// The NAMES list, one name a line.
     #[arg(long, default_value = "data/names.txt")]
     names: PathBuf,
     /// NAMES records used (a seeded random subset).
     #[arg(long, default_value_t = 20_000)]
     names_n: usize,
+    /// Seed of the scenario and the subset: reproducible, NOT private.
     #[arg(long, default_value_t = 42)]
     seed: u64,
+    /// Comma-separated edits per record of party B's copy.
     #[arg(long, value_delimiter = ',', default_values_t = vec![0, 1, 2])]
     eds: Vec<u32>,
     /// Only these levers (0-based indexes in the table's order).
     #[arg(long, value_delimiter = ',')]
     only: Vec<usize>,
+    /// Where to write the table as CSV.
     #[arg(long, default_value = "docs/results/levers.csv")]
     csv: PathBuf,
+    /// Where to write the table as a Markdown section.
     #[arg(long, default_value = "docs/results/levers.md")]
     md: PathBuf,
 }

@@ -218,7 +218,7 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
         eprintln!("{}", c.describe());
     } else if matcher.auto() {
         eprintln!(
-            "ed auto: no q-gram filter here (keyed batches or rule {}): every pair within {} edits is a candidate",
+            "ed auto: no cut-off for rule {} (only ranked fits one): every pair within {} edits is a candidate",
             config.rule.name(),
             matcher.ed()
         );

@@ -145,15 +145,19 @@ struct UtilityArgs {
     /// Comma-separated base sizes.
     #[arg(long, value_delimiter = ',', default_values_t = vec![25, 75, 150])]
     ks: Vec<usize>,
+    /// Shortest mined gram.
     #[arg(long, default_value_t = 1)]
     qmin: usize,
+    /// Longest mined gram.
     #[arg(long, default_value_t = 3)]
     qmax: usize,
+    /// Depth of the prefix tree.
     #[arg(long, default_value_t = 7)]
     hmax: usize,
     /// Runs averaged per cell.
     #[arg(long, default_value_t = 5)]
     runs: u64,
+    /// Seed of the runs (the experiment is reproducible, its bases NOT private).
     #[arg(long, default_value_t = 42)]
     seed: u64,
     /// Print JSON instead of a table.

@@ -52,6 +52,7 @@ pub struct RehearseArgs {
     /// Records: the truth of the real files (CSV a_id,b_id).
     #[arg(long)]
     truth: Option<PathBuf>,
+    /// Seed of the corruption, the noise and the sampling (a rehearsal: NOT private).
     #[arg(long, default_value_t = 42)]
     seed: u64,
     /// Print JSON.

@@ -16,8 +16,10 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct ResultsArgs {
+    /// Where to write the results (Markdown).
     #[arg(long, default_value = "docs/RESULTS.md")]
     out: PathBuf,
+    /// Seed of the scenario (B's corruption and order, the noise): reproducible, NOT private.
     #[arg(long, default_value_t = 42)]
     seed: u64,
     /// Run the sound threshold at ed 2 on this many NAMES records only (its range
