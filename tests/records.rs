@@ -163,7 +163,10 @@ fn record_batches_carry_pseudonyms_and_the_maps_give_the_pairs_back() {
     assert!(ka.id_map.is_none() && ka.batch.ids == a.table().ids);
     let (pa, pb) = (embed(&a, Party::A, IdPolicy::default()), embed(&b, Party::B, IdPolicy::default()));
     let (ma, mb) = (pa.id_map.as_ref().unwrap(), pb.id_map.as_ref().unwrap());
-    assert!(pa.batch.ids.iter().all(|p| p.len() == gramlink::pseudonym::PSEUDONYM_DIGITS && !a.table().ids.contains(p)), "no own id is sent");
+    assert!(
+        pa.batch.ids.iter().all(|p| p.len() == gramlink::pseudonym::PSEUDONYM_DIGITS && !a.table().ids.contains(p)),
+        "no own id is sent"
+    );
     assert_eq!(ma.pseudonyms(), pa.batch.ids);
     let own = pairs(&ka, &kb);
     let sent = pairs(&pa, &pb);

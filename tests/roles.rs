@@ -129,7 +129,11 @@ fn embed_sends_pseudonyms_unless_the_owner_keeps_its_ids() {
     assert_eq!((kept.batch.ids.as_slice(), kept.id_map), (a.dataset().ids(), None));
     let (ea, eb) = (embed(&a, Party::A, IdPolicy::default()), embed(&b, Party::B, IdPolicy::default()));
     let (ma, mb) = (ea.id_map.unwrap(), eb.id_map.unwrap());
-    assert!(ea.batch.ids.iter().all(|p| p.len() == gramlink::pseudonym::PSEUDONYM_DIGITS && !a.dataset().ids().contains(p)));
+    assert!(ea
+        .batch
+        .ids
+        .iter()
+        .all(|p| p.len() == gramlink::pseudonym::PSEUDONYM_DIGITS && !a.dataset().ids().contains(p)));
     assert_eq!(ma.pseudonyms(), ea.batch.ids);
     assert_ne!(ea.batch.ids, embed(&a, Party::A, IdPolicy::default()).batch.ids, "fresh pseudonyms each time");
     // the vectors are those of the kept ids; only the ids differ

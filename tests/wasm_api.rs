@@ -502,7 +502,10 @@ fn ids_are_pseudonyms_unless_kept_and_map_back() {
         get(&r, k).dyn_into::<Array>().unwrap().iter().map(|x| x.as_string().unwrap()).collect()
     };
     let (a_ids, b_ids) = (ids("aIds"), ids("bIds"));
-    assert!(a_ids.iter().chain(&b_ids).all(|x| x.len() == gramlink::pseudonym::PSEUDONYM_DIGITS && x.chars().all(|c| c.is_ascii_hexdigit())));
+    assert!(a_ids
+        .iter()
+        .chain(&b_ids)
+        .all(|x| x.len() == gramlink::pseudonym::PSEUDONYM_DIGITS && x.chars().all(|c| c.is_ascii_hexdigit())));
     let ia = get(&r, "a").dyn_into::<Uint32Array>().unwrap().to_vec();
     let pairs: String = std::iter::once("a_id,b_id\n".to_string())
         .chain(a_ids.iter().zip(&b_ids).map(|(x, y)| format!("{x},{y}\n")))
