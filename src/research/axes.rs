@@ -224,7 +224,8 @@ fn deflate(v: &mut [f64], found: &[Vec<f64>]) {
 
 fn normalize(v: &mut [f64]) -> bool {
     let n = v.iter().map(|x| x * x).sum::<f64>().sqrt();
-    if !(n > 1e-300) {
+    // NaN too: a degenerate direction is no direction
+    if n.is_nan() || n <= 1e-300 {
         return false;
     }
     v.iter_mut().for_each(|x| *x /= n);
