@@ -145,7 +145,7 @@ test('two data owners exchange files through the owner page; the matcher links t
   await screenshots(pm, 'matcher');
   // the CSV names pseudonyms; mapped back with both owners' maps, most links are the true pairs (A i ↔ B i)
   const sent = readFileSync(await downloadFrom(pm, '#download', path.join(h.dir, 'pairs.csv')), 'utf8');
-  assert.match(sent.split('\n')[1], /^[0-9a-f]{32},[0-9a-f]{32},/, 'the matcher sees random codes');
+  assert.match(sent.split('\n')[1], /^[0-9a-f]{16},[0-9a-f]{16},/, 'the matcher sees random codes');
   const csv = unmapPairs(sent, mapA, mapB).trim().split('\n');
   assert.equal(csv[0], 'a_id,b_id,distance');
   const truth = csv.slice(1).filter((l) => l.split(',')[0].slice(1) === l.split(',')[1].slice(1)).length;

@@ -51,7 +51,7 @@ test('FEBRL 1 links at F1 >= 0.99 with the proposed thresholds, every pair with 
   const out = m.link();
   const { pairs } = out;
   // the batches carry random pseudonyms: the matcher's pairs name no record id
-  assert.ok([...pairs.aIds, ...pairs.bIds].every((id) => /^[0-9a-f]{32}$/.test(id)), 'pseudonyms, not rec_id');
+  assert.ok([...pairs.aIds, ...pairs.bIds].every((id) => /^[0-9a-f]{16}$/.test(id)), 'pseudonyms, not rec_id');
   // each owner's map gives the pairs of its own ids back (the pairs file's other columns kept)
   const own = unmapPairs(m.pairsCsv(), a.idMapCsv(), b.idMapCsv()).trim().split('\n').slice(1).map((l) => l.split(','));
   assert.equal(own.length, pairs.classes.length);
