@@ -97,6 +97,20 @@ pub fn set_distance_levels(candidates: &mut [Scored], thresholds: &[f64]) {
     }
 }
 
+/// Keyed candidates (pairs within A's thresholds, no filter bound) as the
+/// distance fit reads them: scored by cosine ([`crate::matching::rank_by_cosine`])
+/// with their [`distance_level`]s. The matcher and the shards both call it.
+pub fn scored_by_distance(
+    a: &crate::embed::BatchVectors,
+    b: &crate::embed::BatchVectors,
+    pairs: &[crate::matching::Pair],
+    thresholds: &[f64],
+) -> Vec<Scored> {
+    let mut scored = crate::matching::rank_by_cosine(a, b, pairs);
+    set_distance_levels(&mut scored, thresholds);
+    scored
+}
+
 /// The candidates among each A row's and each B row's [`BEST_PER_ROW`] best
 /// by cosine (ties included), in their order.
 fn best_per_row(candidates: &[Scored]) -> Vec<Scored> {

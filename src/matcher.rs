@@ -149,9 +149,7 @@ impl Matcher {
         let scored = match c {
             Candidates::Scored(scored) => scored,
             Candidates::Within(pairs) => {
-                let mut scored = matching::rank_by_cosine(&self.a.vectors, &self.b.vectors, &pairs);
-                crate::cutoff::set_distance_levels(&mut scored, &self.thresholds);
-                scored
+                crate::cutoff::scored_by_distance(&self.a.vectors, &self.b.vectors, &pairs, &self.thresholds)
             }
         };
         let (kept, fit) = crate::cutoff::fit(&scored, plan, self.a.ids.len(), self.b.ids.len());

@@ -148,12 +148,12 @@ pub fn shard_candidates(
             let scored = match c {
                 Candidates::Scored(s) => s,
                 Candidates::Within(p) if rule == Rule::Ranked => {
-                    let mut scored = matching::rank_by_cosine(&a.vectors, bv, &p);
                     let plan = crate::matcher::cutoff_bound(a, &b.head, rule);
                     if plan.is_some_and(|p| p.evidence == Evidence::Distance) {
-                        crate::cutoff::set_distance_levels(&mut scored, &th);
+                        crate::cutoff::scored_by_distance(&a.vectors, bv, &p, &th)
+                    } else {
+                        matching::rank_by_cosine(&a.vectors, bv, &p)
                     }
-                    scored
                 }
                 Candidates::Within(p) => {
                     p.into_iter().map(|pair| Scored { pair, score: pair.distance, edits: 0 }).collect()

@@ -96,6 +96,10 @@ el('save-model').addEventListener('click', () => download('kuzu-model.json', sta
 el('save-public-key').addEventListener('click', () => download('kuzu-public-key.json', state.setup.publicKey, 'application/json'));
 el('save-private-key').addEventListener('click', () => download('kuzu-private-key.json', state.setup.privateKey, 'application/json'));
 
+const showLedger = (ledger) => {
+  el('a-ledger-text').textContent = `ε spent so far on this file in this browser: ${ledger.spent.toFixed(4)} of ${ledger.total.toFixed(4)}`;
+};
+
 el('encrypt').addEventListener('click', async () => {
   clearErrors(el('encrypt').closest('section'));
   try {
@@ -119,7 +123,7 @@ el('encrypt').addEventListener('click', async () => {
       showError(el('epsilon'), describe(e));
       return;
     } finally {
-      el('a-ledger-text').textContent = `ε spent so far on this file in this browser: ${ledger.spent.toFixed(4)} of ${ledger.total.toFixed(4)}`;
+      showLedger(ledger);
     }
     const ended = await step('a', 'encrypt', 'encrypt', args, [], (out) => {
       ledger.settle(spend, `Kuzu block release of ${out.size} records (noisy block sizes) -> kuzu-blocks.glka`);
@@ -131,7 +135,7 @@ el('encrypt').addEventListener('click', async () => {
     });
     // refused before any noise was drawn (a bad parameter or file): the charge is taken back
     if (/^INVALID_|^MALFORMED_|^MISSING_/.test(ended)) ledger.refund(spend);
-    el('a-ledger-text').textContent = `ε spent so far on this file in this browser: ${ledger.spent.toFixed(4)} of ${ledger.total.toFixed(4)}`;
+    showLedger(ledger);
   } catch (e) {
     if (!e.shown) showError(el('encrypt'), describe(e));
   }

@@ -26,7 +26,7 @@ function ledgerError(message, code = 'INVALID_LEDGER') {
  * (the worker streams the rest); its size and name where there is no WebCrypto. A copy
  * edited past its first 64 KiB thus shares the ledger, which errs on the side of privacy.
  */
-export async function ledgerKey(bytes, name) {
+async function ledgerKey(bytes, name) {
   if (globalThis.crypto?.subtle) {
     const h = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
     return PREFIX + Array.from(h, (b) => b.toString(16).padStart(2, '0')).join('');

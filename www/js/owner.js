@@ -1,7 +1,7 @@
 // The data-owner page: records → normalization → noisy base → shared base → vector batch.
 // Everything runs here and in a worker; the only outputs are the files the user downloads.
 import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked, keyControls } from './common.js';
-import { PageLedger, ledgerKey } from './ledger.js';
+import { PageLedger, fileLedgerKey } from './ledger.js';
 
 const worker = new WorkerClient(new URL('./owner-worker.js', import.meta.url));
 const state = {
@@ -55,7 +55,7 @@ function updateBudget() {
 
 /** The ledger of the loaded file, its total set from the page's budget (a raise is kept on record). */
 async function openLedger(budget) {
-  const key = await ledgerKey(state.bytes, state.fileName);
+  const key = await fileLedgerKey(state.bytes, state.fileName);
   const ledger = new PageLedger(key, state.fileName, budget);
   ledger.setTotal(budget);
   ledger.save();
