@@ -30,6 +30,43 @@ pub fn chunks<R: Send>(len: usize, chunk: usize, f: impl Fn(Range<usize>) -> R +
     }
 }
 
+/// [`chunks`] with a per-thread state made by `init` (one in wasm), so that
+/// large scratch buffers are allocated once per thread, not once per chunk.
+pub fn chunks_init<S, R: Send>(
+    len: usize,
+    chunk: usize,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, Range<usize>) -> R + Sync + Send,
+) -> Vec<R> {
+    #[cfg(target_arch = "wasm32")]
+    let chunk = chunk.max(WASM_ROWS_PER_CALL);
+    let chunk = chunk.max(1);
+    let range = move |c: usize| c * chunk..((c + 1) * chunk).min(len);
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        (0..len.div_ceil(chunk)).into_par_iter().map_init(init, |s, c| f(s, range(c))).collect()
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut state = init();
+        (0..len.div_ceil(chunk)).map(|c| f(&mut state, range(c))).collect()
+    }
+}
+
+/// Sorts `v` by `cmp`, a strict total order (no two elements equal, so every
+/// sort gives the one result): natively rayon's parallel unstable sort, in
+/// wasm [`crate::sorting::sort_strict_by`].
+pub fn sort_strict_by<T: Send>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering + Sync) {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use rayon::prelude::*;
+        v.par_sort_unstable_by(cmp);
+    }
+    #[cfg(target_arch = "wasm32")]
+    crate::sorting::sort_strict_by(v, cmp);
+}
+
 /// `f` of each item, in order.
 #[cfg_attr(not(feature = "research"), allow(dead_code))]
 pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
@@ -98,6 +135,11 @@ mod tests {
         let parts = chunks(10_001, 512, |r| (r.start, r.end));
         assert_eq!(parts.first(), Some(&(0, 512)));
         assert_eq!(parts.last().map(|p| p.1), Some(10_001));
+        let with_state = chunks_init(10_001, 512, Vec::new, |s: &mut Vec<usize>, r| {
+            s.push(r.start);
+            (r.start, r.end)
+        });
+        assert_eq!(with_state, parts);
         assert!(parts.windows(2).all(|w| w[0].1 == w[1].0), "contiguous, in order");
         let mut out = vec![0u64; 3 * 100];
         fill_rows(&mut out, 3, &items[..100], || (), |_, row, x| row.iter_mut().for_each(|v| *v = *x));

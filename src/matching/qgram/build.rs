@@ -2,7 +2,7 @@
 //! the posting lists sorted by class total, the row signatures); the filter's
 //! argument is in the parent module's documentation.
 
-use super::{posting_key, signature, Classes, CountFilter, Rows, MAX_TOTAL};
+use super::{posting_key, signature, signature_bits, Classes, CountFilter, Rows, MAX_TOTAL};
 use crate::error::Error;
 use crate::shape::Shape;
 use crate::sparse_vectors::RowSource;
@@ -42,12 +42,13 @@ pub(super) fn build<'v>(
     let by_total_n = by_total.iter().map(|&r| tot(r as usize)).collect();
     let mut df = vec![0usize; a.dim()];
     for x in 0..rb.m.cols.len() {
-        if rb.counts[x] > 0 {
+        if cl.count(rb.m.cols[x] as usize, rb.m.vals[x]) > 0 {
             df[rb.m.cols[x] as usize] += 1;
         }
     }
     let mut coords: Vec<usize> = (0..a.dim()).filter(|&c| cl.of[c] == f).collect();
     crate::sorting::sort_by(&mut coords, |&x, &y| df[x].cmp(&df[y]).then(x.cmp(&y)));
+    let bit = signature_bits(&df, |c| cl.of[c] == f);
     let mut rank = vec![u32::MAX; a.dim()];
     for (i, &c) in coords.iter().enumerate() {
         rank[c] = i as u32;
@@ -60,15 +61,15 @@ pub(super) fn build<'v>(
         mine.clear();
         mine.extend(
             rb.range(r as usize)
-                .filter(|&x| cl.of[rb.m.cols[x] as usize] == f && rb.counts[x] > 0)
+                .filter(|&x| cl.of[rb.m.cols[x] as usize] == f && cl.count(rb.m.cols[x] as usize, rb.m.vals[x]) > 0)
                 .map(|x| (rank[rb.m.cols[x] as usize], x)),
         );
         crate::sorting::sort_by(&mut mine, |x, y| x.0.cmp(&y.0));
-        let sig = signature(mine.iter().map(|&(_, x)| rb.m.cols[x] as usize));
+        let sig = signature(&bit, mine.iter().map(|&(_, x)| rb.m.cols[x] as usize));
         let mut pre = 0i64;
         for &(_, x) in &mine {
             lists[rb.m.cols[x] as usize].push((posting_key(tot(r as usize), pre), r, sig));
-            pre += rb.counts[x] as i64;
+            pre += cl.count(rb.m.cols[x] as usize, rb.m.vals[x]);
         }
     }
     let mut postings: Vec<Vec<u32>> = Vec::with_capacity(a.dim());
@@ -93,5 +94,6 @@ pub(super) fn build<'v>(
         posting_key,
         posting_sig,
         rank,
+        bit,
     })
 }

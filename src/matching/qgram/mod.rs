@@ -99,12 +99,12 @@ fn posting_key(total: i64, pre: i64) -> u64 {
     ((total as u64) << 32) | pre as u64
 }
 
-/// Sparse rows (borrowed when the source holds them sparse) with integer
-/// counts, per-class totals and squared norms.
+/// Sparse rows (borrowed when the source holds them sparse) with per-class
+/// count totals and squared norms. A non-zero's count is not stored but read
+/// off its value ([`Classes::count`]): one array fewer to load per B row
+/// verified, and 4 bytes less per non-zero.
 struct Rows<'v> {
     m: Cow<'v, SparseVectors>,
-    /// Clamped to `MAX_COUNT` (2²⁰), so they fit an i32.
-    counts: Vec<i32>,
     /// `totals[r * classes + c]`: count total of row r in class c.
     totals: Vec<i64>,
     norm2: Vec<f64>,
@@ -115,6 +115,8 @@ struct Classes {
     of: Vec<usize>,
     len: Vec<i64>,
     complete: Vec<bool>,
+    /// Per coordinate: its class's gram length, as f64.
+    len_of: Vec<f64>,
 }
 
 impl Classes {
@@ -124,7 +126,15 @@ impl Classes {
         len.dedup();
         let of = shape.lengths.iter().map(|l| len.iter().position(|x| x == l).unwrap_or(0)).collect();
         let complete = len.iter().map(|l| shape.complete.contains(l)).collect();
-        Classes { of, len: len.into_iter().map(i64::from).collect(), complete }
+        let len_of = shape.lengths.iter().map(|&l| f64::from(l)).collect();
+        Classes { of, len: len.into_iter().map(i64::from).collect(), complete, len_of }
+    }
+
+    /// The occurrence count of value `x` at coordinate `c` (`x · L`, exact
+    /// for an honest vector; rounded and clamped to [`MAX_COUNT`] otherwise).
+    #[inline]
+    fn count(&self, c: usize, x: f32) -> i64 {
+        ((x as f64) * self.len_of[c]).round().clamp(0.0, MAX_COUNT as f64) as i64
     }
 }
 
@@ -144,20 +154,13 @@ impl<'v> Rows<'v> {
                 Cow::Owned(m)
             }
         };
-        let mut r = Rows {
-            counts: Vec::with_capacity(m.nnz()),
-            totals: vec![0; v.rows() * k],
-            norm2: Vec::with_capacity(v.rows()),
-            m,
-        };
+        let mut r = Rows { totals: vec![0; v.rows() * k], norm2: Vec::with_capacity(v.rows()), m };
         for i in 0..r.m.len() {
             let mut n2 = 0.0f64;
             let (cols, vals) = r.m.row(i);
             for (&j, &x) in cols.iter().zip(vals) {
-                let c = cl.of[j as usize];
-                let n = ((x as f64) * cl.len[c] as f64).round().clamp(0.0, MAX_COUNT as f64) as i64;
-                r.counts.push(n as i32);
-                r.totals[i * k + c] += n;
+                let n = cl.count(j as usize, x);
+                r.totals[i * k + cl.of[j as usize]] += n;
                 n2 += x as f64 * x as f64;
             }
             r.norm2.push(n2);
@@ -189,19 +192,37 @@ struct CountFilter<'v> {
     posting_sig: Vec<Vec<u64>>,
     /// Global order of the class-f coordinates: rarest in B first (ties by index).
     rank: Vec<u32>,
+    /// Per coordinate: its bit in a row signature ([`signature_bits`]).
+    bit: Vec<u64>,
 }
 
-/// Bit of a coordinate in a row signature (a fixed multiplicative hash).
-fn sig_bit(c: usize) -> u64 {
-    1u64 << ((c as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 58)
+/// Each class-f coordinate's bit in a row signature, from its document
+/// frequency `df` in B: most frequent first, each to the bit with the least
+/// frequency so far (greedy balancing). A signature overlap overstates the
+/// true one when two different grams share a bit; with the bits' loads even,
+/// a frequent gram has a bit of its own and only rare grams share, so that
+/// happens least. Any map keeps the bound sound; this one only makes it tight.
+fn signature_bits(df: &[usize], in_class: impl Fn(usize) -> bool) -> Vec<u64> {
+    let mut coords: Vec<usize> = (0..df.len()).filter(|&c| in_class(c)).collect();
+    crate::sorting::sort_by(&mut coords, |&x, &y| df[y].cmp(&df[x]).then(x.cmp(&y)));
+    let mut load = [0usize; 64];
+    let mut bit = vec![0u64; df.len()];
+    for c in coords {
+        let k = (0..64).min_by_key(|&k| (load[k], k)).unwrap_or(0);
+        load[k] += df[c].max(1);
+        bit[c] = 1 << k;
+    }
+    bit
 }
 
 /// The set of bits of a row's class-f coordinates. With `w(bit)` A's count on
-/// the coordinates hashed to a bit, the overlap is at most
-/// `Σ_{bit ∈ sig_a & sig_b} w(bit) ≤ popcount(sig_a & sig_b) + N_a − popcount(sig_a)`
-/// (each bit of A carries weight ≥ 1; collisions inside A are in the second term).
-fn signature(cols: impl Iterator<Item = usize>) -> u64 {
-    cols.fold(0, |s, c| s | sig_bit(c))
+/// the coordinates hashed to a bit (and `v(bit)` B's), the overlap is at most
+/// `Σ_{bit ∈ sig_a & sig_b} min(w, v) ≤ popcount(sig_a & sig_b) + min(E_a, E_b)`
+/// with `E = N − popcount(sig)` a row's count beyond one per bit: each shared bit
+/// gives 1 plus `min(w − 1, v − 1)`, and those extras add up to at most either
+/// side's (collisions inside a row and repeated grams are in `E`).
+fn signature(bit: &[u64], cols: impl Iterator<Item = usize>) -> u64 {
+    cols.fold(0, |s, c| s | bit[c])
 }
 
 /// Per-thread buffers: A's row as dense counts and values, per-class overlaps.
@@ -220,7 +241,7 @@ impl CountFilter<'_> {
     fn load(&self, i: usize, sc: &mut DenseRow) {
         for x in self.a.range(i) {
             let c = self.a.m.cols[x] as usize;
-            sc.cnt[c] = self.a.counts[x] as i64;
+            sc.cnt[c] = self.cl.count(c, self.a.m.vals[x]);
             sc.val[c] = self.a.m.vals[x];
         }
     }
@@ -234,11 +255,13 @@ impl CountFilter<'_> {
         }
     }
 
-    /// The pair's verdict: `Some((distance, score))` when it passes every test.
+    /// The pair's verdict: `Some((score, edits))` when it passes every test.
     /// A row `i` must be loaded in `sc`. The count tests run first, on B's
-    /// non-zeros against the dense A row; only pairs passing them get the exact
-    /// distance (the same squares in the same coordinate order as `distance`).
-    fn verify(&self, i: usize, j: usize, th: f64, sc: &mut DenseRow) -> Option<(f64, f64, u32)> {
+    /// non-zeros against the dense A row; the Euclidean test then reads the
+    /// distance off the dot product (`d² = ‖a‖² + ‖b‖² − 2·a·b`) and only when
+    /// that is too close to A's threshold to call does it compute
+    /// [`CountFilter::distance`], so the verdict is that of the exact distance.
+    fn verify(&self, i: usize, j: usize, th: f64, sc: &mut DenseRow) -> Option<(f64, u32)> {
         let k = self.cl.len.len();
         let mut edits = 0i64;
         for c in 0..k {
@@ -251,14 +274,14 @@ impl CountFilter<'_> {
             }
         }
         sc.overlap.iter_mut().for_each(|x| *x = 0);
-        let rb = self.b.range(j);
         let mut dot = 0.0f64;
-        for y in rb.clone() {
+        for y in self.b.range(j) {
             let c = self.b.m.cols[y] as usize;
             let na = sc.cnt[c];
             if na > 0 {
-                sc.overlap[self.cl.of[c]] += na.min(self.b.counts[y] as i64);
-                dot += sc.val[c] as f64 * self.b.m.vals[y] as f64;
+                let x = self.b.m.vals[y];
+                sc.overlap[self.cl.of[c]] += na.min(self.cl.count(c, x));
+                dot += sc.val[c] as f64 * x as f64;
             }
         }
         for c in 0..k {
@@ -268,7 +291,25 @@ impl CountFilter<'_> {
             }
             edits = edits.max(edit_bound(l1, self.cl.len[c]));
         }
-        let ra = self.a.range(i);
+        let (na2, nb2) = (self.a.norm2[i], self.b.norm2[j]);
+        let (d2, th2) = (na2 + nb2 - 2.0 * dot, th * th);
+        // Every product of two f32 is exact in f64, so each sum here and in
+        // `distance` is within n·2⁻⁵³ of its terms' magnitude (n non-zeros, a few
+        // thousand at most): far inside this slack, outside which both agree.
+        let slack = 1e-9 * (na2 + nb2 + th2);
+        if d2 > th2 + slack || (d2 >= th2 - slack && self.distance(i, j) > th) {
+            return None;
+        }
+        let den = (na2 * nb2).sqrt();
+        let score = if den > 0.0 { (1.0 - dot / den).max(0.0) } else { 1.0 };
+        Some((score, edits as u32))
+    }
+
+    /// The Euclidean distance of A row `i` and B row `j`: the same squares in
+    /// the same coordinate order as the other matchers' distance, so the pairs
+    /// carry bit-identical distances whichever matcher found them.
+    fn distance(&self, i: usize, j: usize) -> f64 {
+        let (ra, rb) = (self.a.range(i), self.b.range(j));
         let (mut x, mut y) = (ra.start, rb.start);
         let mut s = 0.0f64;
         while x < ra.end || y < rb.end {
@@ -287,35 +328,22 @@ impl CountFilter<'_> {
             };
             s += d * d;
         }
-        let d = s.sqrt();
-        if d > th {
-            return None;
-        }
-        let den = (self.a.norm2[i] * self.b.norm2[j]).sqrt();
-        let score = if den > 0.0 { (1.0 - dot / den).max(0.0) } else { 1.0 };
-        Some((d, score, edits as u32))
+        s.sqrt()
     }
 
-    /// The candidates of A row `i` (each once), into `out`.
-    fn candidates(&self, i: usize, seen: &mut [u32], stamp: u32, order: &mut Vec<(usize, usize)>, out: &mut Vec<u32>) {
+    /// The candidates of A row `i`, into `out`, sorted by row, each once (a
+    /// sort and a dedup: a stamp per B row read at random cost more).
+    fn candidates(&self, i: usize, order: &mut Vec<(usize, usize)>, out: &mut Vec<u32>) {
         out.clear();
         let n = self.total(&self.a, i, self.f);
         let budget = 2 * self.cl.len[self.f] * self.ed;
         let (lo, hi) = (n - self.ed, n + self.ed);
-        let mut add = |r: u32, out: &mut Vec<u32>| {
-            if seen[r as usize] != stamp {
-                seen[r as usize] = stamp;
-                out.push(r);
-            }
-        };
         // rows sharing nothing qualify only when τ(N_b) ≤ 0, i.e. N_b ≤ budget − n
         let free_hi = hi.min(budget - n);
         if free_hi >= lo {
             let s = self.by_total_n.partition_point(|&t| t < lo);
             let e = self.by_total_n.partition_point(|&t| t <= free_hi);
-            for &r in &self.by_total[s..e] {
-                add(r, out);
-            }
+            out.extend_from_slice(&self.by_total[s..e]);
         }
         order.clear();
         for x in self.a.range(i) {
@@ -325,7 +353,7 @@ impl CountFilter<'_> {
             }
         }
         crate::sorting::sort_by(order, |x, y| x.0.cmp(&y.0));
-        let sig_a = signature(order.iter().map(|&(_, x)| self.a.m.cols[x] as usize));
+        let sig_a = signature(&self.bit, order.iter().map(|&(_, x)| self.a.m.cols[x] as usize));
         // O ≤ popcount(sig_a & sig_b) + (A's count beyond one per bit), see `signature`
         let extra_a = n - sig_a.count_ones() as i64;
         let mut rem = n;
@@ -342,7 +370,8 @@ impl CountFilter<'_> {
             // needs pre ≤ N_b − ⌈need/2⌉: a prefix of each N_b group. A row
             // whose true first shared coordinate came earlier but failed there
             // fails here too (`rem`, `N_b − pre` and the range only shrink), so
-            // a row is taken at most once, exactly when it first passes.
+            // a row is taken exactly when it passes at its first shared
+            // coordinate (and maybe again later: the dedup below).
             for nb in lo.max(0)..=upper {
                 let need = n + nb - budget;
                 let max_pre = nb - (need.max(0) + 1) / 2;
@@ -352,21 +381,58 @@ impl CountFilter<'_> {
                 let s = keys.partition_point(|&k| k < posting_key(nb, 0));
                 let e = keys.partition_point(|&k| k <= posting_key(nb, max_pre));
                 for (&r, &sig) in self.postings[c][s..e].iter().zip(&self.posting_sig[c][s..e]) {
-                    let shared = (sig_a & sig).count_ones() as i64 + extra_a;
-                    if 2 * shared < need || seen[r as usize] == stamp {
-                        continue;
+                    let common = (sig_a & sig).count_ones() as i64;
+                    // A's extra first (known per row); B's (its count beyond one
+                    // per bit of its signature) only for the rows that pass it
+                    if 2 * (common + extra_a) >= need && 2 * (common + nb - sig.count_ones() as i64) >= need {
+                        out.push(r);
                     }
-                    seen[r as usize] = stamp;
-                    out.push(r);
                 }
             }
-            rem -= self.a.counts[x] as i64;
+            rem -= self.cl.count(c, self.a.m.vals[x]);
+        }
+        // B's rows in memory order: their reads then walk forward, not at random
+        crate::sorting::sort_keys(out);
+        out.dedup();
+    }
+}
+
+/// A pair of the row being matched that passed every test, before its
+/// exact distance is known.
+#[derive(Debug, Clone, Copy)]
+struct Found {
+    b: u32,
+    score: f64,
+    edits: u32,
+}
+
+/// One thread's buffers for [`match_rows`], reused across its chunks.
+struct Scratch {
+    order: Vec<(usize, usize)>,
+    cand: Vec<u32>,
+    found: Vec<Found>,
+    best: Vec<Scored>,
+    row: DenseRow,
+}
+
+impl Scratch {
+    fn new(ix: &CountFilter) -> Scratch {
+        let dim = ix.cl.of.len();
+        Scratch {
+            order: Vec::new(),
+            cand: Vec::new(),
+            found: Vec::new(),
+            best: Vec::new(),
+            row: DenseRow { cnt: vec![0; dim], val: vec![0.0; dim], overlap: vec![0; ix.cl.len.len()] },
         }
     }
 }
 
 /// The pairs of A rows `rows` passing every test, each row's best `per_row` by
 /// (score, distance, b), in A-row order; and the number of candidates verified.
+/// Only the pairs that can rank among a row's best get their exact distance:
+/// those scoring at most the `per_row`-th best score (every other pair has
+/// `per_row` pairs of strictly lower score before it).
 /// Never inlined: in wasm, V8 optimizes it between the chunks' calls.
 #[inline(never)]
 fn match_rows(
@@ -374,40 +440,45 @@ fn match_rows(
     th: &[f64],
     rows: std::ops::Range<usize>,
     per_row: usize,
-    nb: usize,
+    s: &mut Scratch,
 ) -> (Vec<Scored>, u64) {
-    let mut seen = vec![0u32; nb];
-    let mut stamp = 0u32;
-    let (mut order, mut cand, mut found) = (Vec::new(), Vec::new(), Vec::new());
-    let mut sc =
-        DenseRow { cnt: vec![0; ix.cl.of.len()], val: vec![0.0; ix.cl.of.len()], overlap: vec![0; ix.cl.len.len()] };
     let mut out = Vec::new();
     let mut candidates = 0u64;
     for i in rows {
-        stamp = stamp.wrapping_add(1);
-        if stamp == 0 {
-            seen.iter_mut().for_each(|s| *s = 0);
-            stamp = 1;
-        }
-        ix.candidates(i, &mut seen, stamp, &mut order, &mut cand);
-        // B's rows in memory order: their reads then walk forward, not at random
-        crate::sorting::sort_keys(&mut cand);
-        candidates += cand.len() as u64;
-        found.clear();
-        ix.load(i, &mut sc);
-        for &j in &cand {
-            if let Some((d, score, edits)) = ix.verify(i, j as usize, th[i], &mut sc) {
-                found.push(Scored { pair: Pair { a: i as u32, b: j, distance: d }, score, edits });
+        ix.candidates(i, &mut s.order, &mut s.cand);
+        candidates += s.cand.len() as u64;
+        s.found.clear();
+        ix.load(i, &mut s.row);
+        for &j in &s.cand {
+            if let Some((score, edits)) = ix.verify(i, j as usize, th[i], &mut s.row) {
+                s.found.push(Found { b: j, score, edits });
             }
         }
-        ix.unload(i, &mut sc);
-        let by_rank = |x: &Scored, y: &Scored| {
+        ix.unload(i, &mut s.row);
+        let mut keep = s.found.len();
+        if keep > per_row {
+            crate::sorting::partition_at(&mut s.found, per_row - 1, |x, y| {
+                x.score.total_cmp(&y.score).then(x.b.cmp(&y.b))
+            });
+            let cut = s.found[per_row - 1].score;
+            keep = per_row;
+            for t in per_row..s.found.len() {
+                if s.found[t].score <= cut {
+                    s.found.swap(keep, t);
+                    keep += 1;
+                }
+            }
+        }
+        s.best.clear();
+        s.best.extend(s.found[..keep].iter().map(|f| Scored {
+            pair: Pair { a: i as u32, b: f.b, distance: ix.distance(i, f.b as usize) },
+            score: f.score,
+            edits: f.edits,
+        }));
+        crate::sorting::sort_by(&mut s.best, |x, y| {
             x.score.total_cmp(&y.score).then(x.pair.distance.total_cmp(&y.pair.distance)).then(x.pair.b.cmp(&y.pair.b))
-        };
-        // one sort for both (wasm has one sort routine: code size)
-        crate::sorting::sort_by(&mut found, by_rank);
-        found.truncate(per_row);
-        out.extend_from_slice(&found);
+        });
+        out.extend_from_slice(&s.best[..keep.min(per_row)]);
     }
     (out, candidates)
 }
@@ -450,9 +521,10 @@ pub fn scored_match_rows(
     }
     let ix = build(a, b, ed, shape)?;
     let per_row = per_row.max(1);
-    let (na, nb) = (a.rows(), b.rows());
-    let parts = crate::par::chunks(na, 512, |rows| match_rows(&ix, thresholds, rows, per_row, nb));
-    let mut out = Vec::new();
+    let na = a.rows();
+    let parts =
+        crate::par::chunks_init(na, 512, || Scratch::new(&ix), |s, rows| match_rows(&ix, thresholds, rows, per_row, s));
+    let mut out = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
     let mut candidates = 0;
     for (p, c) in parts {
         out.extend(p);
@@ -465,20 +537,26 @@ pub fn scored_match_rows(
 /// Greedy one-to-one by increasing score (ties: distance, then a, then b); each
 /// A and each B row is linked at most once. Sorted by (a, distance, b).
 pub fn one_to_one_scored(pairs: &[Scored]) -> Vec<Pair> {
-    let mut order: Vec<&Scored> = pairs.iter().collect();
-    crate::sorting::sort_by(&mut order, |x, y| {
-        x.score
-            .total_cmp(&y.score)
-            .then(x.pair.distance.total_cmp(&y.pair.distance))
-            .then(x.pair.a.cmp(&y.pair.a))
-            .then(x.pair.b.cmp(&y.pair.b))
+    // each pair's score as a plain key in `total_cmp`'s order (the standard
+    // library's own map of an f64's bits onto an ordered integer) beside its
+    // index: most comparisons end on the key, without reading the pair
+    let ordered = |x: f64| {
+        let k = x.to_bits() as i64;
+        k ^ (((k >> 63) as u64) >> 1) as i64
+    };
+    let mut order: Vec<(i64, u32)> = pairs.iter().enumerate().map(|(i, s)| (ordered(s.score), i as u32)).collect();
+    crate::par::sort_strict_by(&mut order, |x, y| {
+        x.0.cmp(&y.0).then_with(|| {
+            let (p, q) = (&pairs[x.1 as usize].pair, &pairs[y.1 as usize].pair);
+            p.distance.total_cmp(&q.distance).then(p.a.cmp(&q.a)).then(p.b.cmp(&q.b)).then(x.1.cmp(&y.1))
+        })
     });
     let max_a = pairs.iter().map(|p| p.pair.a as usize + 1).max().unwrap_or(0);
     let max_b = pairs.iter().map(|p| p.pair.b as usize + 1).max().unwrap_or(0);
     let (mut used_a, mut used_b) = (vec![false; max_a], vec![false; max_b]);
     let mut out = Vec::new();
-    for s in order {
-        let p = s.pair;
+    for &(_, i) in &order {
+        let p = pairs[i as usize].pair;
         if !used_a[p.a as usize] && !used_b[p.b as usize] {
             used_a[p.a as usize] = true;
             used_b[p.b as usize] = true;

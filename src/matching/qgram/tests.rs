@@ -89,9 +89,18 @@ fn sound_and_equal_to_a_full_scan() {
         for i in 0..a.len() {
             ix.load(i, &mut sc);
             for j in 0..b.len() {
-                if let Some((d, _, _)) = ix.verify(i, j, th[i], &mut sc) {
-                    assert_eq!(d, crate::matching::distance(va.row(i), vb.row(j)), "the same arithmetic as `distance`");
+                let d = ix.distance(i, j);
+                assert_eq!(d, crate::matching::distance(va.row(i), vb.row(j)), "the same arithmetic as `distance`");
+                if ix.verify(i, j, th[i], &mut sc).is_some() {
+                    assert!(d <= th[i], "a pair past the threshold passed");
                     want.push((i as u32, j as u32));
+                }
+                // at a threshold of exactly the pair's distance, the verdict is the exact one
+                let (pass, at) = (ix.verify(i, j, th[i], &mut sc).is_some(), ix.verify(i, j, d, &mut sc).is_some());
+                assert!(!pass || at, "ed {ed}: ({i}, {j}) at d = {d} refused at its own distance");
+                if d > 0.0 {
+                    let below = d * (1.0 - 1e-12);
+                    assert!(ix.verify(i, j, below, &mut sc).is_none(), "({i}, {j}) kept below its distance");
                 }
             }
             ix.unload(i, &mut sc);
@@ -138,6 +147,40 @@ fn per_row_keeps_the_best_and_greedy_is_one_to_one() {
     }
     let g: Vec<(u32, u32)> = one_to_one_scored(&all).iter().map(|p| (p.a, p.b)).collect();
     assert_eq!(g, vec![(0, 1), (1, 0), (2, 2)]);
+}
+
+/// Each row's best `per_row` (selected, then sorted) are the first `per_row`
+/// of all its pairs sorted by (score, distance, b), ties at the cut included.
+#[test]
+fn per_row_is_the_head_of_the_full_ranking() {
+    let sigma: Vec<char> = "ABCDE".chars().collect();
+    let base = recommended_base("ABCDE");
+    let shape = Shape::of(&base);
+    let e = Embedder::new(&base).unwrap();
+    let mut rng = Randomness::seeded(11);
+    // short words over 5 symbols: many pairs per row, many tied scores
+    let a: Vec<String> = (0..60).map(|_| random_word(&mut rng, &sigma, 4)).collect();
+    let b: Vec<String> = (0..300).map(|_| random_word(&mut rng, &sigma, 4)).collect();
+    let (va, vb) = (e.embed_all(&a, &mut NoProgress).unwrap(), e.embed_all(&b, &mut NoProgress).unwrap());
+    let th = crate::threshold::thresholds(&base, &a, 2, &crate::threshold::ThresholdMode::Sound).unwrap();
+    let (all, _) = scored_match(&va, &vb, &th, 2, &shape, usize::MAX).unwrap();
+    for k in [1usize, 3, 8] {
+        let (top, _) = scored_match(&va, &vb, &th, 2, &shape, k).unwrap();
+        let mut want = Vec::new();
+        for i in 0..a.len() as u32 {
+            let mut row: Vec<Scored> = all.iter().filter(|s| s.pair.a == i).copied().collect();
+            assert!(
+                row.windows(2)
+                    .all(|w| (w[0].score, w[0].pair.distance, w[0].pair.b)
+                        <= (w[1].score, w[1].pair.distance, w[1].pair.b)),
+                "rows come sorted"
+            );
+            row.truncate(k);
+            want.extend(row);
+        }
+        assert!(all.len() > a.len() * 8, "rows have more pairs than kept ({})", all.len());
+        assert_eq!(top, want, "per_row {k}");
+    }
 }
 
 #[test]
