@@ -220,8 +220,10 @@ impl RecordOwner {
         RecordOwner::new(schema, table, rng)
     }
 
-    /// An owner of the table a [`super::TableReader`] has read to its end.
-    pub fn from_reader(reader: super::TableReader, schema: Schema, rng: Randomness) -> Result<RecordOwner, Error> {
+    /// An owner of the table a [`super::TableReader`] has read to its end,
+    /// under the reader's schema.
+    pub fn from_reader(reader: super::TableReader, rng: Randomness) -> Result<RecordOwner, Error> {
+        let schema = reader.schema().clone();
         schema.validate()?;
         let table = reader.finish()?;
         RecordOwner::new(schema, table, rng)

@@ -135,6 +135,11 @@ impl TableReader {
         self
     }
 
+    /// The schema the table is read under.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
     /// Bytes taken so far.
     pub fn bytes_read(&self) -> usize {
         self.total
