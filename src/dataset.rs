@@ -195,7 +195,7 @@ pub fn read_file(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Vec<RawRecord>, InputError> {
     let mut reader = ChunkedReader::new(format, &path.display().to_string());
-    for_each_chunk::<InputError>(path, &mut |chunk, size| {
+    for_each_chunk::<InputError, _>(path, |chunk, size| {
         reader.push(chunk)?;
         progress(reader.bytes_read() as u64, size);
         Ok(())
@@ -207,10 +207,11 @@ pub fn read_file(
 /// reading loop of [`read_file`] and of the record table's reader
 /// ([`crate::record::table_reader::read_table_file`]).
 #[cfg(not(target_arch = "wasm32"))]
-pub(crate) fn for_each_chunk<E: From<InputError>>(
-    path: &std::path::Path,
-    push: &mut dyn FnMut(&[u8], u64) -> Result<(), E>,
-) -> Result<(), E> {
+pub(crate) fn for_each_chunk<E, F>(path: &std::path::Path, mut push: F) -> Result<(), E>
+where
+    E: From<InputError>,
+    F: FnMut(&[u8], u64) -> Result<(), E>,
+{
     use std::io::Read;
     let io = |e: std::io::Error| InputError::Io { path: path.display().to_string(), reason: e.to_string() };
     let mut file = std::fs::File::open(path).map_err(io)?;

@@ -445,7 +445,7 @@ pub fn read_table_file(
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<RecordTable, Error> {
     let mut reader = TableReader::new(schema, &path.display().to_string());
-    crate::dataset::for_each_chunk::<Error>(path, &mut |chunk, size| {
+    crate::dataset::for_each_chunk::<Error, _>(path, |chunk, size| {
         reader.push(chunk)?;
         progress(reader.bytes_read() as u64, size);
         Ok(())
