@@ -217,10 +217,10 @@ impl TableReader {
             self.begin_scan(self.pending.len());
         }
         // text first, as one whole read checks it: an input cut off inside a
-        // UTF-8 sequence is named so, not parsed without its last character
-        let rest = &self.pending[self.complete..];
-        if let Err(e) = std::str::from_utf8(rest) {
-            return Err(InputError::NotText { what, offset: self.offset + self.complete + e.valid_up_to() }.into());
+        // UTF-8 sequence is named so, not parsed without its last character;
+        // all that is pending, so the first invalid byte is the one named
+        if let Err(e) = std::str::from_utf8(&self.pending[self.blank..]) {
+            return Err(InputError::NotText { what, offset: self.offset + self.blank + e.valid_up_to() }.into());
         }
         if let Some(line) = self.scan.as_ref().and_then(QuoteScan::unclosed) {
             // the csv crate would read an open quote to the end as one field

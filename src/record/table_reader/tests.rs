@@ -202,6 +202,14 @@ fn every_error_is_the_one_of_a_whole_read() {
             h.len() + 4
         ),
     );
+    // two invalid bytes: the first is named, however the input is cut
+    error_everywhere(
+        &[format!("{h}\n1,A").as_bytes(), b"\xFF", b",B,C,D,1,19990101\n2,A,B", b"\xFF"].concat(),
+        &format!(
+            "NOT_TEXT t.csv is not UTF-8 text (first invalid byte at offset {}); is it a binary file?",
+            h.len() + 4
+        ),
+    );
     error_everywhere(
         format!("{h}\n1,,,C,D,1,19990101\n").as_bytes(),
         "EMPTY_COLUMN t.csv: field \"given_name\" is missing in every record (column given_name): suppress it or fix the column",
