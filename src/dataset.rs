@@ -194,24 +194,38 @@ pub fn read_file(
     format: &InputFormat,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Vec<RawRecord>, InputError> {
+    let mut reader = ChunkedReader::new(format, &path.display().to_string());
+    for_each_chunk::<InputError, _>(path, |chunk, size| {
+        reader.push(chunk)?;
+        progress(reader.bytes_read() as u64, size);
+        Ok(())
+    })?;
+    reader.finish()
+}
+
+/// Hands a file to `push` a megabyte at a time, with the file's size: the
+/// reading loop of [`read_file`] and of the record table's reader
+/// ([`crate::record::table_reader::read_table_file`]).
+#[cfg(not(target_arch = "wasm32"))]
+pub(crate) fn for_each_chunk<E, F>(path: &std::path::Path, mut push: F) -> Result<(), E>
+where
+    E: From<InputError>,
+    F: FnMut(&[u8], u64) -> Result<(), E>,
+{
     use std::io::Read;
-    let what = path.display().to_string();
-    let io = |e: std::io::Error| InputError::Io { path: what.clone(), reason: e.to_string() };
+    let io = |e: std::io::Error| InputError::Io { path: path.display().to_string(), reason: e.to_string() };
     let mut file = std::fs::File::open(path).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();
-    let mut reader = ChunkedReader::new(format, &what);
     let mut chunk = vec![0u8; 1 << 20];
     loop {
         let n = match file.read(&mut chunk) {
-            Ok(0) => break,
+            Ok(0) => return Ok(()),
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(io(e)),
+            Err(e) => return Err(io(e).into()),
         };
-        reader.push(&chunk[..n])?;
-        progress(reader.bytes_read() as u64, size);
+        push(&chunk[..n], size)?;
     }
-    reader.finish()
 }
 
 /// The first bytes of a file (for [`detect_format`]: the first line decides).

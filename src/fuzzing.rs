@@ -17,6 +17,7 @@ use crate::protocol::{
 };
 use crate::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
 use crate::record::values::read_table;
+use crate::record::TableReader;
 use crate::record::{Field, Kind, RecordBatch, Schema};
 
 /// Every JSON message reader.
@@ -109,7 +110,27 @@ pub fn csv(data: &[u8]) {
     for (col, kind) in [("dob", Kind::Date), ("zip", Kind::Number), ("ssn", Kind::Keyed), ("sex", Kind::Clear)] {
         schema.fields.push(Field::new(col, kind));
     }
-    let _ = read_table(data, &schema, "fuzz input");
+    // streamed in three chunks (cut where the input says). Parsed only at the end, as one
+    // whole read of an input this small is: the same table or the same error. Parsed at
+    // every record end: the same table, or an error too (with several errors in the
+    // input, a stream names the first it meets, maybe not the one a whole read names)
+    let whole = read_table(data, &schema, "fuzz input").map_err(|e| e.to_string());
+    let cut = |k: usize| data.first().map_or(0, |&b| (b as usize * k) % (data.len() + 1));
+    let (i, j) = (cut(1).min(cut(7)), cut(1).max(cut(7)));
+    let streamed = |every: usize| {
+        let mut reader = TableReader::new(&schema, "fuzz input").parse_every(every);
+        [&data[..i], &data[i..j], &data[j..]]
+            .iter()
+            .try_for_each(|c| reader.push(c))
+            .and_then(|()| reader.finish())
+            .map_err(|e| e.to_string())
+    };
+    assert_eq!(streamed(usize::MAX), whole, "cut at {i} and {j}");
+    match (streamed(1), &whole) {
+        (Ok(a), Ok(b)) => assert_eq!(&a, b, "cut at {i} and {j}"),
+        (Err(_), Err(_)) => {}
+        (a, b) => panic!("cut at {i} and {j}, parsed at every record: {a:?}, whole: {b:?}"),
+    }
 }
 
 /// Text ingestion, normalization, and embedding over a small fixed base.

@@ -133,6 +133,18 @@ fn the_record_steps_refuse_bad_input_by_name() {
     let e = fails(&["match", "--schema", &schema, &r.s("a.glrb"), &r.s("b.glrb"), "--rule", "all", "-o", &o], &out);
     assert!(e.contains("--rule"), "{e}");
 
+    // a records CSV is streamed: one cut off inside a quoted field is named at the end of
+    // the stream (its line, the file), and a file that is not there is an IO error
+    let cut = format!("{}rec-9-org,\"open", std::fs::read_to_string(&csv).unwrap());
+    std::fs::write(r.p("cut.csv"), cut).unwrap();
+    let e = fails(&["mine", "--schema", &schema, "-i", &r.s("cut.csv"), "--seed", "1", "-o", &o], &out);
+    assert!(
+        e.contains("MALFORMED_CSV") && e.contains("cut.csv: the quoted field opened on line 502 is never closed"),
+        "{e}"
+    );
+    let e = fails(&["mine", "--schema", &schema, "-i", &r.s("absent.csv"), "--seed", "1", "-o", &o], &out);
+    assert!(e.contains("error[IO]: cannot read") && e.contains("absent.csv"), "{e}");
+
     // bases mined under another schema
     let text = std::fs::read_to_string(&schema).unwrap().replace("epsilon = 0.1", "epsilon = 0.2");
     assert!(text.contains("epsilon = 0.2"), "the FEBRL schema states its epsilon");

@@ -1,9 +1,11 @@
 //! What the web pages add to the JS API (src/wasm/defaults.rs): `defaults()` is
 //! the core's defaults, `normalize()` is `DataOwner`'s normalization, and
-//! `batchInfo()` checks one vector batch as `new Matcher` does. Node and Chromium.
+//! `batchInfo()` checks one vector batch as `new Matcher` does, and the records
+//! page streams a file into `RecordTableReader` for `RecordOwner.fromReader`.
+//! Node and Chromium.
 #![cfg(target_arch = "wasm32")]
 
-use gramlink::wasm::{batch_info, defaults, normalize, DataOwner};
+use gramlink::wasm::{batch_info, defaults, normalize, DataOwner, RecordOwner, RecordTableReader};
 use js_sys::{Array, Reflect, JSON};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
@@ -97,4 +99,63 @@ fn batch_info_reads_one_batch() {
     // a noisy base is not a vector batch
     assert_eq!(code(batch_info(JsValue::from_str(&base)).unwrap_err()), "WRONG_MESSAGE_KIND");
     assert_eq!(code(batch_info(JsValue::from_f64(2.0)).unwrap_err()), "INVALID_PARAMETER");
+}
+
+const FEBRL_A: &str = include_str!("../data/febrl/dataset1-a.csv");
+
+/// The FEBRL schema's fields that need no key (written as JSON: no TOML in wasm).
+const FEBRL_SCHEMA: &str = r#"{"version": 1, "id": "rec_id", "epsilon": 0.1, "field": [
+    {"name": "given_name", "kind": "name"}, {"name": "surname", "kind": "name"},
+    {"name": "address_1", "kind": "string"}, {"name": "postcode", "kind": "number"},
+    {"name": "date_of_birth", "kind": "date", "invalid": "missing"}]}"#;
+
+/// A reader fed `bytes` in chunks of `size` (each a fresh `Uint8Array`, as a
+/// `File`'s stream hands them out).
+fn streamed(bytes: &[u8], size: usize) -> Result<RecordTableReader, JsValue> {
+    let mut r = RecordTableReader::new(JsValue::from_str(FEBRL_SCHEMA))?;
+    for chunk in bytes.chunks(size) {
+        r.push(js_sys::Uint8Array::from(chunk).into())?;
+    }
+    Ok(r)
+}
+
+#[wasm_bindgen_test]
+fn a_record_csv_streamed_in_chunks_is_the_whole_ones() {
+    let seeded = || JSON::parse(r#"{"seed": 5}"#).unwrap();
+    let whole = RecordOwner::new(JsValue::from_str(FEBRL_A), JsValue::from_str(FEBRL_SCHEMA), seeded()).unwrap();
+    assert_eq!(whole.size(), 500);
+    for size in [7, 4096, 65536] {
+        let mut r = streamed(FEBRL_A.as_bytes(), size).unwrap();
+        assert_eq!(r.bytes_read(), FEBRL_A.len() as f64);
+        // records are parsed a megabyte at a time: the last ones at the end
+        assert!(r.records_read() <= 500.0);
+        let owner = RecordOwner::from_reader(&mut r, seeded()).unwrap();
+        assert_eq!(owner.size(), whole.size(), "chunks of {size}");
+        assert_eq!(json(&owner.fields().unwrap()), json(&whole.fields().unwrap()), "chunks of {size}");
+        assert_eq!(owner.schema_fingerprint(), whole.schema_fingerprint());
+        // the reader is used up: a second owner from it is a named error
+        assert_eq!(code(RecordOwner::from_reader(&mut r, seeded()).err().unwrap()), "INVALID_FORMAT");
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_record_csv_cut_off_mid_stream_is_a_named_error() {
+    let csv = format!("{FEBRL_A}rec-9-org,\"open");
+    let mut r = streamed(csv.as_bytes(), 1000).unwrap();
+    let e = RecordOwner::from_reader(&mut r, JsValue::UNDEFINED).err().unwrap();
+    assert_eq!(code(e.clone()), "MALFORMED_CSV");
+    let message = e.unchecked_ref::<js_sys::Error>().message().as_string().unwrap();
+    assert!(message.contains("the quoted field opened on line 502 is never closed"), "{message}");
+    // cut inside a UTF-8 sequence (the first byte of "é")
+    let cut = [FEBRL_A.as_bytes(), b"rec-9-org, \xC3"].concat();
+    let mut r = streamed(&cut, 333).unwrap();
+    assert_eq!(code(RecordOwner::from_reader(&mut r, JsValue::UNDEFINED).err().unwrap()), "NOT_TEXT");
+    // an error while pushing ends the reading; a chunk that is no bytes is refused
+    let mut r = RecordTableReader::new(JsValue::from_str(FEBRL_SCHEMA)).unwrap();
+    assert_eq!(code(r.push(js_sys::Uint8Array::from(&b"rec_id\0"[..]).into()).unwrap_err()), "NOT_TEXT");
+    assert_eq!(code(r.push(js_sys::Uint8Array::from(&b"x"[..]).into()).unwrap_err()), "INVALID_FORMAT");
+    assert_eq!(code(r.push(JsValue::from_str("text")).unwrap_err()), "INVALID_PARAMETER");
+    // a schema that does not validate is refused before any byte is read
+    let bad = JsValue::from_str(r#"{"version": 1, "field": [{"name": "x", "kind": "blob"}]}"#);
+    assert!(RecordTableReader::new(bad).is_err());
 }

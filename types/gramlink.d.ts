@@ -485,10 +485,29 @@ export interface Schema {
 }
 
 /** One party's records under a linkage schema. */
+/**
+ * A party's record CSV read chunk by chunk (a `File`'s stream in a Worker): the file is never
+ * whole in JS or in wasm. The schema is checked at construction. Push every chunk in order, then
+ * hand the reader to `RecordOwner.fromReader`: the same table and errors as `new RecordOwner`
+ * with the whole file. An error (NOT_TEXT, MISSING_COLUMN, MALFORMED_CSV, …), thrown by `push`
+ * or at the end by `fromReader` (a file cut off inside a quoted field or a UTF-8 character is
+ * named so there), uses the reader up.
+ */
+export class RecordTableReader {
+  free(): void;
+  constructor(schema: Schema | string);
+  push(chunk: Uint8Array): void;
+  readonly bytesRead: number;
+  /** Records parsed so far (complete records are parsed a megabyte at a time). */
+  readonly recordsRead: number;
+}
+
 export class RecordOwner {
   free(): void;
   /** The CSV (with a header) under `schema`; `seed` makes the noise reproducible and NOT private. */
   constructor(csv: string | Uint8Array, schema: Schema | string, options?: { seed?: number } | null);
+  /** The table a reader has read to its end, under the reader's schema (the reader is then used up). */
+  static fromReader(reader: RecordTableReader, options?: { seed?: number } | null): RecordOwner;
   readonly size: number;
   readonly schemaFingerprint: string;
   fields(): { name: string; kind: SchemaField['kind']; present: number }[];

@@ -50,7 +50,7 @@ impl QuoteScan {
     }
 
     /// Takes one byte; true when a record ends after it.
-    fn step(&mut self, b: u8) -> bool {
+    pub(crate) fn step(&mut self, b: u8) -> bool {
         self.state = match (self.state, b) {
             (Quote::FieldStart, b'"') => {
                 self.opened = self.line;
@@ -72,15 +72,6 @@ impl QuoteScan {
     /// The line of a quoted field still open, if any.
     pub(crate) fn unclosed(&self) -> Option<usize> {
         (self.state == Quote::Quoted).then_some(self.opened)
-    }
-
-    /// Scans all of `bytes`; the line of a quoted field never closed, if any.
-    pub(crate) fn unclosed_in(delimiter: u8, bytes: &[u8]) -> Option<usize> {
-        let mut s = QuoteScan::new(delimiter);
-        bytes.iter().for_each(|&b| {
-            s.step(b);
-        });
-        s.unclosed()
     }
 }
 

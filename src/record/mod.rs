@@ -4,6 +4,8 @@
 //! - [`schema`]: the linkage schema (fields, kinds, budget split, blocking,
 //!   decision), validated and fingerprinted;
 //! - [`values`]: reading a party's CSV under the schema, normalization per kind;
+//!   [`table_reader`]: the same read from a stream of chunks (a file a
+//!   megabyte at a time, a browser `File`'s stream), never the whole file at once;
 //! - [`owner`]: a data owner's steps (mine per gram space, merge, embed);
 //! - [`messages`]: the noisy and shared bases messages (JSON);
 //! - [`batch`]: the record batch message (`GLRB`);
@@ -30,12 +32,16 @@ pub mod score;
 pub mod session;
 pub mod shard;
 mod sparse_rows;
+pub mod table_reader;
 pub mod values;
 
 pub use batch::RecordBatch;
 pub use linker::{Class, RecordLinkage, RecordMatcher, ScoredPair};
 pub use owner::{key_check, keyed_hash, merge, NoisyBases, RecordOwner, SharedBases};
 pub use schema::{Assignment, Field, Kind, Schema};
+#[cfg(not(target_arch = "wasm32"))]
+pub use table_reader::read_table_file;
+pub use table_reader::TableReader;
 
 use crate::error::{Error, ProtocolError};
 

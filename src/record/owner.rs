@@ -1,5 +1,6 @@
 //! A data owner of records: the schema's fields read and normalized
-//! ([`RecordOwner::read`]), a noisy base mined per gram space
+//! ([`RecordOwner::read`], or streamed: [`RecordOwner::read_file`],
+//! [`RecordOwner::from_reader`]), a noisy base mined per gram space
 //! ([`RecordOwner::mine`]), the shared bases ([`merge`]), and the record batch
 //! that goes to the matcher ([`RecordOwner::embed`]).
 //!
@@ -201,6 +202,30 @@ impl RecordOwner {
     pub fn read(bytes: &[u8], schema: Schema, what: &str, rng: Randomness) -> Result<RecordOwner, Error> {
         schema.validate()?;
         let table = read_table(bytes, &schema, what)?;
+        RecordOwner::new(schema, table, rng)
+    }
+
+    /// An owner of the CSV file at `path`, read a megabyte at a time
+    /// ([`super::read_table_file`]); `progress` gets the bytes read and the
+    /// file's size.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn read_file(
+        path: &std::path::Path,
+        schema: Schema,
+        rng: Randomness,
+        progress: &mut dyn FnMut(u64, u64),
+    ) -> Result<RecordOwner, Error> {
+        schema.validate()?;
+        let table = super::read_table_file(path, &schema, progress)?;
+        RecordOwner::new(schema, table, rng)
+    }
+
+    /// An owner of the table a [`super::TableReader`] has read to its end,
+    /// under the reader's schema.
+    pub fn from_reader(reader: super::TableReader, rng: Randomness) -> Result<RecordOwner, Error> {
+        let schema = reader.schema().clone();
+        schema.validate()?;
+        let table = reader.finish()?;
         RecordOwner::new(schema, table, rng)
     }
 

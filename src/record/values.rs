@@ -13,10 +13,9 @@
 //! A value that normalizes to nothing is *missing*.
 
 use super::schema::{Field, Kind, Schema};
+use super::table_reader::TableReader;
 use crate::alphabet::Alphabet;
-use crate::dataset::QuoteScan;
-use crate::dataset::{decode_text, delimiter, MAX_RECORD_BYTES};
-use crate::error::{Error, InputError};
+use crate::error::Error;
 
 /// The digits: the alphabet of `number` and `date` fields.
 pub const DIGITS: &str = "0123456789";
@@ -149,125 +148,13 @@ pub fn normalize(field: &Field, alphabet: &Alphabet, raw: &str) -> Result<Option
 
 /// Reads a CSV file (with a header) under `schema`: the id column (if the
 /// schema names one) and every sent field's columns. `what` names the input
-/// in errors. Errors name the field, the column or the row.
+/// in errors. Errors name the field, the column or the row. This is the
+/// chunked [`TableReader`] fed one chunk, so a file streamed in chunks gives
+/// the same table and the same errors.
 pub fn read_table(bytes: &[u8], schema: &Schema, what: &str) -> Result<RecordTable, Error> {
-    let text = decode_text(bytes, what)?;
-    if text.trim().is_empty() {
-        return Err(InputError::Empty { what: what.into() }.into());
-    }
-    let header_line = text.lines().next().unwrap_or("");
-    if let Some(line) = QuoteScan::unclosed_in(delimiter(header_line), text.as_bytes()) {
-        return Err(InputError::Csv {
-            record: line.saturating_sub(1),
-            reason: format!("{what}: the quoted field opened on line {line} is never closed"),
-        }
-        .into());
-    }
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(true)
-        .flexible(false)
-        .delimiter(delimiter(header_line))
-        .from_reader(text.as_bytes());
-    let headers = reader.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?.clone();
-    let names: Vec<&str> = headers.iter().map(|h| h.trim()).collect();
-    let available = || names.iter().map(|h| format!("{h:?}")).collect::<Vec<_>>().join(", ");
-    let find = |col: &str, field: &str| -> Result<usize, Error> {
-        let hits: Vec<usize> = names.iter().enumerate().filter(|(_, h)| **h == col).map(|(i, _)| i).collect();
-        match hits.len() {
-            0 => Err(InputError::MissingColumn {
-                column: col.to_string(),
-                available: format!("{} (field {field:?} of the schema reads it; in {what})", available()),
-            }
-            .into()),
-            1 => Ok(hits[0]),
-            _ => Err(InputError::Csv {
-                record: 0,
-                reason: format!("{what}: the header names column {col:?} more than once: rename one"),
-            }
-            .into()),
-        }
-    };
-    let id_col = match &schema.id {
-        Some(c) => Some(find(c, "id")?),
-        None => None,
-    };
-    struct Plan<'a> {
-        field: &'a Field,
-        alphabet: Alphabet,
-        cols: Vec<usize>,
-    }
-    let mut plans = Vec::new();
-    for f in schema.sent() {
-        let cols = f.columns().iter().map(|c| find(c, &f.name)).collect::<Result<Vec<_>, _>>()?;
-        plans.push(Plan { field: f, alphabet: field_alphabet(f)?, cols });
-    }
-    let mut ids = Vec::new();
-    let mut values: Vec<Vec<Option<String>>> = vec![Vec::new(); plans.len()];
-    let mut seen = std::collections::HashMap::new();
-    let mut joined = String::new();
-    for (i, row) in reader.records().enumerate() {
-        let row_no = i + 1;
-        let row = row.map_err(|e| InputError::Csv { record: row_no, reason: format!("{what}: {e}") })?;
-        let id = match id_col {
-            Some(c) => row.get(c).unwrap_or("").trim().to_string(),
-            None => row_no.to_string(),
-        };
-        if id.is_empty() {
-            return Err(InputError::Csv { record: row_no, reason: format!("{what}: the id column is empty") }.into());
-        }
-        if let Some(first) = seen.insert(id.clone(), row_no) {
-            return Err(InputError::DuplicateId { id, first, second: row_no }.into());
-        }
-        for (p, out) in plans.iter().zip(values.iter_mut()) {
-            joined.clear();
-            for (k, c) in p.cols.iter().enumerate() {
-                if k > 0 {
-                    joined.push(' ');
-                }
-                joined.push_str(row.get(*c).unwrap_or("").trim());
-            }
-            if joined.len() > MAX_RECORD_BYTES {
-                return Err(Error::Input(InputError::Format(format!(
-                    "{what}, row {row_no}: field {:?} is {} bytes long (the limit is {MAX_RECORD_BYTES})",
-                    p.field.name,
-                    joined.len()
-                ))));
-            }
-            let v = match normalize(p.field, &p.alphabet, &joined) {
-                Ok(v) => v,
-                Err(_) if p.field.invalid.as_deref() == Some("missing") => None,
-                Err(reason) => {
-                    return Err(Error::Input(InputError::Format(format!(
-                        "{what}, row {row_no} (id {id:?}): field {:?} is not a date of format {} ({reason}); fix it, or declare such dates missing with invalid = \"missing\"",
-                        p.field.name,
-                        p.field.format.as_deref().unwrap_or("YYYYMMDD")
-                    ))))
-                }
-            };
-            out.push(v);
-        }
-        ids.push(id);
-    }
-    if ids.is_empty() {
-        return Err(InputError::Empty { what: what.into() }.into());
-    }
-    let fields: Vec<FieldValues> = plans
-        .iter()
-        .zip(values)
-        .map(|(p, values)| FieldValues {
-            name: p.field.name.clone(),
-            kind: p.field.kind().unwrap_or(Kind::String),
-            values,
-        })
-        .collect();
-    if let Some(f) = fields.iter().find(|f| f.present() == 0) {
-        return Err(Error::Input(InputError::EmptyField {
-            what: what.to_string(),
-            field: f.name.clone(),
-            columns: schema.field(&f.name).map(|x| x.columns().join(" + ")).unwrap_or_default(),
-        }));
-    }
-    Ok(RecordTable { ids, fields })
+    let mut reader = TableReader::new(schema, what);
+    reader.push(bytes)?;
+    reader.finish()
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 //! | `owner.idMapCsv()` (`DataOwner`, `RecordOwner`), `unmapPairs(pairs, aMap, bMap)` | `pseudonym::{IdMap, unmap_pairs}` |
 //! | `new Matcher(batchA, batchB)`, `matcher.match(options)`, `matcher.matchResult(options)` | `matcher::Matcher` |
 //! | `new RecordOwner(csv, schema, options)`, `owner.mine()`, `RecordOwner.mergeBases(a, b, schema)`, `owner.embed(shared, options)` | `record::RecordOwner`, `record::merge`, `record::messages` |
+//! | `new RecordTableReader(schema)`, `reader.push(chunk)`, `reader.bytesRead`, `reader.recordsRead`, `RecordOwner.fromReader(reader, options)` | `record::TableReader`, `record::RecordOwner::from_reader` |
 //! | `new RecordMatcher(schema, batchA, batchB)`, `matcher.link({upper, lower})`, `matcher.pairsCsv(…)` | `record::RecordMatcher::{score, decide}`, `record::export::pairs_csv` |
 //! | `runScenario(records, options, onProgress)` | `eval::scenario::run_scenario` |
 //! | `makeTwin(input, {schema, seed, twin})` | `twin::{twin_strings, twin_records}` |
@@ -38,6 +39,6 @@ pub use matcher::Matcher;
 pub use owner::{fingerprint, keygen, DataOwner};
 pub use progress::JsClock;
 pub use reader::RecordReader;
-pub use records::{RecordMatcher, RecordOwner};
+pub use records::{RecordMatcher, RecordOwner, RecordTableReader};
 pub use scenario::run_scenario;
 pub use twin::make_twin;

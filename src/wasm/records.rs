@@ -1,17 +1,21 @@
 //! `RecordOwner` and `RecordMatcher`: whole records ([`crate::record`]) behind
 //! JS arguments. The schema is the core's (a JSON string or a plain object,
-//! read by [`Schema::parse_json`]); the messages are the CLI's.
+//! read by [`Schema::parse_json`]); the messages are the CLI's. A party's CSV
+//! is given whole (`new RecordOwner(csv, …)`) or streamed in chunks
+//! (`RecordTableReader`, then `RecordOwner.fromReader`): the same table and
+//! errors either way.
 
-use super::errors::{invalid, option_entries, set, string_arg, to_plain, type_name};
+use super::errors::{bytes_arg, invalid, option_entries, set, string_arg, to_plain, type_name};
 use super::progress::with_progress;
 use crate::dp::Randomness;
+use crate::error::InputError;
 use crate::keyed::Key;
 use crate::protocol::Party;
 use crate::record::export::{pairs_csv, Review};
 use crate::record::linker::Scored;
 use crate::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
 use crate::record::owner::spaces;
-use crate::record::{merge, Class, RecordBatch, Schema};
+use crate::record::{merge, Class, RecordBatch, Schema, TableReader};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -46,6 +50,76 @@ fn batch_arg(v: &JsValue, what: &str) -> Result<RecordBatch, JsValue> {
     Ok(RecordBatch::read(&bytes)?)
 }
 
+/// What errors call a party's records (the constructor's and the reader's alike).
+const RECORDS: &str = "the records";
+
+/// The randomness of `RecordOwner` options `{seed}` (a seed: NOT private).
+fn owner_randomness(options: &JsValue) -> Result<Randomness, JsValue> {
+    let mut seed = None;
+    for (_, x) in option_entries(options, "RecordOwner options", &["seed"])? {
+        if !x.is_null() {
+            seed = Some(super::owner::seed_arg(&x)?);
+        }
+    }
+    Ok(Randomness::from_seed_option(seed)?)
+}
+
+/// A party's record CSV read chunk by chunk (a `File`'s stream in the web
+/// app's Worker), so the file is never whole in JS or in wasm: the core's
+/// [`TableReader`] behind JS arguments. Its table goes to
+/// `RecordOwner.fromReader`; an error at any chunk ends the reading.
+#[wasm_bindgen]
+pub struct RecordTableReader {
+    inner: Option<TableReader>,
+}
+
+#[wasm_bindgen]
+impl RecordTableReader {
+    /// A reader of one CSV (with a header) under `schema` (a JSON string or
+    /// an object), checked here, before any byte is read.
+    #[wasm_bindgen(constructor)]
+    pub fn new(schema: JsValue) -> Result<RecordTableReader, JsValue> {
+        let schema = schema_arg(&schema)?;
+        schema.validate()?;
+        Ok(RecordTableReader { inner: Some(TableReader::new(&schema, RECORDS)) })
+    }
+
+    /// Takes the next chunk (a `Uint8Array`).
+    pub fn push(&mut self, chunk: JsValue) -> Result<(), JsValue> {
+        let bytes = bytes_arg(&chunk)?;
+        let r = self.inner.as_mut().ok_or_else(used)?;
+        // an error ends the reading: nothing half-read is kept
+        r.push(&bytes).inspect_err(|_| self.inner = None)?;
+        Ok(())
+    }
+
+    /// Bytes taken so far.
+    #[wasm_bindgen(getter, js_name = bytesRead)]
+    pub fn bytes_read(&self) -> f64 {
+        self.inner.as_ref().map_or(0, TableReader::bytes_read) as f64
+    }
+
+    /// Records read so far (complete records are parsed a megabyte at a time).
+    #[wasm_bindgen(getter, js_name = recordsRead)]
+    pub fn records_read(&self) -> f64 {
+        self.inner.as_ref().map_or(0, TableReader::records_read) as f64
+    }
+}
+
+impl RecordTableReader {
+    /// The reader, once the input has ended (this one is used up after).
+    fn take(&mut self) -> Result<TableReader, JsValue> {
+        self.inner.take().ok_or_else(used)
+    }
+}
+
+fn used() -> JsValue {
+    InputError::Format(format!(
+        "the reader of {RECORDS} is used up (finished, or stopped by an error): make a new RecordTableReader"
+    ))
+    .into()
+}
+
 /// One party's records under a linkage schema.
 #[wasm_bindgen]
 pub struct RecordOwner {
@@ -61,15 +135,18 @@ impl RecordOwner {
     #[wasm_bindgen(constructor)]
     pub fn new(csv: JsValue, schema: JsValue, options: JsValue) -> Result<RecordOwner, JsValue> {
         let schema = schema_arg(&schema)?;
-        let mut seed = None;
-        for (_, x) in option_entries(&options, "RecordOwner options", &["seed"])? {
-            if !x.is_null() {
-                seed = Some(super::owner::seed_arg(&x)?);
-            }
-        }
-        let rng = Randomness::from_seed_option(seed)?;
+        let rng = owner_randomness(&options)?;
         let bytes = text_or_bytes(&csv, "the records")?;
-        Ok(RecordOwner { owner: crate::record::RecordOwner::read(&bytes, schema, "the records", rng)?, id_map: None })
+        Ok(RecordOwner { owner: crate::record::RecordOwner::read(&bytes, schema, RECORDS, rng)?, id_map: None })
+    }
+
+    /// An owner of the table a [`RecordTableReader`] has read to its end (the
+    /// reader is then used up); `options` as the constructor's.
+    #[wasm_bindgen(js_name = fromReader)]
+    pub fn from_reader(reader: &mut RecordTableReader, options: JsValue) -> Result<RecordOwner, JsValue> {
+        let rng = owner_randomness(&options)?;
+        let owner = crate::record::RecordOwner::from_reader(reader.take()?, rng)?;
+        Ok(RecordOwner { owner, id_map: None })
     }
 
     #[wasm_bindgen(getter)]

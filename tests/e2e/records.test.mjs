@@ -174,3 +174,35 @@ test('records owner page, the simple path: file, one button; FEBRL\'s schema whe
   assert.deepEqual(p.errors, []);
   await p.context().close();
 });
+
+test('records owner page streams the file to the worker: a file past the page\'s 64 KiB head is read whole, a cut-off one is a named error', async () => {
+  const p = await h.page();
+  // every read of a Blob's bytes on the page's thread, by size (the worker's stream is not one)
+  await p.addInitScript(() => {
+    window.blobReads = [];
+    for (const m of ['arrayBuffer', 'text', 'bytes']) {
+      const f = Blob.prototype[m];
+      if (f) Blob.prototype[m] = function (...a) { window.blobReads.push(this.size); return f.apply(this, a); };
+    }
+  });
+  await open(p, h.url, 'records-owner.html');
+  // 400 KB: the page holds only its first 64 KiB (columns, preview); the worker reads every record
+  await p.setInputFiles('#file', febrl('dataset2-a.csv'));
+  await p.waitForFunction(() => !document.querySelector('#check').disabled);
+  assert.equal(await p.inputValue('#schema-choice'), 'febrl');
+  await check(p);
+  assert.match(await p.locator('#loaded').textContent(), /^4,000 records/);
+  const reads = await p.evaluate(() => window.blobReads);
+  assert.ok(reads.length > 0 && reads.every((n) => n <= 65536), `the page read only heads: ${reads}`);
+  // the same file cut off inside a quoted field: the core's error at the end of the stream, no table
+  const cut = `${readFileSync(febrl('dataset1-a.csv'), 'utf8')}rec-9-org,"open`;
+  await p.setInputFiles('#file', h.file('cut.csv', cut));
+  await p.waitForFunction(() => !document.querySelector('#quick').disabled);
+  await p.click('#check');
+  await p.waitForSelector('#check-error:not(:empty)');
+  assert.match(await p.locator('#check-error').textContent(), /quoted field opened on line 502 is never closed.*MALFORMED_CSV/);
+  assert.equal(await p.locator('#split-out').isHidden(), true);
+  assert.equal(await p.locator('#mine').isDisabled(), true);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { RecordOwner, RecordMatcher, keygen, unmapPairs } from 'gramlink';
+import { RecordOwner, RecordMatcher, RecordTableReader, keygen, unmapPairs } from 'gramlink';
 
 const file = (name) => readFileSync(new URL(`./febrl-${name}`, import.meta.url), 'utf8');
 const truth = new Set(file('dataset1-truth.csv').trim().split('\n').slice(1).map((l) => l.trim()));
@@ -105,4 +105,38 @@ test('bad schemas, files, keys and batches are refused by code', () => {
   assert.throws(() => new RecordMatcher(schema, bb, ba), { message: /party A/ });
   assert.throws(() => new RecordMatcher(schema, ba, bb.subarray(0, bb.length - 3)), { code: 'TRUNCATED_MESSAGE' });
   assert.throws(() => new RecordMatcher({ ...schema, epsilon: 0.2 }, ba, bb), { code: 'FINGERPRINT_MISMATCH' });
+});
+
+test('a CSV streamed from a Blob into RecordTableReader is the whole file\'s owner; a cut-off one is refused', async () => {
+  // as the records page's worker reads a File: its stream, chunk by chunk
+  const streamed = async (text, chunk) => {
+    const reader = new RecordTableReader(schema);
+    try {
+      const bytes = new TextEncoder().encode(text);
+      for (let at = 0; at < bytes.length; at += chunk) {
+        reader.push(bytes.subarray(at, at + chunk));
+        assert.equal(reader.bytesRead, Math.min(at + chunk, bytes.length));
+      }
+      return RecordOwner.fromReader(reader, { seed: 4 });
+    } finally {
+      reader.free();
+    }
+  };
+  const csv = file('dataset1-a.csv');
+  const whole = new RecordOwner(csv, schema, { seed: 4 });
+  const wholeBases = whole.mine();
+  for (const chunk of [5, 65536]) {
+    const owner = await streamed(csv, chunk);
+    assert.equal(owner.size, whole.size);
+    assert.deepEqual(owner.fields(), whole.fields());
+    assert.equal(owner.mine(), wholeBases, 'the same table: the same seeded noisy bases');
+  }
+  // a Blob's own stream, as the page hands it over
+  const reader = new RecordTableReader(JSON.stringify(schema));
+  for await (const value of new Blob([csv]).stream()) reader.push(value);
+  assert.equal(RecordOwner.fromReader(reader).size, whole.size);
+  assert.throws(() => RecordOwner.fromReader(reader), { code: 'INVALID_FORMAT', message: /used up/ });
+  // cut off inside a quoted field: named at the end, no owner
+  await assert.rejects(streamed(`${csv}rec-9-org,"open`, 4096), { code: 'MALFORMED_CSV', message: /line 502 is never closed/ });
+  await assert.rejects(streamed(csv.replace('rec_id', 'record'), 4096), { code: 'MISSING_COLUMN' });
 });

@@ -1,7 +1,7 @@
 // Type-checked by scripts/check-pkg.mjs (tsc --strict, when TypeScript is installed) against
 // the installed package: the hand-written declarations in types/ must accept real use.
 import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen, type KuzuRule } from 'gramlink';
-import { DataOwner, Matcher, RecordMatcher, RecordOwner, keygen, makeTwin, unmapPairs, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule, type SparseVectors } from 'gramlink';
+import { DataOwner, Matcher, RecordMatcher, RecordOwner, RecordTableReader, keygen, makeTwin, unmapPairs, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule, type SparseVectors } from 'gramlink';
 const a = new DataOwner(['Paris', 'Zürich'], { budget: 1 });
 const b = DataOwner.fromBytes(new TextEncoder().encode('id,c\n1,Paris\n'), { column: 'c', idColumn: 'id' });
 const na: string = a.mine({ miner: 'fpm', epsilon: 0.5 }, (phase, done, total) => { const p: string = phase; return done < total; });
@@ -49,6 +49,10 @@ console.log(ownPairs, keepDefault, fp, ia, d, ids, v, th, f1, a.size, a.epsilonS
 const schema: Schema = { version: 1, id: 'id', field: [{ name: 'surname', kind: 'name' }, { name: 'dob', kind: 'date', invalid: 'missing' }], block: [{ field: 'surname', ed: 1 }] };
 const ra = new RecordOwner('id,surname,dob\n1,SMITH,19800101\n', schema, { seed: 1 });
 const rb = new RecordOwner(new Uint8Array([1]), JSON.stringify(schema));
+const tableReader = new RecordTableReader(schema);
+tableReader.push(new Uint8Array([1]));
+const streamedRows: number = tableReader.recordsRead + tableReader.bytesRead;
+const rs: RecordOwner = RecordOwner.fromReader(tableReader, { seed: 2 });
 const split: number = ra.budgetSplit()[0].epsilon + ra.fields()[0].present;
 const sharedRecords: string = RecordOwner.mergeBases(ra.mine(), rb.mine(), schema);
 const rm = new RecordMatcher(schema, ra.embed(sharedRecords, { party: 'A', key: keygen() }), rb.embed(sharedRecords, { party: 'B', noKey: true }));

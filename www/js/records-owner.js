@@ -9,7 +9,10 @@ import { FEBRL } from './febrl-schema.js';
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);
 const KINDS = ['id', 'name', 'string', 'date', 'number', 'keyed', 'clear', 'suppress'];
-let bytes = null; // the CSV
+// the CSV: the File itself goes to the worker, which streams it (never read whole
+// here); the page holds only its head, for the columns, the kind guesses and the preview
+let file = null;
+let head = null; // its first 64 KiB
 let fileName = 'records.csv';
 let columns = [];
 let partnerSchema = null; // a schema file, used as it is
@@ -33,10 +36,10 @@ const febrlFits = () => [FEBRL.id, ...FEBRL.field.map((f) => f.name)].every((c) 
 /** Shows what the schema choice means, and the columns table only for a guessed schema. */
 function showChoice() {
   const choice = el('schema-choice').value;
-  el('schema-choice').querySelector('option[value=febrl]').disabled = !!bytes && !febrlFits();
+  el('schema-choice').querySelector('option[value=febrl]').disabled = !!head && !febrlFits();
   el('schema-choice').querySelector('option[value=partner]').disabled = !partnerSchema;
-  el('columns').hidden = choice !== 'guessed' || !bytes;
-  el('schema-hint').textContent = !bytes
+  el('columns').hidden = choice !== 'guessed' || !head;
+  el('schema-hint').textContent = !head
     ? 'Both parties must use the same schema. Choose your file first.'
     : choice === 'febrl'
       ? `Your columns are FEBRL's: the bundled schema (${FEBRL.field.length} fields, id ${FEBRL.id}) is used. Both parties must use the same schema.`
@@ -75,14 +78,16 @@ el('file').addEventListener('change', async () => {
   const f = el('file').files[0];
   if (!f) return;
   try {
-    bytes = await f.arrayBuffer();
+    head = await f.slice(0, 65536).arrayBuffer();
+    file = f;
     fileName = f.name;
-    const peek = await worker.call('peek', { bytes: bytes.slice(0) });
+    // the core's peek reads only the head's complete lines
+    const peek = await worker.call('peek', { bytes: head.slice(0) });
     columns = peek.columns ?? [];
     const tbody = el('columns').querySelector('tbody');
     tbody.replaceChildren();
     // the first rows, for the kind guesses and the preview (a rough split: the core reads the file)
-    const lines = new TextDecoder().decode(bytes.slice(0, 16384)).split(/\r?\n/).slice(1, 6).filter(Boolean);
+    const lines = new TextDecoder().decode(head.slice(0, 16384)).split(/\r?\n/).slice(1, 6).filter(Boolean);
     const sep = /\t/.test(lines[0] ?? '') && !/,/.test(lines[0] ?? '') ? '\t' : ',';
     const rows = lines.map((line) => line.split(sep).map((x) => x.trim().replace(/^"|"$/g, '')));
     columns.forEach((c, i) => {
@@ -152,7 +157,10 @@ async function check() {
   el('mine').disabled = true;
   try {
     const s = schema();
-    loaded = await worker.call('load', { bytes: bytes.slice(0), schema: s });
+    el('loaded').textContent = `reading ${fileName}…`;
+    loaded = await worker.call('load', { file, schema: s }, (p) => {
+      el('loaded').textContent = `reading ${fileName}: ${Math.round((100 * p.done) / Math.max(1, p.total))} %`;
+    });
     loaded.schema = s;
     el('loaded').textContent = `${loaded.size.toLocaleString('en')} records; ${loaded.fields.map((f) => `${f.name} (${f.kind}, ${f.present} present)`).join(', ')}; schema fingerprint ${loaded.fingerprint.slice(0, 16)}…`;
     const tbody = el('split').querySelector('tbody');
@@ -171,6 +179,7 @@ async function check() {
     el('embed').disabled = !el('shared').files[0];
     return true;
   } catch (e) {
+    el('loaded').textContent = '';
     if (e.code === 'FIELD' && el('schema-choice').value === 'partner') showError(el('schema-choice'), describe(e));
     else if (!e.shown) showError(el('check'), describe(e));
     return false;
@@ -197,7 +206,7 @@ async function mine(control) {
   let ledger = null;
   let spend = null;
   try {
-    ledger = new PageLedger(await fileLedgerKey(bytes, fileName), fileName, loaded.schema.epsilon);
+    ledger = new PageLedger(await fileLedgerKey(file, fileName), fileName, loaded.schema.epsilon);
     ledger.save();
     spend = ledger.charge('page: mine --schema', loaded.schema.epsilon, 'noisy bases (mining not finished)');
     const noisy = await worker.call('mine');

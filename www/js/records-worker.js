@@ -12,11 +12,26 @@ serveOps({
     return gl.peekInput(new Uint8Array(bytes), { format: 'csv', column: null });
   },
 
-  /** Reads the CSV under the schema: fields, budget split, size. */
-  load({ bytes, schema }) {
+  /**
+   * Reads the CSV under the schema: fields, budget split, size. `file` (a File) is
+   * streamed chunk by chunk into the core's table reader, never held whole.
+   */
+  async load({ file, schema }, progress) {
     owner?.free();
     owner = null;
-    owner = new gl.RecordOwner(new Uint8Array(bytes), schema);
+    const reader = new gl.RecordTableReader(schema);
+    try {
+      const stream = file.stream().getReader();
+      for (;;) {
+        const { done, value } = await stream.read();
+        if (done) break;
+        reader.push(value);
+        progress('reading', reader.bytesRead, file.size);
+      }
+      owner = gl.RecordOwner.fromReader(reader);
+    } finally {
+      reader.free();
+    }
     return { size: owner.size, fingerprint: owner.schemaFingerprint, fields: owner.fields(), split: owner.budgetSplit() };
   },
 

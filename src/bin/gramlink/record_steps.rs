@@ -5,17 +5,13 @@
 use crate::io::{self, InFile, Result};
 use crate::ledger::LedgerFlags;
 use crate::progress_bar::Bar;
-use crate::records::{load_schema, report, Report};
+use crate::records::{load_schema, read_owner, report, Report};
 use gramlink::clock::{Clock, SystemClock};
 use gramlink::dp::Randomness;
 use gramlink::protocol::Party;
 use gramlink::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
-use gramlink::record::{merge as merge_bases, Kind, RecordBatch, RecordMatcher, RecordOwner, Schema};
+use gramlink::record::{merge as merge_bases, Kind, RecordBatch, RecordMatcher};
 use std::path::Path;
-
-fn owner(schema: &Schema, input: &Path, rng: Randomness) -> Result<RecordOwner> {
-    Ok(RecordOwner::read(&io::read_bytes(input)?, schema.clone(), &input.display().to_string(), rng)?)
-}
 
 /// `mine --schema`: the party's noisy bases, one per mined space.
 pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, ledger: &LedgerFlags, out: &Path) -> Result<()> {
@@ -23,7 +19,7 @@ pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, ledger: &LedgerFlags
     let budget = gramlink::dp::Epsilon::new(schema.epsilon).map_err(gramlink::Error::from)?;
     let ledger = ledger.open(input, budget, seed.is_some(), "mine --schema")?;
     let rng = crate::randomness(seed, "these bases are")?;
-    let mut owner = owner(&schema, input, rng)?;
+    let mut owner = read_owner(&schema, input, rng)?;
     let bar = &mut Bar::new();
     let bases = owner.mine(bar)?;
     bar.finish();
@@ -88,7 +84,7 @@ pub fn embed(r: EmbedRun) -> Result<()> {
     }
     let shared = read_shared_bases(&io::read_text(r.base)?, &schema).in_file(r.base)?;
     // embedding spends no budget and draws no noise
-    let owner = owner(&schema, r.input, Randomness::secure()?)?;
+    let owner = read_owner(&schema, r.input, Randomness::secure()?)?;
     let bar = &mut Bar::new();
     let embedded = owner.embed(&shared, r.party, key.as_ref(), rotate, r.ids.policy(), bar)?;
     bar.finish();

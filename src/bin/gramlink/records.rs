@@ -43,6 +43,18 @@ pub struct RecordRun<'a> {
     pub json: bool,
 }
 
+/// A party's records under `schema`, read from its CSV file a megabyte at a
+/// time (never the whole file at once), with a progress bar of the bytes read.
+pub fn read_owner(schema: &Schema, path: &Path, rng: gramlink::dp::Randomness) -> Result<RecordOwner> {
+    let mut bar = crate::progress_bar::Bar::new();
+    let phase = format!("reading {} (bytes)", path.display());
+    let owner = RecordOwner::read_file(path, schema.clone(), rng, &mut |done, total| {
+        let _ = gramlink::progress::Progress::tick(&mut bar, &phase, done, total);
+    })?;
+    bar.finish();
+    Ok(owner)
+}
+
 pub fn run(r: RecordRun) -> Result<()> {
     let schema = load_schema(r.schema)?;
     let truth: Option<HashSet<(String, String)>> = match r.truth {
@@ -50,11 +62,8 @@ pub fn run(r: RecordRun) -> Result<()> {
         None => None,
     };
     let mut rng = crate::randomness(r.seed, "the bases are")?;
-    let read = |p: &Path, rng: gramlink::dp::Randomness| -> Result<RecordOwner> {
-        Ok(RecordOwner::read(&io::read_bytes(p)?, schema.clone(), &p.display().to_string(), rng)?)
-    };
-    let mut a = read(r.a, rng.fork())?;
-    let mut b = read(r.b, rng.fork())?;
+    let mut a = read_owner(&schema, r.a, rng.fork())?;
+    let mut b = read_owner(&schema, r.b, rng.fork())?;
     let needs_key = schema.fields.iter().any(|f| f.kind() == Some(Kind::Keyed));
     let key = match r.key {
         Some(k) => Some(k),
