@@ -19,8 +19,8 @@ pub use brute::brute_force;
 pub use distance::distance;
 pub use index::{range_match, range_match_sequential};
 pub use nearest::nearest;
-pub use one_to_one::one_to_one;
-pub use qgram::{edit_bound, one_to_one_scored, scored_match, scored_match_rows, Scored, PER_ROW};
+pub use one_to_one::{one_to_one, one_to_one_scored};
+pub use qgram::{edit_bound, scored_match, scored_match_rows, Scored, PER_ROW};
 
 use crate::embed::{BatchVectors, Vectors};
 use crate::error::Error;

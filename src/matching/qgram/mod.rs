@@ -43,6 +43,8 @@
 //! the shared base).
 
 mod build;
+mod rows;
+mod signature;
 
 use super::{MatchStats, Pair};
 use crate::embed::Vectors;
@@ -50,6 +52,8 @@ use crate::error::Error;
 use crate::shape::Shape;
 use crate::sparse_vectors::{RowSource, SparseVectors};
 use build::build;
+use rows::{match_rows, Scratch};
+use signature::signature;
 use std::borrow::Cow;
 
 /// Most pairs kept per A row by the recommended matcher (the greedy assignment
@@ -194,35 +198,6 @@ struct CountFilter<'v> {
     rank: Vec<u32>,
     /// Per coordinate: its bit in a row signature ([`signature_bits`]).
     bit: Vec<u64>,
-}
-
-/// Each class-f coordinate's bit in a row signature, from its document
-/// frequency `df` in B: most frequent first, each to the bit with the least
-/// frequency so far (greedy balancing). A signature overlap overstates the
-/// true one when two different grams share a bit; with the bits' loads even,
-/// a frequent gram has a bit of its own and only rare grams share, so that
-/// happens least. Any map keeps the bound sound; this one only makes it tight.
-fn signature_bits(df: &[usize], in_class: impl Fn(usize) -> bool) -> Vec<u64> {
-    let mut coords: Vec<usize> = (0..df.len()).filter(|&c| in_class(c)).collect();
-    crate::sorting::sort_by(&mut coords, |&x, &y| df[y].cmp(&df[x]).then(x.cmp(&y)));
-    let mut load = [0usize; 64];
-    let mut bit = vec![0u64; df.len()];
-    for c in coords {
-        let k = (0..64).min_by_key(|&k| (load[k], k)).unwrap_or(0);
-        load[k] += df[c].max(1);
-        bit[c] = 1 << k;
-    }
-    bit
-}
-
-/// The set of bits of a row's class-f coordinates. With `w(bit)` A's count on
-/// the coordinates hashed to a bit (and `v(bit)` B's), the overlap is at most
-/// `Σ_{bit ∈ sig_a & sig_b} min(w, v) ≤ popcount(sig_a & sig_b) + min(E_a, E_b)`
-/// with `E = N − popcount(sig)` a row's count beyond one per bit: each shared bit
-/// gives 1 plus `min(w − 1, v − 1)`, and those extras add up to at most either
-/// side's (collisions inside a row and repeated grams are in `E`).
-fn signature(bit: &[u64], cols: impl Iterator<Item = usize>) -> u64 {
-    cols.fold(0, |s, c| s | bit[c])
 }
 
 /// Per-thread buffers: A's row as dense counts and values, per-class overlaps.
@@ -397,92 +372,6 @@ impl CountFilter<'_> {
     }
 }
 
-/// A pair of the row being matched that passed every test, before its
-/// exact distance is known.
-#[derive(Debug, Clone, Copy)]
-struct Found {
-    b: u32,
-    score: f64,
-    edits: u32,
-}
-
-/// One thread's buffers for [`match_rows`], reused across its chunks.
-struct Scratch {
-    order: Vec<(usize, usize)>,
-    cand: Vec<u32>,
-    found: Vec<Found>,
-    best: Vec<Scored>,
-    row: DenseRow,
-}
-
-impl Scratch {
-    fn new(ix: &CountFilter) -> Scratch {
-        let dim = ix.cl.of.len();
-        Scratch {
-            order: Vec::new(),
-            cand: Vec::new(),
-            found: Vec::new(),
-            best: Vec::new(),
-            row: DenseRow { cnt: vec![0; dim], val: vec![0.0; dim], overlap: vec![0; ix.cl.len.len()] },
-        }
-    }
-}
-
-/// The pairs of A rows `rows` passing every test, each row's best `per_row` by
-/// (score, distance, b), in A-row order; and the number of candidates verified.
-/// Only the pairs that can rank among a row's best get their exact distance:
-/// those scoring at most the `per_row`-th best score (every other pair has
-/// `per_row` pairs of strictly lower score before it).
-/// Never inlined: in wasm, V8 optimizes it between the chunks' calls.
-#[inline(never)]
-fn match_rows(
-    ix: &CountFilter,
-    th: &[f64],
-    rows: std::ops::Range<usize>,
-    per_row: usize,
-    s: &mut Scratch,
-) -> (Vec<Scored>, u64) {
-    let mut out = Vec::new();
-    let mut candidates = 0u64;
-    for i in rows {
-        ix.candidates(i, &mut s.order, &mut s.cand);
-        candidates += s.cand.len() as u64;
-        s.found.clear();
-        ix.load(i, &mut s.row);
-        for &j in &s.cand {
-            if let Some((score, edits)) = ix.verify(i, j as usize, th[i], &mut s.row) {
-                s.found.push(Found { b: j, score, edits });
-            }
-        }
-        ix.unload(i, &mut s.row);
-        let mut keep = s.found.len();
-        if keep > per_row {
-            crate::sorting::partition_at(&mut s.found, per_row - 1, |x, y| {
-                x.score.total_cmp(&y.score).then(x.b.cmp(&y.b))
-            });
-            let cut = s.found[per_row - 1].score;
-            keep = per_row;
-            for t in per_row..s.found.len() {
-                if s.found[t].score <= cut {
-                    s.found.swap(keep, t);
-                    keep += 1;
-                }
-            }
-        }
-        s.best.clear();
-        s.best.extend(s.found[..keep].iter().map(|f| Scored {
-            pair: Pair { a: i as u32, b: f.b, distance: ix.distance(i, f.b as usize) },
-            score: f.score,
-            edits: f.edits,
-        }));
-        crate::sorting::sort_by(&mut s.best, |x, y| {
-            x.score.total_cmp(&y.score).then(x.pair.distance.total_cmp(&y.pair.distance)).then(x.pair.b.cmp(&y.pair.b))
-        });
-        out.extend_from_slice(&s.best[..keep.min(per_row)]);
-    }
-    (out, candidates)
-}
-
 /// The recommended match: for each A row, its best `per_row` B rows by cosine
 /// distance among those passing the q-gram filter and A's (sound) threshold for
 /// `ed` edits. Uses every core natively; the result does not depend on it.
@@ -532,39 +421,6 @@ pub fn scored_match_rows(
     }
     let stats = MatchStats { candidates, pairs: out.len() as u64 };
     Ok((out, stats))
-}
-
-/// Greedy one-to-one by increasing score (ties: distance, then a, then b); each
-/// A and each B row is linked at most once. Sorted by (a, distance, b).
-pub fn one_to_one_scored(pairs: &[Scored]) -> Vec<Pair> {
-    // each pair's score as a plain key in `total_cmp`'s order (the standard
-    // library's own map of an f64's bits onto an ordered integer) beside its
-    // index: most comparisons end on the key, without reading the pair
-    let ordered = |x: f64| {
-        let k = x.to_bits() as i64;
-        k ^ (((k >> 63) as u64) >> 1) as i64
-    };
-    let mut order: Vec<(i64, u32)> = pairs.iter().enumerate().map(|(i, s)| (ordered(s.score), i as u32)).collect();
-    crate::par::sort_strict_by(&mut order, |x, y| {
-        x.0.cmp(&y.0).then_with(|| {
-            let (p, q) = (&pairs[x.1 as usize].pair, &pairs[y.1 as usize].pair);
-            p.distance.total_cmp(&q.distance).then(p.a.cmp(&q.a)).then(p.b.cmp(&q.b)).then(x.1.cmp(&y.1))
-        })
-    });
-    let max_a = pairs.iter().map(|p| p.pair.a as usize + 1).max().unwrap_or(0);
-    let max_b = pairs.iter().map(|p| p.pair.b as usize + 1).max().unwrap_or(0);
-    let (mut used_a, mut used_b) = (vec![false; max_a], vec![false; max_b]);
-    let mut out = Vec::new();
-    for &(_, i) in &order {
-        let p = pairs[i as usize].pair;
-        if !used_a[p.a as usize] && !used_b[p.b as usize] {
-            used_a[p.a as usize] = true;
-            used_b[p.b as usize] = true;
-            out.push(p);
-        }
-    }
-    super::sort_by_a(&mut out);
-    out
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

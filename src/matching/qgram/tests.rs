@@ -5,6 +5,7 @@ use crate::alphabet::Alphabet;
 use crate::base::SharedBase;
 use crate::dp::Randomness;
 use crate::embed::Embedder;
+use crate::matching::one_to_one_scored;
 use crate::progress::NoProgress;
 
 fn recommended_base(alphabet: &str) -> SharedBase {
