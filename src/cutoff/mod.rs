@@ -19,6 +19,20 @@
 //! when its posterior match probability is at least one half (the Bayes rule);
 //! the rule (`ranked`: greedy one-to-one by cosine) then runs on the kept ones.
 //!
+//! **The rows the fit leaves unlinked.** The features are not independent
+//! within a class (a pair best for a is often best for b too), so the
+//! posteriors sit near 0 and 1, and the Bayes rule drops a level's pairs
+//! together. Where values repeat across people (FEBRL's given names: "samuel"
+//! in A, its exact namesake in B taken by another "samuel", its own duplicate
+//! "samel" one edit away) a fixed `--ed` at that level still links such rows
+//! to their next best. So after the fit, the rows the greedy assignment of
+//! the kept candidates leaves unlinked on both sides are linked among
+//! themselves as the fixed bound would: greedy by cosine over their
+//! candidates up to the level the fit chose ([`Cutoff::chosen_level`]), and
+//! the pairs that takes are kept too ([`Cutoff::leftovers`]). The rule on all
+//! the kept candidates then links exactly the fit's pairs plus those (they
+//! use only rows the fit's pairs leave free, so they change none of them).
+//!
 //! **Keyed batches** ([`Evidence::Distance`]). The keyed rotation leaves no
 //! plain coordinates, so no q-gram filter and no bound on edits: every pair
 //! within A's thresholds (for the generous bound) is a candidate, most of all
@@ -152,6 +166,10 @@ pub struct Cutoff {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fitted: Option<u64>,
     pub kept: u64,
+    /// Of `kept`: pairs of rows the fit's own pairs leave unlinked, linked
+    /// among themselves up to the chosen level (module docs).
+    #[serde(default)]
+    pub leftovers: u64,
     /// Estimated share of matches among the candidates.
     pub lambda: f64,
     /// Kept candidates per filter bound on edits (index: edits).
@@ -172,8 +190,7 @@ impl Cutoff {
     /// The largest level of the first feature holding at least 1 % of the
     /// kept candidates (a handful kept farther out do not make it).
     pub fn chosen_level(&self) -> u32 {
-        let floor = (self.kept as f64 * 0.01).max(1.0);
-        self.kept_by_edits.iter().rposition(|&k| k as f64 >= floor).unwrap_or(0) as u32
+        chosen_level(&self.kept_by_edits)
     }
 
     /// The `ed` the data chose ([`Cutoff::chosen_level`]); none for keyed
@@ -210,19 +227,20 @@ impl Cutoff {
                 "ed auto (keyed: no edit bounds, so distances relative to A's {}-edit thresholds) chose {chose}: \
                  of {} candidates within the thresholds, the fit saw each row's {BEST_PER_ROW} best by cosine ({}; by \
                  distance/threshold {levels}: {}), and a Fellegi–Sunter fit without labels calls {} matches (by \
-                 level: {}; estimated match share {:.3})",
+                 level: {}; estimated match share {:.3}){}",
                 self.bound,
                 self.candidates,
                 self.fitted.unwrap_or(self.candidates),
                 share(&self.candidates_by_edits),
                 self.kept,
                 share(&self.kept_by_edits),
-                self.lambda
+                self.lambda,
+                self.leftover_note()
             );
         }
         format!(
             "ed auto chose {} edit{}: of {} candidates within {} edits (by edits 0..{}: {}), a Fellegi–Sunter fit \
-             without labels calls {} matches (by edits: {}; estimated match share {:.3})",
+             without labels calls {} matches (by edits: {}; estimated match share {:.3}){}",
             self.chosen_level(),
             if self.chosen_level() == 1 { "" } else { "s" },
             self.candidates,
@@ -231,9 +249,53 @@ impl Cutoff {
             share(&self.candidates_by_edits),
             self.kept,
             share(&self.kept_by_edits),
-            self.lambda
+            self.lambda,
+            self.leftover_note()
         )
     }
+
+    /// The describe line's part on [`Cutoff::leftovers`] (empty without any).
+    fn leftover_note(&self) -> String {
+        match self.leftovers {
+            0 => String::new(),
+            n => format!(
+                "; {n} of these link rows the fit's own pairs leave free, up to the chosen level, as a fixed bound would"
+            ),
+        }
+    }
+}
+
+/// The largest level holding at least 1 % of `kept_by_level`'s total.
+fn chosen_level(kept_by_level: &[u64]) -> u32 {
+    let floor = (kept_by_level.iter().sum::<u64>() as f64 * 0.01).max(1.0);
+    kept_by_level.iter().rposition(|&k| k as f64 >= floor).unwrap_or(0) as u32
+}
+
+/// The candidates (not among `kept`) that the greedy assignment by cosine
+/// links among the rows `kept`'s own assignment leaves unlinked on both
+/// sides, up to level `level` of the first feature.
+fn leftover_pairs(candidates: &[Scored], pats: &[[u8; FEATURES]], kept: &[bool], level: u32) -> Vec<Scored> {
+    let chosen: Vec<Scored> = candidates.iter().zip(kept).filter(|(_, &k)| k).map(|(s, _)| *s).collect();
+    let linked = crate::matching::one_to_one_scored(&chosen);
+    let (used_a, used_b): (std::collections::HashSet<u32>, std::collections::HashSet<u32>) =
+        (linked.iter().map(|p| p.a).collect(), linked.iter().map(|p| p.b).collect());
+    let free: Vec<Scored> = candidates
+        .iter()
+        .zip(pats)
+        .zip(kept)
+        .filter(|((s, p), &k)| {
+            !k && u32::from(p[0]) <= level && !used_a.contains(&s.pair.a) && !used_b.contains(&s.pair.b)
+        })
+        .map(|((s, _), _)| *s)
+        .collect();
+    let taken: std::collections::HashSet<(u32, u32)> =
+        crate::matching::one_to_one_scored(&free).iter().map(|p| (p.a, p.b)).collect();
+    free.into_iter().filter(|s| taken.contains(&(s.pair.a, s.pair.b))).collect()
+}
+
+/// A candidate's first-feature level (as [`patterns`] sets it).
+fn distance_or_edits_level(s: &Scored, top: u32) -> usize {
+    s.edits.min(top) as usize
 }
 
 /// Number of features of a pattern.
@@ -313,20 +375,29 @@ pub fn fit(candidates: &[Scored], plan: Plan, a_rows: usize, b_rows: usize) -> (
     let mut kept = Vec::new();
     let mut kept_by_edits = vec![0u64; top as usize + 1];
     let mut candidates_by_edits = vec![0u64; top as usize + 1];
+    let mut by_fit = Vec::with_capacity(candidates.len());
     for (s, p) in candidates.iter().zip(&pats) {
         let e = p[0] as usize;
         candidates_by_edits[e] += 1;
-        if model.probability(model.weight(p)) >= KEEP {
+        let keep = model.probability(model.weight(p)) >= KEEP;
+        if keep {
             kept.push(*s);
             kept_by_edits[e] += 1;
         }
+        by_fit.push(keep);
     }
+    let leftovers = leftover_pairs(candidates, &pats, &by_fit, chosen_level(&kept_by_edits));
+    for s in &leftovers {
+        kept_by_edits[distance_or_edits_level(s, top)] += 1;
+    }
+    kept.extend_from_slice(&leftovers);
     let report = Cutoff {
         bound: plan.bound,
         evidence: plan.evidence,
         candidates: within,
         fitted: (!plan.evidence.is_edits()).then_some(candidates.len() as u64),
         kept: kept.len() as u64,
+        leftovers: leftovers.len() as u64,
         lambda: model.lambda,
         kept_by_edits,
         candidates_by_edits,
@@ -338,100 +409,4 @@ pub fn fit(candidates: &[Scored], plan: Plan, a_rows: usize, b_rows: usize) -> (
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dp::Randomness;
-    use crate::matching::Pair;
-
-    const EDITS: Plan = Plan { bound: 2, evidence: Evidence::Edits };
-
-    fn uniform(rng: &mut Randomness) -> f64 {
-        (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A synthetic two-class mixture: n true pairs (a, a), each at one or two
-    /// edits with a cosine score near 0.1, and for every A row several
-    /// non-matches at two edits with scores near 0.4. The fit keeps the true
-    /// pairs and drops the non-matches, whatever the true pairs' edits.
-    #[test]
-    fn the_fitted_cutoff_separates_a_synthetic_mixture() {
-        for true_edits in [1u32, 2] {
-            let mut rng = Randomness::seeded(11);
-            let n = 2000u32;
-            let mut c = Vec::new();
-            for a in 0..n {
-                let s = 0.05 + 0.1 * uniform(&mut rng);
-                c.push(Scored { pair: Pair { a, b: a, distance: 1.0 }, score: s, edits: true_edits });
-                for k in 1..=4u32 {
-                    let b = (a + k * 37) % n;
-                    let s = 0.3 + 0.2 * uniform(&mut rng);
-                    c.push(Scored { pair: Pair { a, b, distance: 2.0 }, score: s, edits: 2 });
-                }
-            }
-            let (kept, r) = fit(&c, EDITS, n as usize, n as usize);
-            let true_kept = kept.iter().filter(|s| s.pair.a == s.pair.b).count();
-            assert!(true_kept as f64 >= 0.99 * n as f64, "ed {true_edits}: {true_kept} of {n} true pairs kept");
-            assert!(
-                kept.len() - true_kept <= n as usize / 100,
-                "ed {true_edits}: {} false kept",
-                kept.len() - true_kept
-            );
-            assert!((r.lambda - 0.2).abs() < 0.02, "λ {}", r.lambda);
-            assert_eq!(r.chosen_ed(), Some(true_edits));
-            assert!(r.describe().contains(&format!("chose {true_edits} edit")), "{}", r.describe());
-        }
-    }
-
-    /// The keyed case: no edit bounds, every pair within A's thresholds a
-    /// candidate (forty per A row here). True pairs (a, a) at about 0.4 of A's
-    /// threshold with cosine scores near 0.1; per A row one near non-match
-    /// at the same level (score near 0.25) and the rest farther. The fit on
-    /// distance levels keeps the true pairs and drops the non-matches.
-    #[test]
-    fn the_distance_fit_separates_a_synthetic_keyed_mixture() {
-        let mut rng = Randomness::seeded(5);
-        let n = 2000u32;
-        let mut c = Vec::new();
-        for a in 0..n {
-            let d = 1.0 + 0.5 * uniform(&mut rng);
-            c.push(Scored { pair: Pair { a, b: a, distance: d }, score: 0.05 + 0.1 * uniform(&mut rng), edits: 0 });
-            for k in 1..40u32 {
-                let b = (a + k * 37) % n;
-                let (d, s) = match k {
-                    1 => (1.2 + 0.5 * uniform(&mut rng), 0.2 + 0.1 * uniform(&mut rng)),
-                    _ => (2.2 + 1.7 * uniform(&mut rng), 0.3 + 0.4 * uniform(&mut rng)),
-                };
-                c.push(Scored { pair: Pair { a, b, distance: d }, score: s, edits: 0 });
-            }
-        }
-        set_distance_levels(&mut c, &vec![4.0; n as usize]);
-        assert_eq!(c[0].edits, distance_level(c[0].pair.distance, 4.0));
-        let plan = Plan { bound: 2, evidence: Evidence::Distance };
-        let (kept, r) = fit(&c, plan, n as usize, n as usize);
-        let true_kept = kept.iter().filter(|s| s.pair.a == s.pair.b).count();
-        assert!(true_kept as f64 >= 0.99 * n as f64, "{true_kept} of {n} true pairs kept");
-        assert!(kept.len() - true_kept <= n as usize / 100, "{} false kept", kept.len() - true_kept);
-        assert_eq!(r.candidates, c.len() as u64);
-        assert!(r.fitted.is_some_and(|f| f < r.candidates / 10), "{:?}", r.fitted);
-        assert_eq!((r.chosen_ed(), r.chosen_share()), (None, Some(0.5)));
-        assert!(r.describe().contains("chose distances up to 0.5 of A's threshold"), "{}", r.describe());
-    }
-
-    #[test]
-    fn distance_levels() {
-        let levels: Vec<u32> =
-            [0.0, 0.5, 1.0, 1.5, 2.0, 3.9, 4.0, 9.0].iter().map(|&d| distance_level(d, 4.0)).collect();
-        assert_eq!(levels, [0, 1, 1, 2, 2, 4, 4, 4]);
-        assert_eq!(distance_level(1.0, 0.0), 4);
-    }
-
-    /// No candidates: nothing kept, no panic.
-    #[test]
-    fn empty_candidates() {
-        for plan in [EDITS, Plan { bound: 2, evidence: Evidence::Distance }] {
-            let (kept, r) = fit(&[], plan, 10, 10);
-            assert!(kept.is_empty());
-            assert_eq!((r.candidates, r.kept, r.chosen_level()), (0, 0, 0));
-        }
-    }
-}
+mod tests;
