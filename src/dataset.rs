@@ -7,6 +7,7 @@
 use crate::alphabet::{Alphabet, CharCounts};
 mod chunked;
 use crate::error::InputError;
+pub(crate) use chunked::check_pending;
 pub(crate) use chunked::QuoteScan;
 pub use chunked::{ChunkedReader, DetectingReader, MAX_PENDING};
 use serde::{Deserialize, Serialize};

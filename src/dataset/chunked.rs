@@ -25,6 +25,29 @@ const PARSE_AT: usize = 1 << 20;
 /// records, and is refused before it fills memory.
 pub const MAX_PENDING: usize = 64 << 20;
 
+/// Refuses `pending` bytes without a record end past [`MAX_PENDING`] (the
+/// error names the input, where the last record ended, and an open quote if
+/// the scan has one, else `hint`); every chunked reader checks this.
+pub(crate) fn check_pending(
+    what: &str,
+    pending: usize,
+    at: usize,
+    scan: Option<&QuoteScan>,
+    hint: &str,
+) -> Result<(), InputError> {
+    if pending <= MAX_PENDING {
+        return Ok(());
+    }
+    Err(InputError::Format(format!(
+        "{what}: no record ends within {} MB after byte {at}{}",
+        MAX_PENDING >> 20,
+        match scan.and_then(QuoteScan::unclosed) {
+            Some(line) => format!(" (the quoted field opened on line {line} is still open)"),
+            None => format!(" ({hint})"),
+        }
+    )))
+}
+
 /// Where a field's quotes stand, byte by byte (the CSV convention: a quote
 /// opens a field only at its start, `""` inside is a quote).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -179,20 +202,13 @@ impl ChunkedReader {
         if self.complete >= self.parse_at {
             self.parse_complete()?;
         }
-        if self.pending.len() - self.complete > MAX_PENDING {
-            let open = self.scan.as_ref().and_then(QuoteScan::unclosed);
-            return Err(InputError::Format(format!(
-                "{}: no record ends within {} MB after byte {}{}",
-                self.what,
-                MAX_PENDING >> 20,
-                self.offset + self.complete,
-                match open {
-                    Some(line) => format!(" (the quoted field opened on line {line} is still open)"),
-                    None => " (is it a list of records, one a line?)".into(),
-                }
-            )));
-        }
-        Ok(())
+        check_pending(
+            &self.what,
+            self.pending.len() - self.complete,
+            self.offset + self.complete,
+            self.scan.as_ref(),
+            "is it a list of records, one a line?",
+        )
     }
 
     fn scan_from(&mut self, from: usize) {

@@ -22,7 +22,7 @@
 use super::schema::{Field, Kind, Schema};
 use super::values::{field_alphabet, normalize, FieldValues, RecordTable};
 use crate::alphabet::Alphabet;
-use crate::dataset::{delimiter, QuoteScan, MAX_PENDING, MAX_RECORD_BYTES};
+use crate::dataset::{delimiter, QuoteScan, MAX_RECORD_BYTES};
 use crate::error::{Error, InputError};
 use std::collections::HashMap;
 
@@ -170,21 +170,14 @@ impl TableReader {
         if self.complete >= self.parse_at {
             self.parse_complete()?;
         }
-        if self.pending.len() - self.complete > MAX_PENDING {
-            let open = self.scan.as_ref().and_then(QuoteScan::unclosed);
-            return Err(InputError::Format(format!(
-                "{}: no record ends within {} MB after byte {}{}",
-                self.what,
-                MAX_PENDING >> 20,
-                self.offset + self.complete,
-                match open {
-                    Some(line) => format!(" (the quoted field opened on line {line} is still open)"),
-                    None => " (is it a CSV file, one record a line?)".into(),
-                }
-            ))
-            .into());
-        }
-        Ok(())
+        crate::dataset::check_pending(
+            &self.what,
+            self.pending.len() - self.complete,
+            self.offset + self.complete,
+            self.scan.as_ref(),
+            "is it a CSV file, one record a line?",
+        )
+        .map_err(Error::from)
     }
 
     /// Starts the quote scan with the delimiter of the first line

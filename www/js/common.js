@@ -85,6 +85,20 @@ async function wrapResult(p) {
 /** A result with buffers to transfer instead of copy. */
 export const transferring = (value, buffers) => ({ __transfer: buffers, value });
 
+/**
+ * Streams a `File` into a core reader (`RecordReader`, `RecordTableReader`) chunk by
+ * chunk, never holding it whole, reporting `progress('reading', bytes read, size)`.
+ */
+export async function streamInto(file, reader, progress) {
+  const stream = file.stream().getReader();
+  for (;;) {
+    const { done, value } = await stream.read();
+    if (done) break;
+    reader.push(value);
+    progress('reading', reader.bytesRead, file.size);
+  }
+}
+
 /** Shows `message` in the error slot of `control` (#<id>-error) and marks it invalid. */
 export function showError(control, err) {
   const slot = document.getElementById(`${control.id}-error`);

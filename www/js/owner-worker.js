@@ -1,7 +1,7 @@
 // The data owner's worker: holds the DataOwner (records and budget) so that long
 // work (normalizing, mining, embedding 150,000 records) never blocks the page.
 import * as gl from './wasm.js';
-import { serveOps, transferring } from './common.js';
+import { serveOps, transferring, streamInto } from './common.js';
 
 let owner = null;
 
@@ -26,13 +26,7 @@ serveOps({
     const input = { name, format, column: column || null, idColumn: idColumn || null };
     const reader = new gl.RecordReader(input);
     try {
-      const stream = file.stream().getReader();
-      for (;;) {
-        const { done, value } = await stream.read();
-        if (done) break;
-        reader.push(value);
-        progress('reading', reader.bytesRead, file.size);
-      }
+      await streamInto(file, reader, progress);
       owner = gl.DataOwner.fromReader(reader, { alphabet, budget });
     } finally {
       reader.free();

@@ -1,7 +1,7 @@
 // The records pages' worker: a RecordOwner (the party's CSV under a schema) or a
 // RecordMatcher (two record batches), off the page's thread.
 import * as gl from './wasm.js';
-import { serveOps, transferring } from './common.js';
+import { serveOps, transferring, streamInto } from './common.js';
 
 let owner = null;
 let matcher = null;
@@ -21,13 +21,7 @@ serveOps({
     owner = null;
     const reader = new gl.RecordTableReader(schema);
     try {
-      const stream = file.stream().getReader();
-      for (;;) {
-        const { done, value } = await stream.read();
-        if (done) break;
-        reader.push(value);
-        progress('reading', reader.bytesRead, file.size);
-      }
+      await streamInto(file, reader, progress);
       owner = gl.RecordOwner.fromReader(reader);
     } finally {
       reader.free();

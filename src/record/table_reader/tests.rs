@@ -3,6 +3,7 @@
 //! the error messages `read_table` gave before it was built on the reader.
 
 use super::*;
+use crate::dataset::MAX_PENDING;
 use crate::record::values::read_table;
 use proptest::prelude::*;
 
