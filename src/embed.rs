@@ -275,10 +275,22 @@ impl Embedder {
     pub fn embed_all_sparse(&self, records: &[String], progress: &mut dyn Progress) -> Result<SparseVectors, Error> {
         let total = records.len() as u64;
         let mut out = SparseVectors::new(self.dim());
+        out.starts.reserve_exact(records.len());
         progress.tick("embed", 0, total)?;
         for (b, recs) in records.chunks(BLOCK).enumerate() {
             for row in crate::par::map(recs, |s| self.embed_sparse(s)) {
                 out.push_row(row.into_iter().map(|(c, v)| (c as u32, v)));
+            }
+            if b == 0 {
+                // The rest at the first block's entries per record, and a
+                // little more: the arrays then grow (and copy) once or never,
+                // where doubling would leave up to twice their size allocated
+                // (a browser tab's wasm memory never shrinks back).
+                let rest = records.len() - recs.len();
+                let per = out.nnz() as f64 / recs.len().max(1) as f64;
+                let more = (per * 1.05 * rest as f64).ceil() as usize;
+                out.cols.reserve_exact(more);
+                out.vals.reserve_exact(more);
             }
             progress.tick("embed", (b * BLOCK + recs.len()) as u64, total)?;
         }
