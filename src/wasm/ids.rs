@@ -10,8 +10,8 @@ use wasm_bindgen::prelude::*;
 /// An id map as its CSV text (`pseudonym,id`); none when the ids were kept.
 pub(super) fn map_csv(map: Option<&IdMap>) -> Result<Option<String>, JsValue> {
     let Some(map) = map else { return Ok(None) };
-    // the map is written from strings: always UTF-8
-    Ok(Some(String::from_utf8_lossy(&map.to_csv()?).into_owned()))
+    // the map is written from strings: always UTF-8 (taken as it is, no copy)
+    Ok(Some(String::from_utf8(map.to_csv()?).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())))
 }
 
 /// An optional id map argument: a CSV string, or null / undefined.
