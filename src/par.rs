@@ -15,19 +15,7 @@ pub const WASM_ROWS_PER_CALL: usize = 2048;
 /// `f` over `0..len` in chunks of `chunk` rows (natively; at least
 /// [`WASM_ROWS_PER_CALL`] in wasm), results in chunk order.
 pub fn chunks<R: Send>(len: usize, chunk: usize, f: impl Fn(Range<usize>) -> R + Sync + Send) -> Vec<R> {
-    #[cfg(target_arch = "wasm32")]
-    let chunk = chunk.max(WASM_ROWS_PER_CALL);
-    let chunk = chunk.max(1);
-    let range = move |c: usize| c * chunk..((c + 1) * chunk).min(len);
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        use rayon::prelude::*;
-        (0..len.div_ceil(chunk)).into_par_iter().map(|c| f(range(c))).collect()
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        (0..len.div_ceil(chunk)).map(|c| f(range(c))).collect()
-    }
+    chunks_init(len, chunk, || (), |_, rows| f(rows))
 }
 
 /// [`chunks`] with a per-thread state made by `init` (one in wasm), so that

@@ -271,31 +271,24 @@ fn chosen_level(kept_by_level: &[u64]) -> u32 {
     kept_by_level.iter().rposition(|&k| k as f64 >= floor).unwrap_or(0) as u32
 }
 
-/// The candidates (not among `kept`) that the greedy assignment by cosine
-/// links among the rows `kept`'s own assignment leaves unlinked on both
-/// sides, up to level `level` of the first feature.
-fn leftover_pairs(candidates: &[Scored], pats: &[[u8; FEATURES]], kept: &[bool], level: u32) -> Vec<Scored> {
+/// The indices of the candidates (not among `kept`) that the greedy
+/// assignment by cosine links among the rows `kept`'s own assignment leaves
+/// unlinked on both sides, up to level `level` of the first feature.
+fn leftover_pairs(candidates: &[Scored], pats: &[[u8; FEATURES]], kept: &[bool], level: u32) -> Vec<usize> {
     let chosen: Vec<Scored> = candidates.iter().zip(kept).filter(|(_, &k)| k).map(|(s, _)| *s).collect();
     let linked = crate::matching::one_to_one_scored(&chosen);
     let (used_a, used_b): (std::collections::HashSet<u32>, std::collections::HashSet<u32>) =
         (linked.iter().map(|p| p.a).collect(), linked.iter().map(|p| p.b).collect());
-    let free: Vec<Scored> = candidates
-        .iter()
-        .zip(pats)
-        .zip(kept)
-        .filter(|((s, p), &k)| {
-            !k && u32::from(p[0]) <= level && !used_a.contains(&s.pair.a) && !used_b.contains(&s.pair.b)
+    let free: Vec<usize> = (0..candidates.len())
+        .filter(|&i| {
+            let s = &candidates[i];
+            !kept[i] && u32::from(pats[i][0]) <= level && !used_a.contains(&s.pair.a) && !used_b.contains(&s.pair.b)
         })
-        .map(|((s, _), _)| *s)
         .collect();
+    let scored: Vec<Scored> = free.iter().map(|&i| candidates[i]).collect();
     let taken: std::collections::HashSet<(u32, u32)> =
-        crate::matching::one_to_one_scored(&free).iter().map(|p| (p.a, p.b)).collect();
-    free.into_iter().filter(|s| taken.contains(&(s.pair.a, s.pair.b))).collect()
-}
-
-/// A candidate's first-feature level (as [`patterns`] sets it).
-fn distance_or_edits_level(s: &Scored, top: u32) -> usize {
-    s.edits.min(top) as usize
+        crate::matching::one_to_one_scored(&scored).iter().map(|p| (p.a, p.b)).collect();
+    free.into_iter().filter(|&i| taken.contains(&(candidates[i].pair.a, candidates[i].pair.b))).collect()
 }
 
 /// Number of features of a pattern.
@@ -387,10 +380,10 @@ pub fn fit(candidates: &[Scored], plan: Plan, a_rows: usize, b_rows: usize) -> (
         by_fit.push(keep);
     }
     let leftovers = leftover_pairs(candidates, &pats, &by_fit, chosen_level(&kept_by_edits));
-    for s in &leftovers {
-        kept_by_edits[distance_or_edits_level(s, top)] += 1;
+    for &i in &leftovers {
+        kept.push(candidates[i]);
+        kept_by_edits[pats[i][0] as usize] += 1;
     }
-    kept.extend_from_slice(&leftovers);
     let report = Cutoff {
         bound: plan.bound,
         evidence: plan.evidence,

@@ -92,6 +92,18 @@ impl QuoteScan {
         b == b'\n' && self.state == Quote::FieldStart
     }
 
+    /// Scans `bytes` (which follow everything scanned so far); the end, in
+    /// `bytes`, of the last record that ends in them, if any.
+    pub(crate) fn scan(&mut self, bytes: &[u8]) -> Option<usize> {
+        let mut end = None;
+        for (i, &b) in bytes.iter().enumerate() {
+            if self.step(b) {
+                end = Some(i + 1);
+            }
+        }
+        end
+    }
+
     /// The line of a quoted field still open, if any.
     pub(crate) fn unclosed(&self) -> Option<usize> {
         (self.state == Quote::Quoted).then_some(self.opened)
@@ -212,12 +224,8 @@ impl ChunkedReader {
     }
 
     fn scan_from(&mut self, from: usize) {
-        if let Some(scan) = self.scan.as_mut() {
-            for (i, &b) in self.pending[from..].iter().enumerate() {
-                if scan.step(b) {
-                    self.complete = from + i + 1;
-                }
-            }
+        if let Some(end) = self.scan.as_mut().and_then(|scan| scan.scan(&self.pending[from..])) {
+            self.complete = from + end;
         }
     }
 

@@ -191,12 +191,8 @@ impl TableReader {
     }
 
     fn scan_from(&mut self, from: usize) {
-        if let Some(scan) = self.scan.as_mut() {
-            for (i, &b) in self.pending[from..].iter().enumerate() {
-                if scan.step(b) {
-                    self.complete = from + i + 1;
-                }
-            }
+        if let Some(end) = self.scan.as_mut().and_then(|scan| scan.scan(&self.pending[from..])) {
+            self.complete = from + end;
         }
     }
 
