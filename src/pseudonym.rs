@@ -68,10 +68,14 @@ pub struct Embedded<B> {
     pub id_map: Option<IdMap>,
 }
 
-/// The owner's map from pseudonyms to its own ids, in record order.
+/// The owner's map from pseudonyms to its own ids, in record order. A
+/// pseudonym is kept as its 64-bit number, written as [`PSEUDONYM_DIGITS`]
+/// hex digits: a million records' map is 8 MB of numbers beside the ids, not
+/// a second million strings.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct IdMap {
-    pub pairs: Vec<(String, String)>,
+    pseudonyms: Vec<u64>,
+    ids: Vec<String>,
 }
 
 /// Hex digits of a pseudonym: 64 random bits. Why not more: a pseudonym only
@@ -81,36 +85,90 @@ pub struct IdMap {
 /// binary batch under 8 MB; 32 took 4.8 MB of its 9.5).
 pub const PSEUDONYM_DIGITS: usize = 16;
 
+/// A pseudonym's text.
+fn pseudonym_text(x: u64) -> String {
+    format!("{x:016x}")
+}
+
+/// A pseudonym's number, if `text` is one ([`PSEUDONYM_DIGITS`] lowercase
+/// hex digits, as [`pseudonym_text`] writes them).
+fn pseudonym_number(text: &str) -> Option<u64> {
+    let hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+    if text.len() != PSEUDONYM_DIGITS || !text.bytes().all(hex) {
+        return None;
+    }
+    u64::from_str_radix(text, 16).ok()
+}
+
 /// One fresh pseudonym per id: [`PSEUDONYM_DIGITS`] hex digits each, all distinct.
 pub fn pseudonymize(ids: &[String], rng: &mut Randomness) -> IdMap {
-    // distinct numbers are distinct pseudonyms: the set holds 8 bytes each,
-    // not a string (a million records on an owner page: tens of MB less)
+    // distinct numbers are distinct pseudonyms: the set holds 8 bytes each
     let mut seen = HashSet::with_capacity(ids.len());
-    let pairs = ids
+    let pseudonyms = ids
         .iter()
-        .map(|id| loop {
+        .map(|_| loop {
             let x = rng.next_u64();
             if seen.insert(x) {
-                break (format!("{x:016x}"), id.clone());
+                break x;
             }
         })
         .collect();
-    IdMap { pairs }
+    IdMap { pseudonyms, ids: ids.to_vec() }
 }
 
 impl IdMap {
+    /// The map of `pairs` (pseudonym, own id), in record order; `what` names
+    /// it in errors. Each pseudonym must be one this module writes, once.
+    pub fn from_pairs<P: AsRef<str>, I: Into<String>>(
+        pairs: impl IntoIterator<Item = (P, I)>,
+        what: &str,
+    ) -> Result<IdMap, Error> {
+        let mut map = IdMap::default();
+        let mut seen = HashSet::new();
+        for (i, (p, id)) in pairs.into_iter().enumerate() {
+            let p = p.as_ref();
+            let x = pseudonym_number(p).ok_or_else(|| {
+                InputError::Format(format!(
+                    "{what}, row {}: {p:?} is not a pseudonym ({PSEUDONYM_DIGITS} lowercase hex digits)",
+                    i + 1
+                ))
+            })?;
+            if !seen.insert(x) {
+                return Err(InputError::Format(format!("{what}, row {}: pseudonym {p} is repeated", i + 1)).into());
+            }
+            map.pseudonyms.push(x);
+            map.ids.push(id.into());
+        }
+        Ok(map)
+    }
+
+    /// Number of records mapped.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
     /// The pseudonyms, in record order.
     pub fn pseudonyms(&self) -> Vec<String> {
-        self.pairs.iter().map(|(p, _)| p.clone()).collect()
+        self.pseudonyms.iter().map(|&x| pseudonym_text(x)).collect()
     }
 
     /// CSV: `pseudonym,id`, then one row a record.
     pub fn to_csv(&self) -> Result<Vec<u8>, Error> {
-        let mut w = csv::Writer::from_writer(Vec::new());
+        // about 20 bytes a row beside the id: one allocation, not doubling
+        let size = 16 + self.ids.iter().map(|id| PSEUDONYM_DIGITS + 4 + id.len()).sum::<usize>();
+        let mut w = csv::Writer::from_writer(Vec::with_capacity(size));
         let err = |e: csv::Error| Error::Parameter(format!("cannot write the id map: {e}"));
         w.write_record(["pseudonym", "id"]).map_err(err)?;
-        for (p, id) in &self.pairs {
-            w.write_record([p, id]).map_err(err)?;
+        let mut p = String::with_capacity(PSEUDONYM_DIGITS);
+        for (&x, id) in self.pseudonyms.iter().zip(&self.ids) {
+            p.clear();
+            // a String's fmt::Write never fails
+            let _ = std::fmt::Write::write_fmt(&mut p, format_args!("{x:016x}"));
+            w.write_record([p.as_str(), id]).map_err(err)?;
         }
         w.into_inner().map_err(|e| Error::Parameter(format!("cannot write the id map: {e}")))
     }
@@ -122,12 +180,17 @@ impl IdMap {
         if header.iter().collect::<Vec<_>>() != ["pseudonym", "id"] {
             return Err(InputError::Format(format!("{what} is not an id map (header pseudonym,id)")).into());
         }
-        let mut pairs = Vec::new();
+        let mut rows = Vec::new();
         for (i, row) in r.records().enumerate() {
             let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
-            pairs.push((row.get(0).unwrap_or_default().to_string(), row.get(1).unwrap_or_default().to_string()));
+            rows.push((row.get(0).unwrap_or_default().to_string(), row.get(1).unwrap_or_default().to_string()));
         }
-        Ok(IdMap { pairs })
+        IdMap::from_pairs(rows, what)
+    }
+
+    /// Pseudonym → own id.
+    fn index(&self) -> HashMap<u64, &str> {
+        self.pseudonyms.iter().copied().zip(self.ids.iter().map(String::as_str)).collect()
     }
 }
 
@@ -142,8 +205,7 @@ pub fn unmap_pairs(pairs_csv: &[u8], a: Option<&IdMap>, b: Option<&IdMap>) -> Re
     if a.is_none() && b.is_none() {
         return Err(Error::Parameter("give party A's id map, party B's or both".into()));
     }
-    let index = |m: Option<&IdMap>| m.map(|m| m.pairs.iter().cloned().collect::<HashMap<String, String>>());
-    let (a, b) = (index(a), index(b));
+    let (a, b) = (a.map(IdMap::index), b.map(IdMap::index));
     let mut r = csv::ReaderBuilder::new().from_reader(pairs_csv);
     let header = r.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?.clone();
     if header.get(0) != Some("a_id") || header.get(1) != Some("b_id") {
@@ -157,7 +219,7 @@ pub fn unmap_pairs(pairs_csv: &[u8], a: Option<&IdMap>, b: Option<&IdMap>) -> Re
         let mut out: Vec<String> = row.iter().map(str::to_string).collect();
         for (col, map, party) in [(0, &a, "A"), (1, &b, "B")] {
             if let (Some(m), Some(p)) = (map, out.get(col)) {
-                let id = m.get(p).ok_or_else(|| {
+                let id = pseudonym_number(p).and_then(|x| m.get(&x)).ok_or_else(|| {
                     InputError::Format(format!("pair {}: {party}'s pseudonym {p:?} is not in its id map", i + 1))
                 })?;
                 out[col] = crate::dataset::csv_cell(id).into_owned();
@@ -183,16 +245,30 @@ mod tests {
         let back = IdMap::from_csv(&m.to_csv().unwrap(), "map").unwrap();
         assert_eq!(back, m);
         // the matcher's pairs, unmapped on A's side only, then on both
-        let pairs = format!("a_id,b_id,distance,cosine\n{},q1,0.5,0.1\n{},q2,0.0,0.0\n", ps[2], ps[0]);
-        let b = IdMap { pairs: vec![("q1".into(), "b-one".into()), ("q2".into(), "b-two".into())] };
+        let (q1, q2) = ("00000000000000f1", "00000000000000f2");
+        let pairs = format!("a_id,b_id,distance,cosine\n{},{q1},0.5,0.1\n{},{q2},0.0,0.0\n", ps[2], ps[0]);
+        let b = IdMap::from_pairs([(q1, "b-one"), (q2, "b-two")], "B's map").unwrap();
         let only_a = String::from_utf8(unmap_pairs(pairs.as_bytes(), Some(&m), None).unwrap()).unwrap();
-        assert_eq!(only_a, "a_id,b_id,distance,cosine\nSMITH,q1,0.5,0.1\n1,q2,0.0,0.0\n");
+        assert_eq!(only_a, format!("a_id,b_id,distance,cosine\nSMITH,{q1},0.5,0.1\n1,{q2},0.0,0.0\n"));
         let both = String::from_utf8(unmap_pairs(pairs.as_bytes(), Some(&m), Some(&b)).unwrap()).unwrap();
         assert_eq!(both, "a_id,b_id,distance,cosine\nSMITH,b-one,0.5,0.1\n1,b-two,0.0,0.0\n");
         // a pseudonym of another map
         let e = unmap_pairs(pairs.as_bytes(), Some(&b), None).unwrap_err();
         assert_eq!(e.code(), "INVALID_FORMAT");
         assert!(IdMap::from_csv(b"a,b\n", "x").is_err());
+        // what is not a pseudonym, or a repeated one, is named
+        for (bad, says) in [
+            ("pseudonym,id\nq1,x\n", "row 1: \"q1\" is not a pseudonym"),
+            ("pseudonym,id\n00000000000000F1,x\n", "is not a pseudonym"),
+            ("pseudonym,id\n00000000000000f1,x\n00000000000000f1,y\n", "row 2: pseudonym 00000000000000f1 is repeated"),
+        ] {
+            let e = IdMap::from_csv(bad.as_bytes(), "map.csv").unwrap_err();
+            assert_eq!(e.code(), "INVALID_FORMAT");
+            assert!(e.to_string().contains(says), "{e}");
+        }
+        // a pair naming what is not a pseudonym at all
+        let e = unmap_pairs(b"a_id,b_id\nSMITH,x\n", Some(&m), None).unwrap_err();
+        assert!(e.to_string().contains("pair 1: A's pseudonym \"SMITH\" is not in its id map"), "{e}");
     }
 
     #[test]

@@ -118,12 +118,16 @@ const wasmBytes = async () => (await inWorker('Runtime.evaluate', {
 
 const peak = { sum: 0, page: 0, worker: 0, wasm: 0, rss: 0, samples: 0 };
 let worst = 0;
+// the step running when the slowest answer came (a lap names the step that ended)
+let step = 'load';
+let worstStep = step;
 let busy = true;
 const responsiveness = (async () => {
   while (busy) {
     const s = performance.now();
     await p.evaluate(() => document.querySelector('#progress-text')?.textContent);
-    worst = Math.max(worst, performance.now() - s);
+    const took = performance.now() - s;
+    if (took > worst) [worst, worstStep] = [took, step];
     await new Promise((r) => setTimeout(r, 100));
   }
 })();
@@ -143,9 +147,11 @@ const memory = (async () => {
 
 const t = {};
 let t0 = performance.now();
+const next = { load: 'mine', mine: 'merge', merge: 'embed' };
 const lap = (k) => {
   t[k] = performance.now() - t0;
   t0 = performance.now();
+  step = next[k] ?? 'download';
 };
 await p.setInputFiles('#file', file);
 if (!opt.names) {
@@ -206,6 +212,6 @@ if (refusal) console.log(`refused before the work: ${refusal}`);
 else console.log(`batch ${mb(batchBytes)} (${batchBytes.toLocaleString('en')} bytes)`);
 const wasmPeak = Math.max(peak.wasm, wasm);
 console.log(`peak memory ${mb(peak.sum + wasmPeak)}: page + worker heaps ${mb(peak.sum)} (page ${mb(peak.page)}, worker ${mb(peak.worker)} at most) + wasm memory ${mb(wasmPeak)} (${peak.samples} samples); renderer RSS ${mb(peak.rss)}`);
-console.log(`slowest page answer ${worst.toFixed(0)} ms; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+console.log(`slowest page answer ${worst.toFixed(0)} ms (during ${worstStep}); load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
 if (p.errors.length) console.log(`page errors: ${p.errors.join('; ')}`);
 await h.close();

@@ -166,11 +166,20 @@ pub fn data(v: &Bound<'_, PyAny>, what: &str) -> PyResult<(Vec<u8>, Option<Strin
         let text: String = v.call_method("to_csv", (), Some(&kwargs))?.extract()?;
         return Ok((text.into_bytes(), Some("the DataFrame.csv".into())));
     }
-    if let Ok(path) = v.extract::<std::path::PathBuf>() {
+    if let Some(path) = path(v) {
         let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
         return Ok((bytes, path.file_name().map(|n| n.to_string_lossy().into_owned())));
     }
     Err(invalid(format!("{what} must be bytes, a path or a pandas DataFrame, not a {}", type_name(v))))
+}
+
+/// `v` as a file's path, when it is one (`str` or `os.PathLike`) for [`data`]:
+/// callers that can stream a file read it themselves instead.
+pub fn path(v: &Bound<'_, PyAny>) -> Option<std::path::PathBuf> {
+    if v.cast::<PyBytes>().is_ok() || v.cast::<PyByteArray>().is_ok() || v.hasattr("to_csv").unwrap_or(false) {
+        return None;
+    }
+    v.extract::<std::path::PathBuf>().ok()
 }
 
 /// A message: `bytes` (binary or JSON) or `str` (JSON).

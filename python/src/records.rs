@@ -60,10 +60,17 @@ impl RecordOwner {
     #[pyo3(signature = (source, schema, *, seed=None))]
     fn new(source: &Bound<'_, PyAny>, schema: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<Self> {
         let schema = schema_arg(schema)?;
-        let (bytes, name) = data(source, "source")?;
         let rng = Randomness::from_seed_option(seed).py()?;
-        let what = name.unwrap_or_else(|| "the records".into());
-        Ok(RecordOwner { owner: gramlink::record::RecordOwner::read(&bytes, schema, &what, rng).py()?, id_map: None })
+        // a path is read a megabyte at a time, never whole
+        let owner = match crate::convert::path(source) {
+            Some(path) => gramlink::record::RecordOwner::read_file(&path, schema, rng, &mut |_, _| {}),
+            None => {
+                let (bytes, name) = data(source, "source")?;
+                let what = name.unwrap_or_else(|| "the records".into());
+                gramlink::record::RecordOwner::read(&bytes, schema, &what, rng)
+            }
+        };
+        Ok(RecordOwner { owner: owner.py()?, id_map: None })
     }
 
     #[getter]

@@ -53,3 +53,21 @@ def test_a_batch_of_another_schema_is_refused():
     with pytest.raises(gramlink.GramlinkError) as e:
         gramlink.RecordMatcher(schema, batch_a[:50], batch_b)
     assert e.value.code in ("TRUNCATED_MESSAGE", "MALFORMED_MESSAGE")
+
+
+def test_a_path_is_streamed_and_its_faults_are_named(tmp_path):
+    schema = FEBRL / "schema.toml"
+    # a path (str or PathLike) and the same file's bytes give the same records
+    by_path = gramlink.RecordOwner(str(FEBRL / "dataset1-a.csv"), schema, seed=1)
+    by_bytes = gramlink.RecordOwner((FEBRL / "dataset1-a.csv").read_bytes(), schema, seed=1)
+    assert by_path.size == by_bytes.size == 500
+    with pytest.raises(gramlink.GramlinkError) as e:
+        gramlink.RecordOwner(tmp_path / "missing.csv", schema)
+    assert e.value.code == "IO" and "missing.csv" in str(e.value)
+    # a file cut inside a quoted cell is refused by name, not read in part
+    cut = tmp_path / "cut.csv"
+    text = (FEBRL / "dataset1-a.csv").read_text()
+    cut.write_text(text[: text.index("\n", 2000)] + '\n"rec-x-org,"unterminated')
+    with pytest.raises(gramlink.GramlinkError) as e:
+        gramlink.RecordOwner(cut, schema)
+    assert e.value.code == "MALFORMED_CSV" and "cut.csv" in str(e.value) and "record 20" in str(e.value), e.value

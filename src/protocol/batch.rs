@@ -2,10 +2,11 @@
 //! form (`GLVB`, [`super::binary`]).
 
 use super::binary::{le_bytes, BinaryLayout};
-use super::{envelope, open, sparse_wire, VECTOR_BATCH, VECTOR_BATCH_VERSION};
+use super::{open, sparse_wire, write_envelope, VECTOR_BATCH, VECTOR_BATCH_VERSION};
 use crate::embed::{BatchVectors, Vectors};
 use crate::error::ProtocolError;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// Which party made a batch: A sends thresholds, B does not. Options accept
 /// `"a"`/`"b"` as well.
@@ -65,15 +66,18 @@ pub struct VectorBatch {
     pub private: bool,
 }
 
+/// A batch's header. Written, it borrows the batch's ids and thresholds (a
+/// million pseudonyms are tens of MB: no copy of them only to serialize);
+/// read, it owns them.
 #[derive(Serialize, Deserialize)]
-pub(super) struct BatchHeader {
+pub(super) struct BatchHeader<'a> {
     pub(super) party: Party,
     pub(super) fingerprint: String,
     pub(super) dim: usize,
     pub(super) count: usize,
-    pub(super) ids: Vec<String>,
+    pub(super) ids: Cow<'a, [String]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(super) thresholds: Option<ThresholdHeader>,
+    pub(super) thresholds: Option<ThresholdHeader<'a>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(super) transform: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -98,14 +102,14 @@ pub(super) struct BatchHeader {
 }
 
 #[derive(Serialize, Deserialize)]
-pub(super) struct ThresholdHeader {
+pub(super) struct ThresholdHeader<'a> {
     mode: String,
     ed: u32,
     /// Absent when false, so a batch with a fixed `ed` reads as before.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     auto: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    values: Option<Vec<f64>>,
+    values: Option<Cow<'a, [f64]>>,
 }
 
 impl VectorBatch {
@@ -196,18 +200,18 @@ impl VectorBatch {
         Ok(())
     }
 
-    fn header(&self, with_threshold_values: bool) -> BatchHeader {
+    fn header(&self, with_threshold_values: bool) -> BatchHeader<'_> {
         BatchHeader {
             party: self.party,
             fingerprint: self.fingerprint.clone(),
             dim: self.vectors.dim(),
             count: self.ids.len(),
-            ids: self.ids.clone(),
+            ids: Cow::Borrowed(&self.ids),
             thresholds: self.thresholds.as_ref().map(|t| ThresholdHeader {
                 mode: t.mode.name().to_string(),
                 ed: t.ed,
                 auto: t.auto,
-                values: with_threshold_values.then(|| t.values.clone()),
+                values: with_threshold_values.then_some(Cow::Borrowed(&t.values[..])),
             }),
             transform: self.transform.clone(),
             shape: self.shape.clone(),
@@ -218,12 +222,13 @@ impl VectorBatch {
         }
     }
 
-    /// The sparse vectors and their counts, when the wire can carry them as
-    /// gram ids and counts (unkeyed, with a shape, every value a count over its
-    /// gram's length); else the batch is sent dense.
-    fn wire_counts(&self) -> Option<(&crate::sparse_vectors::SparseVectors, Vec<u32>)> {
+    /// The sparse vectors and the gram lengths their values are counts over,
+    /// when the wire can carry them as gram ids and counts (unkeyed, with a
+    /// shape, every value a count over its gram's length,
+    /// [`sparse_wire::carries`]); else the batch is sent dense.
+    fn wire_sparse(&self) -> Option<(&crate::sparse_vectors::SparseVectors, &[u8])> {
         match (&self.vectors, &self.shape) {
-            (BatchVectors::Sparse(v), Some(shape)) => sparse_wire::counts(v, &shape.lengths).map(|n| (v, n)),
+            (BatchVectors::Sparse(v), Some(shape)) => Some((v, &shape.lengths[..])),
             _ => None,
         }
     }
@@ -281,7 +286,7 @@ impl VectorBatch {
                 })?,
                 ed: t.ed,
                 auto: t.auto,
-                values: values.or(t.values).ok_or_else(|| ProtocolError::Invalid {
+                values: values.or(t.values.map(Cow::into_owned)).ok_or_else(|| ProtocolError::Invalid {
                     what: "vector batch".into(),
                     reason: "thresholds are announced but have no values".into(),
                 })?,
@@ -290,7 +295,7 @@ impl VectorBatch {
         let batch = VectorBatch {
             party: h.party,
             fingerprint: h.fingerprint,
-            ids: h.ids,
+            ids: h.ids.into_owned(),
             vectors,
             thresholds,
             transform: h.transform,
@@ -302,8 +307,9 @@ impl VectorBatch {
     }
 
     pub fn to_json(&self) -> String {
-        let h = match self.wire_counts() {
-            Some((v, n)) => BatchHeader { grams: Some(sparse_wire::to_json_rows(v, &n)), ..self.header(true) },
+        let grams = self.wire_sparse().and_then(|(v, lengths)| sparse_wire::to_json_rows(v, lengths));
+        let h = match grams {
+            Some(rows) => BatchHeader { grams: Some(rows), ..self.header(true) },
             None => BatchHeader { vectors: Some(self.vectors.to_dense().data.clone()), ..self.header(true) },
         };
         super::envelope_streamed(VECTOR_BATCH, &h)
@@ -342,11 +348,9 @@ impl VectorBatch {
     pub fn binary_parts(&self) -> [std::borrow::Cow<'_, [u8]>; 3] {
         use std::borrow::Cow;
         let thresholds = self.thresholds.as_ref().map_or(Cow::Borrowed(&[][..]), |t| le_bytes(&t.values));
-        let (header, vectors) = match (self.wire_counts(), &self.vectors) {
-            (Some((v, n)), _) => {
-                let rows = sparse_wire::encode(v, &n);
-                (BatchHeader { sparse_bytes: Some(rows.len()), ..self.header(false) }, Cow::Owned(rows))
-            }
+        let rows = self.wire_sparse().and_then(|(v, lengths)| sparse_wire::encode(v, lengths));
+        let (header, vectors) = match (rows, &self.vectors) {
+            (Some(rows), _) => (BatchHeader { sparse_bytes: Some(rows.len()), ..self.header(false) }, Cow::Owned(rows)),
             (None, BatchVectors::Dense(v)) => (self.header(false), le_bytes(&v.data)),
             (None, BatchVectors::Sparse(s)) => {
                 (self.header(false), Cow::Owned(le_bytes(&Vectors::from_sparse(s).data).into_owned()))
@@ -356,13 +360,16 @@ impl VectorBatch {
     }
 
     /// The binary form's bytes before the numbers: preamble and JSON header.
+    /// The header is written straight after the preamble and its length
+    /// filled in after: no copy of it (its ids are most of it).
     fn binary_prefix(header: &BatchHeader) -> Vec<u8> {
-        let header = envelope(VECTOR_BATCH, header);
-        let mut out = Vec::with_capacity(12 + header.len());
+        let mut out = Vec::new();
         out.extend_from_slice(b"GLVB");
         out.extend_from_slice(&VECTOR_BATCH_VERSION.to_le_bytes());
-        out.extend_from_slice(&(header.len() as u32).to_le_bytes());
-        out.extend_from_slice(header.as_bytes());
+        out.extend_from_slice(&[0; 4]);
+        write_envelope(&mut out, VECTOR_BATCH, header);
+        let len = (out.len() - 12) as u32;
+        out[8..12].copy_from_slice(&len.to_le_bytes());
         out
     }
 

@@ -11,7 +11,7 @@ use crate::error::ProtocolError;
 /// vectors (the wasm API copies them out of a JS array without a whole copy of
 /// the message in between).
 pub struct BinaryLayout {
-    header: BatchHeader,
+    header: BatchHeader<'static>,
     /// Byte range of the vectors: count·dim f32 LE components, or the sparse
     /// rows when [`Self::is_sparse`].
     pub vectors: std::ops::Range<usize>,
@@ -99,7 +99,7 @@ impl BinaryLayout {
     }
 
     /// The header read (for [`super::rows`], which reads some rows only).
-    pub(super) fn into_header(self) -> BatchHeader {
+    pub(super) fn into_header(self) -> BatchHeader<'static> {
         self.header
     }
 

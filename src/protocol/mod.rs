@@ -54,23 +54,38 @@ pub(crate) fn envelope<T: Serialize>(format: &str, body: &T) -> String {
 }
 
 /// [`envelope`] without the `serde_json::Value` tree of the whole body (for
-/// the large messages, the vector batch): the body is written once, and its
-/// text gets the format and version fields in front.
+/// the large messages, the vector batch): [`write_envelope`]'s text.
 pub(crate) fn envelope_streamed<T: Serialize>(format: &str, body: &T) -> String {
-    let body = serde_json::to_string(body).unwrap_or_default();
-    let mut out = String::with_capacity(body.len() + 64);
-    out.push_str("{\"format\":");
-    out.push_str(&serde_json::to_string(format).unwrap_or_default());
-    out.push_str(",\"version\":");
-    out.push_str(&version_of(format).to_string());
-    match body.strip_prefix('{') {
-        Some("}") | None => out.push('}'),
-        Some(rest) => {
-            out.push(',');
-            out.push_str(rest);
+    let mut out = Vec::new();
+    write_envelope(&mut out, format, body);
+    // serde_json writes UTF-8 only
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Appends the message `body` (a struct, serialized as a JSON object) with
+/// the format and version fields in front, as [`envelope`] gives it: the body
+/// is written once, in place, and its opening brace becomes the comma after
+/// the version.
+pub(crate) fn write_envelope<T: Serialize>(out: &mut Vec<u8>, format: &str, body: &T) {
+    out.extend_from_slice(b"{\"format\":");
+    let _ = serde_json::to_writer(&mut *out, format);
+    out.extend_from_slice(b",\"version\":");
+    out.extend_from_slice(version_of(format).to_string().as_bytes());
+    let at = out.len();
+    // writing into a Vec fails only for a body that is not a map of strings
+    // to values, which no message is
+    let _ = serde_json::to_writer(&mut *out, body);
+    match &out[at..] {
+        [b'{', b'}'] => {
+            out.truncate(at);
+            out.push(b'}');
+        }
+        [b'{', ..] => out[at] = b',',
+        _ => {
+            out.truncate(at);
+            out.push(b'}');
         }
     }
-    out
 }
 
 /// The two fields every message has, read without building the rest: the

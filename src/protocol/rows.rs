@@ -6,6 +6,7 @@ use super::batch::VectorBatch;
 use super::binary::{read_numbers, BinaryLayout};
 use crate::embed::{BatchVectors, Vectors};
 use crate::error::{Error, ProtocolError};
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// Fills a buffer with a batch's bytes from an offset (a file's, a slice's).
@@ -90,7 +91,7 @@ pub fn read_binary_rows(
         }
         None => None,
     };
-    h.ids = h.ids.drain(rows.clone()).collect();
+    h.ids = Cow::Owned(h.ids.to_mut().drain(rows.clone()).collect());
     h.count = rows.len();
     Ok(VectorBatch::from_header(h, data, values)?)
 }

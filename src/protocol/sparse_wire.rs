@@ -25,18 +25,24 @@ fn invalid(reason: String) -> ProtocolError {
     ProtocolError::Invalid { what: format!("{VECTOR_BATCH} (sparse vectors)"), reason }
 }
 
-/// The counts of `v`'s entries (`value · |g|`), if every value is exactly such
+/// The count of entry `i` of `v` (`value · |g|`), if its value is exactly such
 /// a count over its gram's length: what the wire form can carry.
-pub fn counts(v: &SparseVectors, lengths: &[u8]) -> Option<Vec<u32>> {
-    v.cols
-        .iter()
-        .zip(&v.vals)
-        .map(|(&c, &x)| {
-            let l = *lengths.get(c as usize)? as f32;
-            let n = (x * l).round();
-            (n >= 1.0 && (n as u64) < MAX_COUNT && n / l == x).then_some(n as u32)
-        })
-        .collect()
+fn count(v: &SparseVectors, lengths: &[u8], i: usize) -> Option<u32> {
+    let l = *lengths.get(v.cols[i] as usize)? as f32;
+    let x = v.vals[i];
+    let n = (x * l).round();
+    (n >= 1.0 && (n as u64) < MAX_COUNT && n / l == x).then_some(n as u32)
+}
+
+/// Whether every entry of `v` is a count over its gram's length ([`count`]):
+/// else the batch goes dense.
+pub fn carries(v: &SparseVectors, lengths: &[u8]) -> bool {
+    (0..v.nnz()).all(|i| count(v, lengths, i).is_some())
+}
+
+/// Bytes of `x` as a LEB128 varint.
+fn varint_len(x: u64) -> usize {
+    (64 - x.max(1).leading_zeros() as usize).div_ceil(7)
 }
 
 fn push_varint(out: &mut Vec<u8>, mut x: u64) {
@@ -47,21 +53,34 @@ fn push_varint(out: &mut Vec<u8>, mut x: u64) {
     out.push(x as u8);
 }
 
-/// The binary form of `v` (whose `counts` are given).
-pub fn encode(v: &SparseVectors, counts: &[u32]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(v.len() + 3 * v.nnz());
+/// Calls `f` with each row's varints in wire order (entry count, then gap
+/// and count per entry), or gives `None` if an entry is not a count.
+fn each_varint(v: &SparseVectors, lengths: &[u8], mut f: impl FnMut(u64)) -> Option<()> {
     for r in 0..v.len() {
         let (s, e) = (v.starts[r], v.starts[r + 1]);
-        push_varint(&mut out, (e - s) as u64);
+        f((e - s) as u64);
         let mut prev = 0u64;
         for (k, i) in (s..e).enumerate() {
             let c = v.cols[i] as u64;
-            push_varint(&mut out, if k == 0 { c } else { c - prev });
-            push_varint(&mut out, counts[i] as u64);
+            f(if k == 0 { c } else { c - prev });
+            f(count(v, lengths, i)? as u64);
             prev = c;
         }
     }
-    out
+    Some(())
+}
+
+/// The binary form of `v` over gram lengths `lengths`, or `None` when a value
+/// is not a count ([`carries`]). Sized by a first pass, so the bytes are
+/// allocated once at their exact length: no counts array beside them, no
+/// spare capacity (a browser tab's wasm memory never shrinks back).
+pub fn encode(v: &SparseVectors, lengths: &[u8]) -> Option<Vec<u8>> {
+    let mut len = 0usize;
+    each_varint(v, lengths, |x| len += varint_len(x))?;
+    let mut out = Vec::with_capacity(len);
+    each_varint(v, lengths, |x| push_varint(&mut out, x))?;
+    debug_assert_eq!(out.len(), len);
+    Some(out)
 }
 
 struct Reader<'a> {
@@ -130,9 +149,17 @@ pub fn decode(bytes: &[u8], rows: usize, dim: usize, lengths: &[u8]) -> Result<S
     Ok(v)
 }
 
-/// The JSON form's rows: per row, its gram ids and counts alternating.
-pub fn to_json_rows(v: &SparseVectors, counts: &[u32]) -> Vec<Vec<u32>> {
-    (0..v.len()).map(|r| (v.starts[r]..v.starts[r + 1]).flat_map(|i| [v.cols[i], counts[i]]).collect()).collect()
+/// The JSON form's rows: per row, its gram ids and counts alternating; `None`
+/// when a value is not a count ([`carries`]).
+pub fn to_json_rows(v: &SparseVectors, lengths: &[u8]) -> Option<Vec<Vec<u32>>> {
+    (0..v.len())
+        .map(|r| {
+            (v.starts[r]..v.starts[r + 1])
+                .map(|i| Some([v.cols[i], count(v, lengths, i)?]))
+                .collect::<Option<Vec<_>>>()
+                .map(|row| row.concat())
+        })
+        .collect()
 }
 
 /// Reads the JSON form's rows (checked as the binary form's are).
@@ -176,24 +203,36 @@ mod tests {
     #[test]
     fn rows_round_trip_exactly_in_both_forms() {
         let (v, lengths) = sample();
-        let n = counts(&v, &lengths).unwrap();
+        let n: Vec<u32> = (0..v.nnz()).map(|i| count(&v, &lengths, i).unwrap()).collect();
         assert_eq!(n, vec![2, 1, 2, 1, 300]);
-        let bytes = encode(&v, &n);
+        let bytes = encode(&v, &lengths).unwrap();
+        // exactly sized: three rows' entry counts, then (gap, count) pairs, 300 in two bytes
+        assert_eq!(bytes, [3, 0, 2, 2, 1, 3, 2, 0, 2, 1, 1, 3, 0xac, 0x02]);
+        assert_eq!(bytes.capacity(), bytes.len());
         assert_eq!(decode(&bytes, 3, 6, &lengths).unwrap(), v);
-        assert_eq!(from_json_rows(&to_json_rows(&v, &n), 6, &lengths).unwrap(), v);
+        let rows = to_json_rows(&v, &lengths).unwrap();
+        assert_eq!(rows, vec![vec![0, 2, 2, 1, 5, 2], vec![], vec![1, 1, 4, 300]]);
+        assert_eq!(from_json_rows(&rows, 6, &lengths).unwrap(), v);
+        for x in [0u64, 1, 127, 128, 16_383, 16_384, u64::MAX] {
+            let mut b = Vec::new();
+            push_varint(&mut b, x);
+            assert_eq!(varint_len(x), b.len(), "{x}");
+        }
     }
 
     #[test]
     fn values_that_are_not_counts_are_not_sent_sparse() {
         let (mut v, lengths) = sample();
         v.vals[0] = 0.7;
-        assert_eq!(counts(&v, &lengths), None);
+        assert!(!carries(&v, &lengths));
+        assert_eq!(encode(&v, &lengths), None);
+        assert_eq!(to_json_rows(&v, &lengths), None);
     }
 
     #[test]
     fn damage_is_named() {
         let (v, lengths) = sample();
-        let good = encode(&v, &counts(&v, &lengths).unwrap());
+        let good = encode(&v, &lengths).unwrap();
         let err = |bytes: &[u8]| decode(bytes, 3, 6, &lengths).unwrap_err().to_string();
         // row 0: nnz 3, (0, 2), (2, 1), (3, 2)
         let mut repeated = good.clone();

@@ -10,7 +10,7 @@ use super::report::{guarantees, CategoricalReport, FieldReport, TwinReport, REPO
 use crate::dp::Randomness;
 use crate::error::{Error, InputError};
 use crate::record::schema::{Kind, Schema};
-use crate::record::values::{read_table, DateFormat};
+use crate::record::values::{read_table, DateFormat, RecordTable};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -88,6 +88,13 @@ pub fn twin_records(
     rng: &mut Randomness,
     what: &str,
 ) -> Result<Twin<String>, Error> {
+    check_record_options(schema, options)?;
+    twin_table(&read_table(bytes, schema, what)?, schema, options, rng, what)
+}
+
+/// Refuses options that cannot apply to `schema`'s records (before any file
+/// is read: [`twin_records`], and the CLI before it streams its input).
+pub fn check_record_options(schema: &Schema, options: &TwinOptions) -> Result<(), Error> {
     options.condense.validate()?;
     options.krimp.validate()?;
     for name in &options.categorical {
@@ -95,7 +102,19 @@ pub fn twin_records(
             return Err(Error::Parameter(format!("categorical field {name:?} is not a sent field of the schema")));
         }
     }
-    let table = read_table(bytes, schema, what)?;
+    Ok(())
+}
+
+/// [`twin_records`] of a table already read under `schema` (the CLI streams
+/// its file into one: [`crate::record::read_table_file`]).
+pub fn twin_table(
+    table: &RecordTable,
+    schema: &Schema,
+    options: &TwinOptions,
+    rng: &mut Randomness,
+    what: &str,
+) -> Result<Twin<String>, Error> {
+    check_record_options(schema, options)?;
     let n = table.ids.len();
     if n == 0 {
         return Err(InputError::Empty { what: what.into() }.into());

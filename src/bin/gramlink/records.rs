@@ -46,13 +46,24 @@ pub struct RecordRun<'a> {
 /// A party's records under `schema`, read from its CSV file a megabyte at a
 /// time (never the whole file at once), with a progress bar of the bytes read.
 pub fn read_owner(schema: &Schema, path: &Path, rng: gramlink::dp::Randomness) -> Result<RecordOwner> {
+    reading(path, |progress| RecordOwner::read_file(path, schema.clone(), rng, progress))
+}
+
+/// The records of the CSV file at `path` under `schema`, read as [`read_owner`] reads them.
+pub fn read_table(schema: &Schema, path: &Path) -> Result<gramlink::record::values::RecordTable> {
+    schema.validate()?;
+    reading(path, |progress| gramlink::record::read_table_file(path, schema, progress))
+}
+
+/// `read`, given a progress callback that drives a bar of `path`'s bytes read.
+fn reading<T>(path: &Path, read: impl FnOnce(&mut dyn FnMut(u64, u64)) -> gramlink::error::Result<T>) -> Result<T> {
     let mut bar = crate::progress_bar::Bar::new();
     let phase = format!("reading {} (bytes)", path.display());
-    let owner = RecordOwner::read_file(path, schema.clone(), rng, &mut |done, total| {
+    let out = read(&mut |done, total| {
         let _ = gramlink::progress::Progress::tick(&mut bar, &phase, done, total);
     })?;
     bar.finish();
-    Ok(owner)
+    Ok(out)
 }
 
 pub fn run(r: RecordRun) -> Result<()> {

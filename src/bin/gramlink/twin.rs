@@ -5,7 +5,7 @@
 use crate::io::{self, InFile, Result};
 use crate::options::ReadFlags;
 use clap::Args;
-use gramlink::twin::{twin_records, twin_strings, TwinOptions, TwinReport};
+use gramlink::twin::{check_record_options, twin_strings, twin_table, TwinOptions, TwinReport};
 use std::path::{Path, PathBuf};
 
 #[derive(Args)]
@@ -91,8 +91,10 @@ pub fn cmd_twin(a: TwinArgs) -> Result<()> {
     let what = a.input.display().to_string();
     let report = if let Some(schema) = &a.schema {
         let schema = crate::records::load_schema(schema)?;
-        let bytes = io::read_bytes(&a.input)?;
-        let t = twin_records(&bytes, &schema, &options, &mut rng, &what)?;
+        // options first: a bad one fails before the file is read
+        check_record_options(&schema, &options)?;
+        let table = crate::records::read_table(&schema, &a.input)?;
+        let t = twin_table(&table, &schema, &options, &mut rng, &what)?;
         io::write_atomic(&a.out, t.records.as_bytes())?;
         t.report
     } else {
