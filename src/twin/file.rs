@@ -10,7 +10,7 @@ use super::report::{guarantees, CategoricalReport, FieldReport, TwinReport, REPO
 use crate::dp::Randomness;
 use crate::error::{Error, InputError};
 use crate::record::schema::{Kind, Schema};
-use crate::record::values::{read_table, DateFormat, RecordTable};
+use crate::record::values::{DateFormat, RecordTable};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 
@@ -77,23 +77,8 @@ pub fn twin_strings(
     Ok(Twin { records: twin, report: r })
 }
 
-/// The twin of a record file under `schema`, as CSV: the id column (ids
-/// `synthetic-1`, `synthetic-2`, …) and each sent field's columns (a field of
-/// several columns is written to its first), values normalized as the schema
-/// reads them, dates in the field's format.
-pub fn twin_records(
-    bytes: &[u8],
-    schema: &Schema,
-    options: &TwinOptions,
-    rng: &mut Randomness,
-    what: &str,
-) -> Result<Twin<String>, Error> {
-    check_record_options(schema, options)?;
-    twin_table(&read_table(bytes, schema, what)?, schema, options, rng, what)
-}
-
-/// Refuses options that cannot apply to `schema`'s records (before any file
-/// is read: [`twin_records`], and the CLI before it streams its input).
+/// Refuses options that cannot apply to `schema`'s records: [`twin_table`]
+/// checks them, and its callers before they read their input.
 pub fn check_record_options(schema: &Schema, options: &TwinOptions) -> Result<(), Error> {
     options.condense.validate()?;
     options.krimp.validate()?;
@@ -105,8 +90,11 @@ pub fn check_record_options(schema: &Schema, options: &TwinOptions) -> Result<()
     Ok(())
 }
 
-/// [`twin_records`] of a table already read under `schema` (the CLI streams
-/// its file into one: [`crate::record::read_table_file`]).
+/// The twin of a table read under `schema` (the CLI streams its file into
+/// one: [`crate::record::read_table_file`]), as CSV: the id column (ids
+/// `synthetic-1`, `synthetic-2`, …) and each sent field's columns (a field of
+/// several columns is written to its first), values normalized as the schema
+/// reads them, dates in the field's format.
 pub fn twin_table(
     table: &RecordTable,
     schema: &Schema,
@@ -216,6 +204,7 @@ fn write_date(v: &str, format: Option<&str>) -> String {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+    use crate::record::values::read_table;
 
     #[test]
     fn a_febrl_twin_reads_back_under_its_schema_and_is_marked() {
@@ -228,7 +217,8 @@ mod tests {
             nn_sample: 20,
             ..Default::default()
         };
-        let t = twin_records(bytes, &schema, &options, &mut Randomness::seeded(1), "a").unwrap();
+        let table = read_table(bytes, &schema, "a").unwrap();
+        let t = twin_table(&table, &schema, &options, &mut Randomness::seeded(1), "a").unwrap();
         let back = read_table(t.records.as_bytes(), &schema, "twin").unwrap();
         assert_eq!(back.ids.len(), 500);
         assert!(back.ids[0].starts_with("synthetic-"));
@@ -239,7 +229,7 @@ mod tests {
         assert!(t.report.rows_equal_to_real.unwrap() < 0.01);
         // a bad categorical name is refused by name
         let bad = TwinOptions { categorical: vec!["sex".into()], ..options };
-        assert!(twin_records(bytes, &schema, &bad, &mut Randomness::seeded(1), "a")
+        assert!(twin_table(&table, &schema, &bad, &mut Randomness::seeded(1), "a")
             .unwrap_err()
             .to_string()
             .contains("sex"));

@@ -15,7 +15,7 @@ pub mod measure;
 pub mod observed;
 pub mod report;
 
-pub use file::{check_record_options, twin_records, twin_strings, twin_table, Twin, TwinOptions};
+pub use file::{check_record_options, twin_strings, twin_table, Twin, TwinOptions};
 pub use report::TwinReport;
 pub mod rehearse;
 pub mod rehearse_records;

@@ -15,7 +15,7 @@
 //! | `new RecordTableReader(schema)`, `reader.push(chunk)`, `reader.bytesRead`, `reader.recordsRead`, `RecordOwner.fromReader(reader, options)` | `record::TableReader`, `record::RecordOwner::from_reader` |
 //! | `new RecordMatcher(schema, batchA, batchB)`, `matcher.link({upper, lower})`, `matcher.pairsCsv(…)` | `record::RecordMatcher::{score, decide}`, `record::export::pairs_csv` |
 //! | `runScenario(records, options, onProgress)` | `eval::scenario::run_scenario` |
-//! | `makeTwin(input, {schema, seed, twin})` | `twin::{twin_strings, twin_records}` |
+//! | `makeTwin(input, {schema, seed, twin})` | `twin::{twin_strings, twin_table}` |
 //! | `defaults()`, `normalize(records, alphabet)`, `peekInput(bytes, input, n)`, `batchInfo(batch)` | `config`'s presets, `Alphabet::normalize_counting`, `dataset::{is_csv, csv_columns, read_records}`, `VectorBatch::read` |
 
 mod batch;

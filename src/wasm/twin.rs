@@ -8,7 +8,8 @@ use super::records::{schema_arg, text_or_bytes};
 use crate::alphabet::Alphabet;
 use crate::dataset::{Dataset, RawRecord};
 use crate::dp::Randomness;
-use crate::twin::{twin_records, twin_strings, TwinOptions};
+use crate::record::values::read_table;
+use crate::twin::{check_record_options, twin_strings, twin_table, TwinOptions};
 use wasm_bindgen::prelude::*;
 
 /// The twin of `input`: an array of strings (normalized onto A–Z and space,
@@ -36,8 +37,9 @@ pub fn make_twin(input: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
     let out = js_sys::Object::new();
     let report = match schema {
         Some(s) => {
-            let bytes = text_or_bytes(&input, "the records")?;
-            let t = twin_records(&bytes, &s, &twin, &mut rng, "the records")?;
+            check_record_options(&s, &twin)?;
+            let table = read_table(&text_or_bytes(&input, "the records")?, &s, "the records")?;
+            let t = twin_table(&table, &s, &twin, &mut rng, "the records")?;
             super::errors::set(&out, "records", JsValue::from_str(&t.records));
             t.report
         }
