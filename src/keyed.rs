@@ -23,6 +23,25 @@
 //! `O(n log n)` per vector, in f64, rounded once to f32. Output vectors have
 //! dimension `n` (the padded coordinates mix with the others).
 //!
+//! # What it does to sparsity
+//! An unkeyed vector has a few dozen non-zero coordinates of hundreds, and is
+//! sent as gram ids and counts ([`crate::protocol::sparse_wire`]: about 35
+//! bytes a NAMES record). `R·x` has every coordinate non-zero (each is a
+//! ±1/√n-weighted blend of all of x's), so a keyed batch is dense: `n` f32 a
+//! record (4 KB for NAMES's 1024), about a hundred times the unkeyed batch.
+//! That is the price of what the transform hides, and it is kept: a
+//! transform that kept sparsity must send each non-zero of x to few
+//! coordinates (a keyed signed permutation, or blocks of them), and the
+//! matcher then reads each gram's own axis straight off the batch: how many
+//! records use it and with which counts, the frequency profile that names it
+//! among the public grams; once the axes are named, the reconstruction attack
+//! (docs/THREAT_MODEL.md) reads records as from an unkeyed batch. So the
+//! dense form is handled rather
+//! than avoided: a keyed embedding rotates sparse rows one at a time into the
+//! batch ([`Transform::apply_sparse`]), the wasm layer refuses a keyed batch
+//! too large for its memory before any work, and the matchers take dense
+//! and sparse batches alike.
+//!
 //! # What it hides, what it still leaks (to C)
 //! - Hidden: the coordinate system. C cannot tell which gram a coordinate
 //!   counts, nor embed its own strings comparably: the dictionary attack needs

@@ -222,10 +222,10 @@ impl VectorBatch {
         }
     }
 
-    /// The sparse vectors and the gram lengths their values are counts over,
-    /// when the wire can carry them as gram ids and counts (unkeyed, with a
-    /// shape, every value a count over its gram's length,
-    /// [`sparse_wire::carries`]); else the batch is sent dense.
+    /// The sparse vectors and the gram lengths of their coordinates, when the
+    /// wire may carry them as gram ids and counts (unkeyed, with a shape);
+    /// [`sparse_wire::encode`] then checks that every value is a count over its
+    /// gram's length, else the batch is sent dense.
     fn wire_sparse(&self) -> Option<(&crate::sparse_vectors::SparseVectors, &[u8])> {
         match (&self.vectors, &self.shape) {
             (BatchVectors::Sparse(v), Some(shape)) => Some((v, &shape.lengths[..])),

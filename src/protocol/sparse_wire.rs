@@ -34,12 +34,6 @@ fn count(v: &SparseVectors, lengths: &[u8], i: usize) -> Option<u32> {
     (n >= 1.0 && (n as u64) < MAX_COUNT && n / l == x).then_some(n as u32)
 }
 
-/// Whether every entry of `v` is a count over its gram's length ([`count`]):
-/// else the batch goes dense.
-pub fn carries(v: &SparseVectors, lengths: &[u8]) -> bool {
-    (0..v.nnz()).all(|i| count(v, lengths, i).is_some())
-}
-
 /// Bytes of `x` as a LEB128 varint.
 fn varint_len(x: u64) -> usize {
     (64 - x.max(1).leading_zeros() as usize).div_ceil(7)
@@ -71,7 +65,7 @@ fn each_varint(v: &SparseVectors, lengths: &[u8], mut f: impl FnMut(u64)) -> Opt
 }
 
 /// The binary form of `v` over gram lengths `lengths`, or `None` when a value
-/// is not a count ([`carries`]). Sized by a first pass, so the bytes are
+/// is not a count over its gram's length (then the batch goes dense). Sized by a first pass, so the bytes are
 /// allocated once at their exact length: no counts array beside them, no
 /// spare capacity (a browser tab's wasm memory never shrinks back).
 pub fn encode(v: &SparseVectors, lengths: &[u8]) -> Option<Vec<u8>> {
@@ -150,7 +144,7 @@ pub fn decode(bytes: &[u8], rows: usize, dim: usize, lengths: &[u8]) -> Result<S
 }
 
 /// The JSON form's rows: per row, its gram ids and counts alternating; `None`
-/// when a value is not a count ([`carries`]).
+/// when a value is not a count over its gram's length.
 pub fn to_json_rows(v: &SparseVectors, lengths: &[u8]) -> Option<Vec<Vec<u32>>> {
     (0..v.len())
         .map(|r| {
@@ -224,7 +218,6 @@ mod tests {
     fn values_that_are_not_counts_are_not_sent_sparse() {
         let (mut v, lengths) = sample();
         v.vals[0] = 0.7;
-        assert!(!carries(&v, &lengths));
         assert_eq!(encode(&v, &lengths), None);
         assert_eq!(to_json_rows(&v, &lengths), None);
     }
