@@ -87,7 +87,15 @@ pub const PSEUDONYM_DIGITS: usize = 16;
 
 /// A pseudonym's text.
 fn pseudonym_text(x: u64) -> String {
-    format!("{x:016x}")
+    let mut text = String::with_capacity(PSEUDONYM_DIGITS);
+    write_pseudonym(&mut text, x);
+    text
+}
+
+/// Appends a pseudonym's text ([`PSEUDONYM_DIGITS`] lowercase hex digits).
+fn write_pseudonym(out: &mut String, x: u64) {
+    // a String's fmt::Write never fails
+    let _ = std::fmt::Write::write_fmt(out, format_args!("{x:016x}"));
 }
 
 /// A pseudonym's number, if `text` is one ([`PSEUDONYM_DIGITS`] lowercase
@@ -166,8 +174,7 @@ impl IdMap {
         let mut p = String::with_capacity(PSEUDONYM_DIGITS);
         for (&x, id) in self.pseudonyms.iter().zip(&self.ids) {
             p.clear();
-            // a String's fmt::Write never fails
-            let _ = std::fmt::Write::write_fmt(&mut p, format_args!("{x:016x}"));
+            write_pseudonym(&mut p, x);
             w.write_record([p.as_str(), id]).map_err(err)?;
         }
         w.into_inner().map_err(|e| Error::Parameter(format!("cannot write the id map: {e}")))
