@@ -198,6 +198,8 @@ export class DataOwner {
    * with `keepIds: true`.
    */
   idMapCsv(): string | undefined;
+  /** `idMapCsv()`'s CSV as UTF-8 bytes, with no JS string made (a worker transfers them to its page). */
+  idMapBytes(): Uint8Array | undefined;
   /** The records' vectors, row-major (`size` rows), for local use. */
   embedVectors(sharedBase: BaseMessage): Float32Array;
   /**
@@ -226,10 +228,10 @@ export function keygen(): string;
 
 /**
  * The matcher's pairs CSV (one string's or records': `a_id,b_id,…`) with party A's pseudonyms replaced
- * by its own ids (`aMapCsv`: A's `idMapCsv()`) and party B's likewise; either map may be null, not both
+ * by its own ids (`aMapCsv`: A's `idMapCsv()` or `idMapBytes()`) and party B's likewise; either map may be null, not both
  * (INVALID_PARAMETER). The other columns are kept. A pseudonym not in its map throws INVALID_FORMAT.
  */
-export function unmapPairs(pairsCsv: string | Uint8Array, aMapCsv?: string | null, bMapCsv?: string | null): string;
+export function unmapPairs(pairsCsv: string | Uint8Array, aMapCsv?: string | Uint8Array | null, bMapCsv?: string | Uint8Array | null): string;
 
 /**
  * Which pairs `match` returns: "ranked" (recommended: the q-gram count filter, ranked by
@@ -526,6 +528,8 @@ export class RecordOwner {
   embed(shared: string, options?: { party?: 'A' | 'B'; key?: string | null; noKey?: boolean; keepIds?: boolean } | null, onProgress?: ProgressCallback | null): Uint8Array;
   /** The map of the last `embed`'s pseudonyms to the own ids (CSV `pseudonym,id`; `unmapPairs`); undefined before an embed or with `keepIds`. */
   idMapCsv(): string | undefined;
+  /** `idMapCsv()`'s CSV as UTF-8 bytes, with no JS string made. */
+  idMapBytes(): Uint8Array | undefined;
 }
 
 export interface RecordFieldFit {

@@ -195,7 +195,9 @@ if (outcome === 'refused') {
   // the page offered the batch: the saving to disk is the browser's, not timed
   lap('embed+thresholds');
   const batch = path.join(h.dir, 'a.vectors.bin');
+  step = 'saving the batch';
   await d.saveAs(batch);
+  step = 'the id map download';
   batchBytes = statSync(batch).size;
   await downloadFrom(p, '#download-ids', path.join(h.dir, 'a.ids.csv'));
 }

@@ -3,7 +3,7 @@
 //! `RecordOwner`) and `unmapPairs`, which maps the matcher's pairs back to
 //! the owners' ids with it.
 
-use super::errors::{string_arg, type_name};
+use super::errors::type_name;
 use crate::pseudonym::IdMap;
 use wasm_bindgen::prelude::*;
 
@@ -14,21 +14,33 @@ pub(super) fn map_csv(map: Option<&IdMap>) -> Result<Option<String>, JsValue> {
     Ok(Some(String::from_utf8(map.to_csv()?).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())))
 }
 
-/// An optional id map argument: a CSV string, or null / undefined.
+/// An id map as its CSV bytes (`idMapBytes()`): the page's worker hands
+/// them over without a JS string (a million records' map is 25 MB of text,
+/// which the page would otherwise copy and encode again to save it).
+pub(super) fn map_bytes(map: Option<&IdMap>) -> Result<Option<js_sys::Uint8Array>, JsValue> {
+    let Some(map) = map else { return Ok(None) };
+    Ok(Some(js_sys::Uint8Array::from(&map.to_csv()?[..])))
+}
+
+/// An optional id map argument: its CSV as a string or a `Uint8Array`, or
+/// null / undefined.
 fn map_arg(v: &JsValue, what: &str) -> Result<Option<IdMap>, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(None);
     }
-    if v.as_string().is_none() {
-        return Err(super::errors::invalid(format!("{what} must be a string (CSV) or null, got {}", type_name(v))));
+    if v.as_string().is_none() && !v.is_instance_of::<js_sys::Uint8Array>() {
+        return Err(super::errors::invalid(format!(
+            "{what} must be a string or a Uint8Array (CSV), or null, got {}",
+            type_name(v)
+        )));
     }
-    Ok(Some(IdMap::from_csv(string_arg(v, what)?.as_bytes(), what)?))
+    Ok(Some(IdMap::from_csv(&super::records::text_or_bytes(v, what)?, what)?))
 }
 
 /// The matcher's pairs CSV (one string or record pairs: `a_id,b_id,…`, a
 /// string or a `Uint8Array`) with party A's pseudonyms replaced by its ids
-/// (`aMapCsv`, its `idMapCsv()`), party B's likewise (`bMapCsv`); either may
-/// be null, not both. The other columns are kept.
+/// (`aMapCsv`, its `idMapCsv()` or `idMapBytes()`), party B's likewise
+/// (`bMapCsv`); either may be null, not both. The other columns are kept.
 #[wasm_bindgen(js_name = unmapPairs)]
 pub fn unmap_pairs(pairs_csv: JsValue, a_map_csv: JsValue, b_map_csv: JsValue) -> Result<String, JsValue> {
     let pairs = super::records::text_or_bytes(&pairs_csv, "the pairs")?;

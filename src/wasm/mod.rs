@@ -9,7 +9,7 @@
 //! | `owner.mine(options, onProgress)` | `party::DataOwner::mine` |
 //! | `DataOwner.mergeBases(a, b, options)`, `fingerprint(base)` | `party::merge_bases` |
 //! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}` |
-//! | `owner.idMapCsv()` (`DataOwner`, `RecordOwner`), `unmapPairs(pairs, aMap, bMap)` | `pseudonym::{IdMap, unmap_pairs}` |
+//! | `owner.idMapCsv()`, `owner.idMapBytes()` (`DataOwner`, `RecordOwner`), `unmapPairs(pairs, aMap, bMap)` | `pseudonym::{IdMap, unmap_pairs}` |
 //! | `new Matcher(batchA, batchB)`, `matcher.match(options)`, `matcher.matchResult(options)` | `matcher::Matcher` |
 //! | `new RecordOwner(csv, schema, options)`, `owner.mine()`, `RecordOwner.mergeBases(a, b, schema)`, `owner.embed(shared, options)` | `record::RecordOwner`, `record::merge`, `record::messages` |
 //! | `new RecordTableReader(schema)`, `reader.push(chunk)`, `reader.bytesRead`, `reader.recordsRead`, `RecordOwner.fromReader(reader, options)` | `record::TableReader`, `record::RecordOwner::from_reader` |

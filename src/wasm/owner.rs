@@ -349,6 +349,13 @@ impl DataOwner {
         super::ids::map_csv(self.id_map.as_ref())
     }
 
+    /// `idMapCsv()`'s CSV as UTF-8 bytes (a `Uint8Array`, no JS string):
+    /// what a worker transfers to its page for saving.
+    #[wasm_bindgen(js_name = idMapBytes)]
+    pub fn id_map_bytes(&self) -> Result<Option<js_sys::Uint8Array>, JsValue> {
+        super::ids::map_bytes(self.id_map.as_ref())
+    }
+
     /// The records' vectors over the shared base, row-major (`size` rows of the
     /// base's dimension): for local use; what crosses to the matcher is `embed`'s.
     #[wasm_bindgen(js_name = embedVectors)]

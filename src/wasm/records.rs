@@ -255,6 +255,13 @@ impl RecordOwner {
     pub fn id_map_csv(&self) -> Result<Option<String>, JsValue> {
         super::ids::map_csv(self.id_map.as_ref())
     }
+
+    /// `idMapCsv()`'s CSV as UTF-8 bytes (a `Uint8Array`, no JS string):
+    /// what a worker transfers to its page for saving.
+    #[wasm_bindgen(js_name = idMapBytes)]
+    pub fn id_map_bytes(&self) -> Result<Option<js_sys::Uint8Array>, JsValue> {
+        super::ids::map_bytes(self.id_map.as_ref())
+    }
 }
 
 /// The matcher of record batches: candidates, levels and the EM fit are made

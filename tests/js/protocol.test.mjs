@@ -193,10 +193,18 @@ test('ids: pseudonyms by default, the own ids with keepIds, and unmapPairs maps 
   assert.equal(unmapPairs(pairs, mapA, mapB), "a_id,b_id,distance\n1,'=7,0.5\n3,8,0.25\n");
   assert.equal(unmapPairs(new TextEncoder().encode(pairs), mapA, null), `a_id,b_id,distance\n1,${batchB.ids[0]},0.5\n3,${batchB.ids[1]},0.25\n`);
   assert.equal(unmapPairs(pairs, undefined, mapB).split('\n')[2], `${second.ids[2]},8,0.25`);
+  // the map's bytes (what the page's worker hands over) are its CSV's, and unmap as it does
+  const bytesA = a.idMapBytes();
+  assert.ok(bytesA instanceof Uint8Array && new TextDecoder().decode(bytesA) === mapA);
+  assert.equal(unmapPairs(pairs, bytesA, b.idMapBytes()), unmapPairs(pairs, mapA, mapB));
+  const fresh = new DataOwner(['X'], { seed: 1 });
+  assert.equal(fresh.idMapBytes(), undefined, 'no bytes before an embed');
+  fresh.free();
   expectCode(() => unmapPairs(pairs), 'INVALID_PARAMETER');
   expectCode(() => unmapPairs(pairs, mapB, null), 'INVALID_FORMAT'); // another owner's map
   expectCode(() => unmapPairs('x,y\n1,2\n', mapA, null), 'INVALID_FORMAT');
   expectCode(() => unmapPairs(pairs, 42, null), 'INVALID_PARAMETER');
+  expectCode(() => unmapPairs(pairs, new TextEncoder().encode('a,b\n'), null), 'INVALID_FORMAT');
   expectCode(() => unmapPairs(pairs, 'a,b\n', null), 'INVALID_FORMAT');
   expectCode(() => a.embed(shared, { noKey: true, keepIds: 'yes' }), 'INVALID_PARAMETER');
   expectCode(() => a.embed(shared, { noKey: true, keepID: true }), 'INVALID_PARAMETER');

@@ -16,7 +16,8 @@ const fp: string = fingerprint(shared);
 const ja: string = a.embed(shared, { thresholds: { ed: 2, mode: { global: null } }, key: keygen() });
 const jb: Uint8Array = b.embed(shared, { party: 'B', binary: true, noKey: true, keepIds: false });
 const mapA: string | undefined = a.idMapCsv();
-const ownPairs: string = unmapPairs('a_id,b_id\n', mapA ?? null, b.idMapCsv()) + unmapPairs(new Uint8Array([1]), null, 'pseudonym,id\n');
+const mapBytes: Uint8Array | undefined = a.idMapBytes();
+const ownPairs: string = unmapPairs('a_id,b_id\n', mapA ?? null, b.idMapCsv()) + unmapPairs(new Uint8Array([1]), null, 'pseudonym,id\n') + unmapPairs('a_id,b_id\n', mapBytes ?? null, null);
 const keepDefault: boolean = defaults().embed.keepIds;
 // @ts-expect-error keepIds is a boolean
 a.embed(shared, { noKey: true, keepIds: 'yes' });

@@ -62,8 +62,11 @@ serveOps({
     if (!owner) throw fail('load your records first', 'INVALID_PARAMETER');
     const options = { party, binary, key, noKey, keepIds, ...(party === 'A' ? { thresholds } : {}) };
     const batch = owner.embed(shared, options, progress);
-    // the map from the batch's pseudonyms to the own ids (null when the ids were kept)
-    const info = { size: owner.size, fingerprint: gl.fingerprint(shared), keyed: !noKey, idMap: owner.idMapCsv() ?? null };
-    return batch instanceof Uint8Array ? transferring({ batch, ...info }, [batch.buffer]) : { batch, ...info };
+    // the map from the batch's pseudonyms to the own ids, as CSV bytes moved to
+    // the page without a copy (null when the ids were kept)
+    const idMap = owner.idMapBytes() ?? null;
+    const info = { size: owner.size, fingerprint: gl.fingerprint(shared), keyed: !noKey, idMap };
+    const moved = [batch, idMap].filter((x) => x instanceof Uint8Array).map((x) => x.buffer);
+    return transferring({ batch, ...info }, moved);
   },
 });

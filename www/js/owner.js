@@ -502,7 +502,7 @@ el('embed').addEventListener('click', async () => {
     const bytes = binary ? r.batch.byteLength : new Blob([r.batch]).size;
     el('progress-text').textContent = 'done';
     // the map is offered even if the batch is not saved now: a later batch has other codes
-    state.idMap = r.idMap && { name: `${baseName()}.party-${party}.ids.csv`, csv: r.idMap };
+    state.idMap = r.idMap && { name: `${baseName()}.party-${party}.ids.csv`, bytes: r.idMap };
     el('id-map').hidden = !state.idMap;
     if (!(await downloadChecked(el('embed-warning'), name, r.batch, binary ? 'application/octet-stream' : 'application/json'))) {
       el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) not saved.`;
@@ -519,7 +519,7 @@ el('embed').addEventListener('click', async () => {
 });
 
 el('download-ids').addEventListener('click', () => {
-  if (state.idMap) download(state.idMap.name, state.idMap.csv, 'text/csv');
+  if (state.idMap) download(state.idMap.name, state.idMap.bytes, 'text/csv');
 });
 
 init();

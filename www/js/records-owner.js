@@ -250,7 +250,7 @@ const keyChoice = keyControls(worker);
 /** The last embed's map from the batch's pseudonyms to the own ids: `{name, csv}`, or null. */
 let idMap = null;
 el('download-ids').addEventListener('click', () => {
-  if (idMap) download(idMap.name, idMap.csv, 'text/csv');
+  if (idMap) download(idMap.name, idMap.bytes, 'text/csv');
 });
 
 el('shared').addEventListener('change', () => (el('embed').disabled = !(loaded && el('shared').files[0])));
@@ -263,7 +263,7 @@ el('embed').addEventListener('click', async () => {
     el('id-map').hidden = true;
     idMap = null;
     const { batch, idMap: map } = await worker.call('embed', { shared, party, keepIds: el('keep-ids').checked, ...keyChoice() });
-    idMap = map && { name: `records-${party.toLowerCase()}.ids.csv`, csv: map };
+    idMap = map && { name: `records-${party.toLowerCase()}.ids.csv`, bytes: map };
     el('id-map').hidden = !idMap;
     el('status').textContent = `record batch: ${batch.byteLength.toLocaleString('en')} bytes${idMap ? ', ids replaced by random codes' : ', with your own ids'}`;
     await downloadChecked(el('embed-warning'), `records-${party.toLowerCase()}.glrb`, batch);

@@ -42,7 +42,9 @@ serveOps({
   embed({ shared, party, key, noKey, keepIds }, progress) {
     const batch = owner.embed(shared, { party, key, noKey, keepIds }, progress);
     // the map from the batch's pseudonyms to the own ids (null when the ids were kept)
-    return transferring({ batch, idMap: owner.idMapCsv() ?? null }, [batch.buffer]);
+    // the id map as CSV bytes, moved to the page as the batch is
+    const idMap = owner.idMapBytes() ?? null;
+    return transferring({ batch, idMap }, idMap ? [batch.buffer, idMap.buffer] : [batch.buffer]);
   },
 
   /** Scores the candidates once; `decide` then moves the thresholds. */
