@@ -283,12 +283,7 @@ impl Transform {
     /// Rotates every vector (rows of the input dimension) into a new batch of
     /// dimension [`Self::out_dim`], each coordinate rounded once to f32.
     pub fn apply(&self, v: &Vectors) -> Result<Vectors, Error> {
-        if v.dim != self.dim {
-            return Err(Error::Parameter(format!(
-                "the transform is for dimension {}, the vectors have {}",
-                self.dim, v.dim
-            )));
-        }
+        self.check_dim(v.dim)?;
         let mut data = Vec::with_capacity(v.len() * self.n);
         let mut buf = vec![0.0f64; self.n];
         for r in 0..v.len() {
@@ -300,16 +295,22 @@ impl Transform {
 }
 
 impl Transform {
+    /// Refuses vectors of another dimension than the transform's.
+    fn check_dim(&self, dim: usize) -> Result<(), Error> {
+        if dim != self.dim {
+            return Err(Error::Parameter(format!(
+                "the transform is for dimension {}, the vectors have {dim}",
+                self.dim
+            )));
+        }
+        Ok(())
+    }
+
     /// [`Self::apply`] of sparse rows, densified one row at a time: the
     /// unrotated vectors are never all dense at once (the keyed batch of 2 M
     /// records is then one dense copy, not two).
     pub fn apply_sparse(&self, v: &crate::sparse_vectors::SparseVectors) -> Result<Vectors, Error> {
-        if v.dim != self.dim {
-            return Err(Error::Parameter(format!(
-                "the transform is for dimension {}, the vectors have {}",
-                self.dim, v.dim
-            )));
-        }
+        self.check_dim(v.dim)?;
         let mut data = Vec::with_capacity(v.len() * self.n);
         let mut row = vec![0.0f32; self.dim];
         let mut buf = vec![0.0f64; self.n];
