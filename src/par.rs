@@ -44,7 +44,7 @@ pub fn chunks_init<S, R: Send>(
 
 /// Sorts `v` by `cmp`, a strict total order (no two elements equal, so every
 /// sort gives the one result): natively rayon's parallel unstable sort, in
-/// wasm [`crate::sorting::sort_strict_by`].
+/// wasm the shared [`crate::sorting::sort_by`].
 pub fn sort_strict_by<T: Send>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering + Sync) {
     #[cfg(not(target_arch = "wasm32"))]
     {
@@ -52,7 +52,7 @@ pub fn sort_strict_by<T: Send>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Or
         v.par_sort_unstable_by(cmp);
     }
     #[cfg(target_arch = "wasm32")]
-    crate::sorting::sort_strict_by(v, cmp);
+    crate::sorting::sort_by(v, cmp);
 }
 
 /// `f` of each item, in order.

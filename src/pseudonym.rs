@@ -131,23 +131,27 @@ impl IdMap {
         pairs: impl IntoIterator<Item = (P, I)>,
         what: &str,
     ) -> Result<IdMap, Error> {
-        let mut map = IdMap::default();
-        let mut seen = HashSet::new();
+        let (mut map, mut seen) = (IdMap::default(), HashSet::new());
         for (i, (p, id)) in pairs.into_iter().enumerate() {
-            let p = p.as_ref();
-            let x = pseudonym_number(p).ok_or_else(|| {
-                InputError::Format(format!(
-                    "{what}, row {}: {p:?} is not a pseudonym ({PSEUDONYM_DIGITS} lowercase hex digits)",
-                    i + 1
-                ))
-            })?;
-            if !seen.insert(x) {
-                return Err(InputError::Format(format!("{what}, row {}: pseudonym {p} is repeated", i + 1)).into());
-            }
-            map.pseudonyms.push(x);
-            map.ids.push(id.into());
+            map.push(&mut seen, i + 1, p.as_ref(), id.into(), what)?;
         }
         Ok(map)
+    }
+
+    /// Appends row `row`'s pair, refusing what is not a pseudonym or repeats
+    /// one (`seen`: the pseudonyms so far).
+    fn push(&mut self, seen: &mut HashSet<u64>, row: usize, p: &str, id: String, what: &str) -> Result<(), Error> {
+        let x = pseudonym_number(p).ok_or_else(|| {
+            InputError::Format(format!(
+                "{what}, row {row}: {p:?} is not a pseudonym ({PSEUDONYM_DIGITS} lowercase hex digits)"
+            ))
+        })?;
+        if !seen.insert(x) {
+            return Err(InputError::Format(format!("{what}, row {row}: pseudonym {p} is repeated")).into());
+        }
+        self.pseudonyms.push(x);
+        self.ids.push(id);
+        Ok(())
     }
 
     /// Number of records mapped.
@@ -187,12 +191,13 @@ impl IdMap {
         if header.iter().collect::<Vec<_>>() != ["pseudonym", "id"] {
             return Err(InputError::Format(format!("{what} is not an id map (header pseudonym,id)")).into());
         }
-        let mut rows = Vec::new();
+        // row by row into the map: no second copy of a million rows as strings
+        let (mut map, mut seen) = (IdMap::default(), HashSet::new());
         for (i, row) in r.records().enumerate() {
             let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
-            rows.push((row.get(0).unwrap_or_default().to_string(), row.get(1).unwrap_or_default().to_string()));
+            map.push(&mut seen, i + 1, row.get(0).unwrap_or_default(), row.get(1).unwrap_or_default().into(), what)?;
         }
-        IdMap::from_pairs(rows, what)
+        Ok(map)
     }
 
     /// Pseudonym → own id.

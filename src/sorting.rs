@@ -24,17 +24,6 @@ pub(crate) fn sort_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
     v.sort_by(cmp);
 }
 
-/// Sorts `v` by `cmp`, a strict total order (no two elements equal), so that
-/// any sort gives the one result: natively the standard unstable sort (no
-/// buffer), in wasm the shared [`sort_by`].
-#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
-pub(crate) fn sort_strict_by<T>(v: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
-    #[cfg(target_arch = "wasm32")]
-    sort_by(v, cmp);
-    #[cfg(not(target_arch = "wasm32"))]
-    v.sort_unstable_by(cmp);
-}
-
 /// Puts the element that `cmp` (a strict total order) ranks `mid`-th at `mid`,
 /// the smaller ones before it and the larger after: natively a selection; in wasm
 /// the shared [`sort_by`] (no select routine in the package), which leaves the
