@@ -166,6 +166,11 @@ pub struct Config {
     pub thresholds: ThresholdOptions,
     /// Which pairs the matcher keeps.
     pub rule: Rule,
+    /// The keyed encoding the parties apply when they share a key
+    /// ([`crate::keyed::Encoding`]: the sketch by default; written only when
+    /// another, so configurations written before it read back the same).
+    #[serde(skip_serializing_if = "crate::keyed::Encoding::is_default")]
+    pub encoding: crate::keyed::Encoding,
 }
 
 impl Default for Config {
@@ -194,6 +199,7 @@ impl Config {
             },
             thresholds: ThresholdOptions { ed: Ed::Fixed(1), mode: ThresholdMode::Paper },
             rule: Rule::All,
+            encoding: Default::default(),
         }
     }
 
@@ -209,6 +215,7 @@ impl Config {
             mine: MineOptions { q_min: 3, q_max: 3, padding: true, public_q: Some(2), ..paper.mine },
             thresholds: ThresholdOptions { ed: Ed::Auto, mode: ThresholdMode::Sound },
             rule: Rule::Ranked,
+            encoding: Default::default(),
         }
     }
 

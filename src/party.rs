@@ -145,21 +145,27 @@ impl DataOwner {
         progress: &mut dyn Progress,
     ) -> Result<Embedded<VectorBatch>, Error> {
         let embedder = Embedder::new(base)?;
+        let shape = crate::matching::Shape::of(base);
         // the key is checked first, so a bad key fails before the work
-        let transform = match &options.key {
-            Some(k) => Some(Transform::new(k, base.fingerprint(), embedder.dim())?),
-            None => None,
-        };
-        // unkeyed: sparse (a record has a few dozen of hundreds of grams);
-        // keyed: dense, as the rotation mixes every coordinate
-        let vectors = match &transform {
-            Some(t) => {
-                BatchVectors::Dense(t.apply_sparse(&embedder.embed_all_sparse(self.dataset.records(), progress)?)?)
+        if let (Some(k), crate::keyed::Encoding::Rotation) = (&options.key, options.encoding) {
+            Transform::new(k, base.fingerprint(), embedder.dim())?;
+        }
+        let sparse = embedder.embed_all_sparse(self.dataset.records(), progress)?;
+        // unkeyed: sparse counts over the base; keyed: the options' encoding
+        // (the sketch, sparse with its own shape; or the rotation, dense)
+        let (vectors, shape, transform, factor) = match &options.key {
+            Some(k) => {
+                let e = crate::keyed::encode(k, options.encoding, base.fingerprint(), &shape, &sparse)?;
+                (e.vectors, e.shape, Some(e.label), e.threshold_factor)
             }
-            None => BatchVectors::Sparse(embedder.embed_all_sparse(self.dataset.records(), progress)?),
+            None => (BatchVectors::Sparse(sparse), Some(shape), None, 1.0),
         };
         let thresholds = match &options.thresholds {
-            Some(t) => Some(self.thresholds(base, t)?),
+            Some(t) => {
+                let mut set = self.thresholds(base, t)?;
+                set.values.iter_mut().for_each(|v| *v *= factor);
+                Some(set)
+            }
             None => None,
         };
         let (ids, id_map) = options.ids.apply(self.dataset.ids())?;
@@ -169,8 +175,8 @@ impl DataOwner {
             ids,
             vectors,
             thresholds,
-            shape: transform.is_none().then(|| crate::matching::Shape::of(base)),
-            transform: transform.map(|t| t.label().to_string()),
+            shape,
+            transform,
             // embedding draws no noise: the mark comes from the base
             private: base.is_private(),
         };
@@ -223,8 +229,10 @@ pub struct EmbedOptions {
     /// Party A's thresholds (`None`: the batch carries none; the matcher needs
     /// them from A).
     pub thresholds: Option<ThresholdOptions>,
-    /// The keyed transform's key, shared by A and B, never by the matcher.
+    /// The keyed encoding's key, shared by A and B, never by the matcher.
     pub key: Option<Key>,
+    /// The keyed encoding (with a key): the sketch by default.
+    pub encoding: crate::keyed::Encoding,
     /// The ids the batch carries ([`crate::pseudonym`]).
     pub ids: IdPolicy,
 }
@@ -234,7 +242,7 @@ impl EmbedOptions {
     /// thresholds, B without; no key; random pseudonyms as ids.
     pub fn new(party: Party, config: &Config) -> EmbedOptions {
         let thresholds = (party == Party::A).then(|| config.thresholds.clone());
-        EmbedOptions { party, thresholds, key: None, ids: IdPolicy::default() }
+        EmbedOptions { party, thresholds, key: None, encoding: config.encoding, ids: IdPolicy::default() }
     }
 }
 

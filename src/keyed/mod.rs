@@ -329,8 +329,14 @@ impl Transform {
     }
 }
 
-/// Is this `transform` label one this build writes?
+/// Is this `transform` label one this build writes (the rotation's or the sketch's)?
 pub fn valid_label(label: &str) -> bool {
+    is_rotation(label) || sketch::valid_label(label)
+}
+
+/// Is this the rotation's label (`keyed-v1:<32 hex>`)? Its batches are dense and
+/// carry no shape; the sketch's are sparse with a shape.
+pub fn is_rotation(label: &str) -> bool {
     label
         .strip_prefix(LABEL_PREFIX)
         .is_some_and(|h| h.len() == 32 && h.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')))
@@ -413,6 +419,11 @@ pub fn matching_thresholds(a: &Vectors, b: &Vectors, thresholds: &[f64], transfo
         })
         .collect()
 }
+
+mod encoding;
+mod sketch;
+pub use encoding::{encode, Encoded, Encoding};
+pub use sketch::{Sketch, DEFAULT_SPREAD, MAX_SPREAD, SKETCH_PREFIX};
 
 #[cfg(test)]
 mod tests;

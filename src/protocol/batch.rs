@@ -124,20 +124,27 @@ impl VectorBatch {
         if dim == 0 {
             return Err(invalid("dimension 0".into()));
         }
+        // the rotation's batches are dense, of a power-of-two dimension, without
+        // a shape; the sketch's are sparse counts with the sketch's shape
+        let rotated = self.transform.as_deref().is_some_and(crate::keyed::is_rotation);
         if let Some(t) = &self.transform {
             if !crate::keyed::valid_label(t) {
                 return Err(invalid(format!(
-                    "unknown transform {t:?} (this build knows \"{}<32 hex digits>\")",
+                    "unknown transform {t:?} (this build knows \"{}<spread>:<32 hex digits>\" and \"{}<32 hex digits>\")",
+                    crate::keyed::SKETCH_PREFIX,
                     crate::keyed::LABEL_PREFIX
                 )));
             }
-            if !dim.is_power_of_two() {
-                return Err(invalid(format!("a keyed batch has a power-of-two dimension, not {dim}")));
+            if rotated && !dim.is_power_of_two() {
+                return Err(invalid(format!("a rotated batch has a power-of-two dimension, not {dim}")));
+            }
+            if !rotated && self.shape.is_none() {
+                return Err(invalid("a sketched batch carries the sketch's shape, and this one has none".into()));
             }
         }
         if let Some(shape) = &self.shape {
-            if self.transform.is_some() {
-                return Err(invalid("a keyed batch cannot carry a shape (its coordinates are mixed)".into()));
+            if rotated {
+                return Err(invalid("a rotated batch cannot carry a shape (its coordinates are mixed)".into()));
             }
             shape.validate(dim).map_err(invalid)?;
         }
@@ -158,8 +165,8 @@ impl VectorBatch {
                 }
             }
             BatchVectors::Sparse(v) => {
-                if self.transform.is_some() {
-                    return Err(invalid("a keyed batch is dense (the rotation mixes every coordinate)".into()));
+                if rotated {
+                    return Err(invalid("a rotated batch is dense (the rotation mixes every coordinate)".into()));
                 }
                 if v.len() != n {
                     return Err(invalid(format!("{n} ids but {} sparse rows", v.len())));

@@ -66,8 +66,12 @@ pub struct RecordBatch {
     pub epsilon: Vec<(String, f64)>,
     /// False when made with seeded randomness (not private).
     pub private: bool,
-    /// Whether embedded vectors went through the keyed rotation.
+    /// Whether embedded vectors went through a keyed encoding.
     pub keyed: bool,
+    /// Which one, when keyed: absent for the rotation (older batches), else the
+    /// encoding's name ([`crate::keyed::Encoding`], e.g. `sketch:4`), whose
+    /// sparse parts carry the sketch's shape.
+    pub encoding: Option<String>,
     /// The shared key's check value ([`super::owner::key_check`]) when the
     /// party had the key.
     pub key_check: Option<String>,
@@ -84,6 +88,8 @@ struct Header {
     epsilon: Vec<(String, f64)>,
     private: bool,
     keyed: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    encoding: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     key_check: Option<String>,
     fields: Vec<FieldHeader>,
@@ -142,6 +148,15 @@ impl RecordBatch {
         if n == 0 {
             return Err(invalid("it has no records".into()).into());
         }
+        // rotated: dense parts without a shape; any other encoding (or none):
+        // sparse parts with their shape
+        let rotated = self.keyed && self.encoding.is_none();
+        if let Some(e) = &self.encoding {
+            let known = e.parse::<crate::keyed::Encoding>().is_ok_and(|e| e != crate::keyed::Encoding::Rotation);
+            if !self.keyed || !known {
+                return Err(invalid(format!("encoding {e:?} in a batch that is not keyed, or not a sketch")).into());
+            }
+        }
         if n > u32::MAX as usize {
             return Err(invalid("more than 2^32 records".into()).into());
         }
@@ -160,7 +175,7 @@ impl RecordBatch {
             match data {
                 FieldData::Embedded { base, parts, shape } => {
                     if let Some(sh) = shape {
-                        if self.keyed {
+                        if rotated {
                             return Err(
                                 at("a keyed batch cannot carry a shape (its coordinates are mixed)".into()).into()
                             );
@@ -183,8 +198,8 @@ impl RecordBatch {
                         }
                         match &p.vectors {
                             BatchVectors::Dense(v) => {
-                                if !self.keyed {
-                                    return Err(at("dense vectors in an unkeyed batch (they are sparse)".into()).into());
+                                if !rotated {
+                                    return Err(at("dense vectors in a batch that is not rotated (they are sparse)".into()).into());
                                 }
                                 if v.dim == 0 || p.rows.len().checked_mul(v.dim) != Some(v.data.len()) {
                                     return Err(at(format!(
@@ -200,9 +215,9 @@ impl RecordBatch {
                                 }
                             }
                             BatchVectors::Sparse(s) => {
-                                if self.keyed || shape.is_none() {
+                                if rotated || shape.is_none() {
                                     return Err(
-                                        at("sparse vectors need an unkeyed batch with the base's shape".into()).into(),
+                                        at("sparse vectors need a batch that is not rotated, with a shape".into()).into(),
                                     );
                                 }
                                 if s.dim == 0 || s.len() != p.rows.len() {
@@ -309,6 +324,7 @@ impl RecordBatch {
             epsilon: self.epsilon.clone(),
             private: self.private,
             keyed: self.keyed,
+            encoding: self.encoding.clone(),
             key_check: self.key_check.clone(),
             fields,
         };
@@ -436,6 +452,7 @@ impl RecordBatch {
             epsilon: h.epsilon,
             private: h.private,
             keyed: h.keyed,
+            encoding: h.encoding,
             key_check: h.key_check,
             fields,
         })

@@ -112,6 +112,13 @@ impl RecordMatcher {
                 "one record batch was embedded with the shared key and the other without".into(),
             ));
         }
+        if a.encoding != b.encoding {
+            return Err(Error::TransformMismatch(format!(
+                "the record batches were encoded differently (A: {}, B: {}): both parties must embed with the same encoding",
+                a.encoding.as_deref().unwrap_or("rotation"),
+                b.encoding.as_deref().unwrap_or("rotation")
+            )));
+        }
         if let (Some(ka), Some(kb)) = (&a.key_check, &b.key_check) {
             if ka != kb {
                 return Err(Error::TransformMismatch(

@@ -33,7 +33,7 @@ use crate::dp::{BudgetLedger, Epsilon, Randomness};
 use crate::embed::BatchVectors;
 use crate::embed::Embedder;
 use crate::error::Error;
-use crate::keyed::{Key, Transform};
+use crate::keyed::{Encoding, Key};
 use crate::mine::MineOptions;
 use crate::padding::Padding;
 use crate::progress::Progress;
@@ -188,6 +188,8 @@ pub struct RecordOwner {
     table: RecordTable,
     ledger: BudgetLedger,
     rng: Randomness,
+    /// The keyed encoding of embedded fields when the batch is encoded.
+    encoding: Encoding,
 }
 
 impl RecordOwner {
@@ -195,7 +197,7 @@ impl RecordOwner {
     pub fn new(schema: Schema, table: RecordTable, rng: Randomness) -> Result<RecordOwner, Error> {
         schema.validate()?;
         let budget = Epsilon::new(schema.epsilon)?;
-        Ok(RecordOwner { schema, table, ledger: BudgetLedger::new(budget), rng })
+        Ok(RecordOwner { schema, table, ledger: BudgetLedger::new(budget), rng, encoding: Encoding::default() })
     }
 
     /// An owner of the CSV in `bytes`; `what` names it in errors.
@@ -231,6 +233,12 @@ impl RecordOwner {
 
     pub fn schema(&self) -> &Schema {
         &self.schema
+    }
+
+    /// The keyed encoding [`Self::embed`] applies with `rotate` (the sketch
+    /// unless set).
+    pub fn set_encoding(&mut self, encoding: Encoding) {
+        self.encoding = encoding;
     }
 
     pub fn table(&self) -> &RecordTable {
@@ -338,11 +346,23 @@ impl RecordOwner {
                     } else {
                         vec![present(values).map(|(r, v)| (r, v.to_string())).collect()]
                     };
-                    let parts = texts
-                        .into_iter()
-                        .map(|t| embed_part(base, &t, party, &eds, rotation, progress))
-                        .collect::<Result<Vec<_>, _>>()?;
-                    let shape = rotation.is_none().then(|| crate::shape::Shape::of(base));
+                    let mut shape = Some(crate::shape::Shape::of(base));
+                    let mut parts = Vec::new();
+                    for (p, t) in texts.into_iter().enumerate() {
+                        // one key derivation per space and part: the digit spaces share
+                        // one public base, and must not share buckets; the name fields
+                        // share their space, so that they compare across
+                        let encoding = rotation.map(|k| {
+                            let context = match self.encoding {
+                                Encoding::Rotation => base.fingerprint().to_string(),
+                                Encoding::Sketch { .. } => format!("{}/{space}/{p}", base.fingerprint()),
+                            };
+                            (k, self.encoding, context)
+                        });
+                        let (part, part_shape) = embed_part(base, &t, party, &eds, encoding, progress)?;
+                        shape = part_shape;
+                        parts.push(part);
+                    }
                     FieldData::Embedded { base: base.fingerprint().to_string(), parts, shape }
                 }
             };
@@ -357,6 +377,10 @@ impl RecordOwner {
             epsilon: spent,
             private: self.is_private() && shared.private,
             keyed: rotation.is_some(),
+            encoding: rotation.and(match self.encoding {
+                Encoding::Rotation => None,
+                e => Some(e.to_string()),
+            }),
             key_check: key.map(|k| key_check(k, &self.schema.fingerprint())),
             fields,
         };
@@ -376,32 +400,39 @@ fn present(values: &[Option<String>]) -> impl Iterator<Item = (u32, &str)> {
     values.iter().enumerate().filter_map(|(r, v)| v.as_deref().map(|v| (r as u32, v)))
 }
 
-/// One embedded part: the present values' vectors (rotated with `key`), and
-/// for A the sound thresholds of every edit distance in `eds`.
+/// One embedded part: the present values' vectors (encoded with the key,
+/// the encoding and the derivation's context when given), and for A the
+/// sound thresholds of every edit distance in `eds` (sound for the encoded
+/// vectors); with the part's shape (`None` when rotated).
 fn embed_part(
     base: &SharedBase,
     values: &[(u32, String)],
     party: Party,
     eds: &[u32],
-    key: Option<&Key>,
+    encoding: Option<(&Key, Encoding, String)>,
     progress: &mut dyn Progress,
-) -> Result<Part, Error> {
+) -> Result<(Part, Option<crate::shape::Shape>), Error> {
     let embedder = Embedder::new(base)?;
     let texts: Vec<String> = values.iter().map(|(_, v)| v.clone()).collect();
+    let sparse = embedder.embed_all_sparse(&texts, progress)?;
+    let shape = crate::shape::Shape::of(base);
+    let (vectors, shape, factor) = match encoding {
+        Some((k, e, context)) => {
+            let e = crate::keyed::encode(k, e, &context, &shape, &sparse)?;
+            (e.vectors, e.shape, e.threshold_factor)
+        }
+        None => (BatchVectors::Sparse(sparse), Some(shape), 1.0),
+    };
     let thresholds = if party == Party::A {
         eds.iter()
-            .map(|&ed| Ok((ed, crate::threshold::thresholds(base, &texts, ed, &ThresholdMode::Sound)?)))
+            .map(|&ed| {
+                let mut t = crate::threshold::thresholds(base, &texts, ed, &ThresholdMode::Sound)?;
+                t.iter_mut().for_each(|v| *v *= factor);
+                Ok((ed, t))
+            })
             .collect::<Result<Vec<_>, Error>>()?
     } else {
         Vec::new()
     };
-    // unkeyed: sparse (a value has a few dozen of the base's grams); keyed:
-    // the rotation makes every coordinate non-zero, so dense
-    let vectors = match key {
-        Some(k) => BatchVectors::Dense(
-            Transform::new(k, base.fingerprint(), embedder.dim())?.apply(&embedder.embed_all(&texts, progress)?)?,
-        ),
-        None => BatchVectors::Sparse(embedder.embed_all_sparse(&texts, progress)?),
-    };
-    Ok(Part { rows: values.iter().map(|(r, _)| *r).collect(), vectors, thresholds })
+    Ok((Part { rows: values.iter().map(|(r, _)| *r).collect(), vectors, thresholds }, shape))
 }

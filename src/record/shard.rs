@@ -70,6 +70,7 @@ pub fn rows(batch: &RecordBatch, rows: std::ops::Range<usize>) -> RecordBatch {
         epsilon: batch.epsilon.clone(),
         private: batch.private,
         keyed: batch.keyed,
+        encoding: batch.encoding.clone(),
         key_check: batch.key_check.clone(),
         fields,
     }

@@ -45,6 +45,12 @@ pub struct KeyArgs {
     /// then hashes the keyed fields and the vectors go unrotated.
     #[arg(long)]
     pub no_key: bool,
+    /// The keyed encoding: "sketch" (the default: keyed buckets of 4 grams, sparse,
+    /// the matcher keeps its filter), "sketch:N" (N grams a bucket), or "rotation"
+    /// (the old keyed rotation: dense, and decoded by the matcher's exact-algebra
+    /// attack, docs/THREAT_MODEL.md). Both parties must use the same.
+    #[arg(long, default_value = "sketch")]
+    pub encoding: gramlink::keyed::Encoding,
 }
 
 impl KeyArgs {

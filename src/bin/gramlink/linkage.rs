@@ -71,7 +71,8 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
     let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
-    let options = EmbedOptions { key, ids: a.ids.policy(), ..EmbedOptions::new(a.party, &config) };
+    let options =
+        EmbedOptions { key, encoding: a.key.encoding, ids: a.ids.policy(), ..EmbedOptions::new(a.party, &config) };
     let bar = &mut Bar::new();
     let embedded = owner.embed(&base, &options, bar)?;
     bar.finish();
@@ -264,6 +265,7 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
             truth: a.truth.truth.as_deref(),
             seed: a.seed,
             keyed: a.keyed,
+            encoding: a.config.encoding,
             key: None,
             out: Some(&a.out),
             json: false,
@@ -358,6 +360,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             truth: a.truth.truth.as_deref(),
             seed: a.seed,
             keyed: a.keyed,
+            encoding: a.config.encoding,
             key: None,
             out: a.out.as_deref(),
             json: a.json,

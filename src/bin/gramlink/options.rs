@@ -232,6 +232,10 @@ pub struct ConfigFlags {
     pub threshold: ThresholdFlags,
     #[command(flatten)]
     pub rule: RuleFlag,
+    /// With --keyed: the keyed encoding, "sketch" (the default), "sketch:N" or
+    /// "rotation" (docs/THREAT_MODEL.md's frontier).
+    #[arg(long, default_value = "sketch")]
+    pub encoding: gramlink::keyed::Encoding,
 }
 
 impl ConfigFlags {
@@ -240,6 +244,7 @@ impl ConfigFlags {
         self.mine.apply(&mut config);
         self.threshold.apply(&mut config)?;
         self.rule.apply(&mut config);
+        config.encoding = self.encoding;
         Ok(config)
     }
 }

@@ -84,8 +84,9 @@ pub fn embed(r: EmbedRun) -> Result<()> {
     }
     let shared = read_shared_bases(&io::read_text(r.base)?, &schema).in_file(r.base)?;
     // embedding spends no budget and draws no noise
-    let owner = read_owner(&schema, r.input, Randomness::secure()?)?;
+    let mut owner = read_owner(&schema, r.input, Randomness::secure()?)?;
     let bar = &mut Bar::new();
+    owner.set_encoding(r.key.encoding);
     let embedded = owner.embed(&shared, r.party, key.as_ref(), rotate, r.ids.policy(), bar)?;
     bar.finish();
     let batch = embedded.batch;

@@ -38,6 +38,8 @@ pub struct RecordRun<'a> {
     pub truth: Option<&'a Path>,
     pub seed: Option<u64>,
     pub keyed: bool,
+    /// The keyed encoding with `keyed`.
+    pub encoding: gramlink::keyed::Encoding,
     pub key: Option<Key>,
     pub out: Option<&'a Path>,
     pub json: bool,
@@ -75,6 +77,8 @@ pub fn run(r: RecordRun) -> Result<()> {
     let mut rng = crate::randomness(r.seed, "the bases are")?;
     let mut a = read_owner(&schema, r.a, rng.fork())?;
     let mut b = read_owner(&schema, r.b, rng.fork())?;
+    a.set_encoding(r.encoding);
+    b.set_encoding(r.encoding);
     let needs_key = schema.fields.iter().any(|f| f.kind() == Some(Kind::Keyed));
     let key = match r.key {
         Some(k) => Some(k),
