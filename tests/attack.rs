@@ -21,7 +21,11 @@ fn the_key_defeats_the_dictionary_attack_only() {
         sample: 5_000,
         targets: 60,
         axis_vectors: 0,
-        config: gramlink::config::Config::paper(),
+        // the rotation: this experiment measures what it hides and what it keeps
+        config: gramlink::config::Config {
+            encoding: gramlink::keyed::Encoding::Rotation,
+            ..gramlink::config::Config::paper()
+        },
         ..AttackOptions::default()
     };
     let r = run_attack(names.records(), dict.records(), &Alphabet::default(), &o, &mut NoProgress).unwrap();

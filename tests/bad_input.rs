@@ -306,7 +306,7 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("keyed A, unkeyed B", "match {ea_k1.bin} {eb.bin} -o OUT", "transform mismatch: party A's batch is keyed but party B's is not".into()),
         ("different keys", "match {ea_k1.bin} {eb_k2.bin} -o OUT", "transform mismatch: the batches were transformed with different keys".into()),
         ("unknown transform label", "match {ea_badlabel.json} {eb.bin} -o OUT", "unknown transform \"rot13\"".into()),
-        ("keyed label on an odd dimension", "match {ea_unkeyed_label.json} {eb.bin} -o OUT", "a keyed batch has a power-of-two dimension".into()),
+        ("keyed label on an odd dimension", "match {ea_unkeyed_label.json} {eb.bin} -o OUT", "a rotated batch has a power-of-two dimension".into()),
         // ---- whole runs
         ("link with an empty B", "link {a.txt} {empty.txt} -o OUT", "is empty: it holds no records".into()),
         ("eval with huge k", "eval --data {a.txt} --k 99999999999", "is too large (at most 100000)".into()),

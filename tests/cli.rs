@@ -687,8 +687,14 @@ fn keyed_link_says_what_ed_auto_chose() {
     let typos: Vec<String> = names.iter().map(|n| format!("{n}X")).collect();
     let b = d.write("b.txt", typos.join("\n").as_bytes());
     let out = d.path("p.csv");
-    let r = gramlink(&["link", &a, &b, "--keyed", "--seed", "1", "--out", out.to_str().unwrap()]);
+    let o = out.to_str().unwrap();
+    let r = gramlink(&["link", &a, &b, "--keyed", "--encoding", "rotation", "--seed", "1", "--out", o]);
     assert!(r.status.success(), "{}", stderr(&r));
     let e = stderr(&r);
     assert!(e.contains("ed auto (keyed: no edit bounds") && e.contains(" chose "), "{e}");
+    // the default encoding (the sketch) keeps the q-gram filter: edit bounds again
+    let r = gramlink(&["link", &a, &b, "--keyed", "--seed", "1", "--out", o]);
+    assert!(r.status.success(), "{}", stderr(&r));
+    let e = stderr(&r);
+    assert!(!e.contains("keyed: no edit bounds") && e.contains("ed auto chose"), "{e}");
 }

@@ -122,10 +122,15 @@ fn cli_keyed_match_equals_unkeyed() {
     let mut outputs = Vec::new();
     for (tag, key) in [
         ("plain", vec!["--no-key"]),
-        ("key", vec!["--key-file", "k.hex"]),
-        ("pass", vec!["--passphrase-file", "pass.txt"]),
+        ("key", vec!["--key-file", "k.hex", "--encoding", "rotation"]),
+        ("pass", vec!["--passphrase-file", "pass.txt", "--encoding", "rotation"]),
+        // the default encoding: A's thresholds widened by √spread, sound
+        ("sketch", vec!["--key-file", "k.hex"]),
     ] {
-        let key: Vec<String> = key.iter().map(|k| if k.starts_with("--") { k.to_string() } else { p(k) }).collect();
+        let key: Vec<String> = key
+            .iter()
+            .map(|k| if k.starts_with("--") || k.as_bytes()[0] == b'r' { k.to_string() } else { p(k) })
+            .collect();
         let key: Vec<&str> = key.iter().map(String::as_str).collect();
         let ea = p(&format!("ea_{tag}.bin"));
         let eb = p(&format!("eb_{tag}.bin"));
@@ -151,6 +156,9 @@ fn cli_keyed_match_equals_unkeyed() {
     assert!(outputs[0].len() > 500, "{} pairs", outputs[0].len());
     assert_eq!(outputs[0], outputs[1], "key file");
     assert_eq!(outputs[0], outputs[2], "passphrase");
+    // the sketch's thresholds are sound: every unkeyed pair is kept (and more,
+    // as buckets merge grams)
+    assert!(outputs[0].is_subset(&outputs[3]), "the sketch lost {} pairs", outputs[0].difference(&outputs[3]).count());
 }
 
 /// `ed auto` on keyed batches (no q-gram filter, no bound on edits) fits its
@@ -172,7 +180,9 @@ fn keyed_ed_auto_fits_its_cutoff_on_distances() {
             let o = ScenarioOptions { keyed: true, corrupt_ed: Some(corrupt), ..ScenarioOptions::new(config) };
             run_scenario(records, d.alphabet(), &o, &NoClock, &mut NoProgress).unwrap()
         };
-        let (auto, two) = (run(Config::default()), run(Config::default().with_ed(2)));
+        // the rotation: no q-gram filter (the default sketch keeps it)
+        let rotation = Config { encoding: gramlink::keyed::Encoding::Rotation, ..Config::default() };
+        let (auto, two) = (run(rotation.clone()), run(rotation.with_ed(2)));
         let cut = auto.cutoff.as_ref().expect("keyed ed auto fits a cut-off");
         assert_eq!((cut.evidence, cut.bound, cut.chosen_ed()), (Evidence::Distance, 2, None));
         assert!(cut.describe().contains("chose distances up to"), "{}", cut.describe());

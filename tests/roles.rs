@@ -111,8 +111,16 @@ fn embed_makes_a_checked_batch_for_each_party() {
         assert!(b.thresholds.is_none(), "party B sends none");
         assert!(a.shape.is_some() && a.transform.is_none());
         assert_eq!(a.fingerprint, b.fingerprint);
+        // the default encoding (the sketch): sparse, with the sketch's own shape
         let (ka, kb) = batches(&config, Some(Key::from_bytes([7; 32])));
-        assert!(ka.shape.is_none() && ka.transform.is_some(), "a keyed batch carries its label, not the shape");
+        assert!(ka.transform.as_deref().is_some_and(|t| t.starts_with("sketch-v2:4:")));
+        assert!(ka.shape.is_some() && ka.shape != a.shape, "a sketched batch carries its buckets' shape");
+        assert!(matches!(ka.vectors, gramlink::embed::BatchVectors::Sparse(_)));
+        assert_eq!((&ka.transform, &ka.shape), (&kb.transform, &kb.shape));
+        // the rotation: its label, no shape
+        let rotation = Config { encoding: gramlink::keyed::Encoding::Rotation, ..config.clone() };
+        let (ka, kb) = batches(&rotation, Some(Key::from_bytes([7; 32])));
+        assert!(ka.shape.is_none() && ka.transform.is_some(), "a rotated batch carries its label, not the shape");
         assert_eq!(ka.transform, kb.transform);
     }
 }
@@ -227,7 +235,12 @@ fn sparse_batches_travel_small_and_link_as_their_dense_form() {
         }
     }
     let key = Key::from_bytes([7; 32]);
-    let (ka, kb) = batches(&Config::default(), Some(key));
+    let rotation = Config { encoding: gramlink::keyed::Encoding::Rotation, ..Config::default() };
+    let (ka, kb) = batches(&rotation, Some(key.clone()));
     assert!(matches!(ka.vectors, BatchVectors::Dense(_)) && matches!(kb.vectors, BatchVectors::Dense(_)));
+    assert_eq!(VectorBatch::read(&ka.to_binary()).unwrap(), ka);
+    // the sketch travels sparse, and reads back equal
+    let (ka, kb) = batches(&Config::default(), Some(key));
+    assert!(matches!(ka.vectors, BatchVectors::Sparse(_)) && matches!(kb.vectors, BatchVectors::Sparse(_)));
     assert_eq!(VectorBatch::read(&ka.to_binary()).unwrap(), ka);
 }

@@ -199,7 +199,10 @@ impl RecordBatch {
                         match &p.vectors {
                             BatchVectors::Dense(v) => {
                                 if !rotated {
-                                    return Err(at("dense vectors in a batch that is not rotated (they are sparse)".into()).into());
+                                    return Err(at(
+                                        "dense vectors in a batch that is not rotated (they are sparse)".into()
+                                    )
+                                    .into());
                                 }
                                 if v.dim == 0 || p.rows.len().checked_mul(v.dim) != Some(v.data.len()) {
                                     return Err(at(format!(
@@ -216,9 +219,10 @@ impl RecordBatch {
                             }
                             BatchVectors::Sparse(s) => {
                                 if rotated || shape.is_none() {
-                                    return Err(
-                                        at("sparse vectors need a batch that is not rotated, with a shape".into()).into(),
-                                    );
+                                    return Err(at(
+                                        "sparse vectors need a batch that is not rotated, with a shape".into()
+                                    )
+                                    .into());
                                 }
                                 if s.dim == 0 || s.len() != p.rows.len() {
                                     return Err(

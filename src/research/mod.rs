@@ -9,6 +9,8 @@ pub mod attack;
 pub mod axes;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod experiments;
+pub mod frontier;
+pub mod labelling;
 pub mod levers;
 pub mod lipschitz;
 pub mod reconstruct;

@@ -5,6 +5,7 @@
 mod attack;
 mod corrupt_cmd;
 mod experiment;
+mod frontier;
 mod io;
 mod keys;
 mod krimp;
@@ -62,6 +63,8 @@ enum Command {
     Eval(linkage::EvalArgs),
     /// The matcher's attacks on A's vectors (dictionary, frequency, norm, reconstruction, axis recovery), without and with the key.
     Attack(attack::AttackArgs),
+    /// The labelling attack on A's batch under each candidate encoding (docs/THREAT_MODEL.md's frontier).
+    Frontier(frontier::FrontierArgs),
     /// Write a new random key for the keyed transform (A and B share it; C never sees it).
     Keygen(keys::KeygenArgs),
     /// Map the matcher's pairs back from pseudonyms to your own ids (with embed's id map).
@@ -180,6 +183,7 @@ fn main() -> ExitCode {
         Command::Keygen(a) => keys::cmd_keygen(a),
         Command::Unmap(a) => unmap::cmd_unmap(a),
         Command::Attack(a) => attack::cmd_attack(a),
+        Command::Frontier(a) => frontier::cmd_frontier(a),
         Command::Corrupt(a) => corrupt_cmd::cmd_corrupt(a),
         Command::Experiment(a) => experiment::cmd_experiment(a),
         Command::Levers(a) => levers::cmd_levers(a),

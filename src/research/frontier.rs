@@ -1,0 +1,105 @@
+//! The frontier's attack columns for one string: party A's batch of NAMES
+//! (a Zipf multiset over the public rank order, or distinct names) made by
+//! the protocol's own steps under each candidate encoding, and the
+//! labelling attack ([`super::labelling`]) run on what the matcher receives,
+//! with C's list covering the data and its exact frequencies (the worst case).
+//! `gramlink frontier` prints it; docs/THREAT_MODEL.md holds the table.
+
+use super::labelling::{labelling_attack, LabellingReport, Search};
+use crate::alphabet::Alphabet;
+use crate::config::Config;
+use crate::dataset::Dataset;
+use crate::dp::{Epsilon, Randomness};
+use crate::error::Error;
+use crate::eval::scenario::corrupted_copy;
+use crate::keyed::{Encoding, Key};
+use crate::party::{merge_bases, DataOwner, EmbedOptions};
+use crate::progress::Progress;
+use crate::protocol::Party;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Parameters of the experiment.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrontierOptions {
+    /// A's records.
+    pub sample: usize,
+    /// Zipf's law over the rank order (else distinct names drawn uniformly).
+    pub zipf: bool,
+    /// Records decoded (the costly step).
+    pub targets: usize,
+    /// The search's swap proposals per gram.
+    pub sweeps: usize,
+    pub seed: u64,
+    /// The encodings to attack (`None`: unkeyed).
+    pub encodings: Vec<Option<Encoding>>,
+}
+
+/// One encoding's row.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FrontierRow {
+    pub encoding: String,
+    /// A's batch in the binary form, bytes.
+    pub batch_bytes: usize,
+    pub labelling: LabellingReport,
+}
+
+/// Runs the attack on every encoding. `names` is the population in public
+/// frequency-rank order; `dictionary` C's public list; both normalized.
+pub fn run_frontier(
+    names: &[String],
+    dictionary: &[String],
+    alphabet: &Alphabet,
+    o: &FrontierOptions,
+    progress: &mut dyn Progress,
+) -> Result<Vec<FrontierRow>, Error> {
+    if o.sample == 0 || (!o.zipf && o.sample > names.len()) {
+        return Err(Error::Parameter(format!("the sample must hold 1..={} names, not {}", names.len(), o.sample)));
+    }
+    let mut rng = Randomness::seeded(o.seed);
+    let (mut r_sample, mut r_corrupt, r_a, r_b, mut r_key) =
+        (rng.fork(), rng.fork(), rng.fork(), rng.fork(), rng.fork());
+    let a: Vec<String> = if o.zipf {
+        super::attack::zipf_sample(names.len(), o.sample, &mut r_sample).into_iter().map(|i| names[i].clone()).collect()
+    } else {
+        r_sample.permutation(names.len())[..o.sample].iter().map(|&i| names[i].clone()).collect()
+    };
+    let (b, _) = corrupted_copy(&a, 1, alphabet, &mut r_corrupt);
+    let b: Vec<String> = b.into_iter().filter(|s| !s.is_empty()).collect();
+    let config = Config::default();
+    let budget = Epsilon::new(config.mine.epsilon)?;
+    let owner = |records: Vec<String>, rng| DataOwner::new(Dataset::from_normalized(records, alphabet), budget, rng);
+    let (mut owner_a, mut owner_b) = (owner(a.clone(), r_a)?, owner(b, r_b)?);
+    let (na, nb) = (owner_a.mine(&config.mine, progress)?, owner_b.mine(&config.mine, progress)?);
+    let shared = merge_bases(&na, &nb, &config.mine)?;
+    let mut key = [0u8; 32];
+    r_key.fill_bytes(&mut key);
+    let key = Key::from_bytes(key);
+    // C's prior: the data's own frequencies (the worst case)
+    let mut counts: HashMap<&str, f64> = HashMap::new();
+    for s in &a {
+        *counts.entry(s.as_str()).or_default() += 1.0;
+    }
+    let mut prior: Vec<(String, f64)> = counts.into_iter().map(|(s, c)| (s.to_string(), c)).collect();
+    prior.sort_by(|x, y| x.0.cmp(&y.0));
+    let mut rows = Vec::new();
+    for &encoding in &o.encodings {
+        let options = EmbedOptions {
+            key: encoding.map(|_| key.clone()),
+            encoding: encoding.unwrap_or_default(),
+            ids: crate::pseudonym::IdPolicy::Keep,
+            ..EmbedOptions::new(Party::A, &config)
+        };
+        let batch = owner_a.embed(&shared, &options, progress)?.batch;
+        let batch_bytes = batch.to_binary().len();
+        // each row's truth through its id (the batch may order rows its own way)
+        let index: HashMap<&str, usize> =
+            owner_a.dataset().ids().iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
+        let truth: Vec<String> = batch.ids.iter().map(|id| a[index[id.as_str()]].clone()).collect();
+        let search = Search { sweeps: o.sweeps, seed: o.seed };
+        let labelling = labelling_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, search)?;
+        let name = encoding.map_or("unkeyed".to_string(), |e| e.to_string());
+        rows.push(FrontierRow { encoding: name, batch_bytes, labelling });
+    }
+    Ok(rows)
+}

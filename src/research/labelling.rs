@@ -1,0 +1,412 @@
+//! The labelling attack on sparse keyed batches (the sketch, or any encoding
+//! that sends each gram to few coordinates): C learns which grams each
+//! coordinate counts from the batch's moments alone, then runs the dictionary
+//! attack through the learned map.
+//!
+//! What C holds: the batch (sparse counts with their public shape, the
+//! spread in the public label), the shared base (every gram and its length),
+//! and a public list with the frequencies of the data's values: the worst
+//! case, where C's list covers the data and its frequencies are exact.
+//!
+//! 1. **Moments.** For the base's grams, C computes from its list the mean
+//!    count `μ_g` and the second moments `M_gh = E[x_g·x_h]`; from the batch,
+//!    the same of each coordinate, `μ_b`, `Q_bc`. A map `β` from grams to
+//!    coordinates (within a gram length, at most `spread` grams each) predicts
+//!    `μ̂ = Pμ` and `Q̂ = P M Pᵀ`, linear in the 0/1 assignment `P`: with the
+//!    true map and exact frequencies, both equal the batch's.
+//! 2. **Search.** Start from a greedy fill by frequency (each gram, most
+//!    frequent first, to the coordinate whose observed mean is least
+//!    explained), then simulated annealing over swaps of two grams of one
+//!    length, minimizing `‖μ̂ − μ‖² + ‖Q̂ − Q‖²_F` (each swap's change is
+//!    computed in `O(coordinates)`).
+//! 3. **Decoding.** C encodes every public name through the learned map and
+//!    names each target record after the public name with the same encoding,
+//!    or else its nearest among the names of the same length class total,
+//!    ties broken uniformly (a target counts `1/|tie|` when its true name is
+//!    among them).
+
+use crate::base::SharedBase;
+use crate::dp::Randomness;
+use crate::embed::{BatchVectors, Embedder};
+use crate::error::Error;
+use crate::protocol::VectorBatch;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// What the labelling attack got back.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct LabellingReport {
+    /// Share of the target records named correctly (expected over ties).
+    pub records: f64,
+    /// The same, averaged per distinct value among the targets.
+    pub distinct: f64,
+    /// Records attacked.
+    pub targets: usize,
+    /// Share of targets whose vector equals the learned encoding of some public name.
+    pub exact: f64,
+    /// The search's final objective relative to its start (0: moments matched exactly).
+    pub residual: f64,
+}
+
+/// Options of the search.
+#[derive(Debug, Clone, Copy)]
+pub struct Search {
+    /// Swap proposals per gram of the base.
+    pub sweeps: usize,
+    pub seed: u64,
+}
+
+/// The spread a sketched batch declares (`sketch-v2:<spread>:…`); 1 for an
+/// unkeyed batch with a shape (its coordinates are the grams themselves).
+fn spread_of(batch: &VectorBatch) -> Result<usize, Error> {
+    match batch.transform.as_deref() {
+        None => Ok(1),
+        Some(t) => t
+            .strip_prefix(crate::keyed::SKETCH_PREFIX)
+            .and_then(|r| r.split_once(':'))
+            .and_then(|(s, _)| s.parse().ok())
+            .ok_or_else(|| Error::Parameter(format!("the labelling attack needs a sparse batch, not {t:?}"))),
+    }
+}
+
+struct Model {
+    /// Per gram: class (gram length), mean count.
+    len: Vec<u8>,
+    mu: Vec<f64>,
+    /// Dense second moments over grams (d × d).
+    m2: Vec<f64>,
+    d: usize,
+}
+
+fn model(embedder: &Embedder, base: &SharedBase, prior: &[(String, f64)]) -> Model {
+    let d = base.len();
+    let len: Vec<u8> = base.grams().iter().map(|g| g.chars().count() as u8).collect();
+    let (mut mu, mut m2) = (vec![0.0; d], vec![0.0; d * d]);
+    let total: f64 = prior.iter().map(|(_, w)| w).sum();
+    for (name, w) in prior {
+        let w = w / total;
+        let nz: Vec<(usize, f64)> =
+            embedder.embed_sparse(name).into_iter().map(|(g, v)| (g, (v as f64 * len[g] as f64).round())).collect();
+        for &(g, x) in &nz {
+            mu[g] += w * x;
+            for &(h, y) in &nz {
+                m2[g * d + h] += w * x * y;
+            }
+        }
+    }
+    Model { len, mu, m2, d }
+}
+
+/// The batch's rows as (coordinate, count) lists, and their moments.
+fn observed(batch: &VectorBatch) -> Result<(Vec<Vec<(u32, u32)>>, Vec<f64>, Vec<f64>), Error> {
+    let BatchVectors::Sparse(v) = &batch.vectors else {
+        return Err(Error::Parameter("the labelling attack needs a sparse batch (the rotation is dense)".into()));
+    };
+    let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
+    let m = v.dim;
+    let (mut mu, mut q) = (vec![0.0; m], vec![0.0; m * m]);
+    let n = v.len().max(1) as f64;
+    let mut rows = Vec::with_capacity(v.len());
+    for r in 0..v.len() {
+        let (cols, vals) = v.row(r);
+        let row: Vec<(u32, u32)> = cols
+            .iter()
+            .zip(vals)
+            .map(|(&c, &x)| (c, (x as f64 * shape.lengths[c as usize] as f64).round() as u32))
+            .collect();
+        for &(b, x) in &row {
+            mu[b as usize] += x as f64 / n;
+            for &(c, y) in &row {
+                q[b as usize * m + c as usize] += (x * y) as f64 / n;
+            }
+        }
+        rows.push(row);
+    }
+    Ok((rows, mu, q))
+}
+
+/// The search's state: the map, its predicted moments, and per gram its
+/// second moments summed over each coordinate's grams (`A[g][b]`).
+struct State<'a> {
+    md: &'a Model,
+    m: usize,
+    map: Vec<u32>,
+    members: Vec<Vec<u32>>,
+    mu_hat: Vec<f64>,
+    q_hat: Vec<f64>,
+    agg: Vec<f64>,
+}
+
+impl<'a> State<'a> {
+    fn new(md: &'a Model, m: usize, map: Vec<u32>) -> State<'a> {
+        let d = md.d;
+        let mut members = vec![Vec::new(); m];
+        for (g, &b) in map.iter().enumerate() {
+            members[b as usize].push(g as u32);
+        }
+        let mut agg = vec![0.0; d * m];
+        for x in 0..d {
+            for (g, &b) in map.iter().enumerate() {
+                agg[x * m + b as usize] += md.m2[x * d + g];
+            }
+        }
+        let mut mu_hat = vec![0.0; m];
+        let mut q_hat = vec![0.0; m * m];
+        for (g, &b) in map.iter().enumerate() {
+            mu_hat[b as usize] += md.mu[g];
+            for c in 0..m {
+                q_hat[b as usize * m + c] += agg[g * m + c];
+            }
+        }
+        State { md, m, map, members, mu_hat, q_hat, agg }
+    }
+
+    fn objective(&self, mu: &[f64], q: &[f64]) -> f64 {
+        let a: f64 = self.mu_hat.iter().zip(mu).map(|(x, y)| (x - y) * (x - y)).sum();
+        a + self.q_hat.iter().zip(q).map(|(x, y)| (x - y) * (x - y)).sum::<f64>()
+    }
+
+    /// The objective's change if grams `g` (at b1) and `h` (at b2) swapped.
+    fn delta(&self, g: usize, h: usize, mu: &[f64], q: &[f64]) -> f64 {
+        let (m, d) = (self.m, self.md.d);
+        let (b1, b2) = (self.map[g] as usize, self.map[h] as usize);
+        let sq = |new: f64, target: f64, old: f64| (new - target).powi(2) - (old - target).powi(2);
+        let dm = self.md.mu[h] - self.md.mu[g];
+        let mut out =
+            sq(self.mu_hat[b1] + dm, mu[b1], self.mu_hat[b1]) + sq(self.mu_hat[b2] - dm, mu[b2], self.mu_hat[b2]);
+        let vmv = self.md.m2[h * d + h] + self.md.m2[g * d + g] - 2.0 * self.md.m2[g * d + h];
+        for b in 0..m {
+            let v = self.agg[h * m + b] - self.agg[g * m + b];
+            if b == b1 || b == b2 {
+                continue;
+            }
+            out += 2.0 * sq(self.q_hat[b1 * m + b] + v, q[b1 * m + b], self.q_hat[b1 * m + b]);
+            out += 2.0 * sq(self.q_hat[b2 * m + b] - v, q[b2 * m + b], self.q_hat[b2 * m + b]);
+        }
+        let v1 = self.agg[h * m + b1] - self.agg[g * m + b1];
+        let v2 = self.agg[h * m + b2] - self.agg[g * m + b2];
+        out += sq(self.q_hat[b1 * m + b1] + 2.0 * v1 + vmv, q[b1 * m + b1], self.q_hat[b1 * m + b1]);
+        out += sq(self.q_hat[b2 * m + b2] - 2.0 * v2 + vmv, q[b2 * m + b2], self.q_hat[b2 * m + b2]);
+        out += 2.0 * sq(self.q_hat[b1 * m + b2] - v1 + v2 - vmv, q[b1 * m + b2], self.q_hat[b1 * m + b2]);
+        out
+    }
+
+    fn swap(&mut self, g: usize, h: usize) {
+        let (m, d) = (self.m, self.md.d);
+        let (b1, b2) = (self.map[g] as usize, self.map[h] as usize);
+        let dm = self.md.mu[h] - self.md.mu[g];
+        self.mu_hat[b1] += dm;
+        self.mu_hat[b2] -= dm;
+        let vmv = self.md.m2[h * d + h] + self.md.m2[g * d + g] - 2.0 * self.md.m2[g * d + h];
+        let v1 = self.agg[h * m + b1] - self.agg[g * m + b1];
+        let v2 = self.agg[h * m + b2] - self.agg[g * m + b2];
+        for b in 0..m {
+            if b == b1 || b == b2 {
+                continue;
+            }
+            let v = self.agg[h * m + b] - self.agg[g * m + b];
+            self.q_hat[b1 * m + b] += v;
+            self.q_hat[b * m + b1] += v;
+            self.q_hat[b2 * m + b] -= v;
+            self.q_hat[b * m + b2] -= v;
+        }
+        self.q_hat[b1 * m + b1] += 2.0 * v1 + vmv;
+        self.q_hat[b2 * m + b2] += -2.0 * v2 + vmv;
+        let c = -v1 + v2 - vmv;
+        self.q_hat[b1 * m + b2] += c;
+        self.q_hat[b2 * m + b1] += c;
+        for x in 0..d {
+            let t = self.md.m2[x * d + h] - self.md.m2[x * d + g];
+            self.agg[x * m + b1] += t;
+            self.agg[x * m + b2] -= t;
+        }
+        self.map[g] = b2 as u32;
+        self.map[h] = b1 as u32;
+        self.members[b1].retain(|&x| x != g as u32);
+        self.members[b1].push(h as u32);
+        self.members[b2].retain(|&x| x != h as u32);
+        self.members[b2].push(g as u32);
+    }
+}
+
+/// Greedy start: per class, grams by decreasing mean, each to the coordinate
+/// of that class with room whose observed mean is least explained so far.
+fn greedy(md: &Model, shape_len: &[u8], mu: &[f64], spread: usize) -> Result<Vec<u32>, Error> {
+    let mut map = vec![u32::MAX; md.d];
+    let mut filled = vec![0usize; shape_len.len()];
+    let mut explained = vec![0.0; shape_len.len()];
+    let mut order: Vec<usize> = (0..md.d).collect();
+    order.sort_by(|&a, &b| md.mu[b].total_cmp(&md.mu[a]));
+    for g in order {
+        let best = (0..shape_len.len())
+            .filter(|&b| shape_len[b] == md.len[g].min(crate::shape::MAX_SHAPE_LEN) && filled[b] < spread)
+            .max_by(|&a, &b| (mu[a] - explained[a]).total_cmp(&(mu[b] - explained[b])));
+        let Some(b) = best else {
+            return Err(Error::Parameter(format!("no coordinate left for a gram of length {}", md.len[g])));
+        };
+        map[g] = b as u32;
+        filled[b] += 1;
+        explained[b] += md.mu[g];
+    }
+    Ok(map)
+}
+
+/// Runs the attack on `batch` (as C receives it) over `base`, with C's public
+/// `prior` (values and frequencies), its `dictionary` of candidate values, and
+/// the `truth` of each row (the experiment's, to score). Attacks `targets`
+/// rows drawn at random.
+pub fn labelling_attack(
+    batch: &VectorBatch,
+    base: &SharedBase,
+    prior: &[(String, f64)],
+    dictionary: &[String],
+    truth: &[String],
+    targets: usize,
+    search: Search,
+) -> Result<LabellingReport, Error> {
+    let spread = spread_of(batch)?;
+    let embedder = Embedder::new(base)?;
+    let md = model(&embedder, base, prior);
+    let (rows, mu, q) = observed(batch)?;
+    let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
+    let m = shape.lengths.len();
+    let mut st = State::new(&md, m, greedy(&md, &shape.lengths, &mu, spread)?);
+    let start = st.objective(&mu, &q).max(f64::MIN_POSITIVE);
+    let mut rng = Randomness::seeded(search.seed);
+    let uniform = |rng: &mut Randomness| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let by_class: HashMap<u8, Vec<usize>> = (0..md.d).fold(HashMap::new(), |mut h, g| {
+        h.entry(md.len[g]).or_default().push(g);
+        h
+    });
+    let movable: Vec<usize> = (0..md.d).filter(|&g| by_class[&md.len[g]].len() > 1).collect();
+    let steps = search.sweeps * md.d;
+    if !movable.is_empty() && spread > 0 {
+        // the starting temperature: the typical size of a proposal's change
+        let mut sample = Vec::new();
+        for _ in 0..200 {
+            let g = movable[(uniform(&mut rng) * movable.len() as f64) as usize];
+            let class = &by_class[&md.len[g]];
+            let h = class[(uniform(&mut rng) * class.len() as f64) as usize];
+            if st.map[g] != st.map[h] {
+                sample.push(st.delta(g, h, &mu, &q).abs());
+            }
+        }
+        sample.sort_by(f64::total_cmp);
+        let t0 = sample.get(sample.len() / 2).copied().unwrap_or(1e-9).max(1e-12);
+        for step in 0..steps {
+            let t = t0 * (1e-4f64).powf(step as f64 / steps as f64);
+            let g = movable[(uniform(&mut rng) * movable.len() as f64) as usize];
+            let class = &by_class[&md.len[g]];
+            let h = class[(uniform(&mut rng) * class.len() as f64) as usize];
+            if st.map[g] == st.map[h] {
+                continue;
+            }
+            let dl = st.delta(g, h, &mu, &q);
+            if dl < 0.0 || uniform(&mut rng) < (-dl / t).exp() {
+                st.swap(g, h);
+            }
+        }
+    }
+    let residual = st.objective(&mu, &q) / start;
+    decode(&st.map, &embedder, shape, &rows, dictionary, truth, targets, residual, &mut rng)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn decode(
+    map: &[u32],
+    embedder: &Embedder,
+    shape: &crate::shape::Shape,
+    rows: &[Vec<(u32, u32)>],
+    dictionary: &[String],
+    truth: &[String],
+    targets: usize,
+    residual: f64,
+    rng: &mut Randomness,
+) -> Result<LabellingReport, Error> {
+    let image = |s: &str| -> Vec<(u32, u32)> {
+        let mut m: Vec<(u32, u32)> = Vec::new();
+        for (g, v) in embedder.embed_sparse(s) {
+            let c = (v as f64 * embedder_len(embedder, g)).round() as u32;
+            m.push((map[g], c));
+        }
+        m.sort_unstable();
+        let mut out: Vec<(u32, u32)> = Vec::new();
+        for (b, c) in m {
+            match out.last_mut() {
+                Some((lb, lc)) if *lb == b => *lc += c,
+                _ => out.push((b, c)),
+            }
+        }
+        out
+    };
+    let images: Vec<Vec<(u32, u32)>> = dictionary.iter().map(|s| image(s)).collect();
+    let mut exact: HashMap<&[(u32, u32)], Vec<u32>> = HashMap::new();
+    for (i, im) in images.iter().enumerate() {
+        exact.entry(im.as_slice()).or_default().push(i as u32);
+    }
+    let position: HashMap<&str, u32> = dictionary.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();
+    let weight = |b: u32| 1.0 / (shape.lengths[b as usize] as f64).powi(2);
+    let dist = |x: &[(u32, u32)], y: &[(u32, u32)]| -> f64 {
+        let (mut i, mut j, mut d) = (0, 0, 0.0);
+        while i < x.len() || j < y.len() {
+            if j >= y.len() || (i < x.len() && x[i].0 < y[j].0) {
+                d += weight(x[i].0) * (x[i].1 as f64).powi(2);
+                i += 1;
+            } else if i >= x.len() || y[j].0 < x[i].0 {
+                d += weight(y[j].0) * (y[j].1 as f64).powi(2);
+                j += 1;
+            } else {
+                d += weight(x[i].0) * (x[i].1 as f64 - y[j].1 as f64).powi(2);
+                i += 1;
+                j += 1;
+            }
+        }
+        d
+    };
+    let n = targets.min(rows.len());
+    let chosen: Vec<usize> = rng.permutation(rows.len()).into_iter().take(n).collect();
+    let (mut hits, mut exact_n) = (0.0, 0usize);
+    let mut per_value: HashMap<&str, (f64, usize)> = HashMap::new();
+    for &r in &chosen {
+        let row = &rows[r];
+        let t = position.get(truth[r].as_str()).copied();
+        let ties: Vec<u32> = match exact.get(row.as_slice()) {
+            Some(names) => {
+                exact_n += 1;
+                names.clone()
+            }
+            None => {
+                let mut best = f64::INFINITY;
+                let mut ties = Vec::new();
+                for (i, im) in images.iter().enumerate() {
+                    let d = dist(row, im);
+                    if d < best - 1e-9 {
+                        best = d;
+                        ties.clear();
+                    }
+                    if d <= best + 1e-9 {
+                        ties.push(i as u32);
+                    }
+                }
+                ties
+            }
+        };
+        let hit = t.filter(|t| ties.contains(t)).map_or(0.0, |_| 1.0 / ties.len() as f64);
+        hits += hit;
+        let e = per_value.entry(truth[r].as_str()).or_default();
+        e.0 += hit;
+        e.1 += 1;
+    }
+    let distinct = per_value.values().map(|(h, c)| h / *c as f64).sum::<f64>() / per_value.len().max(1) as f64;
+    Ok(LabellingReport {
+        records: hits / n.max(1) as f64,
+        distinct,
+        targets: n,
+        exact: exact_n as f64 / n.max(1) as f64,
+        residual,
+    })
+}
+
+fn embedder_len(e: &Embedder, g: usize) -> f64 {
+    e.gram_len(g) as f64
+}
