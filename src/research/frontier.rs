@@ -42,6 +42,45 @@ pub struct FrontierRow {
     /// A's batch in the binary form, bytes.
     pub batch_bytes: usize,
     pub labelling: LabellingReport,
+    /// The frequency attack: identical rows grouped, the i-th largest group
+    /// named after the i-th most frequent value (C's exact frequencies).
+    pub frequency: f64,
+    /// Distinct rows the batch shows (the groups C sees).
+    pub groups: usize,
+}
+
+/// The frequency attack on any batch: rows grouped by identity (the same
+/// coordinates and values), groups ranked by size (ties in row order) and
+/// named after the values by decreasing frequency in `ranked`. Share of rows
+/// named correctly.
+pub fn frequency_attack(batch: &crate::protocol::VectorBatch, truth: &[String], ranked: &[String]) -> (f64, usize) {
+    let dense;
+    let sparse = match &batch.vectors {
+        crate::embed::BatchVectors::Sparse(s) => s,
+        crate::embed::BatchVectors::Dense(d) => {
+            dense = d.to_sparse();
+            &dense
+        }
+    };
+    let mut groups: HashMap<(Vec<u32>, Vec<u32>), Vec<usize>> = HashMap::new();
+    let mut order = Vec::new();
+    for r in 0..sparse.len() {
+        let (c, v) = sparse.row(r);
+        let k = (c.to_vec(), v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>());
+        let e = groups.entry(k.clone()).or_default();
+        if e.is_empty() {
+            order.push(k);
+        }
+        e.push(r);
+    }
+    let mut sized: Vec<&Vec<usize>> = order.iter().map(|k| &groups[k]).collect();
+    sized.sort_by_key(|g| std::cmp::Reverse(g.len()));
+    let hits: usize = sized
+        .iter()
+        .zip(ranked)
+        .map(|(g, name)| g.iter().filter(|&&r| truth[r] == *name).count())
+        .sum();
+    (hits as f64 / truth.len().max(1) as f64, sized.len())
 }
 
 /// Runs the attack on every encoding. `names` is the population in public
@@ -82,6 +121,9 @@ pub fn run_frontier(
     }
     let mut prior: Vec<(String, f64)> = counts.into_iter().map(|(s, c)| (s.to_string(), c)).collect();
     prior.sort_by(|x, y| x.0.cmp(&y.0));
+    let mut ranked = prior.clone();
+    ranked.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+    let ranked: Vec<String> = ranked.into_iter().map(|(s, _)| s).collect();
     let mut rows = Vec::new();
     for &encoding in &o.encodings {
         let options = EmbedOptions {
@@ -92,14 +134,22 @@ pub fn run_frontier(
         };
         let batch = owner_a.embed(&shared, &options, progress)?.batch;
         let batch_bytes = batch.to_binary().len();
+        let rotated = batch.transform.as_deref().is_some_and(crate::keyed::is_rotation);
         // each row's truth through its id (the batch may order rows its own way)
         let index: HashMap<&str, usize> =
             owner_a.dataset().ids().iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
         let truth: Vec<String> = batch.ids.iter().map(|id| a[index[id.as_str()]].clone()).collect();
         let search = Search { sweeps: o.sweeps, seed: o.seed };
-        let labelling = labelling_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, search)?;
+        // the rotation is dense: the labelling attack has no coordinates to label
+        // (its own attacks are the exact-algebra ones)
+        let labelling = if rotated {
+            LabellingReport::default()
+        } else {
+            labelling_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, search)?
+        };
+        let (frequency, groups) = frequency_attack(&batch, &truth, &ranked);
         let name = encoding.map_or("unkeyed".to_string(), |e| e.to_string());
-        rows.push(FrontierRow { encoding: name, batch_bytes, labelling });
+        rows.push(FrontierRow { encoding: name, batch_bytes, labelling, frequency, groups });
     }
     Ok(rows)
 }

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// What the labelling attack got back.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct LabellingReport {
     /// Share of the target records named correctly (expected over ties).
     pub records: f64,
@@ -44,7 +44,7 @@ pub struct LabellingReport {
     pub targets: usize,
     /// Share of targets whose vector equals the learned encoding of some public name.
     pub exact: f64,
-    /// The search's final objective relative to its start (0: moments matched exactly).
+    /// The search's final objective relative to the moments' own size (0: matched exactly).
     pub residual: f64,
 }
 
@@ -229,24 +229,58 @@ impl<'a> State<'a> {
     }
 }
 
-/// Greedy start: per class, grams by decreasing mean, each to the coordinate
-/// of that class with room whose observed mean is least explained so far.
-fn greedy(md: &Model, shape_len: &[u8], mu: &[f64], spread: usize) -> Result<Vec<u32>, Error> {
-    let mut map = vec![u32::MAX; md.d];
-    let mut filled = vec![0usize; shape_len.len()];
-    let mut explained = vec![0.0; shape_len.len()];
-    let mut order: Vec<usize> = (0..md.d).collect();
+/// Greedy start by pursuit: grams by decreasing mean, each placed (among the
+/// coordinates of its length with room) where it lowers the objective most,
+/// given the grams placed before it (unplaced grams count for nothing, so
+/// the first placements follow the strongest signals: the frequent grams).
+fn greedy(md: &Model, shape_len: &[u8], mu: &[f64], q: &[f64], spread: usize) -> Result<Vec<u32>, Error> {
+    let (d, m) = (md.d, shape_len.len());
+    let mut map = vec![u32::MAX; d];
+    let mut filled = vec![0usize; m];
+    let mut mu_hat = vec![0.0; m];
+    let mut q_hat = vec![0.0; m * m];
+    // agg[g * m + b]: Σ of M[g][h] over the grams h placed at b
+    let mut agg = vec![0.0; d * m];
+    let mut order: Vec<usize> = (0..d).collect();
     order.sort_by(|&a, &b| md.mu[b].total_cmp(&md.mu[a]));
+    let sq = |new: f64, target: f64, old: f64| (new - target).powi(2) - (old - target).powi(2);
     for g in order {
-        let best = (0..shape_len.len())
-            .filter(|&b| shape_len[b] == md.len[g].min(crate::shape::MAX_SHAPE_LEN) && filled[b] < spread)
-            .max_by(|&a, &b| (mu[a] - explained[a]).total_cmp(&(mu[b] - explained[b])));
-        let Some(b) = best else {
+        let class = md.len[g].min(crate::shape::MAX_SHAPE_LEN);
+        let mut best: Option<(f64, usize)> = None;
+        for b in (0..m).filter(|&b| shape_len[b] == class && filled[b] < spread) {
+            let mut delta = sq(mu_hat[b] + md.mu[g], mu[b], mu_hat[b]);
+            for c in 0..m {
+                if c == b {
+                    continue;
+                }
+                let v = agg[g * m + c];
+                if v != 0.0 {
+                    delta += 2.0 * sq(q_hat[b * m + c] + v, q[b * m + c], q_hat[b * m + c]);
+                }
+            }
+            let diag = 2.0 * agg[g * m + b] + md.m2[g * d + g];
+            delta += sq(q_hat[b * m + b] + diag, q[b * m + b], q_hat[b * m + b]);
+            if best.is_none_or(|(x, _)| delta < x) {
+                best = Some((delta, b));
+            }
+        }
+        let Some((_, b)) = best else {
             return Err(Error::Parameter(format!("no coordinate left for a gram of length {}", md.len[g])));
         };
+        for c in 0..m {
+            if c != b {
+                let v = agg[g * m + c];
+                q_hat[b * m + c] += v;
+                q_hat[c * m + b] += v;
+            }
+        }
+        q_hat[b * m + b] += 2.0 * agg[g * m + b] + md.m2[g * d + g];
+        mu_hat[b] += md.mu[g];
+        for x in 0..d {
+            agg[x * m + b] += md.m2[x * d + g];
+        }
         map[g] = b as u32;
         filled[b] += 1;
-        explained[b] += md.mu[g];
     }
     Ok(map)
 }
@@ -270,45 +304,85 @@ pub fn labelling_attack(
     let (rows, mu, q) = observed(batch)?;
     let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
     let m = shape.lengths.len();
-    let mut st = State::new(&md, m, greedy(&md, &shape.lengths, &mu, spread)?);
-    let start = st.objective(&mu, &q).max(f64::MIN_POSITIVE);
     let mut rng = Randomness::seeded(search.seed);
+    // two starts, each annealed; C keeps the map whose moments fit best (it needs
+    // no truth for that)
+    let starts = [fill(&md, &shape.lengths, &mu, spread)?, greedy(&md, &shape.lengths, &mu, &q, spread)?];
+    let mut best: Option<(f64, Vec<u32>)> = None;
+    for start in starts {
+        let mut st = State::new(&md, m, start);
+        anneal(&mut st, &md, &mu, &q, search.sweeps, &mut rng);
+        let obj = st.objective(&mu, &q);
+        if best.as_ref().is_none_or(|(b, _)| obj < *b) {
+            best = Some((obj, st.map));
+        }
+    }
+    let (obj, map) = best.expect("two starts");
+    let scale: f64 = mu.iter().map(|x| x * x).sum::<f64>() + q.iter().map(|x| x * x).sum::<f64>();
+    let residual = obj / scale.max(f64::MIN_POSITIVE);
+    decode(&map, &embedder, shape, &rows, dictionary, truth, targets, residual, &mut rng)
+}
+
+/// Simulated annealing over swaps of two grams of one length (geometric
+/// cooling from the median change of a proposal to 10⁻⁴ of it).
+fn anneal(st: &mut State<'_>, md: &Model, mu: &[f64], q: &[f64], sweeps: usize, rng: &mut Randomness) {
     let uniform = |rng: &mut Randomness| (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
     let by_class: HashMap<u8, Vec<usize>> = (0..md.d).fold(HashMap::new(), |mut h, g| {
         h.entry(md.len[g]).or_default().push(g);
         h
     });
     let movable: Vec<usize> = (0..md.d).filter(|&g| by_class[&md.len[g]].len() > 1).collect();
-    let steps = search.sweeps * md.d;
-    if !movable.is_empty() && spread > 0 {
-        // the starting temperature: the typical size of a proposal's change
-        let mut sample = Vec::new();
-        for _ in 0..200 {
-            let g = movable[(uniform(&mut rng) * movable.len() as f64) as usize];
-            let class = &by_class[&md.len[g]];
-            let h = class[(uniform(&mut rng) * class.len() as f64) as usize];
-            if st.map[g] != st.map[h] {
-                sample.push(st.delta(g, h, &mu, &q).abs());
-            }
-        }
-        sample.sort_by(f64::total_cmp);
-        let t0 = sample.get(sample.len() / 2).copied().unwrap_or(1e-9).max(1e-12);
-        for step in 0..steps {
-            let t = t0 * (1e-4f64).powf(step as f64 / steps as f64);
-            let g = movable[(uniform(&mut rng) * movable.len() as f64) as usize];
-            let class = &by_class[&md.len[g]];
-            let h = class[(uniform(&mut rng) * class.len() as f64) as usize];
-            if st.map[g] == st.map[h] {
-                continue;
-            }
-            let dl = st.delta(g, h, &mu, &q);
-            if dl < 0.0 || uniform(&mut rng) < (-dl / t).exp() {
-                st.swap(g, h);
-            }
+    if movable.is_empty() {
+        return;
+    }
+    let pick = |rng: &mut Randomness| {
+        let g = movable[(uniform(rng) * movable.len() as f64) as usize];
+        let class = &by_class[&md.len[g]];
+        (g, class[(uniform(rng) * class.len() as f64) as usize])
+    };
+    let mut sample = Vec::new();
+    for _ in 0..200 {
+        let (g, h) = pick(rng);
+        if st.map[g] != st.map[h] {
+            sample.push(st.delta(g, h, mu, q).abs());
         }
     }
-    let residual = st.objective(&mu, &q) / start;
-    decode(&st.map, &embedder, shape, &rows, dictionary, truth, targets, residual, &mut rng)
+    sample.sort_by(f64::total_cmp);
+    let t0 = sample.get(sample.len() / 2).copied().unwrap_or(1e-9).max(1e-12);
+    let steps = sweeps * md.d;
+    for step in 0..steps {
+        let t = t0 * (1e-4f64).powf(step as f64 / steps as f64);
+        let (g, h) = pick(rng);
+        if st.map[g] == st.map[h] {
+            continue;
+        }
+        let dl = st.delta(g, h, mu, q);
+        if dl < 0.0 || uniform(rng) < (-dl / t).exp() {
+            st.swap(g, h);
+        }
+    }
+}
+
+/// Start by frequency: per class, grams by decreasing mean, each to the
+/// coordinate of that class with room whose observed mean is least explained.
+fn fill(md: &Model, shape_len: &[u8], mu: &[f64], spread: usize) -> Result<Vec<u32>, Error> {
+    let mut map = vec![u32::MAX; md.d];
+    let mut filled = vec![0usize; shape_len.len()];
+    let mut explained = vec![0.0; shape_len.len()];
+    let mut order: Vec<usize> = (0..md.d).collect();
+    order.sort_by(|&a, &b| md.mu[b].total_cmp(&md.mu[a]));
+    for g in order {
+        let best = (0..shape_len.len())
+            .filter(|&b| shape_len[b] == md.len[g].min(crate::shape::MAX_SHAPE_LEN) && filled[b] < spread)
+            .max_by(|&a, &b| (mu[a] - explained[a]).total_cmp(&(mu[b] - explained[b])));
+        let Some(b) = best else {
+            return Err(Error::Parameter(format!("no coordinate left for a gram of length {}", md.len[g])));
+        };
+        map[g] = b as u32;
+        filled[b] += 1;
+        explained[b] += md.mu[g];
+    }
+    Ok(map)
 }
 
 #[allow(clippy::too_many_arguments)]

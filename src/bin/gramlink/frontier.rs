@@ -30,7 +30,8 @@ pub struct FrontierArgs {
     /// The labelling search's swap proposals per gram.
     #[arg(long, default_value_t = 400)]
     sweeps: usize,
-    /// Encodings, comma-separated ("unkeyed", "sketch", "sketch:N", "rotation" is dense: refused).
+    /// Encodings, comma-separated ("unkeyed", "sketch", "sketch:N", "rotation": dense, the
+    /// labelling attack is skipped there).
     #[arg(long, default_value = "unkeyed,sketch:1,sketch:2,sketch:4,sketch:8")]
     encodings: String,
     /// The seed of every random step (an experiment).
@@ -74,13 +75,15 @@ pub fn cmd_frontier(a: FrontierArgs) -> Result<()> {
         "labelling attack on party A's batch: {} records ({kind}), {} decoded, seed {}",
         a.sample, a.targets, a.seed
     );
-    println!("encoding    batch bytes   records   distinct   exact image   residual");
+    println!("encoding    batch bytes   groups  frequency | labelling: records   distinct   exact image   residual");
     for r in rows {
         let l = r.labelling;
         println!(
-            "{:<10} {:>12} {:>8.2} % {:>8.2} % {:>11.2} % {:>10.4}",
+            "{:<10} {:>12} {:>8} {:>8.2} % | {:>8.2} % {:>8.2} % {:>11.2} % {:>10.4}",
             r.encoding,
             r.batch_bytes,
+            r.groups,
+            100.0 * r.frequency,
             100.0 * l.records,
             100.0 * l.distinct,
             100.0 * l.exact,
