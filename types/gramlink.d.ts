@@ -107,6 +107,12 @@ export interface EmbedOptions {
    * `idMapCsv()` gives the map back.
    */
   keepIds?: boolean;
+  /**
+   * The keyed encoding with a key: `'sketch'` (the default: keyed buckets of 4 grams, sparse),
+   * `'sketch:N'` (N grams a bucket), or `'rotation'` (the old keyed rotation: dense, and decoded by
+   * the matcher's exact-algebra attack; docs/THREAT_MODEL.md). Both parties must use the same.
+   */
+  encoding?: string;
 }
 
 export interface NormalizationReport {
@@ -405,7 +411,7 @@ export interface Defaults {
   config: Config;
   /** Every preset's whole configuration, from the core's one definition. */
   presets: { recommended: Config; paper: Config };
-  embed: { party: 'A'; thresholds: Required<ThresholdOptions> | null; binary: boolean; key: null; passphrase: null; noKey: boolean; keepIds: boolean };
+  embed: { party: 'A'; thresholds: Required<ThresholdOptions> | null; binary: boolean; key: null; passphrase: null; noKey: boolean; keepIds: boolean; encoding: string };
   scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'config'>> & { config: Config };
 }
 

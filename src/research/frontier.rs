@@ -75,11 +75,7 @@ pub fn frequency_attack(batch: &crate::protocol::VectorBatch, truth: &[String], 
     }
     let mut sized: Vec<&Vec<usize>> = order.iter().map(|k| &groups[k]).collect();
     sized.sort_by_key(|g| std::cmp::Reverse(g.len()));
-    let hits: usize = sized
-        .iter()
-        .zip(ranked)
-        .map(|(g, name)| g.iter().filter(|&&r| truth[r] == *name).count())
-        .sum();
+    let hits: usize = sized.iter().zip(ranked).map(|(g, name)| g.iter().filter(|&&r| truth[r] == *name).count()).sum();
     (hits as f64 / truth.len().max(1) as f64, sized.len())
 }
 

@@ -75,7 +75,8 @@ pub(super) struct InputOptions {
 /// characters) applies the keyed transform, shared with the other party out of band;
 /// without either, `noKey: true` must say that unkeyed vectors may leave
 /// ([`crate::party::require_key`]); `keepIds: true` sends the owner's own ids
-/// instead of random pseudonyms ([`crate::pseudonym::IdPolicy`]).
+/// instead of random pseudonyms ([`crate::pseudonym::IdPolicy`]); `encoding`
+/// names the keyed encoding (`"sketch"`, the default; `"sketch:N"`; `"rotation"`).
 /// Read by hand ([`EmbedJsOptions::read`]: small in wasm); serialized for `defaults()`.
 #[derive(Debug, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -87,6 +88,8 @@ pub(super) struct EmbedJsOptions {
     pub(super) passphrase: Option<String>,
     pub(super) no_key: bool,
     pub(super) keep_ids: bool,
+    /// The keyed encoding (`"sketch"`, the default; `"sketch:N"`; `"rotation"`).
+    pub(super) encoding: crate::keyed::Encoding,
 }
 
 /// What KEY_REQUIRED tells a JS caller to do.
@@ -138,7 +141,7 @@ impl EmbedJsOptions {
         for (key, x) in option_entries(
             &v,
             "embed options",
-            &["binary", "keepIds", "key", "noKey", "party", "passphrase", "thresholds"],
+            &["binary", "encoding", "keepIds", "key", "noKey", "party", "passphrase", "thresholds"],
         )? {
             if x.is_null() {
                 continue;
@@ -160,6 +163,7 @@ impl EmbedJsOptions {
                 "passphrase" => o.passphrase = Some(text()?),
                 "noKey" => o.no_key = bool_arg(&x, "embed options: noKey")?,
                 "keepIds" => o.keep_ids = bool_arg(&x, "embed options: keepIds")?,
+                "encoding" => o.encoding = text()?.parse().map_err(|e: crate::error::Error| invalid(e.to_string()))?,
                 _ => o.thresholds = Some(options_over(x, "embed options: thresholds", &ThresholdOptions::default())?),
             }
         }
@@ -183,6 +187,7 @@ impl EmbedJsOptions {
             o.thresholds = Some(t);
         }
         o.key = key;
+        o.encoding = self.encoding;
         o.ids = crate::pseudonym::IdPolicy::keep_if(self.keep_ids);
         Ok(o)
     }
@@ -332,7 +337,9 @@ impl DataOwner {
         let binary = o.binary;
         let base = self::shared_base(&shared_base)?;
         let core = o.core(base.fingerprint())?;
-        check_batch_size(&self.owner, base.len(), core.key.is_some(), binary)?;
+        // only the rotation is dense; the sketch is as sparse as unkeyed vectors
+        let dense = core.key.is_some() && core.encoding == crate::keyed::Encoding::Rotation;
+        check_batch_size(&self.owner, base.len(), dense, binary)?;
         let embedded = with_progress(on_progress.as_ref(), |p| self.owner.embed(&base, &core, p))?;
         let batch = embedded.batch;
         let out = if binary { super::batch::binary_batch(&batch)?.into() } else { JsValue::from_str(&batch.to_json()) };
