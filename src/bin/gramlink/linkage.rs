@@ -332,9 +332,13 @@ pub struct EvalArgs {
     out: Option<PathBuf>,
     #[command(flatten)]
     config: ConfigFlags,
-    /// Apply the keyed transform (key drawn from the seed: an experiment).
-    #[arg(long)]
+    /// Both parties share a key (drawn from the seed: an experiment) and apply
+    /// the keyed encoding (--encoding): the default, as a real linkage runs.
+    #[arg(long, conflicts_with = "no_key")]
     keyed: bool,
+    /// Unkeyed vectors instead (what the matcher can read back: docs/THREAT_MODEL.md).
+    #[arg(long)]
+    no_key: bool,
     /// The prefix tree's depth from the data's rounded mean record length, as
     /// docs/SCENARIO.md defines it (the scenario's data are public), instead of
     /// the configuration's (--hmax).
@@ -359,7 +363,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             b: &a.files[1],
             truth: a.truth.truth.as_deref(),
             seed: a.seed,
-            keyed: a.keyed,
+            keyed: !a.no_key,
             encoding: a.config.encoding,
             key: None,
             out: a.out.as_deref(),
@@ -374,7 +378,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
         seed: a.seed.unwrap_or(42),
         mean_h_max: a.mean_hmax,
         sample: 10,
-        keyed: a.keyed,
+        keyed: !a.no_key,
         corrupt_ed: a.corrupt_ed,
         ..ScenarioOptions::new(config)
     };
@@ -388,6 +392,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             "true_outside_threshold": r.true_outside_threshold, "mean_threshold": r.mean_threshold,
             "h_max": r.h_max, "fingerprint": r.fingerprint, "timings_ms": r.timings_ms,
             "other_rule": r.other_rule, "ed": c.thresholds.ed, "corrupt_ed": options.ed(), "cutoff": r.cutoff,
+            "keyed": options.keyed, "encoding": c.encoding,
         });
         println!("{v}");
         return Ok(());
@@ -395,9 +400,10 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} records, B with {} edits each, ed {}, seed {}, {} {} ε={} k={} q∈[{},{}] h_max={}, threshold {}, rule {}{}",
+        "{} records, B with {} edits each, {}, ed {}, seed {}, {} {} ε={} k={} q∈[{},{}] h_max={}, threshold {}, rule {}{}",
         r.n,
         options.ed(),
+        if options.keyed { format!("keyed ({})", c.encoding) } else { "unkeyed (--no-key)".into() },
         c.thresholds.ed,
         options.seed,
         c.mine.miner.name(),
