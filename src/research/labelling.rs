@@ -320,7 +320,128 @@ pub fn labelling_attack(
     let (obj, map) = best.expect("two starts");
     let scale: f64 = mu.iter().map(|x| x * x).sum::<f64>() + q.iter().map(|x| x * x).sum::<f64>();
     let residual = obj / scale.max(f64::MIN_POSITIVE);
+    let seeds = frequency_anchors(&rows, prior, dictionary);
+    let map = refine(map, &embedder, &md, shape, &rows, dictionary, spread, &seeds);
     decode(&map, &embedder, shape, &rows, dictionary, truth, targets, residual, &mut rng)
+}
+
+/// The frequency attack's guesses as anchors: identical rows grouped, the
+/// groups of three rows or more ranked by size and named after the values by
+/// decreasing frequency in `prior` (one anchor row per group).
+fn frequency_anchors(rows: &[Vec<(u32, u32)>], prior: &[(String, f64)], dictionary: &[String]) -> Vec<(usize, usize)> {
+    let mut groups: HashMap<&[(u32, u32)], (usize, usize)> = HashMap::new();
+    for (r, row) in rows.iter().enumerate() {
+        groups.entry(row.as_slice()).or_insert((0, r)).0 += 1;
+    }
+    let mut sized: Vec<(usize, usize)> = groups.into_values().filter(|&(n, _)| n >= 3).collect();
+    sized.sort_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)));
+    let mut ranked: Vec<&(String, f64)> = prior.iter().collect();
+    ranked.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+    let position: HashMap<&str, usize> = dictionary.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect();
+    sized.iter().zip(ranked).filter_map(|(&(_, r), (name, _))| position.get(name.as_str()).map(|&i| (r, i))).collect()
+}
+
+/// A public value's encoding through a map of grams to coordinates: (coordinate, count).
+fn image(map: &[u32], embedder: &Embedder, s: &str) -> Vec<(u32, u32)> {
+    let mut m: Vec<(u32, u32)> = embedder
+        .embed_sparse(s)
+        .into_iter()
+        .map(|(g, v)| (map[g], (v as f64 * embedder.gram_len(g) as f64).round() as u32))
+        .collect();
+    m.sort_unstable();
+    let mut out: Vec<(u32, u32)> = Vec::new();
+    for (b, c) in m {
+        match out.last_mut() {
+            Some((lb, lc)) if *lb == b => *lc += c,
+            _ => out.push((b, c)),
+        }
+    }
+    out
+}
+
+/// Rows whose encoding equals exactly one public value's under `map`: (row, value).
+fn anchors(map: &[u32], embedder: &Embedder, rows: &[Vec<(u32, u32)>], dictionary: &[String]) -> Vec<(usize, usize)> {
+    let mut exact: HashMap<Vec<(u32, u32)>, Vec<usize>> = HashMap::new();
+    for (i, s) in dictionary.iter().enumerate() {
+        exact.entry(image(map, embedder, s)).or_default().push(i);
+    }
+    rows.iter().enumerate().filter_map(|(r, row)| exact.get(row).filter(|v| v.len() == 1).map(|v| (r, v[0]))).collect()
+}
+
+/// Decode and learn: the rows the map decodes to exactly one public value
+/// vote, for each gram of that value, for the coordinates of its length the
+/// row holds; the map is rebuilt from the votes (most votes first, at most
+/// `spread` grams a coordinate; grams without votes keep theirs where there
+/// is room). A new map is kept while it decodes more rows so (C needs no
+/// truth for that); five rounds at most.
+#[allow(clippy::too_many_arguments)]
+fn refine(
+    mut map: Vec<u32>,
+    embedder: &Embedder,
+    md: &Model,
+    shape: &crate::shape::Shape,
+    rows: &[Vec<(u32, u32)>],
+    dictionary: &[String],
+    spread: usize,
+    seeds: &[(usize, usize)],
+) -> Vec<u32> {
+    let (d, m) = (md.d, shape.lengths.len());
+    let mut current = anchors(&map, embedder, rows, dictionary);
+    for _ in 0..5 {
+        // the frequency guesses vote too: they name the most frequent values
+        // whatever the map, and so seed the labels of their grams
+        let voters: Vec<(usize, usize)> = current.iter().chain(seeds).copied().collect();
+        let mut votes = vec![0u32; d * m];
+        for &(r, v) in &voters {
+            for (g, _) in embedder.embed_sparse(&dictionary[v]) {
+                for &(b, _) in &rows[r] {
+                    if shape.lengths[b as usize] == md.len[g].min(crate::shape::MAX_SHAPE_LEN) {
+                        votes[g * m + b as usize] += 1;
+                    }
+                }
+            }
+        }
+        let mut pairs: Vec<(u32, usize, usize)> = (0..d)
+            .flat_map(|g| (0..m).map(move |b| (g, b)))
+            .filter_map(|(g, b)| {
+                let v = votes[g * m + b];
+                (v > 0).then_some((v, g, b))
+            })
+            .collect();
+        pairs.sort_unstable_by(|x, y| y.0.cmp(&x.0).then(x.1.cmp(&y.1)).then(x.2.cmp(&y.2)));
+        let mut next = vec![u32::MAX; d];
+        let mut filled = vec![0usize; m];
+        for (_, g, b) in pairs {
+            if next[g] == u32::MAX && filled[b] < spread {
+                next[g] = b as u32;
+                filled[b] += 1;
+            }
+        }
+        for g in 0..d {
+            if next[g] != u32::MAX {
+                continue;
+            }
+            let old = map[g] as usize;
+            let class = shape.lengths[old];
+            let b = if filled[old] < spread {
+                old
+            } else {
+                match (0..m).find(|&b| shape.lengths[b] == class && filled[b] < spread) {
+                    Some(b) => b,
+                    None => return map,
+                }
+            };
+            next[g] = b as u32;
+            filled[b] += 1;
+        }
+        let found = anchors(&next, embedder, rows, dictionary);
+        if found.len() <= current.len() {
+            break;
+        }
+        map = next;
+        current = found;
+    }
+    map
 }
 
 /// Simulated annealing over swaps of two grams of one length (geometric
@@ -397,23 +518,7 @@ fn decode(
     residual: f64,
     rng: &mut Randomness,
 ) -> Result<LabellingReport, Error> {
-    let image = |s: &str| -> Vec<(u32, u32)> {
-        let mut m: Vec<(u32, u32)> = Vec::new();
-        for (g, v) in embedder.embed_sparse(s) {
-            let c = (v as f64 * embedder_len(embedder, g)).round() as u32;
-            m.push((map[g], c));
-        }
-        m.sort_unstable();
-        let mut out: Vec<(u32, u32)> = Vec::new();
-        for (b, c) in m {
-            match out.last_mut() {
-                Some((lb, lc)) if *lb == b => *lc += c,
-                _ => out.push((b, c)),
-            }
-        }
-        out
-    };
-    let images: Vec<Vec<(u32, u32)>> = dictionary.iter().map(|s| image(s)).collect();
+    let images: Vec<Vec<(u32, u32)>> = dictionary.iter().map(|s| image(map, embedder, s)).collect();
     let mut exact: HashMap<&[(u32, u32)], Vec<u32>> = HashMap::new();
     for (i, im) in images.iter().enumerate() {
         exact.entry(im.as_slice()).or_default().push(i as u32);
@@ -479,8 +584,4 @@ fn decode(
         exact: exact_n as f64 / n.max(1) as f64,
         residual,
     })
-}
-
-fn embedder_len(e: &Embedder, g: usize) -> f64 {
-    e.gram_len(g) as f64
 }
