@@ -69,7 +69,7 @@ pub struct RecordBatch {
     /// Whether embedded vectors went through a keyed encoding.
     pub keyed: bool,
     /// Which one, when keyed: absent for the rotation (older batches), else the
-    /// encoding's name ([`crate::keyed::Encoding`], e.g. `sketch:4`), whose
+    /// encoding's name ([`crate::keyed::Encoding`], e.g. `sketch`, `sketch:4`), whose
     /// sparse parts carry the sketch's shape.
     pub encoding: Option<String>,
     /// The shared key's check value ([`super::owner::key_check`]) when the
