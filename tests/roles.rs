@@ -113,7 +113,7 @@ fn embed_makes_a_checked_batch_for_each_party() {
         assert_eq!(a.fingerprint, b.fingerprint);
         // the default encoding (the sketch): sparse, with the sketch's own shape
         let (ka, kb) = batches(&config, Some(Key::from_bytes([7; 32])));
-        assert!(ka.transform.as_deref().is_some_and(|t| t.starts_with("sketch-v2:2:")));
+        assert!(ka.transform.as_deref().is_some_and(|t| t.starts_with("sketch-v2:4:")));
         assert!(ka.shape.is_some() && ka.shape != a.shape, "a sketched batch carries its buckets' shape");
         assert!(matches!(ka.vectors, gramlink::embed::BatchVectors::Sparse(_)));
         assert_eq!((&ka.transform, &ka.shape), (&kb.transform, &kb.shape));

@@ -108,7 +108,7 @@ export interface EmbedOptions {
    */
   keepIds?: boolean;
   /**
-   * The keyed encoding with a key: `'sketch'` (the default: keyed buckets of 2 grams, sparse),
+   * The keyed encoding with a key: `'sketch'` (the default: keyed buckets of 4 grams, sparse),
    * `'sketch:N'` (N grams a bucket), or `'rotation'` (the old keyed rotation: dense, and decoded by
    * the matcher's exact-algebra attack; docs/THREAT_MODEL.md). Both parties must use the same.
    */

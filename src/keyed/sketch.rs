@@ -49,7 +49,7 @@ pub const SKETCH_PREFIX: &str = "sketch-v2:";
 
 /// The default number of grams a bucket counts together (measured on the
 /// frontier: docs/THREAT_MODEL.md).
-pub const DEFAULT_SPREAD: u32 = 2;
+pub const DEFAULT_SPREAD: u32 = 4;
 
 /// Largest spread accepted (a bucket of more grams than this merges most of a
 /// class into a few coordinates, and links nothing useful).

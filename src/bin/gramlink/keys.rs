@@ -45,7 +45,7 @@ pub struct KeyArgs {
     /// then hashes the keyed fields and the vectors go unrotated.
     #[arg(long)]
     pub no_key: bool,
-    /// The keyed encoding: "sketch" (the default: keyed buckets of 2 grams, sparse,
+    /// The keyed encoding: "sketch" (the default: keyed buckets of 4 grams, sparse,
     /// the matcher keeps its filter), "sketch:N" (N grams a bucket), or "rotation"
     /// (the old keyed rotation: dense, and decoded by the matcher's exact-algebra
     /// attack, docs/THREAT_MODEL.md). Both parties must use the same.
