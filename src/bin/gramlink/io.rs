@@ -249,10 +249,10 @@ pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
 static PENDING: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 /// A temporary file on the list of [`PENDING`] while it lives.
-struct Pending(std::path::PathBuf);
+pub struct Pending(std::path::PathBuf);
 
 impl Pending {
-    fn register(path: &Path) -> Pending {
+    pub fn register(path: &Path) -> Pending {
         PENDING.lock().unwrap_or_else(|e| e.into_inner()).push(path.to_path_buf());
         Pending(path.to_path_buf())
     }

@@ -11,6 +11,8 @@ mod krimp;
 mod kuzu;
 mod kuzu_eval;
 mod ledger;
+mod ledger_index;
+mod ledger_lock;
 mod levers;
 mod linkage;
 mod options;
