@@ -57,6 +57,10 @@ pub enum InputError {
     /// an all-empty column everywhere: records, twins).
     #[error("{what}: field {field:?} is missing in every record (column {columns}): suppress it or fix the column")]
     EmptyField { what: String, field: String, columns: String },
+    /// A schema field that names one column more than once (its evidence
+    /// would count twice, or more).
+    #[error("schema: field {field:?} names the column {column:?} more than once")]
+    RepeatedColumn { field: String, column: String },
 }
 
 /// Errors of mining parameters and miners.
@@ -158,6 +162,7 @@ impl Error {
             Error::Input(InputError::RecordTooLong { .. }) => "RECORD_TOO_LONG",
             Error::Input(InputError::IdIsLinkedColumn { .. }) => "ID_IS_LINKED_COLUMN",
             Error::Input(InputError::EmptyField { .. }) => "EMPTY_COLUMN",
+            Error::Input(InputError::RepeatedColumn { .. }) => "REPEATED_COLUMN",
             Error::Mine(MineError::InvalidParameter(_)) => "INVALID_PARAMETER",
             Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).code(),
             Error::Base(BaseError::Incompatible(_)) => "INCOMPATIBLE_BASES",
