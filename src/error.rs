@@ -96,6 +96,10 @@ pub enum ProtocolError {
     Invalid { what: String, reason: String },
     #[error("truncated {what}: {reason}")]
     Truncated { what: String, reason: String },
+    /// Numbers no embedding of real records over the shared base gives
+    /// ([`crate::protocol::plausible`]).
+    #[error("implausible {what}: {reason}")]
+    Implausible { what: String, reason: String },
 }
 
 /// Errors of synthetic twins (condensation, KRIMP, the twin of a file).
@@ -173,6 +177,7 @@ impl Error {
             Error::Protocol(ProtocolError::Fingerprint { .. }) => "FINGERPRINT_MISMATCH",
             Error::Protocol(ProtocolError::Invalid { .. }) => "INVALID_MESSAGE",
             Error::Protocol(ProtocolError::Truncated { .. }) => "TRUNCATED_MESSAGE",
+            Error::Protocol(ProtocolError::Implausible { .. }) => "IMPLAUSIBLE_BATCH",
             Error::Twin(TwinError::TooFewRecords { .. }) => "TOO_FEW_RECORDS",
             Error::Twin(TwinError::ConstantColumn { .. }) => "CONSTANT_COLUMN",
             Error::Twin(TwinError::EmptyColumn { .. }) => "EMPTY_COLUMN",

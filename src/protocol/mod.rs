@@ -241,6 +241,7 @@ pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
 
 mod batch;
 mod binary;
+pub mod plausible;
 mod rows;
 pub mod sparse_wire;
 
