@@ -100,6 +100,13 @@ pub enum ProtocolError {
     /// ([`crate::protocol::plausible`]).
     #[error("implausible {what}: {reason}")]
     Implausible { what: String, reason: String },
+    /// A batch the matcher was told to check has no signature
+    /// ([`crate::protocol::signature`]).
+    #[error("{what} is not signed, and its party's public key was given: the matcher links signed batches only")]
+    SignatureMissing { what: String },
+    /// A batch whose signature does not verify with its party's public key.
+    #[error("the signature of {what} is invalid: {reason}")]
+    SignatureInvalid { what: String, reason: String },
 }
 
 /// Errors of synthetic twins (condensation, KRIMP, the twin of a file).
@@ -178,6 +185,8 @@ impl Error {
             Error::Protocol(ProtocolError::Invalid { .. }) => "INVALID_MESSAGE",
             Error::Protocol(ProtocolError::Truncated { .. }) => "TRUNCATED_MESSAGE",
             Error::Protocol(ProtocolError::Implausible { .. }) => "IMPLAUSIBLE_BATCH",
+            Error::Protocol(ProtocolError::SignatureMissing { .. }) => "SIGNATURE_MISSING",
+            Error::Protocol(ProtocolError::SignatureInvalid { .. }) => "SIGNATURE_INVALID",
             Error::Twin(TwinError::TooFewRecords { .. }) => "TOO_FEW_RECORDS",
             Error::Twin(TwinError::ConstantColumn { .. }) => "CONSTANT_COLUMN",
             Error::Twin(TwinError::EmptyColumn { .. }) => "EMPTY_COLUMN",

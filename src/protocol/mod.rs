@@ -243,6 +243,7 @@ mod batch;
 mod binary;
 pub mod plausible;
 mod rows;
+pub mod signature;
 pub mod sparse_wire;
 
 pub use batch::{Party, ThresholdSet, VectorBatch};
