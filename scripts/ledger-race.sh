@@ -9,6 +9,8 @@ trials=${2:-50}
 data=${3:-data/names.txt}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# the ledgers' index of these runs stays in the work folder, not in the user's state
+export XDG_STATE_HOME="$work/state"
 both=0
 one=0
 none=0
