@@ -8,6 +8,8 @@
 #   4. npm test (the JS side), if package.json defines it
 #   5. the web app end to end in headless Chromium (npm run test:e2e), if defined
 #   6. the Python package and its Spark job in local mode (scripts/python.sh)
+#   7. every fuzz target for FUZZ_SECS seconds (default 20) under libFuzzer and
+#      AddressSanitizer (scripts/fuzz.sh), where a nightly toolchain is installed
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -73,5 +75,16 @@ fi
 header "Python package and Spark job: scripts/python.sh"
 bash scripts/python.sh
 footer "Python"
+
+# The fuzz stage needs nightly (-Zsanitizer=address and libFuzzer's coverage
+# passes); cargo-fuzz is not needed: scripts/fuzz.sh passes the flags it would.
+# A crash fails the stage; new corpus inputs are not merged (MERGE=0).
+if rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
+    header "fuzz: every target ${FUZZ_SECS:-20}s under AddressSanitizer (scripts/fuzz.sh)"
+    ASAN=1 MERGE=0 STRICT=1 SECS="${FUZZ_SECS:-20}" bash scripts/fuzz.sh
+    footer "fuzz"
+else
+    printf '\n(no nightly toolchain in rustup toolchain list: the fuzz stage is skipped; scripts/fuzz.sh needs nightly for -Zsanitizer=address)\n'
+fi
 
 printf '\nall test stages passed (%ds)\n' "$SECONDS"

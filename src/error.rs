@@ -57,6 +57,10 @@ pub enum InputError {
     /// an all-empty column everywhere: records, twins).
     #[error("{what}: field {field:?} is missing in every record (column {columns}): suppress it or fix the column")]
     EmptyField { what: String, field: String, columns: String },
+    /// A schema field that names one column more than once (its evidence
+    /// would count twice, or more).
+    #[error("schema: field {field:?} names the column {column:?} more than once")]
+    RepeatedColumn { field: String, column: String },
 }
 
 /// Errors of mining parameters and miners.
@@ -92,6 +96,17 @@ pub enum ProtocolError {
     Invalid { what: String, reason: String },
     #[error("truncated {what}: {reason}")]
     Truncated { what: String, reason: String },
+    /// Numbers no embedding of real records over the shared base gives
+    /// ([`crate::protocol::plausible`]).
+    #[error("implausible {what}: {reason}")]
+    Implausible { what: String, reason: String },
+    /// A batch the matcher was told to check has no signature
+    /// ([`crate::protocol::signature`]).
+    #[error("{what} is not signed, and its party's public key was given: the matcher links signed batches only")]
+    SignatureMissing { what: String },
+    /// A batch whose signature does not verify with its party's public key.
+    #[error("the signature of {what} is invalid: {reason}")]
+    SignatureInvalid { what: String, reason: String },
 }
 
 /// Errors of synthetic twins (condensation, KRIMP, the twin of a file).
@@ -158,6 +173,7 @@ impl Error {
             Error::Input(InputError::RecordTooLong { .. }) => "RECORD_TOO_LONG",
             Error::Input(InputError::IdIsLinkedColumn { .. }) => "ID_IS_LINKED_COLUMN",
             Error::Input(InputError::EmptyField { .. }) => "EMPTY_COLUMN",
+            Error::Input(InputError::RepeatedColumn { .. }) => "REPEATED_COLUMN",
             Error::Mine(MineError::InvalidParameter(_)) => "INVALID_PARAMETER",
             Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).code(),
             Error::Base(BaseError::Incompatible(_)) => "INCOMPATIBLE_BASES",
@@ -168,6 +184,9 @@ impl Error {
             Error::Protocol(ProtocolError::Fingerprint { .. }) => "FINGERPRINT_MISMATCH",
             Error::Protocol(ProtocolError::Invalid { .. }) => "INVALID_MESSAGE",
             Error::Protocol(ProtocolError::Truncated { .. }) => "TRUNCATED_MESSAGE",
+            Error::Protocol(ProtocolError::Implausible { .. }) => "IMPLAUSIBLE_BATCH",
+            Error::Protocol(ProtocolError::SignatureMissing { .. }) => "SIGNATURE_MISSING",
+            Error::Protocol(ProtocolError::SignatureInvalid { .. }) => "SIGNATURE_INVALID",
             Error::Twin(TwinError::TooFewRecords { .. }) => "TOO_FEW_RECORDS",
             Error::Twin(TwinError::ConstantColumn { .. }) => "CONSTANT_COLUMN",
             Error::Twin(TwinError::EmptyColumn { .. }) => "EMPTY_COLUMN",

@@ -101,6 +101,9 @@ impl Matcher {
             ProtocolError::Truncated { what, reason } => {
                 ProtocolError::Truncated { what: format!("party {party}'s {what}"), reason }
             }
+            ProtocolError::Implausible { what, reason } => {
+                ProtocolError::Implausible { what: format!("party {party}'s {what}"), reason }
+            }
             other => other,
         };
         let a = VectorBatch::read(a).map_err(|e| named("A", e))?;

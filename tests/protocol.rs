@@ -174,3 +174,25 @@ fn shapes_are_checked() {
     b.shape = None;
     assert_eq!(VectorBatch::read(b.to_json().as_bytes()).unwrap(), b);
 }
+
+#[test]
+fn implausible_batches_are_refused_by_name() {
+    // issue 31: values of 3e38 and a threshold of 1e308 were linked with exit 0
+    let mut huge = batch();
+    if let BatchVectors::Dense(v) = &mut huge.vectors {
+        v.data[4] = 3e38;
+    }
+    let mut wide = batch();
+    wide.thresholds.as_mut().unwrap().values[0] = 1e308;
+    for (b, why) in [(&huge, "row 2"), (&wide, "threshold of record 1 is 1e308")] {
+        for bytes in [b.to_json().into_bytes(), b.to_binary()] {
+            let e = VectorBatch::read(&bytes).unwrap_err();
+            assert!(matches!(e, ProtocolError::Implausible { .. }) && e.to_string().contains(why), "{e}");
+            let e = gramlink::matcher::Matcher::read(&bytes, &batch().to_binary()).err().unwrap();
+            assert_eq!(e.code(), "IMPLAUSIBLE_BATCH", "{e}");
+            assert!(e.to_string().contains("party A's vector batch"), "{e}");
+        }
+    }
+    // the real batch (a sound threshold, counts a record can have) passes
+    VectorBatch::read(&batch().to_binary()).unwrap();
+}

@@ -198,6 +198,10 @@ fn bad_schemas_are_named() {
     assert!(e.to_string().contains("field \"a\"") && e.to_string().contains("unknown kind \"fuzzy\""), "{e}");
     let e = err(&schema_json(r#"{"name": "a", "kind": "name"}, {"name": "a", "kind": "date"}"#, ""));
     assert!(e.to_string().contains("two fields are named \"a\""), "{e}");
+    // issue 31: one column named three times would count its evidence three times
+    let e = err(&schema_json(r#"{"name": "s", "kind": "name", "columns": ["surname", "given", "surname"]}"#, ""));
+    assert_eq!(e.code(), "REPEATED_COLUMN", "{e}");
+    assert!(e.to_string().contains("field \"s\" names the column \"surname\" more than once"), "{e}");
     let e = err(&schema_json(
         r#"{"name": "a", "kind": "name", "epsilon": 0.08}, {"name": "b", "kind": "string", "epsilon": 0.05}"#,
         "",

@@ -121,3 +121,42 @@ fn ids_a_spreadsheet_would_run_are_escaped_in_pairs_csv() {
     }
     assert!(ids.iter().all(|i| !i.starts_with(['=', '+', '-', '@'])), "{pairs}");
 }
+
+#[test]
+fn unmap_never_writes_over_its_inputs() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |n: &str| d.path().join(n).display().to_string();
+    let pairs = "a_id,b_id,distance\n0123456789abcdef,fedcba9876543210,0.5\n";
+    std::fs::write(p("pairs.csv"), pairs).unwrap();
+    std::fs::write(p("a.ids.csv"), "pseudonym,id\n0123456789abcdef,7\n").unwrap();
+    std::fs::write(p("b.ids.csv"), "pseudonym,id\nfedcba9876543210,9\n").unwrap();
+    std::os::unix::fs::symlink(p("a.ids.csv"), p("link.csv")).unwrap();
+    let sub = d.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let other_spelling = format!("{}/../b.ids.csv", sub.display());
+    for out in [p("pairs.csv"), p("a.ids.csv"), p("link.csv"), other_spelling] {
+        let o =
+            gramlink(&["unmap", &p("pairs.csv"), "--a-map", &p("a.ids.csv"), "--b-map", &p("b.ids.csv"), "-o", &out]);
+        assert_eq!(o.status.code(), Some(3), "{out}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains("error[OUTPUT_IS_INPUT]") && stderr(&o).contains("never writes over"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    assert_eq!(std::fs::read_to_string(p("pairs.csv")).unwrap(), pairs);
+    assert_eq!(std::fs::read_to_string(p("a.ids.csv")).unwrap(), "pseudonym,id\n0123456789abcdef,7\n");
+    assert_eq!(std::fs::read_to_string(p("b.ids.csv")).unwrap(), "pseudonym,id\nfedcba9876543210,9\n");
+    // another output is written
+    let o = gramlink(&[
+        "unmap",
+        &p("pairs.csv"),
+        "--a-map",
+        &p("a.ids.csv"),
+        "--b-map",
+        &p("b.ids.csv"),
+        "-o",
+        &p("own.csv"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

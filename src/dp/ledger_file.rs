@@ -10,8 +10,9 @@
 //! the exact sum of the spends (as [`Epsilon`] units), and no spend may take it
 //! past the total.
 //!
-//! The file is JSON (`format`, `version`, `data`, `total`, `spent`, `spends`
-//! and the history of the total's `raises`); a file that does not parse, is of
+//! The file is JSON (`format`, `version`, `data`, the SHA-256 of the data's
+//! bytes `data_sha256` where the caller could read them, `total`, `spent`,
+//! `spends` and the history of the total's `raises`); a file that does not parse, is of
 //! another version, or whose `spent` is not the sum of its spends is refused
 //! with [`DpError::Ledger`], never silently replaced by a fresh ledger.
 
@@ -56,6 +57,10 @@ pub struct LedgerFile {
     version: u32,
     /// What the ledger guards (the data file's name, or the page's party name).
     data: String,
+    /// The SHA-256 of the data's bytes (hex), where the caller could read them
+    /// twice (a file, not a pipe); a ledger written before this field has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    data_sha256: Option<String>,
     total: Epsilon,
     spent: Epsilon,
     spends: Vec<Spend>,
@@ -73,6 +78,7 @@ impl LedgerFile {
             format: LEDGER_FORMAT.into(),
             version: LEDGER_VERSION,
             data: data.into(),
+            data_sha256: None,
             total,
             spent: Epsilon::zero(),
             spends: Vec::new(),
@@ -98,6 +104,11 @@ impl LedgerFile {
         if sum != Some(l.spent) {
             return Err(bad(format!("spent {} is not the sum of its spends: the file was altered", l.spent)));
         }
+        if let Some(h) = &l.data_sha256 {
+            if !is_sha256_hex(h) {
+                return Err(bad(format!("data_sha256 {h:?} is not 64 lowercase hex digits")));
+            }
+        }
         if l.total.is_zero() || l.spent > l.total {
             return Err(bad(format!("spent {} exceeds its total {}: the file was altered", l.spent, l.total)));
         }
@@ -111,6 +122,23 @@ impl LedgerFile {
 
     pub fn data(&self) -> &str {
         &self.data
+    }
+
+    /// The SHA-256 (hex) of the data this ledger guards, if recorded.
+    pub fn data_sha256(&self) -> Option<&str> {
+        self.data_sha256.as_deref()
+    }
+
+    /// Records the SHA-256 (hex) of the data's bytes; a ledger keeps the first
+    /// hash it was given (the caller warns when the data changed since).
+    pub fn set_data_sha256(&mut self, hex: &str) -> Result<(), DpError> {
+        if !is_sha256_hex(hex) {
+            return Err(DpError::Ledger(format!("data_sha256 {hex:?} is not 64 lowercase hex digits")));
+        }
+        if self.data_sha256.is_none() {
+            self.data_sha256 = Some(hex.into());
+        }
+        Ok(())
     }
 
     pub fn total(&self) -> Epsilon {
@@ -175,6 +203,11 @@ impl LedgerFile {
     }
 }
 
+/// A SHA-256 as the ledger writes it: 64 lowercase hex digits.
+fn is_sha256_hex(h: &str) -> bool {
+    h.len() == 64 && h.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
 /// ε for a message: the exact 2^-40 multiple shown to 9 decimals (0.1, not 0.09999999999990905).
 fn readable(e: Epsilon) -> f64 {
     (e.as_f64() * 1e9).round() / 1e9
@@ -219,10 +252,23 @@ mod tests {
             (text.replace("\"total\": 1.0", "\"total\": 0.1"), "exceeds its total"),
             (text[..text.len() / 2].to_string(), "not a ledger file"),
             (text.replace("\"data\"", "\"extra\": 1, \"data\""), "unknown field"),
+            (text.replace("\"data\"", "\"data_sha256\": \"ABC\", \"data\""), "64 lowercase hex"),
         ] {
             let e = LedgerFile::parse(&bad).unwrap_err();
             assert!(matches!(e, DpError::Ledger(_)) && e.to_string().contains(why), "{why}: {e}");
         }
+    }
+
+    #[test]
+    fn the_data_hash_is_kept_once_and_read_back() {
+        let mut l = LedgerFile::new("d", eps(1.0)).unwrap();
+        assert!(!l.to_json().contains("data_sha256"), "a ledger without a hash reads as before");
+        let h = "ab".repeat(32);
+        l.set_data_sha256(&h).unwrap();
+        l.set_data_sha256(&"cd".repeat(32)).unwrap();
+        assert_eq!(l.data_sha256(), Some(h.as_str()));
+        assert_eq!(LedgerFile::parse(&l.to_json()).unwrap(), l);
+        assert!(l.set_data_sha256("xyz").is_err());
     }
 
     #[test]

@@ -192,6 +192,13 @@ impl VectorBatch {
                 )));
             }
         }
+        // what C can check without the key: numbers real records could give
+        let implausible = super::plausible::implausible("vector batch");
+        let bounds = super::plausible::Bounds::of(self.shape.as_ref());
+        bounds.check_vectors(&self.vectors, self.shape.as_ref()).map_err(&implausible)?;
+        if let Some(t) = &self.thresholds {
+            bounds.check_thresholds(t.ed, &t.values).map_err(&implausible)?;
+        }
         Ok(())
     }
 

@@ -241,7 +241,9 @@ pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
 
 mod batch;
 mod binary;
+pub mod plausible;
 mod rows;
+pub mod signature;
 pub mod sparse_wire;
 
 pub use batch::{Party, ThresholdSet, VectorBatch};

@@ -15,6 +15,7 @@
 use super::schema::{Kind, Schema};
 use crate::embed::{BatchVectors, Vectors};
 use crate::error::{Error, ProtocolError};
+use crate::protocol::plausible::Bounds;
 use crate::protocol::{envelope, open, Party};
 use crate::sparse_vectors::SparseVectors;
 use serde::{Deserialize, Serialize};
@@ -160,6 +161,12 @@ impl RecordBatch {
         if n > u32::MAX as usize {
             return Err(invalid("more than 2^32 records".into()).into());
         }
+        let mut seen = std::collections::HashMap::with_capacity(n);
+        for (i, id) in self.ids.iter().enumerate() {
+            if let Some(first) = seen.insert(id.as_str(), i) {
+                return Err(invalid(format!("id {id:?} is used twice (records {} and {})", first + 1, i + 1)).into());
+            }
+        }
         let sent: Vec<_> = schema.sent().collect();
         if sent.len() != self.fields.len() {
             let names: Vec<&str> = self.fields.iter().map(|(n, _)| n.as_str()).collect();
@@ -239,6 +246,16 @@ impl RecordBatch {
                                 ))
                                 .into());
                             }
+                        }
+                        // what C can check without the key (src/protocol/plausible.rs)
+                        let implausible = |m: String| ProtocolError::Implausible {
+                            what: format!("party {}'s record batch", self.party.name()),
+                            reason: format!("field {name:?}: {m}"),
+                        };
+                        let bounds = Bounds::of(shape.as_ref());
+                        bounds.check_vectors(&p.vectors, shape.as_ref()).map_err(implausible)?;
+                        for (ed, t) in &p.thresholds {
+                            bounds.check_thresholds(*ed, t).map_err(implausible)?;
                         }
                     }
                     if parts.iter().any(|p| p.rows != parts[0].rows || p.vectors.dim() != parts[0].vectors.dim()) {

@@ -203,6 +203,10 @@ impl Schema {
         let mut names = std::collections::HashSet::new();
         for f in &self.fields {
             f.validate()?;
+            let columns = f.columns();
+            if let Some((_, c)) = columns.iter().enumerate().find(|(i, c)| columns[..*i].contains(c)) {
+                return Err(InputError::RepeatedColumn { field: f.name.clone(), column: c.clone() }.into());
+            }
             if !names.insert(f.name.as_str()) {
                 return Err(bad(format!("two fields are named {:?}", f.name)));
             }

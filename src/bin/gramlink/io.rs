@@ -21,9 +21,9 @@ pub type Result<T> = std::result::Result<T, CliError>;
 
 /// The exit status of each class of error (also in `gramlink --help`).
 pub const EXIT_STATUSES: &str = "Exit status: 0 success; 1 other failure (FAILED, CANCELLED); 2 usage (USAGE, and \
-clap's own errors); 3 input (IO, NOT_A_FILE, NOT_TEXT, EMPTY_INPUT, MISSING_COLUMN, MALFORMED_CSV, INVALID_FORMAT, DUPLICATE_ID, \
-RECORD_TOO_LONG, INVALID_ALPHABET, TOO_FEW_RECORDS, CONSTANT_COLUMN, EMPTY_COLUMN, ID_IS_LINKED_COLUMN); 4 messages and bases (MALFORMED_MESSAGE, UNSUPPORTED_VERSION, WRONG_MESSAGE_KIND, \
-FINGERPRINT_MISMATCH, INVALID_MESSAGE, TRUNCATED_MESSAGE, INCOMPATIBLE_BASES, INVALID_BASE, TRANSFORM_MISMATCH); \
+clap's own errors); 3 input (IO, NOT_A_FILE, OUTPUT_IS_INPUT, NOT_TEXT, EMPTY_INPUT, MISSING_COLUMN, MALFORMED_CSV, INVALID_FORMAT, DUPLICATE_ID, \
+RECORD_TOO_LONG, INVALID_ALPHABET, TOO_FEW_RECORDS, CONSTANT_COLUMN, EMPTY_COLUMN, ID_IS_LINKED_COLUMN, REPEATED_COLUMN); 4 messages and bases (MALFORMED_MESSAGE, UNSUPPORTED_VERSION, WRONG_MESSAGE_KIND, \
+FINGERPRINT_MISMATCH, INVALID_MESSAGE, TRUNCATED_MESSAGE, IMPLAUSIBLE_BATCH, SIGNATURE_MISSING, SIGNATURE_INVALID, INCOMPATIBLE_BASES, INVALID_BASE, TRANSFORM_MISMATCH); \
 5 privacy (BUDGET_EXCEEDED, INVALID_EPSILON, ENTROPY, KEY_REQUIRED, INVALID_LEDGER); 6 parameters (INVALID_PARAMETER, INVALID_KEY). \
 Errors print as `error[CODE]: message`.";
 
@@ -41,6 +41,11 @@ impl CliError {
     /// An output path that exists and is not a file gramlink may replace.
     pub fn not_a_file(message: impl Into<String>) -> Self {
         CliError { code: "NOT_A_FILE", status: 3, message: message.into() }
+    }
+
+    /// An output that is one of the command's inputs.
+    pub fn output_is_input(message: impl Into<String>) -> Self {
+        CliError { code: "OUTPUT_IS_INPUT", status: 3, message: message.into() }
     }
 
     /// Anything else (experiments' own checks).
@@ -249,10 +254,10 @@ pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
 static PENDING: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
 
 /// A temporary file on the list of [`PENDING`] while it lives.
-struct Pending(std::path::PathBuf);
+pub struct Pending(std::path::PathBuf);
 
 impl Pending {
-    fn register(path: &Path) -> Pending {
+    pub fn register(path: &Path) -> Pending {
         PENDING.lock().unwrap_or_else(|e| e.into_inner()).push(path.to_path_buf());
         Pending(path.to_path_buf())
     }

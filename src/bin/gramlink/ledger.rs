@@ -1,21 +1,36 @@
 //! The party's privacy ledger file for the ε-spending commands (`mine`, `mine
-//! --schema`, `kuzu encrypt`): loaded and checked before the mechanism runs,
-//! charged and written (atomically) before the release is written, so k runs on
-//! the same data are k spends on one record ([`gramlink::dp::LedgerFile`]).
+//! --schema`, `kuzu encrypt`), one way for all three: the ledger is taken under
+//! an exclusive lock ([`crate::ledger_lock`]) and checked before the data is
+//! read, the spend is reserved (written) before the mechanism runs, and the
+//! lock is held until the final write, so k runs on the same data are k spends
+//! on one record ([`gramlink::dp::LedgerFile`]), started together or not. A run
+//! that fails before it releases anything gives its reservation back; a run
+//! killed meanwhile leaves it spent (it may have released).
 //!
-//! The default file sits beside the data: `names.txt` → `names.txt.ledger.json`.
+//! The default file sits beside the data, by its canonical path (a symlink or
+//! `./x` finds the same ledger): `names.txt` → `names.txt.ledger.json`. Data that
+//! is not a regular file (a pipe, `/dev/stdin`) has no place beside it: it needs
+//! `--ledger`. The ledger records the SHA-256 of the data's bytes, and the
+//! user's index ([`crate::ledger_index`]) warns of other ledgers of the same
+//! bytes. All of it guards against mistakes, not against the owner, who can
+//! always copy a file and delete a ledger (docs/THREAT_MODEL.md).
+//!
 //! A seeded run (`--seed`) releases nothing private (its noise is reproducible)
 //! and is not recorded.
 
-use crate::io::{self, CliError, Result};
+use crate::io::{CliError, Result};
+use crate::ledger_index;
+use crate::ledger_lock::{Held, LockedLedger};
 use clap::Args;
 use gramlink::dp::{Epsilon, LedgerFile, Spend};
+use gramlink::error::DpError;
 use std::path::{Path, PathBuf};
 
 /// The ledger flags of an ε-spending command.
 #[derive(Args, Clone, Default)]
 pub struct LedgerFlags {
-    /// The party's privacy ledger for this data, kept across runs [default: the input's name + .ledger.json, beside it].
+    /// The party's privacy ledger for this data, kept across runs [default: the input's name + .ledger.json, beside it;
+    /// required for an input that is not a regular file].
     #[arg(long, value_name = "FILE")]
     pub ledger: Option<PathBuf>,
     /// The ledger's total ε: a new ledger's total [default: this run's ε, so a second release is refused]; on an
@@ -24,16 +39,25 @@ pub struct LedgerFlags {
     pub ledger_total: Option<f64>,
 }
 
-/// A loaded ledger, checked for one run's ε.
+/// A ledger held locked with this run's spend reserved; [`OpenLedger::charge`]
+/// settles it, and dropping it unsettled gives the reservation back.
 pub struct OpenLedger {
-    path: PathBuf,
-    ledger: LedgerFile,
+    lock: Option<LockedLedger>,
+    /// The ledger as it was before the reservation (the total set, if raised).
+    before: LedgerFile,
+    /// The file's bytes before this run, to write back; `None`: there was none.
+    original: Option<Vec<u8>>,
+    sha256: Option<String>,
     command: &'static str,
 }
 
+fn ledger_error(e: DpError, path: &Path) -> CliError {
+    CliError::from(gramlink::Error::from(e)).context(path.display())
+}
+
 impl LedgerFlags {
-    /// The ledger of `input`, checked for `epsilon` (a named error past its
-    /// total); `None` for a seeded run.
+    /// The ledger of `input`, locked, checked for `epsilon` (a named error past
+    /// its total), with `epsilon` reserved; `None` for a seeded run.
     pub fn open(
         &self,
         input: &Path,
@@ -44,61 +68,117 @@ impl LedgerFlags {
         if seeded {
             return Ok(None);
         }
-        let path = self.ledger.clone().unwrap_or_else(|| default_path(input));
-        let total = self.ledger_total.map(Epsilon::new).transpose().map_err(gramlink::Error::from)?;
-        let mut ledger = match std::fs::read(&path) {
-            Ok(bytes) => {
-                let text = std::str::from_utf8(&bytes)
-                    .map_err(|_| gramlink::error::DpError::Ledger("the file is not UTF-8".into()))
-                    .map_err(|e| CliError::from(gramlink::Error::from(e)).context(path.display()))?;
-                LedgerFile::parse(text).map_err(|e| CliError::from(gramlink::Error::from(e)).context(path.display()))?
+        let meta =
+            std::fs::metadata(input).map_err(|e| CliError::io(format!("cannot read {}: {e}", input.display())))?;
+        let path = match &self.ledger {
+            Some(l) => canonical_ledger(l)?,
+            None if meta.is_file() => default_path(&canonical(input)?),
+            None => {
+                return Err(ledger_error(
+                    DpError::Ledger(format!(
+                        "{} is {}: its ledger has no place beside it; name the party's ledger for this data with --ledger FILE",
+                        input.display(),
+                        kind(&meta)
+                    )),
+                    input,
+                ))
             }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                let name =
-                    input.file_name().map_or_else(|| input.display().to_string(), |n| n.to_string_lossy().into());
-                LedgerFile::new(&name, total.unwrap_or(epsilon)).map_err(gramlink::Error::from)?
-            }
-            Err(e) => return Err(CliError::io(format!("cannot read the ledger {}: {e}", path.display()))),
         };
-        if let Some(t) = total {
-            ledger
-                .set_total(t, &now_utc())
-                .map_err(|e| CliError::from(gramlink::Error::from(e)).context(path.display()))?;
+        // a pipe is read once, by the run: its bytes are not hashed
+        let sha256 = if meta.is_file() { Some(ledger_index::sha256_of(input)?) } else { None };
+        if let Some(h) = &sha256 {
+            for w in ledger_index::other_ledgers(h, &path) {
+                eprintln!("{w}");
+            }
         }
-        ledger.check(&path.display().to_string(), epsilon).map_err(|e| {
-            let e = CliError::from(gramlink::Error::from(e));
-            CliError { message: format!("{} (a larger total is the owner's decision: --ledger-total)", e.message), ..e }
-        })?;
-        Ok(Some(OpenLedger { path, ledger, command }))
+        let total = self.ledger_total.map(Epsilon::new).transpose().map_err(gramlink::Error::from)?;
+        loop {
+            let (mut lock, held) = LockedLedger::open(&path)?;
+            let (mut before, original) = match held {
+                Held::Existing(bytes) => {
+                    let text = std::str::from_utf8(&bytes)
+                        .map_err(|_| ledger_error(DpError::Ledger("the file is not UTF-8".into()), &path))?;
+                    (LedgerFile::parse(text).map_err(|e| ledger_error(e, &path))?, Some(bytes))
+                }
+                Held::New => {
+                    let name =
+                        input.file_name().map_or_else(|| input.display().to_string(), |n| n.to_string_lossy().into());
+                    (LedgerFile::new(&name, total.unwrap_or(epsilon)).map_err(gramlink::Error::from)?, None)
+                }
+            };
+            if let Some(t) = total {
+                before.set_total(t, &now_utc()).map_err(|e| ledger_error(e, &path))?;
+            }
+            if let Some(h) = &sha256 {
+                if before.data_sha256().is_some_and(|was| was != h) {
+                    eprintln!(
+                        "warning: {} has changed since the ledger {} was started (its spends still count for it)",
+                        input.display(),
+                        path.display()
+                    );
+                }
+                before.set_data_sha256(h).map_err(|e| ledger_error(e, &path))?;
+            }
+            before.check(&path.display().to_string(), epsilon).map_err(|e| {
+                let e = CliError::from(gramlink::Error::from(e));
+                CliError {
+                    message: format!("{} (a larger total is the owner's decision: --ledger-total)", e.message),
+                    ..e
+                }
+            })?;
+            let mut reserved = before.clone();
+            let note = format!(
+                "reserved by a {command} run (process {}) before it mined: kept if that run was stopped",
+                std::process::id()
+            );
+            let spend = Spend { at: now_utc(), command: command.into(), epsilon, released: note };
+            reserved.charge(&path.display().to_string(), spend).map_err(gramlink::Error::from)?;
+            if lock.write(reserved.to_json().as_bytes())? {
+                return Ok(Some(OpenLedger { lock: Some(lock), before, original, sha256, command }));
+            }
+            // another run created the ledger between the read and the write: read it
+        }
     }
 }
 
 impl OpenLedger {
-    /// Charges `epsilon` for `released` and writes the ledger (before the
-    /// caller writes the release).
+    /// Settles the reservation as `epsilon` spent for `released` and writes the
+    /// ledger (before the caller writes the release); the lock goes after.
     pub fn charge(mut self, epsilon: Epsilon, released: String) -> Result<()> {
-        // another run on the same data may have charged the ledger meanwhile: then
-        // this one releases nothing (the file is read again just before the write)
-        if let Ok(bytes) = std::fs::read(&self.path) {
-            let now = std::str::from_utf8(&bytes).ok().and_then(|t| LedgerFile::parse(t).ok());
-            if now.as_ref().map(LedgerFile::spends) != Some(self.ledger.spends()) {
-                return Err(CliError::from(gramlink::Error::from(gramlink::error::DpError::Ledger(format!(
-                    "{} changed while this run mined (another run on the same data?): nothing was released; run again",
-                    self.path.display()
-                )))));
-            }
+        let mut lock = self.lock.take().expect("an open ledger holds its lock until it is settled");
+        let path = lock.path().to_path_buf();
+        let mut ledger = self.before.clone();
+        let at = now_utc();
+        let spend = Spend { at: at.clone(), command: self.command.into(), epsilon, released };
+        ledger.charge(&path.display().to_string(), spend).map_err(gramlink::Error::from)?;
+        lock.write(ledger.to_json().as_bytes())?;
+        if let Some(h) = &self.sha256 {
+            ledger_index::record(h, &path, readable(ledger.spent()), readable(ledger.total()), &at);
         }
-        let spend = Spend { at: now_utc(), command: self.command.into(), epsilon, released };
-        self.ledger.charge(&self.path.display().to_string(), spend).map_err(gramlink::Error::from)?;
-        io::write_atomic(&self.path, self.ledger.to_json().as_bytes())?;
         eprintln!(
             "ledger {}: ε spent {} of {} ({} release(s))",
-            self.path.display(),
-            readable(self.ledger.spent()),
-            readable(self.ledger.total()),
-            self.ledger.spends().len()
+            path.display(),
+            readable(ledger.spent()),
+            readable(ledger.total()),
+            ledger.spends().len()
         );
         Ok(())
+    }
+}
+
+impl Drop for OpenLedger {
+    /// A run that ends without settling released nothing: its reservation is
+    /// given back (the ledger as it was, or none).
+    fn drop(&mut self) {
+        let Some(mut lock) = self.lock.take() else { return };
+        let path = lock.path().display().to_string();
+        let restored = match self.original.take() {
+            Some(bytes) => lock.write(&bytes).map(|_| ()),
+            None => lock.remove(),
+        };
+        if let Err(e) = restored {
+            eprintln!("warning: the reservation in {path} stays spent: {}", e.message);
+        }
     }
 }
 
@@ -107,6 +187,64 @@ pub fn default_path(input: &Path) -> PathBuf {
     let mut s = input.as_os_str().to_owned();
     s.push(".ledger.json");
     PathBuf::from(s)
+}
+
+fn canonical(path: &Path) -> Result<PathBuf> {
+    std::fs::canonicalize(path).map_err(|e| CliError::io(format!("cannot resolve {}: {e}", path.display())))
+}
+
+/// The canonical path of a `--ledger`: the file's own if it exists (and is a
+/// regular file), else its directory's joined with its name; never in a
+/// directory of devices or kernel files.
+fn canonical_ledger(ledger: &Path) -> Result<PathBuf> {
+    let path = match std::fs::metadata(ledger) {
+        Ok(m) if m.is_file() => canonical(ledger)?,
+        Ok(m) => {
+            return Err(ledger_error(
+                DpError::Ledger(format!("{} is {}, not a ledger file", ledger.display(), kind(&m))),
+                ledger,
+            ))
+        }
+        Err(_) => {
+            let dir = match ledger.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            let name = ledger
+                .file_name()
+                .ok_or_else(|| ledger_error(DpError::Ledger(format!("{} names no file", ledger.display())), ledger))?;
+            canonical(dir)?.join(name)
+        }
+    };
+    if ["/dev", "/proc", "/sys"].iter().any(|d| path.starts_with(d)) {
+        return Err(ledger_error(
+            DpError::Ledger(format!(
+                "{} is among the system's devices: a ledger belongs with the data",
+                path.display()
+            )),
+            ledger,
+        ));
+    }
+    Ok(path)
+}
+
+/// What a file that is not a regular file is, for a message.
+fn kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_fifo() {
+        "a pipe"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
 }
 
 fn readable(e: Epsilon) -> f64 {

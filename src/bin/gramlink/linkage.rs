@@ -45,14 +45,17 @@ pub struct EmbedArgs {
     schema: Option<PathBuf>,
     #[command(flatten)]
     ids: crate::unmap::IdFlags,
+    #[command(flatten)]
+    signing: crate::signing::SigningFlags,
     /// Where to write the vector batch.
     #[arg(long, short)]
     out: PathBuf,
 }
 
 pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
+    let signing = a.signing.load()?;
     if let Some(schema) = &a.schema {
-        return crate::record_steps::embed(crate::record_steps::EmbedRun {
+        crate::record_steps::embed(crate::record_steps::EmbedRun {
             schema,
             input: &a.records.input,
             base: &a.base,
@@ -60,7 +63,8 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
             key: &a.key,
             ids: &a.ids,
             out: &a.out,
-        });
+        })?;
+        return crate::signing::sign_written(signing.as_ref(), &a.out);
     }
     let base = read_shared_base(&io::read_text(&a.base)?).in_file(&a.base)?;
     let mut config = a.preset.config();
@@ -89,6 +93,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
         let parts = batch.binary_parts();
         io::write_atomic_parts(&a.out, &[&parts[0], &parts[1], &parts[2]])?;
     }
+    crate::signing::sign_written(signing.as_ref(), &a.out)?;
     let th = batch.thresholds.as_ref().map_or(String::new(), |t| {
         let auto = if t.auto { " (ed auto: the matcher fits the cut-off)" } else { "" };
         format!(", {} thresholds for ed {}{auto}", t.mode.name(), t.ed)
@@ -115,6 +120,8 @@ pub struct MatchArgs {
     /// With --schema: print one JSON object (the fit, thresholds, counts).
     #[arg(long, requires = "schema")]
     json: bool,
+    #[command(flatten)]
+    verify: crate::signing::VerifyFlags,
     /// Where to write the pairs, as CSV: a_id,b_id,distance,cosine (with
     /// --schema: a_id,b_id,class,weight,probability,swapped and each field's level).
     #[arg(long, short)]
@@ -190,6 +197,8 @@ fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
 }
 
 pub fn cmd_match(a: MatchArgs) -> Result<()> {
+    // the parties' signatures first: an unsigned or forged batch is not read further
+    a.verify.check(&a.a, &a.b)?;
     if let Some(schema) = &a.schema {
         return crate::record_steps::matched(schema, &a.a, &a.b, a.truth.truth.as_deref(), &a.out, a.json);
     }

@@ -12,6 +12,8 @@ mod krimp;
 mod kuzu;
 mod kuzu_eval;
 mod ledger;
+mod ledger_index;
+mod ledger_lock;
 mod levers;
 mod linkage;
 mod options;
@@ -22,6 +24,7 @@ mod records;
 mod rehearse;
 mod rehearse_records;
 mod results;
+mod signing;
 mod twin;
 mod unmap;
 
@@ -67,6 +70,8 @@ enum Command {
     Frontier(frontier::FrontierArgs),
     /// Write a new random key for the keyed transform (A and B share it; C never sees it).
     Keygen(keys::KeygenArgs),
+    /// Write a new Ed25519 signing key for your batches, and its public key for the matcher (embed --signing-key; match --verify-a/--verify-b).
+    SignKeygen(signing::SignKeygenArgs),
     /// Map the matcher's pairs back from pseudonyms to your own ids (with embed's id map).
     Unmap(unmap::UnmapArgs),
     /// Regenerate docs/RESULTS.md (the F1 table of NAMES and CITIES).
@@ -181,6 +186,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => linkage::cmd_eval(a),
         Command::Results(a) => results::cmd_results(a),
         Command::Keygen(a) => keys::cmd_keygen(a),
+        Command::SignKeygen(a) => signing::cmd_sign_keygen(a),
         Command::Unmap(a) => unmap::cmd_unmap(a),
         Command::Attack(a) => attack::cmd_attack(a),
         Command::Frontier(a) => frontier::cmd_frontier(a),

@@ -68,9 +68,28 @@ pub fn cmd_unmap(a: UnmapArgs) -> Result<()> {
             None => Ok(None),
         }
     };
+    refuse_overwriting_inputs(&a)?;
     let (ma, mb) = (read(&a.a_map)?, read(&a.b_map)?);
     let out = unmap_pairs(&io::read_bytes(&a.pairs)?, ma.as_ref(), mb.as_ref()).in_file(&a.pairs)?;
     io::write_atomic(&a.out, &out)?;
     eprintln!("pairs with your ids -> {}", a.out.display());
+    Ok(())
+}
+
+/// `-o` may not be the pairs or a map (by canonical path: a symlink or another
+/// spelling of the same file counts): the output would replace an input, and an
+/// id map lost is a batch that can never be mapped back.
+fn refuse_overwriting_inputs(a: &UnmapArgs) -> Result<()> {
+    let Ok(out) = std::fs::canonicalize(&a.out) else { return Ok(()) };
+    let inputs = [Some(&a.pairs), a.a_map.as_ref(), a.b_map.as_ref()];
+    for input in inputs.into_iter().flatten() {
+        if std::fs::canonicalize(input).is_ok_and(|i| i == out) {
+            return Err(CliError::output_is_input(format!(
+                "--out {} is the input {}: unmap never writes over its inputs; choose another output",
+                a.out.display(),
+                input.display()
+            )));
+        }
+    }
     Ok(())
 }
