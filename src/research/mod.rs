@@ -5,11 +5,15 @@
 //! [`crate::matcher`] and [`crate::session`], or the scenario of
 //! [`crate::eval`].
 
+pub mod algebra;
 pub mod attack;
 pub mod axes;
+pub mod bootstrap;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod experiments;
 pub mod levers;
 pub mod lipschitz;
+pub mod procrustes;
 pub mod reconstruct;
+pub mod small_domain;
 pub mod utility;
