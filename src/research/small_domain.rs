@@ -20,7 +20,8 @@
 //! The public list is the other party's plain values (its frequencies stand
 //! for a public frequency list of the field: the worst case for A).
 
-use super::algebra::{bootstrap, frequency_seeds, Hypothesis, Plain, Rows};
+use super::algebra::{bootstrap, frequency_seeds, Hypothesis, Plain, Rows, ROUNDING};
+use super::digits::best_relabel;
 use super::procrustes::{dense_row, fit, fit_held_out, FitReport};
 use super::reconstruct::{Decoded, Decoder};
 use crate::dp::Randomness;
@@ -38,6 +39,8 @@ use std::collections::HashMap;
 
 /// Digit strings up to this length make a digit base's domain (11,110 strings).
 pub const DIGITS: usize = 4;
+/// Shortest distinct rows of a digit base labelled first.
+const DIGIT_SEEDS: usize = 40;
 /// Groups per part matched against the public frequency ranks.
 const SEED_GROUPS: usize = 8;
 /// Public ranks a seed group may take.
@@ -70,6 +73,8 @@ pub struct SpaceAttack {
     pub frequency_anchors: usize,
     pub norm_anchors: usize,
     pub rounds: Vec<usize>,
+    /// Distinct rows the bootstrap decoded to a wrong value.
+    pub wrong_rows: usize,
     pub fit: FitReport,
 }
 
@@ -159,15 +164,19 @@ pub fn record_attack(
         let plain = Plain::new(&embedder.embed_all_sparse(&domain, &mut NoProgress)?);
         let rows = Rows::new(&parts.iter().map(|(_, _, p)| &p.vectors).collect::<Vec<_>>());
         // anchors: each part's largest groups against its public ranks
-        let mut hyps: Vec<(u32, Hypothesis)> = Vec::new();
+        let mut part_sizes: Vec<HashMap<u32, u32>> = Vec::new();
         let mut start = 0;
-        for ((_, _, p), ranks) in parts.iter().zip(&public_ranks) {
+        for (_, _, p) in parts {
             let mut size: HashMap<u32, u32> = HashMap::new();
             for &g in &rows.group_of[start..start + p.vectors.len()] {
                 *size.entry(g).or_default() += 1;
             }
             start += p.vectors.len();
-            let mut order: Vec<(u32, u32)> = size.into_iter().filter(|&(_, n)| n > 1).collect();
+            part_sizes.push(size);
+        }
+        let mut hyps: Vec<(u32, Hypothesis)> = Vec::new();
+        for (size, ranks) in part_sizes.iter().zip(&public_ranks) {
+            let mut order: Vec<(u32, u32)> = size.iter().map(|(&g, &n)| (g, n)).filter(|&(_, n)| n > 1).collect();
             order.sort_by_key(|&(g, n)| (std::cmp::Reverse(n), g));
             let top: Vec<u32> = ranks.iter().take(SEED_RANKS).map(|v| plain.group_of[index[v] as usize]).collect();
             for (i, &(g, n)) in order.iter().take(SEED_GROUPS).enumerate() {
@@ -179,9 +188,49 @@ pub fn record_attack(
             }
         }
         hyps.sort_by_key(|(n, h)| (std::cmp::Reverse(*n), h.row));
-        let hyps: Vec<Hypothesis> = hyps.into_iter().map(|(_, h)| h).collect();
+        let mut hyps: Vec<Hypothesis> = hyps.into_iter().map(|(_, h)| h).collect();
+        if digits {
+            // the shortest values first, any labels: the first rows fix the
+            // digits' labels (up to the relabelling fixed below), the next
+            // ones follow from their inner products with them
+            let mut order: Vec<usize> = (0..rows.len()).collect();
+            order.sort_by(|&a, &b| rows.norms2[a].total_cmp(&rows.norms2[b]).then(rows.size[b].cmp(&rows.size[a])));
+            hyps = order
+                .into_iter()
+                .take(DIGIT_SEEDS)
+                .map(|g| Hypothesis {
+                    row: g as u32,
+                    candidates: plain.of_norm(rows.norms2[g], ROUNDING * rows.norms2[g] + 1e-9).collect(),
+                })
+                .collect();
+        }
         let seeds = frequency_seeds(&rows, &plain, &hyps);
-        let b = bootstrap(&rows, &plain, &seeds);
+        let mut b = bootstrap(&rows, &plain, &seeds);
+        if digits {
+            // inner products name digits up to a relabelling: the public frequencies fix it
+            let counts: Vec<HashMap<&str, usize>> = parts
+                .iter()
+                .map(|(f, c, _)| {
+                    let mut m = HashMap::new();
+                    for v in column(public, f).iter().flatten() {
+                        *m.entry(part(kind_of(f), *c, v)).or_default() += 1;
+                    }
+                    m
+                })
+                .collect();
+            let value = |p: u32| domain[plain.members[p as usize][0] as usize].clone();
+            let mut found: Vec<(usize, String, u32)> = part_sizes
+                .iter()
+                .enumerate()
+                .flat_map(|(k, sizes)| sizes.iter().filter_map(move |(&g, &n)| Some((k, g, n))))
+                .filter_map(|(k, g, n)| b.decoded[g as usize].map(|p| (k, value(p), n)))
+                .collect();
+            found.sort();
+            let r = best_relabel(&found, &counts);
+            for d in b.decoded.iter_mut() {
+                *d = d.and_then(|p| index.get(r.apply(&value(p)).as_str()).map(|&i| plain.group_of[i as usize]));
+            }
+        }
         // the fit, checked on held-out rows, then on every decoded pair
         let mut first_value: Vec<Option<String>> = vec![None; rows.len()];
         let mut start = 0;
@@ -195,6 +244,13 @@ pub fn record_attack(
             }
             start += p.vectors.len();
         }
+        let wrong_rows = (0..rows.len())
+            .filter(|&g| {
+                b.decoded[g].is_some_and(|p| {
+                    !plain.members[p as usize].iter().any(|&i| first_value[g].as_deref() == Some(domain[i as usize].as_str()))
+                })
+            })
+            .count();
         let truth_vec = |g: usize| first_value[g].as_deref().map_or(Vec::new(), |v| embedder.embed_sparse(v));
         let (_, fit_report) = fit_held_out(&rows, &plain, &b.decoded, &truth_vec, &mut Randomness::seeded(1));
         let pairs: Vec<(u32, u32)> =
@@ -238,6 +294,7 @@ pub fn record_attack(
             frequency_anchors: b.frequency_anchors,
             norm_anchors: b.norm_anchors,
             rounds: b.rounds,
+            wrong_rows,
             fit: fit_report,
         });
     }
