@@ -78,6 +78,15 @@ fn the_inner_product_bootstrap_decodes_a_keyed_batch_and_not_noise() {
     noise.vectors = random_rows(&batch.vectors, 3);
     let r = bootstrap_attack(&noise, &shared, names.records(), &a, 1).unwrap();
     assert!(r.records_share <= 0.01, "noise re-identified {}", r.records_share);
+
+    // all-distinct names: no frequencies, the anchors come from norms alone
+    let perm = rng.permutation(names.len());
+    let a: Vec<String> = perm[..2_000].iter().map(|&i| names.records()[i].clone()).collect();
+    let (shared, batch) = keyed_two_party(&a, &Alphabet::default(), &config, &mut rng, &mut NoProgress).unwrap();
+    let r = bootstrap_attack(&batch, &shared, names.records(), &a, 1).unwrap();
+    eprintln!("{r:?}");
+    assert_eq!(r.frequency_anchors, 0);
+    assert!(r.records_share >= 0.9, "bootstrap re-identified {} of distinct names", r.records_share);
 }
 
 #[test]

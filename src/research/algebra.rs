@@ -263,19 +263,15 @@ pub fn bootstrap(rows: &Rows, plain: &Plain, seeds: &[(u32, u32)]) -> Bootstrap 
         decoded[g as usize] = Some(p);
     }
     let mut norm_anchors = 0;
-    for (g, d) in decoded.iter_mut().enumerate() {
-        if d.is_none() {
-            let mut c = plain.of_norm(rows.norms2[g], rows.tol(g, g));
-            if let (Some(p), None) = (c.next(), c.next()) {
-                // consistent with the seeds, or no anchor
-                let fits = seeds.iter().all(|&(h, q)| {
-                    (rows.dot(g, h as usize) - plain.dot(p, q)).abs() <= rows.tol(g, h as usize)
-                });
-                if fits {
-                    *d = Some(p);
-                    norm_anchors += 1;
-                }
-            }
+    for (g, p) in norm_seeds(rows, plain) {
+        let d = &mut decoded[g as usize];
+        // consistent with the seeds, or no anchor
+        let fits = seeds.iter().all(|&(h, q)| {
+            (rows.dot(g as usize, h as usize) - plain.dot(p, q)).abs() <= rows.tol(g as usize, h as usize)
+        });
+        if d.is_none() && fits {
+            *d = Some(p);
+            norm_anchors += 1;
         }
     }
     let mut covered = vec![false; plain.vectors.dim];
@@ -295,23 +291,75 @@ pub fn bootstrap(rows: &Rows, plain: &Plain, seeds: &[(u32, u32)]) -> Bootstrap 
             }
         }
         let todo: Vec<usize> = (0..rows.len()).filter(|&g| decoded[g].is_none()).collect();
-        let found = crate::par::map(&todo, |&g| identify(rows, plain, &filters, g));
-        fresh = Vec::new();
-        for (&g, p) in todo.iter().zip(found) {
-            if let Some(p) = p {
-                decoded[g] = Some(p);
-                fresh.push(g);
-            }
+        let found = crate::par::map(&todo, |&g| narrow(rows, plain, &filters, g));
+        let mut new: Vec<(usize, u32)> =
+            todo.iter().zip(&found).filter(|(_, c)| c.len() == 1).map(|(&g, c)| (g, c[0])).collect();
+        if new.is_empty() {
+            // stalled: arc consistency among the rows of fewest candidates
+            let sets = todo.iter().copied().zip(found).collect();
+            new = arc(rows, plain, sets).into_iter().map(|(g, p)| (g as usize, p)).collect();
         }
+        for &(g, p) in &new {
+            decoded[g] = Some(p);
+        }
+        fresh = new.into_iter().map(|(g, _)| g).collect();
         rounds.push(decoded.iter().filter(|d| d.is_some()).count());
     }
     let frequency_anchors = seeds.len();
     Bootstrap { decoded, frequency_anchors, norm_anchors, rounds, filters: filters.len() }
 }
 
-/// The one public vector of row `g`'s norm whose inner products with every
-/// filter agree with the row's, if exactly one is left.
-fn identify(rows: &Rows, plain: &Plain, filters: &[Filter], g: usize) -> Option<u32> {
+/// Rows the norm seeds look at (those of the fewest public norms).
+const NORM_ROWS: usize = 400;
+/// Public vectors of one norm past which a row is no norm seed.
+const NORM_CANDIDATES: usize = 64;
+
+/// Anchors from norms alone ([`arc`] on the candidates of each row's norm).
+/// Rows of the fewest candidates keep the candidates that some candidate of every other such row
+/// agrees with (arc consistency on the rows' exact inner products), until
+/// nothing changes; rows left with one are anchors. Sound: a row's true
+/// value always agrees with the others' true values.
+fn norm_seeds(rows: &Rows, plain: &Plain) -> Vec<(u32, u32)> {
+    let sets: Vec<(usize, Vec<u32>)> = (0..rows.len())
+        .map(|g| (g, plain.of_norm(rows.norms2[g], rows.tol(g, g)).take(NORM_CANDIDATES + 1).collect::<Vec<_>>()))
+        .collect();
+    arc(rows, plain, sets)
+}
+
+/// Arc consistency over the rows of fewest candidates among `sets`: the
+/// rows left with one candidate.
+fn arc(rows: &Rows, plain: &Plain, sets: Vec<(usize, Vec<u32>)>) -> Vec<(u32, u32)> {
+    let mut sets: Vec<(usize, Vec<u32>)> =
+        sets.into_iter().filter(|(_, c)| !c.is_empty() && c.len() <= NORM_CANDIDATES).collect();
+    sets.sort_by_key(|(g, c)| (c.len(), *g));
+    sets.truncate(NORM_ROWS);
+    let dense: std::collections::HashMap<u32, Vec<f64>> =
+        sets.iter().flat_map(|(_, c)| c.iter().map(|&p| (p, plain.dense(p)))).collect();
+    let pairs: Vec<Vec<(f64, f64)>> = crate::par::map(&sets, |(a, _)| {
+        sets.iter().map(|(b, _)| (rows.dot(*a, *b), rows.tol(*a, *b))).collect()
+    });
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 0..sets.len() {
+            for j in 0..sets.len() {
+                if i == j || (sets[i].1.len() <= 1 && sets[j].1.len() > 1) {
+                    continue;
+                }
+                let (d, tol) = pairs[i][j];
+                let others = sets[j].1.clone();
+                let before = sets[i].1.len();
+                sets[i].1.retain(|&c| others.iter().any(|&o| (plain.dot_dense(c, &dense[&o]) - d).abs() <= tol));
+                changed |= sets[i].1.len() != before;
+            }
+        }
+    }
+    sets.into_iter().filter(|(_, c)| c.len() == 1).map(|(g, c)| (g as u32, c[0])).collect()
+}
+
+/// The public vectors of row `g`'s norm whose inner products with every
+/// filter agree with the row's (a lone one checked against [`CONFIRM`] more).
+fn narrow(rows: &Rows, plain: &Plain, filters: &[Filter], g: usize) -> Vec<u32> {
     let mut cands: Vec<u32> = plain.of_norm(rows.norms2[g], rows.tol(g, g)).collect();
     let mut confirmed = 0;
     for f in filters {
@@ -324,7 +372,7 @@ fn identify(rows: &Rows, plain: &Plain, filters: &[Filter], g: usize) -> Option<
             confirmed += 1;
         }
     }
-    (cands.len() == 1).then(|| cands[0])
+    cands
 }
 
 #[cfg(test)]
