@@ -96,7 +96,10 @@ fn record_batches_give_their_small_domain_fields_back() {
     let dir = format!("{}/data/febrl", env!("CARGO_MANIFEST_DIR"));
     let schema: gramlink::record::Schema =
         toml::from_str(&std::fs::read_to_string(format!("{dir}/schema.toml")).unwrap()).unwrap();
-    let (a, b) = (std::fs::read(format!("{dir}/dataset1-a.csv")).unwrap(), std::fs::read(format!("{dir}/dataset1-b.csv")).unwrap());
+    let (a, b) = (
+        std::fs::read(format!("{dir}/dataset1-a.csv")).unwrap(),
+        std::fs::read(format!("{dir}/dataset1-b.csv")).unwrap(),
+    );
     let r = run_record_attack(&schema, &a, &b, 5, &mut NoProgress).unwrap();
     eprintln!("{r:#?}");
     let share = |f: &str| r.fields.iter().find(|x| x.field == f).unwrap().exact_share;

@@ -50,7 +50,8 @@ impl Rows {
     pub fn new(sources: &[&BatchVectors]) -> Rows {
         let dim = sources.iter().map(|s| s.dim()).max().unwrap_or(0);
         let mut index: std::collections::HashMap<(Vec<u32>, Vec<u32>), u32> = Default::default();
-        let mut rows = Rows { vectors: SparseVectors::new(dim), norms2: Vec::new(), group_of: Vec::new(), size: Vec::new() };
+        let mut rows =
+            Rows { vectors: SparseVectors::new(dim), norms2: Vec::new(), group_of: Vec::new(), size: Vec::new() };
         for s in sources {
             let src = s.source();
             for r in 0..src.rows() {
@@ -335,9 +336,8 @@ fn arc(rows: &Rows, plain: &Plain, sets: Vec<(usize, Vec<u32>)>) -> Vec<(u32, u3
     sets.truncate(NORM_ROWS);
     let dense: std::collections::HashMap<u32, Vec<f64>> =
         sets.iter().flat_map(|(_, c)| c.iter().map(|&p| (p, plain.dense(p)))).collect();
-    let pairs: Vec<Vec<(f64, f64)>> = crate::par::map(&sets, |(a, _)| {
-        sets.iter().map(|(b, _)| (rows.dot(*a, *b), rows.tol(*a, *b))).collect()
-    });
+    let pairs: Vec<Vec<(f64, f64)>> =
+        crate::par::map(&sets, |(a, _)| sets.iter().map(|(b, _)| (rows.dot(*a, *b), rows.tol(*a, *b))).collect());
     let mut changed = true;
     while changed {
         changed = false;

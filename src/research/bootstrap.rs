@@ -101,7 +101,9 @@ pub fn bootstrap_attack(
     let position: HashMap<&str, u32> = public.iter().enumerate().map(|(i, s)| (s.as_str(), i as u32)).collect();
     let weight = |g: u32, t: &str| -> (f64, bool) {
         match (b.decoded[g as usize], position.get(t)) {
-            (Some(p), Some(&i)) if plain.group_of[i as usize] == p => (1.0 / plain.members[p as usize].len() as f64, false),
+            (Some(p), Some(&i)) if plain.group_of[i as usize] == p => {
+                (1.0 / plain.members[p as usize].len() as f64, false)
+            }
             (Some(_), _) => (0.0, true),
             (None, _) => (0.0, false),
         }

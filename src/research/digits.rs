@@ -19,7 +19,9 @@ impl Relabel {
     pub const IDENTITY: Relabel = Relabel { map: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], reverse: false };
 
     pub fn apply(&self, v: &str) -> String {
-        let mapped = v.bytes().map(|b| if b.is_ascii_digit() { (b'0' + self.map[(b - b'0') as usize]) as char } else { b as char });
+        let mapped =
+            v.bytes()
+                .map(|b| if b.is_ascii_digit() { (b'0' + self.map[(b - b'0') as usize]) as char } else { b as char });
         if self.reverse {
             mapped.rev().collect()
         } else {
@@ -79,7 +81,8 @@ mod tests {
     #[test]
     fn finds_the_swap_that_makes_months_months() {
         // decoded months with 0 and 7 swapped, reversed
-        let public: HashMap<&str, usize> = [("01", 5), ("02", 4), ("10", 3), ("12", 3), ("07", 2)].into_iter().collect();
+        let public: HashMap<&str, usize> =
+            [("01", 5), ("02", 4), ("10", 3), ("12", 3), ("07", 2)].into_iter().collect();
         let decoded: Vec<(usize, String, u32)> =
             ["17", "27", "71", "21", "07"].iter().map(|v| (0, v.to_string(), 3)).collect();
         let r = best_relabel(&decoded, &[public]);

@@ -137,9 +137,12 @@ pub fn record_attack(
     let mut cands: HashMap<(String, usize, u32), (Vec<String>, bool)> = HashMap::new();
     let mut spaces = Vec::new();
     for (fp, parts) in &by_base {
-        let base = shared.bases.iter().find(|(_, b)| b.fingerprint() == fp).map(|(_, b)| b).ok_or_else(|| {
-            Error::Parameter(format!("the shared bases have no base of fingerprint {fp}"))
-        })?;
+        let base = shared
+            .bases
+            .iter()
+            .find(|(_, b)| b.fingerprint() == fp)
+            .map(|(_, b)| b)
+            .ok_or_else(|| Error::Parameter(format!("the shared bases have no base of fingerprint {fp}")))?;
         let digits = parts.iter().all(|(f, _, _)| matches!(kind_of(f), Kind::Number | Kind::Date));
         let mut domain: Vec<String> = Vec::new();
         if digits {
@@ -239,7 +242,8 @@ pub fn record_attack(
             for (k, &r) in p.rows.iter().enumerate() {
                 let g = rows.group_of[start + k] as usize;
                 if first_value[g].is_none() {
-                    first_value[g] = values.get(r as usize).cloned().flatten().map(|v| part(kind_of(f), *c, &v).to_string());
+                    first_value[g] =
+                        values.get(r as usize).cloned().flatten().map(|v| part(kind_of(f), *c, &v).to_string());
                 }
             }
             start += p.vectors.len();
@@ -247,7 +251,9 @@ pub fn record_attack(
         let wrong_rows = (0..rows.len())
             .filter(|&g| {
                 b.decoded[g].is_some_and(|p| {
-                    !plain.members[p as usize].iter().any(|&i| first_value[g].as_deref() == Some(domain[i as usize].as_str()))
+                    !plain.members[p as usize]
+                        .iter()
+                        .any(|&i| first_value[g].as_deref() == Some(domain[i as usize].as_str()))
                 })
             })
             .count();
