@@ -225,7 +225,7 @@ pub fn record_attack(
             let mut found: Vec<(usize, String, u32)> = part_sizes
                 .iter()
                 .enumerate()
-                .flat_map(|(k, sizes)| sizes.iter().filter_map(move |(&g, &n)| Some((k, g, n))))
+                .flat_map(|(k, sizes)| sizes.iter().map(move |(&g, &n)| (k, g, n)))
                 .filter_map(|(k, g, n)| b.decoded[g as usize].map(|p| (k, value(p), n)))
                 .collect();
             found.sort();
