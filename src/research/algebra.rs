@@ -10,11 +10,14 @@
 //! 1. **Anchors.** The largest groups of identical rows are matched to the
 //!    most frequent public values ([`frequency_seeds`]): a depth-first search
 //!    keeps the assignment whose norms and pairwise inner products all agree.
-//!    A row whose norm only one public value has is an anchor too.
+//!    Rows whose norm leaves few public values are narrowed by arc
+//!    consistency on their exact inner products with each other; a row left
+//!    with one value is an anchor too.
 //! 2. **Rounds.** Every other distinct row keeps the public values of its norm
 //!    whose inner products with every anchor equal the row's own; one left is
-//!    a decoded row, an anchor of the next round. Rounds go on until one
-//!    decodes nothing new.
+//!    a decoded row, an anchor of the next round. A round that decodes
+//!    nothing runs arc consistency again on the rows of fewest candidates;
+//!    the rounds end when that decodes nothing either.
 //!
 //! Nothing here knows the transform: the rows are read through their
 //! non-zero entries, dense or sparse, so the same functions judge any

@@ -46,7 +46,7 @@ fn print_report(setting: &str, r: &BootstrapReport) {
         pct(r.wrong_share)
     );
     println!(
-        "  anchors: {} by frequency, {} by unique norm; distinct rows decoded per round {:?}",
+        "  anchors: {} by frequency, {} from norms (arc consistency); distinct rows decoded per round {:?}",
         r.frequency_anchors, r.norm_anchors, r.rounds
     );
     println!(
