@@ -85,6 +85,9 @@ pub struct RecordAttackReport {
     pub spaces: Vec<SpaceAttack>,
 }
 
+/// An embedded part of a field: the field, the part's index, the part.
+type PartRef<'b> = (String, usize, &'b crate::record::batch::Part);
+
 /// Part `c` of a value of `kind` (a date's year, month, day).
 fn part(kind: Kind, c: usize, v: &str) -> &str {
     if kind == Kind::Date {
@@ -120,7 +123,7 @@ pub fn record_attack(
     batch.validate(schema)?;
     let kind_of = |name: &str| schema.field(name).and_then(|f| f.kind()).unwrap_or(Kind::String);
     // per base: (field, part index, part)
-    let mut by_base: Vec<(String, Vec<(String, usize, &crate::record::batch::Part)>)> = Vec::new();
+    let mut by_base: Vec<(String, Vec<PartRef>)> = Vec::new();
     for (name, data) in &batch.fields {
         if let FieldData::Embedded { base, parts, .. } = data {
             let slot = match by_base.iter().position(|(b, _)| b == base) {
