@@ -1,7 +1,9 @@
-//! The matcher's attacks (src/eval/attack.rs) on a small NAMES sample: the
+//! The matcher's attacks on small samples. src/research/attack.rs: the
 //! dictionary attack re-identifies most of A's records without the key and none
 //! with it; the frequency and norm attacks do exactly as well with the key (the
-//! transform keeps multiplicities and norms: a documented residual risk).
+//! transform keeps multiplicities and norms). src/research/bootstrap.rs and
+//! small_domain.rs: the exact algebra attacks decode keyed batches (one string,
+//! and records field by field), and nothing when the rows are random.
 #![cfg(not(target_arch = "wasm32"))]
 
 use gramlink::alphabet::Alphabet;
@@ -38,4 +40,96 @@ fn the_key_defeats_the_dictionary_attack_only() {
     // deterministic for a seed
     let again = run_attack(names.records(), dict.records(), &Alphabet::default(), &o, &mut NoProgress).unwrap();
     assert_eq!(again, r);
+}
+
+/// C's view of a keyed batch whose rows are replaced by random numbers of the
+/// same shape: the attacks must find nothing there (they cannot pass by
+/// construction).
+fn random_rows(v: &gramlink::embed::BatchVectors, seed: u64) -> gramlink::embed::BatchVectors {
+    let mut rng = gramlink::dp::Randomness::seeded(seed);
+    let data = (0..v.len() * v.dim()).map(|_| (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32 - 0.5).collect();
+    gramlink::embed::BatchVectors::Dense(gramlink::embed::Vectors { dim: v.dim(), data })
+}
+
+#[test]
+fn the_inner_product_bootstrap_decodes_a_keyed_batch_and_not_noise() {
+    use gramlink::research::bootstrap::{bootstrap_attack, keyed_two_party};
+    let names = load("names.txt");
+    let mut rng = gramlink::dp::Randomness::seeded(7);
+    // 2,000 records drawn by Zipf's law over the Census rank order
+    let mut cdf = Vec::new();
+    let mut s = 0.0;
+    for r in 1..=names.len() {
+        s += 1.0 / r as f64;
+        cdf.push(s);
+    }
+    let a: Vec<String> = (0..2_000)
+        .map(|_| {
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * s;
+            names.records()[cdf.partition_point(|&c| c <= u).min(names.len() - 1)].clone()
+        })
+        .collect();
+    let config = gramlink::config::Config::default();
+    let (shared, batch) = keyed_two_party(&a, &Alphabet::default(), &config, &mut rng, &mut NoProgress).unwrap();
+    assert!(batch.transform.is_some());
+    let r = bootstrap_attack(&batch, &shared, names.records(), &a, 1).unwrap();
+    eprintln!("{r:?}");
+    assert!(r.records_share >= 0.9, "bootstrap re-identified {}", r.records_share);
+    assert!(r.distinct_share >= 0.9, "bootstrap re-identified {} of distinct values", r.distinct_share);
+    assert!(r.wrong_share <= 0.01, "wrong {}", r.wrong_share);
+    assert!(r.fit.mean_abs_cos > 0.99, "Procrustes held-out |cos| {}", r.fit.mean_abs_cos);
+    let mut noise = batch.clone();
+    noise.vectors = random_rows(&batch.vectors, 3);
+    let r = bootstrap_attack(&noise, &shared, names.records(), &a, 1).unwrap();
+    assert!(r.records_share <= 0.01, "noise re-identified {}", r.records_share);
+
+    // all-distinct names: no frequencies, the anchors come from norms alone
+    let perm = rng.permutation(names.len());
+    let a: Vec<String> = perm[..2_000].iter().map(|&i| names.records()[i].clone()).collect();
+    let (shared, batch) = keyed_two_party(&a, &Alphabet::default(), &config, &mut rng, &mut NoProgress).unwrap();
+    let r = bootstrap_attack(&batch, &shared, names.records(), &a, 1).unwrap();
+    eprintln!("{r:?}");
+    assert_eq!(r.frequency_anchors, 0);
+    assert!(r.records_share >= 0.9, "bootstrap re-identified {} of distinct names", r.records_share);
+}
+
+#[test]
+fn record_batches_give_their_small_domain_fields_back() {
+    use gramlink::record::batch::FieldData;
+    use gramlink::research::small_domain::{record_attack, run_record_attack};
+    let dir = format!("{}/data/febrl", env!("CARGO_MANIFEST_DIR"));
+    let schema: gramlink::record::Schema =
+        toml::from_str(&std::fs::read_to_string(format!("{dir}/schema.toml")).unwrap()).unwrap();
+    let (a, b) = (
+        std::fs::read(format!("{dir}/dataset1-a.csv")).unwrap(),
+        std::fs::read(format!("{dir}/dataset1-b.csv")).unwrap(),
+    );
+    let r = run_record_attack(&schema, &a, &b, 5, &mut NoProgress).unwrap();
+    eprintln!("{r:#?}");
+    let share = |f: &str| r.fields.iter().find(|x| x.field == f).unwrap().exact_share;
+    assert!(share("date_of_birth") >= 0.9, "date of birth {}", share("date_of_birth"));
+    assert!(share("postcode") >= 0.9, "postcode {}", share("postcode"));
+    assert!(share("soc_sec_id") >= 0.4, "SSN {}", share("soc_sec_id"));
+
+    // the same batch with random rows in every embedded part: nothing
+    let mut rng = gramlink::dp::Randomness::seeded(9);
+    let mut ra = gramlink::record::RecordOwner::read(&a, schema.clone(), "a", rng.fork()).unwrap();
+    let mut rb = gramlink::record::RecordOwner::read(&b, schema.clone(), "b", rng.fork()).unwrap();
+    let (na, nb) = (ra.mine(&mut NoProgress).unwrap(), rb.mine(&mut NoProgress).unwrap());
+    let shared = gramlink::record::merge(&na, &nb, &schema).unwrap();
+    let key = gramlink::keyed::Key::from_bytes([7; 32]);
+    let ids = gramlink::pseudonym::IdPolicy::Keep;
+    let party = gramlink::protocol::Party::A;
+    let mut batch = ra.embed(&shared, party, Some(&key), true, ids, &mut NoProgress).unwrap().batch;
+    for (_, data) in batch.fields.iter_mut() {
+        if let FieldData::Embedded { parts, .. } = data {
+            for p in parts.iter_mut() {
+                p.vectors = random_rows(&p.vectors, 11);
+            }
+        }
+    }
+    let r = record_attack(&batch, &schema, &shared, rb.table(), ra.table()).unwrap();
+    for f in r.fields.iter().filter(|f| f.kind != "keyed") {
+        assert!(f.within5_share <= 0.05, "{} on random rows: {}", f.field, f.within5_share);
+    }
 }

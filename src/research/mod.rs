@@ -5,13 +5,18 @@
 //! [`crate::matcher`] and [`crate::session`], or the scenario of
 //! [`crate::eval`].
 
+pub mod algebra;
 pub mod attack;
 pub mod axes;
+pub mod bootstrap;
+pub mod digits;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod experiments;
 pub mod frontier;
 pub mod labelling;
 pub mod levers;
 pub mod lipschitz;
+pub mod procrustes;
 pub mod reconstruct;
+pub mod small_domain;
 pub mod utility;

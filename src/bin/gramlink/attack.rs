@@ -1,7 +1,8 @@
 //! `gramlink attack`: the matcher's attacks on party A's vectors as the chosen
 //! preset's pipeline makes them (dictionary, frequency, norm, reconstruction by
 //! an Eulerian decoder; axis recovery on keyed vectors), without and with the
-//! keyed transform (src/research/attack.rs).
+//! keyed transform (src/research/attack.rs); with `--bootstrap` or
+//! `--schema`, the exact algebra attacks on keyed batches (attack_algebra.rs).
 
 use crate::io::{self, Result};
 use crate::options::{MineFlags, PresetArg};
@@ -41,6 +42,8 @@ pub struct AttackArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    algebra: crate::attack_algebra::AlgebraArgs,
 }
 
 pub fn cmd_attack(a: AttackArgs) -> Result<()> {
@@ -48,6 +51,13 @@ pub fn cmd_attack(a: AttackArgs) -> Result<()> {
     let mut config = a.preset.config();
     a.mine.apply(&mut config);
     config.mine.validate(alphabet.len())?;
+    let seed = a.seed.unwrap_or(42);
+    if let Some(schema) = &a.algebra.schema {
+        return crate::attack_algebra::cmd_records(schema, &a.algebra, seed, a.json);
+    }
+    if a.algebra.bootstrap {
+        return crate::attack_algebra::cmd_bootstrap(&a.names, &a.algebra, config, seed, a.json);
+    }
     let preset = a.preset.preset.unwrap_or_default().name();
     let text = gramlink::dataset::FormatHint::Text;
     let names = io::load_dataset(&a.names, text, None, None, &alphabet)?;

@@ -3,6 +3,7 @@
 //! [`gramlink::session`]); this binary reads flags and files and prints.
 
 mod attack;
+mod attack_algebra;
 mod corrupt_cmd;
 mod experiment;
 mod frontier;
