@@ -69,7 +69,8 @@ fn the_inner_product_bootstrap_decodes_a_keyed_batch_and_not_noise() {
             names.records()[cdf.partition_point(|&c| c <= u).min(names.len() - 1)].clone()
         })
         .collect();
-    let config = gramlink::config::Config::default();
+    // the rotation: the attack's own target (the sketch is measured by `gramlink attack`)
+    let config = gramlink::config::Config { encoding: gramlink::keyed::Encoding::Rotation, ..Default::default() };
     let (shared, batch) = keyed_two_party(&a, &Alphabet::default(), &config, &mut rng, &mut NoProgress).unwrap();
     assert!(batch.transform.is_some());
     let r = bootstrap_attack(&batch, &shared, names.records(), &a, 1).unwrap();
@@ -104,7 +105,8 @@ fn record_batches_give_their_small_domain_fields_back() {
         std::fs::read(format!("{dir}/dataset1-a.csv")).unwrap(),
         std::fs::read(format!("{dir}/dataset1-b.csv")).unwrap(),
     );
-    let r = run_record_attack(&schema, &a, &b, 5, &mut NoProgress).unwrap();
+    let rotation = gramlink::keyed::Encoding::Rotation;
+    let r = run_record_attack(&schema, &a, &b, 5, rotation, &mut NoProgress).unwrap();
     eprintln!("{r:#?}");
     let share = |f: &str| r.fields.iter().find(|x| x.field == f).unwrap().exact_share;
     assert!(share("date_of_birth") >= 0.9, "date of birth {}", share("date_of_birth"));
@@ -120,6 +122,7 @@ fn record_batches_give_their_small_domain_fields_back() {
     let key = gramlink::keyed::Key::from_bytes([7; 32]);
     let ids = gramlink::pseudonym::IdPolicy::Keep;
     let party = gramlink::protocol::Party::A;
+    ra.set_encoding(rotation);
     let mut batch = ra.embed(&shared, party, Some(&key), true, ids, &mut NoProgress).unwrap().batch;
     for (_, data) in batch.fields.iter_mut() {
         if let FieldData::Embedded { parts, .. } = data {

@@ -378,13 +378,14 @@ pub fn record_attack(
 }
 
 /// A's keyed record batch by the default two-party flow (both read their
-/// CSV under `schema`, mine, merge; A embeds with a key and the rotation),
+/// CSV under `schema`, mine, merge; A embeds with a key and `encoding`),
 /// attacked with B's plain values as the public list.
 pub fn run_record_attack(
     schema: &Schema,
     a_csv: &[u8],
     b_csv: &[u8],
     seed: u64,
+    encoding: crate::keyed::Encoding,
     progress: &mut dyn Progress,
 ) -> Result<RecordAttackReport, Error> {
     let mut rng = Randomness::seeded(seed);
@@ -395,6 +396,7 @@ pub fn run_record_attack(
     let shared = merge(&na, &nb, schema)?;
     let mut key = [0u8; 32];
     rng.fill_bytes(&mut key);
+    a.set_encoding(encoding);
     let batch = a.embed(&shared, Party::A, Some(&Key::from_bytes(key)), true, IdPolicy::Keep, progress)?.batch;
     record_attack(&batch, schema, &shared, b.table(), a.table())
 }

@@ -30,6 +30,9 @@ pub struct AlgebraArgs {
     /// Party B's records (`--schema`): B's plain values are C's public frequency list.
     #[arg(long, default_value = "data/febrl/dataset3-b.csv")]
     pub b: PathBuf,
+    /// The keyed encoding attacked: "sketch" (the default), "sketch:N" or "rotation".
+    #[arg(long, default_value = "sketch")]
+    pub encoding: gramlink::keyed::Encoding,
 }
 
 fn pct(x: f64) -> String {
@@ -58,7 +61,7 @@ fn print_report(setting: &str, r: &BootstrapReport) {
 pub fn cmd_bootstrap(names: &Path, a: &AlgebraArgs, config: Config, seed: u64, json: bool) -> Result<()> {
     let alphabet = Alphabet::default();
     let list = io::load_dataset(names, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
-    let o = BootstrapOptions { records: a.records, seed, config };
+    let o = BootstrapOptions { records: a.records, seed, config: Config { encoding: a.encoding, ..config } };
     let bar = &mut Bar::new();
     let r = run_bootstrap(list.records(), &alphabet, &o, bar)?;
     bar.finish();
@@ -67,8 +70,9 @@ pub fn cmd_bootstrap(names: &Path, a: &AlgebraArgs, config: Config, seed: u64, j
         return Ok(());
     }
     println!(
-        "exact inner-product bootstrap on keyed batches (default two-party flow, seed {seed}); \
+        "exact inner-product bootstrap on keyed batches ({}, default two-party flow, seed {seed}); \
          C's public list: {} ({} names), dimension {}",
+        a.encoding,
         names.display(),
         r.public,
         r.dim
@@ -82,15 +86,16 @@ pub fn cmd_records(schema: &Path, a: &AlgebraArgs, seed: u64, json: bool) -> Res
     let s = crate::records::load_schema(schema)?;
     let (ab, bb) = (io::read_bytes(&a.a)?, io::read_bytes(&a.b)?);
     let bar = &mut Bar::new();
-    let r = run_record_attack(&s, &ab, &bb, seed, bar)?;
+    let r = run_record_attack(&s, &ab, &bb, seed, a.encoding, bar)?;
     bar.finish();
     if json {
         println!("{}", serde_json::to_string(&r).unwrap_or_default());
         return Ok(());
     }
     println!(
-        "keyed record batch of {} ({} records, seed {seed}) attacked field by field; \
+        "keyed record batch ({}) of {} ({} records, seed {seed}) attacked field by field; \
          C's public list: the plain values of {}",
+        a.encoding,
         a.a.display(),
         r.records,
         a.b.display()
