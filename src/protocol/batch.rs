@@ -8,15 +8,16 @@ use crate::error::ProtocolError;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-/// Which party made a batch: A sends thresholds, B does not. Options accept
-/// `"a"`/`"b"` as well.
+/// Which party made a batch: A sends thresholds, B does not. Read by one
+/// parser ([`Party::from_str`](std::str::FromStr)), which serde (messages, JS
+/// and Python options) and the CLI (its value names) share; `"a"`/`"b"` are
+/// accepted as well.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(try_from = "String")]
 #[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Party {
     #[default]
-    #[serde(alias = "a")]
     A,
-    #[serde(alias = "b")]
     B,
 }
 
@@ -26,6 +27,26 @@ impl Party {
             Party::A => "A",
             Party::B => "B",
         }
+    }
+}
+
+impl std::str::FromStr for Party {
+    type Err = crate::error::Error;
+
+    fn from_str(name: &str) -> Result<Party, Self::Err> {
+        match name {
+            "A" | "a" => Ok(Party::A),
+            "B" | "b" => Ok(Party::B),
+            _ => Err(crate::error::Error::Parameter(format!("party must be \"A\" or \"B\", not {name:?}"))),
+        }
+    }
+}
+
+impl TryFrom<String> for Party {
+    type Error = crate::error::Error;
+
+    fn try_from(name: String) -> Result<Party, Self::Error> {
+        name.parse()
     }
 }
 
