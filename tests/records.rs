@@ -6,7 +6,8 @@
 use gramlink::clock::NoClock;
 use gramlink::dp::Randomness;
 use gramlink::embed::BatchVectors;
-use gramlink::keyed::Key;
+use gramlink::keyed::{EmbedKey, Key};
+use gramlink::party::EmbedOptions;
 use gramlink::progress::NoProgress;
 use gramlink::protocol::Party;
 use gramlink::pseudonym::{unmap_pairs, IdPolicy};
@@ -94,8 +95,9 @@ fn record_batches_round_trip_and_refuse_damage() {
     let nb = b.mine(&mut NoProgress).unwrap();
     let shared = merge(&na, &nb, &schema).unwrap();
     let key = Key::from_bytes([1; 32]);
-    let va = a.embed(&shared, Party::A, Some(&key), false, IdPolicy::Keep, &mut NoProgress).unwrap().batch;
-    let vb = b.embed(&shared, Party::B, Some(&key), false, IdPolicy::Keep, &mut NoProgress).unwrap().batch;
+    let o = |party| EmbedOptions { key: hash_only(&key), ids: IdPolicy::Keep, ..EmbedOptions::of(party) };
+    let va = a.embed(&shared, &o(Party::A), &mut NoProgress).unwrap().batch;
+    let vb = b.embed(&shared, &o(Party::B), &mut NoProgress).unwrap().batch;
     let bytes = va.write();
     let back = RecordBatch::read(&bytes).unwrap();
     assert_eq!(back, va);
@@ -153,27 +155,32 @@ fn record_batches_carry_pseudonyms_and_the_maps_give_the_pairs_back() {
     let (mut a, mut b) = owners(&schema, 1, 5);
     let shared = merge(&a.mine(&mut NoProgress).unwrap(), &b.mine(&mut NoProgress).unwrap(), &schema).unwrap();
     let key = Key::from_bytes([3; 32]);
-    let embed = |o: &RecordOwner, party, ids| o.embed(&shared, party, Some(&key), false, ids, &mut NoProgress).unwrap();
+    let embed = |o: &RecordOwner, party, ids| {
+        o.embed(&shared, &EmbedOptions { key: hash_only(&key), ids, ..EmbedOptions::of(party) }, &mut NoProgress)
+            .unwrap()
+    };
     let pairs = |ea: &gramlink::pseudonym::Embedded<RecordBatch>, eb: &gramlink::pseudonym::Embedded<RecordBatch>| {
         let m = RecordMatcher::new(schema.clone(), ea.batch.clone(), eb.batch.clone()).unwrap();
         let l = m.link().unwrap();
         gramlink::record::export::pairs_csv(&schema, &l, &m.a().ids, &m.b().ids, None).unwrap()
     };
     let (ka, kb) = (embed(&a, Party::A, IdPolicy::Keep), embed(&b, Party::B, IdPolicy::Keep));
-    assert!(ka.id_map.is_none() && ka.batch.ids == a.table().ids);
+    // kept ids come shuffled too: the same ids, in another order
+    assert!(ka.id_map.is_none() && sorted(&ka.batch.ids) == sorted(&a.table().ids));
     let (pa, pb) = (embed(&a, Party::A, IdPolicy::default()), embed(&b, Party::B, IdPolicy::default()));
     let (ma, mb) = (pa.id_map.as_ref().unwrap(), pb.id_map.as_ref().unwrap());
     assert!(
         pa.batch.ids.iter().all(|p| p.len() == gramlink::pseudonym::PSEUDONYM_DIGITS && !a.table().ids.contains(p)),
         "no own id is sent"
     );
-    assert_eq!(ma.pseudonyms(), pa.batch.ids);
-    let own = pairs(&ka, &kb);
+    assert_eq!(sorted(&ma.pseudonyms()), sorted(&pa.batch.ids));
+    // the rows are shuffled: the pairs are compared as sets of lines
+    let own = sorted_lines(&pairs(&ka, &kb));
     let sent = pairs(&pa, &pb);
-    assert!(own.lines().count() > 100, "{}", own.lines().count());
-    assert_ne!(sent, own);
+    assert!(own.len() > 100, "{}", own.len());
+    assert_ne!(sorted_lines(&sent), own);
     let back = unmap_pairs(sent.as_bytes(), Some(ma), Some(mb)).unwrap();
-    assert_eq!(String::from_utf8(back).unwrap(), own, "mapped back: the pairs of the own ids");
+    assert_eq!(sorted_lines(&String::from_utf8(back).unwrap()), own, "mapped back: the pairs of the own ids");
     // an id column that is a field's column would send the field: refused
     let e = err(&schema_json(
         r#"{"name": "given", "kind": "name"}, {"name": "x", "kind": "suppress", "columns": ["id"]}"#,
@@ -182,6 +189,24 @@ fn record_batches_carry_pseudonyms_and_the_maps_give_the_pairs_back() {
     assert_eq!(e.code(), "ID_IS_LINKED_COLUMN", "{e}");
     let e = err(&schema_json(r#"{"name": "id", "kind": "name"}"#, ""));
     assert_eq!(e.code(), "ID_IS_LINKED_COLUMN", "{e}");
+}
+
+/// The key hashing the keyed fields, the vectors unrotated.
+fn hash_only(key: &Key) -> EmbedKey {
+    EmbedKey { key: Some(key.clone()), rotate: false }
+}
+
+fn sorted(ids: &[String]) -> Vec<String> {
+    let mut v = ids.to_vec();
+    v.sort();
+    v
+}
+
+/// A CSV's header, then its other lines sorted.
+fn sorted_lines(csv: &str) -> Vec<String> {
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    lines[1..].sort();
+    lines
 }
 
 fn schema_json(fields: &str, extra: &str) -> String {
@@ -280,7 +305,7 @@ fn a_keyed_field_needs_the_key_and_parties_must_share_the_schema() {
     let mut b = RecordOwner::read(csv, schema.clone(), "b", Randomness::seeded(2)).unwrap();
     let (na, nb) = (a.mine(&mut NoProgress).unwrap(), b.mine(&mut NoProgress).unwrap());
     let shared = merge(&na, &nb, &schema).unwrap();
-    let e = a.embed(&shared, Party::A, None, false, IdPolicy::default(), &mut NoProgress).unwrap_err();
+    let e = a.embed(&shared, &EmbedOptions::of(Party::A), &mut NoProgress).unwrap_err();
     assert_eq!(e.code(), "INVALID_KEY");
     assert!(e.to_string().contains("field \"sex\" is keyed"), "{e}");
     // B under another schema: its bases are refused at the merge
