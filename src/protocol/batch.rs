@@ -31,22 +31,41 @@ impl Party {
 }
 
 impl std::str::FromStr for Party {
-    type Err = crate::error::Error;
+    type Err = UnknownParty;
 
-    fn from_str(name: &str) -> Result<Party, Self::Err> {
+    fn from_str(name: &str) -> Result<Party, UnknownParty> {
         match name {
             "A" | "a" => Ok(Party::A),
             "B" | "b" => Ok(Party::B),
-            _ => Err(crate::error::Error::Parameter(format!("party must be \"A\" or \"B\", not {name:?}"))),
+            _ => Err(UnknownParty(name.to_string())),
         }
     }
 }
 
 impl TryFrom<String> for Party {
-    type Error = crate::error::Error;
+    type Error = UnknownParty;
 
-    fn try_from(name: String) -> Result<Party, Self::Error> {
+    fn try_from(name: String) -> Result<Party, UnknownParty> {
         name.parse()
+    }
+}
+
+/// A party name that is neither A nor B (in a message: inside the message's
+/// own error; in options: `INVALID_PARAMETER`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownParty(pub String);
+
+impl std::fmt::Display for UnknownParty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "party must be \"A\" or \"B\", not {:?}", self.0)
+    }
+}
+
+impl std::error::Error for UnknownParty {}
+
+impl From<UnknownParty> for crate::error::Error {
+    fn from(e: UnknownParty) -> Self {
+        crate::error::Error::Parameter(e.to_string())
     }
 }
 
