@@ -451,3 +451,41 @@ fn the_wasm_records_benchmark_uses_schema_large() {
     let toml: Schema = toml::from_str(&std::fs::read_to_string("data/febrl/schema-large.toml").unwrap()).unwrap();
     assert_eq!(schema.fingerprint(), toml.fingerprint());
 }
+
+/// A record batch made from a sorted file does not keep its order (kept ids:
+/// a uniform permutation of 20 rows keeps it with probability 1/20! < 5e-19),
+/// and every field's data moves with its row: the clear copy of the name, and
+/// the embedded name's rows.
+#[test]
+fn a_record_batch_from_a_sorted_file_is_shuffled_row_by_row() {
+    let schema = Schema::parse_json(&schema_json(
+        r#"{"name": "given", "kind": "name"}, {"name": "copy", "kind": "clear"}"#,
+        "",
+    ))
+    .unwrap();
+    let names = ["ADA", "ALAN", "ANN", "BEN", "CARL", "DORA", "EMMA", "FRED", "GRACE", "HUGO"];
+    let value = |i: usize| if i % 5 == 3 { String::new() } else { format!("{} {}", names[i % 10], names[i / 2]) };
+    let mut csv = String::from("id,given,copy\n");
+    for i in 0..20 {
+        csv.push_str(&format!("{i:02},{},{}\n", value(i), value(i)));
+    }
+    let (mut a, mut b) = (
+        RecordOwner::read(csv.as_bytes(), schema.clone(), "a", Randomness::seeded(1)).unwrap(),
+        RecordOwner::read(csv.as_bytes(), schema.clone(), "b", Randomness::seeded(2)).unwrap(),
+    );
+    let shared = merge(&a.mine(&mut NoProgress).unwrap(), &b.mine(&mut NoProgress).unwrap(), &schema).unwrap();
+    let options = EmbedOptions { ids: IdPolicy::Keep, ..EmbedOptions::of(Party::A) };
+    let batch = a.embed(&shared, &options, &mut NoProgress).unwrap().batch;
+    let in_file_order: Vec<String> = (0..20).map(|i| format!("{i:02}")).collect();
+    assert_eq!(sorted(&batch.ids), in_file_order);
+    assert_ne!(batch.ids, in_file_order, "the rows are shuffled");
+    let own = |r: usize| value(batch.ids[r].parse().unwrap());
+    let field = |name: &str| &batch.fields.iter().find(|(n, _)| n == name).unwrap().1;
+    let FieldData::Clear(copy) = field("copy") else { panic!("copy is clear") };
+    for (r, v) in copy.iter().enumerate() {
+        assert_eq!(v.clone().unwrap_or_default(), own(r), "row {r}");
+    }
+    let FieldData::Embedded { parts, .. } = field("given") else { panic!("given is embedded") };
+    let present: Vec<u32> = (0..20).filter(|&r| !own(r as usize).is_empty()).collect();
+    assert_eq!(parts[0].rows, present);
+}
