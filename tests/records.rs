@@ -458,11 +458,9 @@ fn the_wasm_records_benchmark_uses_schema_large() {
 /// the embedded name's rows.
 #[test]
 fn a_record_batch_from_a_sorted_file_is_shuffled_row_by_row() {
-    let schema = Schema::parse_json(&schema_json(
-        r#"{"name": "given", "kind": "name"}, {"name": "copy", "kind": "clear"}"#,
-        "",
-    ))
-    .unwrap();
+    let schema =
+        Schema::parse_json(&schema_json(r#"{"name": "given", "kind": "name"}, {"name": "copy", "kind": "clear"}"#, ""))
+            .unwrap();
     let names = ["ADA", "ALAN", "ANN", "BEN", "CARL", "DORA", "EMMA", "FRED", "GRACE", "HUGO"];
     let value = |i: usize| if i % 5 == 3 { String::new() } else { format!("{} {}", names[i % 10], names[i / 2]) };
     let mut csv = String::from("id,given,copy\n");

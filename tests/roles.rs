@@ -1,4 +1,4 @@
-//! The roles' steps as the core offers them (src/party.rs, src/matcher.rs,
+//! The roles' steps as the core offers them (src/party/, src/matcher.rs,
 //! src/session.rs): each checks what it is given and refuses, with a stable
 //! code, what the next step could not use.
 #![cfg(not(target_arch = "wasm32"))]

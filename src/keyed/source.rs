@@ -36,11 +36,7 @@ impl KeySource {
     /// [`KeySource::None`]; nothing at all is `Option::None` (the export
     /// policy then decides). A key beside the opt-out stays a key here:
     /// whether that is allowed is the linkage's policy ([`resolve`]).
-    pub fn from_options(
-        key: Option<&str>,
-        passphrase: Option<&str>,
-        no_key: bool,
-    ) -> Result<Option<KeySource>, Error> {
+    pub fn from_options(key: Option<&str>, passphrase: Option<&str>, no_key: bool) -> Result<Option<KeySource>, Error> {
         match (key, passphrase) {
             (Some(_), Some(_)) => Err(Error::InvalidKey("give either key or passphrase, not both".into())),
             (Some(k), None) => Ok(Some(KeySource::Key(Key::from_hex(k)?))),

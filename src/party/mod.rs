@@ -151,7 +151,9 @@ impl DataOwner {
     ) -> Result<Embedded<VectorBatch>, Error> {
         let embedder = Embedder::new(base)?;
         if options.key.key.is_some() && !options.key.rotate {
-            return Err(Error::InvalidKey("one string's key is its rotation: an unrotated key would send unkeyed vectors".into()));
+            return Err(Error::InvalidKey(
+                "one string's key is its rotation: an unrotated key would send unkeyed vectors".into(),
+            ));
         }
         // the key is checked first, so a bad key fails before the work
         let transform = match options.key.rotation() {

@@ -129,7 +129,10 @@ mod tests {
     fn a_request_deserializes_with_clear_errors() {
         let r: EmbedRequest =
             serde_json::from_str(r#"{"party": "b", "passphrase": "a long passphrase", "keepIds": true}"#).unwrap();
-        assert_eq!((r.party, r.passphrase.as_deref(), r.keep_ids, r.no_key), (Party::B, Some("a long passphrase"), true, false));
+        assert_eq!(
+            (r.party, r.passphrase.as_deref(), r.keep_ids, r.no_key),
+            (Party::B, Some("a long passphrase"), true, false)
+        );
         let e = serde_json::from_str::<EmbedRequest>(r#"{"party": "C"}"#).err().unwrap().to_string();
         assert!(e.contains(r#"party must be "A" or "B", not "C""#), "{e}");
         let base = SharedBase::new(crate::alphabet::Alphabet::default(), 1, 1, vec!["A".into()]).unwrap();

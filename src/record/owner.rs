@@ -36,9 +36,9 @@ use crate::error::Error;
 use crate::keyed::{Key, Linkage, Transform};
 use crate::mine::MineOptions;
 use crate::padding::Padding;
+use crate::party::EmbedOptions;
 use crate::progress::Progress;
 use crate::protocol::Party;
-use crate::party::EmbedOptions;
 use crate::pseudonym::{Embedded, Rows};
 use crate::threshold::ThresholdMode;
 

@@ -167,10 +167,10 @@ pub fn link_shards(schema: &Schema, na: usize, nb: usize, shards: Vec<ShardLevel
 mod tests {
     use super::*;
     use crate::dp::Randomness;
-    use crate::progress::NoProgress;
-    use crate::protocol::Party;
     use crate::keyed::EmbedKey;
     use crate::party::EmbedOptions;
+    use crate::progress::NoProgress;
+    use crate::protocol::Party;
     use crate::record::{merge, RecordOwner};
 
     fn febrl() -> (Schema, RecordBatch, RecordBatch) {
@@ -185,7 +185,8 @@ mod tests {
         let shared = merge(&a.mine(&mut NoProgress).unwrap(), &b.mine(&mut NoProgress).unwrap(), &schema).unwrap();
         let key = crate::keyed::Key::from_bytes([9; 32]);
         // the key hashes the keyed fields; the vectors go unrotated
-        let o = |party| EmbedOptions { key: EmbedKey { key: Some(key.clone()), rotate: false }, ..EmbedOptions::of(party) };
+        let o =
+            |party| EmbedOptions { key: EmbedKey { key: Some(key.clone()), rotate: false }, ..EmbedOptions::of(party) };
         let ba = a.embed(&shared, &o(Party::A), &mut NoProgress).unwrap().batch;
         let bb = b.embed(&shared, &o(Party::B), &mut NoProgress).unwrap().batch;
         (schema, ba, bb)

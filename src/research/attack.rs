@@ -247,7 +247,8 @@ fn batch(records: &[String], shared: &SharedBase, o: &AttackOptions, key: Option
     // pseudonyms, as the protocol sends them; the rows in record order: the
     // attacks judge each row against its record (the shuffle hides a row's
     // position, not what its vector carries)
-    let options = EmbedOptions { key, rows: crate::pseudonym::RowOrder::Kept, ..EmbedOptions::new(Party::A, &o.config) };
+    let options =
+        EmbedOptions { key, rows: crate::pseudonym::RowOrder::Kept, ..EmbedOptions::new(Party::A, &o.config) };
     Ok(owner.embed(shared, &options, &mut crate::progress::NoProgress)?.batch)
 }
 

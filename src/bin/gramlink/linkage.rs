@@ -67,8 +67,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     a.threshold.apply(&mut config)?;
     // the key is checked before the records are read, so a bad key fails fast;
     // unkeyed vectors leave only with --no-key
-    let options =
-        a.key.options(a.party, a.ids.keep_ids(), crate::keys::Target::OneString(&base, &config))?;
+    let options = a.key.options(a.party, a.ids.keep_ids(), crate::keys::Target::OneString(&base, &config))?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
     let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;

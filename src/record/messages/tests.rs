@@ -1,8 +1,8 @@
 use super::*;
 use crate::dp::Randomness;
+use crate::party::EmbedOptions;
 use crate::progress::NoProgress;
 use crate::protocol::Party;
-use crate::party::EmbedOptions;
 use crate::record::{merge, RecordOwner};
 
 const CSV: &str = "id,given,surname,city,dob\n\
