@@ -21,6 +21,15 @@
 //! whoever knows it map the batch's rows back. Whole protocol runs on one
 //! machine ([`crate::session`], [`crate::record::session`]) export nothing and
 //! keep the ids.
+//!
+//! **Shuffled rows.** A pseudonym hides an id, not a position: row 1 of a batch
+//! made from a sorted file would still be its first record (for a sorted name
+//! list, C would learn each record's alphabetical rank). So the embed steps
+//! put the rows of every batch that leaves its owner in a uniformly random
+//! order ([`Rows`], from the secure generator for the same reason as the
+//! pseudonyms), with kept ids too. The id map lists the pairs in the owner's
+//! own record order, so it restores the order; only runs on one machine keep
+//! the rows in place ([`RowOrder::Kept`]).
 
 use crate::dp::Randomness;
 use crate::error::{Error, InputError};
@@ -55,6 +64,54 @@ impl IdPolicy {
                 let map = pseudonymize(ids, &mut Randomness::secure()?);
                 Ok((map.pseudonyms(), Some(map)))
             }
+        }
+    }
+}
+
+/// The order of a batch's rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RowOrder {
+    /// A uniform random permutation from the secure generator (the default:
+    /// every batch that leaves its owner).
+    #[default]
+    Shuffled,
+    /// The owner's record order: runs on one machine only, which export
+    /// nothing (and stay reproducible under a seed).
+    Kept,
+}
+
+/// The rows of one batch: batch row `i` is the owner's record
+/// [`Rows::record`]`(i)`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rows(Option<Vec<usize>>);
+
+impl Rows {
+    /// The rows of a batch of `n` records in `order`.
+    pub fn draw(order: RowOrder, n: usize) -> Result<Rows, Error> {
+        Ok(match order {
+            RowOrder::Kept => Rows(None),
+            RowOrder::Shuffled => Rows(Some(Randomness::secure()?.permutation(n))),
+        })
+    }
+
+    /// The owner's record at batch row `i`.
+    pub fn record(&self, i: usize) -> usize {
+        self.0.as_ref().map_or(i, |p| p[i])
+    }
+
+    /// `items` (one per record, in record order) in batch order.
+    pub fn apply<T: Clone>(&self, items: Vec<T>) -> Vec<T> {
+        match &self.0 {
+            None => items,
+            Some(p) => p.iter().map(|&r| items[r].clone()).collect(),
+        }
+    }
+
+    /// Sparse rows (one per record, in record order) in batch order.
+    pub fn apply_sparse(&self, v: crate::sparse_vectors::SparseVectors) -> crate::sparse_vectors::SparseVectors {
+        match &self.0 {
+            None => v,
+            Some(p) => v.select(p),
         }
     }
 }

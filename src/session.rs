@@ -11,13 +11,12 @@ use crate::base::SharedBase;
 use crate::clock::Clock;
 use crate::config::Config;
 use crate::error::Error;
-use crate::keyed::Key;
+use crate::keyed::{EmbedKey, Key};
 use crate::matcher::Matcher;
 use crate::matching::{Candidates, Pair};
 use crate::party::{merge_bases, DataOwner, EmbedOptions};
 use crate::progress::Progress;
 use crate::protocol::Party;
-use crate::pseudonym::IdPolicy;
 use std::collections::BTreeMap;
 
 /// What a run of the whole protocol made.
@@ -63,7 +62,8 @@ pub fn run(
     let shared = merge_bases(&na, &nb, &config.mine)?;
     lap("merge", &mut timings);
     // one machine: nothing leaves it, the pairs name the owners' ids
-    let embed = |party| EmbedOptions { key: key.cloned(), ids: IdPolicy::Keep, ..EmbedOptions::new(party, config) };
+    let key = key.map_or_else(EmbedKey::default, |k| EmbedKey::rotated(k.clone()));
+    let embed = |party| EmbedOptions { key: key.clone(), ..EmbedOptions::new(party, config).local() };
     let va = a.embed(&shared, &embed(Party::A), progress)?.batch;
     lap("embed A", &mut timings);
     let vb = b.embed(&shared, &embed(Party::B), progress)?.batch;

@@ -252,6 +252,7 @@ mod tests {
         let key = keyed.then(|| crate::keyed::Key::from_bytes([7; 32]));
         let config = if auto { Config::default() } else { Config::default().with_ed(1) };
         assert_eq!(config.thresholds.ed.is_auto(), auto);
+        let key = key.map_or_else(crate::keyed::EmbedKey::default, crate::keyed::EmbedKey::rotated);
         let ea = EmbedOptions { key: key.clone(), ..EmbedOptions::new(Party::A, &config) };
         let eb = EmbedOptions { key, ..EmbedOptions::new(Party::B, &config) };
         (a.embed(&shared, &ea, &mut NoProgress).unwrap().batch, b.embed(&shared, &eb, &mut NoProgress).unwrap().batch)

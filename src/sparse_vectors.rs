@@ -60,6 +60,22 @@ impl SparseVectors {
         }
     }
 
+    /// The rows `order` names, in that order (a permutation of the rows: the
+    /// shuffled batch of [`crate::pseudonym::Rows`]).
+    pub fn select(&self, order: &[usize]) -> SparseVectors {
+        let mut out = SparseVectors::new(self.dim);
+        out.starts.reserve_exact(order.len());
+        out.cols.reserve_exact(self.nnz());
+        out.vals.reserve_exact(self.nnz());
+        for &r in order {
+            let (c, v) = self.row(r);
+            out.cols.extend_from_slice(c);
+            out.vals.extend_from_slice(v);
+            out.starts.push(out.cols.len());
+        }
+        out
+    }
+
     /// Non-zero entries in all.
     pub fn nnz(&self) -> usize {
         self.cols.len()

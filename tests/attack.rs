@@ -120,10 +120,12 @@ fn record_batches_give_their_small_domain_fields_back() {
     let (na, nb) = (ra.mine(&mut NoProgress).unwrap(), rb.mine(&mut NoProgress).unwrap());
     let shared = gramlink::record::merge(&na, &nb, &schema).unwrap();
     let key = gramlink::keyed::Key::from_bytes([7; 32]);
-    let ids = gramlink::pseudonym::IdPolicy::Keep;
-    let party = gramlink::protocol::Party::A;
-    ra.set_encoding(rotation);
-    let mut batch = ra.embed(&shared, party, Some(&key), true, ids, &mut NoProgress).unwrap().batch;
+    let options = gramlink::party::EmbedOptions {
+        key: gramlink::keyed::EmbedKey::rotated(key),
+        encoding: rotation,
+        ..gramlink::party::EmbedOptions::of(gramlink::protocol::Party::A).local()
+    };
+    let mut batch = ra.embed(&shared, &options, &mut NoProgress).unwrap().batch;
     for (_, data) in batch.fields.iter_mut() {
         if let FieldData::Embedded { parts, .. } = data {
             for p in parts.iter_mut() {

@@ -6,7 +6,8 @@
 use gramlink::clock::NoClock;
 use gramlink::dp::Randomness;
 use gramlink::embed::BatchVectors;
-use gramlink::keyed::Key;
+use gramlink::keyed::{EmbedKey, Key};
+use gramlink::party::EmbedOptions;
 use gramlink::progress::NoProgress;
 use gramlink::protocol::Party;
 use gramlink::pseudonym::{unmap_pairs, IdPolicy};
@@ -53,7 +54,7 @@ fn febrl_1_links_with_the_default_schema() {
     let schema = febrl_schema();
     let (mut a, mut b) = owners(&schema, 1, 3);
     let key = Key::from_bytes([7; 32]);
-    let s = session::run(&mut a, &mut b, Some(&key), false, &NoClock, &mut NoProgress).unwrap();
+    let s = session::run(&mut a, &mut b, Some(&key), None, &NoClock, &mut NoProgress).unwrap();
     let l = &s.linkage;
     let q = score(l, &s.matcher.a().ids, &s.matcher.b().ids, &truth(1));
     assert!(q.matches.f1 >= 0.99, "F1 {:?}", q);
@@ -80,7 +81,7 @@ fn febrl_3_takes_many_to_one_and_finds_every_copy() {
     let schema = febrl_schema();
     let (mut a, mut b) = owners(&schema, 3, 5);
     let key = Key::from_bytes([9; 32]);
-    let s = session::run(&mut a, &mut b, Some(&key), false, &NoClock, &mut NoProgress).unwrap();
+    let s = session::run(&mut a, &mut b, Some(&key), None, &NoClock, &mut NoProgress).unwrap();
     assert_eq!(s.linkage.assignment, gramlink::record::Assignment::ManyToOne);
     let q = score(&s.linkage, &s.matcher.a().ids, &s.matcher.b().ids, &truth(3));
     assert!(q.matches.f1 >= 0.99, "{q:?}");
@@ -94,8 +95,9 @@ fn record_batches_round_trip_and_refuse_damage() {
     let nb = b.mine(&mut NoProgress).unwrap();
     let shared = merge(&na, &nb, &schema).unwrap();
     let key = Key::from_bytes([1; 32]);
-    let va = a.embed(&shared, Party::A, Some(&key), false, IdPolicy::Keep, &mut NoProgress).unwrap().batch;
-    let vb = b.embed(&shared, Party::B, Some(&key), false, IdPolicy::Keep, &mut NoProgress).unwrap().batch;
+    let o = |party| EmbedOptions { key: hash_only(&key), ids: IdPolicy::Keep, ..EmbedOptions::of(party) };
+    let va = a.embed(&shared, &o(Party::A), &mut NoProgress).unwrap().batch;
+    let vb = b.embed(&shared, &o(Party::B), &mut NoProgress).unwrap().batch;
     let bytes = va.write();
     let back = RecordBatch::read(&bytes).unwrap();
     assert_eq!(back, va);
@@ -153,27 +155,32 @@ fn record_batches_carry_pseudonyms_and_the_maps_give_the_pairs_back() {
     let (mut a, mut b) = owners(&schema, 1, 5);
     let shared = merge(&a.mine(&mut NoProgress).unwrap(), &b.mine(&mut NoProgress).unwrap(), &schema).unwrap();
     let key = Key::from_bytes([3; 32]);
-    let embed = |o: &RecordOwner, party, ids| o.embed(&shared, party, Some(&key), false, ids, &mut NoProgress).unwrap();
+    let embed = |o: &RecordOwner, party, ids| {
+        o.embed(&shared, &EmbedOptions { key: hash_only(&key), ids, ..EmbedOptions::of(party) }, &mut NoProgress)
+            .unwrap()
+    };
     let pairs = |ea: &gramlink::pseudonym::Embedded<RecordBatch>, eb: &gramlink::pseudonym::Embedded<RecordBatch>| {
         let m = RecordMatcher::new(schema.clone(), ea.batch.clone(), eb.batch.clone()).unwrap();
         let l = m.link().unwrap();
         gramlink::record::export::pairs_csv(&schema, &l, &m.a().ids, &m.b().ids, None).unwrap()
     };
     let (ka, kb) = (embed(&a, Party::A, IdPolicy::Keep), embed(&b, Party::B, IdPolicy::Keep));
-    assert!(ka.id_map.is_none() && ka.batch.ids == a.table().ids);
+    // kept ids come shuffled too: the same ids, in another order
+    assert!(ka.id_map.is_none() && sorted(&ka.batch.ids) == sorted(&a.table().ids));
     let (pa, pb) = (embed(&a, Party::A, IdPolicy::default()), embed(&b, Party::B, IdPolicy::default()));
     let (ma, mb) = (pa.id_map.as_ref().unwrap(), pb.id_map.as_ref().unwrap());
     assert!(
         pa.batch.ids.iter().all(|p| p.len() == gramlink::pseudonym::PSEUDONYM_DIGITS && !a.table().ids.contains(p)),
         "no own id is sent"
     );
-    assert_eq!(ma.pseudonyms(), pa.batch.ids);
-    let own = pairs(&ka, &kb);
+    assert_eq!(sorted(&ma.pseudonyms()), sorted(&pa.batch.ids));
+    // the rows are shuffled: the pairs are compared as sets of lines
+    let own = sorted_lines(&pairs(&ka, &kb));
     let sent = pairs(&pa, &pb);
-    assert!(own.lines().count() > 100, "{}", own.lines().count());
-    assert_ne!(sent, own);
+    assert!(own.len() > 100, "{}", own.len());
+    assert_ne!(sorted_lines(&sent), own);
     let back = unmap_pairs(sent.as_bytes(), Some(ma), Some(mb)).unwrap();
-    assert_eq!(String::from_utf8(back).unwrap(), own, "mapped back: the pairs of the own ids");
+    assert_eq!(sorted_lines(&String::from_utf8(back).unwrap()), own, "mapped back: the pairs of the own ids");
     // an id column that is a field's column would send the field: refused
     let e = err(&schema_json(
         r#"{"name": "given", "kind": "name"}, {"name": "x", "kind": "suppress", "columns": ["id"]}"#,
@@ -182,6 +189,24 @@ fn record_batches_carry_pseudonyms_and_the_maps_give_the_pairs_back() {
     assert_eq!(e.code(), "ID_IS_LINKED_COLUMN", "{e}");
     let e = err(&schema_json(r#"{"name": "id", "kind": "name"}"#, ""));
     assert_eq!(e.code(), "ID_IS_LINKED_COLUMN", "{e}");
+}
+
+/// The key hashing the keyed fields, the vectors unrotated.
+fn hash_only(key: &Key) -> EmbedKey {
+    EmbedKey { key: Some(key.clone()), rotate: false }
+}
+
+fn sorted(ids: &[String]) -> Vec<String> {
+    let mut v = ids.to_vec();
+    v.sort();
+    v
+}
+
+/// A CSV's header, then its other lines sorted.
+fn sorted_lines(csv: &str) -> Vec<String> {
+    let mut lines: Vec<String> = csv.lines().map(str::to_string).collect();
+    lines[1..].sort();
+    lines
 }
 
 fn schema_json(fields: &str, extra: &str) -> String {
@@ -284,7 +309,7 @@ fn a_keyed_field_needs_the_key_and_parties_must_share_the_schema() {
     let mut b = RecordOwner::read(csv, schema.clone(), "b", Randomness::seeded(2)).unwrap();
     let (na, nb) = (a.mine(&mut NoProgress).unwrap(), b.mine(&mut NoProgress).unwrap());
     let shared = merge(&na, &nb, &schema).unwrap();
-    let e = a.embed(&shared, Party::A, None, false, IdPolicy::default(), &mut NoProgress).unwrap_err();
+    let e = a.embed(&shared, &EmbedOptions::of(Party::A), &mut NoProgress).unwrap_err();
     assert_eq!(e.code(), "INVALID_KEY");
     assert!(e.to_string().contains("field \"sex\" is keyed"), "{e}");
     // B under another schema: its bases are refused at the merge
@@ -333,7 +358,7 @@ fn an_ed_0_block_joins_equal_values_also_across_name_fields() {
     let (mut a, mut b) = owners(&schema, 1, 3);
     let values = |o: &RecordOwner, name: &str| o.table().fields.iter().find(|f| f.name == name).unwrap().values.clone();
     let (sa, sb, gb) = (values(&a, "surname"), values(&b, "surname"), values(&b, "given_name"));
-    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), false, &NoClock, &mut NoProgress).unwrap();
+    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), None, &NoClock, &mut NoProgress).unwrap();
     let l = &s.linkage;
     assert_eq!(l.rules[0].rule, "surname equal");
     let got: HashSet<(u32, u32)> = l.candidate_pairs.iter().copied().collect();
@@ -358,7 +383,7 @@ fn a_conjunctive_block_checks_its_edit_term_within_the_equal_groups() {
     let values = |o: &RecordOwner, name: &str| o.table().fields.iter().find(|f| f.name == name).unwrap().values.clone();
     let (da, db) = (values(&a, "date_of_birth"), values(&b, "date_of_birth"));
     let (sa, sb, gb) = (values(&a, "surname"), values(&b, "surname"), values(&b, "given_name"));
-    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), false, &NoClock, &mut NoProgress).unwrap();
+    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), None, &NoClock, &mut NoProgress).unwrap();
     let l = &s.linkage;
     assert_eq!(l.rules[0].rule, "date_of_birth equal and surname within 1 edits");
     let got: HashSet<(u32, u32)> = l.candidate_pairs.iter().copied().collect();
@@ -390,7 +415,7 @@ fn a_conjunctive_block_checks_its_edit_term_within_the_equal_groups() {
     }
     schema.blocks = vec![gramlink::record::schema::BlockRule::on("surname", None)];
     let (mut a, mut b) = owners(&schema, 1, 5);
-    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), false, &NoClock, &mut NoProgress).unwrap();
+    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), None, &NoClock, &mut NoProgress).unwrap();
     assert!(s.linkage.candidates > 2 * got.len() as u64, "{} and {}", s.linkage.candidates, got.len());
 }
 
@@ -429,4 +454,40 @@ fn the_wasm_records_benchmark_uses_schema_large() {
     let schema = Schema::parse_json(&js_literal_to_json(&js[start..end])).unwrap();
     let toml: Schema = toml::from_str(&std::fs::read_to_string("data/febrl/schema-large.toml").unwrap()).unwrap();
     assert_eq!(schema.fingerprint(), toml.fingerprint());
+}
+
+/// A record batch made from a sorted file does not keep its order (kept ids:
+/// a uniform permutation of 20 rows keeps it with probability 1/20! < 5e-19),
+/// and every field's data moves with its row: the clear copy of the name, and
+/// the embedded name's rows.
+#[test]
+fn a_record_batch_from_a_sorted_file_is_shuffled_row_by_row() {
+    let schema =
+        Schema::parse_json(&schema_json(r#"{"name": "given", "kind": "name"}, {"name": "copy", "kind": "clear"}"#, ""))
+            .unwrap();
+    let names = ["ADA", "ALAN", "ANN", "BEN", "CARL", "DORA", "EMMA", "FRED", "GRACE", "HUGO"];
+    let value = |i: usize| if i % 5 == 3 { String::new() } else { format!("{} {}", names[i % 10], names[i / 2]) };
+    let mut csv = String::from("id,given,copy\n");
+    for i in 0..20 {
+        csv.push_str(&format!("{i:02},{},{}\n", value(i), value(i)));
+    }
+    let (mut a, mut b) = (
+        RecordOwner::read(csv.as_bytes(), schema.clone(), "a", Randomness::seeded(1)).unwrap(),
+        RecordOwner::read(csv.as_bytes(), schema.clone(), "b", Randomness::seeded(2)).unwrap(),
+    );
+    let shared = merge(&a.mine(&mut NoProgress).unwrap(), &b.mine(&mut NoProgress).unwrap(), &schema).unwrap();
+    let options = EmbedOptions { ids: IdPolicy::Keep, ..EmbedOptions::of(Party::A) };
+    let batch = a.embed(&shared, &options, &mut NoProgress).unwrap().batch;
+    let in_file_order: Vec<String> = (0..20).map(|i| format!("{i:02}")).collect();
+    assert_eq!(sorted(&batch.ids), in_file_order);
+    assert_ne!(batch.ids, in_file_order, "the rows are shuffled");
+    let own = |r: usize| value(batch.ids[r].parse().unwrap());
+    let field = |name: &str| &batch.fields.iter().find(|(n, _)| n == name).unwrap().1;
+    let FieldData::Clear(copy) = field("copy") else { panic!("copy is clear") };
+    for (r, v) in copy.iter().enumerate() {
+        assert_eq!(v.clone().unwrap_or_default(), own(r), "row {r}");
+    }
+    let FieldData::Embedded { parts, .. } = field("given") else { panic!("given is embedded") };
+    let present: Vec<u32> = (0..20).filter(|&r| !own(r as usize).is_empty()).collect();
+    assert_eq!(parts[0].rows, present);
 }

@@ -1,4 +1,4 @@
-//! The roles' steps as the core offers them (src/party.rs, src/matcher.rs,
+//! The roles' steps as the core offers them (src/party/, src/matcher.rs,
 //! src/session.rs): each checks what it is given and refuses, with a stable
 //! code, what the next step could not use.
 #![cfg(not(target_arch = "wasm32"))]
@@ -9,13 +9,13 @@ use gramlink::clock::NoClock;
 use gramlink::config::{Config, Preset};
 use gramlink::dataset::{InputFormat, RawRecord};
 use gramlink::dp::{Epsilon, Randomness};
-use gramlink::keyed::Key;
+use gramlink::keyed::{EmbedKey, Key};
 use gramlink::matcher::Matcher;
 use gramlink::matching::Rule;
 use gramlink::party::{merge_bases, DataOwner, EmbedOptions};
 use gramlink::progress::NoProgress;
 use gramlink::protocol::{Party, VectorBatch};
-use gramlink::pseudonym::{unmap_pairs, IdPolicy};
+use gramlink::pseudonym::{unmap_pairs, IdPolicy, RowOrder};
 
 const NAMES: &str =
     "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nGARCIA\nMILLER\nDAVIS\nRODRIGUEZ\nMARTINEZ\nHERNANDEZ\nLOPEZ\n";
@@ -41,7 +41,8 @@ fn batches(config: &Config, key: Option<Key>) -> (VectorBatch, VectorBatch) {
     let shared =
         merge_bases(&a.mine(&mine, &mut NoProgress).unwrap(), &b.mine(&mine, &mut NoProgress).unwrap(), &mine).unwrap();
     // own ids: compared with the session's batches (one machine keeps them)
-    let opts = |party| EmbedOptions { key: key.clone(), ids: IdPolicy::Keep, ..EmbedOptions::new(party, config) };
+    let key = key.map_or_else(EmbedKey::default, EmbedKey::rotated);
+    let opts = |party| EmbedOptions { key: key.clone(), ..EmbedOptions::new(party, config).local() };
     (
         a.embed(&shared, &opts(Party::A), &mut NoProgress).unwrap().batch,
         b.embed(&shared, &opts(Party::B), &mut NoProgress).unwrap().batch,
@@ -130,25 +131,90 @@ fn embed_sends_pseudonyms_unless_the_owner_keeps_its_ids() {
     let config = Config::default();
     let (a, b) = (owner(NAMES, 1), owner(NAMES_B, 2));
     let shared = SharedBase::new(Alphabet::default(), 1, 2, vec!["A".into(), "SM".into(), "TH".into()]).unwrap();
-    let embed = |o: &DataOwner, party, ids| {
-        o.embed(&shared, &EmbedOptions { ids, ..EmbedOptions::new(party, &config) }, &mut NoProgress).unwrap()
-    };
-    let kept = embed(&a, Party::A, IdPolicy::Keep);
-    assert_eq!((kept.batch.ids.as_slice(), kept.id_map), (a.dataset().ids(), None));
-    let (ea, eb) = (embed(&a, Party::A, IdPolicy::default()), embed(&b, Party::B, IdPolicy::default()));
+    let embed = |o: &DataOwner, options: EmbedOptions| o.embed(&shared, &options, &mut NoProgress).unwrap();
+    let with = |party, ids| EmbedOptions { ids, ..EmbedOptions::new(party, &config) };
+    let kept = embed(&a, with(Party::A, IdPolicy::Keep));
+    assert_eq!((sorted(&kept.batch.ids), kept.id_map), (sorted(a.dataset().ids()), None));
+    let (ea, eb) = (embed(&a, with(Party::A, IdPolicy::default())), embed(&b, with(Party::B, IdPolicy::default())));
     let (ma, mb) = (ea.id_map.unwrap(), eb.id_map.unwrap());
     assert!(ea
         .batch
         .ids
         .iter()
         .all(|p| p.len() == gramlink::pseudonym::PSEUDONYM_DIGITS && !a.dataset().ids().contains(p)));
-    assert_eq!(ma.pseudonyms(), ea.batch.ids);
-    assert_ne!(ea.batch.ids, embed(&a, Party::A, IdPolicy::default()).batch.ids, "fresh pseudonyms each time");
-    // the vectors are those of the kept ids; only the ids differ
-    assert_eq!(ea.batch.vectors, kept.batch.vectors);
-    let pairs = format!("a_id,b_id,distance\n{},{},0.5\n", ea.batch.ids[1], eb.batch.ids[0]);
+    assert_eq!(sorted(&ma.pseudonyms()), sorted(&ea.batch.ids));
+    let again = embed(&a, with(Party::A, IdPolicy::default())).batch.ids;
+    assert_ne!(sorted(&ea.batch.ids), sorted(&again), "fresh pseudonyms each time");
+    // in record order, the vectors are those of the kept ids; only the ids differ
+    let in_order = |ids| EmbedOptions { rows: RowOrder::Kept, ..with(Party::A, ids) };
+    let (kept, sent) = (embed(&a, in_order(IdPolicy::Keep)), embed(&a, in_order(IdPolicy::default())));
+    assert_eq!((sent.batch.vectors, &sent.id_map.unwrap().pseudonyms()), (kept.batch.vectors, &sent.batch.ids));
+    // the map lists the owner's records in its own order: pseudonym i is record i's
+    let own = |m: &gramlink::pseudonym::IdMap, owner: &DataOwner, p: &str| {
+        let i = m.pseudonyms().iter().position(|q| q == p).unwrap();
+        owner.dataset().ids()[i].clone()
+    };
+    let (pa, pb) = (&ea.batch.ids[1], &eb.batch.ids[0]);
+    let pairs = format!("a_id,b_id,distance\n{pa},{pb},0.5\n");
     let back = String::from_utf8(unmap_pairs(pairs.as_bytes(), Some(&ma), Some(&mb)).unwrap()).unwrap();
-    assert_eq!(back, format!("a_id,b_id,distance\n{},{},0.5\n", a.dataset().ids()[1], b.dataset().ids()[0]));
+    assert_eq!(back, format!("a_id,b_id,distance\n{},{},0.5\n", own(&ma, &a, pa), own(&mb, &b, pb)));
+}
+
+fn sorted(ids: &[String]) -> Vec<String> {
+    let mut v = ids.to_vec();
+    v.sort();
+    v
+}
+
+/// A batch made from a sorted file does not keep its order, with kept ids as
+/// with pseudonyms, and the id maps give the matcher's pairs back. The rows
+/// are a uniform permutation of 20 records: each order check fails falsely
+/// with probability 1/20! < 5e-19, the three together below 2e-18.
+#[test]
+fn a_batch_from_a_sorted_file_is_shuffled_and_unmap_restores_the_pairs() {
+    let mut names: Vec<&str> = NAMES.lines().chain(NAMES_B.lines()).chain(["ZIMMERMAN"]).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), 20);
+    let text = names.join("\n");
+    let (a, b) = (owner(&text, 1), owner(&text, 2));
+    let config = Config::default().with_ed(1);
+    let shared = merge_bases(
+        &owner(&text, 3).mine(&config.mine, &mut NoProgress).unwrap(),
+        &owner(&text, 4).mine(&config.mine, &mut NoProgress).unwrap(),
+        &config.mine,
+    )
+    .unwrap();
+    let embed = |o: &DataOwner, options| o.embed(&shared, &options, &mut NoProgress).unwrap();
+    let in_file_order: Vec<String> = (1..=20).map(|i| i.to_string()).collect();
+    assert_eq!(a.dataset().ids(), &in_file_order[..]);
+    let kept = embed(&a, EmbedOptions { ids: IdPolicy::Keep, ..EmbedOptions::new(Party::A, &config) });
+    assert_ne!(kept.batch.ids, in_file_order, "kept ids are shuffled too");
+    let (ea, eb) = (embed(&a, EmbedOptions::new(Party::A, &config)), embed(&b, EmbedOptions::new(Party::B, &config)));
+    let (ma, mb) = (ea.id_map.unwrap(), eb.id_map.unwrap());
+    // the batch's rows as the owner's records: not the file's order
+    let rows: Vec<usize> = ea.batch.ids.iter().map(|p| ma.pseudonyms().iter().position(|q| q == p).unwrap()).collect();
+    assert_ne!(rows, (0..20).collect::<Vec<_>>(), "{rows:?}");
+    assert_ne!(ea.batch.ids, ma.pseudonyms(), "the map's order is the file's, the batch's is not");
+    // every name is in both files once: the matcher pairs each with itself,
+    // and the maps give the pairs back as the files' ids
+    let m = Matcher::new(ea.batch, eb.batch).unwrap();
+    let result = m.result(&m.link(Rule::Ranked).unwrap());
+    let mut csv = String::from("a_id,b_id\n");
+    for p in &result.pairs {
+        csv.push_str(&format!("{},{}\n", p.a, p.b));
+    }
+    let back = String::from_utf8(unmap_pairs(csv.as_bytes(), Some(&ma), Some(&mb)).unwrap()).unwrap();
+    let mut pairs: Vec<(usize, usize)> = back
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let (x, y) = l.split_once(',').unwrap();
+            (x.parse().unwrap(), y.parse().unwrap())
+        })
+        .collect();
+    pairs.sort();
+    assert_eq!(pairs, (1..=20).map(|i| (i, i)).collect::<Vec<_>>());
 }
 
 #[test]

@@ -84,27 +84,34 @@ export interface ThresholdOptions {
   mode?: ThresholdMode;
 }
 
-export interface EmbedOptions {
+/**
+ * The embed options of one string (`DataOwner.embed`) and of records (`RecordOwner.embed`) alike:
+ * the core's one options type, read by serde (a key left out, `undefined` or `null` takes its default).
+ */
+export interface EmbedRequest {
   /** Default "A". Party A's batch carries thresholds. */
   party?: 'A' | 'B' | 'a' | 'b';
-  /** Party A: default `{ed: "auto", mode: "sound"}`; party B: none unless given. */
-  thresholds?: ThresholdOptions;
-  /** Return the compact binary form (Uint8Array) instead of JSON. Default false. */
-  binary?: boolean;
-  /** Keyed transform: the key shared with the other party (64 hex digits, from `keygen()`). Throws INVALID_KEY if malformed. */
-  key?: string;
-  /** Keyed transform: a shared passphrase (at least 8 characters; Argon2id). Not together with `key`. */
-  passphrase?: string;
+  /**
+   * Keyed transform: the key shared with the other party (64 hex digits, from `keygen()`). Throws
+   * INVALID_KEY if malformed. Records: it also hashes the keyed fields.
+   */
+  key?: string | null;
+  /**
+   * Keyed transform: a shared passphrase (at least 8 characters; Argon2id, salted with the shared base's
+   * fingerprint, or the schema's for records). Not together with `key`.
+   */
+  passphrase?: string | null;
   /**
    * Export unkeyed vectors anyway: the matcher can then re-identify records with a name list and, in
    * the recommended preset, rebuild most of them (docs/THREAT_MODEL.md). Without `key`, `passphrase`
-   * or `noKey: true`, `embed` throws KEY_REQUIRED. Not together with a key (INVALID_KEY).
+   * or `noKey: true`, `embed` throws KEY_REQUIRED. One string: not together with a key (INVALID_KEY);
+   * records: with a key, the key only hashes the keyed fields and the vectors go unrotated.
    */
   noKey?: boolean;
   /**
    * Send the owner's own ids (row numbers or `idColumn`'s values) instead of random pseudonyms:
    * the matcher then sees them. Default false: the batch carries fresh 64-bit pseudonyms (16 hex digits) and
-   * `idMapCsv()` gives the map back.
+   * `idMapCsv()` gives the map back. Either way the batch's rows are shuffled.
    */
   keepIds?: boolean;
   /**
@@ -113,6 +120,13 @@ export interface EmbedOptions {
    * the matcher's exact-algebra attack; docs/THREAT_MODEL.md). Both parties must use the same.
    */
   encoding?: string;
+}
+
+export interface EmbedOptions extends EmbedRequest {
+  /** Party A: default `{ed: "auto", mode: "sound"}`; party B: none unless given. */
+  thresholds?: ThresholdOptions;
+  /** Return the compact binary form (Uint8Array) instead of JSON. Default false. */
+  binary?: boolean;
 }
 
 export interface NormalizationReport {
@@ -411,7 +425,7 @@ export interface Defaults {
   config: Config;
   /** Every preset's whole configuration, from the core's one definition. */
   presets: { recommended: Config; paper: Config };
-  embed: { party: 'A'; thresholds: Required<ThresholdOptions> | null; binary: boolean; key: null; passphrase: null; noKey: boolean; keepIds: boolean; encoding: string };
+  embed: { party: 'A'; thresholds: Required<ThresholdOptions> | null; binary: boolean; key: null; passphrase: null; noKey: boolean; keepIds: boolean; encoding: string | null };
   scenario: Required<Omit<ScenarioOptions, 'alphabet' | 'config'>> & { config: Config };
 }
 
@@ -526,12 +540,13 @@ export class RecordOwner {
   /** The shared bases message (JSON) from both parties' noisy bases. */
   static mergeBases(a: string, b: string, schema: Schema | string): string;
   /**
-   * The record batch (binary). `key`: the parties' shared key (hex, from `keygen()`): it hashes the keyed
-   * fields and rotates every embedded field's vectors. A schema that embeds a field needs `key` or
-   * `noKey: true` (unkeyed vectors: the matcher's dictionary and reconstruction attacks apply), else KEY_REQUIRED.
-   * The batch carries random pseudonyms unless `keepIds: true` (the schema's `id` column, or row numbers).
+   * The record batch (binary). `key` or `passphrase`: the parties' shared key (hex, from `keygen()`), or
+   * a passphrase salted with the schema: it hashes the keyed fields and rotates every embedded field's vectors.
+   * A schema that embeds a field needs a key or `noKey: true` (unkeyed vectors: the matcher's dictionary and
+   * reconstruction attacks apply), else KEY_REQUIRED. The batch carries random pseudonyms unless
+   * `keepIds: true` (the schema's `id` column, or row numbers); its rows are shuffled.
    */
-  embed(shared: string, options?: { party?: 'A' | 'B'; key?: string | null; noKey?: boolean; keepIds?: boolean } | null, onProgress?: ProgressCallback | null): Uint8Array;
+  embed(shared: string, options?: EmbedRequest | null, onProgress?: ProgressCallback | null): Uint8Array;
   /** The map of the last `embed`'s pseudonyms to the own ids (CSV `pseudonym,id`; `unmapPairs`); undefined before an embed or with `keepIds`. */
   idMapCsv(): string | undefined;
   /** `idMapCsv()`'s CSV as UTF-8 bytes, with no JS string made. */

@@ -160,8 +160,16 @@ class RecordOwner:
     def mine(self) -> str: ...
     @staticmethod
     def merge_bases(a: str, b: str, schema: Schema) -> str: ...
+    # the same keywords as DataOwner.embed (the core's EmbedRequest), without thresholds
     def embed(
-        self, shared: str, *, party: Party = "A", key: Optional[str] = None, no_key: bool = False, keep_ids: bool = False
+        self,
+        shared: str,
+        *,
+        party: Party = "A",
+        key: Optional[str] = None,
+        passphrase: Optional[str] = None,
+        no_key: bool = False,
+        keep_ids: bool = False,
     ) -> bytes: ...
     def id_map_csv(self) -> Optional[str]: ...
 

@@ -101,6 +101,7 @@ pub fn options_over<T: Serialize + DeserializeOwned>(
     let Value::Object(map) = &mut value else {
         return Err(invalid(format!("{what}: not an options object")));
     };
+    let mut given_keys = Vec::new();
     if let Some(given) = given {
         for (k, x) in given.iter() {
             let k: String = k.extract()?;
@@ -110,10 +111,25 @@ pub fn options_over<T: Serialize + DeserializeOwned>(
                 known.sort();
                 return Err(invalid(format!("{what}: unknown option {k:?} (known: {})", known.join(", "))));
             }
-            map.insert(key, to_json(&x, &format!("{what}: {k}"))?);
+            map.insert(key.clone(), to_json(&x, &format!("{what}: {k}"))?);
+            given_keys.push((k, key));
         }
     }
-    serde_json::from_value(value).map_err(|e| invalid(format!("{what}: {e}")))
+    let base_value = serde_json::to_value(base).map_err(|e| invalid(format!("{what}: {e}")))?;
+    serde_json::from_value::<T>(value.clone()).map_err(|e| {
+        // the option at fault: the first whose value alone over `base` does not read
+        let alone = |key: &str| {
+            let mut v = base_value.clone();
+            if let (Value::Object(m), Value::Object(given)) = (&mut v, &value) {
+                m.insert(key.to_string(), given[key].clone());
+            }
+            serde_json::from_value::<T>(v).is_err()
+        };
+        match given_keys.iter().find(|(_, key)| alone(key)) {
+            Some((k, _)) => invalid(format!("{what}: {k}: {e}")),
+            None => invalid(format!("{what}: {e}")),
+        }
+    })
 }
 
 /// A column of strings: a list or tuple of str, a pandas Series, a pyarrow
@@ -194,15 +210,6 @@ pub fn message(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
         return Ok(s.to_cow()?.as_bytes().to_vec());
     }
     Err(invalid(format!("{what} must be bytes or a JSON str, not a {}", type_name(v))))
-}
-
-/// A party's name: `"A"`/`"a"` or `"B"`/`"b"`.
-pub fn party(name: &str) -> PyResult<gramlink::protocol::Party> {
-    match name {
-        "A" | "a" => Ok(gramlink::protocol::Party::A),
-        "B" | "b" => Ok(gramlink::protocol::Party::B),
-        _ => Err(invalid(format!("party must be \"A\" or \"B\", not {name:?}"))),
-    }
 }
 
 /// A rule by name (`None`: the default configuration's).

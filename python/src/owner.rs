@@ -2,7 +2,7 @@
 //! ([`gramlink::party`]) behind Python arguments, as src/wasm/owner.rs puts
 //! them behind JS ones.
 
-use crate::convert::{data, options_over, party, strings};
+use crate::convert::{data, options_over, strings};
 use crate::errors::{invalid, OrPy};
 use gramlink::alphabet::Alphabet;
 use gramlink::config::{Config, ThresholdOptions};
@@ -10,10 +10,10 @@ use gramlink::dataset::{detect_format, read_records, FormatHint, RawRecord};
 use gramlink::dp::{Epsilon, Randomness};
 use gramlink::keyed::Key;
 use gramlink::mine::MineOptions;
-use gramlink::party::{self, EmbedOptions};
+use gramlink::party::{self, EmbedRequest};
 use gramlink::progress::NoProgress;
 use gramlink::protocol::{read_noisy_base, read_shared_base, write_noisy_base, write_shared_base};
-use gramlink::pseudonym::{IdMap, IdPolicy};
+use gramlink::pseudonym::IdMap;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
@@ -146,44 +146,27 @@ impl DataOwner {
     }
 
     /// The party's vector batch over the shared base (its JSON message): bytes
-    /// (the binary form) or, with `binary=False`, JSON text. Party A adds
-    /// thresholds (`thresholds`: `{"ed", "mode"}` over the default
-    /// configuration's); `key` (64 hex digits) or `passphrase` applies the
-    /// keyed transform; without either, `no_key=True` must say that unkeyed
-    /// vectors may leave (the core's export policy, `party::require_key`; else
-    /// KEY_REQUIRED). The batch carries random pseudonyms unless
-    /// `keep_ids=True`; `id_map_csv()` is then the map back to the own ids.
-    #[pyo3(signature = (shared, *, party="A", thresholds=None, key=None, passphrase=None, no_key=false, binary=true, keep_ids=false))]
-    #[allow(clippy::too_many_arguments)]
+    /// (the binary form) or, with `binary=False`, JSON text. The other
+    /// keywords are the core's embed options ([`gramlink::party::EmbedRequest`],
+    /// the same for `RecordOwner.embed`): `party` ("A" or "B"), `thresholds`
+    /// (`{"ed", "mode"}` over the default configuration's; party A's default),
+    /// `key` (64 hex digits) or `passphrase` (salted with the shared base) for
+    /// the keyed transform, or `no_key=True` to let unkeyed vectors leave (the
+    /// core's export policy, else KEY_REQUIRED), `keep_ids=True` to send the
+    /// own ids instead of random pseudonyms (`id_map_csv()` is then the map
+    /// back). The rows are shuffled.
+    #[pyo3(signature = (shared, *, binary=true, **options))]
     fn embed<'py>(
         &mut self,
         py: Python<'py>,
         shared: &str,
-        party: &str,
-        thresholds: Option<&Bound<'py, PyDict>>,
-        key: Option<&str>,
-        passphrase: Option<&str>,
-        no_key: bool,
         binary: bool,
-        keep_ids: bool,
+        options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let base = shared_base(shared)?;
-        let mut o = EmbedOptions::new(self::party(party)?, &Config::default());
-        if thresholds.is_some() {
-            o.thresholds = Some(options_over(thresholds, "thresholds", &ThresholdOptions::default())?);
-        }
-        o.key = match (key, passphrase) {
-            (Some(_), Some(_)) => {
-                return Err(gramlink::Error::InvalidKey("give either key or passphrase, not both".into())).py()
-            }
-            (Some(k), None) => Some(Key::from_hex(k).py()?),
-            // salted per linkage, as the CLI and the JS API (Key::from_passphrase_for)
-            (None, Some(p)) => Some(Key::from_passphrase_for(p, base.fingerprint()).py()?),
-            (None, None) => None,
-        };
-        gramlink::party::require_key(o.key.as_ref(), no_key, KEY_REMEDY).py()?;
+        let request: EmbedRequest = options_over(options, "embed options", &EmbedRequest::default())?;
+        let o = request.one_string(&base, &Config::default(), KEY_REMEDY).py()?;
         let owner = &self.owner;
-        o.ids = IdPolicy::keep_if(keep_ids);
         let embedded = py.detach(|| owner.embed(&base, &o, &mut NoProgress)).py()?;
         let batch = &embedded.batch;
         let out = if binary {

@@ -2,10 +2,9 @@
 //! mirroring src/wasm/records.rs. The schema is the core's (a dict, JSON text,
 //! or a .json/.toml file).
 
-use crate::convert::{data, from_json, party, to_json};
+use crate::convert::{data, from_json, to_json};
 use crate::errors::{invalid, OrPy};
 use gramlink::dp::Randomness;
-use gramlink::keyed::Key;
 use gramlink::progress::NoProgress;
 use gramlink::record::export::{pairs_csv, Review};
 use gramlink::record::linker::Scored;
@@ -130,36 +129,30 @@ impl RecordOwner {
         Ok(write_shared_bases(&merge(&na, &nb, &schema).py()?))
     }
 
-    /// The party's record batch (bytes) over the shared bases; `key` (hex, the
-    /// parties' shared key) hashes the keyed fields and rotates every embedded
-    /// field's vectors; without it, or with it for the keyed fields only,
-    /// `no_key=True` sends the vectors unrotated (the core's export policy,
-    /// `record::owner::export_rotation`; else KEY_REQUIRED). The batch carries
-    /// random pseudonyms unless `keep_ids=True`; `id_map_csv()` is then the
-    /// map back to the own ids.
-    #[pyo3(signature = (shared, *, party="A", key=None, no_key=false, keep_ids=false))]
+    /// The party's record batch (bytes) over the shared bases. The keywords
+    /// are the core's embed options ([`gramlink::party::EmbedRequest`], as
+    /// `DataOwner.embed` takes them, without thresholds): `party`, `key` (hex,
+    /// the parties' shared key) or `passphrase` (salted with the schema): it
+    /// hashes the keyed fields and rotates every embedded field's vectors;
+    /// `no_key=True` sends the vectors unrotated, the key (if any) then only
+    /// hashing the keyed fields (the core's export policy, else
+    /// KEY_REQUIRED). The batch carries random pseudonyms unless
+    /// `keep_ids=True` (`id_map_csv()` is then the map back), its rows
+    /// shuffled.
+    #[pyo3(signature = (shared, **options))]
     fn embed<'py>(
         &mut self,
         py: Python<'py>,
         shared: &str,
-        party: &str,
-        key: Option<&str>,
-        no_key: bool,
-        keep_ids: bool,
+        options: Option<&Bound<'py, PyDict>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let shared = read_shared_bases(shared, self.owner.schema()).py()?;
-        let party = self::party(party)?;
-        let key = key.map(Key::from_hex).transpose().py()?;
-        let rotate = gramlink::record::owner::export_rotation(
-            self.owner.schema(),
-            key.as_ref(),
-            no_key,
-            crate::owner::KEY_REMEDY,
-        )
-        .py()?;
+        let request: gramlink::party::EmbedRequest =
+            crate::convert::options_over(options, "embed options", &Default::default())?;
+        let linkage = gramlink::record::owner::linkage(self.owner.schema());
+        let o = request.records(&linkage, crate::owner::KEY_REMEDY).py()?;
         let owner = &self.owner;
-        let ids = gramlink::pseudonym::IdPolicy::keep_if(keep_ids);
-        let embedded = py.detach(|| owner.embed(&shared, party, key.as_ref(), rotate, ids, &mut NoProgress)).py()?;
+        let embedded = py.detach(|| owner.embed(&shared, &o, &mut NoProgress)).py()?;
         let out = PyBytes::new(py, &embedded.batch.write());
         self.id_map = embedded.id_map;
         Ok(out)

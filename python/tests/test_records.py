@@ -31,6 +31,13 @@ def test_febrl_1_links_with_the_bundled_schema():
     pairs = [tuple(l.split(",")[:2]) for l in lines[1:]]
     q = gramlink.score(pairs, FEBRL / "dataset1-truth.csv")
     assert q["f1"] > 0.95, q
+    # a passphrase (salted with the schema) is a key both parties derive; a
+    # batch under another key is refused
+    secret = "correct horse battery staple"
+    pa, pb = a.embed(shared, party="A", passphrase=secret), b.embed(shared, party="B", passphrase=secret)
+    assert gramlink.RecordMatcher(schema, pa, pb).link()["matches"] > 0
+    with pytest.raises(gramlink.GramlinkError):
+        gramlink.RecordMatcher(schema, pa, b.embed(shared, party="B", key=key))
     with pytest.raises(gramlink.GramlinkError) as e:
         a.mine()
     assert e.value.code == "BUDGET_EXCEEDED"

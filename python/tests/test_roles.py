@@ -73,7 +73,8 @@ def test_vectors_thresholds_report_and_json_batches():
     assert o.normalization_report()["kept"] == 4
     text = o.embed(shared, binary=False, no_key=True, keep_ids=True)
     assert isinstance(text, str) and '"gramlink/vector-batch"' in text
-    assert Matcher(text, o.embed(shared, party="B", no_key=True)).link().a_ids[:2] == ["1", "2"]
+    # the rows are shuffled, kept ids too: each record still links to itself
+    assert sorted(Matcher(text, o.embed(shared, party="B", no_key=True)).link().a_ids)[:2] == ["1", "2"]
     assert gramlink.defaults()["presets"]["paper"]["rule"] == "all"
 
 
@@ -129,10 +130,20 @@ def test_mismatched_bases_truncated_and_keyed_batches_are_refused(cities):
     # a fixed ed: with ed auto the unkeyed matcher fits a cut-off the keyed one cannot
     # (no q-gram filter bounds on rotated vectors), so their pairs may differ
     fixed = {"ed": 1}
-    keyed = Matcher(a.embed(sa, key=key, thresholds=fixed), b.embed(sa, party="B", key=key)).link()
-    plain = Matcher(a.embed(sa, thresholds=fixed, no_key=True), batch_b).link()
-    # the same rows (each embed draws fresh pseudonyms: the ids differ)
-    assert (list(keyed.a), list(keyed.b)) == (list(plain.a), list(plain.b))
+    def own_pairs(batch_a, batch_b):
+        # each embed draws fresh pseudonyms and a fresh row order: compare the own ids
+        maps = (a.id_map_csv(), b.id_map_csv())
+        link = Matcher(batch_a, batch_b).link()
+        csv = "a_id,b_id\n" + "".join(f"{x},{y}\n" for x, y in zip(link.a_ids, link.b_ids))
+        return sorted(gramlink.unmap(csv, *maps).splitlines()[1:])
+
+    keyed = own_pairs(a.embed(sa, key=key, thresholds=fixed), b.embed(sa, party="B", key=key))
+    plain = own_pairs(a.embed(sa, thresholds=fixed, no_key=True), b.embed(sa, party="B", no_key=True))
+    assert keyed == plain and keyed
+    # a passphrase is the key both parties derive, for records as for one string
+    secret = "correct horse battery staple"
+    derived = own_pairs(a.embed(sa, passphrase=secret, thresholds=fixed), b.embed(sa, party="B", passphrase=secret))
+    assert derived == plain
     with pytest.raises(GramlinkError) as e:
         a.embed(sa, key="xyz")
     assert e.value.code == "INVALID_KEY"
@@ -159,17 +170,22 @@ def test_ids_are_pseudonyms_unless_kept_and_unmap_gives_them_back():
     assert a.id_map_csv() is None  # no embed yet
     import json
 
-    assert json.loads(a.embed(shared, binary=False, no_key=True, keep_ids=True))["ids"] == ["1", "2", "3"]
+    kept = json.loads(a.embed(shared, binary=False, no_key=True, keep_ids=True))["ids"]
+    assert sorted(kept) == ["1", "2", "3"]  # the own ids, in a shuffled order
     assert a.id_map_csv() is None  # ids kept: no map
     sent = json.loads(a.embed(shared, binary=False, no_key=True))["ids"]
     assert all(len(p) == 16 and int(p, 16) >= 0 for p in sent)
     map_a = a.id_map_csv()
-    assert map_a.splitlines() == ["pseudonym,id"] + [f"{p},{i + 1}" for i, p in enumerate(sent)]
-    sent_b = json.loads(b.embed(shared, party="B", binary=False, no_key=True))["ids"]
-    pairs = f"a_id,b_id,distance\n{sent[0]},{sent_b[0]},0.5\n{sent[2]},{sent_b[1]},0.25\n"
+    rows_a = [line.split(",") for line in map_a.splitlines()[1:]]
+    # the map lists the records in their own order; the batch's rows are shuffled
+    assert [i for _, i in rows_a] == ["1", "2", "3"] and sorted(p for p, _ in rows_a) == sorted(sent)
+    json.loads(b.embed(shared, party="B", binary=False, no_key=True))
+    rows_b = [line.split(",") for line in b.id_map_csv().splitlines()[1:]]
+    a1, a3, b7, b8 = rows_a[0][0], rows_a[2][0], rows_b[0][0], rows_b[1][0]
+    pairs = f"a_id,b_id,distance\n{a1},{b7},0.5\n{a3},{b8},0.25\n"
     # ids a spreadsheet would run are escaped, as the matcher escapes the ids it writes
     assert gramlink.unmap(pairs, map_a, b.id_map_csv()) == "a_id,b_id,distance\n1,'=7,0.5\n3,8,0.25\n"
-    assert gramlink.unmap(pairs.encode(), a_map=map_a).splitlines()[2] == f"3,{sent_b[1]},0.25"
+    assert gramlink.unmap(pairs.encode(), a_map=map_a).splitlines()[2] == f"3,{b8},0.25"
     for make, code in [
         (lambda: gramlink.unmap(pairs), "INVALID_PARAMETER"),
         (lambda: gramlink.unmap(pairs, b.id_map_csv()), "INVALID_FORMAT"),  # another owner's map

@@ -61,6 +61,9 @@
 //!   guesses against it offline, at one Argon2id evaluation per guess — choose a
 //!   long passphrase or a random key (`gramlink keygen`).
 
+mod source;
+pub use source::{resolve, EmbedKey, KeySource, Linkage, UNKEYED_REVEALS};
+
 use crate::embed::Vectors;
 use crate::error::Error;
 use hkdf::Hkdf;

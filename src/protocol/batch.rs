@@ -8,15 +8,16 @@ use crate::error::ProtocolError;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-/// Which party made a batch: A sends thresholds, B does not. Options accept
-/// `"a"`/`"b"` as well.
+/// Which party made a batch: A sends thresholds, B does not. Read by one
+/// parser ([`Party::from_str`](std::str::FromStr)), which serde (messages, JS
+/// and Python options) and the CLI (its value names) share; `"a"`/`"b"` are
+/// accepted as well.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(try_from = "String")]
 #[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Party {
     #[default]
-    #[serde(alias = "a")]
     A,
-    #[serde(alias = "b")]
     B,
 }
 
@@ -26,6 +27,45 @@ impl Party {
             Party::A => "A",
             Party::B => "B",
         }
+    }
+}
+
+impl std::str::FromStr for Party {
+    type Err = UnknownParty;
+
+    fn from_str(name: &str) -> Result<Party, UnknownParty> {
+        match name {
+            "A" | "a" => Ok(Party::A),
+            "B" | "b" => Ok(Party::B),
+            _ => Err(UnknownParty(name.to_string())),
+        }
+    }
+}
+
+impl TryFrom<String> for Party {
+    type Error = UnknownParty;
+
+    fn try_from(name: String) -> Result<Party, UnknownParty> {
+        name.parse()
+    }
+}
+
+/// A party name that is neither A nor B (in a message: inside the message's
+/// own error; in options: `INVALID_PARAMETER`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownParty(pub String);
+
+impl std::fmt::Display for UnknownParty {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "party must be \"A\" or \"B\", not {:?}", self.0)
+    }
+}
+
+impl std::error::Error for UnknownParty {}
+
+impl From<UnknownParty> for crate::error::Error {
+    fn from(e: UnknownParty) -> Self {
+        crate::error::Error::Parameter(e.to_string())
     }
 }
 

@@ -246,7 +246,7 @@ mod rows;
 pub mod signature;
 pub mod sparse_wire;
 
-pub use batch::{Party, ThresholdSet, VectorBatch};
+pub use batch::{Party, ThresholdSet, UnknownParty, VectorBatch};
 pub use binary::{from_le_bytes, read_numbers, BinaryLayout, Number};
 pub use rows::read_binary_rows;
 

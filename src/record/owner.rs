@@ -33,12 +33,13 @@ use crate::dp::{BudgetLedger, Epsilon, Randomness};
 use crate::embed::BatchVectors;
 use crate::embed::Embedder;
 use crate::error::Error;
-use crate::keyed::{Encoding, Key};
+use crate::keyed::{Encoding, Key, Linkage};
 use crate::mine::MineOptions;
 use crate::padding::Padding;
+use crate::party::EmbedOptions;
 use crate::progress::Progress;
 use crate::protocol::Party;
-use crate::pseudonym::{Embedded, IdPolicy};
+use crate::pseudonym::{Embedded, Rows};
 use crate::threshold::ThresholdMode;
 
 /// The tree depth of a space's miner: public, as in the one-string configuration.
@@ -135,22 +136,13 @@ pub fn merge(a: &NoisyBases, b: &NoisyBases, schema: &Schema) -> Result<SharedBa
     Ok(SharedBases { schema: fp, bases, private })
 }
 
-/// The export policy of a record batch ([`crate::party::require_key`]): when
-/// the schema sends an embedded field, its vectors leave keyed (the rotation of
-/// [`crate::keyed`]) unless the owner opted out (`allow_unkeyed`), exactly as
-/// one string's do. Gives `rotate` for [`RecordOwner::embed`]. Unlike one
-/// string, a key and the opt-out go together here: the key then only hashes
-/// the keyed fields and the vectors leave unrotated (the matcher keeps the
-/// q-gram filter: FEBRL 3 in 0.7 s instead of 37 s, docs/RECORDS.md). A schema
-/// that embeds nothing needs the key only for its keyed fields, which
-/// [`RecordOwner::embed`] checks. Checked before any record is read.
-pub fn export_rotation(schema: &Schema, key: Option<&Key>, allow_unkeyed: bool, remedy: &str) -> Result<bool, Error> {
+/// What the key's resolution needs of a schema ([`crate::keyed::resolve`]):
+/// its fingerprint (a passphrase's salt) and whether it sends an embedded
+/// field (then vectors leave keyed unless the owner opted out, exactly as one
+/// string's do). Resolved before any record is read.
+pub fn linkage(schema: &Schema) -> Linkage {
     let embeds = schema.sent().any(|f| f.kind().is_some_and(Kind::is_embedded));
-    if !embeds || allow_unkeyed {
-        return Ok(false);
-    }
-    crate::party::require_key(key, false, remedy)?;
-    Ok(true)
+    Linkage::Records { schema: schema.fingerprint(), embeds }
 }
 
 /// The keyed hash of a keyed field's value: HKDF-SHA-256 (extract with the
@@ -188,8 +180,6 @@ pub struct RecordOwner {
     table: RecordTable,
     ledger: BudgetLedger,
     rng: Randomness,
-    /// The keyed encoding of embedded fields when the batch is encoded.
-    encoding: Encoding,
 }
 
 impl RecordOwner {
@@ -197,7 +187,7 @@ impl RecordOwner {
     pub fn new(schema: Schema, table: RecordTable, rng: Randomness) -> Result<RecordOwner, Error> {
         schema.validate()?;
         let budget = Epsilon::new(schema.epsilon)?;
-        Ok(RecordOwner { schema, table, ledger: BudgetLedger::new(budget), rng, encoding: Encoding::default() })
+        Ok(RecordOwner { schema, table, ledger: BudgetLedger::new(budget), rng })
     }
 
     /// An owner of the CSV in `bytes`; `what` names it in errors.
@@ -233,12 +223,6 @@ impl RecordOwner {
 
     pub fn schema(&self) -> &Schema {
         &self.schema
-    }
-
-    /// The keyed encoding [`Self::embed`] applies with `rotate` (the sketch
-    /// unless set).
-    pub fn set_encoding(&mut self, encoding: Encoding) {
-        self.encoding = encoding;
     }
 
     pub fn table(&self) -> &RecordTable {
@@ -286,36 +270,44 @@ impl RecordOwner {
 
     /// The party's record batch: each embedded field's vectors over its
     /// space's shared base (A with thresholds for every edit level and block
-    /// rule), keyed hashes, clear values. `key` (the parties' shared key) is
-    /// needed for keyed fields; with `rotate` it also applies the keyed
-    /// transform to every embedded field's vectors ([`crate::keyed`]), which
-    /// hides their coordinates' grams from the matcher but also the q-gram
-    /// bound (levels then use the Euclidean bound alone). The batch carries the
-    /// ids of `ids` ([`crate::pseudonym`]: random pseudonyms, the map back
-    /// beside the batch, unless [`IdPolicy::Keep`]).
+    /// rule), keyed hashes, clear values. The options' key (the parties'
+    /// shared key, [`EmbedOptions::key`]) is needed for keyed fields; when it
+    /// rotates, every embedded field's vectors get the keyed transform
+    /// ([`crate::keyed`]), which hides their coordinates' grams from the
+    /// matcher but also the q-gram bound (levels then use the Euclidean bound
+    /// alone). The batch carries the ids of the options' [`crate::pseudonym::IdPolicy`]
+    /// (random pseudonyms, the map back beside the batch, unless kept), its
+    /// rows in the options' order (shuffled unless kept). Thresholds come from
+    /// the schema: the options' one-string thresholds are refused.
     pub fn embed(
         &self,
         shared: &SharedBases,
-        party: Party,
-        key: Option<&Key>,
-        rotate: bool,
-        ids: IdPolicy,
+        options: &EmbedOptions,
         progress: &mut dyn Progress,
     ) -> Result<Embedded<RecordBatch>, Error> {
-        if rotate && key.is_none() {
+        if options.thresholds.is_some() {
+            return Err(Error::Parameter(
+                "thresholds are one string's option: a record batch's come from the schema's levels".into(),
+            ));
+        }
+        let (party, key) = (options.party, options.key.key.as_ref());
+        if options.key.rotate && key.is_none() {
             return Err(Error::InvalidKey("the keyed transform needs the parties' shared key".into()));
         }
-        let rotation = if rotate { key } else { None };
+        let rotation = options.key.rotation();
         let fp = self.schema.fingerprint();
         super::check_schema(&fp, &shared.schema, "the shared bases")?;
         let spaces = spaces(&self.schema)?;
+        let rows = Rows::draw(options.rows, self.table.ids.len())?;
         let mut fields = Vec::new();
         for (i, f) in self.schema.fields.iter().enumerate() {
             let kind = f.kind().unwrap_or(Kind::Suppress);
             if kind == Kind::Suppress {
                 continue;
             }
+            // the field's values in batch order
             let values = self.values(i);
+            let values = (0..values.len()).map(|r| &values[rows.record(r)]);
             let data = match kind {
                 Kind::Keyed => {
                     let key = key.ok_or_else(|| {
@@ -324,11 +316,9 @@ impl RecordOwner {
                             f.name
                         ))
                     })?;
-                    FieldData::Hashed(
-                        values.iter().map(|v| v.as_ref().map(|v| keyed_hash(key, &fp, &f.name, v))).collect(),
-                    )
+                    FieldData::Hashed(values.map(|v| v.as_ref().map(|v| keyed_hash(key, &fp, &f.name, v))).collect())
                 }
-                Kind::Clear => FieldData::Clear(values.to_vec()),
+                Kind::Clear => FieldData::Clear(values.cloned().collect()),
                 _ => {
                     let space =
                         spaces.iter().find(|s| s.fields.contains(&i)).map(|s| s.name.clone()).unwrap_or_default();
@@ -336,15 +326,16 @@ impl RecordOwner {
                         Error::Parameter(format!("the shared bases have no base for space {space:?}"))
                     })?;
                     let eds = self.threshold_eds(i);
+                    let present: Vec<(u32, &str)> = present(values).collect();
                     let texts: Vec<Vec<(u32, String)>> = if kind == Kind::Date {
                         (0..3)
                             .map(|c| {
                                 let (lo, hi) = [(0, 4), (4, 6), (6, 8)][c];
-                                present(values).map(|(r, v)| (r, v[lo..hi].to_string())).collect()
+                                present.iter().map(|&(r, v)| (r, v[lo..hi].to_string())).collect()
                             })
                             .collect()
                     } else {
-                        vec![present(values).map(|(r, v)| (r, v.to_string())).collect()]
+                        vec![present.iter().map(|&(r, v)| (r, v.to_string())).collect()]
                     };
                     let mut shape = Some(crate::shape::Shape::of(base));
                     let mut parts = Vec::new();
@@ -353,11 +344,11 @@ impl RecordOwner {
                         // one public base, and must not share buckets; the name fields
                         // share their space, so that they compare across
                         let encoding = rotation.map(|k| {
-                            let context = match self.encoding {
+                            let context = match options.encoding {
                                 Encoding::Rotation => base.fingerprint().to_string(),
                                 Encoding::Sketch { .. } => format!("{}/{space}/{p}", base.fingerprint()),
                             };
-                            (k, self.encoding, context)
+                            (k, options.encoding, context)
                         });
                         let (part, part_shape) = embed_part(base, &t, party, &eds, encoding, progress)?;
                         shape = part_shape;
@@ -369,15 +360,15 @@ impl RecordOwner {
             fields.push((f.name.clone(), data));
         }
         let spent = spaces.iter().map(|s| (s.name.clone(), s.epsilon)).collect();
-        let (ids, id_map) = ids.apply(&self.table.ids)?;
+        let (ids, id_map) = options.ids.apply(&self.table.ids)?;
         let batch = RecordBatch {
             party,
             schema: fp,
-            ids,
+            ids: rows.apply(ids),
             epsilon: spent,
             private: self.is_private() && shared.private,
             keyed: rotation.is_some(),
-            encoding: rotation.and(match self.encoding {
+            encoding: rotation.and(match options.encoding {
                 Encoding::Rotation => None,
                 e => Some(e.to_string()),
             }),
@@ -396,8 +387,9 @@ impl RecordOwner {
     }
 }
 
-fn present(values: &[Option<String>]) -> impl Iterator<Item = (u32, &str)> {
-    values.iter().enumerate().filter_map(|(r, v)| v.as_deref().map(|v| (r as u32, v)))
+/// The present values with their batch rows.
+fn present<'v>(values: impl Iterator<Item = &'v Option<String>>) -> impl Iterator<Item = (u32, &'v str)> {
+    values.enumerate().filter_map(|(r, v)| v.as_deref().map(|v| (r as u32, v)))
 }
 
 /// One embedded part: the present values' vectors (encoded with the key,

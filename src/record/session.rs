@@ -6,10 +6,10 @@ use super::linker::{RecordLinkage, RecordMatcher};
 use super::owner::{merge, RecordOwner, SharedBases};
 use crate::clock::Clock;
 use crate::error::Error;
-use crate::keyed::Key;
+use crate::keyed::{EmbedKey, Key};
+use crate::party::EmbedOptions;
 use crate::progress::Progress;
 use crate::protocol::Party;
-use crate::pseudonym::IdPolicy;
 use std::collections::BTreeMap;
 
 /// What a run made.
@@ -22,12 +22,13 @@ pub struct RecordSession {
 }
 
 /// Runs the protocol between `a` and `b` (under the same schema); `key` is
-/// the parties' shared key, `rotate` applies the keyed transform to vectors.
+/// the parties' shared key, `encoding` (when given) the keyed encoding of the
+/// vectors.
 pub fn run(
     a: &mut RecordOwner,
     b: &mut RecordOwner,
     key: Option<&Key>,
-    rotate: bool,
+    encoding: Option<crate::keyed::Encoding>,
     clock: &dyn Clock,
     progress: &mut dyn Progress,
 ) -> Result<RecordSession, Error> {
@@ -46,9 +47,12 @@ pub fn run(
     let shared = merge(&na, &nb, a.schema())?;
     lap("merge", &mut timings);
     // one machine: nothing leaves it, the pairs name the owners' ids
-    let va = a.embed(&shared, Party::A, key, rotate, IdPolicy::Keep, progress)?.batch;
+    let key = EmbedKey { key: key.cloned(), rotate: encoding.is_some() };
+    let encoding = encoding.unwrap_or_default();
+    let embed = |party| EmbedOptions { key: key.clone(), encoding, ..EmbedOptions::of(party).local() };
+    let va = a.embed(&shared, &embed(Party::A), progress)?.batch;
     lap("embed A", &mut timings);
-    let vb = b.embed(&shared, Party::B, key, rotate, IdPolicy::Keep, progress)?.batch;
+    let vb = b.embed(&shared, &embed(Party::B), progress)?.batch;
     lap("embed B", &mut timings);
     let matcher = RecordMatcher::new(a.schema().clone(), va, vb)?;
     let linkage = matcher.link()?;

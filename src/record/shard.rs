@@ -168,9 +168,10 @@ pub fn link_shards(schema: &Schema, na: usize, nb: usize, shards: Vec<ShardLevel
 mod tests {
     use super::*;
     use crate::dp::Randomness;
+    use crate::keyed::EmbedKey;
+    use crate::party::EmbedOptions;
     use crate::progress::NoProgress;
     use crate::protocol::Party;
-    use crate::pseudonym::IdPolicy;
     use crate::record::{merge, RecordOwner};
 
     fn febrl() -> (Schema, RecordBatch, RecordBatch) {
@@ -184,8 +185,11 @@ mod tests {
         let (mut a, mut b) = (owner("dataset1-a.csv", 1), owner("dataset1-b.csv", 2));
         let shared = merge(&a.mine(&mut NoProgress).unwrap(), &b.mine(&mut NoProgress).unwrap(), &schema).unwrap();
         let key = crate::keyed::Key::from_bytes([9; 32]);
-        let ba = a.embed(&shared, Party::A, Some(&key), false, IdPolicy::default(), &mut NoProgress).unwrap().batch;
-        let bb = b.embed(&shared, Party::B, Some(&key), false, IdPolicy::default(), &mut NoProgress).unwrap().batch;
+        // the key hashes the keyed fields; the vectors go unrotated
+        let o =
+            |party| EmbedOptions { key: EmbedKey { key: Some(key.clone()), rotate: false }, ..EmbedOptions::of(party) };
+        let ba = a.embed(&shared, &o(Party::A), &mut NoProgress).unwrap().batch;
+        let bb = b.embed(&shared, &o(Party::B), &mut NoProgress).unwrap().batch;
         (schema, ba, bb)
     }
 

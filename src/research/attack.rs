@@ -243,8 +243,12 @@ fn batch(records: &[String], shared: &SharedBase, o: &AttackOptions, key: Option
         Epsilon::zero(),
         Randomness::seeded(o.seed),
     )?;
-    let options = EmbedOptions { key: key.cloned(), ..EmbedOptions::new(Party::A, &o.config) };
-    // pseudonyms, as the protocol sends them: the attacks judge rows, not ids
+    let key = key.map_or_else(crate::keyed::EmbedKey::default, |k| crate::keyed::EmbedKey::rotated(k.clone()));
+    // pseudonyms, as the protocol sends them; the rows in record order: the
+    // attacks judge each row against its record (the shuffle hides a row's
+    // position, not what its vector carries)
+    let options =
+        EmbedOptions { key, rows: crate::pseudonym::RowOrder::Kept, ..EmbedOptions::new(Party::A, &o.config) };
     Ok(owner.embed(shared, &options, &mut crate::progress::NoProgress)?.batch)
 }
 

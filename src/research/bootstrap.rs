@@ -160,7 +160,11 @@ pub fn keyed_two_party(
     let shared = merge_bases(&na, &nb, &config.mine)?;
     let mut key = [0u8; 32];
     rng.fill_bytes(&mut key);
-    let options = EmbedOptions { key: Some(Key::from_bytes(key)), ..EmbedOptions::new(Party::A, config) };
+    // the rows in record order: the truth is `records`
+    let options = EmbedOptions {
+        key: crate::keyed::EmbedKey::rotated(Key::from_bytes(key)),
+        ..EmbedOptions::new(Party::A, config).local()
+    };
     let batch = a.embed(&shared, &options, progress)?.batch;
     Ok((shared, batch))
 }

@@ -123,7 +123,7 @@ pub fn run_frontier(
     let mut rows = Vec::new();
     for &encoding in &o.encodings {
         let options = EmbedOptions {
-            key: encoding.map(|_| key.clone()),
+            key: encoding.map_or_else(Default::default, |_| crate::keyed::EmbedKey::rotated(key.clone())),
             encoding: encoding.unwrap_or_default(),
             ids: crate::pseudonym::IdPolicy::Keep,
             ..EmbedOptions::new(Party::A, &config)

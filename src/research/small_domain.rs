@@ -30,7 +30,6 @@ use crate::error::Error;
 use crate::keyed::Key;
 use crate::progress::{NoProgress, Progress};
 use crate::protocol::Party;
-use crate::pseudonym::IdPolicy;
 use crate::record::batch::FieldData;
 use crate::record::values::RecordTable;
 use crate::record::{merge, Kind, RecordBatch, RecordOwner, Schema, SharedBases};
@@ -396,7 +395,12 @@ pub fn run_record_attack(
     let shared = merge(&na, &nb, schema)?;
     let mut key = [0u8; 32];
     rng.fill_bytes(&mut key);
-    a.set_encoding(encoding);
-    let batch = a.embed(&shared, Party::A, Some(&Key::from_bytes(key)), true, IdPolicy::Keep, progress)?.batch;
+    // the rows in record order: the truth is A's table
+    let options = crate::party::EmbedOptions {
+        key: crate::keyed::EmbedKey::rotated(Key::from_bytes(key)),
+        encoding,
+        ..crate::party::EmbedOptions::of(Party::A).local()
+    };
+    let batch = a.embed(&shared, &options, progress)?.batch;
     record_attack(&batch, schema, &shared, b.table(), a.table())
 }

@@ -61,7 +61,7 @@ impl Scoring {
         let mut k = [0u8; 32];
         rng.fill_bytes(&mut k);
         let key = Key::from_bytes(k);
-        let s = crate::record::session::run(&mut oa, &mut ob, Some(&key), false, &NoClock, &mut NoProgress)?;
+        let s = crate::record::session::run(&mut oa, &mut ob, Some(&key), None, &NoClock, &mut NoProgress)?;
         let scored = s.matcher.score()?;
         Ok(Scoring { matcher: s.matcher, scored, truth })
     }

@@ -10,6 +10,7 @@ use super::owner::{string_array, EmbedJsOptions, OwnerOptions};
 use crate::alphabet::{Alphabet, CharCounts};
 use crate::config::{Config, Preset};
 use crate::eval::scenario::ScenarioOptions;
+use crate::party::EmbedRequest;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -41,7 +42,8 @@ struct Presets {
 #[wasm_bindgen]
 pub fn defaults() -> Result<JsValue, JsValue> {
     let config = Config::default();
-    let embed = EmbedJsOptions { thresholds: Some(config.thresholds.clone()), ..EmbedJsOptions::default() };
+    let request = EmbedRequest { thresholds: Some(config.thresholds.clone()), ..EmbedRequest::default() };
+    let embed = EmbedJsOptions { request, binary: false };
     to_plain(&Defaults {
         owner: OwnerOptions::filled(),
         presets: Presets { recommended: Preset::Recommended.config(), paper: Preset::Paper.config() },

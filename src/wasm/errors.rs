@@ -56,6 +56,37 @@ pub fn options_over<T: DeserializeOwned + Serialize>(value: JsValue, what: &str,
     serde_wasm_bindgen::from_value(base_plain).map_err(|e| bad_options(what, e))
 }
 
+/// Reads an options object into `T` by serde: keys left out, `undefined` or
+/// `null` take `T`'s serde defaults; a key not in `T::default()`'s serialized
+/// form is refused as by [`option_entries`]; a value of the wrong type is
+/// refused naming its key.
+pub fn options_given<T: DeserializeOwned + Serialize + Default>(value: &JsValue, what: &str) -> Result<T, JsValue> {
+    let known = keys(&to_plain(&T::default())?);
+    let known: Vec<&str> = known.iter().map(String::as_str).collect();
+    let given: Vec<(String, JsValue)> =
+        option_entries(value, what, &known)?.into_iter().filter(|(_, v)| !v.is_null()).collect();
+    let object = |entries: &[(String, JsValue)]| {
+        let o = js_sys::Object::new();
+        for (name, v) in entries {
+            set(&o, name, v.clone());
+        }
+        JsValue::from(o)
+    };
+    serde_wasm_bindgen::from_value(object(&given)).map_err(|e| {
+        // the key at fault: the first whose value alone does not read
+        let one = |entry: &(String, JsValue)| serde_wasm_bindgen::from_value::<T>(object(std::slice::from_ref(entry)));
+        match given.iter().find(|entry| one(entry).is_err()) {
+            Some((name, _)) => bad_options(&format!("{what}: {name}"), e),
+            None => bad_options(what, e),
+        }
+    })
+}
+
+/// An object's own keys.
+fn keys(object: &JsValue) -> Vec<String> {
+    js_sys::Object::keys(object.unchecked_ref::<js_sys::Object>()).iter().filter_map(|k| k.as_string()).collect()
+}
+
 /// Reads a nested options object: keys left out take `T`'s serde defaults
 /// (object by object, so `{config: {thresholds: {ed: 2}}}` changes one field);
 /// unknown keys are refused at every level, against `T::default()`'s form,

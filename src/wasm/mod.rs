@@ -8,7 +8,7 @@
 //! | `new RecordReader(input)`, `reader.push(chunk)`, `DataOwner.fromReader(reader, options)` | `dataset::DetectingReader`, `party::DataOwner::from_raw` |
 //! | `owner.mine(options, onProgress)` | `party::DataOwner::mine` |
 //! | `DataOwner.mergeBases(a, b, options)`, `fingerprint(base)` | `party::merge_bases` |
-//! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}` |
+//! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}`, the options `party::EmbedRequest` (also `RecordOwner.embed`'s) |
 //! | `owner.idMapCsv()`, `owner.idMapBytes()` (`DataOwner`, `RecordOwner`), `unmapPairs(pairs, aMap, bMap)` | `pseudonym::{IdMap, unmap_pairs}` |
 //! | `new Matcher(batchA, batchB)`, `matcher.match(options)`, `matcher.matchResult(options)` | `matcher::Matcher` |
 //! | `new RecordOwner(csv, schema, options)`, `owner.mine()`, `RecordOwner.mergeBases(a, b, schema)`, `owner.embed(shared, options)` | `record::RecordOwner`, `record::merge`, `record::messages` |

@@ -10,10 +10,10 @@ use crate::dp::{Epsilon, Randomness};
 use crate::error::InputError;
 use crate::keyed::Key;
 use crate::mine::MineOptions;
-use crate::party::{self, merge_bases, EmbedOptions};
-use crate::protocol::{read_noisy_base, read_shared_base, write_noisy_base, write_shared_base, Party};
+use crate::party::{self, merge_bases, EmbedRequest};
+use crate::protocol::{read_noisy_base, read_shared_base, write_noisy_base, write_shared_base};
 use crate::threshold::ThresholdMode;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 /// Options of a data owner (all optional). Read by hand ([`OwnerOptions::read`]:
@@ -69,27 +69,16 @@ pub(super) struct InputOptions {
     pub(super) name: Option<String>,
 }
 
-/// Options of `embed`: party A gets thresholds (default: the default
-/// configuration's), party B none unless asked; `binary` gives the compact
-/// `Uint8Array` form; `key` (64 hex digits, `keygen()`) or `passphrase` (at least 8
-/// characters) applies the keyed transform, shared with the other party out of band;
-/// without either, `noKey: true` must say that unkeyed vectors may leave
-/// ([`crate::party::require_key`]); `keepIds: true` sends the owner's own ids
-/// instead of random pseudonyms ([`crate::pseudonym::IdPolicy`]); `encoding`
-/// names the keyed encoding (`"sketch"`, the default; `"sketch:N"`; `"rotation"`).
-/// Read by hand ([`EmbedJsOptions::read`]: small in wasm); serialized for `defaults()`.
-#[derive(Debug, Default, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// Options of `embed`: the core's [`EmbedRequest`] (party, thresholds, key |
+/// passphrase | noKey, keepIds: the same for records, [`super::RecordOwner`]),
+/// and `binary` for the compact `Uint8Array` form. Read by serde
+/// ([`super::errors::options_given`]); serialized for `defaults()`.
+#[derive(Default, Serialize, Deserialize)]
+#[serde(default, rename_all = "camelCase")]
 pub(super) struct EmbedJsOptions {
-    pub(super) party: Party,
-    pub(super) thresholds: Option<ThresholdOptions>,
+    #[serde(flatten)]
+    pub(super) request: EmbedRequest,
     pub(super) binary: bool,
-    pub(super) key: Option<String>,
-    pub(super) passphrase: Option<String>,
-    pub(super) no_key: bool,
-    pub(super) keep_ids: bool,
-    /// The keyed encoding (`"sketch"`, the default; `"sketch:N"`; `"rotation"`).
-    pub(super) encoding: crate::keyed::Encoding,
 }
 
 /// What KEY_REQUIRED tells a JS caller to do.
@@ -122,74 +111,11 @@ impl InputOptions {
     }
 }
 
-/// A boolean option.
-pub(super) fn bool_arg(x: &JsValue, what: &str) -> Result<bool, JsValue> {
-    x.as_bool().ok_or_else(|| invalid(format!("{what} must be true or false, got {}", type_name(x))))
-}
-
 /// A seed: a whole number a JS double holds exactly.
 pub(super) fn seed_arg(x: &JsValue) -> Result<u64, JsValue> {
     match x.as_f64() {
         Some(v) if v.fract() == 0.0 && (0.0..=9_007_199_254_740_991.0).contains(&v) => Ok(v as u64),
         _ => Err(invalid("DataOwner options: seed must be a whole number from 0 to 2^53 − 1".into())),
-    }
-}
-
-impl EmbedJsOptions {
-    fn read(v: JsValue) -> Result<EmbedJsOptions, JsValue> {
-        let mut o = EmbedJsOptions::default();
-        for (key, x) in option_entries(
-            &v,
-            "embed options",
-            &["binary", "encoding", "keepIds", "key", "noKey", "party", "passphrase", "thresholds"],
-        )? {
-            if x.is_null() {
-                continue;
-            }
-            let text = || string_arg(&x, "an embed option");
-            match key.as_str() {
-                "party" => {
-                    o.party = match text()?.as_str() {
-                        "A" | "a" => Party::A,
-                        "B" | "b" => Party::B,
-                        _ => return Err(invalid("embed options: party must be \"A\" or \"B\"".into())),
-                    }
-                }
-                "binary" => {
-                    o.binary =
-                        x.as_bool().ok_or_else(|| invalid("embed options: binary must be true or false".into()))?
-                }
-                "key" => o.key = Some(text()?),
-                "passphrase" => o.passphrase = Some(text()?),
-                "noKey" => o.no_key = bool_arg(&x, "embed options: noKey")?,
-                "keepIds" => o.keep_ids = bool_arg(&x, "embed options: keepIds")?,
-                "encoding" => o.encoding = text()?.parse().map_err(|e: crate::error::Error| invalid(e.to_string()))?,
-                _ => o.thresholds = Some(options_over(x, "embed options: thresholds", &ThresholdOptions::default())?),
-            }
-        }
-        Ok(o)
-    }
-
-    /// The core's embed options.
-    /// `context`: the shared base's fingerprint, the passphrase's salt ([`Key::from_passphrase_for`]).
-    fn core(self, context: &str) -> Result<EmbedOptions, crate::error::Error> {
-        let key = match (&self.key, &self.passphrase) {
-            (Some(_), Some(_)) => {
-                return Err(crate::error::Error::InvalidKey("give either key or passphrase, not both".into()))
-            }
-            (Some(k), None) => Some(Key::from_hex(k)?),
-            (None, Some(p)) => Some(Key::from_passphrase_for(p, context)?),
-            (None, None) => None,
-        };
-        crate::party::require_key(key.as_ref(), self.no_key, KEY_REMEDY)?;
-        let mut o = EmbedOptions::new(self.party, &Config::default());
-        if let Some(t) = self.thresholds {
-            o.thresholds = Some(t);
-        }
-        o.key = key;
-        o.encoding = self.encoding;
-        o.ids = crate::pseudonym::IdPolicy::keep_if(self.keep_ids);
-        Ok(o)
     }
 }
 
@@ -333,12 +259,12 @@ impl DataOwner {
         options: JsValue,
         on_progress: Option<js_sys::Function>,
     ) -> Result<JsValue, JsValue> {
-        let o = EmbedJsOptions::read(options)?;
+        let o: EmbedJsOptions = super::errors::options_given(&options, "embed options")?;
         let binary = o.binary;
         let base = self::shared_base(&shared_base)?;
-        let core = o.core(base.fingerprint())?;
+        let core = o.request.one_string(&base, &Config::default(), KEY_REMEDY)?;
         // only the rotation is dense; the sketch is as sparse as unkeyed vectors
-        let dense = core.key.is_some() && core.encoding == crate::keyed::Encoding::Rotation;
+        let dense = core.key.rotate && core.encoding == crate::keyed::Encoding::Rotation;
         check_batch_size(&self.owner, base.len(), dense, binary)?;
         let embedded = with_progress(on_progress.as_ref(), |p| self.owner.embed(&base, &core, p))?;
         let batch = embedded.batch;

@@ -9,8 +9,6 @@ use super::errors::{bytes_arg, invalid, option_entries, set, string_arg, to_plai
 use super::progress::with_progress;
 use crate::dp::Randomness;
 use crate::error::InputError;
-use crate::keyed::Key;
-use crate::protocol::Party;
 use crate::record::export::{pairs_csv, Review};
 use crate::record::linker::Scored;
 use crate::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
@@ -207,12 +205,15 @@ impl RecordOwner {
     }
 
     /// The party's record batch (binary) over the shared bases. `options`:
-    /// `{party: "A" | "B", key: hex (the parties' shared key: it hashes the keyed
-    /// fields and rotates every embedded field's vectors), noKey: boolean (export
-    /// unkeyed vectors anyway), keepIds: boolean (send the own ids instead of
-    /// random pseudonyms)}`. Without `key` or `noKey: true`, a schema that
-    /// embeds a field is refused (`KEY_REQUIRED`, the core's export policy).
-    /// The map back from the pseudonyms is then `idMapCsv()`.
+    /// the core's [`crate::party::EmbedRequest`], as `DataOwner.embed` takes
+    /// it: `{party: "A" | "B", key: hex | passphrase: string (the parties'
+    /// shared key, the passphrase salted with the schema: it hashes the keyed
+    /// fields and rotates every embedded field's vectors), noKey: boolean
+    /// (export unkeyed vectors anyway; with a key, the key only hashes the
+    /// keyed fields), keepIds: boolean (send the own ids instead of random
+    /// pseudonyms)}`. Without a key or `noKey: true`, a schema that embeds a
+    /// field is refused (`KEY_REQUIRED`, the core's export policy). The map
+    /// back from the pseudonyms is then `idMapCsv()`; the rows are shuffled.
     pub fn embed(
         &mut self,
         shared: JsValue,
@@ -220,29 +221,10 @@ impl RecordOwner {
         on_progress: Option<js_sys::Function>,
     ) -> Result<js_sys::Uint8Array, JsValue> {
         let shared = read_shared_bases(&string_arg(&shared, "the shared bases")?, self.owner.schema())?;
-        let (mut party, mut key, mut no_key, mut keep_ids) = (Party::A, None, false, false);
-        for (name, x) in option_entries(&options, "embed options", &["party", "key", "noKey", "keepIds"])? {
-            if x.is_null() {
-                continue;
-            }
-            match name.as_str() {
-                "party" => {
-                    party = match string_arg(&x, "embed options: party")?.as_str() {
-                        "A" | "a" => Party::A,
-                        "B" | "b" => Party::B,
-                        _ => return Err(invalid("embed options: party must be \"A\" or \"B\"".into())),
-                    }
-                }
-                "key" => key = Some(Key::from_hex(&string_arg(&x, "embed options: key")?)?),
-                "noKey" => no_key = super::owner::bool_arg(&x, "embed options: noKey")?,
-                _ => keep_ids = super::owner::bool_arg(&x, "embed options: keepIds")?,
-            }
-        }
-        let rotate =
-            crate::record::owner::export_rotation(self.owner.schema(), key.as_ref(), no_key, super::owner::KEY_REMEDY)?;
-        let ids = crate::pseudonym::IdPolicy::keep_if(keep_ids);
-        let embedded =
-            with_progress(on_progress.as_ref(), |p| self.owner.embed(&shared, party, key.as_ref(), rotate, ids, p))?;
+        let request: crate::party::EmbedRequest = super::errors::options_given(&options, "embed options")?;
+        let linkage = crate::record::owner::linkage(self.owner.schema());
+        let options = request.records(&linkage, super::owner::KEY_REMEDY)?;
+        let embedded = with_progress(on_progress.as_ref(), |p| self.owner.embed(&shared, &options, p))?;
         let out = js_sys::Uint8Array::from(&embedded.batch.write()[..]);
         self.id_map = embedded.id_map;
         Ok(out)

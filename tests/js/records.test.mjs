@@ -102,6 +102,9 @@ test('bad schemas, files, keys and batches are refused by code', () => {
   const other = new RecordOwner(file('dataset1-b.csv'), schema);
   const bOther = other.embed(shared, { party: 'B', key: keygen(), noKey: true });
   assert.throws(() => new RecordMatcher(schema, ba, bOther), { message: /different keys/ });
+  // a passphrase (salted with the schema) is a key as in DataOwner.embed: another key than A's
+  const bPass = other.embed(shared, { party: 'B', passphrase: 'correct horse battery staple' });
+  assert.throws(() => new RecordMatcher(schema, ba, bPass), { message: /different keys/ });
   assert.throws(() => new RecordMatcher(schema, bb, ba), { message: /party A/ });
   assert.throws(() => new RecordMatcher(schema, ba, bb.subarray(0, bb.length - 3)), { code: 'TRUNCATED_MESSAGE' });
   assert.throws(() => new RecordMatcher({ ...schema, epsilon: 0.2 }, ba, bb), { code: 'FINGERPRINT_MISMATCH' });

@@ -61,6 +61,7 @@ const linked: RecordLinkageOutput = rm.link({ upper: 3 });
 const firstLevel: number = linked.pairs.levels[0] + linked.fit.fields[0].m[0] + rm.weights()[0];
 const csvText: string = unmapPairs(rm.pairsCsv(null), ra.idMapCsv(), null);
 rb.embed(sharedRecords, { party: 'B', noKey: true, keepIds: true });
+rb.embed(sharedRecords, { party: 'B', passphrase: 'correct horse battery staple', keepIds: false });
 // @ts-expect-error a kind that does not exist
 const badSchema: Schema = { version: 1, field: [{ name: 'x', kind: 'blob' }] };
 const twin = makeTwin(['SMITH', 'JONES'], { seed: 1, twin: { condense: { k: 1 }, nnSample: 10 } });

@@ -5,7 +5,9 @@
 
 use crate::io::{self, InFile, Result};
 use clap::Args;
-use gramlink::keyed::Key;
+use gramlink::keyed::{Key, UNKEYED_REVEALS};
+use gramlink::party::{EmbedOptions, EmbedRequest};
+use gramlink::protocol::Party;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -54,37 +56,44 @@ pub struct KeyArgs {
 }
 
 impl KeyArgs {
-    /// The key; a passphrase is salted with `context`, the linkage's shared
-    /// base fingerprint (or schema fingerprint), so both parties derive the same
-    /// key and no other linkage shares its Argon2id work ([`Key::from_passphrase_for`]).
-    pub fn key(&self, context: &str) -> Result<Option<Key>> {
-        let read = |p: &PathBuf| -> Result<String> { io::read_text(p) };
-        match (&self.key_file, &self.passphrase_file) {
-            (Some(p), _) => Key::from_hex(&read(p)?).map(Some).in_file(p),
-            (None, Some(p)) => Key::from_passphrase_for(&read(p)?, context).map(Some).in_file(p),
-            (None, None) => Ok(None),
+    /// The embed options of `party` as every front end gives them to the core
+    /// ([`EmbedRequest`]: the key and passphrase files read, never arguments;
+    /// no thresholds: the configuration's, for A), resolved by the core for
+    /// `target`; the opt-out prints what unkeyed vectors reveal.
+    pub fn options(&self, party: Party, keep_ids: bool, target: Target<'_>) -> Result<EmbedOptions> {
+        let read = |p: &Option<PathBuf>| p.as_ref().map(|p| io::read_text(p)).transpose();
+        let request = EmbedRequest {
+            party,
+            thresholds: None,
+            key: read(&self.key_file)?,
+            passphrase: read(&self.passphrase_file)?,
+            no_key: self.no_key,
+            keep_ids,
+            encoding: Some(self.encoding),
+        };
+        let (options, embeds) = match target {
+            Target::OneString(base, config) => (request.one_string(base, config, REMEDY), true),
+            Target::Records(schema) => {
+                let linkage = gramlink::record::owner::linkage(schema);
+                (request.records(&linkage, REMEDY), linkage.embeds())
+            }
+        };
+        // a bad key or passphrase is named with its file (clap lets one through)
+        let options = match self.key_file.as_ref().or(self.passphrase_file.as_ref()) {
+            Some(p) => options.in_file(p)?,
+            None => options?,
+        };
+        if embeds && !options.key.rotate {
+            eprintln!("warning: --no-key: {UNKEYED_REVEALS}");
         }
+        Ok(options)
     }
+}
 
-    /// A record batch's key and whether its vectors are rotated, under the
-    /// core's export policy for records ([`gramlink::record::owner::export_rotation`]).
-    pub fn record_key(&self, schema: &gramlink::record::Schema) -> Result<(Option<Key>, bool)> {
-        let key = self.key(&schema.fingerprint())?;
-        let rotate = gramlink::record::owner::export_rotation(schema, key.as_ref(), self.no_key, REMEDY)?;
-        if self.no_key && schema.sent().any(|f| f.kind().is_some_and(|k| k.is_embedded())) {
-            eprintln!("warning: --no-key: {}", gramlink::party::UNKEYED_REVEALS);
-        }
-        Ok((key, rotate))
-    }
-
-    /// The key, under the core's export policy ([`gramlink::party::require_key`]):
-    /// none only with `--no-key`, which prints what the vectors then reveal.
-    pub fn export_key(&self, context: &str) -> Result<Option<Key>> {
-        let key = self.key(context)?;
-        gramlink::party::require_key(key.as_ref(), self.no_key, REMEDY)?;
-        if key.is_none() {
-            eprintln!("warning: --no-key: {}", gramlink::party::UNKEYED_REVEALS);
-        }
-        Ok(key)
-    }
+/// What `embed` links: one string over a shared base under a configuration,
+/// or records under a schema.
+#[derive(Clone, Copy)]
+pub enum Target<'a> {
+    OneString(&'a gramlink::base::SharedBase, &'a gramlink::config::Config),
+    Records(&'a gramlink::record::Schema),
 }

@@ -12,7 +12,7 @@ use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
 use gramlink::keyed::Key;
 use gramlink::matcher::Matcher;
 use gramlink::matching::{Pair, Rule};
-use gramlink::party::{DataOwner, EmbedOptions};
+use gramlink::party::DataOwner;
 use gramlink::protocol::{read_shared_base, Party};
 use std::collections::HashSet;
 use std::fmt::Write as _;
@@ -71,12 +71,10 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     a.threshold.apply(&mut config)?;
     // the key is checked before the records are read, so a bad key fails fast;
     // unkeyed vectors leave only with --no-key
-    let key = a.key.export_key(base.fingerprint())?;
+    let options = a.key.options(a.party, a.ids.keep_ids(), crate::keys::Target::OneString(&base, &config))?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
     let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
-    let options =
-        EmbedOptions { key, encoding: a.key.encoding, ids: a.ids.policy(), ..EmbedOptions::new(a.party, &config) };
     let bar = &mut Bar::new();
     let embedded = owner.embed(&base, &options, bar)?;
     bar.finish();

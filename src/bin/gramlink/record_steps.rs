@@ -73,8 +73,8 @@ pub struct EmbedRun<'a> {
 pub fn embed(r: EmbedRun) -> Result<()> {
     let schema = load_schema(r.schema)?;
     // the key and the export policy are checked before the records are read
-    let (key, rotate) = r.key.record_key(&schema)?;
-    if key.is_none() {
+    let options = r.key.options(r.party, r.ids.keep_ids(), crate::keys::Target::Records(&schema))?;
+    if options.key.key.is_none() {
         if let Some(f) = schema.fields.iter().find(|f| f.kind() == Some(Kind::Keyed)) {
             return Err(io::CliError::usage(format!(
                 "field {:?} is keyed: give both parties' shared key (--key-file from `gramlink keygen`, or --passphrase-file)",
@@ -84,10 +84,9 @@ pub fn embed(r: EmbedRun) -> Result<()> {
     }
     let shared = read_shared_bases(&io::read_text(r.base)?, &schema).in_file(r.base)?;
     // embedding spends no budget and draws no noise
-    let mut owner = read_owner(&schema, r.input, Randomness::secure()?)?;
+    let owner = read_owner(&schema, r.input, Randomness::secure()?)?;
     let bar = &mut Bar::new();
-    owner.set_encoding(r.key.encoding);
-    let embedded = owner.embed(&shared, r.party, key.as_ref(), rotate, r.ids.policy(), bar)?;
+    let embedded = owner.embed(&shared, &options, bar)?;
     bar.finish();
     let batch = embedded.batch;
     r.ids.write_map(embedded.id_map.as_ref(), r.out)?;
@@ -96,7 +95,7 @@ pub fn embed(r: EmbedRun) -> Result<()> {
         "embedded {} records, {} fields sent{}{} -> {}",
         batch.ids.len(),
         batch.fields.len(),
-        if rotate { ", vectors keyed" } else { "" },
+        if options.key.rotate { ", vectors keyed" } else { "" },
         if batch.private { "" } else { " (NOT private: seeded noise)" },
         r.out.display()
     );

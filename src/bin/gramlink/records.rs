@@ -77,8 +77,6 @@ pub fn run(r: RecordRun) -> Result<()> {
     let mut rng = crate::randomness(r.seed, "the bases are")?;
     let mut a = read_owner(&schema, r.a, rng.fork())?;
     let mut b = read_owner(&schema, r.b, rng.fork())?;
-    a.set_encoding(r.encoding);
-    b.set_encoding(r.encoding);
     let needs_key = schema.fields.iter().any(|f| f.kind() == Some(Kind::Keyed));
     let key = match r.key {
         Some(k) => Some(k),
@@ -95,7 +93,7 @@ pub fn run(r: RecordRun) -> Result<()> {
     };
     let clock = SystemClock::default();
     let bar = &mut Bar::new();
-    let s = gramlink::record::session::run(&mut a, &mut b, key.as_ref(), r.keyed, &clock, bar)?;
+    let s = gramlink::record::session::run(&mut a, &mut b, key.as_ref(), r.keyed.then_some(r.encoding), &clock, bar)?;
     bar.finish();
     let truth = truth.as_ref().zip(r.truth);
     report(

@@ -3,11 +3,11 @@
 
 use crate::io::{self, CliError, InFile, Result};
 use clap::Args;
-use gramlink::pseudonym::{unmap_pairs, IdMap, IdPolicy};
+use gramlink::pseudonym::{unmap_pairs, IdMap};
 use std::path::{Path, PathBuf};
 
 /// `embed`'s ids (one string and `--schema` alike): the core's policy
-/// ([`IdPolicy`]) and where the owner keeps the map.
+/// ([`gramlink::pseudonym::IdPolicy`]) and where the owner keeps the map.
 #[derive(Args)]
 pub struct IdFlags {
     /// Where to keep the map from the batch's pseudonyms to your ids (CSV,
@@ -22,8 +22,8 @@ pub struct IdFlags {
 }
 
 impl IdFlags {
-    pub fn policy(&self) -> IdPolicy {
-        IdPolicy::keep_if(self.keep_ids)
+    pub fn keep_ids(&self) -> bool {
+        self.keep_ids
     }
 
     /// Writes the map of the batch about to be written to `out` (before it:

@@ -1,8 +1,8 @@
 use super::*;
 use crate::dp::Randomness;
+use crate::party::EmbedOptions;
 use crate::progress::NoProgress;
 use crate::protocol::Party;
-use crate::pseudonym::IdPolicy;
 use crate::record::{merge, RecordOwner};
 
 const CSV: &str = "id,given,surname,city,dob\n\
@@ -49,10 +49,10 @@ fn secure_noise_keeps_the_private_mark_and_seeded_noise_drops_it() {
     let s = schema();
     let shared = merge(&noisy(None), &noisy(None), &s).unwrap();
     assert!(shared.private);
-    let batch = owner(None).embed(&shared, Party::B, None, false, IdPolicy::default(), &mut NoProgress).unwrap().batch;
+    let batch = owner(None).embed(&shared, &EmbedOptions::of(Party::B), &mut NoProgress).unwrap().batch;
     assert!(batch.private);
     let seeded = merge(&noisy(None), &noisy(Some(3)), &s).unwrap();
-    let batch = owner(None).embed(&seeded, Party::B, None, false, IdPolicy::Keep, &mut NoProgress).unwrap().batch;
+    let batch = owner(None).embed(&seeded, &EmbedOptions::of(Party::B).local(), &mut NoProgress).unwrap().batch;
     assert!(!batch.private, "a batch over a seeded base must say it is not private");
 }
 

@@ -16,17 +16,20 @@
 
 use crate::alphabet::Alphabet;
 use crate::base::{NoisyBase, SharedBase};
-use crate::config::{Config, ThresholdOptions};
+use crate::config::ThresholdOptions;
 use crate::dataset::{read_records, Dataset, InputFormat, RawRecord, MAX_RECORD_BYTES};
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
 use crate::embed::{BatchVectors, Embedder, Vectors};
 use crate::error::{Error, InputError};
-use crate::keyed::{Key, Transform};
+use crate::keyed::Transform;
 use crate::mine::MineOptions;
 use crate::progress::Progress;
-use crate::protocol::{Party, ThresholdSet, VectorBatch};
-use crate::pseudonym::{Embedded, IdPolicy};
+use crate::protocol::{ThresholdSet, VectorBatch};
+use crate::pseudonym::{Embedded, Rows};
 use crate::sparse_vectors::SparseVectors;
+
+mod options;
+pub use options::{EmbedOptions, EmbedRequest};
 
 /// One party's records, normalized onto the public alphabet, with its privacy
 /// budget and its source of randomness.
@@ -135,9 +138,11 @@ impl DataOwner {
     }
 
     /// The party's vector batch: the vectors, party A's thresholds, the keyed
-    /// transform when a key is given (then no shape: its coordinates are mixed),
-    /// the ids of the options' [`IdPolicy`] (random pseudonyms by default, with
-    /// the map back beside the batch), checked as the matcher will check it.
+    /// transform when the options' key rotates (then no shape: its
+    /// coordinates are mixed), the ids of the options' [`crate::pseudonym::IdPolicy`] (random
+    /// pseudonyms by default, with the map back beside the batch), the rows
+    /// in the options' [`crate::pseudonym::RowOrder`] (shuffled by default),
+    /// checked as the matcher will check it.
     pub fn embed(
         &self,
         base: &SharedBase,
@@ -145,15 +150,21 @@ impl DataOwner {
         progress: &mut dyn Progress,
     ) -> Result<Embedded<VectorBatch>, Error> {
         let embedder = Embedder::new(base)?;
+        if options.key.key.is_some() && !options.key.rotate {
+            return Err(Error::InvalidKey(
+                "one string's key is its rotation: an unrotated key would send unkeyed vectors".into(),
+            ));
+        }
         let shape = crate::matching::Shape::of(base);
         // the key is checked first, so a bad key fails before the work
-        if let (Some(k), crate::keyed::Encoding::Rotation) = (&options.key, options.encoding) {
+        if let (Some(k), crate::keyed::Encoding::Rotation) = (options.key.rotation(), options.encoding) {
             Transform::new(k, base.fingerprint(), embedder.dim())?;
         }
-        let sparse = embedder.embed_all_sparse(self.dataset.records(), progress)?;
+        let rows = Rows::draw(options.rows, self.dataset.len())?;
+        let sparse = rows.apply_sparse(embedder.embed_all_sparse(self.dataset.records(), progress)?);
         // unkeyed: sparse counts over the base; keyed: the options' encoding
         // (the sketch, sparse with its own shape; or the rotation, dense)
-        let (vectors, shape, transform, factor) = match &options.key {
+        let (vectors, shape, transform, factor) = match options.key.rotation() {
             Some(k) => {
                 let e = crate::keyed::encode(k, options.encoding, base.fingerprint(), &shape, &sparse)?;
                 (e.vectors, e.shape, Some(e.label), e.threshold_factor)
@@ -162,9 +173,9 @@ impl DataOwner {
         };
         let thresholds = match &options.thresholds {
             Some(t) => {
-                let mut set = self.thresholds(base, t)?;
-                set.values.iter_mut().for_each(|v| *v *= factor);
-                Some(set)
+                let set = self.thresholds(base, t)?;
+                let values = set.values.iter().map(|v| v * factor).collect();
+                Some(ThresholdSet { values: rows.apply(values), ..set })
             }
             None => None,
         };
@@ -172,7 +183,7 @@ impl DataOwner {
         let batch = VectorBatch {
             party: options.party,
             fingerprint: base.fingerprint().to_string(),
-            ids,
+            ids: rows.apply(ids),
             vectors,
             thresholds,
             shape,
@@ -198,68 +209,11 @@ pub fn merge_bases(a: &NoisyBase, b: &NoisyBase, options: &MineOptions) -> Resul
     Ok(shared.with_private(a.private && b.private))
 }
 
-/// What an unkeyed vector batch reveals to whoever receives it (the matcher):
-/// said by [`require_key`] and by the CLI's `--no-key` warning.
-pub const UNKEYED_REVEALS: &str = "unkeyed vectors are public functions of the records: the matcher can embed a \
-name list and find each record's nearest name (the dictionary attack), and, in the recommended preset \
-(every public 2-gram, padded records), rebuild most records outright from the bigram multiset each vector \
-carries, with no dictionary (gramlink attack; docs/THREAT_MODEL.md)";
-
-/// The export policy of vector batches: a batch that leaves its owner is
-/// keyed ([`crate::keyed`]) unless the owner said explicitly that it may go
-/// unkeyed (`allow_unkeyed`: the CLI's `--no-key`, the JS and Python `noKey` /
-/// `no_key`). Whole protocol runs on one machine ([`crate::session`]) export
-/// nothing and are not held to it. One policy for every front end, and for one
-/// string as for records (a record batch's embedded fields are vectors too);
-/// `remedy` is the front end's own words for the key and the opt-out.
-pub fn require_key(key: Option<&Key>, allow_unkeyed: bool, remedy: &str) -> Result<(), Error> {
-    match (key, allow_unkeyed) {
-        (None, false) => Err(Error::KeyRequired(format!("{UNKEYED_REVEALS}. {remedy}"))),
-        (Some(_), true) => {
-            Err(Error::InvalidKey("give a key or the opt-out to export unkeyed vectors, not both".into()))
-        }
-        _ => Ok(()),
-    }
-}
-
-/// What [`DataOwner::embed`] makes.
-#[derive(Debug, Clone, PartialEq)]
-pub struct EmbedOptions {
-    pub party: Party,
-    /// Party A's thresholds (`None`: the batch carries none; the matcher needs
-    /// them from A).
-    pub thresholds: Option<ThresholdOptions>,
-    /// The keyed encoding's key, shared by A and B, never by the matcher.
-    pub key: Option<Key>,
-    /// The keyed encoding (with a key): the sketch by default.
-    pub encoding: crate::keyed::Encoding,
-    /// The ids the batch carries ([`crate::pseudonym`]).
-    pub ids: IdPolicy,
-}
-
-impl EmbedOptions {
-    /// Party `party`'s batch under `config`: A with the configuration's
-    /// thresholds, B without; no key; random pseudonyms as ids.
-    pub fn new(party: Party, config: &Config) -> EmbedOptions {
-        let thresholds = (party == Party::A).then(|| config.thresholds.clone());
-        EmbedOptions { party, thresholds, key: None, encoding: config.encoding, ids: IdPolicy::default() }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn unkeyed_export_needs_an_explicit_opt_out() {
-        let e = require_key(None, false, "pass --no-key").unwrap_err();
-        assert_eq!((e.code(), e.class()), ("KEY_REQUIRED", crate::error::ErrorClass::Privacy));
-        assert!(e.to_string().contains("dictionary attack") && e.to_string().ends_with("pass --no-key"));
-        assert!(require_key(None, true, "").is_ok());
-        let key = Key::from_bytes([1; 32]);
-        assert!(require_key(Some(&key), false, "").is_ok());
-        assert_eq!(require_key(Some(&key), true, "").unwrap_err().code(), "INVALID_KEY");
-    }
+    use crate::config::Config;
+    use crate::protocol::Party;
 
     #[test]
     fn a_seeded_run_marks_every_message_made_from_it() {
@@ -283,13 +237,6 @@ mod tests {
         assert!(private.is_private() && !write_shared_base(&private).contains("private"));
         let batch = a.embed(&private, &EmbedOptions::new(Party::B, &config), none).unwrap().batch;
         assert!(batch.private && !batch.to_json().contains("private"));
-    }
-}
-
-impl Default for EmbedOptions {
-    /// Party A under the default configuration.
-    fn default() -> Self {
-        EmbedOptions::new(Party::A, &Config::default())
     }
 }
 
