@@ -85,9 +85,32 @@ fn roles_one_at_a_time_and_bad_inputs() {
     std::fs::write(p("short.glka"), &bytes[..bytes.len() - 7]).unwrap();
     let args = compare(&p("pub.json"), &p("short.glka"), &p("x.glkc"));
     fails(&args.iter().map(String::as_str).collect::<Vec<_>>(), &out, "TRUNCATED_MESSAGE");
+    // the last record's first ciphertext, found by the message's layout (a
+    // 108-byte header ending in the block count; per block a u32 size, then per
+    // record a u64 handle and its big-endian ciphertexts): DP-noised blocks may
+    // be empty, so the message need not end with a ciphertext
+    let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().unwrap()) as usize;
+    let n_blocks = u32_at(104);
+    let last_record = (9..4096usize)
+        .find_map(|width| {
+            let (mut at, mut last) = (108, None);
+            for _ in 0..n_blocks {
+                let size = u32_at(at.min(bytes.len() - 4));
+                at += 4;
+                if size > 0 {
+                    last = Some(at + (size - 1) * width);
+                }
+                at += size * width;
+                if at > bytes.len() - 4 && at != bytes.len() {
+                    return None;
+                }
+            }
+            (at == bytes.len()).then_some(last).flatten()
+        })
+        .expect("the message's layout");
     let mut forged = bytes.clone();
-    let at = bytes.len() - 64; // inside the last ciphertext
-    forged[at - 64..at].fill(0xff);
+    // its most significant bytes all ones: the value is not below n²
+    forged[last_record + 8..last_record + 24].fill(0xff);
     std::fs::write(p("forged.glka"), &forged).unwrap();
     let args = compare(&p("pub.json"), &p("forged.glka"), &p("x.glkc"));
     fails(&args.iter().map(String::as_str).collect::<Vec<_>>(), &out, "INVALID_MESSAGE");
