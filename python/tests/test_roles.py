@@ -137,13 +137,20 @@ def test_mismatched_bases_truncated_and_keyed_batches_are_refused(cities):
         csv = "a_id,b_id\n" + "".join(f"{x},{y}\n" for x, y in zip(link.a_ids, link.b_ids))
         return sorted(gramlink.unmap(csv, *maps).splitlines()[1:])
 
-    keyed = own_pairs(a.embed(sa, key=key, thresholds=fixed), b.embed(sa, party="B", key=key))
+    # the rotation (a named encoding) keeps every distance: the same pairs
+    rot = {"encoding": "rotation"}
+    keyed = own_pairs(a.embed(sa, key=key, thresholds=fixed, **rot), b.embed(sa, party="B", key=key, **rot))
     plain = own_pairs(a.embed(sa, thresholds=fixed, no_key=True), b.embed(sa, party="B", no_key=True))
     assert keyed == plain and keyed
     # a passphrase is the key both parties derive, for records as for one string
     secret = "correct horse battery staple"
-    derived = own_pairs(a.embed(sa, passphrase=secret, thresholds=fixed), b.embed(sa, party="B", passphrase=secret))
+    derived = own_pairs(
+        a.embed(sa, passphrase=secret, thresholds=fixed, **rot), b.embed(sa, party="B", passphrase=secret, **rot)
+    )
     assert derived == plain
+    # the default encoding (the sketch) merges grams in buckets: most pairs stay
+    sketched = own_pairs(a.embed(sa, key=key, thresholds=fixed), b.embed(sa, party="B", key=key))
+    assert len(set(sketched) & set(plain)) >= 0.9 * len(plain)
     with pytest.raises(GramlinkError) as e:
         a.embed(sa, key="xyz")
     assert e.value.code == "INVALID_KEY"
