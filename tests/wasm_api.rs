@@ -91,6 +91,8 @@ struct Protocol {
     shared: String,
     batch_a: JsValue,
     batch_b: JsValue,
+    /// B's id map (pseudonym → own id): batches are shuffled, the maps say whose each row is.
+    map_b: String,
 }
 
 fn protocol(n: usize) -> Protocol {
@@ -109,7 +111,28 @@ fn protocol(n: usize) -> Protocol {
         )
         .unwrap();
     let batch_b = b.embed(shared.clone().into(), js(r#"{"party": "B", "binary": true, "noKey": true}"#), None).unwrap();
-    Protocol { a, shared, batch_a, batch_b }
+    let map_b = b.id_map_csv().unwrap().expect("a pseudonymous batch has a map");
+    Protocol { a, shared, batch_a, batch_b, map_b }
+}
+
+/// The records linked, as (A record, B record) indices: each pair's pseudonyms
+/// through the owners' id maps (own ids are record numbers from 1), since the
+/// batches' rows are shuffled.
+fn linked_records(r: &JsValue, map_a: &str, map_b: &str) -> Vec<(u32, u32)> {
+    let index = |map: &str| -> std::collections::HashMap<String, u32> {
+        map.lines()
+            .skip(1)
+            .map(|l| {
+                let (p, id) = l.split_once(',').unwrap();
+                (p.to_string(), id.parse::<u32>().unwrap() - 1)
+            })
+            .collect()
+    };
+    let (ia, ib) = (index(map_a), index(map_b));
+    let ids = |k: &str| -> Vec<String> {
+        get(r, k).dyn_into::<Array>().unwrap().iter().map(|x| x.as_string().unwrap()).collect()
+    };
+    ids("aIds").iter().zip(ids("bIds")).map(|(a, b)| (ia[a], ib[&b])).collect()
 }
 
 /// The rows linked, as (A row, B row).
@@ -119,7 +142,14 @@ fn linked(r: &JsValue) -> Vec<(u32, u32)> {
     ia.into_iter().zip(ib).collect()
 }
 
-/// F1 of linked rows against the truth "row i of A is row i of B" (every record).
+/// [`linked_records`] with the two maps a run stored in its result (`records`).
+fn records_of(r: &JsValue) -> Vec<(u32, u32)> {
+    let maps = get(r, "records").as_string().unwrap();
+    let (a, b) = maps.split_once('\u{0}').unwrap();
+    linked_records(r, a, b)
+}
+
+/// F1 of linked records against the truth "row i of A is row i of B" (every record).
 fn f1(pairs: &[(u32, u32)], n: usize) -> f64 {
     let tp = pairs.iter().filter(|(a, b)| a == b).count() as f64;
     if tp == 0.0 {
@@ -152,6 +182,9 @@ fn defaults_are_the_recommended_configuration() {
         let batch_b = b.embed(shared.into(), js(r#"{"party": "B", "binary": true, "noKey": true}"#), None).unwrap();
         let m = Matcher::new(batch_a.clone(), batch_b.clone()).unwrap();
         let r: JsValue = m.run(rule).unwrap().into();
+        // the records each pair names (the rows are shuffled)
+        let maps = (a.id_map_csv().unwrap().unwrap(), b.id_map_csv().unwrap().unwrap());
+        Reflect::set(&r, &"records".into(), &JsValue::from_str(&format!("{}\u{0}{}", maps.0, maps.1))).unwrap();
         let read = |v: &JsValue| match v.as_string() {
             Some(s) => VectorBatch::read(s.as_bytes()).unwrap(),
             None => VectorBatch::read(&v.dyn_ref::<Uint8Array>().unwrap().to_vec()).unwrap(),
@@ -163,7 +196,7 @@ fn defaults_are_the_recommended_configuration() {
     assert!(ba.shape.is_some() && ba.shape == bb.shape, "the batches carry the base's shape");
     assert_eq!(ba.thresholds.as_ref().unwrap().mode, gramlink::threshold::ThresholdMode::Sound);
     assert_eq!(get(&r, "rule").as_string().unwrap(), "ranked");
-    let recommended = f1(&linked(&r), n);
+    let recommended = f1(&records_of(&r), n);
 
     // the paper's configuration, from defaults().presets.paper
     let paper = get(&get(&defaults().unwrap(), "presets"), "paper");
@@ -175,7 +208,7 @@ fn defaults_are_the_recommended_configuration() {
     assert!(pdim <= 75, "the paper's base has the mined grams only, got {pdim}");
     assert_eq!(pa.thresholds.as_ref().unwrap().mode, gramlink::threshold::ThresholdMode::Paper);
     assert_eq!(get(&pr, "rule").as_string().unwrap(), "all");
-    let paper_f1 = f1(&linked(&pr), n);
+    let paper_f1 = f1(&records_of(&pr), n);
     web_sys::console::log_1(
         &format!("CITIES n={n} ed 1 seed 11/12: F1 recommended {recommended:.4}, paper {paper_f1:.4}").into(),
     );
@@ -253,12 +286,12 @@ fn protocol_end_to_end() {
     assert!(get(&r, "candidates").as_f64().unwrap() >= count as f64);
     let a_ids: Array = get(&r, "aIds").dyn_into().unwrap();
     assert_eq!(a_ids.length() as usize, count);
-    // the batch carries pseudonyms; A's map says whose: row ia[0] is record ia[0] + 1
+    // the batch carries pseudonyms (its rows shuffled); A's map says whose each is
     let map = p.a.id_map_csv().unwrap().expect("a pseudonymous batch has a map");
-    let row = map.lines().nth(ia[0] as usize + 1).unwrap();
-    assert_eq!(row, format!("{},{}", a_ids.get(0).as_string().unwrap(), ia[0] + 1));
+    let first = a_ids.get(0).as_string().unwrap();
+    assert!(map.lines().any(|l| l.starts_with(&format!("{first},"))), "{first} is not in A's map");
     // every unchanged record (distance 0 is within any threshold) is linked to its copy
-    let pairs: std::collections::HashSet<(u32, u32)> = ia.iter().copied().zip(ib.iter().copied()).collect();
+    let pairs: std::collections::HashSet<(u32, u32)> = linked_records(&r, &map, &p.map_b).into_iter().collect();
     for i in (0..n as u32).filter(|i| i % 3 != 1) {
         assert!(pairs.contains(&(i, i)), "unchanged record {} ({}) not linked", i + 1, cities(n)[i as usize]);
     }
