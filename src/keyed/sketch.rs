@@ -40,7 +40,7 @@ use crate::shape::Shape;
 use crate::sparse_vectors::SparseVectors;
 use hkdf::Hkdf;
 use rand_chacha::ChaCha20Rng;
-use rand_core::{RngCore, SeedableRng};
+use rand_core::SeedableRng;
 use sha2::Sha256;
 
 /// Prefix of a sketched batch's `transform` label (then the spread, a colon
@@ -106,7 +106,6 @@ impl Sketch {
             }
             lengths.extend(std::iter::repeat_n(l, coords.len().div_ceil(spread as usize)));
         }
-        let _ = rng.next_u32();
         let shape = Shape { lengths, complete: shape.complete.clone() };
         Ok(Sketch { bucket, shape, spread, label: format!("{SKETCH_PREFIX}{spread}:{}", hex::encode(check)) })
     }

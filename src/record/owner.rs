@@ -337,7 +337,8 @@ impl RecordOwner {
                     } else {
                         vec![present.iter().map(|&(r, v)| (r, v.to_string())).collect()]
                     };
-                    let mut shape = Some(crate::shape::Shape::of(base));
+                    let base_shape = crate::shape::Shape::of(base);
+                    let mut shape = None;
                     let mut parts = Vec::new();
                     for (p, t) in texts.into_iter().enumerate() {
                         // one key derivation per space and part: the digit spaces share
@@ -350,7 +351,7 @@ impl RecordOwner {
                             };
                             (k, options.encoding, context)
                         });
-                        let (part, part_shape) = embed_part(base, &t, party, &eds, encoding, progress)?;
+                        let (part, part_shape) = embed_part(base, &base_shape, &t, party, &eds, encoding, progress)?;
                         shape = part_shape;
                         parts.push(part);
                     }
@@ -395,9 +396,12 @@ fn present<'v>(values: impl Iterator<Item = &'v Option<String>>) -> impl Iterato
 /// One embedded part: the present values' vectors (encoded with the key,
 /// the encoding and the derivation's context when given), and for A the
 /// sound thresholds of every edit distance in `eds` (sound for the encoded
-/// vectors); with the part's shape (`None` when rotated).
+/// vectors); with the part's shape (`None` when rotated). `shape` is the
+/// base's own, computed once for all of a field's parts.
+#[allow(clippy::too_many_arguments)]
 fn embed_part(
     base: &SharedBase,
+    shape: &crate::shape::Shape,
     values: &[(u32, String)],
     party: Party,
     eds: &[u32],
@@ -407,13 +411,12 @@ fn embed_part(
     let embedder = Embedder::new(base)?;
     let texts: Vec<String> = values.iter().map(|(_, v)| v.clone()).collect();
     let sparse = embedder.embed_all_sparse(&texts, progress)?;
-    let shape = crate::shape::Shape::of(base);
     let (vectors, shape, factor) = match encoding {
         Some((k, e, context)) => {
-            let e = crate::keyed::encode(k, e, &context, &shape, &sparse)?;
+            let e = crate::keyed::encode(k, e, &context, shape, &sparse)?;
             (e.vectors, e.shape, e.threshold_factor)
         }
-        None => (BatchVectors::Sparse(sparse), Some(shape), 1.0),
+        None => (BatchVectors::Sparse(sparse), Some(shape.clone()), 1.0),
     };
     let thresholds = if party == Party::A {
         eds.iter()
