@@ -14,6 +14,7 @@ use crate::embed::{BatchVectors, Vectors};
 use crate::error::Error;
 use crate::shape::Shape;
 use crate::sparse_vectors::SparseVectors;
+use crate::threshold::Space;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// A keyed encoding of the vectors (written `sketch`, `sketch:N` or `rotation`).
@@ -95,8 +96,8 @@ pub struct Encoded {
     pub shape: Option<Shape>,
     /// The batch's `transform` label.
     pub label: String,
-    /// What A's thresholds are multiplied by to stay sound for these vectors.
-    pub threshold_factor: f64,
+    /// The coordinates of these vectors, in which A's thresholds are computed.
+    pub space: Space,
 }
 
 /// Encodes one base's sparse vectors (`shape` the base's own) under `key`.
@@ -117,7 +118,7 @@ pub fn encode(
                 vectors: BatchVectors::Sparse(sketch.apply(vectors)?),
                 shape: Some(sketch.shape().clone()),
                 label: sketch.label().to_string(),
-                threshold_factor: sketch.threshold_factor(),
+                space: sketch.space(),
             })
         }
         Encoding::Rotation => {
@@ -127,7 +128,8 @@ pub fn encode(
                 vectors: BatchVectors::Dense(dense),
                 shape: None,
                 label: t.label().to_string(),
-                threshold_factor: 1.0,
+                // a rotation keeps every distance
+                space: Space::Grams,
             })
         }
     }

@@ -20,8 +20,10 @@
 //! - merging coordinates of one class never raises the class's L1 distance
 //!   (`|Σ_{g∈b} x_g − y_g| ≤ Σ_{g∈b} |x_g − y_g|`) and keeps its total, so the
 //!   q-gram lemma's bounds still hold (the filter only prunes less);
-//! - A's thresholds are sent widened by `√spread`, which keeps them sound in
-//!   the encoded space ([`Sketch::threshold_factor`], proof there).
+//! - A's thresholds are proven in the sketched space itself: the sound
+//!   bound's dynamic program runs on the buckets
+//!   ([`crate::threshold::Thresholder::in_space`], proof there), so they are
+//!   not widened by a worst case.
 //!
 //! With `spread = 1` the sketch is a keyed permutation of the coordinates:
 //! sound and exact, and the weakest row of the frontier (docs/THREAT_MODEL.md).
@@ -38,6 +40,7 @@ use super::Key;
 use crate::error::Error;
 use crate::shape::Shape;
 use crate::sparse_vectors::SparseVectors;
+use crate::threshold::Space;
 use hkdf::Hkdf;
 use rand_chacha::ChaCha20Rng;
 use rand_core::SeedableRng;
@@ -125,23 +128,10 @@ impl Sketch {
         self.spread
     }
 
-    /// The factor A's thresholds are widened by, `√spread`, which keeps them
-    /// sound for the sketched vectors.
-    ///
-    /// **Proof.** A's sound threshold `t(s)` bounds `Σ_g r_g²/|g|² + Σ_g a_g²/|g|²`
-    /// by `t²`, with `r ≥ 0` the windows an edit script removes and `a ≥ 0`
-    /// those it adds ([`crate::threshold::Thresholder::sound`], step 1), and the
-    /// difference of the two vectors is `Δ = (r − a)/|g|`. The sketch is linear,
-    /// `S·Δ = S·r' − S·a'` with `r' = r/|g|`, `a' = a/|g|` non-negative, so
-    /// `‖SΔ‖² ≤ ‖S r'‖² + ‖S a'‖²` (the cross term is `−2⟨Sr', Sa'⟩ ≤ 0`).
-    /// A bucket sums at most `spread` coordinates, so by Cauchy–Schwarz
-    /// `(Σ_{g∈b} r'_g)² ≤ spread · Σ_{g∈b} r'_g²`, and summing over buckets
-    /// `‖S r'‖² ≤ spread·‖r'‖²`; likewise for `a'`. Hence
-    /// `‖SΔ‖ ≤ √spread · t(s)`. The f32 rounding is that of an unkeyed vector
-    /// (the sketched values are computed as `count as f32 / |g| as f32` from the
-    /// summed integer counts), which the sound threshold's margin covers. ∎
-    pub fn threshold_factor(&self) -> f64 {
-        (self.spread as f64).sqrt()
+    /// The coordinates of the sketched vectors, for A's thresholds
+    /// ([`crate::threshold::thresholds_in`]: sound in the sketched space).
+    pub fn space(&self) -> Space {
+        Space::Buckets { bucket: self.bucket.clone(), spread: self.spread }
     }
 
     /// The sketch of every row: counts summed per bucket, written as an
@@ -257,42 +247,75 @@ mod tests {
         assert_eq!(Sketch::new(&k1, "fp", &sh, 0).unwrap_err().code(), "INVALID_PARAMETER");
     }
 
+    /// Every string within `ed` edits of `word`: all of them for one edit, a
+    /// seeded sample for two.
+    fn edits(word: &str, symbols: &[char], ed: u32, r: &mut crate::dp::Randomness) -> Vec<String> {
+        let one = |w: &str| {
+            let w: Vec<char> = w.chars().collect();
+            let mut out = Vec::new();
+            for i in 0..=w.len() {
+                for &c in symbols {
+                    out.push(w[..i].iter().chain([&c]).chain(&w[i..]).collect::<String>());
+                    if i < w.len() {
+                        out.push(w[..i].iter().chain([&c]).chain(&w[i + 1..]).collect::<String>());
+                    }
+                }
+                if i < w.len() {
+                    out.push(w[..i].iter().chain(&w[i + 1..]).collect::<String>());
+                }
+            }
+            out
+        };
+        let first = one(word);
+        if ed == 1 {
+            return first;
+        }
+        (0..3000)
+            .map(|_| {
+                let o = one(&first[r.below(first.len())]);
+                o[r.below(o.len())].clone()
+            })
+            .collect()
+    }
+
     #[test]
-    fn widened_thresholds_bound_every_sketched_distance_of_an_edit() {
-        // exhaustive over single substitutions of short strings on a small base:
-        // ‖S(v(s) − v(t))‖ ≤ √spread · sound(s)
+    fn thresholds_in_the_sketched_space_bound_every_sketched_distance_of_an_edit() {
+        // ‖S(v(s) − v(t))‖ ≤ the sound threshold computed on the buckets, for
+        // every single edit and sampled double edits, on a padded base with
+        // 1- to 3-grams (long grams overlap themselves: AAA, ANA)
         use crate::alphabet::Alphabet;
         use crate::base::SharedBase;
         use crate::embed::Embedder;
         use crate::padding::Padding;
+        use crate::threshold::{thresholds_in, ThresholdMode};
         let al = Alphabet::default();
-        let grams = crate::public::public_grams(&al, 2, Some(Padding::default())).unwrap();
-        let base = SharedBase::with_padding(al.clone(), 2, 2, grams, Some(Padding::default())).unwrap();
+        let mut grams = crate::public::public_grams(&al, 2, Some(Padding::default())).unwrap();
+        grams.extend(["AAA", "ANA", "NAN", "SMI", "ITH", "OTT", "TTO", "ANN", "NNA"].map(String::from));
+        let base = SharedBase::with_padding(al.clone(), 1, 3, grams, Some(Padding::default())).unwrap();
         let e = Embedder::new(&base).unwrap();
-        let th = crate::threshold::Thresholder::new(&base, 1).unwrap();
-        let sym: Vec<char> = al.symbols().to_vec();
-        for spread in [1, 2, 4, 8] {
-            let s = Sketch::new(&Key::from_bytes([3; 32]), base.fingerprint(), &Shape::of(&base), spread).unwrap();
-            for word in ["ANNA", "SMITH", "OTTO", "AAAA"] {
-                let mut v = SparseVectors::new(e.dim());
-                v.push_row(e.embed_sparse(word).into_iter().map(|(c, x)| (c as u32, x)));
-                let mut others = Vec::new();
-                for i in 0..word.len() {
-                    for &c in &sym {
-                        let mut w: Vec<char> = word.chars().collect();
-                        w[i] = c;
-                        others.push(w.into_iter().collect::<String>());
+        let sym: Vec<char> = al.symbols().iter().copied().filter(|c| "ANSMITHOB ".contains(*c)).collect();
+        let mut r = crate::dp::Randomness::seeded(5);
+        let words: Vec<String> = ["ANNA", "SMITH", "OTTO", "AAAA", "NANA"].map(String::from).to_vec();
+        for ed in [1, 2] {
+            let plain = thresholds_in(&base, &words, ed, &ThresholdMode::Sound, &Space::Grams).unwrap();
+            for spread in [1, 2, 4, 8] {
+                let s = Sketch::new(&Key::from_bytes([3; 32]), base.fingerprint(), &Shape::of(&base), spread).unwrap();
+                let bounds = thresholds_in(&base, &words, ed, &ThresholdMode::Sound, &s.space()).unwrap();
+                for (w, word) in words.iter().enumerate() {
+                    if spread == 1 {
+                        // a permutation of the coordinates: the same bound
+                        assert_eq!(bounds[w], plain[w], "{word}");
                     }
-                }
-                for o in &others {
-                    v.push_row(e.embed_sparse(o).into_iter().map(|(c, x)| (c as u32, x)));
-                }
-                let out = s.apply(&v).unwrap();
-                let dense = crate::embed::Vectors::from_sparse(&out);
-                let bound = th.sound(word) * s.threshold_factor();
-                for r in 1..dense.len() {
-                    let d = crate::matching::distance(dense.row(0), dense.row(r));
-                    assert!(d <= bound, "{word} → {}: {d} > {bound} (spread {spread})", others[r - 1]);
+                    let others = edits(word, &sym, ed, &mut r);
+                    let mut v = SparseVectors::new(e.dim());
+                    for t in std::iter::once(word).chain(&others) {
+                        v.push_row(e.embed_sparse(t).into_iter().map(|(c, x)| (c as u32, x)));
+                    }
+                    let dense = crate::embed::Vectors::from_sparse(&s.apply(&v).unwrap());
+                    for (k, o) in others.iter().enumerate() {
+                        let d = crate::matching::distance(dense.row(0), dense.row(k + 1));
+                        assert!(d <= bounds[w], "{word} → {o}: {d} > {} (spread {spread}, ed {ed})", bounds[w]);
+                    }
                 }
             }
         }

@@ -24,6 +24,7 @@ use crate::error::{Error, InputError};
 use crate::keyed::Transform;
 use crate::mine::MineOptions;
 use crate::progress::Progress;
+use crate::threshold::Space;
 use crate::protocol::{ThresholdSet, VectorBatch};
 use crate::pseudonym::{Embedded, Rows};
 use crate::sparse_vectors::SparseVectors;
@@ -130,10 +131,16 @@ impl DataOwner {
         Embedder::new(base)?.embed_all_sparse(self.dataset.records(), progress)
     }
 
-    /// The records' thresholds over the shared base.
+    /// The records' thresholds over the shared base, for distances between
+    /// unkeyed vectors.
     pub fn thresholds(&self, base: &SharedBase, options: &ThresholdOptions) -> Result<ThresholdSet, Error> {
+        self.thresholds_in(base, options, &Space::Grams)
+    }
+
+    /// The records' thresholds for distances in `space` (an encoding's).
+    fn thresholds_in(&self, base: &SharedBase, options: &ThresholdOptions, space: &Space) -> Result<ThresholdSet, Error> {
         let ed = options.ed.bound();
-        let values = crate::threshold::thresholds(base, self.dataset.records(), ed, &options.mode)?;
+        let values = crate::threshold::thresholds_in(base, self.dataset.records(), ed, &options.mode, space)?;
         Ok(ThresholdSet { mode: options.mode.clone(), ed, auto: options.ed.is_auto(), values })
     }
 
@@ -164,18 +171,17 @@ impl DataOwner {
         let sparse = rows.apply_sparse(embedder.embed_all_sparse(self.dataset.records(), progress)?);
         // unkeyed: sparse counts over the base; keyed: the options' encoding
         // (the sketch, sparse with its own shape; or the rotation, dense)
-        let (vectors, shape, transform, factor) = match options.key.rotation() {
+        let (vectors, shape, transform, space) = match options.key.rotation() {
             Some(k) => {
                 let e = crate::keyed::encode(k, options.encoding, base.fingerprint(), &shape, &sparse)?;
-                (e.vectors, e.shape, Some(e.label), e.threshold_factor)
+                (e.vectors, e.shape, Some(e.label), e.space)
             }
-            None => (BatchVectors::Sparse(sparse), Some(shape), None, 1.0),
+            None => (BatchVectors::Sparse(sparse), Some(shape), None, Space::Grams),
         };
         let thresholds = match &options.thresholds {
             Some(t) => {
-                let set = self.thresholds(base, t)?;
-                let values = set.values.iter().map(|v| v * factor).collect();
-                Some(ThresholdSet { values: rows.apply(values), ..set })
+                let set = self.thresholds_in(base, t, &space)?;
+                Some(ThresholdSet { values: rows.apply(set.values.clone()), ..set })
             }
             None => None,
         };

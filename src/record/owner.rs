@@ -411,20 +411,16 @@ fn embed_part(
     let embedder = Embedder::new(base)?;
     let texts: Vec<String> = values.iter().map(|(_, v)| v.clone()).collect();
     let sparse = embedder.embed_all_sparse(&texts, progress)?;
-    let (vectors, shape, factor) = match encoding {
+    let (vectors, shape, space) = match encoding {
         Some((k, e, context)) => {
             let e = crate::keyed::encode(k, e, &context, shape, &sparse)?;
-            (e.vectors, e.shape, e.threshold_factor)
+            (e.vectors, e.shape, e.space)
         }
-        None => (BatchVectors::Sparse(sparse), Some(shape.clone()), 1.0),
+        None => (BatchVectors::Sparse(sparse), Some(shape.clone()), crate::threshold::Space::Grams),
     };
     let thresholds = if party == Party::A {
         eds.iter()
-            .map(|&ed| {
-                let mut t = crate::threshold::thresholds(base, &texts, ed, &ThresholdMode::Sound)?;
-                t.iter_mut().for_each(|v| *v *= factor);
-                Ok((ed, t))
-            })
+            .map(|&ed| Ok((ed, crate::threshold::thresholds_in(base, &texts, ed, &ThresholdMode::Sound, &space)?)))
             .collect::<Result<Vec<_>, Error>>()?
     } else {
         Vec::new()

@@ -27,6 +27,7 @@ mod keys;
 mod paper;
 mod scratch;
 mod sound;
+mod space;
 #[cfg(test)]
 pub(crate) mod testing;
 #[cfg(test)]
@@ -34,6 +35,7 @@ mod tests;
 mod thresholder;
 
 use scratch::Scratch;
+pub use space::Space;
 pub use thresholder::Thresholder;
 
 /// The largest edit distance accepted: thresholds grow quickly with `ed`, and
@@ -79,24 +81,42 @@ pub fn global_bound(base: &SharedBase, ed: u32) -> f64 {
     (base.q_max() - base.q_min() + 1) as f64 * ed as f64
 }
 
-/// The threshold of every record for edit distance `ed`, in record order.
+/// The threshold of every record for edit distance `ed`, in record order, for
+/// distances between the base's gram vectors ([`thresholds_in`] with
+/// [`Space::Grams`]).
+pub fn thresholds(base: &SharedBase, records: &[String], ed: u32, mode: &ThresholdMode) -> Result<Vec<f64>, Error> {
+    thresholds_in(base, records, ed, mode, &Space::Grams)
+}
+
+/// The threshold of every record for edit distance `ed`, in record order, for
+/// distances in `space`. The sound mode is proven in that space itself
+/// ([`Thresholder::in_space`]); a global value and the paper's threshold are
+/// scaled by [`Space::factor`], which keeps a bound a bound.
 ///
 /// Errors (`Error::Parameter`) if `ed > MAX_ED`, if a global value is not a finite
-/// number ≥ 0, or if the base has a gram longer than [`MAX_GRAM_LEN`].
-pub fn thresholds(base: &SharedBase, records: &[String], ed: u32, mode: &ThresholdMode) -> Result<Vec<f64>, Error> {
+/// number ≥ 0, if the base has a gram longer than [`MAX_GRAM_LEN`], or if the
+/// space does not fit the base.
+pub fn thresholds_in(
+    base: &SharedBase,
+    records: &[String],
+    ed: u32,
+    mode: &ThresholdMode,
+    space: &Space,
+) -> Result<Vec<f64>, Error> {
     check_ed(ed)?;
+    let factor = space.factor();
     match mode {
         ThresholdMode::Global(Some(v)) if !v.is_finite() || *v < 0.0 => {
             Err(Error::Parameter(format!("the global threshold must be a finite number ≥ 0, got {v}")))
         }
-        ThresholdMode::Global(Some(v)) => Ok(vec![*v; records.len()]),
-        ThresholdMode::Global(None) => Ok(vec![global_bound(base, ed); records.len()]),
+        ThresholdMode::Global(Some(v)) => Ok(vec![*v * factor; records.len()]),
+        ThresholdMode::Global(None) => Ok(vec![global_bound(base, ed) * factor; records.len()]),
         ThresholdMode::Paper => {
             let t = Thresholder::new(base, ed)?;
-            Ok(per_record(records, |s, sc| t.paper_with(s, sc)))
+            Ok(per_record(records, |s, sc| t.paper_with(s, sc) * factor))
         }
         ThresholdMode::Sound => {
-            let t = Thresholder::new(base, ed)?;
+            let t = Thresholder::in_space(base, ed, space)?;
             Ok(per_record(records, |s, sc| t.sound_with(s, sc)))
         }
     }

@@ -5,7 +5,7 @@
 use super::keys::{pack, KeyMap, FOREIGN, WHOLE};
 use super::scratch::Scratch;
 use super::sound::pair_table;
-use super::{check_ed, MAX_GRAM_LEN};
+use super::{check_ed, Space, MAX_GRAM_LEN};
 use crate::base::SharedBase;
 use crate::error::Error;
 use aho_corasick::{AhoCorasick, MatchKind};
@@ -19,9 +19,14 @@ pub struct Thresholder {
     pub(super) ascii: [u8; 128],
     pub(super) other: Vec<(char, u8)>,
     pub(super) automaton: AhoCorasick,
+    /// The coordinate of each gram (the automaton's pattern); below, "gram" is
+    /// read as "coordinate" ([`Thresholder::in_space`]).
+    pub(super) unit: Vec<u32>,
+    /// The gram length of each coordinate.
     pub(super) len: Vec<usize>,
     /// `w_g`: the most occurrences of g that can contain one position of any
-    /// string, `⌊(|g|−1)/p⌋ + 1` with p the smallest period of g.
+    /// string, `⌊(|g|−1)/p⌋ + 1` with p the smallest period of g (for a
+    /// bucket, [`Space::units`]).
     pub(super) w: Vec<u32>,
     /// Distinct gram lengths of the base, ascending.
     pub(super) lengths: Vec<usize>,
@@ -46,6 +51,25 @@ impl Thresholder {
     /// Errors (`Error::Parameter`) if `ed > MAX_ED` or a gram is longer than
     /// [`MAX_GRAM_LEN`].
     pub fn new(base: &SharedBase, ed: u32) -> Result<Self, Error> {
+        Self::in_space(base, ed, &Space::Grams)
+    }
+
+    /// The thresholds of distances in `space`: with [`Space::Buckets`], every
+    /// bucket is one coordinate, counting the windows of all its grams.
+    ///
+    /// The proof of [`Thresholder::sound`] holds with "gram" read as
+    /// "bucket" throughout: occurrence counts add within a bucket
+    /// (`occ_s(b) − occ_t(b) = r_b − a_b` with `r_b, a_b ≥ 0`, step 1); the
+    /// windows of s in b charged to one operation contain its coordinate, so
+    /// they are at most `wr_b` (step 2, computed from s); and those of t in b
+    /// containing one locus are at most `w_b = min(q, Σ_{g∈b} w_g)` (step 3,
+    /// [`Space::units`]), the only place where a gram's own structure entered.
+    /// A(e) is the same enumeration over symbols, counting the created windows
+    /// per bucket. So A, who holds the key, sends thresholds proven in the
+    /// encoded space, with no `√spread` widening ([`Space::factor`]).
+    ///
+    /// Errors as [`Thresholder::new`], and if the space does not fit the base.
+    pub fn in_space(base: &SharedBase, ed: u32, space: &Space) -> Result<Self, Error> {
         check_ed(ed)?;
         let gram_alphabet = base.gram_alphabet();
         let alphabet = &gram_alphabet;
@@ -78,33 +102,34 @@ impl Thresholder {
             .match_kind(MatchKind::Standard)
             .build(&grams)
             .map_err(|e| Error::Parameter(format!("cannot build the gram automaton of the shared base: {e}")))?;
+        let gram_len: Vec<usize> = grams.iter().map(Vec::len).collect();
+        let gram_w: Vec<u32> = grams.iter().map(|g| self_overlap(g)).collect();
+        let units = space.units(&gram_len, &gram_w)?;
         let mut hole: KeyMap<Vec<(u8, u32)>> = KeyMap::default();
         let mut full: KeyMap<u32> = KeyMap::default();
         let mut one_gram = [false; 256];
         let unpackable = || Error::Parameter("a gram has a symbol outside the alphabet".into());
         for (id, g) in grams.iter().enumerate() {
-            let q = g.len();
+            let (q, u) = (g.len(), units.of[id]);
             for m in 0..q {
                 let key = pack(q, m, g[..m].iter().chain(&g[m + 1..]).copied()).ok_or_else(unpackable)?;
-                hole.entry(key).or_default().push((g[m], id as u32));
+                hole.entry(key).or_default().push((g[m], u));
             }
-            full.insert(pack(q, WHOLE, g.iter().copied()).ok_or_else(unpackable)?, id as u32);
+            full.insert(pack(q, WHOLE, g.iter().copied()).ok_or_else(unpackable)?, u);
             if q == 1 {
                 one_gram[g[0] as usize] = true;
             }
         }
-        let mut lengths: Vec<usize> = grams.iter().map(Vec::len).collect();
+        let mut lengths = gram_len;
         crate::sorting::sort_keys(&mut lengths);
         lengths.dedup();
-        let w: Vec<u32> = grams.iter().map(|g| self_overlap(g)).collect();
+        let (len, w) = (units.len, units.w);
         let w_max: Vec<u32> = lengths
             .iter()
-            .map(|&q| (0..grams.len()).filter(|&g| grams[g].len() == q).map(|g| w[g]).max().unwrap_or(0))
+            .map(|&q| (0..len.len()).filter(|&u| len[u] == q).map(|u| w[u]).max().unwrap_or(0))
             .collect();
         let ed_f = ed as f64;
-        let once = (0..grams.len())
-            .map(|g| (1.0 + (ed_f - 1.0) * w[g] as f64) / (grams[g].len() * grams[g].len()) as f64)
-            .collect();
+        let once = (0..len.len()).map(|u| (1.0 + (ed_f - 1.0) * w[u] as f64) / (len[u] * len[u]) as f64).collect();
         let (pair, reach) = pair_table(&lengths, &w_max, ed_f);
         let padding = match base.padding() {
             Some(p) => {
@@ -121,7 +146,8 @@ impl Thresholder {
             ascii,
             other,
             automaton,
-            len: grams.iter().map(Vec::len).collect(),
+            unit: units.of,
+            len,
             w,
             lengths,
             hole,
@@ -159,7 +185,7 @@ impl Thresholder {
         }
         sc.occurrences.clear();
         for m in self.automaton.find_overlapping_iter(&sc.codes[..]) {
-            sc.occurrences.push((m.pattern().as_u32(), m.start()));
+            sc.occurrences.push((self.unit[m.pattern().as_usize()], m.start()));
         }
     }
 }
