@@ -1,10 +1,12 @@
 //! The frontier's attack columns for one string: party A's batch of NAMES
 //! (a Zipf multiset over the public rank order, or distinct names) made by
 //! the protocol's own steps under each candidate encoding, and the
-//! labelling attack ([`super::labelling`]) run on what the matcher receives,
+//! labelling attack ([`super::labelling`]) and the graph-matching attack
+//! ([`super::graph`]) run on what the matcher receives,
 //! with C's list covering the data and its exact frequencies (the worst case).
 //! `gramlink frontier` prints it; docs/THREAT_MODEL.md holds the table.
 
+use super::graph::{graph_attack, GraphReport};
 use super::labelling::{labelling_attack, LabellingReport, Search};
 use crate::alphabet::Alphabet;
 use crate::config::Config;
@@ -47,6 +49,8 @@ pub struct FrontierRow {
     pub frequency: f64,
     /// Distinct rows the batch shows (the groups C sees).
     pub groups: usize,
+    /// The graph-matching attack ([`super::graph`]); `None` for a dense batch.
+    pub graph: Option<GraphReport>,
 }
 
 /// The frequency attack on any batch: rows grouped by identity (the same
@@ -144,8 +148,9 @@ pub fn run_frontier(
             labelling_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, search)?
         };
         let (frequency, groups) = frequency_attack(&batch, &truth, &ranked);
+        let graph = if rotated { None } else { Some(graph_attack(&batch, &shared, &prior, &truth, o.seed)?) };
         let name = encoding.map_or("unkeyed".to_string(), |e| e.to_string());
-        rows.push(FrontierRow { encoding: name, batch_bytes, labelling, frequency, groups });
+        rows.push(FrontierRow { encoding: name, batch_bytes, labelling, frequency, groups, graph });
     }
     Ok(rows)
 }

@@ -13,6 +13,7 @@ pub mod digits;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod experiments;
 pub mod frontier;
+pub mod graph;
 pub mod labelling;
 pub mod levers;
 pub mod lipschitz;

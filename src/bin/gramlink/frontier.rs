@@ -1,4 +1,4 @@
-//! `gramlink frontier`: the labelling attack on party A's NAMES batch under
+//! `gramlink frontier`: the labelling and graph-matching attacks on party A's NAMES batch under
 //! each candidate encoding (src/research/frontier.rs), for the frontier table
 //! of docs/THREAT_MODEL.md.
 
@@ -75,11 +75,22 @@ pub fn cmd_frontier(a: FrontierArgs) -> Result<()> {
         "labelling attack on party A's batch: {} records ({kind}), {} decoded, seed {}",
         a.sample, a.targets, a.seed
     );
-    println!("encoding    batch bytes   groups  frequency | labelling: records   distinct   exact image   residual");
+    println!(
+        "encoding    batch bytes   groups  frequency | labelling: records   distinct   exact image   residual | graph: records   distinct   seeds (right)"
+    );
     for r in rows {
         let l = r.labelling;
+        let graph = r.graph.map_or("dense: n/a".to_string(), |g| {
+            format!(
+                "{:>8.2} % {:>8.2} %   {} ({})",
+                100.0 * g.records,
+                100.0 * g.distinct,
+                g.seeds,
+                g.seeds_right
+            )
+        });
         println!(
-            "{:<10} {:>12} {:>8} {:>8.2} % | {:>8.2} % {:>8.2} % {:>11.2} % {:>10.4}",
+            "{:<10} {:>12} {:>8} {:>8.2} % | {:>8.2} % {:>8.2} % {:>11.2} % {:>10.4} | {graph}",
             r.encoding,
             r.batch_bytes,
             r.groups,
