@@ -24,10 +24,10 @@ use crate::error::{Error, InputError};
 use crate::keyed::Transform;
 use crate::mine::MineOptions;
 use crate::progress::Progress;
-use crate::threshold::Space;
 use crate::protocol::{ThresholdSet, VectorBatch};
 use crate::pseudonym::{Embedded, Rows};
 use crate::sparse_vectors::SparseVectors;
+use crate::threshold::Space;
 
 mod options;
 pub use options::{EmbedOptions, EmbedRequest};
@@ -138,7 +138,12 @@ impl DataOwner {
     }
 
     /// The records' thresholds for distances in `space` (an encoding's).
-    fn thresholds_in(&self, base: &SharedBase, options: &ThresholdOptions, space: &Space) -> Result<ThresholdSet, Error> {
+    fn thresholds_in(
+        &self,
+        base: &SharedBase,
+        options: &ThresholdOptions,
+        space: &Space,
+    ) -> Result<ThresholdSet, Error> {
         let ed = options.ed.bound();
         let values = crate::threshold::thresholds_in(base, self.dataset.records(), ed, &options.mode, space)?;
         Ok(ThresholdSet { mode: options.mode.clone(), ed, auto: options.ed.is_auto(), values })

@@ -195,7 +195,7 @@ impl Dictionary {
 }
 
 /// Zipf(1) draws over ranks 0..n (inverse CDF on the harmonic partial sums).
-pub(super) fn zipf_sample(n: usize, count: usize, rng: &mut Randomness) -> Vec<usize> {
+pub fn zipf_sample(n: usize, count: usize, rng: &mut Randomness) -> Vec<usize> {
     let mut cdf = Vec::with_capacity(n);
     let mut s = 0.0;
     for r in 1..=n {

@@ -281,9 +281,10 @@ pub fn graph_attack(
     for &(a, b) in &pairing {
         named[a] = b;
     }
-    let hits = row_node.iter().enumerate().filter(|&(r, &node)| named[node] != usize::MAX && truth[r] == prior[named[node]].0);
+    let hits =
+        row_node.iter().enumerate().filter(|&(r, &node)| named[node] != usize::MAX && truth[r] == prior[named[node]].0);
     let records = hits.count() as f64 / truth.len().max(1) as f64;
-    let distinct =
-        (0..n_e).filter(|&a| named[a] != usize::MAX && right(a, named[a], &first_row)).count() as f64 / n_e.max(1) as f64;
+    let distinct = (0..n_e).filter(|&a| named[a] != usize::MAX && right(a, named[a], &first_row)).count() as f64
+        / n_e.max(1) as f64;
     Ok(GraphReport { records, distinct, seeds: seeds_used, seeds_right })
 }

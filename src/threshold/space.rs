@@ -65,7 +65,10 @@ impl Space {
         for (g, &b) in bucket.iter().enumerate() {
             let b = b as usize;
             if unit_len[b] != 0 && unit_len[b] != len[g] {
-                return Err(Error::Parameter(format!("bucket {b} holds grams of lengths {} and {}", unit_len[b], len[g])));
+                return Err(Error::Parameter(format!(
+                    "bucket {b} holds grams of lengths {} and {}",
+                    unit_len[b], len[g]
+                )));
             }
             unit_len[b] = len[g];
             unit_w[b] = (unit_w[b] + w[g]).min(len[g] as u32);

@@ -124,10 +124,8 @@ impl Thresholder {
         crate::sorting::sort_keys(&mut lengths);
         lengths.dedup();
         let (len, w) = (units.len, units.w);
-        let w_max: Vec<u32> = lengths
-            .iter()
-            .map(|&q| (0..len.len()).filter(|&u| len[u] == q).map(|u| w[u]).max().unwrap_or(0))
-            .collect();
+        let w_max: Vec<u32> =
+            lengths.iter().map(|&q| (0..len.len()).filter(|&u| len[u] == q).map(|u| w[u]).max().unwrap_or(0)).collect();
         let ed_f = ed as f64;
         let once = (0..len.len()).map(|u| (1.0 + (ed_f - 1.0) * w[u] as f64) / (len[u] * len[u]) as f64).collect();
         let (pair, reach) = pair_table(&lengths, &w_max, ed_f);

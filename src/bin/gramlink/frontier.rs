@@ -81,13 +81,7 @@ pub fn cmd_frontier(a: FrontierArgs) -> Result<()> {
     for r in rows {
         let l = r.labelling;
         let graph = r.graph.map_or("dense: n/a".to_string(), |g| {
-            format!(
-                "{:>8.2} % {:>8.2} %   {} ({})",
-                100.0 * g.records,
-                100.0 * g.distinct,
-                g.seeds,
-                g.seeds_right
-            )
+            format!("{:>8.2} % {:>8.2} %   {} ({})", 100.0 * g.records, 100.0 * g.distinct, g.seeds, g.seeds_right)
         });
         println!(
             "{:<10} {:>12} {:>8} {:>8.2} % | {:>8.2} % {:>8.2} % {:>11.2} % {:>10.4} | {graph}",
