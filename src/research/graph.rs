@@ -32,6 +32,7 @@ use crate::dp::Randomness;
 use crate::embed::{BatchVectors, Embedder};
 use crate::error::Error;
 use crate::protocol::VectorBatch;
+use crate::shape::Shape;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -181,10 +182,22 @@ pub fn graph_attack(
     truth: &[String],
     seed: u64,
 ) -> Result<GraphReport, Error> {
-    let BatchVectors::Sparse(v) = &batch.vectors else {
-        return Err(Error::Parameter("the graph attack needs a sparse batch (the rotation is dense)".into()));
-    };
     let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
+    graph_attack_rows(&batch.vectors, shape, shared, prior, truth, seed)
+}
+
+/// [`graph_attack`] on rows with their shape (a record field's part).
+pub fn graph_attack_rows(
+    vectors: &BatchVectors,
+    shape: &Shape,
+    shared: &SharedBase,
+    prior: &[(String, f64)],
+    truth: &[String],
+    seed: u64,
+) -> Result<GraphReport, Error> {
+    let BatchVectors::Sparse(v) = vectors else {
+        return Err(Error::Parameter("the graph attack needs sparse rows (the rotation is dense)".into()));
+    };
     if truth.len() != v.len() {
         return Err(Error::Parameter(format!("{} truths for {} rows", truth.len(), v.len())));
     }

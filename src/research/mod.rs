@@ -14,6 +14,7 @@ pub mod digits;
 pub mod experiments;
 pub mod frontier;
 pub mod graph;
+pub mod graph_records;
 pub mod labelling;
 pub mod levers;
 pub mod lipschitz;

@@ -82,6 +82,8 @@ pub struct RecordAttackReport {
     pub records: usize,
     pub fields: Vec<FieldAttack>,
     pub spaces: Vec<SpaceAttack>,
+    /// Graph matching on each embedded text field ([`super::graph_records`]).
+    pub graph: Vec<super::graph_records::FieldGraph>,
 }
 
 /// An embedded part of a field: the field, the part's index, the part.
@@ -97,7 +99,7 @@ fn part(kind: Kind, c: usize, v: &str) -> &str {
     }
 }
 
-fn column<'t>(t: &'t RecordTable, field: &str) -> &'t [Option<String>] {
+pub(super) fn column<'t>(t: &'t RecordTable, field: &str) -> &'t [Option<String>] {
     t.fields.iter().find(|f| f.name == field).map_or(&[][..], |f| f.values.as_slice())
 }
 
@@ -373,7 +375,8 @@ pub fn record_attack(
                 / exact_values.len().max(1) as f64,
         });
     }
-    Ok(RecordAttackReport { records: batch.ids.len(), fields, spaces })
+    let graph = super::graph_records::graph_fields(batch, schema, shared, truth, 1)?;
+    Ok(RecordAttackReport { records: batch.ids.len(), fields, spaces, graph })
 }
 
 /// A's keyed record batch by the default two-party flow (both read their

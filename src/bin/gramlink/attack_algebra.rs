@@ -128,5 +128,16 @@ pub fn cmd_records(schema: &Path, a: &AlgebraArgs, seed: u64, json: bool) -> Res
             s.fit.pairs
         );
     }
+    for g in &r.graph {
+        println!(
+            "graph matching on {} (C's list: the field's own values and frequencies): {} of {} records, {} of distinct values, {} seeds ({} right)",
+            g.field,
+            pct(g.report.records),
+            g.records,
+            pct(g.report.distinct),
+            g.report.seeds,
+            g.report.seeds_right
+        );
+    }
     Ok(())
 }
