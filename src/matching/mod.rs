@@ -126,9 +126,10 @@ pub fn validate(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(), Erro
 #[serde(rename_all = "kebab-case")]
 #[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Rule {
-    /// Every B within A's threshold (the paper's rule).
+    /// Every B within A's threshold (the paper's rule); after the q-gram
+    /// filter when the vectors have a shape that filters ([`candidates`]).
     All,
-    /// Greedy one-to-one by increasing distance among the pairs within threshold.
+    /// Greedy one-to-one by increasing distance among the candidates.
     Greedy,
     /// Mutual unique nearest neighbours within threshold ([`nearest`]).
     Nearest,
@@ -160,7 +161,7 @@ impl Rule {
     /// What the rule keeps, in words (for messages).
     pub fn describe(self) -> &'static str {
         match self {
-            Rule::All => "every B within A's threshold",
+            Rule::All => "every B within A's threshold (after the q-gram filter)",
             Rule::Greedy => "greedy one-to-one",
             Rule::Nearest => "nearest one-to-one",
             Rule::Ranked => "greedy one-to-one by cosine after the q-gram filter",
@@ -168,9 +169,11 @@ impl Rule {
     }
 }
 
-/// The pairs a rule chooses from: every pair within A's thresholds or, for
-/// [`Rule::Ranked`] with a shape, the pairs passing the q-gram count filter and
-/// the threshold, with their cosine scores.
+/// The pairs a rule chooses from: with a shape that filters (sparse counts
+/// of a base with a complete gram class, unkeyed or sketched), the pairs
+/// passing the q-gram count filter for `ed` edits and the threshold, with
+/// their cosine scores, for every rule (the rules differ only in what they
+/// keep); otherwise every pair within A's thresholds.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Candidates {
     Within(Vec<Pair>),
@@ -211,13 +214,14 @@ impl Candidates {
     }
 }
 
-/// The candidates of `rule` (see [`Candidates`]). `ed` and `shape` are used by
-/// [`Rule::Ranked`] only: with a shape (unkeyed vectors of a base with a
-/// complete gram class) the q-gram filter for `ed` edits prunes them.
+/// The candidates of `rule` (see [`Candidates`]). With a shape (vectors of a
+/// base with a complete gram class) the q-gram filter for `ed` edits prunes
+/// them, whatever the rule: [`Rule::Ranked`] keeps each A row's best
+/// [`PER_ROW`] by cosine, the others every pair that passes.
 ///
-/// Sparse vectors (unkeyed batches) go through the sparse index and the
-/// q-gram filter on their rows as they are; dense ones (keyed) through the
-/// dense indexes. Either way the pairs are those of the dense form.
+/// Sparse vectors go through the sparse index (and the q-gram filter on
+/// their rows as they are); dense ones through the dense indexes. Either way
+/// the pairs are those of the dense form.
 pub fn candidates(
     a: &BatchVectors,
     b: &BatchVectors,
@@ -233,14 +237,14 @@ pub fn candidates(
             b.dim()
         )));
     }
-    if rule == Rule::Ranked {
-        if let Some(shape) = shape.filter(|s| s.filter_length().is_some()) {
-            let (scored, stats) = match (a, b) {
-                (BatchVectors::Dense(a), BatchVectors::Dense(b)) => scored_match(a, b, thresholds, ed, shape, PER_ROW)?,
-                _ => scored_match_rows(a.source(), b.source(), thresholds, ed, shape, PER_ROW)?,
-            };
-            return Ok((Candidates::Scored(scored), stats));
-        }
+    if let Some(shape) = shape.filter(|s| s.filter_length().is_some()) {
+        // one candidate generation for every rule; only the ranked one caps a row
+        let per_row = if rule == Rule::Ranked { PER_ROW } else { usize::MAX };
+        let (scored, stats) = match (a, b) {
+            (BatchVectors::Dense(a), BatchVectors::Dense(b)) => scored_match(a, b, thresholds, ed, shape, per_row)?,
+            _ => scored_match_rows(a.source(), b.source(), thresholds, ed, shape, per_row)?,
+        };
+        return Ok((Candidates::Scored(scored), stats));
     }
     let (pairs, stats) = match (a, b) {
         (BatchVectors::Dense(a), BatchVectors::Dense(b)) => range_match(a, b, thresholds)?,
