@@ -100,8 +100,11 @@ fn keyed_matching_links_the_same_pairs_on_cities() {
 }
 
 /// The CLI path: `keygen`, both parties `embed --key-file`, `match` gives the
-/// same pairs as unkeyed batches (CITIES sample, sound thresholds: no ties); a
-/// passphrase on both sides works too.
+/// pairs of unkeyed batches (CITIES sample, sound thresholds: no ties); a
+/// passphrase on both sides works too. Unkeyed and sketched batches have a
+/// shape, so every rule's candidates pass the q-gram filter; the rotation has
+/// none, so its `all` holds every pair within threshold: the unkeyed pairs,
+/// and pairs more than one edit apart that the filter prunes.
 #[test]
 fn cli_keyed_match_equals_unkeyed() {
     let dir = tempfile::tempdir().unwrap();
@@ -124,7 +127,7 @@ fn cli_keyed_match_equals_unkeyed() {
         ("plain", vec!["--no-key"]),
         ("key", vec!["--key-file", "k.hex", "--encoding", "rotation"]),
         ("pass", vec!["--passphrase-file", "pass.txt", "--encoding", "rotation"]),
-        // the default encoding: A's thresholds widened by √spread, sound
+        // the default encoding: A's thresholds proven in the sketch's space
         ("sketch", vec!["--key-file", "k.hex"]),
     ] {
         let key: Vec<String> = key
@@ -154,11 +157,25 @@ fn cli_keyed_match_equals_unkeyed() {
         outputs.push(pairs);
     }
     assert!(outputs[0].len() > 500, "{} pairs", outputs[0].len());
-    assert_eq!(outputs[0], outputs[1], "key file");
-    assert_eq!(outputs[0], outputs[2], "passphrase");
-    // the sketch's thresholds are sound: every unkeyed pair is kept (and more,
-    // as buckets merge grams)
-    assert!(outputs[0].is_subset(&outputs[3]), "the sketch lost {} pairs", outputs[0].difference(&outputs[3]).count());
+    assert_eq!(outputs[1], outputs[2], "key file and passphrase");
+    // ids are line numbers from 1: A's lines[..1000], B's lines[500..]
+    let text = |a: &str, b: &str| {
+        let (i, j): (usize, usize) = (a.parse().unwrap(), b.parse().unwrap());
+        (lines[i - 1].to_uppercase(), lines[500 + j - 1].to_uppercase())
+    };
+    let edits = |(a, b): &(String, String)| {
+        let (x, y) = text(a, b);
+        gramlink::eval::corrupt::edit_distance(&x, &y)
+    };
+    assert!(outputs[0].is_subset(&outputs[1]), "the rotation lost {} pairs", outputs[0].difference(&outputs[1]).count());
+    for p in outputs[1].difference(&outputs[0]) {
+        assert!(edits(p) > 1, "the filter pruned {p:?}, within one edit");
+    }
+    // the sketch's thresholds are sound in its space: every unkeyed pair
+    // within one edit is kept (and more, as buckets merge grams)
+    for p in outputs[0].iter().filter(|p| edits(p) <= 1) {
+        assert!(outputs[3].contains(p), "the sketch lost {p:?}");
+    }
 }
 
 /// `ed auto` on keyed batches (no q-gram filter, no bound on edits) fits its
