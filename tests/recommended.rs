@@ -79,7 +79,9 @@ fn padded_base_round_trips_and_pads_embeddings() {
 }
 
 /// ed 2 on CITIES: the q-gram filter keeps every true pair within 2 edits, prunes
-/// most pairs, and ranking by cosine beats ranking by distance on the same pairs.
+/// most pairs, and ranking by cosine beats ranking by distance on the same
+/// candidates (every rule draws them from the filter; only the ranked rule caps
+/// a row's).
 #[test]
 fn qgram_filter_prunes_keeps_true_pairs_and_cosine_ranks_better() {
     let d = cities(1500);
@@ -95,7 +97,8 @@ fn qgram_filter_prunes_keeps_true_pairs_and_cosine_ranks_better() {
         &mut NoProgress,
     )
     .unwrap();
-    assert!(by_distance.candidates > r.candidates * 10, "{} vs {}", by_distance.candidates, r.candidates);
+    assert!(by_distance.candidates * 20 < n2, "{} candidates of {n2} for the greedy rule", by_distance.candidates);
+    assert!(by_distance.candidates >= r.candidates, "{} vs {}", by_distance.candidates, r.candidates);
     assert!(r.f1 > by_distance.f1, "cosine after the filter {} vs distance {}", r.f1, by_distance.f1);
     // every pair the range match found is true-or-not; the true pairs the filter
     // dropped can only be those more than 2 edits apart after normalization
