@@ -75,13 +75,10 @@ impl Verify<'_, '_> {
     /// Checks A's batch bytes and B's (each named by `what` in errors),
     /// before either is read: without a party's key, its batch is not checked.
     pub fn check(&self, a: (&[u8], &str), b: (&[u8], &str)) -> PyResult<()> {
-        let parties = [(self.verify_a, self.signature_a, "verify_a", "signature_a", a), (
-            self.verify_b,
-            self.signature_b,
-            "verify_b",
-            "signature_b",
-            b,
-        )];
+        let parties = [
+            (self.verify_a, self.signature_a, "verify_a", "signature_a", a),
+            (self.verify_b, self.signature_b, "verify_b", "signature_b", b),
+        ];
         for (public, signature, public_name, signature_name, (bytes, what)) in parties {
             let public = optional_text(public, public_name)?;
             let signature = optional_text(signature, signature_name)?;
