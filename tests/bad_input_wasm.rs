@@ -87,7 +87,7 @@ fn every_bad_input_throws_its_code() {
         )
         .map(|_| ())
     };
-    let matcher = |a: JsValue, b: JsValue| Matcher::new(a, b).map(|_| ());
+    let matcher = |a: JsValue, b: JsValue| Matcher::new(a, b, JsValue::UNDEFINED).map(|_| ());
     let embed = |opts: &str| owner().embed(f.shared.clone().into(), js(opts), None).map(|_| ());
     let b = f.batch_b.clone();
     let mut v9 = b.clone();
@@ -192,7 +192,7 @@ fn every_bad_input_throws_its_code() {
         ),
         (
             "unknown match rule",
-            Matcher::new(f.batch_a.clone().into(), bytes(&b))
+            Matcher::new(f.batch_a.clone().into(), bytes(&b), JsValue::UNDEFINED)
                 .and_then(|m| m.run(js(r#"{"rule": "bogus"}"#)))
                 .map(|_| ()),
             "INVALID_PARAMETER",
@@ -200,7 +200,7 @@ fn every_bad_input_throws_its_code() {
         ),
         (
             "the old oneToOne option",
-            Matcher::new(f.batch_a.clone().into(), bytes(&b))
+            Matcher::new(f.batch_a.clone().into(), bytes(&b), JsValue::UNDEFINED)
                 .and_then(|m| m.run(js(r#"{"oneToOne": true}"#)))
                 .map(|_| ()),
             "INVALID_PARAMETER",

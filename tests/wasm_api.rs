@@ -180,7 +180,7 @@ fn defaults_are_the_recommended_configuration() {
         Reflect::set(&embed_a, &"noKey".into(), &JsValue::TRUE).unwrap();
         let batch_a = a.embed(shared.clone().into(), embed_a, None).unwrap();
         let batch_b = b.embed(shared.into(), js(r#"{"party": "B", "binary": true, "noKey": true}"#), None).unwrap();
-        let m = Matcher::new(batch_a.clone(), batch_b.clone()).unwrap();
+        let m = Matcher::new(batch_a.clone(), batch_b.clone(), JsValue::UNDEFINED).unwrap();
         let r: JsValue = m.run(rule).unwrap().into();
         // the records each pair names (the rows are shuffled)
         let maps = (a.id_map_csv().unwrap().unwrap(), b.id_map_csv().unwrap().unwrap());
@@ -229,13 +229,20 @@ fn binary_batches_cross_the_boundary_whole() {
     assert_eq!(bytes, b.to_binary(), "the API's bytes are the core's binary form");
     let a_bytes: JsValue =
         Uint8Array::from(&VectorBatch::read(p.batch_a.as_string().unwrap().as_bytes()).unwrap().to_binary()[..]).into();
-    let reference: JsValue =
-        Matcher::new(a_bytes.clone(), p.batch_b.clone()).unwrap().run(js(r#"{"rule": "all"}"#)).unwrap().into();
+    let reference: JsValue = Matcher::new(a_bytes.clone(), p.batch_b.clone(), JsValue::UNDEFINED)
+        .unwrap()
+        .run(js(r#"{"rule": "all"}"#))
+        .unwrap()
+        .into();
     // the same bytes at offset 3 of a larger buffer
     let big = Uint8Array::new_with_length(bytes.len() as u32 + 8);
     big.subarray(3, 3 + bytes.len() as u32).copy_from(&bytes);
     let inside: JsValue = big.subarray(3, 3 + bytes.len() as u32).into();
-    let r: JsValue = Matcher::new(a_bytes.clone(), inside).unwrap().run(js(r#"{"rule": "all"}"#)).unwrap().into();
+    let r: JsValue = Matcher::new(a_bytes.clone(), inside, JsValue::UNDEFINED)
+        .unwrap()
+        .run(js(r#"{"rule": "all"}"#))
+        .unwrap()
+        .into();
     assert_eq!(JSON::stringify(&r).unwrap(), JSON::stringify(&reference).unwrap());
     assert_eq!(
         get(&r, "distances").dyn_into::<Float64Array>().unwrap().to_vec(),
@@ -246,16 +253,25 @@ fn binary_batches_cross_the_boundary_whole() {
     // cut in the preamble, in the header, in the numbers; one byte too many
     let header_end = b.binary_parts()[0].len();
     for cut in [4, 11, 12, 20, header_end, header_end + 1, bytes.len() - 1] {
-        let e = assert_code(Matcher::new(a_bytes.clone(), Uint8Array::from(&bytes[..cut]).into()), "TRUNCATED_MESSAGE");
+        let e = assert_code(
+            Matcher::new(a_bytes.clone(), Uint8Array::from(&bytes[..cut]).into(), JsValue::UNDEFINED),
+            "TRUNCATED_MESSAGE",
+        );
         assert!(e.contains("binary vector batch") || e.contains("vector-batch"), "cut at {cut}: {e}");
     }
     let mut longer = bytes.clone();
     longer.push(0);
-    let e = assert_code(Matcher::new(a_bytes.clone(), Uint8Array::from(&longer[..]).into()), "INVALID_MESSAGE");
+    let e = assert_code(
+        Matcher::new(a_bytes.clone(), Uint8Array::from(&longer[..]).into(), JsValue::UNDEFINED),
+        "INVALID_MESSAGE",
+    );
     assert!(e.contains("trailing"), "{e}");
     let mut version = bytes.clone();
     version[4] = 7;
-    assert_code(Matcher::new(a_bytes, Uint8Array::from(&version[..]).into()), "UNSUPPORTED_VERSION");
+    assert_code(
+        Matcher::new(a_bytes, Uint8Array::from(&version[..]).into(), JsValue::UNDEFINED),
+        "UNSUPPORTED_VERSION",
+    );
 }
 
 /// Two owners on 2,500 cities (with non-ASCII names) and a corrupted copy, in the
@@ -271,7 +287,7 @@ fn protocol_end_to_end() {
     assert!(p.shared.contains(&fp));
     assert!((p.a.epsilon_spent() - 2.0).abs() < 1e-9 && !p.a.private());
 
-    let m = Matcher::new(p.batch_a.clone(), p.batch_b.clone()).unwrap();
+    let m = Matcher::new(p.batch_a.clone(), p.batch_b.clone(), JsValue::UNDEFINED).unwrap();
     assert_eq!((m.size_a(), m.size_b(), m.fingerprint()), (n, n, fp.clone()));
     let ranked: JsValue = m.run(JsValue::UNDEFINED).unwrap().into();
     assert_eq!(get(&ranked, "rule").as_string().unwrap(), "ranked", "the default rule");
@@ -529,7 +545,7 @@ fn bad_bases() {
 #[wasm_bindgen_test]
 fn ids_are_pseudonyms_unless_kept_and_map_back() {
     let p = protocol(300);
-    let m = Matcher::new(p.batch_a.clone(), p.batch_b.clone()).unwrap();
+    let m = Matcher::new(p.batch_a.clone(), p.batch_b.clone(), JsValue::UNDEFINED).unwrap();
     let r: JsValue = m.run(js(r#"{"rule": "greedy"}"#)).unwrap().into();
     let ids = |k: &str| -> Vec<String> {
         get(&r, k).dyn_into::<Array>().unwrap().iter().map(|x| x.as_string().unwrap()).collect()
@@ -574,7 +590,7 @@ fn bad_batches() {
     let nc = c.mine(js(MINE), None).unwrap();
     let other = merge(nc.clone().into(), nc.into(), 40, js(PAPER_MERGE)).unwrap();
     let batch_c = c.embed(other.into(), js(r#"{"party": "B", "noKey": true}"#), None).unwrap();
-    let m = assert_code(Matcher::new(p.batch_a.clone(), batch_c), "FINGERPRINT_MISMATCH");
+    let m = assert_code(Matcher::new(p.batch_a.clone(), batch_c, JsValue::UNDEFINED), "FINGERPRINT_MISMATCH");
     assert!(m.contains("fingerprint"), "{m}");
 
     // wrong dimension: same base, one component dropped from every B vector
@@ -584,26 +600,26 @@ fn bad_batches() {
     let data = b.vectors.to_dense().data.chunks(dim).flat_map(|r| r[..dim - 1].to_vec()).collect();
     b.vectors = gramlink::embed::BatchVectors::Dense(gramlink::embed::Vectors { dim: dim - 1, data });
     // the batch's own shape (one gram length per coordinate) no longer fits it
-    let m = assert_code(Matcher::new(p.batch_a.clone(), b.to_json().into()), "INVALID_MESSAGE");
+    let m = assert_code(Matcher::new(p.batch_a.clone(), b.to_json().into(), JsValue::UNDEFINED), "INVALID_MESSAGE");
     assert!(m.contains("shape"), "{m}");
     // without a shape, the matcher compares the dimensions
     b.shape = None;
-    let m = assert_code(Matcher::new(p.batch_a.clone(), b.to_json().into()), "INVALID_PARAMETER");
+    let m = assert_code(Matcher::new(p.batch_a.clone(), b.to_json().into(), JsValue::UNDEFINED), "INVALID_PARAMETER");
     assert!(m.contains("dimension"), "{m}");
     // a batch whose numbers do not make its announced vectors
     let a_json = p.batch_a.as_string().unwrap();
     let bad_dim = a_json.replacen(&format!("\"dim\":{dim}"), &format!("\"dim\":{}", dim + 1), 1);
     assert_ne!(bad_dim, a_json);
-    assert_code(Matcher::new(bad_dim.into(), p.batch_b.clone()), "INVALID_MESSAGE");
+    assert_code(Matcher::new(bad_dim.into(), p.batch_b.clone(), JsValue::UNDEFINED), "INVALID_MESSAGE");
     // truncated binary, wrong types, no thresholds, not a batch
     assert_code(
-        Matcher::new(p.batch_a.clone(), Uint8Array::from(&bytes[..bytes.len() - 3]).into()),
+        Matcher::new(p.batch_a.clone(), Uint8Array::from(&bytes[..bytes.len() - 3]).into(), JsValue::UNDEFINED),
         "TRUNCATED_MESSAGE",
     );
-    assert_code(Matcher::new(p.batch_a.clone(), JsValue::from(3)), "INVALID_PARAMETER");
-    assert_code(Matcher::new(p.batch_b.clone(), p.batch_b.clone()), "INVALID_PARAMETER");
-    assert_code(Matcher::new(p.shared.clone().into(), p.batch_b.clone()), "WRONG_MESSAGE_KIND");
-    let m = Matcher::new(p.batch_a.clone(), p.batch_b.clone()).unwrap();
+    assert_code(Matcher::new(p.batch_a.clone(), JsValue::from(3), JsValue::UNDEFINED), "INVALID_PARAMETER");
+    assert_code(Matcher::new(p.batch_b.clone(), p.batch_b.clone(), JsValue::UNDEFINED), "INVALID_PARAMETER");
+    assert_code(Matcher::new(p.shared.clone().into(), p.batch_b.clone(), JsValue::UNDEFINED), "WRONG_MESSAGE_KIND");
+    let m = Matcher::new(p.batch_a.clone(), p.batch_b.clone(), JsValue::UNDEFINED).unwrap();
     assert_code(m.run(js(r#"{"one_to_one": true}"#)), "INVALID_PARAMETER");
     let msg = assert_code(m.run(js(r#"{"rule": "bogus"}"#)), "INVALID_PARAMETER");
     assert!(msg.contains("bogus") && msg.contains("ranked"), "{msg}");

@@ -285,10 +285,54 @@ export interface MatchOutput {
   bIds: string[];
 }
 
-/** Both parties' vector batches, checked: same shared base (else FINGERPRINT_MISMATCH), A with thresholds, same dimension. */
+/**
+ * A matcher's signature checks (issue 31; the CLI's `match --verify-a/--verify-b`). With a party's public key
+ * (`publicKey` of its `signKeygen()`, or the CLI's `.pub` file), its batch must come with a signature that
+ * verifies for its bytes: none is SIGNATURE_MISSING, another key's or a changed byte SIGNATURE_INVALID, a key
+ * that is not a public signing key INVALID_KEY. Without a party's key its batch is not checked; a signature
+ * without its key is INVALID_PARAMETER. Keys and signatures: the files' text, or their bytes.
+ */
+export interface VerifyOptions {
+  /** Party A's public signing key. */
+  verifyA?: string | Uint8Array | null;
+  /** A's batch's signature (`signBatch`, or the CLI's `<batch>.sig`). */
+  signatureA?: string | Uint8Array | null;
+  verifyB?: string | Uint8Array | null;
+  signatureB?: string | Uint8Array | null;
+}
+
+/** A new Ed25519 signing key pair: the texts of `gramlink sign-keygen`'s two files (`key` and `key.pub`). */
+export interface SigningKeyPair {
+  /** `gramlink signing key v1 …`: keep it (it signs your batches). */
+  signingKey: string;
+  /** `gramlink signing public key v1 …`: give it to the matcher out of band, as the base fingerprint. */
+  publicKey: string;
+}
+
+/** A new signing key, from the secure generator (crypto.getRandomValues). The CLI reads the texts as its files. */
+export function signKeygen(): SigningKeyPair;
+
+/**
+ * The signature of a batch (a vector batch or a record batch, byte for byte as it is sent: a JSON string is
+ * signed as its UTF-8 bytes) with `signingKey` (its text or its file's bytes; else INVALID_KEY): the text of the
+ * CLI's `<batch>.sig`. Deterministic: the same key and bytes give the same signature, here and in the CLI.
+ */
+export function signBatch(signingKey: string | Uint8Array, batch: VectorBatchMessage): string;
+
+/**
+ * Checks that `signature` is `batch`'s, by the key of `publicKey`; returns nothing, or throws SIGNATURE_MISSING
+ * (`signature` null or undefined), SIGNATURE_INVALID (another key's, a changed byte, not a signature) or
+ * INVALID_KEY.
+ */
+export function verifyBatch(publicKey: string | Uint8Array, batch: VectorBatchMessage, signature?: string | Uint8Array | null): void;
+
+/**
+ * Both parties' vector batches, checked: same shared base (else FINGERPRINT_MISMATCH), A with thresholds, same
+ * dimension; with `options`' keys, signed (checked first, see VerifyOptions).
+ */
 export class Matcher {
   free(): void;
-  constructor(batchA: VectorBatchMessage, batchB: VectorBatchMessage);
+  constructor(batchA: VectorBatchMessage, batchB: VectorBatchMessage, options?: VerifyOptions | null);
   readonly fingerprint: string;
   readonly sizeA: number;
   readonly sizeB: number;
@@ -591,10 +635,13 @@ export interface RecordLinkageOutput {
   };
 }
 
-/** Links two record batches: candidates, levels and the EM fit are made by the constructor; `link` decides. */
+/**
+ * Links two record batches: candidates, levels and the EM fit are made by the constructor; `link` decides. With
+ * `options`' keys, the batches must be signed (checked first, see VerifyOptions).
+ */
 export class RecordMatcher {
   free(): void;
-  constructor(schema: Schema | string, batchA: Uint8Array, batchB: Uint8Array);
+  constructor(schema: Schema | string, batchA: Uint8Array, batchB: Uint8Array, options?: VerifyOptions | null);
   readonly sizeA: number;
   readonly sizeB: number;
   /** Both batches made with secure noise. */

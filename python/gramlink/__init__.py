@@ -4,7 +4,9 @@ gram bases, a binding of the Rust core (each role as in the CLI and the JS API).
 Each data owner: ``DataOwner`` (``mine``), ``merge_bases``, ``embed`` (a
 vector batch as bytes, with random pseudonyms as ids unless ``keep_ids=True``;
 ``id_map_csv()`` keeps the map back, ``unmap`` maps the matcher's pairs back
-with it). The matcher: ``Matcher(batch_a, batch_b).link(rule)``.
+with it). The matcher: ``Matcher(batch_a, batch_b).link(rule)``. Signed
+batches: ``sign_keygen``, ``sign_batch``, ``verify_batch``, and the matchers'
+``verify_a``/``signature_a``/``verify_b``/``signature_b`` (the CLI's files).
 Scoring: ``score(linkage, truth)``. Whole records: ``RecordOwner``,
 ``RecordMatcher``. Errors: ``GramlinkError`` with the core's ``code``.
 The matcher on Apache Spark: ``gramlink.spark``.
@@ -32,7 +34,10 @@ from ._native import (
     record_shard,
     score,
     shard_candidates,
+    sign_batch,
+    sign_keygen,
     unmap,
+    verify_batch,
 )
 
 __all__ = [
@@ -57,5 +62,8 @@ __all__ = [
     "record_shard",
     "score",
     "shard_candidates",
+    "sign_batch",
+    "sign_keygen",
     "unmap",
+    "verify_batch",
 ]

@@ -12,6 +12,8 @@ Column = Union[Sequence[str], "pandas.Series[str]", "pyarrow.Array", "pyarrow.Ch
 # A file: its bytes, a path, or (CSV) a pandas DataFrame.
 Source = Union[bytes, bytearray, str, "os.PathLike[str]", "pandas.DataFrame"]
 Message = Union[bytes, bytearray, str]
+# A signing key, public key or signature: the text of its file, or its bytes.
+KeyText = Union[str, bytes, bytearray]
 Party = Literal["A", "B", "a", "b"]
 RuleName = Literal["ranked", "all", "greedy", "nearest"]
 Schema = Union[dict, str, "os.PathLike[str]"]
@@ -102,6 +104,19 @@ def merge_bases(
 def fingerprint(shared: str) -> str: ...
 def unmap(pairs: Union[str, bytes], a_map: Optional[str] = None, b_map: Optional[str] = None) -> str: ...
 def keygen() -> str: ...
+def sign_keygen() -> Tuple[str, str]:
+    """A new Ed25519 signing key: (signing_key, public_key), the texts of
+    `gramlink sign-keygen`'s two files. Keep the first; give the second to the
+    matcher out of band."""
+def sign_batch(signing_key: KeyText, batch: Message) -> str:
+    """The signature of a batch (vector or record batch, as sent; text is signed
+    as its UTF-8 bytes): the text of the CLI's `<batch>.sig`."""
+def verify_batch(
+    public_key: KeyText, batch: Message, signature: Optional[KeyText] = None
+) -> None:
+    """Raises GramlinkError SIGNATURE_MISSING (no signature), SIGNATURE_INVALID
+    (another key's, a changed byte) or INVALID_KEY unless `signature` is the
+    batch's by the key of `public_key`."""
 def defaults() -> dict[str, Any]: ...
 
 class Linkage:
@@ -129,7 +144,18 @@ class Linkage:
 class Matcher:
     """Party A's vector batch (with thresholds) and party B's, checked."""
 
-    def __init__(self, batch_a: Message, batch_b: Message) -> None: ...
+    def __init__(
+        self,
+        batch_a: Message,
+        batch_b: Message,
+        *,
+        verify_a: Optional[KeyText] = None,
+        signature_a: Optional[KeyText] = None,
+        verify_b: Optional[KeyText] = None,
+        signature_b: Optional[KeyText] = None,
+    ) -> None:
+        """With a party's public signing key, its batch must come with a valid
+        signature (SIGNATURE_MISSING, SIGNATURE_INVALID), checked first."""
     @property
     def size_a(self) -> int: ...
     @property
@@ -176,7 +202,18 @@ class RecordOwner:
 class RecordMatcher:
     """The matcher of record batches (candidates, levels, EM fit made once)."""
 
-    def __init__(self, schema: Schema, batch_a: bytes, batch_b: bytes) -> None: ...
+    def __init__(
+        self,
+        schema: Schema,
+        batch_a: bytes,
+        batch_b: bytes,
+        *,
+        verify_a: Optional[KeyText] = None,
+        signature_a: Optional[KeyText] = None,
+        verify_b: Optional[KeyText] = None,
+        signature_b: Optional[KeyText] = None,
+    ) -> None:
+        """The signature keywords as Matcher's."""
     @property
     def size_a(self) -> int: ...
     @property

@@ -9,6 +9,7 @@ mod owner;
 mod record_shard;
 mod records;
 mod shard;
+mod signing;
 
 use pyo3::prelude::*;
 
@@ -20,6 +21,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(owner::keygen, m)?)?;
     m.add_function(wrap_pyfunction!(owner::defaults, m)?)?;
     m.add_function(wrap_pyfunction!(owner::unmap, m)?)?;
+    m.add_function(wrap_pyfunction!(signing::sign_keygen, m)?)?;
+    m.add_function(wrap_pyfunction!(signing::sign_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(signing::verify_batch, m)?)?;
     m.add_class::<matcher::Matcher>()?;
     m.add_class::<matcher::Linkage>()?;
     m.add_function(wrap_pyfunction!(matcher::score, m)?)?;

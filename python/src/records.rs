@@ -38,9 +38,8 @@ pub(crate) fn schema_arg(v: &Bound<'_, PyAny>) -> PyResult<Schema> {
     Schema::parse_json(&text).py()
 }
 
-fn batch_arg(v: &Bound<'_, PyAny>, what: &str) -> PyResult<RecordBatch> {
-    let b = v.cast::<PyBytes>().map_err(|_| invalid(format!("{what} must be bytes (a record batch)")))?;
-    RecordBatch::read(b.as_bytes()).py()
+fn batch_bytes<'a, 'py>(v: &'a Bound<'py, PyAny>, what: &str) -> PyResult<&'a Bound<'py, PyBytes>> {
+    v.cast::<PyBytes>().map_err(|_| invalid(format!("{what} must be bytes (a record batch)")))
 }
 
 /// One party's records under a linkage schema.
@@ -176,17 +175,26 @@ pub struct RecordMatcher {
 
 #[pymethods]
 impl RecordMatcher {
-    /// Party A's and party B's record batches (bytes) under `schema`.
+    /// Party A's and party B's record batches (bytes) under `schema`; the
+    /// signature keywords as `Matcher`'s.
     #[new]
+    #[pyo3(signature = (schema, batch_a, batch_b, *, verify_a=None, signature_a=None, verify_b=None, signature_b=None))]
+    #[allow(clippy::too_many_arguments)] // the keywords of Python's signature
     fn new(
         py: Python<'_>,
         schema: &Bound<'_, PyAny>,
         batch_a: &Bound<'_, PyAny>,
         batch_b: &Bound<'_, PyAny>,
+        verify_a: Option<&Bound<'_, PyAny>>,
+        signature_a: Option<&Bound<'_, PyAny>>,
+        verify_b: Option<&Bound<'_, PyAny>>,
+        signature_b: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let schema = schema_arg(schema)?;
-        let a = batch_arg(batch_a, "batch_a")?;
-        let b = batch_arg(batch_b, "batch_b")?;
+        let (a, b) = (batch_bytes(batch_a, "batch_a")?.as_bytes(), batch_bytes(batch_b, "batch_b")?.as_bytes());
+        let verify = crate::signing::Verify { verify_a, signature_a, verify_b, signature_b };
+        verify.check((a, "party A's record batch"), (b, "party B's record batch"))?;
+        let (a, b) = (RecordBatch::read(a).py()?, RecordBatch::read(b).py()?);
         let (matcher, scored) = py
             .detach(|| {
                 let m = gramlink::record::RecordMatcher::new(schema, a, b)?;

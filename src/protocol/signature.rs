@@ -19,7 +19,9 @@
 //!
 //! Files (one line each): the secret key `gramlink signing key v1 <64 hex>`,
 //! the public key `gramlink signing public key v1 <64 hex>`, the signature
-//! `gramlink batch signature v1 <128 hex>`.
+//! `gramlink batch signature v1 <128 hex>`. The JS and Python APIs (src/wasm/signing.rs,
+//! python/src/signing.rs) pass the same texts, so their keys and signatures are
+//! the CLI's files: [`keygen_texts`], [`sign_bytes`], [`check_batch`].
 
 use crate::error::{Error, ProtocolError};
 use ed25519_dalek::Signer;
@@ -49,6 +51,13 @@ impl BatchDigest {
 
     pub fn update(&mut self, bytes: &[u8]) {
         self.0.update(bytes);
+    }
+
+    /// The digest of bytes held whole.
+    pub fn of(bytes: &[u8]) -> Self {
+        let mut d = Self::new();
+        d.update(bytes);
+        d
     }
 
     /// The message a signature covers.
@@ -132,6 +141,44 @@ impl VerifyingKey {
     }
 }
 
+/// A new signing key and its public key, as the texts of `gramlink
+/// sign-keygen`'s two files (the key, then the public key).
+pub fn keygen_texts() -> Result<(String, String), Error> {
+    let key = SigningKey::random()?;
+    Ok((key.to_text(), key.verifying_key().to_text()))
+}
+
+/// The signature file's text of the batch `bytes` with the secret key file's
+/// text `key`, as `embed --signing-key` writes it.
+pub fn sign_bytes(key: &str, bytes: &[u8]) -> Result<String, Error> {
+    Ok(SigningKey::from_text(key)?.sign(BatchDigest::of(bytes)))
+}
+
+/// What the matcher checks of one party's batch, `what` (named in errors):
+/// with the party's public key file's text `public`, the batch must carry a
+/// signature (`signature`, the signature file's text) that verifies for its
+/// bytes (`digest`, asked for only then); without a public key nothing is
+/// checked, as for the CLI's `match` without `--verify-a`. A signature given
+/// without its key is refused (`INVALID_PARAMETER`): nothing would check it,
+/// and a caller who passes one expects it to be.
+pub fn check_batch(
+    what: &str,
+    public: Option<&str>,
+    signature: Option<&str>,
+    digest: impl FnOnce() -> BatchDigest,
+) -> Result<(), Error> {
+    let Some(public) = public else {
+        return match signature {
+            None => Ok(()),
+            Some(_) => Err(Error::Parameter(format!(
+                "a signature of {what} was given without its party's public key: give the key too, so that it is checked"
+            ))),
+        };
+    };
+    let key = VerifyingKey::from_text(public)?;
+    Ok(key.verify(what, digest(), signature)?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -162,5 +209,29 @@ mod tests {
         assert!(public.verify("x", digest(b"a batch"), Some("gramlink batch signature v1 00")).is_err());
         assert!(VerifyingKey::from_text(&key.to_text()).is_err(), "a secret key is not a public one");
         assert!(SigningKey::from_text("gramlink signing key v1 zz").is_err());
+    }
+
+    #[test]
+    fn the_texts_of_keygen_sign_and_check_are_the_files_of_the_cli() {
+        let (key, public) = keygen_texts().unwrap();
+        assert!(key.starts_with(SECRET_PREFIX) && key.ends_with('\n') && public.starts_with(PUBLIC_PREFIX));
+        let sig = sign_bytes(&key, b"a batch").unwrap();
+        // what the CLI's files hold: the same key signs the same bytes alike (Ed25519 is deterministic)
+        assert_eq!(sig, SigningKey::from_text(&key).unwrap().sign(digest(b"a batch")));
+        let d = || BatchDigest::of(b"a batch");
+        check_batch("A's batch", Some(&public), Some(&sig), d).unwrap();
+        // a key or a signature read without its newline is the same
+        check_batch("A's batch", Some(public.trim_end()), Some(sig.trim_end()), d).unwrap();
+        let code = |r: Result<(), Error>| r.unwrap_err().code();
+        assert_eq!(code(check_batch("x", Some(&public), None, d)), "SIGNATURE_MISSING");
+        assert_eq!(
+            code(check_batch("x", Some(&public), Some(&sig), || BatchDigest::of(b"a batch!"))),
+            "SIGNATURE_INVALID"
+        );
+        assert_eq!(code(check_batch("x", Some(&key), Some(&sig), d)), "INVALID_KEY", "a secret key is no public one");
+        assert_eq!(code(check_batch("x", None, Some(&sig), d)), "INVALID_PARAMETER");
+        assert_eq!(code(sign_bytes(&public, b"a batch").map(drop)), "INVALID_KEY");
+        // no key: nothing is checked, and the batch's bytes are not even hashed
+        check_batch("x", None, None, || unreachable!("no digest without a key")).unwrap();
     }
 }

@@ -3,6 +3,7 @@
 
 use super::batch::read_batch;
 use super::errors::{invalid, option_entries, set, type_name};
+use super::signing::Verify;
 use crate::config::Config;
 use crate::matcher::Linkage;
 use crate::matching::Rule;
@@ -45,11 +46,17 @@ pub struct Matcher {
 impl Matcher {
     /// Party A's batch (with thresholds) and party B's, each a JSON string or a
     /// `Uint8Array`. Throws `FINGERPRINT_MISMATCH` if they were made with
-    /// different shared bases.
+    /// different shared bases. `options`: `{verifyA, signatureA, verifyB,
+    /// signatureB}`, each party's public signing key and its batch's
+    /// signature (`signBatch`): with a party's key, its batch must carry a
+    /// valid signature (`SIGNATURE_MISSING`, `SIGNATURE_INVALID`), checked
+    /// before the batch is read, as by `match --verify-a`.
     #[wasm_bindgen(constructor)]
-    pub fn new(batch_a: JsValue, batch_b: JsValue) -> Result<Matcher, JsValue> {
-        let a = read_batch(&batch_a, "party A's vector batch")?;
-        let b = read_batch(&batch_b, "party B's vector batch")?;
+    pub fn new(batch_a: JsValue, batch_b: JsValue, options: JsValue) -> Result<Matcher, JsValue> {
+        let (what_a, what_b) = ("party A's vector batch", "party B's vector batch");
+        Verify::read(&options, "Matcher options")?.check([(&batch_a, what_a), (&batch_b, what_b)])?;
+        let a = read_batch(&batch_a, what_a)?;
+        let b = read_batch(&batch_b, what_b)?;
         Ok(Matcher { matcher: crate::matcher::Matcher::new(a, b)?, js_ids: std::cell::OnceCell::new() })
     }
 

@@ -10,10 +10,11 @@
 //! | `DataOwner.mergeBases(a, b, options)`, `fingerprint(base)` | `party::merge_bases` |
 //! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}`, the options `party::EmbedRequest` (also `RecordOwner.embed`'s) |
 //! | `owner.idMapCsv()`, `owner.idMapBytes()` (`DataOwner`, `RecordOwner`), `unmapPairs(pairs, aMap, bMap)` | `pseudonym::{IdMap, unmap_pairs}` |
-//! | `new Matcher(batchA, batchB)`, `matcher.match(options)`, `matcher.matchResult(options)` | `matcher::Matcher` |
+//! | `new Matcher(batchA, batchB, {verifyA, signatureA, …})`, `matcher.match(options)`, `matcher.matchResult(options)` | `matcher::Matcher`, `protocol::signature::check_batch` |
+//! | `signKeygen()`, `signBatch(signingKey, batch)`, `verifyBatch(publicKey, batch, signature)` | `protocol::signature` |
 //! | `new RecordOwner(csv, schema, options)`, `owner.mine()`, `RecordOwner.mergeBases(a, b, schema)`, `owner.embed(shared, options)` | `record::RecordOwner`, `record::merge`, `record::messages` |
 //! | `new RecordTableReader(schema)`, `reader.push(chunk)`, `reader.bytesRead`, `reader.recordsRead`, `RecordOwner.fromReader(reader, options)` | `record::TableReader`, `record::RecordOwner::from_reader` |
-//! | `new RecordMatcher(schema, batchA, batchB)`, `matcher.link({upper, lower})`, `matcher.pairsCsv(…)` | `record::RecordMatcher::{score, decide}`, `record::export::pairs_csv` |
+//! | `new RecordMatcher(schema, batchA, batchB, {verifyA, …})`, `matcher.link({upper, lower})`, `matcher.pairsCsv(…)` | `record::RecordMatcher::{score, decide}`, `record::export::pairs_csv` |
 //! | `runScenario(records, options, onProgress)` | `eval::scenario::run_scenario` |
 //! | `makeTwin(input, {schema, seed, twin})` | `twin::{twin_strings, twin_table}` |
 //! | `defaults()`, `normalize(records, alphabet)`, `peekInput(bytes, input, n)`, `batchInfo(batch)` | `config`'s presets, `Alphabet::normalize_counting`, `dataset::{is_csv, csv_columns, read_records}`, `VectorBatch::read` |
@@ -30,6 +31,7 @@ mod progress;
 mod reader;
 mod records;
 mod scenario;
+mod signing;
 mod twin;
 
 pub use defaults::{batch_info, defaults, normalize, peek_input};
@@ -41,4 +43,5 @@ pub use progress::JsClock;
 pub use reader::RecordReader;
 pub use records::{RecordMatcher, RecordOwner, RecordTableReader};
 pub use scenario::run_scenario;
+pub use signing::{sign_batch, sign_keygen, verify_batch};
 pub use twin::make_twin;

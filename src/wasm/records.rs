@@ -277,11 +277,21 @@ fn thresholds(options: &JsValue) -> Result<(Option<f64>, Option<f64>), JsValue> 
 #[wasm_bindgen]
 impl RecordMatcher {
     /// Party A's and party B's record batches (`Uint8Array`s) under `schema`.
+    /// `options`: the signature checks of `new Matcher`'s (`{verifyA,
+    /// signatureA, verifyB, signatureB}`).
     #[wasm_bindgen(constructor)]
-    pub fn new(schema: JsValue, batch_a: JsValue, batch_b: JsValue) -> Result<RecordMatcher, JsValue> {
+    pub fn new(
+        schema: JsValue,
+        batch_a: JsValue,
+        batch_b: JsValue,
+        options: JsValue,
+    ) -> Result<RecordMatcher, JsValue> {
         let schema = schema_arg(&schema)?;
-        let a = batch_arg(&batch_a, "party A's record batch")?;
-        let b = batch_arg(&batch_b, "party B's record batch")?;
+        let (what_a, what_b) = ("party A's record batch", "party B's record batch");
+        super::signing::Verify::read(&options, "RecordMatcher options")?
+            .check([(&batch_a, what_a), (&batch_b, what_b)])?;
+        let a = batch_arg(&batch_a, what_a)?;
+        let b = batch_arg(&batch_b, what_b)?;
         let matcher = crate::record::RecordMatcher::new(schema, a, b)?;
         let scored = matcher.score()?;
         Ok(RecordMatcher { matcher, scored })

@@ -62,6 +62,7 @@ cases! {
     "scenario_cities1000_ed1_seed42" => scenario_cities1000_ed1_seed42,
     "scenario_cities1000_ed1_seed42_recommended" => scenario_cities1000_ed1_seed42_recommended,
     "scenario_cities1000_ed2_sound_fpm_seed7" => scenario_cities1000_ed2_sound_fpm_seed7,
+    "signature_ed25519_batch" => signature_ed25519_batch,
 }
 
 fn discrete_laplace_draws(epsilon: f64, sensitivity: u64, seed: u64, n: usize) -> Value {
@@ -156,6 +157,27 @@ fn scenario_cities1000_ed2_sound_fpm_seed7() -> Value {
         c.thresholds.mode = gramlink::threshold::ThresholdMode::Sound;
         c.rule = gramlink::matching::Rule::Greedy;
     }))
+}
+
+/// The key of [`signature_ed25519_batch`]: a fixed seed (0, 1, …, 31), as the
+/// CLI's key file writes it. Public: tests/wasm_signing.rs signs with it through
+/// the JS API.
+pub const GOLDEN_SIGNING_KEY: &str =
+    "gramlink signing key v1 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n";
+/// The bytes it signs (any bytes sign alike; a batch's are what `embed` wrote).
+pub const GOLDEN_SIGNED_BYTES: &[u8] = b"gramlink golden batch: Ed25519 signs these bytes alike everywhere\n";
+
+/// A batch signature (src/protocol/signature.rs): Ed25519 is deterministic, so
+/// the same key and bytes give the same signature file natively and in wasm.
+fn signature_ed25519_batch() -> Value {
+    use gramlink::protocol::signature::{sign_bytes, SigningKey};
+    let public = SigningKey::from_text(GOLDEN_SIGNING_KEY).unwrap().verifying_key().to_text();
+    json!({
+        "signingKey": GOLDEN_SIGNING_KEY,
+        "publicKey": public,
+        "bytes": String::from_utf8_lossy(GOLDEN_SIGNED_BYTES),
+        "signature": sign_bytes(GOLDEN_SIGNING_KEY, GOLDEN_SIGNED_BYTES).unwrap(),
+    })
 }
 
 fn alphabet_normalize_default() -> Value {

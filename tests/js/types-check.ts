@@ -1,6 +1,7 @@
 // Type-checked by scripts/check-pkg.mjs (tsc --strict, when TypeScript is installed) against
 // the installed package: the hand-written declarations in types/ must accept real use.
 import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen, type KuzuRule } from 'gramlink';
+import { signBatch, signKeygen, verifyBatch, type SigningKeyPair, type VerifyOptions } from 'gramlink';
 import { DataOwner, Matcher, RecordMatcher, RecordOwner, RecordTableReader, keygen, makeTwin, unmapPairs, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule, type SparseVectors } from 'gramlink';
 const a = new DataOwner(['Paris', 'Zürich'], { budget: 1 });
 const b = DataOwner.fromBytes(new TextEncoder().encode('id,c\n1,Paris\n'), { column: 'c', idColumn: 'id' });
@@ -58,6 +59,17 @@ const split: number = ra.budgetSplit()[0].epsilon + ra.fields()[0].present;
 const sharedRecords: string = RecordOwner.mergeBases(ra.mine(), rb.mine(), schema);
 const rm = new RecordMatcher(schema, ra.embed(sharedRecords, { party: 'A', key: keygen() }), rb.embed(sharedRecords, { party: 'B', noKey: true }));
 const linked: RecordLinkageOutput = rm.link({ upper: 3 });
+// signed batches: the key pair's texts, a signature per batch, the matchers' checks
+const signer: SigningKeyPair = signKeygen();
+const recordsA = ra.embed(sharedRecords, { party: 'A', noKey: true });
+const sigA: string = signBatch(signer.signingKey, recordsA);
+verifyBatch(signer.publicKey, recordsA, sigA);
+verifyBatch(new TextEncoder().encode(signer.publicKey), ja, null);
+const verify: VerifyOptions = { verifyA: signer.publicKey, signatureA: sigA, verifyB: null };
+new RecordMatcher(schema, recordsA, rb.embed(sharedRecords, { party: 'B', noKey: true }), verify);
+new Matcher(ja, jb, { verifyA: signer.publicKey, signatureA: signBatch(signer.signingKey, ja) });
+// @ts-expect-error a typo in the options
+new Matcher(ja, jb, { verify_a: signer.publicKey });
 const firstLevel: number = linked.pairs.levels[0] + linked.fit.fields[0].m[0] + rm.weights()[0];
 const csvText: string = unmapPairs(rm.pairsCsv(null), ra.idMapCsv(), null);
 rb.embed(sharedRecords, { party: 'B', noKey: true, keepIds: true });
