@@ -517,7 +517,8 @@ export interface Schema {
  */
 export class RecordTableReader {
   free(): void;
-  constructor(schema: Schema | string);
+  /** `options.dateFormats`: this file's date format per date field (`{ dob: "YYYY-MM-DD" }`); the schema and its fingerprint stay as they are. */
+  constructor(schema: Schema | string, options?: { dateFormats?: Record<string, "YYYYMMDD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY"> } | null);
   push(chunk: Uint8Array): void;
   readonly bytesRead: number;
   /** Records parsed so far (complete records are parsed a megabyte at a time). */

@@ -74,12 +74,25 @@ pub struct RecordTableReader {
 #[wasm_bindgen]
 impl RecordTableReader {
     /// A reader of one CSV (with a header) under `schema` (a JSON string or
-    /// an object), checked here, before any byte is read.
+    /// an object), checked here, before any byte is read. `options.dateFormats`
+    /// (`{ field: "YYYY-MM-DD", … }`) reads this file's dates in its own
+    /// formats; the schema, and its fingerprint, stay as they are.
     #[wasm_bindgen(constructor)]
-    pub fn new(schema: JsValue) -> Result<RecordTableReader, JsValue> {
+    pub fn new(schema: JsValue, options: JsValue) -> Result<RecordTableReader, JsValue> {
         let schema = schema_arg(&schema)?;
         schema.validate()?;
-        Ok(RecordTableReader { inner: Some(TableReader::new(&schema, RECORDS)) })
+        let mut reader = TableReader::new(&schema, RECORDS);
+        if !options.is_undefined() && !options.is_null() {
+            let formats = js_sys::Reflect::get(&options, &JsValue::from_str("dateFormats"))?;
+            if !formats.is_undefined() && !formats.is_null() {
+                let formats: std::collections::BTreeMap<String, String> = serde_wasm_bindgen::from_value(formats)
+                    .map_err(|e| InputError::Format(format!("options.dateFormats: {e}")))?;
+                for (field, format) in &formats {
+                    reader = reader.date_format(field, format)?;
+                }
+            }
+        }
+        Ok(RecordTableReader { inner: Some(reader) })
     }
 
     /// Takes the next chunk (a `Uint8Array`).
