@@ -6,8 +6,6 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { start, open, downloadFrom, screenshots, root, audit, serious, LAPTOP } from './harness.mjs';
-// the owners map the matcher's pairs back with the core's unmap, as a user's script would
-import { unmapPairs } from '../../pkg/node/gramlink.js';
 
 let h;
 before(async () => {
@@ -72,19 +70,37 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   await pb.selectOption('#party', 'B');
 
   const noisyA = await downloadFrom(pa, '#mine', path.join(h.dir, 'noisy-a.json'));
+  const noisyA0 = () => noisyA;
   const noisyB = await downloadFrom(pb, '#mine', path.join(h.dir, 'noisy-b.json'));
+  // the file carries the party, and the page says where it goes
+  assert.equal(pb.lastDownload, 'noisy-bases-B.json');
+  assert.match(await pb.locator('#mine-next').textContent(), /^Send noisy-bases-B\.json to your partner \(party A\)/);
+  assert.match(await pb.locator('#mined').textContent(), /^Grams mined: names \d+/);
+  // the same file twice is refused by the page
+  await pb.setInputFiles('#noisy-a', noisyB);
+  await pb.setInputFiles('#noisy-b', noisyB);
+  await pb.click('#merge');
+  await pb.waitForSelector('#noisy-b-error:not(:empty)');
+  assert.match(await pb.locator('#noisy-b-error').textContent(), /same file twice/);
+  await pb.setInputFiles('#noisy-a', noisyA0());
   // mining twice would spend ε twice: the button is off after one run
   assert.equal(await pa.locator('#mine').isDisabled(), true);
   await pa.setInputFiles('#noisy-a', noisyA);
   await pa.setInputFiles('#noisy-b', noisyB);
   const shared = await downloadFrom(pa, '#merge', path.join(h.dir, 'shared.json'));
+  // both merge the same two files: the fingerprints they read to each other agree
+  await downloadFrom(pb, '#merge', path.join(h.dir, 'shared-b.json'));
+  const fpA = await pa.locator('#merge-fingerprint').textContent();
+  assert.match(fpA, /^([0-9a-f]{4} ){7}[0-9a-f]{4}$/);
+  assert.equal(await pb.locator('#merge-fingerprint').textContent(), fpA);
+  assert.equal(await pa.locator('#schema-fingerprint').textContent(), await pb.locator('#schema-fingerprint').textContent());
 
   // embedded fields leave keyed: without the key the page refuses (KEY_REQUIRED); with the
   // unkeyed choice, the keyed field still needs the key
   await pa.setInputFiles('#shared', shared);
   await pa.click('#embed');
   await pa.waitForFunction(() => document.querySelector('#key-error').textContent.length > 0);
-  assert.match(await pa.locator('#key-error').textContent(), /KEY_REQUIRED/);
+  assert.match(await pa.locator('#key-error').textContent(), /press New key and send the key file to your partner/);
   await pa.check('#no-key');
   assert.equal(await pa.locator('#key').isDisabled(), true);
   await pa.click('#embed');
@@ -141,7 +157,18 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   await pm.waitForFunction(() => /1 possible matches accepted/.test(document.querySelector('#summary').textContent));
   const sent = readFileSync(await downloadFrom(pm, '#export', path.join(h.dir, 'pairs.csv')), 'utf8');
   assert.ok(!sent.includes('rec-'), 'the matcher never saw a record id');
-  const csv = unmapPairs(sent, mapA, mapB).trim().split('\n');
+  // step 4 on each owner's page: the pairs with its own ids, from the map kept in the tab
+  const pairsFile = path.join(h.dir, 'pairs.csv');
+  await pa.setInputFiles('#pairs', pairsFile);
+  const ownA = readFileSync(await downloadFrom(pa, '#unmap', path.join(h.dir, 'own-a.csv')), 'utf8').trim().split('\n');
+  await pb.setInputFiles('#pairs', pairsFile);
+  const ownB = readFileSync(await downloadFrom(pb, '#unmap', path.join(h.dir, 'own-b.csv')), 'utf8').trim().split('\n');
+  assert.match(ownA[1], /^rec-\d+-org,[0-9a-f]{16},/, 'A sees its own ids, B\'s codes');
+  assert.match(ownB[1], /^[0-9a-f]{16},rec-\d+-dup-\d+,/, 'B sees its own ids, A\'s codes');
+  assert.match(await pa.locator('#unmap-out').textContent(), /pairs with your own ids saved as record-pairs-a-own-ids\.csv/);
+  // both sides' ids together (what the owners would learn by comparing): the truth's pairs
+  const bOf = new Map(ownB.slice(1).map((l, i) => [i, l.split(',')[1]]));
+  const csv = [ownA[0], ...ownA.slice(1).map((l, i) => { const c = l.split(','); c[1] = bOf.get(i); return c.join(','); })];
   assert.match(csv[0], /^a_id,b_id,class,weight,probability,swapped,review,given_name/);
   assert.equal(csv.filter((l) => l.includes(',accepted,')).length, 1);
   const truth = new Set(readFileSync(febrl('dataset1-truth.csv'), 'utf8').trim().split('\n').slice(1));
