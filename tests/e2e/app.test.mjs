@@ -8,8 +8,6 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { start, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
-// the owners map the matcher's pairs back with the core's unmap, as a user's script would
-import { unmapPairs } from '../../pkg/node/gramlink.js';
 
 let h;
 before(async () => {
@@ -93,7 +91,7 @@ test('two data owners exchange files through the owner page; the matcher links t
   const batchB = await downloadFrom(pb, '#embed', path.join(h.dir, 'b.vectors.bin'));
   assert.match(await text(pa, '#embed-out'), /1,000 records.*, keyed, ids replaced by random codes\./);
   // the batch carries random codes: each owner downloads its map back to its ids, beside the batch
-  assert.match(await text(pa, '#id-map-hint'), /random codes.*never send it.*your own ids/);
+  assert.match(await text(pa, '#id-map-hint'), /random codes, not by your ids.*keeps the map for step 5.*Never send it/);
   const mapA = readFileSync(await downloadFrom(pa, '#download-ids', path.join(h.dir, 'a.ids.csv')), 'utf8');
   const mapB = readFileSync(await downloadFrom(pb, '#download-ids', path.join(h.dir, 'b.ids.csv')), 'utf8');
   assert.equal(mapA.split('\n')[0], 'pseudonym,id');
@@ -147,8 +145,20 @@ test('two data owners exchange files through the owner page; the matcher links t
   // the CSV names pseudonyms; mapped back with both owners' maps, most links are the true pairs (A i ↔ B i)
   const sent = readFileSync(await downloadFrom(pm, '#download', path.join(h.dir, 'pairs.csv')), 'utf8');
   assert.match(sent.split('\n')[1], /^[0-9a-f]{16},[0-9a-f]{16},/, 'the matcher sees random codes');
-  const csv = unmapPairs(sent, mapA, mapB).trim().split('\n');
-  assert.equal(csv[0], 'a_id,b_id,distance');
+  // step 5 on each owner's page: its own ids in place of its codes (the map kept in the tab)
+  const pairsFile = path.join(h.dir, 'pairs.csv');
+  await pa.setInputFiles('#pairs', pairsFile);
+  // A's last embed kept its ids (no map in the tab): the step asks for the saved copy
+  assert.match(await text(pa, '#unmap-out'), /needs your id map/);
+  await pa.setInputFiles('#id-map-file', path.join(h.dir, 'a.ids.csv'));
+  const ownA = readFileSync(await downloadFrom(pa, '#unmap', path.join(h.dir, 'own-a.csv')), 'utf8').trim().split('\n');
+  await pb.setInputFiles('#pairs', pairsFile);
+  const ownB = readFileSync(await downloadFrom(pb, '#unmap', path.join(h.dir, 'own-b.csv')), 'utf8').trim().split('\n');
+  assert.match(ownA[1], /^A\d+,[0-9a-f]{16},/, 'A sees its own ids, B\'s codes');
+  assert.match(ownB[1], /^[0-9a-f]{16},B\d+,/, 'B sees its own ids, A\'s codes');
+  assert.equal(ownA[0], 'a_id,b_id,distance');
+  // both sides' ids together (what the owners learn by comparing their files)
+  const csv = [ownA[0], ...ownA.slice(1).map((l, i) => { const c = l.split(','); c[1] = ownB[i + 1].split(',')[1]; return c.join(','); })];
   const truth = csv.slice(1).filter((l) => l.split(',')[0].slice(1) === l.split(',')[1].slice(1)).length;
   console.log(`# CITIES: ${truth} of ${csv.length - 1} linked pairs are true pairs (of ${fx.n})`);
   assert.ok(truth >= fx.n / 4, `true pairs linked: ${truth}`);

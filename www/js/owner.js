@@ -2,6 +2,7 @@
 // Everything runs here and in a worker; the only outputs are the files the user downloads.
 import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked, keyControls } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
+import { ownIdsStep } from './own-ids.js';
 
 const worker = new WorkerClient(new URL('./owner-worker.js', import.meta.url));
 const state = {
@@ -504,11 +505,12 @@ el('embed').addEventListener('click', async () => {
     // the map is offered even if the batch is not saved now: a later batch has other codes
     state.idMap = r.idMap && { name: `${baseName()}.party-${party}.ids.csv`, bytes: r.idMap };
     el('id-map').hidden = !state.idMap;
+    unmapReady();
     if (!(await downloadChecked(el('embed-warning'), name, r.batch, binary ? 'application/octet-stream' : 'application/json'))) {
       el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) not saved.`;
       return;
     }
-    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}${r.keyed ? ', keyed' : ', NOT keyed (you chose to send unkeyed vectors)'}${r.idMap ? ', ids replaced by random codes' : ', with your own ids'}. Send it to the matcher.`;
+    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}${r.keyed ? ', keyed' : ', NOT keyed (you chose to send unkeyed vectors)'}${r.idMap ? ', ids replaced by random codes' : ', with your own ids'}. Send it to the matcher (never the key or the id map); when the matcher sends back its pairs, go on with step 5 in this tab.`;
     el('progress-text').textContent = 'done';
   } catch (e) {
     const target = /^(INVALID_KEY|KEY_REQUIRED)$/.test(e.code ?? '') ? el('key') : e.code === 'INVALID_PARAMETER' && /\bed\b/.test(e.message) ? el('ed') : el('embed');
@@ -521,5 +523,8 @@ el('embed').addEventListener('click', async () => {
 el('download-ids').addEventListener('click', () => {
   if (state.idMap) download(state.idMap.name, state.idMap.bytes, 'text/csv');
 });
+
+// step 5: the matcher's pairs with this party's own ids (the id map stays in this tab)
+const unmapReady = ownIdsStep({ worker, party: () => el('party').value, keptMap: () => state.idMap?.bytes ?? null, outName: (p) => `${baseName()}.party-${p}.pairs-own-ids.csv` });
 
 init();

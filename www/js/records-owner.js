@@ -4,6 +4,7 @@
 // button checks the file and mines.
 import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls, withProgress, contentFingerprint } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
+import { ownIdsStep } from './own-ids.js';
 import { FEBRL } from './febrl-schema.js';
 
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
@@ -416,37 +417,7 @@ el('embed').addEventListener('click', async () => {
 });
 
 // step 4: the matcher's pairs with this party's own ids, from the id map kept in this tab
-let mapFile = null;
-const unmapReady = () => {
-  const map = idMap?.bytes ?? mapFile;
-  el('unmap').disabled = !(el('pairs').files[0] && map);
-  if (!el('unmap').disabled) el('unmap-out').textContent = '';
-  else el('unmap-out').textContent = !map ? 'This needs your id map: embed in this tab (step 3), or load a saved id map under "Advanced".' : 'Choose the matcher\'s pairs file.';
-};
-el('pairs').addEventListener('change', unmapReady);
-el('id-map-file').addEventListener('change', async () => {
-  const f = el('id-map-file').files[0];
-  mapFile = f ? new Uint8Array(await f.arrayBuffer()) : null;
-  unmapReady();
-});
-el('unmap').addEventListener('click', async () => {
-  clearErrors();
-  try {
-    const pairs = await el('pairs').files[0].text();
-    const map = idMap?.bytes ?? mapFile;
-    const csv = await worker.call('unmap', { pairs, party: party(), map: map.slice() });
-    const rows = csv.trim().split('\n').length - 1;
-    const name = `record-pairs-${party().toLowerCase()}-own-ids.csv`;
-    download(name, csv, 'text/csv');
-    el('unmap-out').textContent = `${rows.toLocaleString('en')} pairs with your own ids saved as ${name}. This file stays with you: nothing more to send.`;
-  } catch (e) {
-    const text = /pseudonym .* is not in its id map/.test(e.message)
-      ? `These pairs name records that are not in your id map: is this the pairs file for your last record batch, and are you party ${party()}? (${describe(e)})`
-      : describe(e);
-    showError(el('pairs'), text);
-  }
-});
-unmapReady();
+const unmapReady = ownIdsStep({ worker, party, keptMap: () => idMap?.bytes ?? null, outName: (p) => `record-pairs-${p.toLowerCase()}-own-ids.csv` });
 
 worker.call('keygen').then(
   () => (document.body.dataset.ready = 'true'),
