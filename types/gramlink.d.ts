@@ -596,6 +596,8 @@ export interface RecordLinkageOutput {
 export class RecordMatcher {
   free(): void;
   constructor(schema: Schema | string, batchA: Uint8Array, batchB: Uint8Array);
+  /** What the schema's blocking rules admit, before any pair is compared (`pairs`: A × B). */
+  static blocking(schema: Schema | string, batchA: Uint8Array, batchB: Uint8Array): { pairs: number; candidates: number; rules: { rule: string; pairs: number }[] };
   readonly sizeA: number;
   readonly sizeB: number;
   /** Both batches made with secure noise. */

@@ -300,6 +300,23 @@ impl RecordMatcher {
         Ok(RecordMatcher { matcher, scored })
     }
 
+    /// What the schema's blocking rules admit on these batches, before any
+    /// pair is compared: `{ pairs, candidates, rules: [{ rule, pairs }] }`
+    /// (`pairs`: A × B). A page warns before linking when one rule admits
+    /// most pairs.
+    pub fn blocking(schema: JsValue, batch_a: JsValue, batch_b: JsValue) -> Result<js_sys::Object, JsValue> {
+        let schema = schema_arg(&schema)?;
+        let a = batch_arg(&batch_a, "party A's record batch")?;
+        let b = batch_arg(&batch_b, "party B's record batch")?;
+        let matcher = crate::record::RecordMatcher::new(schema, a, b)?;
+        let (candidates, rules) = matcher.candidates()?;
+        let out = js_sys::Object::new();
+        set(&out, "pairs", matcher.a().ids.len() as f64 * matcher.b().ids.len() as f64);
+        set(&out, "candidates", candidates.len() as f64);
+        set(&out, "rules", to_plain(&rules)?);
+        Ok(out)
+    }
+
     #[wasm_bindgen(getter, js_name = sizeA)]
     pub fn size_a(&self) -> usize {
         self.matcher.a().ids.len()

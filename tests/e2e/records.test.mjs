@@ -5,6 +5,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import * as gl from '../../pkg/node/gramlink.js';
+import { FEBRL } from '../../www/js/febrl-schema.js';
 import { start, open, downloadFrom, screenshots, root, audit, serious, LAPTOP } from './harness.mjs';
 
 let h;
@@ -125,7 +127,16 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   const mapB = readFileSync(await downloadFrom(pb, '#download-ids', path.join(h.dir, 'b.ids.csv')), 'utf8');
   assert.match(mapA.split('\n')[1], /^[0-9a-f]{16},rec-\d+-org$/);
 
-  // the matcher: batches swapped are refused, then linked the right way round
+  // the matcher: a disabled Link says why; the owners' schema file (not the bundled one)
+  assert.equal(await pm.locator('#link').isDisabled(), true);
+  assert.match(await pm.locator('#link-why').textContent(), /^Link needs party A's record batch and party B's record batch\.$/);
+  await pm.selectOption('#schema-choice', 'file');
+  assert.match(await pm.locator('#link-why').textContent(), /^Link needs the schema file, party A's/);
+  await pm.setInputFiles('#schema', schema);
+  await pm.setInputFiles('#batch-a', batchA);
+  await pm.setInputFiles('#batch-b', batchB);
+  assert.equal(await pm.locator('#link-why').textContent(), '');
+  // batches swapped are refused, then linked the right way round
   await pm.setInputFiles('#schema', schema);
   await pm.setInputFiles('#batch-a', batchB);
   await pm.setInputFiles('#batch-b', batchA);
@@ -136,6 +147,9 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   await pm.click('#link');
   await pm.waitForSelector('#results:not([hidden])', { timeout: 120_000 });
   const matches = Number(await pm.locator('#summary').getAttribute('data-matches'));
+  // the review band is not empty by construction
+  assert.ok(Number(await pm.locator('#summary').getAttribute('data-possible')) >= 0);
+  assert.ok(Number(await pm.locator('#lower').inputValue()) < Number(await pm.locator('#upper').inputValue()), 'the proposed thresholds leave a review band');
   assert.ok(matches >= 495 && matches <= 500, `${matches} matches`);
   assert.equal(await pm.locator('#fit tbody tr').count(), 10);
   assert.ok(await pm.locator('#histogram canvas').count() >= 1, 'the histogram is drawn');
@@ -154,7 +168,8 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   assert.ok(possible > 0, 'pairs between the thresholds are possible matches');
   await pm.click('#tab-P');
   await pm.locator('#pairs button.review', { hasText: 'Accept' }).first().click();
-  await pm.waitForFunction(() => /1 possible matches accepted/.test(document.querySelector('#summary').textContent));
+  await pm.waitForFunction(() => /1 possible matches accepted/.test(document.querySelector('#summary-details').textContent));
+  assert.match(await pm.locator('#summary').textContent(), /^\d+ pairs linked, \d+ to review .* 1 accepted in review\./);
   const sent = readFileSync(await downloadFrom(pm, '#export', path.join(h.dir, 'pairs.csv')), 'utf8');
   assert.ok(!sent.includes('rec-'), 'the matcher never saw a record id');
   // step 4 on each owner's page: the pairs with its own ids, from the map kept in the tab
@@ -230,6 +245,30 @@ test('records owner page streams the file to the worker: a file past the page\'s
   assert.match(await p.locator('#check-error').textContent(), /quoted field opened on line 502 is never closed.*MALFORMED_CSV/);
   assert.equal(await p.locator('#split-out').isHidden(), true);
   assert.equal(await p.locator('#mine').isDisabled(), true);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test('records matcher page: a blocking rule that admits most pairs is named before linking', async () => {
+  // the owners' schema with a loose rule (a four-digit postcode within four edits);
+  // batches made with the package, as the owner pages make them
+  const schema = { ...FEBRL, block: [...FEBRL.block, { field: 'postcode', ed: 4 }] };
+  const owner = (f) => new gl.RecordOwner(readFileSync(febrl(f)), schema);
+  const [a, b] = [owner('dataset1-a.csv'), owner('dataset1-b.csv')];
+  const shared = gl.RecordOwner.mergeBases(a.mine(), b.mine(), schema);
+  const key = gl.keygen();
+  const p = await h.page();
+  await open(p, h.url, 'records-matcher.html');
+  await p.selectOption('#schema-choice', 'file');
+  await p.setInputFiles('#schema', h.file('loose.json', JSON.stringify(schema)));
+  await p.setInputFiles('#batch-a', h.file('loose-a.glrb', a.embed(shared, { party: 'A', key })));
+  await p.setInputFiles('#batch-b', h.file('loose-b.glrb', b.embed(shared, { party: 'B', key })));
+  await p.click('#link');
+  await p.waitForSelector('#link-warning .warning', { timeout: 60_000 });
+  assert.match(await p.locator('#link-warning').textContent(), /The blocking rule "postcode within 4 edits" makes [\d,]+ of all 250,000 pairs \(5\d %\) candidates/);
+  await p.click('#link-warning button.secondary');
+  assert.equal(await p.locator('#results').isHidden(), true);
+  assert.equal(await p.locator('#link').isDisabled(), false);
   assert.deepEqual(p.errors, []);
   await p.context().close();
 });

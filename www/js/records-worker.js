@@ -53,6 +53,11 @@ serveOps({
     return party === 'A' ? gl.unmapPairs(pairs, map, null) : gl.unmapPairs(pairs, null, map);
   },
 
+  /** The blocking rules' pair counts, before any comparison (a page warns on a loose rule). */
+  blocking({ schema, a, b }) {
+    return gl.RecordMatcher.blocking(schema, new Uint8Array(a), new Uint8Array(b));
+  },
+
   /** Scores the candidates once; `decide` then moves the thresholds. */
   link({ schema, a, b }) {
     matcher?.free();
