@@ -308,3 +308,13 @@ export async function contentFingerprint(data) {
   const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
   return [...hash.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('').match(/.{4}/g).join(' ');
 }
+
+/** Under each file input of the page, the chosen file's whole name (the browser cuts it short). */
+export function showFileNames(root = document) {
+  for (const input of root.querySelectorAll('input[type=file]')) {
+    const span = document.createElement('span');
+    span.className = 'file-name';
+    input.after(span);
+    input.addEventListener('change', () => (span.textContent = input.files[0]?.name ?? ''));
+  }
+}

@@ -1,8 +1,10 @@
 // The data-owner page: records → normalization → noisy base → shared base → vector batch.
 // Everything runs here and in a worker; the only outputs are the files the user downloads.
-import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked, keyControls } from './common.js';
+import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked, keyControls, showFileNames } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
 import { ownIdsStep } from './own-ids.js';
+
+showFileNames();
 
 const worker = new WorkerClient(new URL('./owner-worker.js', import.meta.url));
 const state = {
@@ -227,7 +229,7 @@ async function loadFile() {
     state.budget = budget;
     state.base = state.shared = null;
     updateBudget();
-    el('norm-summary').textContent = `${rep.total.toLocaleString('en')} records: ${rep.kept.toLocaleString('en')} kept, ${rep.changed.toLocaleString('en')} changed by normalization, ${rep.empty.toLocaleString('en')} normalize to empty (set aside, never matched).${rep.warning ? ` Warning: ${rep.warning}.` : ''}`;
+    el('norm-summary').textContent = `${rep.total.toLocaleString('en')} records: ${rep.kept.toLocaleString('en')} kept${rep.changed ? `, ${rep.changed.toLocaleString('en')} changed by normalization other than upper case (accents, punctuation)` : ''}${rep.empty ? `, ${rep.empty.toLocaleString('en')} normalize to empty (set aside, never matched)` : ''}.${rep.warning ? ` Warning: ${rep.warning}.` : ''}`;
     const tbody = $('#preview-table tbody');
     tbody.replaceChildren(...r.preview.raw.map((raw, i) => {
       const tr = document.createElement('tr');

@@ -1,8 +1,10 @@
 // The records matcher page: schema + two record batches → M / P / U, a weight
 // histogram with the two thresholds, clerical review of P, export.
 import uPlot from '/vendor/uplot/uPlot.esm.js';
-import { WorkerClient, showError, clearErrors, describe, download, fmt, withProgress } from './common.js';
+import { WorkerClient, showError, clearErrors, describe, download, fmt, withProgress, showFileNames } from './common.js';
 import { FEBRL } from './febrl-schema.js';
+
+showFileNames();
 
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);

@@ -2,10 +2,12 @@
 // The simple path: choose a file; the schema is FEBRL's bundled one when the columns are
 // FEBRL's, else guessed from the columns (or the partner's file, under "Advanced"); one
 // button checks the file and mines.
-import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls, withProgress, contentFingerprint } from './common.js';
+import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls, withProgress, contentFingerprint, showFileNames } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
 import { ownIdsStep } from './own-ids.js';
 import { FEBRL } from './febrl-schema.js';
+
+showFileNames();
 
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);
