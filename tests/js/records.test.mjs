@@ -77,10 +77,14 @@ test('FEBRL 1 links at F1 >= 0.99 with the proposed thresholds, every pair with 
 test('moving the thresholds moves pairs between M, P and U', () => {
   const { m } = link();
   const proposed = m.link();
-  const wide = m.link({ upper: proposed.upper + 30, lower: proposed.upper - 30 });
+  // the upper threshold at the median weight of the proposed matches: the lower half of
+  // them (above the old threshold) become possible matches
+  const mw = [...proposed.pairs.weight].filter((_, i) => proposed.pairs.classes[i] === 'M').sort((x, y) => x - y);
+  const upper = mw[Math.floor(mw.length / 2)];
+  const wide = m.link({ upper, lower: proposed.upper - 30 });
   assert.ok(wide.matches < proposed.matches, 'a higher upper threshold leaves fewer matches');
   assert.ok(wide.possible > 0, 'the pairs between the thresholds are possible matches');
-  assert.equal(wide.upper, proposed.upper + 30);
+  assert.equal(wide.upper, upper);
   assert.throws(() => m.link({ upper: Number.NaN }), { code: 'INVALID_PARAMETER', message: /upper must be a finite number/ });
   assert.throws(() => m.link({ top: 1 }), { code: 'INVALID_PARAMETER', message: /top/ });
 });

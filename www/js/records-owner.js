@@ -244,6 +244,8 @@ el('schema-choice').addEventListener('change', () => {
 });
 // a kind changed to or from date in the guessed schema
 el('columns').addEventListener('change', showDates);
+// a new date format answers the error of the last one
+el('date-fields').addEventListener('change', () => clearErrors(el('h-file').parentElement));
 
 /** Reads the file under the chosen schema and shows the budget split; false on an error (shown). */
 async function check() {
