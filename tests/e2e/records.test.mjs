@@ -142,6 +142,8 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   await pm.setInputFiles('#batch-b', batchA);
   await pm.click('#link');
   await pm.waitForFunction(() => [...document.querySelectorAll('.error')].some((e) => /party A/.test(e.textContent)));
+  // in the page's words first, the core's message under "Details"
+  assert.match(await pm.locator('#batch-b-error').textContent(), /^The two batches look swapped: put party A's batch \(records-a\.glrb\) in the first box.*\(Details: .*found B and A/);
   await pm.setInputFiles('#batch-a', batchA);
   await pm.setInputFiles('#batch-b', batchB);
   await pm.click('#link');

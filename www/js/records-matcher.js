@@ -107,7 +107,16 @@ el('link').addEventListener('click', async () => {
     el('status').textContent = '';
     if (e.code === 'CANCELLED') return showError(el('link'), 'Cancelled: nothing was linked. Press Link to start again.');
     const target = /party B|different keys/.test(e.message) ? 'batch-b' : /party A/.test(e.message) ? 'batch-a' : /schema/.test(e.message) ? 'schema' : 'link';
-    showError(el(target), describe(e));
+    // plain words first for what a matcher can fix; the core's message after them
+    const plain =
+      e.code === 'FINGERPRINT_MISMATCH'
+        ? 'These batches were made under another schema than the one chosen here: choose the schema file the data owners used (or the bundled FEBRL one, if they chose it).'
+        : /different keys/.test(e.message)
+          ? 'The two owners embedded with different keys: ask them to use the same shared key (one makes it with New key and sends the file to the other) and embed again.'
+          : /party A/.test(e.message) && /party B/.test(e.message)
+            ? 'The two batches look swapped: put party A\'s batch (records-a.glrb) in the first box and party B\'s (records-b.glrb) in the second.'
+            : null;
+    showError(el(target === 'schema' && el('schema-choice').value === 'febrl' ? 'link' : target), plain ? `${plain} (Details: ${describe(e)})` : describe(e));
   } finally {
     ready();
   }
