@@ -516,7 +516,9 @@ el('embed').addEventListener('click', async () => {
     el('progress-text').textContent = 'done';
   } catch (e) {
     const target = /^(INVALID_KEY|KEY_REQUIRED)$/.test(e.code ?? '') ? el('key') : e.code === 'INVALID_PARAMETER' && /\bed\b/.test(e.message) ? el('ed') : el('embed');
-    showError(target, describe(e));
+    // the core's message names the JS API; the page's words first
+    if (e.code === 'KEY_REQUIRED') showError(target, 'Your vectors leave keyed: press New key and send the key file to your partner (never to the matcher), or paste the key your partner sent.');
+    else showError(target, describe(e));
   } finally {
     el('embed').disabled = false;
   }
