@@ -304,6 +304,9 @@ test('demo page: the scenario gives F1, timings, sample and three charts; bad pa
   assert.equal(await text(p, '#run-error'), '');
   const f1 = Number(await p.locator('#result').getAttribute('data-f1'));
   console.log(`# demo, CITIES first 400, ε = 1, recommended (q 1–3 mined): F1 ${f1.toFixed(3)}`);
+  // the result is scrolled into sight (it is drawn below the settings)
+  const top = await p.locator('#result').evaluate((e) => e.getBoundingClientRect().top);
+  assert.ok(top > -1 && top < (await p.evaluate(() => innerHeight)), `the result's top at ${top} px is above the fold`);
   assert.ok(f1 > 0 && f1 <= 1);
   assert.match(await text(p, '#result-summary'), /shared base of (\d{4}|7[5-9]\d|[89]\d\d) grams/, 'public 2-grams in the base');
   assert.ok((await p.locator('#sample tbody tr').count()) > 0);
