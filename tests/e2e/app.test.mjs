@@ -66,6 +66,11 @@ test('two data owners exchange files through the owner page; the matcher links t
   assert.equal(noisyA.format, 'gramlink/noisy-base');
   assert.ok(noisyA.alphabet.endsWith('^$'), 'mined over the padded records');
 
+  // one's own base given as the partner's is refused
+  await pa.setInputFiles('#partner', baseA);
+  await pa.click('#merge');
+  await pa.waitForSelector('#partner-error:not(:empty)');
+  assert.equal(await text(pa, '#partner-error'), 'This is your own noisy base: load the one your partner sent you.');
   await pa.setInputFiles('#partner', baseB);
   await pb.setInputFiles('#partner', baseA);
   await pa.click('#merge');

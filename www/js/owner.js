@@ -445,6 +445,7 @@ el('merge').addEventListener('click', async () => {
   } catch (e) {
     return showError(el('partner'), `the file could not be read: ${describe(e)}`);
   }
+  if (partner.trim() === state.base.trim()) return showError(el('partner'), 'This is your own noisy base: load the one your partner sent you.');
   el('merge').disabled = true;
   try {
     // merged under the configuration the base was mined with, for k grams
