@@ -14,7 +14,7 @@ step() { printf '[build-wasm] %s\n' "$*"; }
 # profile wasm-release (Cargo.toml): release at opt-level 2, for size
 step "cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --lib"
 cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --lib
-wasm=target/wasm32-unknown-unknown/wasm-release/gramlink.wasm
+wasm="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/gramlink.wasm"
 
 bindgen() {
     rm -rf pkg/web pkg/node

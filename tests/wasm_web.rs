@@ -112,7 +112,7 @@ const FEBRL_SCHEMA: &str = r#"{"version": 1, "id": "rec_id", "epsilon": 0.1, "fi
 /// A reader fed `bytes` in chunks of `size` (each a fresh `Uint8Array`, as a
 /// `File`'s stream hands them out).
 fn streamed(bytes: &[u8], size: usize) -> Result<RecordTableReader, JsValue> {
-    let mut r = RecordTableReader::new(JsValue::from_str(FEBRL_SCHEMA))?;
+    let mut r = RecordTableReader::new(JsValue::from_str(FEBRL_SCHEMA), JsValue::UNDEFINED)?;
     for chunk in bytes.chunks(size) {
         r.push(js_sys::Uint8Array::from(chunk).into())?;
     }
@@ -151,11 +151,11 @@ fn a_record_csv_cut_off_mid_stream_is_a_named_error() {
     let mut r = streamed(&cut, 333).unwrap();
     assert_eq!(code(RecordOwner::from_reader(&mut r, JsValue::UNDEFINED).err().unwrap()), "NOT_TEXT");
     // an error while pushing ends the reading; a chunk that is no bytes is refused
-    let mut r = RecordTableReader::new(JsValue::from_str(FEBRL_SCHEMA)).unwrap();
+    let mut r = RecordTableReader::new(JsValue::from_str(FEBRL_SCHEMA), JsValue::UNDEFINED).unwrap();
     assert_eq!(code(r.push(js_sys::Uint8Array::from(&b"rec_id\0"[..]).into()).unwrap_err()), "NOT_TEXT");
     assert_eq!(code(r.push(js_sys::Uint8Array::from(&b"x"[..]).into()).unwrap_err()), "INVALID_FORMAT");
     assert_eq!(code(r.push(JsValue::from_str("text")).unwrap_err()), "INVALID_PARAMETER");
     // a schema that does not validate is refused before any byte is read
     let bad = JsValue::from_str(r#"{"version": 1, "field": [{"name": "x", "kind": "blob"}]}"#);
-    assert!(RecordTableReader::new(bad).is_err());
+    assert!(RecordTableReader::new(bad, JsValue::UNDEFINED).is_err());
 }

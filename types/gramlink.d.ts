@@ -561,7 +561,8 @@ export interface Schema {
  */
 export class RecordTableReader {
   free(): void;
-  constructor(schema: Schema | string);
+  /** `options.dateFormats`: this file's date format per date field (`{ dob: "YYYY-MM-DD" }`); the schema and its fingerprint stay as they are. */
+  constructor(schema: Schema | string, options?: { dateFormats?: Record<string, "YYYYMMDD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY"> } | null);
   push(chunk: Uint8Array): void;
   readonly bytesRead: number;
   /** Records parsed so far (complete records are parsed a megabyte at a time). */
@@ -642,6 +643,8 @@ export interface RecordLinkageOutput {
 export class RecordMatcher {
   free(): void;
   constructor(schema: Schema | string, batchA: Uint8Array, batchB: Uint8Array, options?: VerifyOptions | null);
+  /** What the schema's blocking rules admit, before any pair is compared (`pairs`: A × B). */
+  static blocking(schema: Schema | string, batchA: Uint8Array, batchB: Uint8Array): { pairs: number; candidates: number; rules: { rule: string; pairs: number }[] };
   readonly sizeA: number;
   readonly sizeB: number;
   /** Both batches made with secure noise. */

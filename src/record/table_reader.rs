@@ -74,6 +74,9 @@ struct Rows {
     seen: HashMap<String, usize>,
     /// A field's columns joined (reused across rows).
     joined: String,
+    /// Per sent field, the first value that did not parse (a date read as
+    /// missing): its row and text, to name it when no value parses.
+    unparsed: Vec<Option<(usize, String)>>,
 }
 
 /// A record table from chunks of a CSV: [`TableReader::push`] each chunk in
@@ -103,6 +106,10 @@ pub struct TableReader {
     rows: Rows,
     total: usize,
     parse_at: usize,
+    /// Date formats of this file that differ from the schema's, by field: a
+    /// party reads its own file's dates, and the schema (and its fingerprint)
+    /// stays the one both parties share.
+    date_formats: HashMap<String, String>,
 }
 
 impl TableReader {
@@ -125,7 +132,24 @@ impl TableReader {
             rows: Rows::default(),
             total: 0,
             parse_at: PARSE_AT,
+            date_formats: HashMap::new(),
         }
+    }
+
+    /// Reads the date field `field` of this file in `format` (`YYYYMMDD`,
+    /// `YYYY-MM-DD`, `DD/MM/YYYY` or `MM/DD/YYYY`) instead of the schema's;
+    /// the schema, and so its fingerprint, is unchanged. Refused: a field that
+    /// is not a sent date field of the schema, a format not in that list.
+    pub fn date_format(mut self, field: &str, format: &str) -> Result<TableReader, Error> {
+        let bad = |m: String| Error::Input(InputError::Format(m));
+        match self.schema.sent().find(|f| f.name == field) {
+            Some(f) if f.kind() == Some(Kind::Date) => {}
+            Some(_) => return Err(bad(format!("date format for field {field:?}, which is not a date field"))),
+            None => return Err(bad(format!("date format for field {field:?}, which is not a field of the schema"))),
+        }
+        super::values::DateFormat::parse(format).map_err(|e| bad(format!("date format for field {field:?}: {e}")))?;
+        self.date_formats.insert(field.to_string(), format.to_string());
+        Ok(self)
     }
 
     /// Parses complete records whenever `n` bytes of them are pending (tests
@@ -239,6 +263,16 @@ impl TableReader {
             })
             .collect();
         if let Some(f) = fields.iter().find(|f| f.present() == 0) {
+            let i = fields.iter().position(|x| x.name == f.name).unwrap_or(0);
+            if let (Some((row, found)), Some(p)) = (&self.rows.unparsed[i], header.plans.get(i)) {
+                // dates that are there but in another format: say what was found
+                return Err(InputError::Format(format!(
+                    "{what}: field {:?}: no value is a date of format {} (row {row} has {found:?}); choose the file's date format",
+                    f.name,
+                    p.field.format.as_deref().unwrap_or("YYYYMMDD")
+                ))
+                .into());
+            }
             return Err(InputError::EmptyField {
                 what,
                 field: f.name.clone(),
@@ -310,6 +344,7 @@ impl TableReader {
             let Some(header) = self.header.as_ref() else {
                 let header = self.read_header(&row)?;
                 self.rows.values = vec![Vec::new(); header.plans.len()];
+                self.rows.unparsed = vec![None; header.plans.len()];
                 self.header = Some(header);
                 self.last_end = self.at.plus(reader.position());
                 continue;
@@ -354,7 +389,11 @@ impl TableReader {
         let mut plans = Vec::new();
         for f in self.schema.sent() {
             let cols = f.columns().iter().map(|c| find(c, &f.name)).collect::<Result<Vec<_>, _>>()?;
-            plans.push(Plan { field: f.clone(), alphabet: field_alphabet(f)?, cols });
+            let mut field = f.clone();
+            if let Some(format) = self.date_formats.get(&f.name) {
+                field.format = Some(format.clone());
+            }
+            plans.push(Plan { alphabet: field_alphabet(&field)?, field, cols });
         }
         Ok(Header { width: names.len(), id, plans })
     }
@@ -389,7 +428,7 @@ impl Header {
         if let Some(first) = rows.seen.insert(id.clone(), row_no) {
             return Err(InputError::DuplicateId { id, first, second: row_no }.into());
         }
-        for (p, out) in self.plans.iter().zip(rows.values.iter_mut()) {
+        for ((p, out), unparsed) in self.plans.iter().zip(rows.values.iter_mut()).zip(rows.unparsed.iter_mut()) {
             let joined = &mut rows.joined;
             joined.clear();
             for (k, c) in p.cols.iter().enumerate() {
@@ -408,7 +447,12 @@ impl Header {
             }
             let v = match normalize(&p.field, &p.alphabet, joined) {
                 Ok(v) => v,
-                Err(_) if p.field.invalid.as_deref() == Some("missing") => None,
+                Err(_) if p.field.invalid.as_deref() == Some("missing") => {
+                    if unparsed.is_none() {
+                        *unparsed = Some((row_no, joined.clone()));
+                    }
+                    None
+                }
                 Err(reason) => {
                     return Err(InputError::Format(format!(
                         "{what}, row {row_no} (id {id:?}): field {:?} is not a date of format {} ({reason}); fix it, or declare such dates missing with invalid = \"missing\"",

@@ -74,12 +74,25 @@ pub struct RecordTableReader {
 #[wasm_bindgen]
 impl RecordTableReader {
     /// A reader of one CSV (with a header) under `schema` (a JSON string or
-    /// an object), checked here, before any byte is read.
+    /// an object), checked here, before any byte is read. `options.dateFormats`
+    /// (`{ field: "YYYY-MM-DD", … }`) reads this file's dates in its own
+    /// formats; the schema, and its fingerprint, stay as they are.
     #[wasm_bindgen(constructor)]
-    pub fn new(schema: JsValue) -> Result<RecordTableReader, JsValue> {
+    pub fn new(schema: JsValue, options: JsValue) -> Result<RecordTableReader, JsValue> {
         let schema = schema_arg(&schema)?;
         schema.validate()?;
-        Ok(RecordTableReader { inner: Some(TableReader::new(&schema, RECORDS)) })
+        let mut reader = TableReader::new(&schema, RECORDS);
+        if !options.is_undefined() && !options.is_null() {
+            let formats = js_sys::Reflect::get(&options, &JsValue::from_str("dateFormats"))?;
+            if !formats.is_undefined() && !formats.is_null() {
+                let formats: std::collections::BTreeMap<String, String> = serde_wasm_bindgen::from_value(formats)
+                    .map_err(|e| InputError::Format(format!("options.dateFormats: {e}")))?;
+                for (field, format) in &formats {
+                    reader = reader.date_format(field, format)?;
+                }
+            }
+        }
+        Ok(RecordTableReader { inner: Some(reader) })
     }
 
     /// Takes the next chunk (a `Uint8Array`).
@@ -295,6 +308,23 @@ impl RecordMatcher {
         let matcher = crate::record::RecordMatcher::new(schema, a, b)?;
         let scored = matcher.score()?;
         Ok(RecordMatcher { matcher, scored })
+    }
+
+    /// What the schema's blocking rules admit on these batches, before any
+    /// pair is compared: `{ pairs, candidates, rules: [{ rule, pairs }] }`
+    /// (`pairs`: A × B). A page warns before linking when one rule admits
+    /// most pairs.
+    pub fn blocking(schema: JsValue, batch_a: JsValue, batch_b: JsValue) -> Result<js_sys::Object, JsValue> {
+        let schema = schema_arg(&schema)?;
+        let a = batch_arg(&batch_a, "party A's record batch")?;
+        let b = batch_arg(&batch_b, "party B's record batch")?;
+        let matcher = crate::record::RecordMatcher::new(schema, a, b)?;
+        let (candidates, rules) = matcher.candidates()?;
+        let out = js_sys::Object::new();
+        set(&out, "pairs", matcher.a().ids.len() as f64 * matcher.b().ids.len() as f64);
+        set(&out, "candidates", candidates.len() as f64);
+        set(&out, "rules", to_plain(&rules)?);
+        Ok(out)
     }
 
     #[wasm_bindgen(getter, js_name = sizeA)]

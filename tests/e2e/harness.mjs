@@ -63,6 +63,7 @@ export async function open(page, url, name) {
 export async function downloadFrom(page, button, to) {
   const [dl] = await Promise.all([page.waitForEvent('download', { timeout: 300_000 }), page.click(button)]);
   await dl.saveAs(to);
+  page.lastDownload = dl.suggestedFilename();
   return to;
 }
 

@@ -5,9 +5,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import * as gl from '../../pkg/node/gramlink.js';
+import { FEBRL } from '../../www/js/febrl-schema.js';
 import { start, open, downloadFrom, screenshots, root, audit, serious, LAPTOP } from './harness.mjs';
-// the owners map the matcher's pairs back with the core's unmap, as a user's script would
-import { unmapPairs } from '../../pkg/node/gramlink.js';
 
 let h;
 before(async () => {
@@ -72,19 +72,37 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   await pb.selectOption('#party', 'B');
 
   const noisyA = await downloadFrom(pa, '#mine', path.join(h.dir, 'noisy-a.json'));
+  const noisyA0 = () => noisyA;
   const noisyB = await downloadFrom(pb, '#mine', path.join(h.dir, 'noisy-b.json'));
+  // the file carries the party, and the page says where it goes
+  assert.equal(pb.lastDownload, 'noisy-bases-B.json');
+  assert.match(await pb.locator('#mine-next').textContent(), /^Send noisy-bases-B\.json to your partner \(party A\)/);
+  assert.match(await pb.locator('#mined').textContent(), /^Grams mined: names \d+/);
+  // the same file twice is refused by the page
+  await pb.setInputFiles('#noisy-a', noisyB);
+  await pb.setInputFiles('#noisy-b', noisyB);
+  await pb.click('#merge');
+  await pb.waitForSelector('#noisy-b-error:not(:empty)');
+  assert.match(await pb.locator('#noisy-b-error').textContent(), /same file twice/);
+  await pb.setInputFiles('#noisy-a', noisyA0());
   // mining twice would spend ε twice: the button is off after one run
   assert.equal(await pa.locator('#mine').isDisabled(), true);
   await pa.setInputFiles('#noisy-a', noisyA);
   await pa.setInputFiles('#noisy-b', noisyB);
   const shared = await downloadFrom(pa, '#merge', path.join(h.dir, 'shared.json'));
+  // both merge the same two files: the fingerprints they read to each other agree
+  await downloadFrom(pb, '#merge', path.join(h.dir, 'shared-b.json'));
+  const fpA = await pa.locator('#merge-fingerprint').textContent();
+  assert.match(fpA, /^([0-9a-f]{4} ){7}[0-9a-f]{4}$/);
+  assert.equal(await pb.locator('#merge-fingerprint').textContent(), fpA);
+  assert.equal(await pa.locator('#schema-fingerprint').textContent(), await pb.locator('#schema-fingerprint').textContent());
 
   // embedded fields leave keyed: without the key the page refuses (KEY_REQUIRED); with the
   // unkeyed choice, the keyed field still needs the key
   await pa.setInputFiles('#shared', shared);
   await pa.click('#embed');
   await pa.waitForFunction(() => document.querySelector('#key-error').textContent.length > 0);
-  assert.match(await pa.locator('#key-error').textContent(), /KEY_REQUIRED/);
+  assert.match(await pa.locator('#key-error').textContent(), /press New key and send the key file to your partner/);
   await pa.check('#no-key');
   assert.equal(await pa.locator('#key').isDisabled(), true);
   await pa.click('#embed');
@@ -109,17 +127,31 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   const mapB = readFileSync(await downloadFrom(pb, '#download-ids', path.join(h.dir, 'b.ids.csv')), 'utf8');
   assert.match(mapA.split('\n')[1], /^[0-9a-f]{16},rec-\d+-org$/);
 
-  // the matcher: batches swapped are refused, then linked the right way round
+  // the matcher: a disabled Link says why; the owners' schema file (not the bundled one)
+  assert.equal(await pm.locator('#link').isDisabled(), true);
+  assert.match(await pm.locator('#link-why').textContent(), /^Link needs party A's record batch and party B's record batch\.$/);
+  await pm.selectOption('#schema-choice', 'file');
+  assert.match(await pm.locator('#link-why').textContent(), /^Link needs the schema file, party A's/);
+  await pm.setInputFiles('#schema', schema);
+  await pm.setInputFiles('#batch-a', batchA);
+  await pm.setInputFiles('#batch-b', batchB);
+  assert.equal(await pm.locator('#link-why').textContent(), '');
+  // batches swapped are refused, then linked the right way round
   await pm.setInputFiles('#schema', schema);
   await pm.setInputFiles('#batch-a', batchB);
   await pm.setInputFiles('#batch-b', batchA);
   await pm.click('#link');
   await pm.waitForFunction(() => [...document.querySelectorAll('.error')].some((e) => /party A/.test(e.textContent)));
+  // in the page's words first, the core's message under "Details"
+  assert.match(await pm.locator('#batch-b-error').textContent(), /^The two batches look swapped: put party A's batch \(records-a\.glrb\) in the first box.*\(Details: .*found B and A/);
   await pm.setInputFiles('#batch-a', batchA);
   await pm.setInputFiles('#batch-b', batchB);
   await pm.click('#link');
   await pm.waitForSelector('#results:not([hidden])', { timeout: 120_000 });
   const matches = Number(await pm.locator('#summary').getAttribute('data-matches'));
+  // the review band is not empty by construction
+  assert.ok(Number(await pm.locator('#summary').getAttribute('data-possible')) >= 0);
+  assert.ok(Number(await pm.locator('#lower').inputValue()) < Number(await pm.locator('#upper').inputValue()), 'the proposed thresholds leave a review band');
   assert.ok(matches >= 495 && matches <= 500, `${matches} matches`);
   assert.equal(await pm.locator('#fit tbody tr').count(), 10);
   assert.ok(await pm.locator('#histogram canvas').count() >= 1, 'the histogram is drawn');
@@ -138,10 +170,22 @@ test('two owners and the matcher link FEBRL 1 as whole records in the browser', 
   assert.ok(possible > 0, 'pairs between the thresholds are possible matches');
   await pm.click('#tab-P');
   await pm.locator('#pairs button.review', { hasText: 'Accept' }).first().click();
-  await pm.waitForFunction(() => /1 possible matches accepted/.test(document.querySelector('#summary').textContent));
+  await pm.waitForFunction(() => /1 possible matches accepted/.test(document.querySelector('#summary-details').textContent));
+  assert.match(await pm.locator('#summary').textContent(), /^\d+ pairs linked, \d+ to review .* 1 accepted in review\./);
   const sent = readFileSync(await downloadFrom(pm, '#export', path.join(h.dir, 'pairs.csv')), 'utf8');
   assert.ok(!sent.includes('rec-'), 'the matcher never saw a record id');
-  const csv = unmapPairs(sent, mapA, mapB).trim().split('\n');
+  // step 4 on each owner's page: the pairs with its own ids, from the map kept in the tab
+  const pairsFile = path.join(h.dir, 'pairs.csv');
+  await pa.setInputFiles('#pairs', pairsFile);
+  const ownA = readFileSync(await downloadFrom(pa, '#unmap', path.join(h.dir, 'own-a.csv')), 'utf8').trim().split('\n');
+  await pb.setInputFiles('#pairs', pairsFile);
+  const ownB = readFileSync(await downloadFrom(pb, '#unmap', path.join(h.dir, 'own-b.csv')), 'utf8').trim().split('\n');
+  assert.match(ownA[1], /^rec-\d+-org,[0-9a-f]{16},/, 'A sees its own ids, B\'s codes');
+  assert.match(ownB[1], /^[0-9a-f]{16},rec-\d+-dup-\d+,/, 'B sees its own ids, A\'s codes');
+  assert.match(await pa.locator('#unmap-out').textContent(), /pairs with your own ids saved as record-pairs-a-own-ids\.csv/);
+  // both sides' ids together (what the owners would learn by comparing): the truth's pairs
+  const bOf = new Map(ownB.slice(1).map((l, i) => [i, l.split(',')[1]]));
+  const csv = [ownA[0], ...ownA.slice(1).map((l, i) => { const c = l.split(','); c[1] = bOf.get(i); return c.join(','); })];
   assert.match(csv[0], /^a_id,b_id,class,weight,probability,swapped,review,given_name/);
   assert.equal(csv.filter((l) => l.includes(',accepted,')).length, 1);
   const truth = new Set(readFileSync(febrl('dataset1-truth.csv'), 'utf8').trim().split('\n').slice(1));
@@ -203,6 +247,30 @@ test('records owner page streams the file to the worker: a file past the page\'s
   assert.match(await p.locator('#check-error').textContent(), /quoted field opened on line 502 is never closed.*MALFORMED_CSV/);
   assert.equal(await p.locator('#split-out').isHidden(), true);
   assert.equal(await p.locator('#mine').isDisabled(), true);
+  assert.deepEqual(p.errors, []);
+  await p.context().close();
+});
+
+test('records matcher page: a blocking rule that admits most pairs is named before linking', async () => {
+  // the owners' schema with a loose rule (a four-digit postcode within four edits);
+  // batches made with the package, as the owner pages make them
+  const schema = { ...FEBRL, block: [...FEBRL.block, { field: 'postcode', ed: 4 }] };
+  const owner = (f) => new gl.RecordOwner(readFileSync(febrl(f)), schema);
+  const [a, b] = [owner('dataset1-a.csv'), owner('dataset1-b.csv')];
+  const shared = gl.RecordOwner.mergeBases(a.mine(), b.mine(), schema);
+  const key = gl.keygen();
+  const p = await h.page();
+  await open(p, h.url, 'records-matcher.html');
+  await p.selectOption('#schema-choice', 'file');
+  await p.setInputFiles('#schema', h.file('loose.json', JSON.stringify(schema)));
+  await p.setInputFiles('#batch-a', h.file('loose-a.glrb', a.embed(shared, { party: 'A', key })));
+  await p.setInputFiles('#batch-b', h.file('loose-b.glrb', b.embed(shared, { party: 'B', key })));
+  await p.click('#link');
+  await p.waitForSelector('#link-warning .warning', { timeout: 60_000 });
+  assert.match(await p.locator('#link-warning').textContent(), /The blocking rule "postcode within 4 edits" makes [\d,]+ of all 250,000 pairs \(5\d %\) candidates/);
+  await p.click('#link-warning button.secondary');
+  assert.equal(await p.locator('#results').isHidden(), true);
+  assert.equal(await p.locator('#link').isDisabled(), false);
   assert.deepEqual(p.errors, []);
   await p.context().close();
 });

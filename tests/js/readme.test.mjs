@@ -25,3 +25,15 @@ blocks.forEach((code, i) => {
     assert.equal(lines[1], 'all');
   });
 });
+
+// the CommonJS example: a .cjs file loads the ES module with a dynamic import()
+const cjs = [...readme.matchAll(/```cjs\n([\s\S]*?)```/g)].map((m) => m[1]);
+test('the README has a CommonJS example', () => assert.equal(cjs.length, 1));
+cjs.forEach((code, i) => {
+  test(`README CommonJS example ${i + 1} runs as written in a .cjs file`, () => {
+    const file = new URL(`./readme-example-${i + 1}.cjs`, import.meta.url);
+    writeFileSync(file, code);
+    const out = execFileSync(process.execPath, [file.pathname], { encoding: 'utf8' });
+    assert.equal(out.trim(), '64');
+  });
+});

@@ -26,7 +26,7 @@ const schema = {
     { name: 'date_of_birth', kind: 'date', invalid: 'missing' },
     { name: 'soc_sec_id', kind: 'number' },
   ],
-  block: [{ field: 'given_name' }, { field: 'surname' }, { field: 'soc_sec_id', ed: 2 }, { field: 'postcode' }],
+  block: [{ field: 'given_name' }, { field: 'surname' }, { field: 'soc_sec_id', ed: 1 }, { field: 'postcode', ed: 0 }],
 };
 
 // keyed: the default (vectors rotated); unkeyed: the key only hashes the keyed field and
@@ -77,10 +77,14 @@ test('FEBRL 1 links at F1 >= 0.99 with the proposed thresholds, every pair with 
 test('moving the thresholds moves pairs between M, P and U', () => {
   const { m } = link();
   const proposed = m.link();
-  const wide = m.link({ upper: proposed.upper + 30, lower: proposed.upper - 30 });
+  // the upper threshold at the median weight of the proposed matches: the lower half of
+  // them (above the old threshold) become possible matches
+  const mw = [...proposed.pairs.weight].filter((_, i) => proposed.pairs.classes[i] === 'M').sort((x, y) => x - y);
+  const upper = mw[Math.floor(mw.length / 2)];
+  const wide = m.link({ upper, lower: proposed.upper - 30 });
   assert.ok(wide.matches < proposed.matches, 'a higher upper threshold leaves fewer matches');
   assert.ok(wide.possible > 0, 'the pairs between the thresholds are possible matches');
-  assert.equal(wide.upper, proposed.upper + 30);
+  assert.equal(wide.upper, upper);
   assert.throws(() => m.link({ upper: Number.NaN }), { code: 'INVALID_PARAMETER', message: /upper must be a finite number/ });
   assert.throws(() => m.link({ top: 1 }), { code: 'INVALID_PARAMETER', message: /top/ });
 });
@@ -143,4 +147,31 @@ test('a CSV streamed from a Blob into RecordTableReader is the whole file\'s own
   // cut off inside a quoted field: named at the end, no owner
   await assert.rejects(streamed(`${csv}rec-9-org,"open`, 4096), { code: 'MALFORMED_CSV', message: /line 502 is never closed/ });
   await assert.rejects(streamed(csv.replace('rec_id', 'record'), 4096), { code: 'MISSING_COLUMN' });
+});
+
+test('RecordTableReader reads a file\'s own date format (dateFormats); the schema\'s fingerprint stays; blocking counts come before linking', () => {
+  const csv = file('dataset1-a.csv');
+  const iso = csv.replace(/, (\d{4})(\d\d)(\d\d),/g, ', $1-$2-$3,');
+  assert.notEqual(iso, csv);
+  const read = (text, options) => {
+    const reader = new RecordTableReader(schema, options);
+    reader.push(new TextEncoder().encode(text));
+    return RecordOwner.fromReader(reader, { seed: 4 });
+  };
+  const whole = new RecordOwner(csv, schema, { seed: 4 });
+  const own = read(iso, { dateFormats: { date_of_birth: 'YYYY-MM-DD' } });
+  assert.equal(own.schemaFingerprint, whole.schemaFingerprint);
+  assert.deepEqual(own.fields(), whole.fields());
+  assert.throws(() => read(iso, { dateFormats: { date_of_birth: 'DD.MM.YYYY' } }), { code: 'INVALID_FORMAT', message: /is not one of YYYYMMDD/ });
+  assert.throws(() => read(iso, { dateFormats: { surname: 'YYYY-MM-DD' } }), { code: 'INVALID_FORMAT', message: /not a date field/ });
+  // the rules' pair counts without a link
+  const shared = RecordOwner.mergeBases(whole.mine(), own.mine(), schema);
+  const key = keygen();
+  const ba = whole.embed(shared, { party: 'A', key });
+  const bb = own.embed(shared, { party: 'B', key });
+  const info = RecordMatcher.blocking(schema, ba, bb);
+  assert.equal(info.pairs, 500 * 500);
+  assert.equal(info.rules.length, schema.block.length);
+  assert.ok(info.candidates > 0 && info.candidates <= info.rules.reduce((s, r) => s + r.pairs, 0));
+  assert.equal(info.candidates, new RecordMatcher(schema, ba, bb).link({}).candidates);
 });

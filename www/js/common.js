@@ -242,3 +242,79 @@ export function keyControls(worker) {
   });
   return () => (noKey.checked ? { key: null, noKey: true } : { key: key.value.trim() || null, noKey: false });
 }
+
+/**
+ * Runs `worker.call(op, args)` with a progress line in `slot` (an empty element): after one
+ * second it shows the phase, the counts done of the total, an estimate of the time left
+ * (from the phase's pace so far) and a Cancel button. Cancel stops the worker (its state is
+ * lost: the caller resets its page) and the call rejects with code CANCELLED.
+ */
+export function withProgress(slot, worker, op, args = {}, transfer = []) {
+  const t0 = performance.now();
+  let phase = null;
+  let phaseStart = t0;
+  let last = null;
+  const bar = document.createElement('progress');
+  bar.setAttribute('aria-label', 'progress');
+  const text = document.createElement('span');
+  text.setAttribute('aria-live', 'polite');
+  const cancel = document.createElement('button');
+  cancel.type = 'button';
+  cancel.className = 'secondary cancel';
+  cancel.textContent = 'Cancel';
+  cancel.addEventListener('click', () => worker.cancel());
+  slot.classList.add('progress');
+  const draw = () => {
+    const secs = (performance.now() - t0) / 1000;
+    if (!last || !(last.total > 0)) {
+      bar.removeAttribute('value');
+      text.textContent = `${last?.phase ?? 'working'}… ${secs.toFixed(0)} s so far`;
+      return;
+    }
+    bar.max = last.total;
+    bar.value = last.done;
+    const spent = (performance.now() - phaseStart) / 1000;
+    const left = last.done > 0 ? (spent / last.done) * (last.total - last.done) : NaN;
+    const eta = Number.isFinite(left) && last.done < last.total ? `, about ${left < 60 ? `${Math.ceil(left)} s` : `${Math.ceil(left / 60)} min`} left` : '';
+    text.textContent = `${last.phase}: ${last.done.toLocaleString('en')} of ${last.total.toLocaleString('en')}${eta}`;
+  };
+  // shown only for work over a second; redrawn each second for the elapsed time
+  const show = setTimeout(() => {
+    slot.replaceChildren(bar, text, cancel);
+    slot.hidden = false;
+    draw();
+  }, 1000);
+  const tick = setInterval(() => !slot.hidden && draw(), 1000);
+  const onProgress = (p) => {
+    if (p.phase !== phase) {
+      phase = p.phase;
+      phaseStart = performance.now();
+    }
+    last = p;
+    if (!slot.hidden) draw();
+  };
+  const done = () => {
+    clearTimeout(show);
+    clearInterval(tick);
+    slot.replaceChildren();
+    slot.hidden = true;
+  };
+  return worker.call(op, args, onProgress, transfer).finally(done);
+}
+
+/** A fingerprint of bytes or text for two people to read to each other: SHA-256, groups of four hex digits. */
+export async function contentFingerprint(data) {
+  const bytes = typeof data === 'string' ? new TextEncoder().encode(data) : data;
+  const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
+  return [...hash.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('').match(/.{4}/g).join(' ');
+}
+
+/** Under each file input of the page, the chosen file's whole name (the browser cuts it short). */
+export function showFileNames(root = document) {
+  for (const input of root.querySelectorAll('input[type=file]')) {
+    const span = document.createElement('span');
+    span.className = 'file-name';
+    input.after(span);
+    input.addEventListener('change', () => (span.textContent = input.files[0]?.name ?? ''));
+  }
+}

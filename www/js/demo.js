@@ -147,7 +147,6 @@ el('sample-run').addEventListener('click', () => {
   applyPreset('recommended');
   el('ed').value = 1;
   el('run').click();
-  el('result').scrollIntoView?.();
 });
 
 el('run').addEventListener('click', () =>
@@ -172,6 +171,8 @@ function show(r) {
   $('#sample tbody').replaceChildren(...r.sample.map((s) => row([s.a, s.b, fmt(s.distance, 3), s.correct ? 'yes' : 'no'], [false, false, true, false])));
   showTwin(r.twin);
   el('result').hidden = false;
+  // the result above the fold: it is drawn below the settings, out of sight on a laptop
+  el('result').scrollIntoView?.({ block: 'start' });
   el('result').dataset.f1 = String(r.f1);
 }
 

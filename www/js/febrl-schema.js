@@ -57,10 +57,11 @@ export const FEBRL = {
     },
     {
       "field": "soc_sec_id",
-      "ed": 2
+      "ed": 1
     },
     {
-      "field": "postcode"
+      "field": "postcode",
+      "ed": 0
     }
   ]
 };

@@ -1,5 +1,7 @@
 // The matcher page: two vector batches → linked pairs (sortable, paged, CSV).
-import { $, WorkerClient, showError, clearErrors, describe, download, fmt } from './common.js';
+import { $, WorkerClient, showError, clearErrors, describe, download, fmt, showFileNames } from './common.js';
+
+showFileNames();
 
 const worker = new WorkerClient(new URL('./matcher-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);

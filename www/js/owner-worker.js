@@ -58,6 +58,11 @@ serveOps({
 
   keygen: () => gl.keygen(),
 
+  /** The matcher's pairs with this party's pseudonyms replaced by its own ids (the map stays in this tab). */
+  unmap({ pairs, party, map }) {
+    return party === 'A' ? gl.unmapPairs(pairs, map, null) : gl.unmapPairs(pairs, null, map);
+  },
+
   embed({ shared, party, thresholds, binary, key, noKey, keepIds }, progress) {
     if (!owner) throw fail('load your records first', 'INVALID_PARAMETER');
     const options = { party, binary, key, noKey, keepIds, ...(party === 'A' ? { thresholds } : {}) };

@@ -1,7 +1,10 @@
 // The data-owner page: records → normalization → noisy base → shared base → vector batch.
 // Everything runs here and in a worker; the only outputs are the files the user downloads.
-import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked, keyControls } from './common.js';
+import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked, keyControls, showFileNames } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
+import { ownIdsStep } from './own-ids.js';
+
+showFileNames();
 
 const worker = new WorkerClient(new URL('./owner-worker.js', import.meta.url));
 const state = {
@@ -226,7 +229,7 @@ async function loadFile() {
     state.budget = budget;
     state.base = state.shared = null;
     updateBudget();
-    el('norm-summary').textContent = `${rep.total.toLocaleString('en')} records: ${rep.kept.toLocaleString('en')} kept, ${rep.changed.toLocaleString('en')} changed by normalization, ${rep.empty.toLocaleString('en')} normalize to empty (set aside, never matched).${rep.warning ? ` Warning: ${rep.warning}.` : ''}`;
+    el('norm-summary').textContent = `${rep.total.toLocaleString('en')} records: ${rep.kept.toLocaleString('en')} kept${rep.changed ? `, ${rep.changed.toLocaleString('en')} changed by normalization other than upper case (accents, punctuation)` : ''}${rep.empty ? `, ${rep.empty.toLocaleString('en')} normalize to empty (set aside, never matched)` : ''}.${rep.warning ? ` Warning: ${rep.warning}.` : ''}`;
     const tbody = $('#preview-table tbody');
     tbody.replaceChildren(...r.preview.raw.map((raw, i) => {
       const tr = document.createElement('tr');
@@ -442,6 +445,7 @@ el('merge').addEventListener('click', async () => {
   } catch (e) {
     return showError(el('partner'), `the file could not be read: ${describe(e)}`);
   }
+  if (partner.trim() === state.base.trim()) return showError(el('partner'), 'This is your own noisy base: load the one your partner sent you.');
   el('merge').disabled = true;
   try {
     // merged under the configuration the base was mined with, for k grams
@@ -504,15 +508,18 @@ el('embed').addEventListener('click', async () => {
     // the map is offered even if the batch is not saved now: a later batch has other codes
     state.idMap = r.idMap && { name: `${baseName()}.party-${party}.ids.csv`, bytes: r.idMap };
     el('id-map').hidden = !state.idMap;
+    unmapReady();
     if (!(await downloadChecked(el('embed-warning'), name, r.batch, binary ? 'application/octet-stream' : 'application/json'))) {
       el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) not saved.`;
       return;
     }
-    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}${r.keyed ? ', keyed' : ', NOT keyed (you chose to send unkeyed vectors)'}${r.idMap ? ', ids replaced by random codes' : ', with your own ids'}. Send it to the matcher.`;
+    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}${r.keyed ? ', keyed' : ', NOT keyed (you chose to send unkeyed vectors)'}${r.idMap ? ', ids replaced by random codes' : ', with your own ids'}. Send it to the matcher (never the key or the id map); when the matcher sends back its pairs, go on with step 5 in this tab.`;
     el('progress-text').textContent = 'done';
   } catch (e) {
     const target = /^(INVALID_KEY|KEY_REQUIRED)$/.test(e.code ?? '') ? el('key') : e.code === 'INVALID_PARAMETER' && /\bed\b/.test(e.message) ? el('ed') : el('embed');
-    showError(target, describe(e));
+    // the core's message names the JS API; the page's words first
+    if (e.code === 'KEY_REQUIRED') showError(target, 'Your vectors leave keyed: press New key and send the key file to your partner (never to the matcher), or paste the key your partner sent.');
+    else showError(target, describe(e));
   } finally {
     el('embed').disabled = false;
   }
@@ -521,5 +528,8 @@ el('embed').addEventListener('click', async () => {
 el('download-ids').addEventListener('click', () => {
   if (state.idMap) download(state.idMap.name, state.idMap.bytes, 'text/csv');
 });
+
+// step 5: the matcher's pairs with this party's own ids (the id map stays in this tab)
+const unmapReady = ownIdsStep({ worker, party: () => el('party').value, keptMap: () => state.idMap?.bytes ?? null, outName: (p) => `${baseName()}.party-${p}.pairs-own-ids.csv` });
 
 init();

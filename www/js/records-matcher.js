@@ -1,7 +1,10 @@
 // The records matcher page: schema + two record batches → M / P / U, a weight
 // histogram with the two thresholds, clerical review of P, export.
 import uPlot from '/vendor/uplot/uPlot.esm.js';
-import { WorkerClient, showError, clearErrors, describe, download, fmt } from './common.js';
+import { WorkerClient, showError, clearErrors, describe, download, fmt, withProgress, showFileNames } from './common.js';
+import { FEBRL } from './febrl-schema.js';
+
+showFileNames();
 
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);
@@ -13,36 +16,107 @@ let tab = 'M';
 let chart = null;
 const review = new Map(); // "aId\tbId" → 'a' | 'r'
 
-const ready = () => (el('link').disabled = !['schema', 'batch-a', 'batch-b'].every((id) => el(id).files[0]));
+// a review band this wide (in weight, log₂ units) below the upper threshold when the
+// proposed thresholds coincide: the pairs nearest the line are then shown for review
+const REVIEW_BAND = 5;
+// a rule that makes more than this share of all pairs candidates is named before linking
+const LOOSE_RULE = 0.5;
+
+/** What Link still needs, in words ('' when nothing). */
+function missing() {
+  const need = [];
+  if (el('schema-choice').value === 'file' && !el('schema').files[0]) need.push('the schema file');
+  if (!el('batch-a').files[0]) need.push('party A\'s record batch');
+  if (!el('batch-b').files[0]) need.push('party B\'s record batch');
+  return need.length ? `Link needs ${need.join(', ').replace(/, ([^,]*)$/, ' and $1')}.` : '';
+}
+const ready = () => {
+  const why = missing();
+  el('link').disabled = !!why;
+  el('link-why').textContent = why;
+};
 for (const id of ['schema', 'batch-a', 'batch-b']) el(id).addEventListener('change', ready);
+el('schema-choice').addEventListener('change', () => {
+  el('schema-field').hidden = el('schema-choice').value !== 'file';
+  ready();
+});
+ready();
+
+/** Shows a warning naming the loose rule; resolves true to link anyway. */
+function confirmLoose(rule, info) {
+  return new Promise((resolve) => {
+    const box = document.createElement('div');
+    box.className = 'warning';
+    box.setAttribute('role', 'alert');
+    const p = document.createElement('p');
+    const share = Math.round((100 * rule.pairs) / info.pairs);
+    p.textContent = `The blocking rule "${rule.rule}" makes ${rule.pairs.toLocaleString('en')} of all ${info.pairs.toLocaleString('en')} pairs (${share} %) candidates: linking would compare almost every pair and may take minutes. Ask the data owners for a stricter rule in the schema, or link anyway.`;
+    const yes = document.createElement('button');
+    yes.type = 'button';
+    yes.id = 'link-anyway';
+    yes.textContent = 'Link anyway';
+    const no = document.createElement('button');
+    no.type = 'button';
+    no.className = 'secondary';
+    no.textContent = 'Do not link';
+    const done = (ok) => {
+      box.remove();
+      resolve(ok);
+    };
+    yes.addEventListener('click', () => done(true));
+    no.addEventListener('click', () => done(false));
+    box.append(p, yes, no);
+    el('link-warning').replaceChildren(box);
+    yes.focus();
+  });
+}
 
 el('link').addEventListener('click', async () => {
   clearErrors();
   let schema, a, b;
   try {
-    schema = await el('schema').files[0].text();
+    schema = el('schema-choice').value === 'febrl' ? JSON.stringify(FEBRL) : await el('schema').files[0].text();
     JSON.parse(schema);
   } catch (e) {
-    return showError(el('schema'), `not a JSON schema: ${describe(e)}`);
+    return showError(el('schema'), `This is not a schema file (JSON): ${describe(e)}. Ask the data owner who made the schema for schema.json.`);
   }
   [a, b] = await Promise.all([el('batch-a').files[0].arrayBuffer(), el('batch-b').files[0].arrayBuffer()]);
-  el('status').textContent = 'comparing the candidates and fitting the model…';
+  el('status').textContent = '';
   el('link').disabled = true;
-  const t0 = performance.now();
   try {
-    res = await worker.call('link', { schema, a, b }, null, [a, b]);
+    // the rules' pair counts first (cheap): a rule that admits most pairs is named before the long part
+    const info = await withProgress(el('link-progress'), worker, 'blocking', { schema, a: a.slice(0), b: b.slice(0) });
+    const loose = info.rules.filter((r) => r.pairs > LOOSE_RULE * info.pairs).sort((x, y) => y.pairs - x.pairs)[0];
+    if (loose && !(await confirmLoose(loose, info))) return;
+    const t0 = performance.now();
+    res = await withProgress(el('link-progress'), worker, 'link', { schema, a, b }, [a, b]);
     weights = res.weights;
     proposed = { upper: res.upper, lower: res.lower };
     review.clear();
-    el('status').textContent = `${Math.round(performance.now() - t0)} ms`;
+    el('status').textContent = `linked in ${(performance.now() - t0) / 1000 < 1 ? `${Math.round(performance.now() - t0)} ms` : `${((performance.now() - t0) / 1000).toFixed(1)} s`}`;
+    el('status').dataset.ms = String(Math.round(performance.now() - t0));
+    if (proposed.lower >= proposed.upper) {
+      proposed.lower = proposed.upper - REVIEW_BAND;
+      res = { ...res, ...(await worker.call('decide', proposed)) };
+    }
     showFit();
     showHistogram();
     show();
     el('results').hidden = false;
   } catch (e) {
     el('status').textContent = '';
+    if (e.code === 'CANCELLED') return showError(el('link'), 'Cancelled: nothing was linked. Press Link to start again.');
     const target = /party B|different keys/.test(e.message) ? 'batch-b' : /party A/.test(e.message) ? 'batch-a' : /schema/.test(e.message) ? 'schema' : 'link';
-    showError(el(target), describe(e));
+    // plain words first for what a matcher can fix; the core's message after them
+    const plain =
+      e.code === 'FINGERPRINT_MISMATCH'
+        ? 'These batches were made under another schema than the one chosen here: choose the schema file the data owners used (or the bundled FEBRL one, if they chose it).'
+        : /different keys/.test(e.message)
+          ? 'The two owners embedded with different keys: ask them to use the same shared key (one makes it with New key and sends the file to the other) and embed again.'
+          : /party A/.test(e.message) && /party B/.test(e.message)
+            ? 'The two batches look swapped: put party A\'s batch (records-a.glrb) in the first box and party B\'s (records-b.glrb) in the second.'
+            : null;
+    showError(el(target === 'schema' && el('schema-choice').value === 'febrl' ? 'link' : target), plain ? `${plain} (Details: ${describe(e)})` : describe(e));
   } finally {
     ready();
   }
@@ -148,13 +222,19 @@ const key = (i) => `${res.pairs.aIds[i]}\t${res.pairs.bIds[i]}`;
 
 function show() {
   const accepted = [...review.values()].filter((v) => v === 'a').length;
-  el('summary').textContent = `${res.candidates.toLocaleString('en')} candidate pairs of ${res.sizeA.toLocaleString('en')} × ${res.sizeB.toLocaleString('en')} records (reduction ratio ${fmt(res.reductionRatio, 4)}); M ${res.matches.toLocaleString('en')} · P ${res.possible.toLocaleString('en')} · U ${res.nonMatches.toLocaleString('en')} at thresholds ${fmt(res.upper, 2)} / ${fmt(res.lower, 2)} (${res.assignment}); EM: ${res.fit.iterations} iterations; ${accepted} possible matches accepted in review.${res.private ? '' : ' These batches are NOT private (seeded noise).'}`;
+  el('summary').textContent = `${res.matches.toLocaleString('en')} pairs linked, ${res.possible.toLocaleString('en')} to review (${res.sizeA.toLocaleString('en')} records of party A, ${res.sizeB.toLocaleString('en')} of party B).${accepted ? ` ${accepted} accepted in review.` : ''}${res.private ? '' : ' These batches are NOT private (seeded noise).'}`;
+  el('link-next').textContent = res.possible
+    ? 'Look through the pairs to review (Accept or Reject each), then download the pairs and send record-pairs.csv to both data owners: each puts its own ids back on its page (step 4).'
+    : 'Download the pairs and send record-pairs.csv to both data owners: each puts its own ids back on its page (step 4).';
+  const rules = el('rules');
+  rules.replaceChildren(...(res.rules ?? []).map((r) => Object.assign(document.createElement('li'), { textContent: `blocking rule "${r.rule}": ${r.pairs.toLocaleString('en')} pairs` })));
+  el('summary-details').textContent = `${res.candidates.toLocaleString('en')} candidate pairs of ${res.sizeA.toLocaleString('en')} × ${res.sizeB.toLocaleString('en')} records (reduction ratio ${fmt(res.reductionRatio, 4)}); M ${res.matches.toLocaleString('en')} · P ${res.possible.toLocaleString('en')} · U ${res.nonMatches.toLocaleString('en')} at thresholds ${fmt(res.upper, 2)} / ${fmt(res.lower, 2)} (${res.assignment}); EM: ${res.fit.iterations} iterations; ${accepted} possible matches accepted in review. When the proposed thresholds coincide, the review band is the ${REVIEW_BAND} weight units below the upper one.`;
   el('summary').dataset.matches = String(res.matches);
   el('summary').dataset.possible = String(res.possible);
   for (const c of ['M', 'P', 'U']) el(`tab-${c}`).setAttribute('aria-selected', String(c === tab));
-  el('tab-M').textContent = `M (${res.matches})`;
-  el('tab-P').textContent = `P (${res.possible})`;
-  el('tab-U').textContent = `U (${res.nonMatches})`;
+  el('tab-M').textContent = `Linked (${res.matches})`;
+  el('tab-P').textContent = `To review (${res.possible})`;
+  el('tab-U').textContent = `Not linked (${res.nonMatches})`;
   const thead = el('pairs').querySelector('thead');
   const tbody = el('pairs').querySelector('tbody');
   tbody.replaceChildren();

@@ -2,9 +2,12 @@
 // The simple path: choose a file; the schema is FEBRL's bundled one when the columns are
 // FEBRL's, else guessed from the columns (or the partner's file, under "Advanced"); one
 // button checks the file and mines.
-import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls } from './common.js';
+import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls, withProgress, contentFingerprint, showFileNames } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
+import { ownIdsStep } from './own-ids.js';
 import { FEBRL } from './febrl-schema.js';
+
+showFileNames();
 
 const worker = new WorkerClient(new URL('./records-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);
@@ -30,6 +33,83 @@ function guess(name, values) {
   return 'string';
 }
 
+const DATE_FORMATS = ['YYYYMMDD', 'YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY'];
+const DATE_SHAPES = { YYYYMMDD: /^\d{8}$/, 'YYYY-MM-DD': /^\d{4}-\d{1,2}-\d{1,2}$/, 'DD/MM/YYYY': /^\d{1,2}\/\d{1,2}\/\d{4}$/, 'MM/DD/YYYY': /^\d{1,2}\/\d{1,2}\/\d{4}$/ };
+let preview = []; // the head's first rows, split (for the date guesses)
+
+/**
+ * The date format of a column's first values: the one most of them have (a slash date is
+ * day first unless a first part above 12 says month first); null when none fits.
+ */
+function guessDateFormat(values) {
+  const v = values.map((x) => x.trim()).filter(Boolean);
+  if (!v.length) return null;
+  let best = null;
+  let hits = 0;
+  for (const f of ['YYYYMMDD', 'YYYY-MM-DD', 'DD/MM/YYYY']) {
+    const n = v.filter((x) => DATE_SHAPES[f].test(x)).length;
+    if (n > hits) [best, hits] = [f, n];
+  }
+  if (best === 'DD/MM/YYYY') {
+    const parts = v.filter((x) => DATE_SHAPES[best].test(x)).map((x) => x.split('/').map(Number));
+    if (parts.some(([a]) => a > 12) ? false : parts.some(([, b]) => b > 12)) best = 'MM/DD/YYYY';
+  }
+  return best;
+}
+
+/** The date fields of the schema chosen, each with its format in this file (guessed, or as the user set it). */
+function showDates() {
+  let s = null;
+  try {
+    s = schemaShape();
+  } catch {
+    s = null;
+  }
+  const dates = (s?.field ?? []).filter((f) => f.kind === 'date');
+  const box = el('date-fields');
+  const before = new Map([...box.querySelectorAll('select')].map((x) => [x.dataset.field, x.value]));
+  box.replaceChildren();
+  for (const f of dates) {
+    const cols = f.columns ?? [f.name];
+    const i = columns.indexOf(cols[0]);
+    const values = i < 0 ? [] : preview.map((r) => r[i] ?? '');
+    const guessed = guessDateFormat(values);
+    const div = document.createElement('div');
+    div.className = 'field';
+    const id = `date-format-${f.name}`;
+    const label = document.createElement('label');
+    label.htmlFor = id;
+    label.textContent = `Date format of ${f.name}`;
+    const sel = document.createElement('select');
+    sel.id = id;
+    sel.dataset.field = f.name;
+    sel.dataset.schema = f.format ?? 'YYYYMMDD';
+    for (const x of DATE_FORMATS) sel.append(new Option(x, x));
+    sel.value = before.get(f.name) ?? guessed ?? f.format ?? 'YYYYMMDD';
+    const hint = document.createElement('span');
+    hint.className = 'hint';
+    hint.id = `${id}-hint`;
+    sel.setAttribute('aria-describedby', hint.id);
+    const first = values.filter(Boolean).slice(0, 2).join(', ');
+    hint.textContent = guessed
+      ? `Guessed from your first values (${first}). Change it if it is wrong.`
+      : first ? `No known format fits your first values (${first}): choose the right one, or fix the column.` : 'No values in the first rows.';
+    div.append(label, sel, hint);
+    box.append(div);
+  }
+  el('dates').hidden = !dates.length || !head;
+}
+
+/** This file's date formats where they differ from the schema's: the reader's per-file setting. */
+function dateFormats() {
+  const out = {};
+  for (const sel of el('date-fields').querySelectorAll('select')) if (sel.value !== sel.dataset.schema) out[sel.dataset.field] = sel.value;
+  return out;
+}
+
+const party = () => el('party').value;
+const partner = () => (party() === 'A' ? 'B' : 'A');
+
 /** Whether the file has every column the bundled FEBRL schema reads. */
 const febrlFits = () => [FEBRL.id, ...FEBRL.field.map((f) => f.name)].every((c) => columns.includes(c));
 
@@ -48,14 +128,22 @@ function showChoice() {
         : `${febrlFits() ? '' : 'Your columns are not all FEBRL\'s, so '}the schema is guessed from your columns' names and values: check each column's kind under "Advanced", then send the schema to your partner (Download the schema).`;
 }
 
+/** The fields of the schema chosen, without checking ε (for the date controls). */
+function schemaShape() {
+  const choice = el('schema-choice').value;
+  if (choice === 'partner') return partnerSchema;
+  if (choice === 'febrl') return FEBRL;
+  return schema({ epsilon: 0.1 });
+}
+
 /** The schema chosen: FEBRL's, the partner's as it is, or the one from the table. */
-function schema() {
+function schema(fixed = null) {
   const choice = el('schema-choice').value;
   if (choice === 'partner') {
     if (partnerSchema) return partnerSchema;
     throw Object.assign(new Error('choose the schema file your partner sent (under "Advanced")'), { code: 'FIELD' });
   }
-  const epsilon = numberField(el('epsilon'), { above: 0, max: 1000 });
+  const epsilon = fixed?.epsilon ?? numberField(el('epsilon'), { above: 0, max: 1000 });
   if (choice === 'febrl') return { ...FEBRL, epsilon };
   const rows = [...el('columns').querySelectorAll('tbody tr')];
   const kinds = rows.map((r) => [r.dataset.column, r.querySelector('select').value]);
@@ -90,6 +178,7 @@ el('file').addEventListener('change', async () => {
     const lines = new TextDecoder().decode(head.slice(0, 16384)).split(/\r?\n/).slice(1, 6).filter(Boolean);
     const sep = /\t/.test(lines[0] ?? '') && !/,/.test(lines[0] ?? '') ? '\t' : ',';
     const rows = lines.map((line) => line.split(sep).map((x) => x.trim().replace(/^"|"$/g, '')));
+    preview = rows;
     columns.forEach((c, i) => {
       const tr = document.createElement('tr');
       tr.dataset.column = c;
@@ -120,6 +209,8 @@ el('file').addEventListener('change', async () => {
     });
     el('schema-choice').value = partnerSchema ? 'partner' : febrlFits() ? 'febrl' : 'guessed';
     showChoice();
+    el('date-fields').replaceChildren();
+    showDates();
     el('check').disabled = false;
     el('quick').disabled = false;
     el('save-schema').disabled = false;
@@ -141,6 +232,7 @@ el('schema-file').addEventListener('change', async () => {
     showError(el('schema-file'), `${f.name}: not JSON (${describe(e)})`);
   }
   showChoice();
+  showDates();
 });
 
 el('schema-choice').addEventListener('change', () => {
@@ -148,7 +240,12 @@ el('schema-choice').addEventListener('change', () => {
   el('split-out').hidden = true;
   el('mine').disabled = true;
   showChoice();
+  showDates();
 });
+// a kind changed to or from date in the guessed schema
+el('columns').addEventListener('change', showDates);
+// a new date format answers the error of the last one
+el('date-fields').addEventListener('change', () => clearErrors(el('h-file').parentElement));
 
 /** Reads the file under the chosen schema and shows the budget split; false on an error (shown). */
 async function check() {
@@ -157,12 +254,20 @@ async function check() {
   el('mine').disabled = true;
   try {
     const s = schema();
-    el('loaded').textContent = `reading ${fileName}…`;
-    loaded = await worker.call('load', { file, schema: s }, (p) => {
-      el('loaded').textContent = `reading ${fileName}: ${Math.round((100 * p.done) / Math.max(1, p.total))} %`;
-    });
+    loaded = null;
+    loaded = await withProgress(el('load-progress'), worker, 'load', { file, schema: s, dateFormats: dateFormats() });
     loaded.schema = s;
-    el('loaded').textContent = `${loaded.size.toLocaleString('en')} records; ${loaded.fields.map((f) => `${f.name} (${f.kind}, ${f.present} present)`).join(', ')}; schema fingerprint ${loaded.fingerprint.slice(0, 16)}…`;
+    const sparse = loaded.fields.filter((f) => f.present < loaded.size);
+    el('loaded').textContent = `${loaded.size.toLocaleString('en')} records read, ${loaded.fields.length} fields compared${sparse.length ? `; some values are empty in ${sparse.map((f) => f.name).join(', ')} (they count neither for nor against a pair)` : ''}.`;
+    el('loaded-fields').textContent = loaded.fields.map((f) => `${f.name} (${f.kind}, ${f.present.toLocaleString('en')} present)`).join(', ');
+    el('schema-fingerprint').textContent = loaded.fingerprint.slice(0, 32).match(/.{4}/g).join(' ');
+    el('schema-fingerprint').dataset.value = loaded.fingerprint;
+    const choice = el('schema-choice').value;
+    el('schema-next').textContent = choice === 'febrl'
+      ? `Next: mine (step 2). Your partner chooses the bundled FEBRL schema too; the matcher chooses it on its page.`
+      : choice === 'partner'
+        ? `Next: mine (step 2). You use the schema your partner sent; the matcher needs the same file.`
+        : `Send the schema (Download the schema: schema.json) to your partner, party ${partner()}, and to the matcher; then mine (step 2).`;
     const tbody = el('split').querySelector('tbody');
     tbody.replaceChildren();
     for (const sp of loaded.split) {
@@ -180,6 +285,10 @@ async function check() {
     return true;
   } catch (e) {
     el('loaded').textContent = '';
+    if (e.code === 'CANCELLED') {
+      showError(el('check'), 'Cancelled: nothing was read. Press the button again to read your file.');
+      return false;
+    }
     if (e.code === 'FIELD' && el('schema-choice').value === 'partner') showError(el('schema-choice'), describe(e));
     else if (!e.shown) showError(el('check'), describe(e));
     return false;
@@ -209,16 +318,32 @@ async function mine(control) {
     ledger = new PageLedger(await fileLedgerKey(file, fileName), fileName, loaded.schema.epsilon);
     ledger.save();
     spend = ledger.charge('page: mine --schema', loaded.schema.epsilon, 'noisy bases (mining not finished)');
-    const noisy = await worker.call('mine');
-    ledger.settle(spend, `noisy bases -> noisy-bases-${el('party').value}.json`);
-    download(`noisy-bases-${el('party').value}.json`, noisy, 'application/json');
+    const noisy = await withProgress(el('mine-progress'), worker, 'mine');
+    const name = `noisy-bases-${party()}.json`;
+    ledger.settle(spend, `noisy bases -> ${name}`);
+    download(name, noisy, 'application/json');
+    showMined(noisy, name);
     ok = true;
   } catch (e) {
     if (spend && /^(INVALID_|BUDGET_EXCEEDED)/.test(e.code ?? '')) ledger.refund(spend);
-    showError(control, describe(e));
+    if (e.code === 'CANCELLED') {
+      // the worker is fresh: the file must be read again; the ε stays counted (mining may have run)
+      loaded = null;
+      showError(control, 'Cancelled. The ε stays counted as spent in this browser. Press "Check the file" to read your file again.');
+    } else showError(control, describe(e));
   }
   if (ledger) el('ledger-text').textContent = `ε spent so far on this file in this browser: ${ledger.spent.toFixed(4)} of ${ledger.total.toFixed(4)}`;
   return ok;
+}
+
+/** What mining found, per space, in plain words; and what to send to whom. */
+function showMined(noisy, name) {
+  const bases = JSON.parse(noisy).bases ?? [];
+  const counts = bases.map((b) => ({ space: b.space, grams: b.base?.grams?.length ?? 0 }));
+  const none = counts.filter((c) => c.grams === 0).map((c) => c.space);
+  el('mined').textContent = `Grams mined: ${counts.map((c) => `${c.space} ${c.grams}`).join(', ') || 'no mined spaces (public grams only)'}.${none.length ? ` Mining found no gram frequent enough to release at this ε in ${none.join(', ')}: normal for a few thousand records at the default ε. Those fields are still compared (over the public single letters); a larger ε, under "Advanced", finds more grams at a cost in privacy.` : ''}`;
+  el('mine-next').textContent = `Send ${name} to your partner (party ${partner()}) and get theirs (noisy-bases-${partner()}.json); then load both files below and merge.`;
+  el('mine-out').hidden = false;
 }
 
 el('mine').addEventListener('click', () => {
@@ -238,9 +363,15 @@ const mergeReady = () => (el('merge').disabled = !(el('noisy-a').files[0] && el(
 for (const id of ['noisy-a', 'noisy-b']) el(id).addEventListener('change', mergeReady);
 el('merge').addEventListener('click', async () => {
   clearErrors();
+  el('merge-out').hidden = true;
   try {
     const [a, b] = await Promise.all([el('noisy-a').files[0].text(), el('noisy-b').files[0].text()]);
-    download('shared-bases.json', await worker.call('merge', { a, b, schema: loaded.schema }), 'application/json');
+    if (a === b) return showError(el('noisy-b'), `You gave the same file twice (${el('noisy-a').files[0].name}). Load party A's noisy bases in the first box and party B's in the second.`);
+    const shared = await worker.call('merge', { a, b, schema: loaded.schema });
+    download('shared-bases.json', shared, 'application/json');
+    el('merge-fingerprint').textContent = await contentFingerprint(shared);
+    el('merge-next').textContent = `Your partner merges the same two files (or you send them shared-bases.json): the fingerprints must read the same. Then embed (step 3) with shared-bases.json.`;
+    el('merge-out').hidden = false;
   } catch (e) {
     showError(/party B/.test(e.message) ? el('noisy-b') : /party A/.test(e.message) ? el('noisy-a') : el('merge'), describe(e));
   }
@@ -253,25 +384,44 @@ el('download-ids').addEventListener('click', () => {
   if (idMap) download(idMap.name, idMap.bytes, 'text/csv');
 });
 
-el('shared').addEventListener('change', () => (el('embed').disabled = !(loaded && el('shared').files[0])));
+el('shared').addEventListener('change', async () => {
+  el('embed').disabled = !(loaded && el('shared').files[0]);
+  const f = el('shared').files[0];
+  el('shared-fingerprint').textContent = f ? `Fingerprint: ${await contentFingerprint(new Uint8Array(await f.arrayBuffer()))} (must be your partner's)` : '';
+});
 el('embed').addEventListener('click', async () => {
   clearErrors();
-  el('status').textContent = 'embedding…';
+  el('status').textContent = '';
+  el('embed-next').hidden = true;
+  if (!loaded) return showError(el('embed'), 'Read your file first (step 1: Check the file).');
   try {
     const shared = await el('shared').files[0].text();
-    const party = el('party').value;
+    const p = party();
     el('id-map').hidden = true;
     idMap = null;
-    const { batch, idMap: map } = await worker.call('embed', { shared, party, keepIds: el('keep-ids').checked, ...keyChoice() });
-    idMap = map && { name: `records-${party.toLowerCase()}.ids.csv`, bytes: map };
+    const { batch, idMap: map } = await withProgress(el('embed-progress'), worker, 'embed', { shared, party: p, keepIds: el('keep-ids').checked, ...keyChoice() });
+    idMap = map && { name: `records-${p.toLowerCase()}.ids.csv`, bytes: map };
     el('id-map').hidden = !idMap;
-    el('status').textContent = `record batch: ${batch.byteLength.toLocaleString('en')} bytes${idMap ? ', ids replaced by random codes' : ', with your own ids'}`;
-    await downloadChecked(el('embed-warning'), `records-${party.toLowerCase()}.glrb`, batch);
+    unmapReady();
+    const name = `records-${p.toLowerCase()}.glrb`;
+    const kb = batch.byteLength / 1024 / Math.max(1, loaded.size);
+    el('status').textContent = `${name}: ${(batch.byteLength / 1024 / 1024).toFixed(1)} MB, about ${kb.toFixed(1)} KB a record${idMap ? '; your ids replaced by random codes' : '; with your own ids'}`;
+    const sent = await downloadChecked(el('embed-warning'), name, batch);
+    el('embed-next').textContent = `${sent ? 'Send' : 'When you have downloaded it, send'} ${name} to the matcher${el('schema-choice').value === 'febrl' ? '' : ', with the schema (schema.json)'}. Never send the key or the id map. When the matcher sends back its pairs, go on with step 4 in this tab.`;
+    el('embed-next').hidden = false;
   } catch (e) {
     el('status').textContent = '';
+    if (e.code === 'CANCELLED') {
+      loaded = null;
+      return showError(el('embed'), 'Cancelled. Read your file again (step 1: Check the file), then embed.');
+    }
+    if (e.code === 'KEY_REQUIRED' && !el('no-key').checked) return showError(el('key'), 'Your records leave keyed: press New key and send the key file to your partner (never to the matcher), or paste the key your partner sent.');
     showError(/^(INVALID_KEY|KEY_REQUIRED)$/.test(e.code ?? '') || /keyed|key/.test(e.message) ? el('key') : el('embed'), describe(e));
   }
 });
+
+// step 4: the matcher's pairs with this party's own ids, from the id map kept in this tab
+const unmapReady = ownIdsStep({ worker, party, keptMap: () => idMap?.bytes ?? null, outName: (p) => `record-pairs-${p.toLowerCase()}-own-ids.csv` });
 
 worker.call('keygen').then(
   () => (document.body.dataset.ready = 'true'),

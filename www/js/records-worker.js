@@ -16,10 +16,11 @@ serveOps({
    * Reads the CSV under the schema: fields, budget split, size. `file` (a File) is
    * streamed chunk by chunk into the core's table reader, never held whole.
    */
-  async load({ file, schema }, progress) {
+  async load({ file, schema, dateFormats }, progress) {
     owner?.free();
     owner = null;
-    const reader = new gl.RecordTableReader(schema);
+    // dateFormats: this file's own date formats (the schema and its fingerprint unchanged)
+    const reader = new gl.RecordTableReader(schema, { dateFormats });
     try {
       await streamInto(file, reader, progress);
       owner = gl.RecordOwner.fromReader(reader);
@@ -45,6 +46,16 @@ serveOps({
     // the id map as CSV bytes, moved to the page as the batch is
     const idMap = owner.idMapBytes() ?? null;
     return transferring({ batch, idMap }, idMap ? [batch.buffer, idMap.buffer] : [batch.buffer]);
+  },
+
+  /** The matcher's pairs with this party's pseudonyms replaced by its own ids (the map stays in this tab). */
+  unmap({ pairs, party, map }) {
+    return party === 'A' ? gl.unmapPairs(pairs, map, null) : gl.unmapPairs(pairs, null, map);
+  },
+
+  /** The blocking rules' pair counts, before any comparison (a page warns on a loose rule). */
+  blocking({ schema, a, b }) {
+    return gl.RecordMatcher.blocking(schema, new Uint8Array(a), new Uint8Array(b));
   },
 
   /** Scores the candidates once; `decide` then moves the thresholds. */

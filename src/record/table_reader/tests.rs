@@ -306,10 +306,40 @@ proptest! {
         cuts.sort_unstable();
         let got = read_cut(text.as_bytes(), &cuts, every);
         prop_assert_eq!(&got, &whole(text.as_bytes()));
-        // the empty-column error is the reference's too; otherwise its table
+        // the empty-column error (or, for dates none of which parse, the one naming
+        // what was found) is the reference's too; otherwise its table
         match got {
             Ok(table) => prop_assert_eq!(table, reference(&text)),
-            Err(e) => prop_assert!(e.starts_with("EMPTY_COLUMN"), "{}", e),
+            Err(e) => prop_assert!(
+                e.starts_with("EMPTY_COLUMN") || e.contains("no value is a date of format"),
+                "{}",
+                e
+            ),
         }
     }
+}
+
+#[test]
+fn a_file_reads_its_own_date_format_and_unparsed_dates_are_named_not_missing() {
+    let h = "rec_id,given_name,surname,address_1,address_2,postcode,date_of_birth";
+    let iso = format!("{h}\n1,A,B,C,D,1,1983-09-17\n2,E,F,G,H,2,\n");
+    // the schema's format (YYYYMMDD) reads none of them: the error says what was found
+    let e = read_table(iso.as_bytes(), &schema(), "t.csv").unwrap_err();
+    assert_eq!(e.code(), "INVALID_FORMAT");
+    assert_eq!(
+        e.to_string(),
+        "t.csv: field \"date_of_birth\": no value is a date of format YYYYMMDD (row 1 has \"1983-09-17\"); choose the file's date format"
+    );
+    // this file's own format: read, and the schema (its fingerprint) unchanged
+    let mut r = TableReader::new(&schema(), "t.csv").date_format("date_of_birth", "YYYY-MM-DD").unwrap();
+    r.push(iso.as_bytes()).unwrap();
+    assert_eq!(r.schema().fingerprint(), schema().fingerprint());
+    let t = r.finish().unwrap();
+    let dob = t.fields.iter().find(|f| f.name == "date_of_birth").unwrap();
+    assert_eq!(dob.values, vec![Some("19830917".to_string()), None]);
+    // refused by name: a field that is no date, a format not in the list
+    let e = TableReader::new(&schema(), "t.csv").date_format("surname", "YYYY-MM-DD").unwrap_err();
+    assert!(e.to_string().contains("\"surname\", which is not a date field"), "{e}");
+    let e = TableReader::new(&schema(), "t.csv").date_format("date_of_birth", "DD.MM.YYYY").unwrap_err();
+    assert!(e.to_string().contains("is not one of YYYYMMDD"), "{e}");
 }
