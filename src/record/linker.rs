@@ -9,7 +9,7 @@
 use super::batch::{FieldData, RecordBatch};
 use super::compare::Comparer;
 use super::decide::{assign, has_duplicates, propose};
-use super::em::{fit, frequencies, Fit, Start};
+use super::em::{frequencies, Fit, Start};
 use super::schema::{Assignment, Schema};
 use crate::dp::Randomness;
 use crate::error::Error;
@@ -202,7 +202,7 @@ impl RecordMatcher {
             cmp.levels(a, b, &mut out);
             *random.entry(out.clone()).or_default() += 1;
         }
-        Ok(fit_scored(&self.schema, na, nb, candidates, rules, levels, random.into_iter().collect()))
+        fit_scored(&self.schema, na, nb, candidates, rules, levels, random.into_iter().collect())
     }
 
     /// The decision on scored candidates: M, P and U by `upper` and `lower`
@@ -286,8 +286,8 @@ pub fn decide(
     }
 }
 
-/// The fit over the candidates' patterns (`levels[i]`: candidate i's), u
-/// started from the random pairs' patterns (`random`: distinct, with counts,
+/// The bounded fit ([`super::fit`]) over the candidates' patterns (`levels[i]`:
+/// candidate i's), u fixed from the random pairs' patterns (`random`: distinct, with counts,
 /// any order: they are summed), and the weights: [`Scored`] for `na` A and
 /// `nb` B records. The one fit, for the single machine and the sharded
 /// matcher ([`super::shard`]).
@@ -299,7 +299,7 @@ pub fn fit_scored(
     rules: Vec<RuleCount>,
     levels: Vec<(Vec<u8>, bool)>,
     random: Vec<(Vec<u8>, u64)>,
-) -> Scored {
+) -> Result<Scored, Error> {
     let mut counts: HashMap<&[u8], u64> = HashMap::new();
     for (p, _) in &levels {
         *counts.entry(p.as_slice()).or_default() += 1;
@@ -320,8 +320,7 @@ pub fn fit_scored(
             fixed_u: f.u.clone(),
         })
         .collect();
-    let lambda = if candidates.is_empty() { 0.5 } else { na.min(nb) as f64 / candidates.len() as f64 };
-    let fit = fit(&patterns, starts, lambda);
+    let fit = super::fit::fit_bounded(&patterns, starts, na, nb)?;
     let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
-    Scored { candidates, rules, levels, fit, weights }
+    Ok(Scored { candidates, rules, levels, fit, weights })
 }

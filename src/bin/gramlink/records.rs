@@ -121,6 +121,9 @@ pub fn report(schema: &Schema, m: &RecordMatcher, l: &RecordLinkage, r: Report) 
         io::write_atomic(out, gramlink::record::export::pairs_csv(schema, l, a_ids, b_ids, None)?.as_bytes())?;
     }
     let q = r.truth.map(|(t, _)| score(l, a_ids, b_ids, t));
+    for w in &l.fit.repairs {
+        eprintln!("warning: fit repaired: {w}");
+    }
     if r.json {
         let v = serde_json::json!({
             "schema": schema.fingerprint(),
@@ -152,13 +155,13 @@ fn print_summary(schema: &Schema, l: &RecordLinkage, na: usize, nb: usize, eps: 
         eprintln!("  block {}: {} pairs", r.rule, r.pairs);
     }
     eprintln!(
-        "{} candidates (reduction ratio {:.6}); EM: {} iterations{}, lambda {:.5}",
+        "{} candidates (reduction ratio {:.6}); EM: {} iterations{}",
         l.candidates,
         l.reduction_ratio,
         l.fit.iterations,
         if l.fit.converged { "" } else { " (not converged)" },
-        l.fit.lambda
     );
+    eprintln!("{}", gramlink::record::fit::health(&l.fit, na, nb)[0]);
     for f in &l.fit.fields {
         let cells: Vec<String> = f
             .levels
