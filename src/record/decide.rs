@@ -5,7 +5,10 @@
 //!
 //! - **upper**: the lowest weight w such that the pairs of weight ≥ w have an
 //!   estimated precision (their mean match probability) of at least the
-//!   schema's `decision.precision` (default 0.99);
+//!   schema's `decision.precision` (default 0.99), or lower still down to the
+//!   last weight whose match probability is at least [`MORE_LIKELY`]: a pair
+//!   more likely a match than not is a match (the estimate is cautious: the
+//!   assignment then drops most of the doubtful pairs' rivals);
 //! - **lower**: the highest weight w such that the pairs of weight ≥ w hold at
 //!   least `decision.recall` (default 0.999) of the expected number of true
 //!   pairs among the candidates (the sum of all match probabilities).
@@ -19,6 +22,8 @@
 use super::schema::Assignment;
 
 pub const STRONG: f64 = 0.99;
+/// A pair of at least this match probability is at or above the upper threshold.
+pub const MORE_LIKELY: f64 = 0.5;
 pub const DUPLICATE_SHARE: f64 = 0.01;
 
 /// The two proposed thresholds.
@@ -35,8 +40,8 @@ pub fn propose(sorted: &[(f64, f64)], precision: f64, recall: f64) -> (f64, f64)
             cum += sorted[i].1;
             i += 1;
         }
-        if cum / i as f64 >= precision {
-            upper = w;
+        if cum / i as f64 >= precision || sorted[i - 1].1 >= MORE_LIKELY {
+            upper = upper.min(w);
         }
         if lower.is_none() && cum >= recall * total {
             lower = Some(w);
@@ -99,10 +104,12 @@ mod tests {
         s.extend([(5.0, 0.5), (5.0, 0.5)]);
         s.extend(vec![(-10.0, 0.001); 100]);
         let (upper, lower) = propose(&s, 0.99, 0.999);
-        assert_eq!(upper, 20.0); // adding the 0.5s drops precision to 11/12
+        assert_eq!(upper, 5.0); // the 0.5s drop precision to 11/12, but are as likely matches as not
         assert_eq!(lower, -10.0); // the 0.1 expected in the tail is above 0.1 % of 11.1
-        let (upper, _) = propose(&s, 0.9, 0.5);
-        assert_eq!(upper, 5.0);
+        s[10] = (5.0, 0.4);
+        s[11] = (5.0, 0.4);
+        assert_eq!(propose(&s, 0.99, 0.999).0, 20.0); // 0.4s: less likely than not, and below precision
+        assert_eq!(propose(&s, 0.85, 0.5).0, 5.0); // 10.8 / 12 = 0.9
         assert_eq!(propose(&[], 0.99, 0.99).0, f64::INFINITY);
     }
 

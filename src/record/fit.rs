@@ -104,7 +104,8 @@ pub fn fit_bounded(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, na: usize, n
         })
         .collect();
     for f in &fields {
-        let w: Vec<(usize, f64)> = f.weights.iter().copied().enumerate().filter(|(l, w)| *l == 0 || *w != 0.0).collect();
+        let w: Vec<(usize, f64)> =
+            f.weights.iter().copied().enumerate().filter(|(l, w)| *l == 0 || *w != 0.0).collect();
         if let Some(pair) = w.windows(2).find(|p| p[1].1 > p[0].1 + 1e-9) {
             return Err(Error::Fit(format!(
                 "field {:?}: level {:?} weighs {:.2}, more than the closer level {:?} ({:.2}); the schema fixes m and u so \

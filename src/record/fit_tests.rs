@@ -45,9 +45,19 @@ fn the_same_date_block_does_not_collapse_the_fit() {
     let mut matches = 0u64;
     for i in 0..n * n {
         let p = if i < n {
-            vec![draw(&m_name, &mut rng), draw(&m_name, &mut rng), draw(&m_date, &mut rng), draw(&[0.98, 0.02], &mut rng)]
+            vec![
+                draw(&m_name, &mut rng),
+                draw(&m_name, &mut rng),
+                draw(&m_date, &mut rng),
+                draw(&[0.98, 0.02], &mut rng),
+            ]
         } else {
-            vec![draw(&u_first, &mut rng), draw(&u_last, &mut rng), draw(&u_date, &mut rng), draw(&[0.5, 0.5], &mut rng)]
+            vec![
+                draw(&u_first, &mut rng),
+                draw(&u_last, &mut rng),
+                draw(&u_date, &mut rng),
+                draw(&[0.5, 0.5], &mut rng),
+            ]
         };
         if blocked(&p) {
             matches += (i < n) as u64;

@@ -140,12 +140,7 @@ type Levelled = ((u32, u32), (Vec<u8>, bool));
 /// The linkage of every shard's [`ShardLevels`] (any order) for `na` A and
 /// `nb` B records: what [`RecordMatcher::link`] returns for the whole batches
 /// (or its refusal of the fit).
-pub fn link_shards(
-    schema: &Schema,
-    na: usize,
-    nb: usize,
-    shards: Vec<ShardLevels>,
-) -> Result<RecordLinkage, Error> {
+pub fn link_shards(schema: &Schema, na: usize, nb: usize, shards: Vec<ShardLevels>) -> Result<RecordLinkage, Error> {
     let mut rules: Vec<RuleCount> = Vec::new();
     let mut all: Vec<Levelled> = Vec::new();
     let mut random = std::collections::HashMap::<Vec<u8>, u64>::new();

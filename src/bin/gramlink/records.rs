@@ -172,14 +172,25 @@ fn print_summary(schema: &Schema, l: &RecordLinkage, na: usize, nb: usize, eps: 
         eprintln!("  {:<14} {}", f.name, cells.join(" | "));
     }
     eprintln!(
-        "thresholds (proposed for precision {} and recall {}): upper {:.3}, lower {:.3}; assignment {}",
+        "thresholds (proposed for precision {} and recall {}): upper weight {:.3} (match probability {:.4}), lower \
+         {:.3} ({:.4}); assignment {}",
         schema.decision.precision,
         schema.decision.recall,
         l.upper,
+        l.fit.probability(l.upper),
         l.lower,
+        l.fit.probability(l.lower),
         l.assignment.name()
     );
-    eprintln!("M {} | P {} | U {} in {:.0} ms", l.matches, l.possible, l.non_matches, ms);
+    eprintln!(
+        "M {} | P {} (the clerk's review band: match probability {:.4} to {:.4}) | U {} in {:.0} ms",
+        l.matches,
+        l.possible,
+        l.fit.probability(l.lower),
+        l.fit.probability(l.upper),
+        l.non_matches,
+        ms
+    );
 }
 
 fn print_quality(q: &RecordQuality, truth: &Path) {
