@@ -3,12 +3,13 @@
 //! the upper one, non-matches (U) below. The tool proposes both thresholds
 //! from the fitted model, never from a truth:
 //!
-//! - **upper**: the lowest weight w such that the pairs of weight ≥ w have an
-//!   estimated precision (their mean match probability) of at least the
-//!   schema's `decision.precision` (default 0.99), or lower still down to the
-//!   last weight whose match probability is at least [`MORE_LIKELY`]: a pair
-//!   more likely a match than not is a match (the estimate is cautious: the
-//!   assignment then drops most of the doubtful pairs' rivals);
+//! - **upper**: the lowest weight w whose match probability is at least
+//!   [`MORE_LIKELY`] (a pair more likely a match than not) such that the
+//!   pairs of weight ≥ w have an estimated precision (their mean match
+//!   probability) of at least the schema's `decision.precision` (default
+//!   0.98; the estimate is cautious, the assignment then drops most of the
+//!   doubtful pairs' rivals). So it is never a pair the fit thinks more
+//!   likely a non-match, and the band below it is the clerk's;
 //! - **lower**: the highest weight w such that the pairs of weight ≥ w hold at
 //!   least `decision.recall` (default 0.999) of the expected number of true
 //!   pairs among the candidates (the sum of all match probabilities).
@@ -40,8 +41,8 @@ pub fn propose(sorted: &[(f64, f64)], precision: f64, recall: f64) -> (f64, f64)
             cum += sorted[i].1;
             i += 1;
         }
-        if cum / i as f64 >= precision || sorted[i - 1].1 >= MORE_LIKELY {
-            upper = upper.min(w);
+        if cum / i as f64 >= precision && sorted[i - 1].1 >= MORE_LIKELY {
+            upper = w;
         }
         if lower.is_none() && cum >= recall * total {
             lower = Some(w);
@@ -104,12 +105,13 @@ mod tests {
         s.extend([(5.0, 0.5), (5.0, 0.5)]);
         s.extend(vec![(-10.0, 0.001); 100]);
         let (upper, lower) = propose(&s, 0.99, 0.999);
-        assert_eq!(upper, 5.0); // the 0.5s drop precision to 11/12, but are as likely matches as not
+        assert_eq!(upper, 20.0); // adding the 0.5s drops precision to 11/12
         assert_eq!(lower, -10.0); // the 0.1 expected in the tail is above 0.1 % of 11.1
-        s[10] = (5.0, 0.4);
-        s[11] = (5.0, 0.4);
-        assert_eq!(propose(&s, 0.99, 0.999).0, 20.0); // 0.4s: less likely than not, and below precision
-        assert_eq!(propose(&s, 0.85, 0.5).0, 5.0); // 10.8 / 12 = 0.9
+        assert_eq!(propose(&s, 0.9, 0.5).0, 5.0);
+        // a long run of sure pairs keeps the mean high, but a pair less likely a match than not is not one
+        let mut t: Vec<(f64, f64)> = vec![(20.0, 1.0); 1000];
+        t.push((-3.0, 0.2));
+        assert_eq!(propose(&t, 0.99, 0.999).0, 20.0);
         assert_eq!(propose(&[], 0.99, 0.99).0, f64::INFINITY);
     }
 
