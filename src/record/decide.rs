@@ -6,9 +6,9 @@
 //! - **upper**: the lowest weight w whose match probability is at least
 //!   [`MORE_LIKELY`] (a pair more likely a match than not) such that the
 //!   pairs of weight ≥ w have an estimated precision (their mean match
-//!   probability) of at least the schema's `decision.precision` (default
-//!   0.98; the estimate is cautious, the assignment then drops most of the
-//!   doubtful pairs' rivals). So it is never a pair the fit thinks more
+//!   probability, over the pairs the assignment keeps: a doubtful pair's
+//!   rivals are not counted) of at least the schema's `decision.precision`
+//!   (default 0.98). So it is never a pair the fit thinks more
 //!   likely a non-match, and the band below it is the clerk's;
 //! - **lower**: the highest weight w such that the pairs of weight ≥ w hold at
 //!   least `decision.recall` (default 0.999) of the expected number of true

@@ -236,7 +236,19 @@ pub fn decide(
     let Scored { candidates, rules, levels, fit, weights } = s;
     let mut sorted: Vec<(f64, f64)> = weights.iter().map(|&w| (w, fit.probability(w))).collect();
     sorted.sort_by(|x, y| y.0.total_cmp(&x.0));
-    let (proposed_upper, proposed_lower) = propose(&sorted, schema.decision.precision, schema.decision.recall);
+    let (_, proposed_lower) = propose(&sorted, schema.decision.precision, schema.decision.recall);
+    // the matches' precision is estimated on the pairs the assignment keeps
+    // (greedy by weight, so the pairs at or above any weight keep the same
+    // ones): a doubtful pair's rivals for its records do not count against it
+    let estimate = match schema.assignment() {
+        Assignment::Auto => Assignment::ManyToOne,
+        other => other,
+    };
+    let all: Vec<(u32, u32, f64)> =
+        (0..candidates.len()).map(|i| (candidates[i].0, candidates[i].1, weights[i])).collect();
+    let kept: Vec<(f64, f64)> =
+        assign(&all, estimate).into_iter().map(|i| (weights[i], fit.probability(weights[i]))).collect();
+    let (proposed_upper, _) = propose(&kept, schema.decision.precision, schema.decision.recall);
     let upper = upper.or(schema.decision.upper).unwrap_or(proposed_upper);
     let lower = lower.or(schema.decision.lower).unwrap_or(proposed_lower).min(upper);
     let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
