@@ -54,6 +54,13 @@ pub struct Fit {
     pub fields: Vec<FieldFit>,
     pub iterations: u32,
     pub converged: bool,
+    /// The expected number of matches (the record fit's, bounded by
+    /// min(|A|, |B|); [`crate::record::fit`]). 0 for the free fit.
+    #[serde(default)]
+    pub expected_matches: f64,
+    /// The bounds that bound the fit, each said (printed as warnings).
+    #[serde(default)]
+    pub repairs: Vec<String>,
 }
 
 /// What the fit starts from, per field.
@@ -88,7 +95,7 @@ pub fn frequencies(patterns: &[(Vec<u8>, u64)], level_counts: &[usize]) -> Vec<V
 }
 
 /// The start of m: 0.9 on the first level (exact/agree), the rest halving.
-fn m_start(levels: usize) -> Vec<f64> {
+pub(crate) fn m_start(levels: usize) -> Vec<f64> {
     let mut m = vec![0.9];
     let mut rest = 0.1;
     for i in 1..levels {
@@ -168,7 +175,7 @@ pub fn fit(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, lambda_start: f64) -
             u,
         })
         .collect();
-    Fit { lambda, fields, iterations, converged }
+    Fit { lambda, fields, iterations, converged, expected_matches: 0.0, repairs: Vec::new() }
 }
 
 fn max_diff(a: &[f64], b: &[f64]) -> f64 {

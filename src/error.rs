@@ -148,6 +148,10 @@ pub enum Error {
     /// An export of unkeyed vectors that was not explicitly allowed.
     #[error("key required: {0}")]
     KeyRequired(String),
+    /// A record fit that breaks its bounds and cannot be repaired
+    /// ([`crate::record::fit`]).
+    #[error("fit refused: {0}")]
+    Fit(String),
 }
 
 impl Error {
@@ -195,6 +199,7 @@ impl Error {
             Error::InvalidKey(_) => "INVALID_KEY",
             Error::TransformMismatch(_) => "TRANSFORM_MISMATCH",
             Error::KeyRequired(_) => "KEY_REQUIRED",
+            Error::Fit(_) => "FIT_REFUSED",
         }
     }
 }
@@ -227,7 +232,7 @@ impl Error {
             }
             Error::Dp(_) | Error::KeyRequired(_) => ErrorClass::Privacy,
             Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).class(),
-            Error::Parameter(_) | Error::InvalidKey(_) => ErrorClass::Parameter,
+            Error::Parameter(_) | Error::InvalidKey(_) | Error::Fit(_) => ErrorClass::Parameter,
             Error::Cancelled => ErrorClass::Cancelled,
         }
     }

@@ -254,6 +254,13 @@ impl Cutoff {
         )
     }
 
+    /// [`Cutoff::describe`] and what the assignment then kept: `pairs` of
+    /// the fit's matches under rule `rule` (one-to-one keeps fewer than the
+    /// fit calls matches).
+    pub fn describe_kept(&self, pairs: usize, rule: &str) -> String {
+        format!("{}; the {rule} rule keeps {pairs} of them", self.describe())
+    }
+
     /// The describe line's part on [`Cutoff::leftovers`] (empty without any).
     fn leftover_note(&self) -> String {
         match self.leftovers {

@@ -3,12 +3,19 @@
 //! the upper one, non-matches (U) below. The tool proposes both thresholds
 //! from the fitted model, never from a truth:
 //!
-//! - **upper**: the lowest weight w such that the pairs of weight ≥ w have an
-//!   estimated precision (their mean match probability) of at least the
-//!   schema's `decision.precision` (default 0.99);
+//! - **upper**: the lowest weight w whose match probability is at least
+//!   [`MORE_LIKELY`] (a pair more likely a match than not) such that the
+//!   pairs of weight ≥ w have an estimated precision (their mean match
+//!   probability, over the pairs the assignment keeps: a doubtful pair's
+//!   rivals are not counted) of at least the schema's `decision.precision`
+//!   (default 0.98). So it is never a pair the fit thinks more
+//!   likely a non-match, and the band below it is the clerk's;
 //! - **lower**: the highest weight w such that the pairs of weight ≥ w hold at
 //!   least `decision.recall` (default 0.999) of the expected number of true
-//!   pairs among the candidates (the sum of all match probabilities).
+//!   pairs among the candidates (the sum of all match probabilities), but no
+//!   pair below match probability [`REVIEW_FLOOR`]: the band between the two
+//!   is what a clerk reviews, not the hundreds of thousands of near-certain
+//!   non-matches a long tail of candidates adds up to.
 //!
 //! Then the assignment: one-to-one keeps, greedily by weight, a pair only when
 //! neither record is in a kept pair; many-to-one only when its B record is not.
@@ -19,6 +26,10 @@
 use super::schema::Assignment;
 
 pub const STRONG: f64 = 0.99;
+/// The possible matches (P) are at least this likely matches.
+pub const REVIEW_FLOOR: f64 = 0.01;
+/// A pair of at least this match probability is at or above the upper threshold.
+pub const MORE_LIKELY: f64 = 0.5;
 pub const DUPLICATE_SHARE: f64 = 0.01;
 
 /// The two proposed thresholds.
@@ -35,14 +46,16 @@ pub fn propose(sorted: &[(f64, f64)], precision: f64, recall: f64) -> (f64, f64)
             cum += sorted[i].1;
             i += 1;
         }
-        if cum / i as f64 >= precision {
+        if cum / i as f64 >= precision && sorted[i - 1].1 >= MORE_LIKELY {
             upper = w;
         }
         if lower.is_none() && cum >= recall * total {
             lower = Some(w);
         }
     }
-    let lower = lower.unwrap_or(f64::NEG_INFINITY).min(upper);
+    // the lowest weight a clerk still reviews
+    let floor = sorted.iter().take_while(|(_, p)| *p >= REVIEW_FLOOR).last().map_or(f64::INFINITY, |(w, _)| *w);
+    let lower = lower.unwrap_or(f64::NEG_INFINITY).max(floor).min(upper);
     (upper, lower)
 }
 
@@ -100,9 +113,15 @@ mod tests {
         s.extend(vec![(-10.0, 0.001); 100]);
         let (upper, lower) = propose(&s, 0.99, 0.999);
         assert_eq!(upper, 20.0); // adding the 0.5s drops precision to 11/12
-        assert_eq!(lower, -10.0); // the 0.1 expected in the tail is above 0.1 % of 11.1
-        let (upper, _) = propose(&s, 0.9, 0.5);
-        assert_eq!(upper, 5.0);
+        assert_eq!(lower, 5.0); // the tail holds 0.1 expected, above 0.1 % of 11.1, but each pair is below 1 %
+        let mut tail = s.clone();
+        tail[12..].iter_mut().for_each(|p| p.1 = 0.02);
+        assert_eq!(propose(&tail, 0.99, 0.999).1, -10.0); // 2 % each: a clerk reviews them
+        assert_eq!(propose(&s, 0.9, 0.5).0, 5.0);
+        // a long run of sure pairs keeps the mean high, but a pair less likely a match than not is not one
+        let mut t: Vec<(f64, f64)> = vec![(20.0, 1.0); 1000];
+        t.push((-3.0, 0.2));
+        assert_eq!(propose(&t, 0.99, 0.999).0, 20.0);
         assert_eq!(propose(&[], 0.99, 0.99).0, f64::INFINITY);
     }
 

@@ -106,7 +106,9 @@ pub struct Field {
     /// Symbols of a string field ([`crate::alphabet::Alphabet::parse`]). Default `letters`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alphabet: Option<String>,
-    /// A date's layout: `YYYYMMDD` (default), `YYYY-MM-DD`, `DD/MM/YYYY`, `MM/DD/YYYY`.
+    /// A date's layout: `YYYYMMDD`, `YYYY-MM-DD`, `DD/MM/YYYY`, `MM/DD/YYYY`.
+    /// Default: each value's own ([`super::values::DateFormat::of_value`]), so
+    /// the two parties may write dates differently.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// A date's component weights.

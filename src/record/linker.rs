@@ -9,7 +9,7 @@
 use super::batch::{FieldData, RecordBatch};
 use super::compare::Comparer;
 use super::decide::{assign, has_duplicates, propose};
-use super::em::{fit, frequencies, Fit, Start};
+use super::em::{frequencies, Fit, Start};
 use super::schema::{Assignment, Schema};
 use crate::dp::Randomness;
 use crate::error::Error;
@@ -202,7 +202,7 @@ impl RecordMatcher {
             cmp.levels(a, b, &mut out);
             *random.entry(out.clone()).or_default() += 1;
         }
-        Ok(fit_scored(&self.schema, na, nb, candidates, rules, levels, random.into_iter().collect()))
+        fit_scored(&self.schema, na, nb, candidates, rules, levels, random.into_iter().collect())
     }
 
     /// The decision on scored candidates: M, P and U by `upper` and `lower`
@@ -236,7 +236,19 @@ pub fn decide(
     let Scored { candidates, rules, levels, fit, weights } = s;
     let mut sorted: Vec<(f64, f64)> = weights.iter().map(|&w| (w, fit.probability(w))).collect();
     sorted.sort_by(|x, y| y.0.total_cmp(&x.0));
-    let (proposed_upper, proposed_lower) = propose(&sorted, schema.decision.precision, schema.decision.recall);
+    let (_, proposed_lower) = propose(&sorted, schema.decision.precision, schema.decision.recall);
+    // the matches' precision is estimated on the pairs the assignment keeps
+    // (greedy by weight, so the pairs at or above any weight keep the same
+    // ones): a doubtful pair's rivals for its records do not count against it
+    let estimate = match schema.assignment() {
+        Assignment::Auto => Assignment::ManyToOne,
+        other => other,
+    };
+    let all: Vec<(u32, u32, f64)> =
+        (0..candidates.len()).map(|i| (candidates[i].0, candidates[i].1, weights[i])).collect();
+    let kept: Vec<(f64, f64)> =
+        assign(&all, estimate).into_iter().map(|i| (weights[i], fit.probability(weights[i]))).collect();
+    let (proposed_upper, _) = propose(&kept, schema.decision.precision, schema.decision.recall);
     let upper = upper.or(schema.decision.upper).unwrap_or(proposed_upper);
     let lower = lower.or(schema.decision.lower).unwrap_or(proposed_lower).min(upper);
     let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
@@ -286,8 +298,8 @@ pub fn decide(
     }
 }
 
-/// The fit over the candidates' patterns (`levels[i]`: candidate i's), u
-/// started from the random pairs' patterns (`random`: distinct, with counts,
+/// The bounded fit ([`super::fit`]) over the candidates' patterns (`levels[i]`:
+/// candidate i's), u fixed from the random pairs' patterns (`random`: distinct, with counts,
 /// any order: they are summed), and the weights: [`Scored`] for `na` A and
 /// `nb` B records. The one fit, for the single machine and the sharded
 /// matcher ([`super::shard`]).
@@ -299,7 +311,7 @@ pub fn fit_scored(
     rules: Vec<RuleCount>,
     levels: Vec<(Vec<u8>, bool)>,
     random: Vec<(Vec<u8>, u64)>,
-) -> Scored {
+) -> Result<Scored, Error> {
     let mut counts: HashMap<&[u8], u64> = HashMap::new();
     for (p, _) in &levels {
         *counts.entry(p.as_slice()).or_default() += 1;
@@ -320,8 +332,7 @@ pub fn fit_scored(
             fixed_u: f.u.clone(),
         })
         .collect();
-    let lambda = if candidates.is_empty() { 0.5 } else { na.min(nb) as f64 / candidates.len() as f64 };
-    let fit = fit(&patterns, starts, lambda);
+    let fit = super::fit::fit_bounded(&patterns, starts, na, nb)?;
     let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
-    Scored { candidates, rules, levels, fit, weights }
+    Ok(Scored { candidates, rules, levels, fit, weights })
 }

@@ -9,7 +9,8 @@
 //! - [`owner`]: a data owner's steps (mine per gram space, merge, embed);
 //! - [`messages`]: the noisy and shared bases messages (JSON);
 //! - [`batch`]: the record batch message (`GLRB`);
-//! - [`compare`]: comparison levels per field; [`em`]: the Fellegi–Sunter fit;
+//! - [`compare`]: comparison levels per field; [`em`]: the Fellegi–Sunter fit,
+//!   [`fit`]: bounded for records (u fixed, expected matches at most min(|A|, |B|));
 //!   [`decide`]: thresholds and assignment; [`linker`]: the matcher;
 //! - [`session`]: both parties and the matcher on one machine.
 //!
@@ -24,6 +25,7 @@ pub mod decide;
 pub use crate::em;
 pub mod export;
 pub mod field;
+pub mod fit;
 pub mod linker;
 pub mod messages;
 pub mod owner;

@@ -95,8 +95,9 @@ impl Assignment {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Decision {
-    /// The upper threshold is the lowest weight at which the matches' estimated
-    /// precision (mean match probability of the pairs at or above it) is at least this.
+    /// The upper threshold is the lowest weight of match probability at least
+    /// 0.5 at which the matches' estimated precision (mean match probability of
+    /// the pairs at or above it) is at least this ([`super::decide`]).
     #[serde(default = "default_precision")]
     pub precision: f64,
     /// The lower threshold is the highest weight at which matches plus possible
@@ -114,7 +115,7 @@ pub struct Decision {
 }
 
 fn default_precision() -> f64 {
-    0.99
+    0.98
 }
 fn default_recall() -> f64 {
     0.999

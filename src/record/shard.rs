@@ -138,8 +138,9 @@ pub fn shard_levels(
 type Levelled = ((u32, u32), (Vec<u8>, bool));
 
 /// The linkage of every shard's [`ShardLevels`] (any order) for `na` A and
-/// `nb` B records: what [`RecordMatcher::link`] returns for the whole batches.
-pub fn link_shards(schema: &Schema, na: usize, nb: usize, shards: Vec<ShardLevels>) -> RecordLinkage {
+/// `nb` B records: what [`RecordMatcher::link`] returns for the whole batches
+/// (or its refusal of the fit).
+pub fn link_shards(schema: &Schema, na: usize, nb: usize, shards: Vec<ShardLevels>) -> Result<RecordLinkage, Error> {
     let mut rules: Vec<RuleCount> = Vec::new();
     let mut all: Vec<Levelled> = Vec::new();
     let mut random = std::collections::HashMap::<Vec<u8>, u64>::new();
@@ -160,8 +161,8 @@ pub fn link_shards(schema: &Schema, na: usize, nb: usize, shards: Vec<ShardLevel
     rules.sort_by_key(|r| order.iter().position(|o| *o == r.rule));
     all.sort_by_key(|(k, _)| *k);
     let (candidates, levels) = all.into_iter().unzip();
-    let scored = fit_scored(schema, na, nb, candidates, rules, levels, random.into_iter().collect());
-    decide(schema, na, nb, &scored, None, None)
+    let scored = fit_scored(schema, na, nb, candidates, rules, levels, random.into_iter().collect())?;
+    Ok(decide(schema, na, nb, &scored, None, None))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -204,7 +205,7 @@ mod tests {
         for start in [390, 0, 260, 130] {
             shards.push(shard_levels(&schema, rows(&a, start..start + 130), b.clone(), start, n).unwrap());
         }
-        let linkage = link_shards(&schema, n, b.ids.len(), shards);
+        let linkage = link_shards(&schema, n, b.ids.len(), shards).unwrap();
         assert_eq!(linkage, whole);
     }
 

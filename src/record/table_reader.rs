@@ -457,7 +457,7 @@ impl Header {
                     return Err(InputError::Format(format!(
                         "{what}, row {row_no} (id {id:?}): field {:?} is not a date of format {} ({reason}); fix it, or declare such dates missing with invalid = \"missing\"",
                         p.field.name,
-                        p.field.format.as_deref().unwrap_or("YYYYMMDD")
+                        p.field.format.as_deref().unwrap_or(super::values::DateFormat::of_value(joined.trim()).name())
                     ))
                     .into())
                 }

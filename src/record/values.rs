@@ -7,7 +7,8 @@
 //! - `name`: onto letters, then the tokens sorted, so "MARY ANN" and
 //!   "ANN MARY" are the same value;
 //! - `number`: the digits only;
-//! - `date`: parsed by the field's format into `YYYYMMDD` (month 1–12, day 1–31);
+//! - `date`: parsed by the field's format (default: each value's own layout,
+//!   [`DateFormat::of_value`]) into `YYYYMMDD` (month 1–12, day 1–31);
 //! - `keyed` and `clear`: onto letters and digits, case folded.
 //!
 //! A value that normalizes to nothing is *missing*.
@@ -37,6 +38,32 @@ impl DateFormat {
             "DD/MM/YYYY" => Ok(DateFormat::DayFirst),
             "MM/DD/YYYY" => Ok(DateFormat::MonthFirst),
             other => Err(format!("date format {other:?} is not one of YYYYMMDD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY")),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DateFormat::Compact => "YYYYMMDD",
+            DateFormat::Iso => "YYYY-MM-DD",
+            DateFormat::DayFirst => "DD/MM/YYYY",
+            DateFormat::MonthFirst => "MM/DD/YYYY",
+        }
+    }
+
+    /// The layout of one value by its shape, for a field without `format`:
+    /// 8 digits `YYYYMMDD`, dashes `YYYY-MM-DD`, slashes month first
+    /// (`MM/DD/YYYY`) unless the first part is above 12 (`DD/MM/YYYY`). Each
+    /// party's file may so write its dates its own way.
+    pub fn of_value(s: &str) -> DateFormat {
+        if s.contains('-') {
+            DateFormat::Iso
+        } else if s.contains('/') {
+            match s.split('/').next().and_then(|p| p.parse::<u32>().ok()) {
+                Some(a) if a > 12 => DateFormat::DayFirst,
+                _ => DateFormat::MonthFirst,
+            }
+        } else {
+            DateFormat::Compact
         }
     }
 
@@ -128,7 +155,10 @@ pub fn normalize(field: &Field, alphabet: &Alphabet, raw: &str) -> Result<Option
         if t.is_empty() {
             return Ok(None);
         }
-        let f = DateFormat::parse(field.format.as_deref().unwrap_or("YYYYMMDD")).map_err(|_| "bad format")?;
+        let f = match field.format.as_deref() {
+            Some(f) => DateFormat::parse(f).map_err(|_| "bad format")?,
+            None => DateFormat::of_value(t),
+        };
         let (y, m, d) = f.read(t)?;
         return Ok(Some(format!("{y:04}{m:02}{d:02}")));
     }

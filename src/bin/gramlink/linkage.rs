@@ -223,7 +223,7 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
         a.out.display()
     );
     if let Some(c) = &linkage.cutoff {
-        eprintln!("{}", c.describe());
+        eprintln!("{}", c.describe_kept(linkage.pairs.len(), config.rule.name()));
     } else if matcher.auto() {
         eprintln!(
             "ed auto: no cut-off for rule {} (only ranked fits one): every pair within {} edits is a candidate",
@@ -314,7 +314,7 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
         a.out.display()
     );
     if let Some(c) = &s.cutoff {
-        eprintln!("{}", c.describe());
+        eprintln!("{}", c.describe_kept(s.pairs.len(), config.rule.name()));
     }
     report(&truth, m, &s.pairs);
     Ok(())

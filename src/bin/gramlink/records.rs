@@ -121,6 +121,9 @@ pub fn report(schema: &Schema, m: &RecordMatcher, l: &RecordLinkage, r: Report) 
         io::write_atomic(out, gramlink::record::export::pairs_csv(schema, l, a_ids, b_ids, None)?.as_bytes())?;
     }
     let q = r.truth.map(|(t, _)| score(l, a_ids, b_ids, t));
+    for w in &l.fit.repairs {
+        eprintln!("warning: fit repaired: {w}");
+    }
     if r.json {
         let v = serde_json::json!({
             "schema": schema.fingerprint(),
@@ -152,13 +155,13 @@ fn print_summary(schema: &Schema, l: &RecordLinkage, na: usize, nb: usize, eps: 
         eprintln!("  block {}: {} pairs", r.rule, r.pairs);
     }
     eprintln!(
-        "{} candidates (reduction ratio {:.6}); EM: {} iterations{}, lambda {:.5}",
+        "{} candidates (reduction ratio {:.6}); EM: {} iterations{}",
         l.candidates,
         l.reduction_ratio,
         l.fit.iterations,
         if l.fit.converged { "" } else { " (not converged)" },
-        l.fit.lambda
     );
+    eprintln!("{}", gramlink::record::fit::health(&l.fit, na, nb)[0]);
     for f in &l.fit.fields {
         let cells: Vec<String> = f
             .levels
@@ -169,14 +172,25 @@ fn print_summary(schema: &Schema, l: &RecordLinkage, na: usize, nb: usize, eps: 
         eprintln!("  {:<14} {}", f.name, cells.join(" | "));
     }
     eprintln!(
-        "thresholds (proposed for precision {} and recall {}): upper {:.3}, lower {:.3}; assignment {}",
+        "thresholds (proposed for precision {} and recall {}): upper weight {:.3} (match probability {:.4}), lower \
+         {:.3} ({:.4}); assignment {}",
         schema.decision.precision,
         schema.decision.recall,
         l.upper,
+        l.fit.probability(l.upper),
         l.lower,
+        l.fit.probability(l.lower),
         l.assignment.name()
     );
-    eprintln!("M {} | P {} | U {} in {:.0} ms", l.matches, l.possible, l.non_matches, ms);
+    eprintln!(
+        "M {} | P {} (the clerk's review band: match probability {:.4} to {:.4}) | U {} in {:.0} ms",
+        l.matches,
+        l.possible,
+        l.fit.probability(l.lower),
+        l.fit.probability(l.upper),
+        l.non_matches,
+        ms
+    );
 }
 
 fn print_quality(q: &RecordQuality, truth: &Path) {

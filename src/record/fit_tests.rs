@@ -1,0 +1,119 @@
+use super::*;
+use crate::dp::Randomness;
+use crate::em::frequencies;
+
+fn start(name: &str, levels: &[&str], u: Vec<f64>) -> Start {
+    Start {
+        name: name.into(),
+        levels: levels.iter().map(|l| l.to_string()).collect(),
+        u_random: u,
+        fixed_m: None,
+        fixed_u: None,
+    }
+}
+
+fn draw(p: &[f64], rng: &mut Randomness) -> u8 {
+    let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+    let mut acc = 0.0;
+    for (i, q) in p.iter().enumerate() {
+        acc += q;
+        if x < acc {
+            return i as u8;
+        }
+    }
+    (p.len() - 1) as u8
+}
+
+/// The collapse case of docs issue 30: candidates from one block per name
+/// within one edit and one block on the same date of birth, among n × n
+/// pairs whose non-matches follow u. The bounded fit keeps the expected
+/// matches at most min(|A|, |B|), near the true count, every field's weights
+/// monotone, and a pair whose names agree exactly but whose date has a typo
+/// linkable.
+#[test]
+fn the_same_date_block_does_not_collapse_the_fit() {
+    let n = 1000usize;
+    let mut rng = Randomness::seeded(30);
+    // levels: names exact, ed<=1, ed<=2, disagree; date exact, within 1, within 2, disagree; sex agree, disagree
+    let m_name = [0.92, 0.04, 0.01, 0.03];
+    let m_date = [0.9, 0.04, 0.02, 0.04];
+    let u_first = vec![0.01, 0.03, 0.06, 0.9];
+    let u_last = vec![0.003, 0.01, 0.02, 0.967];
+    let u_date = vec![0.0005, 0.002, 0.005, 0.9925];
+    let blocked = |p: &[u8]| p[0] <= 1 || p[1] <= 1 || p[2] == 0;
+    let mut counts: std::collections::HashMap<Vec<u8>, u64> = std::collections::HashMap::new();
+    let mut matches = 0u64;
+    for i in 0..n * n {
+        let p = if i < n {
+            vec![
+                draw(&m_name, &mut rng),
+                draw(&m_name, &mut rng),
+                draw(&m_date, &mut rng),
+                draw(&[0.98, 0.02], &mut rng),
+            ]
+        } else {
+            vec![
+                draw(&u_first, &mut rng),
+                draw(&u_last, &mut rng),
+                draw(&u_date, &mut rng),
+                draw(&[0.5, 0.5], &mut rng),
+            ]
+        };
+        if blocked(&p) {
+            matches += (i < n) as u64;
+            *counts.entry(p).or_default() += 1;
+        }
+    }
+    let patterns: Vec<(Vec<u8>, u64)> = counts.into_iter().collect();
+    let levels4 = ["exact", "ed<=1", "ed<=2", "disagree"];
+    let starts = vec![
+        start("first_name", &levels4, u_first.clone()),
+        start("last_name", &levels4, u_last.clone()),
+        start("date_of_birth", &["exact", "within 1", "within 2", "disagree"], u_date.clone()),
+        start("sex", &["agree", "disagree"], vec![0.5, 0.5]),
+    ];
+    let fit = fit_bounded(&patterns, starts, n, n).unwrap();
+    assert!(fit.expected_matches <= n as f64 + 1e-6);
+    let m = matches as f64;
+    assert!((fit.expected_matches - m).abs() < 0.05 * m, "expected {} of {m}", fit.expected_matches);
+    for f in &fit.fields {
+        assert!(f.weights.windows(2).all(|w| w[0] >= w[1] - 1e-9), "{}: {:?}", f.name, f.weights);
+        assert!(f.weights[0] > 0.0, "{}: {:?}", f.name, f.weights);
+        assert_eq!(f.u, f.u_random, "u stays the random pairs'");
+    }
+    let p = fit.probability(fit.weight(&[0, 0, 3, 0]));
+    assert!(p > 0.5, "names exact, date disagree: probability {p}");
+    assert!(fit.probability(fit.weight(&[3, 3, 0, 0])) < 0.5, "the same date alone links");
+    assert!(health(&fit, n, n)[0].contains("expected matches"));
+}
+
+#[test]
+fn monotone_pools_a_farther_level_that_weighs_more() {
+    let (m, v) = monotone(&[0.5, 0.3, 0.2], &[0.01, 0.001, 0.989]);
+    assert_eq!(v, Some((0, 1)));
+    assert!((m[0] / 0.01 - m[1] / 0.001).abs() < 1e-9);
+    assert!((m.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    let (m2, v2) = monotone(&[0.9, 0.05, 0.05], &[0.01, 0.1, 0.89]);
+    assert_eq!(v2, None);
+    assert_eq!(m2, vec![0.9, 0.05, 0.05].iter().zip([0.01, 0.1, 0.89]).map(|(m, u)| u * m / u).collect::<Vec<_>>());
+}
+
+#[test]
+fn fixed_weights_out_of_order_are_refused() {
+    let mut s = start("given_name", &["exact", "ed<=1", "disagree"], vec![0.01, 0.02, 0.97]);
+    s.fixed_m = Some(vec![0.2, 0.7, 0.1]);
+    let patterns = vec![(vec![0u8], 10u64), (vec![1], 10), (vec![2], 100)];
+    let e = fit_bounded(&patterns, vec![s], 50, 50).unwrap_err();
+    assert_eq!(e.code(), "FIT_REFUSED", "{e}");
+    assert!(e.to_string().contains("given_name"), "{e}");
+}
+
+#[test]
+fn the_bound_is_said() {
+    // every candidate looks like a match: more than min(|A|, |B|) of them
+    let patterns = vec![(vec![0u8], 500u64)];
+    let s = start("f", &["exact", "disagree"], frequencies(&[(vec![1], 1000)], &[2]).remove(0));
+    let fit = fit_bounded(&patterns, vec![s], 100, 1000).unwrap();
+    assert!((fit.expected_matches - 100.0).abs() < 1e-9);
+    assert!(fit.repairs.iter().any(|r| r.contains("bounded")), "{:?}", fit.repairs);
+}
