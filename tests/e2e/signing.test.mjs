@@ -167,28 +167,63 @@ test('owner page signs its batch; the matcher page links it with the key, refuse
   assert.deepEqual(await audit(po), [], 'records-owner.html, a signing key made');
 });
 
-test('records pages: the owner makes a signing key named with its party; the matcher asks for a signature\'s key', async () => {
-  const po = await h.page();
-  await open(po, h.url, 'records-owner.html');
-  await po.selectOption('#party', 'B');
-  await po.click('#signing summary');
-  await po.click('#sign-new');
-  await po.waitForSelector('#sign-keys:not([hidden])');
-  const pub = readFileSync(await downloadFrom(po, '#download-sign-pub', path.join(h.dir, 'records-b.pub')), 'utf8');
-  assert.equal(po.lastDownload, 'signing-key-B.pub');
-  assert.match(pub, /^gramlink signing public key v1 /);
-  assert.deepEqual(po.errors, []);
+test('records pages: A signs its record batch; the matcher links it with A\'s key, refuses a signature of another batch', async () => {
+  const [pa, pb] = [await h.page(), await h.page()];
+  for (const [p, party, file] of [[pa, 'A', 'dataset1-a.csv'], [pb, 'B', 'dataset1-b.csv']]) {
+    await open(p, h.url, 'records-owner.html');
+    await p.selectOption('#party', party);
+    await p.setInputFiles('#file', path.join(root, 'data/febrl', file));
+    await p.waitForFunction(() => !document.querySelector('#quick').disabled);
+  }
+  const noisyA = await downloadFrom(pa, '#quick', path.join(h.dir, 'noisy-bases-A.json'));
+  const noisyB = await downloadFrom(pb, '#quick', path.join(h.dir, 'noisy-bases-B.json'));
+  await pa.setInputFiles('#noisy-a', noisyA);
+  await pa.setInputFiles('#noisy-b', noisyB);
+  const shared = await downloadFrom(pa, '#merge', path.join(h.dir, 'shared-bases.json'));
+  const key = await downloadFrom(pa, '#new-key', path.join(h.dir, 'records-key.txt'));
+  await pb.setInputFiles('#key-file', key);
+  await pb.waitForFunction(() => document.querySelector('#key').value.length === 64);
+  for (const p of [pa, pb]) {
+    await p.setInputFiles('#shared', shared);
+    await p.waitForFunction(() => /^Fingerprint: /.test(document.querySelector('#shared-fingerprint').textContent));
+  }
+  // A signs (a new key, named with its party); B does not
+  await pa.click('#signing summary');
+  await pa.click('#sign-new');
+  await pa.waitForSelector('#sign-keys:not([hidden])');
+  const pub = await downloadFrom(pa, '#download-sign-pub', path.join(h.dir, 'records-signing-key-A.pub'));
+  assert.equal(pa.lastDownload, 'signing-key-A.pub');
+  const batchA = await downloadFrom(pa, '#embed', path.join(h.dir, 'records-a.glrb'));
+  const sigA = await downloadFrom(pa, '#download-sig', path.join(h.dir, 'records-a.glrb.sig'));
+  assert.equal(pa.lastDownload, 'records-a.glrb.sig');
+  assert.match(await pa.locator('#sig-hint').textContent(), /^Send the batch and its \.sig to the matcher, and give your public key \(signing-key-A\.pub\)/);
+  const batchB = await downloadFrom(pb, '#embed', path.join(h.dir, 'records-b.glrb'));
+  assert.equal(await pb.locator('#sig-out').isHidden(), true, 'B set no key: no signature offered');
+  // A embeds again: fresh codes in a fresh order, so another batch and another signature
+  await downloadFrom(pa, '#embed', path.join(h.dir, 'records-a2.glrb'));
+  const sigA2 = await downloadFrom(pa, '#download-sig', path.join(h.dir, 'records-a2.glrb.sig'));
 
   const pm = await h.page();
   await open(pm, h.url, 'records-matcher.html');
-  const any = h.file('x.glrb', 'not a batch');
-  await pm.setInputFiles('#batch-a', any);
-  await pm.setInputFiles('#batch-b', any);
-  await pm.setInputFiles('#sig-a', h.file('x.glrb.sig', 'gramlink signature'));
-  await pm.waitForSelector('#link:enabled');
+  await pm.setInputFiles('#batch-a', batchA);
+  await pm.setInputFiles('#batch-b', batchB);
+  await pm.click('#verify summary');
+  await pm.setInputFiles('#pub-a', pub);
+  await pm.setInputFiles('#sig-a', sigA);
+  await pm.click('#link');
+  await pm.waitForSelector('#results:not([hidden])', { timeout: 300_000 });
+  assert.match(await pm.locator('#summary').textContent(), /^[\d,]+ pairs linked/);
+  // the second batch's signature with the first batch: refused before the blocking counts
+  await pm.setInputFiles('#sig-a', sigA2);
+  await pm.click('#link');
+  await pm.waitForSelector('#sig-a-error:not(:empty)');
+  assert.match(await pm.locator('#sig-a-error').textContent(), /^Party A's batch is not signed by the key you were given: ask A to send the batch and its \.sig again\. \(Details: .*SIGNATURE_INVALID\)\)$/);
+  // a signature without its key: the page asks for the key (the disclosure opened on the error)
+  await pm.setInputFiles('#pub-a', []);
+  await pm.evaluate(() => { document.querySelector('#verify').open = false; });
   await pm.click('#link');
   await pm.waitForSelector('#pub-a-error:not(:empty)');
-  assert.match(await text(pm, '#pub-a-error'), /You gave party A's signature but not party A's public key/);
+  assert.match(await pm.locator('#pub-a-error').textContent(), /You gave party A's signature but not party A's public key/);
   assert.equal(await pm.locator('#verify').getAttribute('open'), '', 'the error opens the disclosure');
-  assert.deepEqual(pm.errors, []);
+  for (const p of [pa, pb, pm]) assert.deepEqual(p.errors, []);
 });

@@ -2,6 +2,7 @@
 // work (normalizing, mining, embedding 150,000 records) never blocks the page.
 import * as gl from './wasm.js';
 import { serveOps, transferring, streamInto } from './common.js';
+import { signingOps } from './signing.js';
 
 let owner = null;
 
@@ -58,13 +59,7 @@ serveOps({
 
   keygen: () => gl.keygen(),
 
-  /** A new signing key pair (issue 31): the texts of the CLI's sign-keygen files. */
-  signKeygen: () => gl.signKeygen(),
-
-  /** Throws INVALID_KEY unless `key` is a secret signing key (it signs nothing kept). */
-  signCheck({ key }) {
-    gl.signBatch(key, new Uint8Array(0));
-  },
+  ...signingOps(gl),
 
   /** The matcher's pairs with this party's pseudonyms replaced by its own ids (the map stays in this tab). */
   unmap({ pairs, party, map }) {

@@ -2,7 +2,7 @@
 // RecordMatcher (two record batches), off the page's thread.
 import * as gl from './wasm.js';
 import { serveOps, transferring, streamInto } from './common.js';
-import { checkedVerifyOptions, verifyParties } from './signing.js';
+import { checkedVerifyOptions, verifyParties, signingOps } from './signing.js';
 
 let owner = null;
 let matcher = null;
@@ -41,13 +41,7 @@ serveOps({
 
   keygen: () => gl.keygen(),
 
-  /** A new signing key pair (issue 31): the texts of the CLI's sign-keygen files. */
-  signKeygen: () => gl.signKeygen(),
-
-  /** Throws INVALID_KEY unless `key` is a secret signing key (it signs nothing kept). */
-  signCheck({ key }) {
-    gl.signBatch(key, new Uint8Array(0));
-  },
+  ...signingOps(gl),
 
   embed({ shared, party, key, noKey, keepIds, signingKey }, progress) {
     const batch = owner.embed(shared, { party, key, noKey, keepIds }, progress);

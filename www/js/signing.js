@@ -156,3 +156,14 @@ export function verifyParties(gl, options, batches, kind) {
     }
   }
 }
+
+/** Worker side: the owner workers' signing operations (`gl` is the wasm module). */
+export const signingOps = (gl) => ({
+  /** A new signing key pair: the texts of the CLI's sign-keygen files. */
+  signKeygen: () => gl.signKeygen(),
+
+  /** Throws INVALID_KEY unless `key` is a secret signing key (it signs nothing kept). */
+  signCheck({ key }) {
+    gl.signBatch(key, new Uint8Array(0));
+  },
+});
