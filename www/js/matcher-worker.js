@@ -1,6 +1,7 @@
 // The matcher's worker: reads both batches and links them off the page's thread.
 import * as gl from './wasm.js';
 import { serveOps, transferring } from './common.js';
+import { checkedVerifyOptions } from './signing.js';
 
 serveOps({
   info({ bytes }) {
@@ -9,8 +10,8 @@ serveOps({
 
   defaults: () => gl.defaults(),
 
-  match({ a, b, rule }) {
-    const m = new gl.Matcher(new Uint8Array(a), new Uint8Array(b));
+  match({ a, b, rule, verify }) {
+    const m = new gl.Matcher(new Uint8Array(a), new Uint8Array(b), checkedVerifyOptions(gl, verify));
     try {
       const r = m.match({ rule });
       const info = { fingerprint: m.fingerprint, sizeA: m.sizeA, sizeB: m.sizeB, dim: m.dim };

@@ -1,5 +1,6 @@
 // The matcher page: two vector batches → linked pairs (sortable, paged, CSV).
 import { $, WorkerClient, showError, clearErrors, describe, download, fmt, showFileNames } from './common.js';
+import { verifyOptions, signatureError } from './signing.js';
 
 showFileNames();
 
@@ -54,19 +55,22 @@ function target(e) {
 
 el('match').addEventListener('click', async () => {
   el('match-error').textContent = '';
+  clearErrors(el('verify'));
   const fa = el('batch-a').files[0];
   const fb = el('batch-b').files[0];
-  let a, b;
+  let a, b, verify;
   try {
     [a, b] = await Promise.all([fa.arrayBuffer(), fb.arrayBuffer()]);
+    verify = await verifyOptions();
   } catch (e) {
+    if (e.control) return showError(el(e.control), e.message);
     return showError(el('match'), `a file could not be read: ${describe(e)}`);
   }
   el('match').disabled = true;
   el('status').textContent = 'matching…';
   const t0 = performance.now();
   try {
-    result = await worker.call('match', { a, b, rule: el('rule').value }, null, [a, b]);
+    result = await worker.call('match', { a, b, rule: el('rule').value, verify }, null, [a, b]);
     const t = performance.now() - t0;
     el('status').textContent = '';
     el('summary').textContent = `${result.count.toLocaleString('en')} linked pairs (${result.rule} rule) between ${result.sizeA.toLocaleString('en')} A records and ${result.sizeB.toLocaleString('en')} B records; ${result.candidates.toLocaleString('en')} candidate distances computed; ${result.dim} dimensions; ${Math.round(t)} ms.${result.cutoff ? ` ${result.cutoff}.` : ''}`;
@@ -78,7 +82,10 @@ el('match').addEventListener('click', async () => {
     el('results').hidden = false;
   } catch (e) {
     el('status').textContent = '';
-    if (e.code === 'FINGERPRINT_MISMATCH') {
+    const signed = signatureError(e);
+    if (signed) {
+      showError(signed.control, signed.text);
+    } else if (e.code === 'FINGERPRINT_MISMATCH') {
       showError(target(e), `These batches were made with different shared bases, so they cannot be linked: ${describe(e)}. Both owners must merge the same two noisy bases and compare the fingerprint.`);
     } else {
       showError(target(e), describe(e));

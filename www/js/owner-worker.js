@@ -2,6 +2,7 @@
 // work (normalizing, mining, embedding 150,000 records) never blocks the page.
 import * as gl from './wasm.js';
 import { serveOps, transferring, streamInto } from './common.js';
+import { signingOps } from './signing.js';
 
 let owner = null;
 
@@ -58,19 +59,23 @@ serveOps({
 
   keygen: () => gl.keygen(),
 
+  ...signingOps(gl),
+
   /** The matcher's pairs with this party's pseudonyms replaced by its own ids (the map stays in this tab). */
   unmap({ pairs, party, map }) {
     return party === 'A' ? gl.unmapPairs(pairs, map, null) : gl.unmapPairs(pairs, null, map);
   },
 
-  embed({ shared, party, thresholds, binary, key, noKey, keepIds }, progress) {
+  embed({ shared, party, thresholds, binary, key, noKey, keepIds, signingKey }, progress) {
     if (!owner) throw fail('load your records first', 'INVALID_PARAMETER');
     const options = { party, binary, key, noKey, keepIds, ...(party === 'A' ? { thresholds } : {}) };
     const batch = owner.embed(shared, options, progress);
     // the map from the batch's pseudonyms to the own ids, as CSV bytes moved to
     // the page without a copy (null when the ids were kept)
     const idMap = owner.idMapBytes() ?? null;
-    const info = { size: owner.size, fingerprint: gl.fingerprint(shared), keyed: !noKey, idMap };
+    // the signature of the batch's bytes as they are downloaded (a JSON string as its UTF-8)
+    const signature = signingKey ? gl.signBatch(signingKey, batch) : null;
+    const info = { size: owner.size, fingerprint: gl.fingerprint(shared), keyed: !noKey, idMap, signature };
     const moved = [batch, idMap].filter((x) => x instanceof Uint8Array).map((x) => x.buffer);
     return transferring({ batch, ...info }, moved);
   },

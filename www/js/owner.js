@@ -3,6 +3,7 @@
 import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked, keyControls, showFileNames } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
 import { ownIdsStep } from './own-ids.js';
+import { ownerSigning } from './signing.js';
 
 showFileNames();
 
@@ -479,6 +480,7 @@ el('party').addEventListener('change', () => {
 });
 
 const keyChoice = keyControls(worker);
+const signing = ownerSigning(worker, () => el('party').value);
 
 el('embed').addEventListener('click', async () => {
   clearErrors($('#step-embed'));
@@ -499,9 +501,10 @@ el('embed').addEventListener('click', async () => {
   el('cancel').hidden = true;
   el('id-map').hidden = true;
   state.idMap = null;
+  signing.offer('', null);
   try {
     const keepIds = el('keep-ids').checked;
-    const r = await worker.call('embed', { shared: state.shared, party, thresholds, binary, keepIds, ...keyChoice() }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
+    const r = await worker.call('embed', { shared: state.shared, party, thresholds, binary, keepIds, ...keyChoice(), signingKey: signing.key() }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
     const name = `${baseName()}.party-${party}.vectors.${binary ? 'bin' : 'json'}`;
     const bytes = binary ? r.batch.byteLength : new Blob([r.batch]).size;
     el('progress-text').textContent = 'done';
@@ -509,6 +512,7 @@ el('embed').addEventListener('click', async () => {
     state.idMap = r.idMap && { name: `${baseName()}.party-${party}.ids.csv`, bytes: r.idMap };
     el('id-map').hidden = !state.idMap;
     unmapReady();
+    signing.offer(name, r.signature);
     if (!(await downloadChecked(el('embed-warning'), name, r.batch, binary ? 'application/octet-stream' : 'application/json'))) {
       el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) not saved.`;
       return;

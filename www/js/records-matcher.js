@@ -3,6 +3,7 @@
 import uPlot from '/vendor/uplot/uPlot.esm.js';
 import { WorkerClient, showError, clearErrors, describe, download, fmt, withProgress, showFileNames } from './common.js';
 import { FEBRL } from './febrl-schema.js';
+import { verifyOptions, signatureError } from './signing.js';
 
 showFileNames();
 
@@ -81,15 +82,21 @@ el('link').addEventListener('click', async () => {
     return showError(el('schema'), `This is not a schema file (JSON): ${describe(e)}. Ask the data owner who made the schema for schema.json.`);
   }
   [a, b] = await Promise.all([el('batch-a').files[0].arrayBuffer(), el('batch-b').files[0].arrayBuffer()]);
+  let verify;
+  try {
+    verify = await verifyOptions();
+  } catch (e) {
+    return showError(e.control ? el(e.control) : el('link'), e.control ? e.message : `a file could not be read: ${describe(e)}`);
+  }
   el('status').textContent = '';
   el('link').disabled = true;
   try {
     // the rules' pair counts first (cheap): a rule that admits most pairs is named before the long part
-    const info = await withProgress(el('link-progress'), worker, 'blocking', { schema, a: a.slice(0), b: b.slice(0) });
+    const info = await withProgress(el('link-progress'), worker, 'blocking', { schema, a: a.slice(0), b: b.slice(0), verify });
     const loose = info.rules.filter((r) => r.pairs > LOOSE_RULE * info.pairs).sort((x, y) => y.pairs - x.pairs)[0];
     if (loose && !(await confirmLoose(loose, info))) return;
     const t0 = performance.now();
-    res = await withProgress(el('link-progress'), worker, 'link', { schema, a, b }, [a, b]);
+    res = await withProgress(el('link-progress'), worker, 'link', { schema, a, b, verify }, [a, b]);
     weights = res.weights;
     proposed = { upper: res.upper, lower: res.lower };
     review.clear();
@@ -106,6 +113,8 @@ el('link').addEventListener('click', async () => {
   } catch (e) {
     el('status').textContent = '';
     if (e.code === 'CANCELLED') return showError(el('link'), 'Cancelled: nothing was linked. Press Link to start again.');
+    const signed = signatureError(e);
+    if (signed) return showError(signed.control, signed.text);
     const target = /party B|different keys/.test(e.message) ? 'batch-b' : /party A/.test(e.message) ? 'batch-a' : /schema/.test(e.message) ? 'schema' : 'link';
     // plain words first for what a matcher can fix; the core's message after them
     const plain =

@@ -5,6 +5,7 @@
 import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls, withProgress, contentFingerprint, showFileNames } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
 import { ownIdsStep } from './own-ids.js';
+import { ownerSigning } from './signing.js';
 import { FEBRL } from './febrl-schema.js';
 
 showFileNames();
@@ -378,6 +379,7 @@ el('merge').addEventListener('click', async () => {
 });
 
 const keyChoice = keyControls(worker);
+const signing = ownerSigning(worker, party);
 /** The last embed's map from the batch's pseudonyms to the own ids: `{name, csv}`, or null. */
 let idMap = null;
 el('download-ids').addEventListener('click', () => {
@@ -399,13 +401,15 @@ el('embed').addEventListener('click', async () => {
     const p = party();
     el('id-map').hidden = true;
     idMap = null;
-    const { batch, idMap: map } = await withProgress(el('embed-progress'), worker, 'embed', { shared, party: p, keepIds: el('keep-ids').checked, ...keyChoice() });
+    signing.offer('', null);
+    const { batch, idMap: map, signature } = await withProgress(el('embed-progress'), worker, 'embed', { shared, party: p, keepIds: el('keep-ids').checked, ...keyChoice(), signingKey: signing.key() });
     idMap = map && { name: `records-${p.toLowerCase()}.ids.csv`, bytes: map };
     el('id-map').hidden = !idMap;
     unmapReady();
     const name = `records-${p.toLowerCase()}.glrb`;
     const kb = batch.byteLength / 1024 / Math.max(1, loaded.size);
     el('status').textContent = `${name}: ${(batch.byteLength / 1024 / 1024).toFixed(1)} MB, about ${kb.toFixed(1)} KB a record${idMap ? '; your ids replaced by random codes' : '; with your own ids'}`;
+    signing.offer(name, signature);
     const sent = await downloadChecked(el('embed-warning'), name, batch);
     el('embed-next').textContent = `${sent ? 'Send' : 'When you have downloaded it, send'} ${name} to the matcher${el('schema-choice').value === 'febrl' ? '' : ', with the schema (schema.json)'}. Never send the key or the id map. When the matcher sends back its pairs, go on with step 4 in this tab.`;
     el('embed-next').hidden = false;

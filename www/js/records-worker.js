@@ -2,6 +2,7 @@
 // RecordMatcher (two record batches), off the page's thread.
 import * as gl from './wasm.js';
 import { serveOps, transferring, streamInto } from './common.js';
+import { checkedVerifyOptions, verifyParties, signingOps } from './signing.js';
 
 let owner = null;
 let matcher = null;
@@ -40,12 +41,15 @@ serveOps({
 
   keygen: () => gl.keygen(),
 
-  embed({ shared, party, key, noKey, keepIds }, progress) {
+  ...signingOps(gl),
+
+  embed({ shared, party, key, noKey, keepIds, signingKey }, progress) {
     const batch = owner.embed(shared, { party, key, noKey, keepIds }, progress);
+    const signature = signingKey ? gl.signBatch(signingKey, batch) : null;
     // the map from the batch's pseudonyms to the own ids (null when the ids were kept)
     // the id map as CSV bytes, moved to the page as the batch is
     const idMap = owner.idMapBytes() ?? null;
-    return transferring({ batch, idMap }, idMap ? [batch.buffer, idMap.buffer] : [batch.buffer]);
+    return transferring({ batch, idMap, signature }, idMap ? [batch.buffer, idMap.buffer] : [batch.buffer]);
   },
 
   /** The matcher's pairs with this party's pseudonyms replaced by its own ids (the map stays in this tab). */
@@ -54,15 +58,17 @@ serveOps({
   },
 
   /** The blocking rules' pair counts, before any comparison (a page warns on a loose rule). */
-  blocking({ schema, a, b }) {
+  blocking({ schema, a, b, verify }) {
+    // the signatures first (the CLI checks them before it reads a batch)
+    verifyParties(gl, verify, { A: new Uint8Array(a), B: new Uint8Array(b) }, 'record batch');
     return gl.RecordMatcher.blocking(schema, new Uint8Array(a), new Uint8Array(b));
   },
 
   /** Scores the candidates once; `decide` then moves the thresholds. */
-  link({ schema, a, b }) {
+  link({ schema, a, b, verify }) {
     matcher?.free();
     matcher = null;
-    matcher = new gl.RecordMatcher(schema, new Uint8Array(a), new Uint8Array(b));
+    matcher = new gl.RecordMatcher(schema, new Uint8Array(a), new Uint8Array(b), checkedVerifyOptions(gl, verify));
     const weights = matcher.weights();
     return { sizeA: matcher.sizeA, sizeB: matcher.sizeB, private: matcher.private, weights, ...matcher.link({}) };
   },
