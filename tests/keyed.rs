@@ -167,7 +167,11 @@ fn cli_keyed_match_equals_unkeyed() {
         let (x, y) = text(a, b);
         gramlink::eval::corrupt::edit_distance(&x, &y)
     };
-    assert!(outputs[0].is_subset(&outputs[1]), "the rotation lost {} pairs", outputs[0].difference(&outputs[1]).count());
+    assert!(
+        outputs[0].is_subset(&outputs[1]),
+        "the rotation lost {} pairs",
+        outputs[0].difference(&outputs[1]).count()
+    );
     for p in outputs[1].difference(&outputs[0]) {
         assert!(edits(p) > 1, "the filter pruned {p:?}, within one edit");
     }
