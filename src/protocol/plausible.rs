@@ -20,6 +20,10 @@
 //!   with their rounding margin; the room above is for an owner's own global
 //!   value (`--global-threshold`). `ed` itself is at most [`MAX_ED`].
 //!
+//! With a shape that names complete classes, each sparse row must also be the
+//! window counts of one string ([`check_windows`]): the sketch sums counts
+//! within a length, so this holds for sketched rows too.
+//!
 //! These catch a careless or broken party, not a forger who keeps within them:
 //! that is what the batch signatures are for ([`super::signature`]).
 
@@ -106,6 +110,9 @@ impl Bounds {
                     if sq.sqrt() > limit {
                         return Err(format!("row {} has norm {:e}, more than any record can have", r + 1, sq.sqrt()));
                     }
+                    if let Some(shape) = shape.filter(|sh| !sh.complete.is_empty()) {
+                        check_windows(cols, vals, shape).map_err(|e| format!("row {}: {e}", r + 1))?;
+                    }
                 }
             }
         }
@@ -132,6 +139,59 @@ impl Bounds {
 /// The error of an implausible `what`.
 pub fn implausible(what: &str) -> impl Fn(String) -> ProtocolError + '_ {
     move |reason| ProtocolError::Implausible { what: what.into(), reason }
+}
+
+/// The counts of one sparse row (values `count / |g|`) could be a record's.
+///
+/// Records are normalized onto Σ, so every window of a padded record of `m`
+/// symbols is a symbol string over Σ and the padding: a complete class of
+/// length c holds all of its `m − c + 1` windows, and any class of length ℓ at
+/// most `m − ℓ + 1`. So each value times its length is a whole count; every
+/// complete class gives the same `m + 1 = total_c + c`; and every class's
+/// total is at most `m + 1 − ℓ`. The sketch only sums counts within a length,
+/// so sketched rows satisfy the same.
+fn check_windows(cols: &[u32], vals: &[f32], shape: &Shape) -> Result<(), String> {
+    if cols.is_empty() {
+        return Ok(());
+    }
+    // total count per length (1..=MAX_SHAPE_LEN)
+    let mut total = [0u64; MAX_SHAPE_LEN as usize + 1];
+    for (&c, &x) in cols.iter().zip(vals) {
+        let len = shape.lengths.get(c as usize).copied().unwrap_or(1).max(1);
+        let count = f64::from(x) * f64::from(len);
+        let whole = count.round();
+        if whole < 1.0 || (count - whole).abs() > 1e-3 * whole.max(1.0) {
+            return Err(format!("coordinate {c} holds {x}, not a whole count of grams of length {len}"));
+        }
+        total[len as usize] += whole as u64;
+    }
+    let mut span: Option<(u8, u64)> = None;
+    for &c in &shape.complete {
+        let m1 = total[c as usize] + u64::from(c);
+        match span {
+            Some((d, m)) if m != m1 => {
+                return Err(format!(
+                    "its complete classes disagree on the record's length ({} windows of length {d}, {} of length {c})",
+                    m - u64::from(d),
+                    total[c as usize]
+                ))
+            }
+            _ => span = Some((c, m1)),
+        }
+    }
+    let Some((c, m1)) = span else { return Ok(()) };
+    if total[c as usize] == 0 {
+        return Err(format!("it has grams but no window of its complete length {c}"));
+    }
+    for (len, &t) in total.iter().enumerate().skip(1) {
+        if t > 0 && t + len as u64 > m1 {
+            return Err(format!(
+                "{t} windows of length {len}, more than a record with {} of length {c} has",
+                total[c as usize]
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -165,5 +225,44 @@ mod tests {
         let mut s = crate::sparse_vectors::SparseVectors::new(4);
         s.push_row([(2u32, 3e38f32)]);
         assert!(b.check_vectors(&BatchVectors::Sparse(s), Some(&sh)).unwrap_err().contains("coordinate 2"));
+    }
+
+    #[test]
+    fn rows_must_be_the_window_counts_of_one_string() {
+        use crate::alphabet::Alphabet;
+        use crate::base::SharedBase;
+        use crate::padding::Padding;
+        // the recommended base's shape: every padded 2-gram (complete) and some 3-grams
+        let al = Alphabet::default();
+        let mut grams = crate::public::public_grams(&al, 2, Some(Padding::default())).unwrap();
+        grams.extend(["SMI", "MIT", "ITH", "^SM", "TH$"].map(String::from));
+        let base = SharedBase::with_padding(al, 2, 3, grams, Some(Padding::default())).unwrap();
+        let sh = Shape::of(&base);
+        assert_eq!(sh.complete, vec![2]);
+        let e = crate::embed::Embedder::new(&base).unwrap();
+        let mut real = crate::sparse_vectors::SparseVectors::new(e.dim());
+        for w in ["SMITH", "A", "SMITHSMITH", "O BRIEN"] {
+            real.push_row(e.embed_sparse(w).into_iter().map(|(c, x)| (c as u32, x)));
+        }
+        let b = Bounds::of(Some(&sh));
+        b.check_vectors(&BatchVectors::Sparse(real.clone()), Some(&sh)).unwrap();
+        // sketched rows keep the class totals
+        let key = crate::keyed::Key::from_bytes([5; 32]);
+        let sk = crate::keyed::Sketch::new(&key, base.fingerprint(), &sh, 4).unwrap();
+        let sketched = sk.apply(&real).unwrap();
+        Bounds::of(Some(sk.shape())).check_vectors(&BatchVectors::Sparse(sketched), Some(sk.shape())).unwrap();
+        let three = (0..e.dim() as u32).find(|&c| sh.lengths[c as usize] == 3).unwrap();
+        let two = (0..e.dim() as u32).find(|&c| sh.lengths[c as usize] == 2).unwrap();
+        let refused = |row: &[(u32, f32)]| {
+            let mut s = crate::sparse_vectors::SparseVectors::new(e.dim());
+            s.push_row(row.iter().copied());
+            b.check_vectors(&BatchVectors::Sparse(s), Some(&sh)).unwrap_err()
+        };
+        // 3 windows of length 2 (a 2-symbol record) cannot hold 3 of length 3
+        assert!(refused(&[(two, 1.5), (three, 1.0)]).contains("windows of length 3"));
+        // grams but no window of the complete length
+        assert!(refused(&[(three, 1.0 / 3.0)]).contains("complete length 2"));
+        // not a whole count of bigrams
+        assert!(refused(&[(two, 0.3)]).contains("not a whole count"));
     }
 }
