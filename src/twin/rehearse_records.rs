@@ -298,9 +298,16 @@ pub fn choose(pairs: &[LinkageFiles], schema: &Schema, seed: u64) -> Result<(Dec
     };
     let em = run(schema)?;
     let m = counted_m(&em.iter().collect::<Vec<_>>(), schema);
-    let counted = run(&with_m(schema, &m))?;
+    // m counted on few true pairs can weigh a closer level below a farther one:
+    // the fit refuses such fixed weights (FIT_REFUSED), and the EM weights stand
+    let counted = match run(&with_m(schema, &m)) {
+        Ok(c) => Some(c),
+        Err(Error::Fit(_)) => None,
+        Err(e) => return Err(e),
+    };
     let mut best: Option<(DecisionChoice, Vec<Scoring>)> = None;
-    for (name, scorings) in [("em", em), ("counted-m", counted)] {
+    let candidates = std::iter::once(("em", em)).chain(counted.map(|c| ("counted-m", c)));
+    for (name, scorings) in candidates {
         let refs: Vec<&Scoring> = scorings.iter().collect();
         let grid = threshold_grid(&refs, STEP);
         let Some((upper, f1)) = best_threshold(&refs, &grid) else { continue };

@@ -323,7 +323,17 @@ proptest! {
 fn a_file_reads_its_own_date_format_and_unparsed_dates_are_named_not_missing() {
     let h = "rec_id,given_name,surname,address_1,address_2,postcode,date_of_birth";
     let iso = format!("{h}\n1,A,B,C,D,1,1983-09-17\n2,E,F,G,H,2,\n");
-    // the schema's format (YYYYMMDD) reads none of them: the error says what was found
+    // without a format, each date is read in its own layout
+    let t = read_table(iso.as_bytes(), &schema(), "t.csv").unwrap();
+    let dob = t.fields.iter().find(|f| f.name == "date_of_birth").unwrap();
+    assert_eq!(dob.values, vec![Some("19830917".to_string()), None]);
+    // a schema's format (YYYYMMDD) reads none of them: the error says what was found
+    let text = serde_json::to_string(&schema()).unwrap().replace(
+        r#""name":"date_of_birth","kind":"date""#,
+        r#""name":"date_of_birth","kind":"date","format":"YYYYMMDD""#,
+    );
+    let schema = || Schema::parse_json(&text).unwrap();
+    assert_eq!(schema().field("date_of_birth").unwrap().format.as_deref(), Some("YYYYMMDD"));
     let e = read_table(iso.as_bytes(), &schema(), "t.csv").unwrap_err();
     assert_eq!(e.code(), "INVALID_FORMAT");
     assert_eq!(
