@@ -113,6 +113,10 @@ pub struct MatchArgs {
     a: PathBuf,
     /// Party B's vector batch.
     b: PathBuf,
+    /// More parties' batches (C, D, …, every one with thresholds): the matcher clusters the records.
+    more: Vec<PathBuf>,
+    #[command(flatten)]
+    clusters: crate::clusters::ClusterFlags,
     #[command(flatten)]
     preset: PresetArg,
     #[command(flatten)]
@@ -202,6 +206,16 @@ fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
 }
 
 pub fn cmd_match(a: MatchArgs) -> Result<()> {
+    if !a.more.is_empty() || a.clusters.clusters {
+        let files = [vec![a.a.clone(), a.b.clone()], a.more.clone()].concat();
+        let (flags, truth, out) = (&a.clusters, a.truth.truth.as_deref(), a.out.as_path());
+        if a.schema.is_some() || a.verify.verify_a.is_some() || a.verify.verify_b.is_some() {
+            return Err(CliError::usage(
+                "clusters link one-string batches, without --schema, --verify-a or --verify-b",
+            ));
+        }
+        return crate::clusters::run(crate::clusters::ClusterRun { files: &files, flags, truth, out });
+    }
     // the parties' signatures first: an unsigned or forged batch is not read further
     a.verify.check(&a.a, &a.b)?;
     if let Some(schema) = &a.schema {
