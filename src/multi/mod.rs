@@ -101,7 +101,7 @@ impl<'a> Parties<'a> {
                 if batches[i].ids == batches[j].ids && batches[i].vectors == batches[j].vectors {
                     return Err(ProtocolError::BatchTwice { first: name(i), second: name(j) }.into());
                 }
-                pair_thresholds(&batches[i], &batches[j])?;
+                crate::matcher::check_pair(&batches[i], &batches[j])?;
             }
         }
         let mut owner: HashMap<&str, usize> = HashMap::new();
