@@ -191,7 +191,7 @@ def main():
     ap.add_argument("--ed", type=int, default=1)
     ap.add_argument("--dice", type=float, default=0.8, help="anonlink's fixed Dice threshold (one of the grid)")
     ap.add_argument("--seed", type=int, default=42)
-    ap.add_argument("--out", default=None, help="a folder for multi.csv and multi.md (default: print only)")
+    ap.add_argument("--out", default=None, help="a folder for multi.csv (default: print only)")
     ap.add_argument("--anonlink-child", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.anonlink_child:
