@@ -148,6 +148,8 @@ fn bad_linkages_are_refused_by_name() {
         assert!(!out.exists());
     };
     refused(&["match", &b[0], &b[1], &b[0], "-o", o], "BATCH_TWICE", "the same batch was given twice");
+    let usage = gramlink(&["match", &b[0], &b[1], &b[2], "--rule", "all", "-o", o]);
+    assert!(usage.status.code() == Some(2) && stderr(&usage).contains("no --schema, --rule"), "{}", stderr(&usage));
     // C's records embedded again as party B: B sends twice
     let input = format!("{}/party_c.csv", l.p("parties"));
     let key = l.p("key");

@@ -209,10 +209,9 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
     if !a.more.is_empty() || a.clusters.clusters {
         let files = [vec![a.a.clone(), a.b.clone()], a.more.clone()].concat();
         let (flags, truth, out) = (&a.clusters, a.truth.truth.as_deref(), a.out.as_path());
-        if a.schema.is_some() || a.verify.verify_a.is_some() || a.verify.verify_b.is_some() {
-            return Err(CliError::usage(
-                "clusters link one-string batches, without --schema, --verify-a or --verify-b",
-            ));
+        if a.schema.is_some() || a.rule.given() || a.verify.verify_a.is_some() || a.verify.verify_b.is_some() {
+            let e = "clusters link one-string batches from the ranked candidates: no --schema, --rule, --verify-a or --verify-b";
+            return Err(CliError::usage(e));
         }
         return crate::clusters::run(crate::clusters::ClusterRun { files: &files, flags, truth, out });
     }
