@@ -107,6 +107,19 @@ pub enum ProtocolError {
     /// A batch whose signature does not verify with its party's public key.
     #[error("the signature of {what} is invalid: {reason}")]
     SignatureInvalid { what: String, reason: String },
+    /// Two batches of one linkage name the same party ([`crate::multi`]).
+    #[error("party {party} sent two batches ({first} and {second}): each party sends one")]
+    PartyTwice { party: String, first: String, second: String },
+    /// The same batch given twice, under one party or two.
+    #[error("the same batch was given twice ({first} and {second}): each party sends its own")]
+    BatchTwice { first: String, second: String },
+    /// A party's batch with no record in it.
+    #[error("{what} has no records: a party with nothing to link sends nothing")]
+    NoRecords { what: String },
+    /// An id in two parties' batches: the clusters name records by party and
+    /// id, and random pseudonyms never clash, so a clash is a mistake upstream.
+    #[error("id {id:?} is in {first} and in {second}: ids must differ across parties (embed without --keep-ids, or give each party its own ids)")]
+    IdClash { id: String, first: String, second: String },
 }
 
 /// Errors of synthetic twins (condensation, KRIMP, the twin of a file).
@@ -191,6 +204,10 @@ impl Error {
             Error::Protocol(ProtocolError::Implausible { .. }) => "IMPLAUSIBLE_BATCH",
             Error::Protocol(ProtocolError::SignatureMissing { .. }) => "SIGNATURE_MISSING",
             Error::Protocol(ProtocolError::SignatureInvalid { .. }) => "SIGNATURE_INVALID",
+            Error::Protocol(ProtocolError::PartyTwice { .. }) => "PARTY_TWICE",
+            Error::Protocol(ProtocolError::BatchTwice { .. }) => "BATCH_TWICE",
+            Error::Protocol(ProtocolError::NoRecords { .. }) => "NO_RECORDS",
+            Error::Protocol(ProtocolError::IdClash { .. }) => "ID_CLASH",
             Error::Twin(TwinError::TooFewRecords { .. }) => "TOO_FEW_RECORDS",
             Error::Twin(TwinError::ConstantColumn { .. }) => "CONSTANT_COLUMN",
             Error::Twin(TwinError::EmptyColumn { .. }) => "EMPTY_COLUMN",

@@ -31,6 +31,7 @@ pub mod kuzu;
 pub mod matcher;
 pub mod matching;
 pub mod mine;
+pub mod multi;
 pub mod padding;
 mod par;
 pub mod party;

@@ -57,6 +57,39 @@ pub fn cutoff_bound(a: &VectorBatch, b: &VectorBatch, rule: Rule) -> Option<Plan
     (rule == Rule::Ranked).then_some(Plan { bound: t.ed, evidence })
 }
 
+/// Checks that `a` (its thresholds the pair's) and `b` can be linked
+/// ([`check_pair`]) and returns `a`'s thresholds as the matcher compares them
+/// (widened for keyed batches by the transform's proven rounding bound,
+/// [`crate::keyed::batch_thresholds`]) with their edit distance. Borrows the
+/// batches: the multi-party linker ([`crate::multi`]) links each pair of
+/// parties without a copy of either.
+pub fn pair_thresholds(a: &VectorBatch, b: &VectorBatch) -> Result<(Vec<f64>, u32), Error> {
+    let ed = check_pair(a, b)?;
+    let values = a.thresholds.as_ref().map_or(&[][..], |t| t.values.as_slice());
+    Ok((crate::keyed::batch_thresholds(&a.vectors, &b.vectors, values, a.transform.as_deref()), ed))
+}
+
+/// [`Matcher::fitted_candidates`] of `a` and `b` checked by [`pair_thresholds`]
+/// (`thresholds` and `ed` its answer): the one place candidates are generated
+/// and, with `ed auto`, cut.
+pub fn fitted_candidates(
+    a: &VectorBatch,
+    b: &VectorBatch,
+    thresholds: &[f64],
+    ed: u32,
+    rule: Rule,
+) -> Result<(Candidates, MatchStats, Option<Cutoff>), Error> {
+    let shape = a.shape.as_ref().filter(|s| b.shape.as_ref() == Some(*s));
+    let (c, stats) = matching::candidates(&a.vectors, &b.vectors, thresholds, rule, ed, shape)?;
+    let Some(plan) = cutoff_bound(a, b, rule) else { return Ok((c, stats, None)) };
+    let scored = match c {
+        Candidates::Scored(scored) => scored,
+        Candidates::Within(pairs) => crate::cutoff::scored_by_distance(&a.vectors, &b.vectors, &pairs, thresholds),
+    };
+    let (kept, fit) = crate::cutoff::fit(&scored, plan, a.ids.len(), b.ids.len());
+    Ok((Candidates::Scored(kept), stats, Some(fit)))
+}
+
 /// Party A's batch (with thresholds) and party B's, checked against each other.
 pub struct Matcher {
     a: VectorBatch,
@@ -84,9 +117,7 @@ impl Matcher {
     /// carries thresholds, that both are keyed with the same key or neither, and
     /// that their dimensions agree.
     pub fn new(a: VectorBatch, b: VectorBatch) -> Result<Matcher, Error> {
-        let ed = check_pair(&a, &b)?;
-        let values = a.thresholds.as_ref().map_or(&[][..], |t| t.values.as_slice());
-        let thresholds = crate::keyed::batch_thresholds(&a.vectors, &b.vectors, values, a.transform.as_deref());
+        let (thresholds, ed) = pair_thresholds(&a, &b)?;
         let auto = a.thresholds.as_ref().is_some_and(|t| t.auto);
         Ok(Matcher { a, b, thresholds, ed, auto })
     }
@@ -145,18 +176,7 @@ impl Matcher {
     /// keyed candidates are scored by cosine first). Without a fit (a rule
     /// other than `ranked`) every candidate within the bound is kept.
     pub fn fitted_candidates(&self, rule: Rule) -> Result<(Candidates, MatchStats, Option<Cutoff>), Error> {
-        let shape = self.a.shape.as_ref().filter(|s| self.b.shape.as_ref() == Some(*s));
-        let (c, stats) =
-            matching::candidates(&self.a.vectors, &self.b.vectors, &self.thresholds, rule, self.ed, shape)?;
-        let Some(plan) = cutoff_bound(&self.a, &self.b, rule) else { return Ok((c, stats, None)) };
-        let scored = match c {
-            Candidates::Scored(scored) => scored,
-            Candidates::Within(pairs) => {
-                crate::cutoff::scored_by_distance(&self.a.vectors, &self.b.vectors, &pairs, &self.thresholds)
-            }
-        };
-        let (kept, fit) = crate::cutoff::fit(&scored, plan, self.a.ids.len(), self.b.ids.len());
-        Ok((Candidates::Scored(kept), stats, Some(fit)))
+        fitted_candidates(&self.a, &self.b, &self.thresholds, self.ed, rule)
     }
 
     /// The pairs `rule` keeps of `candidates`.

@@ -299,6 +299,56 @@ pub fn unmap_pairs(pairs_csv: &[u8], a: Option<&IdMap>, b: Option<&IdMap>) -> Re
     w.into_inner().map_err(|e| Error::Parameter(format!("cannot write the pairs: {e}")))
 }
 
+/// The multi-party matcher's clusters CSV (`party,id,cluster`) or pairs CSV
+/// (`party_a,id_a,party_b,id_b`; [`crate::multi`]) with the pseudonyms of
+/// `party`'s rows replaced by the owner's ids (as [`unmap_pairs`] writes
+/// them); the other parties' rows and the other columns unchanged. A column
+/// `party` or `party_X` names the party of the column `id` or `id_X`.
+pub fn unmap_clusters(csv_bytes: &[u8], party: &str, map: &IdMap) -> Result<Vec<u8>, Error> {
+    let index = map.index();
+    let mut r = csv::ReaderBuilder::new().from_reader(csv_bytes);
+    let header = r.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?.clone();
+    let column = |name: &str| header.iter().position(|h| h == name);
+    let sides: Vec<(usize, usize)> = header
+        .iter()
+        .enumerate()
+        .filter_map(|(i, h)| {
+            let suffix = h.strip_prefix("party")?;
+            (suffix.is_empty() || suffix.starts_with('_')).then(|| column(&format!("id{suffix}")).map(|j| (i, j)))?
+        })
+        .collect();
+    if sides.is_empty() {
+        return Err(InputError::Format(
+            "the clusters file has no party,id columns (from gramlink match with three parties or --clusters)".into(),
+        )
+        .into());
+    }
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let err = |e: csv::Error| Error::Parameter(format!("cannot write the clusters: {e}"));
+    w.write_record(&header).map_err(err)?;
+    let mut mapped = 0usize;
+    for (i, row) in r.records().enumerate() {
+        let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
+        let mut out: Vec<String> = row.iter().map(str::to_string).collect();
+        for &(pc, ic) in &sides {
+            if !out.get(pc).is_some_and(|p| p.eq_ignore_ascii_case(party)) {
+                continue;
+            }
+            let p = out.get(ic).cloned().unwrap_or_default();
+            let id = pseudonym_number(&p).and_then(|x| index.get(&x)).ok_or_else(|| {
+                InputError::Format(format!("row {}: party {party}'s pseudonym {p:?} is not in its id map", i + 1))
+            })?;
+            out[ic] = crate::dataset::csv_cell(id).into_owned();
+            mapped += 1;
+        }
+        w.write_record(&out).map_err(err)?;
+    }
+    if mapped == 0 {
+        return Err(InputError::Format(format!("no row of the clusters file is party {party}'s")).into());
+    }
+    w.into_inner().map_err(|e| Error::Parameter(format!("cannot write the clusters: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -357,5 +407,24 @@ mod tests {
         let e = unmap_pairs(b"b_id,a_id\n", Some(&map), None).unwrap_err();
         assert_eq!(e.code(), "INVALID_FORMAT");
         assert_eq!(unmap_pairs(pairs.as_bytes(), None, None).unwrap_err().code(), "INVALID_PARAMETER");
+    }
+
+    #[test]
+    fn an_owner_maps_its_rows_of_the_clusters_back() {
+        let ids: Vec<String> = ["x1", "x2"].iter().map(|s| s.to_string()).collect();
+        let m = pseudonymize(&ids, &mut Randomness::seeded(3));
+        let ps = m.pseudonyms();
+        let other = "00000000000000f1";
+        let clusters = format!("party,id,cluster\nC,{},0\nA,{other},0\nC,{},1\n", ps[1], ps[0]);
+        let back = String::from_utf8(unmap_clusters(clusters.as_bytes(), "c", &m).unwrap()).unwrap();
+        assert_eq!(back, format!("party,id,cluster\nC,x2,0\nA,{other},0\nC,x1,1\n"));
+        let pairs = format!("party_a,id_a,party_b,id_b\nA,{other},C,{}\n", ps[0]);
+        let back = String::from_utf8(unmap_clusters(pairs.as_bytes(), "C", &m).unwrap()).unwrap();
+        assert_eq!(back, format!("party_a,id_a,party_b,id_b\nA,{other},C,x1\n"));
+        // another party's map, or a file of no party's rows, is refused by name
+        let e = unmap_clusters(clusters.as_bytes(), "A", &m).unwrap_err();
+        assert!(e.to_string().contains("party A's pseudonym"), "{e}");
+        assert!(unmap_clusters(clusters.as_bytes(), "D", &m).unwrap_err().to_string().contains("no row"));
+        assert_eq!(unmap_clusters(b"a_id,b_id\n", "A", &m).unwrap_err().code(), "INVALID_FORMAT");
     }
 }

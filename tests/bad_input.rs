@@ -215,7 +215,7 @@ fn every_bad_input_fails_cleanly_with_its_error() {
     f.edited("ea.json", "ea_fewvec.json", |v| {
         v["grams"].as_array_mut().unwrap().pop();
     });
-    f.edited("ea.json", "ea_party.json", |v| v["party"] = "C".into());
+    f.edited("ea.json", "ea_party.json", |v| v["party"] = "C1".into());
     f.edited("ea.json", "ea_badfp.json", |v| v["fingerprint"] = "xyz".into());
     f.edited("ea_k1.json", "ea_badlabel.json", |v| v["transform"] = "rot13".into());
     f.edited("ea.json", "ea_unkeyed_label.json", |v| {
@@ -300,7 +300,7 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("dimension overflow", "match {ea_hugedim.json} {eb.bin} -o OUT", "gram lengths for dimension 9223372036854775807".into()),
         ("count disagrees with ids", "match {ea_count.json} {eb.bin} -o OUT", "count says 3 but there are 400 ids".into()),
         ("vectors one row short", "match {ea_fewvec.json} {eb.bin} -o OUT", "400 ids but 399 sparse rows".into()),
-        ("unknown party", "match {ea_party.json} {eb.bin} -o OUT", r#"party must be "A" or "B", not "C""#.into()),
+        ("unknown party", "match {ea_party.json} {eb.bin} -o OUT", r#"party must be one letter, "A" to "Z", not "C1""#.into()),
         ("malformed fingerprint", "match {ea_badfp.json} {eb.bin} -o OUT", "vector batch: fingerprint".into()),
         ("different shared bases", "match {ea.bin} {eb20.bin} -o OUT", format!("shared-base fingerprint mismatch: party B's vector batch was made with base {fp20}, expected {fp_shared}")),
         ("keyed A, unkeyed B", "match {ea_k1.bin} {eb.bin} -o OUT", "transform mismatch: party A's batch is keyed but party B's is not".into()),

@@ -4,5 +4,6 @@
 
 pub mod corrupt;
 pub mod metrics;
+pub mod parties;
 pub mod people;
 pub mod scenario;

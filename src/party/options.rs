@@ -46,10 +46,13 @@ impl EmbedOptions {
         }
     }
 
-    /// Party `party`'s one-string batch under `config`: A with the
-    /// configuration's thresholds, B without; otherwise as [`EmbedOptions::of`].
+    /// Party `party`'s one-string batch under `config`: with the
+    /// configuration's thresholds, except B's (two parties: A sends them, B
+    /// does not, unless asked: [`EmbedRequest::thresholds`]); a party of a
+    /// linkage of more (C to Z) sends them, so the matcher bounds each side's
+    /// errors ([`crate::multi`]). Otherwise as [`EmbedOptions::of`].
     pub fn new(party: Party, config: &Config) -> EmbedOptions {
-        let thresholds = (party == Party::A).then(|| config.thresholds.clone());
+        let thresholds = (party != Party::B).then(|| config.thresholds.clone());
         EmbedOptions { thresholds, encoding: config.encoding, ..EmbedOptions::of(party) }
     }
 
@@ -77,9 +80,9 @@ impl Default for EmbedOptions {
 #[derive(Clone, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub struct EmbedRequest {
-    /// `"A"` (the default) or `"B"`.
+    /// `"A"` (the default), `"B"`, or `"C"` to `"Z"` in a linkage of more parties.
     pub party: Party,
-    /// One string: party A's thresholds (default: the configuration's; B
+    /// One string: the party's thresholds (default: the configuration's; B
     /// none unless given).
     pub thresholds: Option<ThresholdOptions>,
     /// The parties' key, 64 hex digits (`keygen`).
@@ -140,8 +143,8 @@ mod tests {
             (r.party, r.passphrase.as_deref(), r.keep_ids, r.no_key),
             (Party::B, Some("a long passphrase"), true, false)
         );
-        let e = serde_json::from_str::<EmbedRequest>(r#"{"party": "C"}"#).err().unwrap().to_string();
-        assert!(e.contains(r#"party must be "A" or "B", not "C""#), "{e}");
+        let e = serde_json::from_str::<EmbedRequest>(r#"{"party": "AB"}"#).err().unwrap().to_string();
+        assert!(e.contains(r#"party must be one letter, "A" to "Z", not "AB""#), "{e}");
         let base = SharedBase::new(crate::alphabet::Alphabet::default(), 1, 1, vec!["A".into()]).unwrap();
         let o = r.one_string(&base, &Config::default(), "").unwrap();
         let want = crate::keyed::Key::from_passphrase_for("a long passphrase", base.fingerprint()).unwrap();

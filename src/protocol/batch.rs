@@ -8,25 +8,53 @@ use crate::error::ProtocolError;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 
-/// Which party made a batch: A sends thresholds, B does not. Read by one
-/// parser ([`Party::from_str`](std::str::FromStr)), which serde (messages, JS
-/// and Python options) and the CLI (its value names) share; `"a"`/`"b"` are
-/// accepted as well.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(try_from = "String")]
-#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
-pub enum Party {
-    #[default]
-    A,
-    B,
-}
+/// Which party made a batch: a letter, `A` to `Z`. Two parties are A (sends
+/// thresholds) and B (does not, unless asked); a linkage of more parties
+/// names them C, D, … and every one sends thresholds
+/// ([`crate::multi`]). Twenty-six letters: a cluster's parties fit one `u32`
+/// mask there. Read by one parser ([`Party::from_str`](std::str::FromStr)),
+/// which serde (messages, JS and Python options) and the CLI share; lower case
+/// is accepted as well.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct Party(u8);
+
+/// Every party's name, so that [`Party::name`] borrows nothing.
+const NAMES: [&str; 26] = [
+    "A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M", "N", "O", "P", "Q", "R", "S", "T", "U", "V", "W",
+    "X", "Y", "Z",
+];
 
 impl Party {
+    pub const A: Party = Party(0);
+    pub const B: Party = Party(1);
+    /// How many parties there can be.
+    pub const MAX: usize = NAMES.len();
+
+    /// The `index`-th party (0 is A), if there is one.
+    pub fn nth(index: usize) -> Option<Party> {
+        (index < Party::MAX).then_some(Party(index as u8))
+    }
+
+    /// The party's place in the alphabet (A is 0).
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+
     pub fn name(self) -> &'static str {
-        match self {
-            Party::A => "A",
-            Party::B => "B",
-        }
+        NAMES[self.index()]
+    }
+}
+
+impl std::fmt::Debug for Party {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::fmt::Display for Party {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -34,11 +62,8 @@ impl std::str::FromStr for Party {
     type Err = UnknownParty;
 
     fn from_str(name: &str) -> Result<Party, UnknownParty> {
-        match name {
-            "A" | "a" => Ok(Party::A),
-            "B" | "b" => Ok(Party::B),
-            _ => Err(UnknownParty(name.to_string())),
-        }
+        let upper = name.to_ascii_uppercase();
+        NAMES.iter().position(|n| *n == upper).map(|i| Party(i as u8)).ok_or_else(|| UnknownParty(name.to_string()))
     }
 }
 
@@ -50,14 +75,20 @@ impl TryFrom<String> for Party {
     }
 }
 
-/// A party name that is neither A nor B (in a message: inside the message's
+impl From<Party> for String {
+    fn from(p: Party) -> String {
+        p.name().to_string()
+    }
+}
+
+/// A party name that is not one letter A to Z (in a message: inside the message's
 /// own error; in options: `INVALID_PARAMETER`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnknownParty(pub String);
 
 impl std::fmt::Display for UnknownParty {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "party must be \"A\" or \"B\", not {:?}", self.0)
+        write!(f, "party must be one letter, \"A\" to \"Z\", not {:?}", self.0)
     }
 }
 

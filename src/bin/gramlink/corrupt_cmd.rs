@@ -48,19 +48,31 @@ pub struct CorruptArgs {
     /// The public alphabet: letters, letters+digits, or its symbols. [default: letters]
     #[arg(long)]
     alphabet: Option<String>,
+    /// Instead: N parties' files with known clusters under --out-dir (party_a.csv, …,
+    /// and truth.csv: party,id,person): each record of the dataset is a person, held by
+    /// each party with probability --presence, every copy with --ed edits; ids are the
+    /// party's letter and the person's number (c17).
+    #[arg(long, requires = "out_dir", conflicts_with_all = ["two_words", "people", "truth", "out_a", "out_b"])]
+    parties: Option<usize>,
+    /// With --parties: the probability that a party holds a person.
+    #[arg(long, default_value_t = 0.7, requires = "parties")]
+    presence: f64,
+    /// With --parties: the folder of the parties' files.
+    #[arg(long, requires = "parties")]
+    out_dir: Option<PathBuf>,
     /// Party A's file: CSV `id,name`, normalized records, ids a1, a2, …
-    #[arg(long)]
-    out_a: PathBuf,
+    #[arg(long, required_unless_present = "parties")]
+    out_a: Option<PathBuf>,
     /// Party B's file: CSV `id,name`, B's records in a seeded order; the id is the
     /// id of the A record it was made from (the truth, for scoring only). Records
     /// that normalize to the empty string after corruption are left out, as a
     /// party would.
-    #[arg(long)]
-    out_b: PathBuf,
+    #[arg(long, required_unless_present = "parties")]
+    out_b: Option<PathBuf>,
 }
 
 /// CSV bytes with a two-column header.
-fn csv_bytes(header: &[&str; 2], rows: impl Iterator<Item = (String, String)>) -> Result<Vec<u8>> {
+pub fn csv_bytes(header: &[&str; 2], rows: impl Iterator<Item = (String, String)>) -> Result<Vec<u8>> {
     let mut w = csv::Writer::from_writer(Vec::new());
     let err = |e: &dyn std::fmt::Display| io::CliError::failed(format!("cannot write CSV: {e}"));
     w.write_record(header).map_err(|e| err(&e))?;
@@ -76,6 +88,12 @@ pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
     }
     let alphabet = Alphabet::parse(a.alphabet.as_deref().unwrap_or("letters"))?;
     let d = io::load_dataset(&a.data, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
+    if let (Some(n), Some(dir)) = (a.parties, &a.out_dir) {
+        let records = &d.records()[..a.limit.unwrap_or(d.len()).min(d.len())];
+        let run = crate::corrupt_parties::PartiesRun { parties: n, presence: a.presence, ed: a.ed, seed: a.seed };
+        return crate::corrupt_parties::write(records, &run, &alphabet, dir);
+    }
+    let (out_a, out_b) = (a.out_a.clone().unwrap_or_default(), a.out_b.clone().unwrap_or_default());
     let mut rng = Randomness::seeded(a.seed);
     // the same stream as run_scenario's corruption
     let mut rng_corrupt = rng.fork();
@@ -113,18 +131,18 @@ pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
         None => None,
     };
     let b_rows = b.into_iter().zip(b_id).filter(|(s, _)| !s.is_empty()).map(|(s, id)| (id, s));
-    io::write_atomic(&a.out_a, &csv_bytes(&["id", "name"], a_rows)?)?;
-    io::write_atomic(&a.out_b, &csv_bytes(&["id", "name"], b_rows)?)?;
+    io::write_atomic(&out_a, &csv_bytes(&["id", "name"], a_rows)?)?;
+    io::write_atomic(&out_b, &csv_bytes(&["id", "name"], b_rows)?)?;
     if let (Some(path), Some(bytes)) = (&a.truth, truth) {
         io::write_atomic(path, &bytes)?;
     }
     eprintln!(
         "{n} A records -> {}; {kept} B records ({} empty after corruption, left out), ed {}, seed {} -> {}",
-        a.out_a.display(),
+        out_a.display(),
         n - kept,
         a.ed,
         a.seed,
-        a.out_b.display()
+        out_b.display()
     );
     Ok(())
 }
@@ -155,13 +173,14 @@ fn people(a: &CorruptArgs, n: u64) -> Result<()> {
         }
         w.into_inner().map_err(|e| io::CliError::failed(format!("cannot write CSV: {e}")))
     };
+    let (out_a, out_b) = (a.out_a.clone().unwrap_or_default(), a.out_b.clone().unwrap_or_default());
     let order = Randomness::seeded(a.seed).permutation(n as usize);
-    io::write_atomic(&a.out_a, &write(&mut (0..n).map(|i| person(&lists, a.seed, i)))?)?;
-    io::write_atomic(&a.out_b, &write(&mut order.iter().map(|&i| duplicate(&lists, a.seed, i as u64)))?)?;
+    io::write_atomic(&out_a, &write(&mut (0..n).map(|i| person(&lists, a.seed, i)))?)?;
+    io::write_atomic(&out_b, &write(&mut order.iter().map(|&i| duplicate(&lists, a.seed, i as u64)))?)?;
     if let Some(path) = &a.truth {
         let rows = (0..n).map(|i| (format!("rec-{i}-org"), format!("rec-{i}-dup-0")));
         io::write_atomic(path, &csv_bytes(&["a_id", "b_id"], rows)?)?;
     }
-    eprintln!("{n} originals -> {}; {n} duplicates (seed {}) -> {}", a.out_a.display(), a.seed, a.out_b.display());
+    eprintln!("{n} originals -> {}; {n} duplicates (seed {}) -> {}", out_a.display(), a.seed, out_b.display());
     Ok(())
 }

@@ -61,10 +61,22 @@ impl KeyArgs {
     /// no thresholds: the configuration's, for A), resolved by the core for
     /// `target`; the opt-out prints what unkeyed vectors reveal.
     pub fn options(&self, party: Party, keep_ids: bool, target: Target<'_>) -> Result<EmbedOptions> {
+        self.options_with(party, keep_ids, None, target)
+    }
+
+    /// [`KeyArgs::options`] with the thresholds given (one string: `embed
+    /// --party b --send-thresholds`).
+    pub fn options_with(
+        &self,
+        party: Party,
+        keep_ids: bool,
+        thresholds: Option<gramlink::config::ThresholdOptions>,
+        target: Target<'_>,
+    ) -> Result<EmbedOptions> {
         let read = |p: &Option<PathBuf>| p.as_ref().map(|p| io::read_text(p)).transpose();
         let request = EmbedRequest {
             party,
-            thresholds: None,
+            thresholds,
             key: read(&self.key_file)?,
             passphrase: read(&self.passphrase_file)?,
             no_key: self.no_key,

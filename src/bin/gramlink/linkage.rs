@@ -25,9 +25,14 @@ pub struct EmbedArgs {
     /// The shared base (from `gramlink merge`).
     #[arg(long)]
     base: PathBuf,
-    /// Which party this is: a sends thresholds (the preset's, or the flags'), b none.
-    #[arg(long, value_enum, default_value = "a")]
+    /// Which party this is, a letter: a sends thresholds (the preset's, or the flags'), b none
+    /// (unless --send-thresholds); c to z (a linkage of more than two parties) send them too.
+    #[arg(long, default_value = "a")]
     party: Party,
+    /// Party b sends thresholds too (a linkage of more than two parties: every party bounds
+    /// its own records' errors).
+    #[arg(long, conflicts_with = "schema")]
+    send_thresholds: bool,
     #[command(flatten)]
     preset: PresetArg,
     #[command(flatten)]
@@ -71,7 +76,9 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     a.threshold.apply(&mut config)?;
     // the key is checked before the records are read, so a bad key fails fast;
     // unkeyed vectors leave only with --no-key
-    let options = a.key.options(a.party, a.ids.keep_ids(), crate::keys::Target::OneString(&base, &config))?;
+    let thresholds = a.send_thresholds.then(|| config.thresholds.clone());
+    let target = crate::keys::Target::OneString(&base, &config);
+    let options = a.key.options_with(a.party, a.ids.keep_ids(), thresholds, target)?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
     // embedding spends no budget and draws no noise
     let owner = DataOwner::new(dataset, Epsilon::zero(), Randomness::secure()?).in_file(&a.records.input)?;
@@ -106,6 +113,10 @@ pub struct MatchArgs {
     a: PathBuf,
     /// Party B's vector batch.
     b: PathBuf,
+    /// More parties' batches (C, D, …, every one with thresholds): the matcher clusters the records.
+    more: Vec<PathBuf>,
+    #[command(flatten)]
+    clusters: crate::clusters::ClusterFlags,
     #[command(flatten)]
     preset: PresetArg,
     #[command(flatten)]
@@ -195,6 +206,15 @@ fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
 }
 
 pub fn cmd_match(a: MatchArgs) -> Result<()> {
+    if !a.more.is_empty() || a.clusters.clusters {
+        let files = [vec![a.a.clone(), a.b.clone()], a.more.clone()].concat();
+        let (flags, truth, out) = (&a.clusters, a.truth.truth.as_deref(), a.out.as_path());
+        if a.schema.is_some() || a.rule.given() || a.verify.verify_a.is_some() || a.verify.verify_b.is_some() {
+            let e = "clusters link one-string batches from the ranked candidates: no --schema, --rule, --verify-a or --verify-b";
+            return Err(CliError::usage(e));
+        }
+        return crate::clusters::run(crate::clusters::ClusterRun { files: &files, flags, truth, out });
+    }
     // the parties' signatures first: an unsigned or forged batch is not read further
     a.verify.check(&a.a, &a.b)?;
     if let Some(schema) = &a.schema {

@@ -4,7 +4,9 @@
 
 mod attack;
 mod attack_algebra;
+mod clusters;
 mod corrupt_cmd;
+mod corrupt_parties;
 mod experiment;
 mod frontier;
 mod io;

@@ -214,6 +214,11 @@ pub struct RuleFlag {
 }
 
 impl RuleFlag {
+    /// Whether `--rule` was given (clusters refuse it: they read the ranked candidates).
+    pub fn given(&self) -> bool {
+        self.rule.is_some()
+    }
+
     pub fn apply(&self, config: &mut Config) {
         if let Some(r) = self.rule {
             config.rule = r;

@@ -3,7 +3,7 @@
 
 use crate::io::{self, CliError, InFile, Result};
 use clap::Args;
-use gramlink::pseudonym::{unmap_pairs, IdMap};
+use gramlink::pseudonym::{unmap_clusters, unmap_pairs, IdMap};
 use std::path::{Path, PathBuf};
 
 /// `embed`'s ids (one string and `--schema` alike): the core's policy
@@ -52,15 +52,22 @@ pub struct UnmapArgs {
     /// Party B's id map.
     #[arg(long)]
     b_map: Option<PathBuf>,
+    /// Clusters (party,id,cluster) or their pairs (party_a,id_a,party_b,id_b): map the rows
+    /// of this party (a letter) with --map.
+    #[arg(long, requires = "map", conflicts_with_all = ["a_map", "b_map"])]
+    party: Option<gramlink::protocol::Party>,
+    /// This party's id map (with --party).
+    #[arg(long, requires = "party")]
+    map: Option<PathBuf>,
     /// Where to write the pairs with the mapped ids.
     #[arg(long, short)]
     out: PathBuf,
 }
 
 pub fn cmd_unmap(a: UnmapArgs) -> Result<()> {
-    if a.a_map.is_none() && a.b_map.is_none() {
+    if a.a_map.is_none() && a.b_map.is_none() && a.map.is_none() {
         // the core refuses it too; here it is a usage error, before any file is read
-        return Err(CliError::usage("give --a-map, --b-map or both"));
+        return Err(CliError::usage("give --a-map, --b-map or both (or --party and --map for clusters)"));
     }
     let read = |p: &Option<PathBuf>| -> Result<Option<IdMap>> {
         match p {
@@ -69,6 +76,12 @@ pub fn cmd_unmap(a: UnmapArgs) -> Result<()> {
         }
     };
     refuse_overwriting_inputs(&a)?;
+    if let (Some(party), Some(map)) = (a.party, read(&a.map)?) {
+        let out = unmap_clusters(&io::read_bytes(&a.pairs)?, party.name(), &map).in_file(&a.pairs)?;
+        io::write_atomic(&a.out, &out)?;
+        eprintln!("party {party}'s rows with your ids -> {}", a.out.display());
+        return Ok(());
+    }
     let (ma, mb) = (read(&a.a_map)?, read(&a.b_map)?);
     let out = unmap_pairs(&io::read_bytes(&a.pairs)?, ma.as_ref(), mb.as_ref()).in_file(&a.pairs)?;
     io::write_atomic(&a.out, &out)?;
@@ -81,7 +94,7 @@ pub fn cmd_unmap(a: UnmapArgs) -> Result<()> {
 /// id map lost is a batch that can never be mapped back.
 fn refuse_overwriting_inputs(a: &UnmapArgs) -> Result<()> {
     let Ok(out) = std::fs::canonicalize(&a.out) else { return Ok(()) };
-    let inputs = [Some(&a.pairs), a.a_map.as_ref(), a.b_map.as_ref()];
+    let inputs = [Some(&a.pairs), a.a_map.as_ref(), a.b_map.as_ref(), a.map.as_ref()];
     for input in inputs.into_iter().flatten() {
         if std::fs::canonicalize(input).is_ok_and(|i| i == out) {
             return Err(CliError::output_is_input(format!(

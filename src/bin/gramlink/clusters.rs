@@ -1,0 +1,182 @@
+//! `gramlink match a.vec b.vec c.vec …`: the matcher of more than two parties
+//! (or of two with `--clusters`). The core links and clusters
+//! ([`gramlink::multi`]); this reads the batches, writes one row per record
+//! (`party,id,cluster`) and, asked, the pairs sharing a cluster, and scores
+//! them against a truth file.
+
+use crate::io::{self, CliError, InFile, Result};
+use clap::Args;
+use gramlink::clock::{Clock, SystemClock};
+use gramlink::dataset::csv_cell;
+use gramlink::multi::{self, score, Clusters, Parties, MERGE_THRESHOLD};
+use gramlink::protocol::VectorBatch;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// `match`'s flags for clusters.
+#[derive(Args, Clone)]
+pub struct ClusterFlags {
+    /// With two batches: write clusters (party,id,cluster) instead of pairs; three or more
+    /// always do. With clusters, --truth is a CSV with columns id and person
+    /// (`corrupt --parties` writes one).
+    #[arg(long)]
+    pub clusters: bool,
+    /// Also write the pairs that share a cluster, as CSV party_a,id_a,party_b,id_b.
+    #[arg(long, value_name = "FILE")]
+    pub cluster_pairs: Option<PathBuf>,
+    /// The share of candidate pairs between two clusters that merges them (anonlink's
+    /// probabilistic greedy solver; 1 merges only clusters linked by every pair).
+    #[arg(long, default_value_t = MERGE_THRESHOLD)]
+    pub merge_threshold: f64,
+}
+
+/// What `match` clusters: the batches, where to write, the truth if any.
+pub struct ClusterRun<'a> {
+    pub files: &'a [PathBuf],
+    pub flags: &'a ClusterFlags,
+    pub truth: Option<&'a Path>,
+    pub out: &'a Path,
+}
+
+pub fn run(r: ClusterRun<'_>) -> Result<()> {
+    let clock = SystemClock::default();
+    let start = clock.now_ms();
+    let truth = r.truth.map(|p| read_truth(p).map(|t| (p, t))).transpose()?;
+    let mut batches = Vec::with_capacity(r.files.len());
+    for f in r.files {
+        let batch = VectorBatch::read(&io::read_bytes(f)?).map_err(gramlink::Error::from).in_file(f)?;
+        if !batch.private {
+            eprintln!(
+                "warning: {} is marked NOT private (made from a seeded run: tests and experiments only)",
+                f.display()
+            );
+        }
+        batches.push(batch);
+    }
+    let names: Vec<String> = r.files.iter().map(|f| f.display().to_string()).collect();
+    let parties = Parties::new(&batches, &names)?;
+    let read = clock.now_ms();
+    let clusters = multi::link(&parties, r.flags.merge_threshold)?;
+    let linked = clock.now_ms();
+    io::write_atomic(r.out, &clusters_csv(&parties, &clusters)?)?;
+    if let Some(path) = &r.flags.cluster_pairs {
+        io::write_atomic(path, &pairs_csv(&parties, &clusters)?)?;
+    }
+    let records = clusters.cluster.len();
+    let linked_clusters = clusters.count as usize;
+    eprintln!(
+        "{} parties, {records} records -> {linked_clusters} clusters ({} of two records or more); {} distances \
+         computed, {} candidate pairs; read {:.0} ms, linked {:.0} ms -> {}",
+        batches.len(),
+        multi_record_clusters(&clusters),
+        clusters.compared,
+        clusters.candidates,
+        read - start,
+        linked - read,
+        r.out.display()
+    );
+    if let Some((path, truth)) = truth {
+        report(&parties, &clusters, path, &truth)?;
+    }
+    Ok(())
+}
+
+fn multi_record_clusters(c: &Clusters) -> usize {
+    let mut size = vec![0u32; c.count as usize];
+    for &k in &c.cluster {
+        size[k as usize] += 1;
+    }
+    size.iter().filter(|&&s| s >= 2).count()
+}
+
+fn write_err(e: csv::Error) -> CliError {
+    CliError::failed(format!("cannot write the clusters: {e}"))
+}
+
+/// One row per record: party, id (as the batch carried it), cluster.
+fn clusters_csv(p: &Parties<'_>, c: &Clusters) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["party", "id", "cluster"]).map_err(write_err)?;
+    for (r, &k) in c.cluster.iter().enumerate() {
+        let m = p.member(r as u32);
+        let b = &p.batches()[m.batch];
+        w.write_record([b.party.name(), &csv_cell(&b.ids[m.row as usize]), &k.to_string()]).map_err(write_err)?;
+    }
+    w.into_inner().map_err(|e| CliError::failed(format!("cannot write the clusters: {e}")))
+}
+
+/// The pairs that share a cluster.
+fn pairs_csv(p: &Parties<'_>, c: &Clusters) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(["party_a", "id_a", "party_b", "id_b"]).map_err(write_err)?;
+    for (x, y) in c.pairs() {
+        let (mx, my) = (p.member(x), p.member(y));
+        let (bx, by) = (&p.batches()[mx.batch], &p.batches()[my.batch]);
+        let (ix, iy) = (csv_cell(&bx.ids[mx.row as usize]), csv_cell(&by.ids[my.row as usize]));
+        w.write_record([bx.party.name(), &ix, by.party.name(), &iy]).map_err(write_err)?;
+    }
+    w.into_inner().map_err(|e| CliError::failed(format!("cannot write the pairs: {e}")))
+}
+
+/// A truth file: CSV with columns `id` and `person` (any others ignored).
+fn read_truth(path: &Path) -> Result<HashMap<String, String>> {
+    let bytes = io::read_bytes(path)?;
+    let mut r = csv::ReaderBuilder::new().from_reader(bytes.as_slice());
+    let bad = |m: String| CliError::usage(format!("{}: {m}", path.display()));
+    let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
+    let col = |name: &str| header.iter().position(|h| h == name);
+    let (Some(id), Some(person)) = (col("id"), col("person")) else {
+        return Err(bad("a clusters truth file has the columns id and person".into()));
+    };
+    let mut truth = HashMap::new();
+    for (i, row) in r.records().enumerate() {
+        let row = row.map_err(|e| bad(format!("row {}: {e}", i + 1)))?;
+        truth.insert(row.get(id).unwrap_or_default().to_string(), row.get(person).unwrap_or_default().to_string());
+    }
+    Ok(truth)
+}
+
+/// Prints the clusters' scores ([`score::score`]); a record missing from the
+/// truth is an error (the truth names every record).
+fn report(p: &Parties<'_>, c: &Clusters, path: &Path, truth: &HashMap<String, String>) -> Result<()> {
+    let mut persons: HashMap<&str, u64> = HashMap::new();
+    let mut person = Vec::with_capacity(c.cluster.len());
+    for b in p.batches() {
+        for id in &b.ids {
+            let Some(t) = truth.get(id) else {
+                return Err(CliError::usage(format!(
+                    "{}: party {}'s id {id:?} is not in the truth (embed with --keep-ids to score)",
+                    path.display(),
+                    b.party
+                )));
+            };
+            let next = persons.len() as u64;
+            person.push(*persons.entry(t.as_str()).or_insert(next));
+        }
+    }
+    let s = score::score(&p.parties(), &person, &c.cluster);
+    println!(
+        "pairs: precision {:.4} recall {:.4} F1 {:.4} ({} true, {} found, {} correct)",
+        s.pair_precision(),
+        s.pair_recall(),
+        s.pair_f1(),
+        s.true_pairs,
+        s.predicted_pairs,
+        s.correct_pairs
+    );
+    println!(
+        "clusters: precision {:.4} recall {:.4} F1 {:.4} ({} true, {} found, {} exact)",
+        s.cluster_precision(),
+        s.cluster_recall(),
+        s.cluster_f1(),
+        s.true_clusters,
+        s.predicted_clusters,
+        s.exact_clusters
+    );
+    let most = s.by_parties.keys().map(|m| m.count_ones()).max().unwrap_or(0);
+    for k in 2..=most {
+        let (found, all) = s.by_party_count(k);
+        println!("persons in {k} parties: {found} of {all} found exactly");
+    }
+    Ok(())
+}

@@ -1,0 +1,212 @@
+//! Linkage of more than two parties: every party's one-string batch, each
+//! pair of parties linked by the matcher's candidate machinery (the q-gram
+//! filter and the indexes: the work grows with the pairs of parties, never
+//! with all pairs of records), then clusters with at most one record per
+//! party ([`greedy`]). The CLI's `match a.vec b.vec c.vec …` calls [`link`].
+//!
+//! Every party sends thresholds ([`crate::party::EmbedOptions::new`]): a pair
+//! of parties is linked both ways, each side's candidates within its own
+//! records' thresholds, so each party bounds its own records' errors.
+//!
+//! **Privacy.** As [`crate::matcher`]: the matcher sees vectors, thresholds,
+//! the base's shape and the parties' ids (pseudonyms), never a record or the
+//! key; it learns which records of different parties cluster together.
+
+pub mod greedy;
+pub mod score;
+
+use crate::error::{Error, ProtocolError};
+use crate::matcher::{fitted_candidates, pair_thresholds};
+use crate::matching::{rank_by_cosine, Candidates, Rule, Scored};
+use crate::protocol::{Party, VectorBatch};
+use greedy::Edge;
+use std::collections::HashMap;
+
+/// anonlink's default share of candidate pairs two clusters need to merge
+/// ([`greedy::solve`]).
+pub const MERGE_THRESHOLD: f64 = 0.5;
+
+/// The parties' batches, checked against each other: named by `what[i]`
+/// (a file name) in errors.
+pub struct Parties<'a> {
+    batches: &'a [VectorBatch],
+    /// Where each party's records start in the global numbering.
+    offsets: Vec<u32>,
+}
+
+/// A record of a linkage: which batch, which row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Member {
+    pub batch: usize,
+    pub row: u32,
+}
+
+/// What a multi-party linkage made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Clusters {
+    /// The cluster of every record, batch after batch, row after row.
+    pub cluster: Vec<u32>,
+    /// Pairs whose distance the matcher computed (over every pair of parties,
+    /// both ways).
+    pub compared: u64,
+    /// Candidate pairs the solver read.
+    pub candidates: u64,
+    /// How many clusters there are.
+    pub count: u32,
+}
+
+impl<'a> Parties<'a> {
+    /// Checks the batches of one linkage: at least two; one party each; no
+    /// batch twice; every one with records and thresholds; one base, one key
+    /// and one dimension ([`crate::matcher::check_pair`] on each pair); no id
+    /// in two parties. `what[i]` names batch `i` in errors.
+    pub fn new(batches: &'a [VectorBatch], what: &[String]) -> Result<Parties<'a>, Error> {
+        let name = |i: usize| what.get(i).cloned().unwrap_or_else(|| format!("batch {}", i + 1));
+        if batches.len() < 2 {
+            return Err(Error::Parameter(format!(
+                "{} batch given: a linkage needs two parties at least",
+                batches.len()
+            )));
+        }
+        let mut by_party: HashMap<Party, usize> = HashMap::new();
+        for (i, b) in batches.iter().enumerate() {
+            if let Some(first) = by_party.insert(b.party, i) {
+                if batches[first] == *b {
+                    return Err(ProtocolError::BatchTwice { first: name(first), second: name(i) }.into());
+                }
+                return Err(ProtocolError::PartyTwice {
+                    party: b.party.name().into(),
+                    first: name(first),
+                    second: name(i),
+                }
+                .into());
+            }
+            if b.ids.is_empty() {
+                return Err(
+                    ProtocolError::NoRecords { what: format!("party {}'s batch ({})", b.party, name(i)) }.into()
+                );
+            }
+            if b.thresholds.is_none() {
+                return Err(Error::Parameter(format!(
+                    "party {}'s batch ({}) has no thresholds: in a linkage of more than two parties every party \
+                     sends them (embed --send-thresholds for party b)",
+                    b.party,
+                    name(i)
+                )));
+            }
+        }
+        // the same records under two party names: the same ids and vectors
+        for i in 0..batches.len() {
+            for j in i + 1..batches.len() {
+                if batches[i].ids == batches[j].ids && batches[i].vectors == batches[j].vectors {
+                    return Err(ProtocolError::BatchTwice { first: name(i), second: name(j) }.into());
+                }
+                crate::matcher::check_pair(&batches[i], &batches[j])?;
+            }
+        }
+        let mut owner: HashMap<&str, usize> = HashMap::new();
+        for (i, b) in batches.iter().enumerate() {
+            for id in &b.ids {
+                if let Some(first) = owner.insert(id.as_str(), i) {
+                    return Err(ProtocolError::IdClash {
+                        id: id.clone(),
+                        first: format!("party {}'s batch ({})", batches[first].party, name(first)),
+                        second: format!("party {}'s batch ({})", b.party, name(i)),
+                    }
+                    .into());
+                }
+            }
+        }
+        let mut offsets = Vec::with_capacity(batches.len());
+        let mut total = 0u64;
+        for b in batches {
+            offsets.push(total as u32);
+            total += b.ids.len() as u64;
+        }
+        if total > u32::MAX as u64 {
+            return Err(Error::Parameter(format!("{total} records in all: a linkage takes at most {}", u32::MAX)));
+        }
+        Ok(Parties { batches, offsets })
+    }
+
+    pub fn batches(&self) -> &[VectorBatch] {
+        self.batches
+    }
+
+    /// Every record's party index (A is 0), batch after batch.
+    pub fn parties(&self) -> Vec<u8> {
+        self.batches.iter().flat_map(|b| std::iter::repeat(b.party.index() as u8).take(b.ids.len())).collect()
+    }
+
+    /// The record of global index `r`.
+    pub fn member(&self, r: u32) -> Member {
+        let batch = self.offsets.partition_point(|&o| o <= r) - 1;
+        Member { batch, row: r - self.offsets[batch] }
+    }
+
+    /// The scored candidates of batches `i` and `j`, both ways (each side
+    /// within its own thresholds), by global index.
+    fn edges(&self, i: usize, j: usize, out: &mut Vec<Edge>) -> Result<u64, Error> {
+        let (bi, bj) = (&self.batches[i], &self.batches[j]);
+        let mut best: HashMap<(u32, u32), f64> = HashMap::new();
+        let mut count = 0;
+        for (a, b, swap) in [(bi, bj, false), (bj, bi, true)] {
+            let (thresholds, ed) = pair_thresholds(a, b)?;
+            let (c, stats, _) = fitted_candidates(a, b, &thresholds, ed, Rule::Ranked)?;
+            count += stats.candidates;
+            let scored: Vec<Scored> = match c {
+                Candidates::Scored(s) => s,
+                Candidates::Within(p) => rank_by_cosine(&a.vectors, &b.vectors, &p),
+            };
+            for s in scored {
+                let (ri, rj) = if swap { (s.pair.b, s.pair.a) } else { (s.pair.a, s.pair.b) };
+                let e = best.entry((ri, rj)).or_insert(f64::INFINITY);
+                *e = e.min(s.score);
+            }
+        }
+        let (oi, oj) = (self.offsets[i], self.offsets[j]);
+        out.extend(best.into_iter().map(|((ri, rj), score)| Edge { x: oi + ri, y: oj + rj, score }));
+        Ok(count)
+    }
+}
+
+/// Links every pair of parties and clusters the records ([`greedy::solve`]
+/// with `merge_threshold`, [`MERGE_THRESHOLD`] by default).
+pub fn link(parties: &Parties<'_>, merge_threshold: f64) -> Result<Clusters, Error> {
+    if !(merge_threshold > 0.0 && merge_threshold <= 1.0) {
+        return Err(Error::Parameter(format!("the merge threshold is {merge_threshold}: it must be in (0, 1]")));
+    }
+    let n = parties.batches.len();
+    let mut edges = Vec::new();
+    let mut compared = 0;
+    for i in 0..n {
+        for j in i + 1..n {
+            compared += parties.edges(i, j, &mut edges)?;
+        }
+    }
+    let candidates = edges.len() as u64;
+    let cluster = greedy::solve(&parties.parties(), &mut edges, merge_threshold);
+    let count = cluster.iter().max().map_or(0, |m| m + 1);
+    Ok(Clusters { cluster, compared, candidates, count })
+}
+
+impl Clusters {
+    /// The pairs of records that share a cluster (global indexes, the smaller
+    /// first), cluster by cluster.
+    pub fn pairs(&self) -> Vec<(u32, u32)> {
+        let mut by: Vec<Vec<u32>> = vec![Vec::new(); self.count as usize];
+        for (r, &c) in self.cluster.iter().enumerate() {
+            by[c as usize].push(r as u32);
+        }
+        let mut out = Vec::new();
+        for m in by {
+            for (k, &x) in m.iter().enumerate() {
+                out.extend(m[k + 1..].iter().map(|&y| (x, y)));
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests;
