@@ -150,8 +150,19 @@ pub fn fit(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, lambda_start: f64) -
         }
         converged = change < TOLERANCE;
     }
-    // a level no candidate has carries no evidence: weight 0, not the ratio
-    // of two floors
+    let fields = field_fits(patterns, starts, m, u);
+    Fit { lambda, fields, iterations, converged, expected_matches: 0.0, repairs: Vec::new() }
+}
+
+/// Each field's fit from its start and its final m and u: weights `log2(m/u)`,
+/// and 0 for a level no candidate has (it carries no evidence, not the ratio
+/// of two floors).
+pub(crate) fn field_fits(
+    patterns: &[(Vec<u8>, u64)],
+    starts: Vec<Start>,
+    m: Vec<Vec<f64>>,
+    u: Vec<Vec<f64>>,
+) -> Vec<FieldFit> {
     let mut seen: Vec<Vec<bool>> = m.iter().map(|v| vec![false; v.len()]).collect();
     for (p, _) in patterns {
         for (f, &l) in p.iter().enumerate() {
@@ -160,7 +171,7 @@ pub fn fit(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, lambda_start: f64) -
             }
         }
     }
-    let fields = starts
+    starts
         .into_iter()
         .zip(m.into_iter().zip(u))
         .zip(seen)
@@ -174,8 +185,7 @@ pub fn fit(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, lambda_start: f64) -
             m,
             u,
         })
-        .collect();
-    Fit { lambda, fields, iterations, converged, expected_matches: 0.0, repairs: Vec::new() }
+        .collect()
 }
 
 fn max_diff(a: &[f64], b: &[f64]) -> f64 {

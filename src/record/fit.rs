@@ -73,14 +73,6 @@ pub fn fit_bounded(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, na: usize, n
         }
         converged = change < TOLERANCE;
     }
-    let mut seen: Vec<Vec<bool>> = m.iter().map(|v| vec![false; v.len()]).collect();
-    for (p, _) in patterns {
-        for (f, &l) in p.iter().enumerate() {
-            if l != MISSING {
-                seen[f][l as usize] = true;
-            }
-        }
-    }
     let mut repairs: Vec<String> = Vec::new();
     if bounded {
         repairs.push(format!(
@@ -88,21 +80,7 @@ pub fn fit_bounded(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, na: usize, n
         ));
     }
     repairs.extend(pooled.into_iter().flatten());
-    let fields: Vec<crate::em::FieldFit> = starts
-        .into_iter()
-        .zip(m.into_iter().zip(u))
-        .zip(seen)
-        .map(|((s, (m, u)), seen)| crate::em::FieldFit {
-            weights: m.iter().zip(&u).zip(seen).map(|((a, b), seen)| if seen { (a / b).log2() } else { 0.0 }).collect(),
-            name: s.name,
-            levels: s.levels,
-            u_random: s.u_random,
-            fixed_m: s.fixed_m.is_some(),
-            fixed_u: s.fixed_u.is_some(),
-            m,
-            u,
-        })
-        .collect();
+    let fields = crate::em::field_fits(patterns, starts, m, u);
     for f in &fields {
         let w: Vec<(usize, f64)> =
             f.weights.iter().copied().enumerate().filter(|(l, w)| *l == 0 || *w != 0.0).collect();

@@ -109,6 +109,15 @@ impl SharedBases {
     pub fn get(&self, space: &str) -> Option<&SharedBase> {
         self.bases.iter().find(|(s, _)| s == space).map(|(_, b)| b)
     }
+
+    /// The base a batch's embedded field names by its fingerprint.
+    pub fn by_fingerprint(&self, fingerprint: &str) -> Result<&SharedBase, Error> {
+        self.bases
+            .iter()
+            .find(|(_, b)| b.fingerprint() == fingerprint)
+            .map(|(_, b)| b)
+            .ok_or_else(|| Error::Parameter(format!("the shared bases have no base of fingerprint {fingerprint}")))
+    }
 }
 
 /// Merges two parties' noisy bases into the shared bases (post-processing:

@@ -38,12 +38,7 @@ pub fn graph_fields(
         if !text || !matches!(part.vectors, BatchVectors::Sparse(_)) {
             continue;
         }
-        let base = shared
-            .bases
-            .iter()
-            .find(|(_, b)| b.fingerprint() == base)
-            .map(|(_, b)| b)
-            .ok_or_else(|| Error::Parameter(format!("the shared bases have no base of fingerprint {base}")))?;
+        let base = shared.by_fingerprint(base)?;
         let column = super::small_domain::column(truth, name);
         let values: Vec<String> =
             part.rows.iter().map(|&r| column.get(r as usize).cloned().flatten().unwrap_or_default()).collect();

@@ -141,12 +141,7 @@ pub fn record_attack(
     let mut cands: HashMap<(String, usize, u32), (Vec<String>, bool)> = HashMap::new();
     let mut spaces = Vec::new();
     for (fp, parts) in &by_base {
-        let base = shared
-            .bases
-            .iter()
-            .find(|(_, b)| b.fingerprint() == fp)
-            .map(|(_, b)| b)
-            .ok_or_else(|| Error::Parameter(format!("the shared bases have no base of fingerprint {fp}")))?;
+        let base = shared.by_fingerprint(fp)?;
         let digits = parts.iter().all(|(f, _, _)| matches!(kind_of(f), Kind::Number | Kind::Date));
         let mut domain: Vec<String> = Vec::new();
         if digits {
