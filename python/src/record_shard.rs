@@ -148,17 +148,18 @@ pub fn record_link_shards<'py>(
         sample: sample.chunks_exact(nf).map(<[u8]>::to_vec).collect(),
     };
     let result = py.detach(|| {
-        let l = link_shards(&schema, rows_a, rows_b, vec![shard]);
         let mut at = std::collections::HashMap::with_capacity(n);
         for i in 0..n {
             if at.insert((ra[i], rb[i]), i as u64).is_some() {
-                return Err(format!("the pair ({}, {}) is twice among the candidates", ra[i], rb[i]));
+                return Err(invalid(format!("the pair ({}, {}) is twice among the candidates", ra[i], rb[i])));
             }
         }
+        // a fit the bounds cannot repair is refused by its code (FIT_REFUSED)
+        let l = link_shards(&schema, rows_a, rows_b, vec![shard]).map_err(|e| crate::errors::py_err(&e))?;
         let positions: Vec<u8> = l.pairs.iter().flat_map(|p| at[&(p.a, p.b)].to_le_bytes()).collect();
         Ok((l, positions))
     });
-    let (l, positions) = result.map_err(invalid)?;
+    let (l, positions) = result?;
     let p = &l.pairs;
     let summary = crate::records::summary(&l);
     let out = pyo3::types::PyDict::new(py);

@@ -84,7 +84,8 @@ function showDates() {
     const sel = document.createElement('select');
     sel.id = id;
     sel.dataset.field = f.name;
-    sel.dataset.schema = f.format ?? 'YYYYMMDD';
+    // a schema without a format reads each value in its own layout: the choice here is this file's
+    sel.dataset.schema = f.format ?? '';
     for (const x of DATE_FORMATS) sel.append(new Option(x, x));
     sel.value = before.get(f.name) ?? guessed ?? f.format ?? 'YYYYMMDD';
     const hint = document.createElement('span');
