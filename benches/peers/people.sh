@@ -5,13 +5,5 @@
 # (e.g. --seeds 1 2 3, --pairs census-ssa, --noise high).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-VENV=target/peers-venv
-if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
-fi
-"$VENV/bin/pip" install -q --disable-pip-version-check -r benches/peers/requirements.txt
-if [ -z "${GRAMLINK:-}" ]; then
-  cargo build --release --quiet
-  GRAMLINK=target/release/gramlink
-fi
+. benches/peers/setup.sh
 exec "$VENV/bin/python" benches/peers/people.py --gramlink "$GRAMLINK" --out "${OUT:-docs/results}" "$@"

@@ -15,15 +15,6 @@
 # OUT (default docs/results), GRAMLINK (a built binary; default: cargo build --release).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-VENV=target/peers-venv
-if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
-fi
-# pinned versions; pip is quiet when they are already there
-"$VENV/bin/pip" install -q --disable-pip-version-check -r benches/peers/requirements.txt
-if [ -z "${GRAMLINK:-}" ]; then
-  cargo build --release --quiet
-  GRAMLINK=target/release/gramlink
-fi
+. benches/peers/setup.sh
 exec "$VENV/bin/python" benches/peers/peer.py --gramlink "$GRAMLINK" \
   --names-limit "${NAMES_LIMIT:-0}" --eds ${EDS:-0 1 2} --seed "${SEED:-42}" --out "${OUT:-docs/results}"
