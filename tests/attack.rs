@@ -184,13 +184,13 @@ fn graph_matching_names_a_sketched_batch_by_its_similarities_and_not_noise() {
         *counts.entry(s.clone()).or_insert(0.0) += 1.0;
     }
     let prior: Vec<(String, f64)> = counts.into_iter().collect();
-    let r = graph_attack(&batch, &shared, &prior, &a, 1).unwrap();
+    let r = graph_attack(&batch, &shared, &prior, &a, &vec![1; a.len()], 1).unwrap();
     eprintln!("{r:?}");
     // what the suite reports of the default: it falls (docs/THREAT_MODEL.md)
     assert!(r.records >= 0.8, "graph matching named {} of the records", r.records);
     let mut noise = batch.clone();
     noise.vectors = scrambled_rows(&batch, 5);
-    let r = graph_attack(&noise, &shared, &prior, &a, 1).unwrap();
+    let r = graph_attack(&noise, &shared, &prior, &a, &vec![1; a.len()], 1).unwrap();
     eprintln!("{r:?}");
     // scrambled rows are all distinct: no frequency seeds, and nothing to align
     assert!(r.records <= 0.05, "noise: {}", r.records);

@@ -152,7 +152,8 @@ impl DataOwner {
     /// The party's vector batch: the vectors, party A's thresholds, the keyed
     /// transform when the options' key rotates (then no shape: its
     /// coordinates are mixed), the ids of the options' [`crate::pseudonym::IdPolicy`] (random
-    /// pseudonyms by default, with the map back beside the batch), the rows
+    /// pseudonyms by default, one row for each distinct vector, with the map
+    /// back beside the batch listing every record), the rows
     /// in the options' [`crate::pseudonym::RowOrder`] (shuffled by default),
     /// checked as the matcher will check it.
     pub fn embed(
@@ -172,8 +173,15 @@ impl DataOwner {
         if let (Some(k), crate::keyed::Encoding::Rotation) = (options.key.rotation(), options.encoding) {
             Transform::new(k, base.fingerprint(), embedder.dim())?;
         }
-        let rows = Rows::draw(options.rows, self.dataset.len())?;
-        let sparse = rows.apply_sparse(embedder.embed_all_sparse(self.dataset.records(), progress)?);
+        let plain = embedder.embed_all_sparse(self.dataset.records(), progress)?;
+        // under pseudonyms one row for each distinct vector: identical records
+        // must not show as identical rows (crate::pseudonym::distinct)
+        let groups = options.ids.groups((0..plain.len()).map(|r| {
+            let (c, x) = plain.row(r);
+            (c, x.iter().map(|x| x.to_bits()).collect::<Vec<u32>>())
+        }));
+        let rows = Rows::draw(options.rows, groups.len())?;
+        let sparse = rows.apply_sparse(plain.select(groups.firsts()));
         // unkeyed: sparse counts over the base; keyed: the options' encoding
         // (the sketch, sparse with its own shape; or the rotation, dense)
         let (vectors, shape, transform, space) = match options.key.rotation() {
@@ -186,11 +194,11 @@ impl DataOwner {
         let thresholds = match &options.thresholds {
             Some(t) => {
                 let set = self.thresholds_in(base, t, &space)?;
-                Some(ThresholdSet { values: rows.apply(set.values.clone()), ..set })
+                Some(ThresholdSet { values: rows.apply(groups.max_per_group(&set.values)), ..set })
             }
             None => None,
         };
-        let (ids, id_map) = options.ids.apply(self.dataset.ids())?;
+        let (ids, id_map) = options.ids.apply(self.dataset.ids(), &groups)?;
         let batch = VectorBatch {
             party: options.party,
             fingerprint: base.fingerprint().to_string(),

@@ -285,7 +285,8 @@ impl RecordOwner {
     /// ([`crate::keyed`]), which hides their coordinates' grams from the
     /// matcher but also the q-gram bound (levels then use the Euclidean bound
     /// alone). The batch carries the ids of the options' [`crate::pseudonym::IdPolicy`]
-    /// (random pseudonyms, the map back beside the batch, unless kept), its
+    /// (random pseudonyms, one row for each distinct record, the map back
+    /// beside the batch listing every record, unless kept), its
     /// rows in the options' order (shuffled unless kept). Thresholds come from
     /// the schema: the options' one-string thresholds are refused.
     pub fn embed(
@@ -307,7 +308,16 @@ impl RecordOwner {
         let fp = self.schema.fingerprint();
         super::check_schema(&fp, &shared.schema, "the shared bases")?;
         let spaces = spaces(&self.schema)?;
-        let rows = Rows::draw(options.rows, self.table.ids.len())?;
+        // under pseudonyms one row for each distinct record (the values of the
+        // fields it sends): identical records must not show as identical rows
+        // (crate::pseudonym::distinct)
+        let sent: Vec<&[Option<String>]> = (0..self.schema.fields.len())
+            .filter(|&i| self.schema.fields[i].kind().unwrap_or(Kind::Suppress) != Kind::Suppress)
+            .map(|i| self.values(i))
+            .collect();
+        let n = self.table.ids.len();
+        let groups = options.ids.groups((0..n).map(|r| sent.iter().map(|v| v.get(r)).collect::<Vec<_>>()));
+        let rows = Rows::draw(options.rows, groups.len())?;
         let mut fields = Vec::new();
         for (i, f) in self.schema.fields.iter().enumerate() {
             let kind = f.kind().unwrap_or(Kind::Suppress);
@@ -316,7 +326,7 @@ impl RecordOwner {
             }
             // the field's values in batch order
             let values = self.values(i);
-            let values = (0..values.len()).map(|r| &values[rows.record(r)]);
+            let values = (0..groups.len()).filter_map(|r| values.get(groups.first(rows.record(r))));
             let data = match kind {
                 Kind::Keyed => {
                     let key = key.ok_or_else(|| {
@@ -370,7 +380,7 @@ impl RecordOwner {
             fields.push((f.name.clone(), data));
         }
         let spent = spaces.iter().map(|s| (s.name.clone(), s.epsilon)).collect();
-        let (ids, id_map) = options.ids.apply(&self.table.ids)?;
+        let (ids, id_map) = options.ids.apply(&self.table.ids, &groups)?;
         let batch = RecordBatch {
             party,
             schema: fp,

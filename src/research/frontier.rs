@@ -18,6 +18,7 @@ use crate::keyed::{Encoding, Key};
 use crate::party::{merge_bases, DataOwner, EmbedOptions};
 use crate::progress::Progress;
 use crate::protocol::Party;
+use crate::pseudonym::IdMap;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -55,9 +56,14 @@ pub struct FrontierRow {
 
 /// The frequency attack on any batch: rows grouped by identity (the same
 /// coordinates and values), groups ranked by size (ties in row order) and
-/// named after the values by decreasing frequency in `ranked`. Share of rows
-/// named correctly.
-pub fn frequency_attack(batch: &crate::protocol::VectorBatch, truth: &[String], ranked: &[String]) -> (f64, usize) {
+/// named after the values by decreasing frequency in `ranked`. Share of
+/// records named correctly (row `r` stands for `records[r]` of them).
+pub fn frequency_attack(
+    batch: &crate::protocol::VectorBatch,
+    truth: &[String],
+    records: &[u32],
+    ranked: &[String],
+) -> (f64, usize) {
     let dense;
     let sparse = match &batch.vectors {
         crate::embed::BatchVectors::Sparse(s) => s,
@@ -79,8 +85,37 @@ pub fn frequency_attack(batch: &crate::protocol::VectorBatch, truth: &[String], 
     }
     let mut sized: Vec<&Vec<usize>> = order.iter().map(|k| &groups[k]).collect();
     sized.sort_by_key(|g| std::cmp::Reverse(g.len()));
-    let hits: usize = sized.iter().zip(ranked).map(|(g, name)| g.iter().filter(|&&r| truth[r] == *name).count()).sum();
-    (hits as f64 / truth.len().max(1) as f64, sized.len())
+    let hits: u64 = sized
+        .iter()
+        .zip(ranked)
+        .map(|(g, name)| g.iter().filter(|&&r| truth[r] == *name).map(|&r| records[r] as u64).sum::<u64>())
+        .sum();
+    let total: u64 = records.iter().map(|&k| k as u64).sum();
+    (hits as f64 / total.max(1) as f64, sized.len())
+}
+
+/// Each batch row's true value (its first record's, in `values`: the
+/// owner's records in order) and how many records it stands for, through the
+/// owner's id map (`None`: ids kept, the ids are record numbers).
+fn row_truth(ids: &[String], map: Option<&IdMap>, values: &[String]) -> Result<(Vec<String>, Vec<u32>), Error> {
+    let Some(map) = map else {
+        let row = |id: &String| id.parse::<usize>().ok().and_then(|i| values.get(i)).cloned();
+        let truth: Option<Vec<String>> = ids.iter().map(row).collect();
+        let truth = truth.ok_or_else(|| Error::Parameter("a kept id is not a record number".into()))?;
+        return Ok((truth, vec![1; ids.len()]));
+    };
+    let mut of: HashMap<String, (usize, u32)> = HashMap::new();
+    for (r, p) in map.pseudonyms().into_iter().enumerate() {
+        of.entry(p).or_insert((r, 0)).1 += 1;
+    }
+    let mut truth = Vec::with_capacity(ids.len());
+    let mut records = Vec::with_capacity(ids.len());
+    for id in ids {
+        let &(r, k) = of.get(id).ok_or_else(|| Error::Parameter(format!("row {id} is not in the id map")))?;
+        truth.push(values[r].clone());
+        records.push(k);
+    }
+    Ok((truth, records))
 }
 
 /// Runs the attack on every encoding. `names` is the population in public
@@ -124,21 +159,24 @@ pub fn run_frontier(
     let mut ranked = prior.clone();
     ranked.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
     let ranked: Vec<String> = ranked.into_iter().map(|(s, _)| s).collect();
+    let distinct_prior: Vec<(String, f64)> = prior.iter().map(|(s, _)| (s.clone(), 1.0)).collect();
     let mut rows = Vec::new();
     for &encoding in &o.encodings {
+        // the batch as the default sends it: pseudonyms, shuffled rows, each
+        // distinct record once (crate::pseudonym::distinct)
         let options = EmbedOptions {
             key: encoding.map_or_else(Default::default, |_| crate::keyed::EmbedKey::rotated(key.clone())),
             encoding: encoding.unwrap_or_default(),
-            ids: crate::pseudonym::IdPolicy::Keep,
             ..EmbedOptions::new(Party::A, &config)
         };
-        let batch = owner_a.embed(&shared, &options, progress)?.batch;
+        let embedded = owner_a.embed(&shared, &options, progress)?;
+        let batch = embedded.batch;
         let batch_bytes = batch.to_binary().len();
         let rotated = batch.transform.as_deref().is_some_and(crate::keyed::is_rotation);
-        // each row's truth through its id (the batch may order rows its own way)
-        let index: HashMap<&str, usize> =
-            owner_a.dataset().ids().iter().enumerate().map(|(i, id)| (id.as_str(), i)).collect();
-        let truth: Vec<String> = batch.ids.iter().map(|id| a[index[id.as_str()]].clone()).collect();
+        let (truth, records) = row_truth(&batch.ids, embedded.id_map.as_ref(), &a)?;
+        // C sees whether rows repeat: without repeats its list's best weights
+        // are one each (the batch's moments are those of the distinct values)
+        let prior = if records.iter().any(|&k| k > 1) { prior.clone() } else { distinct_prior.clone() };
         let search = Search { sweeps: o.sweeps, seed: o.seed };
         // the rotation is dense: the labelling attack has no coordinates to label
         // (its own attacks are the exact-algebra ones)
@@ -147,8 +185,8 @@ pub fn run_frontier(
         } else {
             labelling_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, search)?
         };
-        let (frequency, groups) = frequency_attack(&batch, &truth, &ranked);
-        let graph = if rotated { None } else { Some(graph_attack(&batch, &shared, &prior, &truth, o.seed)?) };
+        let (frequency, groups) = frequency_attack(&batch, &truth, &records, &ranked);
+        let graph = if rotated { None } else { Some(graph_attack(&batch, &shared, &prior, &truth, &records, o.seed)?) };
         let name = encoding.map_or("unkeyed".to_string(), |e| e.to_string());
         rows.push(FrontierRow { encoding: name, batch_bytes, labelling, frequency, groups, graph });
     }

@@ -174,16 +174,18 @@ fn candidates(
 
 /// Runs the attack on `batch` (a sparse batch with a shape) with C's list
 /// `prior` (values and frequencies), and scores it against each row's true
-/// value `truth`.
+/// value `truth`; row `r` stands for `records[r]` records (more than one
+/// where the owner sent each distinct record once, [`crate::pseudonym::distinct`]).
 pub fn graph_attack(
     batch: &VectorBatch,
     shared: &SharedBase,
     prior: &[(String, f64)],
     truth: &[String],
+    records: &[u32],
     seed: u64,
 ) -> Result<GraphReport, Error> {
     let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
-    graph_attack_rows(&batch.vectors, shape, shared, prior, truth, seed)
+    graph_attack_rows(&batch.vectors, shape, shared, prior, truth, records, seed)
 }
 
 /// [`graph_attack`] on rows with their shape (a record field's part).
@@ -193,13 +195,19 @@ pub fn graph_attack_rows(
     shared: &SharedBase,
     prior: &[(String, f64)],
     truth: &[String],
+    records: &[u32],
     seed: u64,
 ) -> Result<GraphReport, Error> {
     let BatchVectors::Sparse(v) = vectors else {
         return Err(Error::Parameter("the graph attack needs sparse rows (the rotation is dense)".into()));
     };
-    if truth.len() != v.len() {
-        return Err(Error::Parameter(format!("{} truths for {} rows", truth.len(), v.len())));
+    if truth.len() != v.len() || records.len() != v.len() {
+        return Err(Error::Parameter(format!(
+            "{} truths and {} record counts for {} rows",
+            truth.len(),
+            records.len(),
+            v.len()
+        )));
     }
     // the batch's nodes: identical rows grouped
     let mut group: HashMap<(Vec<u32>, Vec<u32>), usize> = HashMap::new();
@@ -296,7 +304,8 @@ pub fn graph_attack_rows(
     }
     let hits =
         row_node.iter().enumerate().filter(|&(r, &node)| named[node] != usize::MAX && truth[r] == prior[named[node]].0);
-    let records = hits.count() as f64 / truth.len().max(1) as f64;
+    let total: u64 = records.iter().map(|&k| k as u64).sum();
+    let records = hits.map(|(r, _)| records[r] as u64).sum::<u64>() as f64 / total.max(1) as f64;
     let distinct = (0..n_e).filter(|&a| named[a] != usize::MAX && right(a, named[a], &first_row)).count() as f64
         / n_e.max(1) as f64;
     Ok(GraphReport { records, distinct, seeds: seeds_used, seeds_right })

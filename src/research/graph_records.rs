@@ -47,7 +47,7 @@ pub fn graph_fields(
             *counts.entry(v.as_str()).or_default() += 1.0;
         }
         let prior: Vec<(String, f64)> = counts.into_iter().map(|(v, n)| (v.to_string(), n)).collect();
-        let report = graph_attack_rows(&part.vectors, shape, base, &prior, &values, seed)?;
+        let report = graph_attack_rows(&part.vectors, shape, base, &prior, &values, &vec![1; values.len()], seed)?;
         out.push(FieldGraph { field: name.clone(), records: values.len(), report });
     }
     Ok(out)

@@ -30,10 +30,19 @@
 //! pseudonyms), with kept ids too. The id map lists the pairs in the owner's
 //! own record order, so it restores the order; only runs on one machine keep
 //! the rows in place ([`RowOrder::Kept`]).
+//!
+//! **Distinct rows.** Under pseudonyms a batch carries each distinct record
+//! once ([`distinct`]): identical records would show as identical rows, whose
+//! group sizes are the data's frequencies. The id map then lists one
+//! pseudonym for every record of its group.
+
+pub mod distinct;
 
 use crate::dp::Randomness;
 use crate::error::{Error, InputError};
+pub use distinct::Distinct;
 use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
 
 /// Which ids a batch carries when it leaves its owner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -55,14 +64,30 @@ impl IdPolicy {
         }
     }
 
-    /// The ids a batch of records with ids `ids` carries, and the map back
-    /// (none when the ids are kept).
-    pub fn apply(self, ids: &[String]) -> Result<(Vec<String>, Option<IdMap>), Error> {
+    /// The groups of records a batch's rows stand for, from each record's
+    /// key (what the matcher would see of it): under pseudonyms one row for
+    /// each distinct key ([`distinct`]); with kept ids one row a record.
+    pub fn groups<K: Hash + Eq>(self, keys: impl ExactSizeIterator<Item = K>) -> Distinct {
         match self {
-            IdPolicy::Keep => Ok((ids.to_vec(), None)),
+            IdPolicy::Keep => Distinct::each(keys.len()),
+            IdPolicy::Pseudonyms => Distinct::of(keys),
+        }
+    }
+
+    /// The ids a batch of records with ids `ids` carries, one per group of
+    /// `groups` (from [`IdPolicy::groups`]), and the map back (none when the
+    /// ids are kept).
+    pub fn apply(self, ids: &[String], groups: &Distinct) -> Result<(Vec<String>, Option<IdMap>), Error> {
+        if groups.records() != ids.len() {
+            return Err(Error::Parameter(format!("{} ids for {} records", ids.len(), groups.records())));
+        }
+        match self {
+            IdPolicy::Keep if groups.len() == ids.len() => Ok((ids.to_vec(), None)),
+            IdPolicy::Keep => Err(Error::Parameter("kept ids need one row a record".into())),
             IdPolicy::Pseudonyms => {
-                let map = pseudonymize(ids, &mut Randomness::secure()?);
-                Ok((map.pseudonyms(), Some(map)))
+                let map = pseudonymize(ids, groups, &mut Randomness::secure()?);
+                let rows = groups.firsts().iter().map(|&r| pseudonym_text(map.pseudonyms[r])).collect();
+                Ok((rows, Some(map)))
             }
         }
     }
@@ -165,12 +190,12 @@ fn pseudonym_number(text: &str) -> Option<u64> {
     u64::from_str_radix(text, 16).ok()
 }
 
-/// One fresh pseudonym per id: [`PSEUDONYM_DIGITS`] hex digits each, all distinct.
-pub fn pseudonymize(ids: &[String], rng: &mut Randomness) -> IdMap {
+/// One fresh pseudonym per group of `groups` ([`PSEUDONYM_DIGITS`] hex
+/// digits each, all distinct), listed for each of its records' `ids`.
+pub fn pseudonymize(ids: &[String], groups: &Distinct, rng: &mut Randomness) -> IdMap {
     // distinct numbers are distinct pseudonyms: the set holds 8 bytes each
-    let mut seen = HashSet::with_capacity(ids.len());
-    let pseudonyms = ids
-        .iter()
+    let mut seen = HashSet::with_capacity(groups.len());
+    let per_group: Vec<u64> = (0..groups.len())
         .map(|_| loop {
             let x = rng.next_u64();
             if seen.insert(x) {
@@ -178,34 +203,32 @@ pub fn pseudonymize(ids: &[String], rng: &mut Randomness) -> IdMap {
             }
         })
         .collect();
+    let pseudonyms = (0..ids.len()).map(|r| per_group[groups.group(r)]).collect();
     IdMap { pseudonyms, ids: ids.to_vec() }
 }
 
 impl IdMap {
     /// The map of `pairs` (pseudonym, own id), in record order; `what` names
-    /// it in errors. Each pseudonym must be one this module writes, once.
+    /// it in errors. Each pseudonym must be one this module writes; one that
+    /// repeats stands for a group of identical records ([`distinct`]).
     pub fn from_pairs<P: AsRef<str>, I: Into<String>>(
         pairs: impl IntoIterator<Item = (P, I)>,
         what: &str,
     ) -> Result<IdMap, Error> {
-        let (mut map, mut seen) = (IdMap::default(), HashSet::new());
+        let mut map = IdMap::default();
         for (i, (p, id)) in pairs.into_iter().enumerate() {
-            map.push(&mut seen, i + 1, p.as_ref(), id.into(), what)?;
+            map.push(i + 1, p.as_ref(), id.into(), what)?;
         }
         Ok(map)
     }
 
-    /// Appends row `row`'s pair, refusing what is not a pseudonym or repeats
-    /// one (`seen`: the pseudonyms so far).
-    fn push(&mut self, seen: &mut HashSet<u64>, row: usize, p: &str, id: String, what: &str) -> Result<(), Error> {
+    /// Appends row `row`'s pair, refusing what is not a pseudonym.
+    fn push(&mut self, row: usize, p: &str, id: String, what: &str) -> Result<(), Error> {
         let x = pseudonym_number(p).ok_or_else(|| {
             InputError::Format(format!(
                 "{what}, row {row}: {p:?} is not a pseudonym ({PSEUDONYM_DIGITS} lowercase hex digits)"
             ))
         })?;
-        if !seen.insert(x) {
-            return Err(InputError::Format(format!("{what}, row {row}: pseudonym {p} is repeated")).into());
-        }
         self.pseudonyms.push(x);
         self.ids.push(id);
         Ok(())
@@ -249,17 +272,22 @@ impl IdMap {
             return Err(InputError::Format(format!("{what} is not an id map (header pseudonym,id)")).into());
         }
         // row by row into the map: no second copy of a million rows as strings
-        let (mut map, mut seen) = (IdMap::default(), HashSet::new());
+        let mut map = IdMap::default();
         for (i, row) in r.records().enumerate() {
             let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
-            map.push(&mut seen, i + 1, row.get(0).unwrap_or_default(), row.get(1).unwrap_or_default().into(), what)?;
+            map.push(i + 1, row.get(0).unwrap_or_default(), row.get(1).unwrap_or_default().into(), what)?;
         }
         Ok(map)
     }
 
-    /// Pseudonym → own id.
-    fn index(&self) -> HashMap<u64, &str> {
-        self.pseudonyms.iter().copied().zip(self.ids.iter().map(String::as_str)).collect()
+    /// Pseudonym → own ids (several for a group of identical records), in
+    /// record order.
+    fn index(&self) -> HashMap<u64, Vec<&str>> {
+        let mut out: HashMap<u64, Vec<&str>> = HashMap::with_capacity(self.ids.len());
+        for (&x, id) in self.pseudonyms.iter().zip(&self.ids) {
+            out.entry(x).or_default().push(id);
+        }
+        out
     }
 }
 
@@ -285,16 +313,16 @@ pub fn unmap_pairs(pairs_csv: &[u8], a: Option<&IdMap>, b: Option<&IdMap>) -> Re
     w.write_record(&header).map_err(err)?;
     for (i, row) in r.records().enumerate() {
         let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
-        let mut out: Vec<String> = row.iter().map(str::to_string).collect();
+        let mut mapped = Vec::new();
         for (col, map, party) in [(0, &a, "A"), (1, &b, "B")] {
-            if let (Some(m), Some(p)) = (map, out.get(col)) {
-                let id = pseudonym_number(p).and_then(|x| m.get(&x)).ok_or_else(|| {
+            if let (Some(m), Some(p)) = (map, row.get(col)) {
+                let ids = pseudonym_number(p).and_then(|x| m.get(&x)).ok_or_else(|| {
                     InputError::Format(format!("pair {}: {party}'s pseudonym {p:?} is not in its id map", i + 1))
                 })?;
-                out[col] = crate::dataset::csv_cell(id).into_owned();
+                mapped.push((col, ids.as_slice()));
             }
         }
-        w.write_record(&out).map_err(err)?;
+        write_expanded(&mut w, &row, &mapped).map_err(err)?;
     }
     w.into_inner().map_err(|e| Error::Parameter(format!("cannot write the pairs: {e}")))
 }
@@ -329,19 +357,19 @@ pub fn unmap_clusters(csv_bytes: &[u8], party: &str, map: &IdMap) -> Result<Vec<
     let mut mapped = 0usize;
     for (i, row) in r.records().enumerate() {
         let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
-        let mut out: Vec<String> = row.iter().map(str::to_string).collect();
+        let mut columns = Vec::new();
         for &(pc, ic) in &sides {
-            if !out.get(pc).is_some_and(|p| p.eq_ignore_ascii_case(party)) {
+            if !row.get(pc).is_some_and(|p| p.eq_ignore_ascii_case(party)) {
                 continue;
             }
-            let p = out.get(ic).cloned().unwrap_or_default();
-            let id = pseudonym_number(&p).and_then(|x| index.get(&x)).ok_or_else(|| {
+            let p = row.get(ic).unwrap_or_default();
+            let ids = pseudonym_number(p).and_then(|x| index.get(&x)).ok_or_else(|| {
                 InputError::Format(format!("row {}: party {party}'s pseudonym {p:?} is not in its id map", i + 1))
             })?;
-            out[ic] = crate::dataset::csv_cell(id).into_owned();
+            columns.push((ic, ids.as_slice()));
             mapped += 1;
         }
-        w.write_record(&out).map_err(err)?;
+        write_expanded(&mut w, &row, &columns).map_err(err)?;
     }
     if mapped == 0 {
         return Err(InputError::Format(format!("no row of the clusters file is party {party}'s")).into());
@@ -349,82 +377,37 @@ pub fn unmap_clusters(csv_bytes: &[u8], party: &str, map: &IdMap) -> Result<Vec<
     w.into_inner().map_err(|e| Error::Parameter(format!("cannot write the clusters: {e}")))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pseudonyms_are_random_distinct_and_map_back() {
-        let ids: Vec<String> = ["1", "2", "SMITH"].iter().map(|s| s.to_string()).collect();
-        let m = pseudonymize(&ids, &mut Randomness::seeded(1));
-        let ps = m.pseudonyms();
-        assert_eq!(ps.len(), 3);
-        assert!(ps.iter().all(|p| p.len() == PSEUDONYM_DIGITS && !ids.contains(p)));
-        assert_ne!(ps, pseudonymize(&ids, &mut Randomness::seeded(2)).pseudonyms());
-        let back = IdMap::from_csv(&m.to_csv().unwrap(), "map").unwrap();
-        assert_eq!(back, m);
-        // the matcher's pairs, unmapped on A's side only, then on both
-        let (q1, q2) = ("00000000000000f1", "00000000000000f2");
-        let pairs = format!("a_id,b_id,distance,cosine\n{},{q1},0.5,0.1\n{},{q2},0.0,0.0\n", ps[2], ps[0]);
-        let b = IdMap::from_pairs([(q1, "b-one"), (q2, "b-two")], "B's map").unwrap();
-        let only_a = String::from_utf8(unmap_pairs(pairs.as_bytes(), Some(&m), None).unwrap()).unwrap();
-        assert_eq!(only_a, format!("a_id,b_id,distance,cosine\nSMITH,{q1},0.5,0.1\n1,{q2},0.0,0.0\n"));
-        let both = String::from_utf8(unmap_pairs(pairs.as_bytes(), Some(&m), Some(&b)).unwrap()).unwrap();
-        assert_eq!(both, "a_id,b_id,distance,cosine\nSMITH,b-one,0.5,0.1\n1,b-two,0.0,0.0\n");
-        // a pseudonym of another map
-        let e = unmap_pairs(pairs.as_bytes(), Some(&b), None).unwrap_err();
-        assert_eq!(e.code(), "INVALID_FORMAT");
-        assert!(IdMap::from_csv(b"a,b\n", "x").is_err());
-        // what is not a pseudonym, or a repeated one, is named
-        for (bad, says) in [
-            ("pseudonym,id\nq1,x\n", "row 1: \"q1\" is not a pseudonym"),
-            ("pseudonym,id\n00000000000000F1,x\n", "is not a pseudonym"),
-            ("pseudonym,id\n00000000000000f1,x\n00000000000000f1,y\n", "row 2: pseudonym 00000000000000f1 is repeated"),
-        ] {
-            let e = IdMap::from_csv(bad.as_bytes(), "map.csv").unwrap_err();
-            assert_eq!(e.code(), "INVALID_FORMAT");
-            assert!(e.to_string().contains(says), "{e}");
+/// Writes `row` with each of `mapped`'s columns replaced by its owner's ids
+/// (escaped as the matcher escapes kept ids, [`crate::dataset::csv_cell`]):
+/// one row for every combination, since a pseudonym of a group of identical
+/// records ([`distinct`]) stands for each of them.
+fn write_expanded(
+    w: &mut csv::Writer<Vec<u8>>,
+    row: &csv::StringRecord,
+    mapped: &[(usize, &[&str])],
+) -> Result<(), csv::Error> {
+    let mut out: Vec<String> = row.iter().map(str::to_string).collect();
+    let mut at = vec![0usize; mapped.len()];
+    loop {
+        for (k, &(col, ids)) in mapped.iter().enumerate() {
+            out[col] = crate::dataset::csv_cell(ids[at[k]]).into_owned();
         }
-        // a pair naming what is not a pseudonym at all
-        let e = unmap_pairs(b"a_id,b_id\nSMITH,x\n", Some(&m), None).unwrap_err();
-        assert!(e.to_string().contains("pair 1: A's pseudonym \"SMITH\" is not in its id map"), "{e}");
-    }
-
-    #[test]
-    fn the_policy_sends_pseudonyms_unless_told_to_keep_the_ids() {
-        let ids: Vec<String> = ["7", "=SUM(A1)"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(IdPolicy::default(), IdPolicy::Pseudonyms);
-        assert_eq!(IdPolicy::keep_if(true).apply(&ids).unwrap(), (ids.clone(), None));
-        let (sent, map) = IdPolicy::keep_if(false).apply(&ids).unwrap();
-        let map = map.unwrap();
-        assert_eq!(sent, map.pseudonyms());
-        assert!(sent.iter().all(|p| p.len() == PSEUDONYM_DIGITS && !ids.contains(p)));
-        // a record pairs file (class, weight, ... after the ids), B kept its ids:
-        // A's ids come back escaped as the matcher escapes kept ids
-        let pairs = format!("a_id,b_id,class,weight\n{},'-3,M,9.5\n", sent[1]);
-        let out = String::from_utf8(unmap_pairs(pairs.as_bytes(), Some(&map), None).unwrap()).unwrap();
-        assert_eq!(out, "a_id,b_id,class,weight\n'=SUM(A1),'-3,M,9.5\n");
-        let e = unmap_pairs(b"b_id,a_id\n", Some(&map), None).unwrap_err();
-        assert_eq!(e.code(), "INVALID_FORMAT");
-        assert_eq!(unmap_pairs(pairs.as_bytes(), None, None).unwrap_err().code(), "INVALID_PARAMETER");
-    }
-
-    #[test]
-    fn an_owner_maps_its_rows_of_the_clusters_back() {
-        let ids: Vec<String> = ["x1", "x2"].iter().map(|s| s.to_string()).collect();
-        let m = pseudonymize(&ids, &mut Randomness::seeded(3));
-        let ps = m.pseudonyms();
-        let other = "00000000000000f1";
-        let clusters = format!("party,id,cluster\nC,{},0\nA,{other},0\nC,{},1\n", ps[1], ps[0]);
-        let back = String::from_utf8(unmap_clusters(clusters.as_bytes(), "c", &m).unwrap()).unwrap();
-        assert_eq!(back, format!("party,id,cluster\nC,x2,0\nA,{other},0\nC,x1,1\n"));
-        let pairs = format!("party_a,id_a,party_b,id_b\nA,{other},C,{}\n", ps[0]);
-        let back = String::from_utf8(unmap_clusters(pairs.as_bytes(), "C", &m).unwrap()).unwrap();
-        assert_eq!(back, format!("party_a,id_a,party_b,id_b\nA,{other},C,x1\n"));
-        // another party's map, or a file of no party's rows, is refused by name
-        let e = unmap_clusters(clusters.as_bytes(), "A", &m).unwrap_err();
-        assert!(e.to_string().contains("party A's pseudonym"), "{e}");
-        assert!(unmap_clusters(clusters.as_bytes(), "D", &m).unwrap_err().to_string().contains("no row"));
-        assert_eq!(unmap_clusters(b"a_id,b_id\n", "A", &m).unwrap_err().code(), "INVALID_FORMAT");
+        w.write_record(&out)?;
+        // the next combination, the last column fastest
+        let mut k = mapped.len();
+        loop {
+            if k == 0 {
+                return Ok(());
+            }
+            k -= 1;
+            at[k] += 1;
+            if at[k] < mapped[k].1.len() {
+                break;
+            }
+            at[k] = 0;
+        }
     }
 }
+
+#[cfg(test)]
+mod tests;
