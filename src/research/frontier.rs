@@ -174,9 +174,10 @@ pub fn run_frontier(
         let batch_bytes = batch.to_binary().len();
         let rotated = batch.transform.as_deref().is_some_and(crate::keyed::is_rotation);
         let (truth, records) = row_truth(&batch.ids, embedded.id_map.as_ref(), &a)?;
+        let (frequency, groups) = frequency_attack(&batch, &truth, &records, &ranked);
         // C sees whether rows repeat: without repeats its list's best weights
         // are one each (the batch's moments are those of the distinct values)
-        let prior = if records.iter().any(|&k| k > 1) { prior.clone() } else { distinct_prior.clone() };
+        let prior = if groups < batch.ids.len() { prior.clone() } else { distinct_prior.clone() };
         let search = Search { sweeps: o.sweeps, seed: o.seed };
         // the rotation is dense: the labelling attack has no coordinates to label
         // (its own attacks are the exact-algebra ones)
@@ -185,7 +186,6 @@ pub fn run_frontier(
         } else {
             labelling_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, search)?
         };
-        let (frequency, groups) = frequency_attack(&batch, &truth, &records, &ranked);
         let graph = if rotated { None } else { Some(graph_attack(&batch, &shared, &prior, &truth, &records, o.seed)?) };
         let name = encoding.map_or("unkeyed".to_string(), |e| e.to_string());
         rows.push(FrontierRow { encoding: name, batch_bytes, labelling, frequency, groups, graph });
