@@ -244,11 +244,12 @@ fn batch(records: &[String], shared: &SharedBase, o: &AttackOptions, key: Option
         Randomness::seeded(o.seed),
     )?;
     let key = key.map_or_else(crate::keyed::EmbedKey::default, |k| crate::keyed::EmbedKey::rotated(k.clone()));
-    // pseudonyms, as the protocol sends them; the rows in record order: the
-    // attacks judge each row against its record (the shuffle hides a row's
-    // position, not what its vector carries)
-    let options =
-        EmbedOptions { key, rows: crate::pseudonym::RowOrder::Kept, ..EmbedOptions::new(Party::A, &o.config) };
+    // one row a record, in record order: these attacks judge each row against
+    // its record (the shuffle hides a row's position, not what its vector
+    // carries). The default sends each distinct record once instead
+    // (crate::pseudonym::distinct), which only weakens the frequency attack
+    // here; the frontier (super::frontier) attacks the batch as it is sent.
+    let options = EmbedOptions { key, ..EmbedOptions::new(Party::A, &o.config).local() };
     Ok(owner.embed(shared, &options, &mut crate::progress::NoProgress)?.batch)
 }
 
