@@ -1,19 +1,20 @@
 #!/usr/bin/env node
-// Serves the web app on localhost (no dependency): www/ at /, the browser package
-// pkg/web/ at /pkg/, uPlot at /vendor/uplot/, the bundled public datasets at /data/.
+// Serves the web app on localhost (no dependency): the pages (scripts/pages.mjs: one
+// layout around each www/pages/<name>.html) and www/ at /, the browser package pkg/web/
+// at /pkg/, uPlot at /vendor/uplot/, the bundled public datasets at /data/.
 //
 //   node scripts/serve.mjs [--port 8080] [--host 127.0.0.1]   (PORT=0: any free port)
 //
-// Every response carries a strict Content-Security-Policy. Pages that handle a
-// party's data (owner, matcher) and every script get `connect-src 'none'`: the
-// browser itself refuses any fetch, XHR, WebSocket or beacon, so records cannot leave
-// the page even by a bug. The wasm therefore cannot be fetched either: it is served
+// Every response carries a strict Content-Security-Policy (scripts/pages.mjs, csp).
+// Pages that handle a party's data (owner, matcher) and every script get
+// `connect-src 'none'`. The wasm therefore cannot be fetched either: it is served
 // as a JS module (/pkg/gramlink_bg.wasm.js, the bytes in base64) that script-src
 // allows. Only the demo page (public data) may fetch from its own origin.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { csp, pageFor, renderFile } from './pages.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -38,26 +39,6 @@ const TYPES = {
   '.ico': 'image/x-icon',
 };
 
-/** The policy of a page: `connect` is its connect-src. */
-export function csp(connect = "'none'") {
-  return [
-    "default-src 'none'",
-    // 'wasm-unsafe-eval' lets the page compile WebAssembly, and nothing else (no eval)
-    "script-src 'self' 'wasm-unsafe-eval'",
-    "worker-src 'self'",
-    "style-src 'self'",
-    "img-src 'self' data: blob:",
-    `connect-src ${connect}`,
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "object-src 'none'",
-  ].join('; ');
-}
-
-/** Pages that may fetch from their origin: only the demo (public datasets). */
-const FETCHING_PAGES = new Set(['/demo.html']);
-
 function headersFor(urlPath, type) {
   const h = {
     'Content-Type': type,
@@ -65,7 +46,7 @@ function headersFor(urlPath, type) {
     'X-Content-Type-Options': 'nosniff',
     'Referrer-Policy': 'no-referrer',
     'Cross-Origin-Resource-Policy': 'same-origin',
-    'Content-Security-Policy': csp(FETCHING_PAGES.has(urlPath) ? "'self'" : "'none'"),
+    'Content-Security-Policy': csp(pageFor(urlPath.slice(1))?.connect),
   };
   return h;
 }
@@ -111,9 +92,16 @@ async function handle(req, res) {
   try {
     let body;
     let type;
+    const page = pageFor(urlPath.slice(1));
     if (urlPath === '/pkg/gramlink_bg.wasm.js') {
       body = await wasmAsModule();
       type = TYPES['.js'];
+    } else if (page) {
+      body = renderFile(page.file);
+      type = TYPES['.html'];
+    } else if (urlPath.startsWith('/pages/')) {
+      // a page's body alone is no page: it is served only inside its layout
+      throw Object.assign(new Error('a page body'), { code: 'ENOENT' });
     } else {
       const file = resolve(urlPath);
       if (!file) throw Object.assign(new Error('outside'), { code: 'ENOENT' });

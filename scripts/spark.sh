@@ -8,7 +8,7 @@
 # The embedding is the default one, `ed auto` (the Spark job fits the cut-off on the
 # shards' candidates as `gramlink match` does). Unkeyed (`--no-key`) by default: a keyed
 # batch has no q-gram filter, and the keyed matcher compares nearly every pair (10,000 ×
-# 10,000 NAMES took 523 s in the README's measurement; 100,000 × 100,000 would take about
+# 10,000 NAMES took 523 s in an earlier measurement (docs/PYTHON.md); 100,000 × 100,000 would take about
 # 100 times as long); KEYED=1 embeds with a shared key (`gramlink keygen`), for small N.
 #
 #   bash scripts/spark.sh              # N=100000

@@ -5,6 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, open, audit, serious, LAPTOP, NARROW } from './harness.mjs';
+import { PAGES as LAYOUT } from '../../scripts/pages.mjs';
 
 let h;
 before(async () => {
@@ -14,7 +15,8 @@ after(async () => {
   await h?.close();
 });
 
-const PAGES = ['index.html', 'owner.html', 'matcher.html', 'records-owner.html', 'records-matcher.html', 'kuzu.html', 'twin.html', 'demo.html'];
+// every page of the app, from its one list
+const PAGES = LAYOUT.map((p) => p.file);
 
 for (const name of PAGES) {
   test(`${name}: no serious or critical accessibility violation (axe-core)`, async () => {

@@ -501,7 +501,7 @@ test('the owner page keeps its privacy ledger per file: Load, a reload and a can
 test('owner page, the simple path: file, column, one button; the expert settings folded under Advanced', async () => {
   // all 5,000 CITIES: at the default ε = 0.1 a thousand names leave the mined part nearly empty
   const fx = ownerFixtures('cities.txt', 5000);
-  // the README's screenshots are rewritten only on request (SCREENSHOTS=1): a normal run changes no tracked file
+  // the screenshots in docs/screenshots (docs/JAVASCRIPT.md) are rewritten only on request (SCREENSHOTS=1): a normal run changes no tracked file
   const shotsDir = process.env.SCREENSHOTS === '1' ? path.join(root, 'docs/screenshots') : path.join(root, 'target/e2e-screenshots');
   mkdirSync(shotsDir, { recursive: true });
   for (const [tag, viewport] of [['1366x768', { width: 1366, height: 768 }], ['390x844', { width: 390, height: 844 }]]) {
