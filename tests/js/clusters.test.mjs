@@ -119,9 +119,8 @@ test('bad linkages are refused by their codes', () => {
   expectCode(() => linkParties([a, owners[1].embed(shared, { party: 'B', key, binary: true })]), 'INVALID_PARAMETER', 'no thresholds');
   // a party with no records: C's batch emptied
   const empty = JSON.parse(embed(owners[2], 'C', { binary: false }));
-  empty.ids = [];
+  Object.assign(empty, { ids: [], count: 0, grams: [] });
   empty.thresholds.values = [];
-  empty.vectors = { ...empty.vectors, starts: [0], cols: [], vals: [] };
   expectCode(() => linkParties([a, b, JSON.stringify(empty)]), 'NO_RECORDS', "party C's batch (batch 3)");
   // another shared base, another key
   const moved = JSON.parse(embed(owners[2], 'C', { binary: false }));

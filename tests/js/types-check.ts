@@ -21,9 +21,9 @@ const mapA: string | undefined = a.idMapCsv();
 const mapBytes: Uint8Array | undefined = a.idMapBytes();
 const ownPairs: string = unmapPairs('a_id,b_id\n', mapA ?? null, b.idMapCsv()) + unmapPairs(new Uint8Array([1]), null, 'pseudonym,id\n') + unmapPairs('a_id,b_id\n', mapBytes ?? null, null);
 const jc: Uint8Array = c.embed(shared, { party: 'C', binary: true, noKey: true, thresholds: { ed: 1, mode: 'sound' } });
-const linked: LinkPartiesOutput = linkParties([ja, jb, jc], { mergeThreshold: 0.5, pairs: true, names: ['a', 'b', 'c'] });
-const spanning: number = linked.spans[3] + linked.cluster[0] + linked.sizes[0];
-const ownRows: string = unmapClusters(linked.csv, 'c', c.idMapCsv() ?? '') + (linked.pairsCsv ?? '');
+const clustered: LinkPartiesOutput = linkParties([ja, jb, jc], { mergeThreshold: 0.5, pairs: true, names: ['a', 'b', 'c'] });
+const spanning: number = clustered.spans[3] + clustered.cluster[0] + clustered.sizes[0];
+const ownRows: string = unmapClusters(clustered.csv, 'c', c.idMapCsv() ?? '') + (clustered.pairsCsv ?? '');
 // @ts-expect-error parties are letters
 c.embed(shared, { party: 'C1', noKey: true });
 const keepDefault: boolean = defaults().embed.keepIds;
