@@ -138,7 +138,9 @@ test('the matcher page links three parties\' batches into clusters; clusters.csv
   await pm.setInputFiles('#batch-more', []);
   await pm.waitForFunction(() => document.querySelector('#match').textContent === 'Match');
   await pm.click('#match');
-  await pm.waitForSelector('#results:not([hidden])', { timeout: 120_000 });
+  await pm.waitForSelector('#results:not([hidden]), .error:not(:empty)', { timeout: 120_000 });
+  const errs = await pm.locator('.error:not(:empty)').allTextContents();
+  assert.deepEqual(errs, [], 'no error');
   assert.equal(await pm.locator('#clusters').isHidden(), true);
   assert.match(await text(pm, '#summary'), /linked pairs \(ranked rule\) between [\d,]+ A records and [\d,]+ B records/);
 });

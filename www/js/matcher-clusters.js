@@ -12,6 +12,7 @@ const BATCHES = ['batch-a', 'batch-b', 'batch-more'];
 export function clusterControls(worker, ready) {
   let checked = 'none'; // 'none' (no further batch), 'checking', 'ok' or 'bad'
   let result = null;
+  let choice = 0; // the latest choice of further batches: an older one's check is dropped
 
   /** Each further batch checked on its own, so an error names its file. */
   el('batch-more').addEventListener('change', async () => {
@@ -21,20 +22,24 @@ export function clusterControls(worker, ready) {
     el('match-error').textContent = '';
     input.removeAttribute('aria-invalid');
     const files = [...input.files];
+    const mine = ++choice;
     checked = files.length ? 'checking' : 'none';
     el('match').textContent = files.length ? 'Link into clusters' : 'Match';
     hint.textContent = files.length ? 'checking…' : '';
     ready();
+    if (!files.length) return;
     const seen = [];
     for (const f of files) {
       try {
         const bytes = await f.arrayBuffer();
         const i = await worker.call('info', { bytes }, null, [bytes]);
+        if (mine !== choice) return;
         if (i.thresholdMode === null) {
           throw new Error(`this is party ${i.party}'s batch without thresholds; with three parties or more every party's batch must carry them (embed it with thresholds)`);
         }
         seen.push(`${f.name}: party ${i.party}, ${n(i.size)} records`);
       } catch (e) {
+        if (mine !== choice) return;
         hint.textContent = '';
         showError(input, `${f.name}: ${describe(e)}`);
         checked = 'bad';
