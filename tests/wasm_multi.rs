@@ -65,7 +65,7 @@ fn three_parties_cluster_and_each_owner_maps_its_rows_back() {
         |p: &str| js(&format!(r#"{{"party": "{p}", "key": "{key}", "thresholds": {{"ed": 2, "mode": "sound"}}}}"#));
     let batches: Vec<JsValue> = ["A", "B", "C"]
         .iter()
-        .zip(&owners)
+        .zip(owners.iter_mut())
         .map(|(p, o)| o.embed(shared.clone().into(), options(p), None).unwrap())
         .collect();
     let list: Array = batches.iter().cloned().collect();
@@ -106,11 +106,12 @@ fn three_parties_cluster_and_each_owner_maps_its_rows_back() {
     empty.thresholds.as_mut().unwrap().values.clear();
     empty.vectors = BatchVectors::Sparse(SparseVectors::new(empty.vectors.dim()));
     assert_code(three(JsValue::from_str(&empty.to_json())), "NO_RECORDS");
-    let kept = |p: &str| {
+    let mut kept = |p: &str| {
         let o = js(&format!(r#"{{"party": "{p}", "key": "{key}", "thresholds": {{"ed": 2}}, "keepIds": true}}"#));
         owners[2].embed(shared.clone().into(), o, None).unwrap()
     };
     let clash: Array = [batches[0].clone(), kept("C"), kept("D")].iter().collect();
+    assert!(!clash.includes(&JsValue::UNDEFINED, 0));
     assert_code(link_parties(clash.into(), JsValue::NULL), "ID_CLASH");
     assert_code(link_parties(list.slice(0, 1).into(), JsValue::NULL), "INVALID_PARAMETER");
     assert_code(link_parties(list.clone().into(), js(r#"{"mergeThreshold": 2}"#)), "INVALID_PARAMETER");
