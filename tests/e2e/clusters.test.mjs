@@ -2,7 +2,8 @@
 // made here with the Node package (pkg/node: A and B mine, every party embeds under one key,
 // with thresholds), the page links them into clusters, clusters.csv is downloaded and checked
 // against the known truth after each owner mapped its rows back (unmapClusters). A batch sent
-// twice by one party is refused next to its input; the accessibility audit finds nothing serious.
+// twice by one party, and A's batch with another batch's signature, are refused next to their
+// inputs; the accessibility audit finds nothing serious.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -76,9 +77,18 @@ test('the matcher page links three parties\' batches into clusters; clusters.csv
   assert.match(await text(pm, '#batch-more-error'), /party B sent two batches.*c-as-b\.vectors\.bin.*PARTY_TWICE/);
   assert.equal(await pm.locator('#clusters').isHidden(), true);
 
-  // the three parties
+  // the three parties; A's batch signed: first with the signature of another batch, refused next to it
   await pm.setInputFiles('#batch-more', files[2]);
   await pm.waitForFunction(() => /party C, [\d,]+ records/.test(document.querySelector('#batch-more-info').textContent));
+  const signer = gl.signKeygen();
+  await pm.setInputFiles('#pub-a', h.file('signing-key-A.pub', signer.publicKey));
+  await pm.setInputFiles('#sig-a', h.file('wrong.sig', gl.signBatch(signer.signingKey, readFileSync(files[1]))));
+  await pm.waitForSelector('#match:enabled');
+  await pm.click('#match');
+  await pm.waitForSelector('#sig-a-error:not(:empty)');
+  assert.match(await text(pm, '#sig-a-error'), /^Party A's batch is not signed by the key you were given.*SIGNATURE_INVALID/);
+  assert.equal(await pm.locator('#clusters').isHidden(), true);
+  await pm.setInputFiles('#sig-a', h.file('party-A.vectors.bin.sig', gl.signBatch(signer.signingKey, readFileSync(files[0]))));
   await pm.waitForSelector('#match:enabled');
   await pm.click('#match');
   await pm.waitForSelector('#clusters:not([hidden])', { timeout: 120_000 });
