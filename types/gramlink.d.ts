@@ -29,6 +29,16 @@ export type BaseMessage = string;
 /** A vector-batch message: JSON text, or the compact binary form. */
 export type VectorBatchMessage = string | Uint8Array;
 
+/**
+ * A party: a letter. Two parties are A (sends thresholds) and B; a linkage of more parties
+ * (`linkParties`) names the others C to Z, and every one sends thresholds. Lower case is accepted.
+ */
+export type PartyName =
+  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M'
+  | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
+  | Lowercase<'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M'
+  | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'>;
+
 export interface DataOwnerOptions {
   /** The public alphabet: "letters" (A–Z and space, the default), "letters+digits", or its symbols. */
   alphabet?: string;
@@ -90,8 +100,8 @@ export interface ThresholdOptions {
  * the core's one options type, read by serde (a key left out, `undefined` or `null` takes its default).
  */
 export interface EmbedRequest {
-  /** Default "A". Party A's batch carries thresholds. */
-  party?: 'A' | 'B' | 'a' | 'b';
+  /** Default "A". Party A's batch carries thresholds; in a linkage of more parties (C to Z), every party's does. */
+  party?: PartyName;
   /**
    * Keyed transform: the key shared with the other party (64 hex digits, from `keygen()`). Throws
    * INVALID_KEY if malformed. Records: it also hashes the keyed fields.
@@ -124,7 +134,7 @@ export interface EmbedRequest {
 }
 
 export interface EmbedOptions extends EmbedRequest {
-  /** Party A: default `{ed: "auto", mode: "sound"}`; party B: none unless given. */
+  /** Party A and parties C to Z: default `{ed: "auto", mode: "sound"}`; party B: none unless given. */
   thresholds?: ThresholdOptions;
   /** Return the compact binary form (Uint8Array) instead of JSON. Default false. */
   binary?: boolean;
@@ -253,6 +263,57 @@ export function keygen(): string;
  * (INVALID_PARAMETER). The other columns are kept. A pseudonym not in its map throws INVALID_FORMAT.
  */
 export function unmapPairs(pairsCsv: string | Uint8Array, aMapCsv?: string | Uint8Array | null, bMapCsv?: string | Uint8Array | null): string;
+
+/**
+ * `linkParties`' clusters CSV (`party,id,cluster`) or its pairs (`party_a,id_a,party_b,id_b`) with the
+ * pseudonyms of `party`'s rows replaced by its own ids (`mapCsv`: its `idMapCsv()` or `idMapBytes()`);
+ * the other parties' rows are unchanged. A pseudonym of that party not in its map throws INVALID_FORMAT.
+ */
+export function unmapClusters(clustersCsv: string | Uint8Array, party: PartyName, mapCsv: string | Uint8Array): string;
+
+/** Options of `linkParties`; unknown keys are refused. */
+export interface LinkPartiesOptions {
+  /** The share of candidate pairs between two clusters that merges them (anonlink's greedy solver), in (0, 1]. Default 0.5. */
+  mergeThreshold?: number;
+  /** Also return `pairsCsv`, the pairs of records sharing a cluster. Default false. */
+  pairs?: boolean;
+  /** Each batch's name in errors (its file's name, say), one per batch. Default "batch 1", "batch 2", … */
+  names?: string[];
+}
+
+/** The clusters of `linkParties`. */
+export interface LinkPartiesOutput {
+  fingerprint: string;
+  dim: number;
+  /** Each batch's party, in the order given. */
+  parties: Uppercase<PartyName>[];
+  /** Each batch's records. */
+  sizes: number[];
+  /** How many clusters (records linked to none are clusters of one). */
+  count: number;
+  /** Distances computed, over every pair of parties, both ways. */
+  compared: number;
+  /** Candidate pairs the solver read. */
+  candidates: number;
+  /** `spans[k]`: the clusters of `k` records, each of another party (so spanning `k` parties), `k` from 0 to the parties. */
+  spans: number[];
+  /** Every record's cluster: batch after batch, row after row. */
+  cluster: Uint32Array;
+  /** One row per record, `party,id,cluster` (the CLI's clusters.csv of `match a.vec b.vec c.vec …`). */
+  csv: string;
+  /** With `pairs: true`: `party_a,id_a,party_b,id_b`, the pairs sharing a cluster. */
+  pairsCsv?: string;
+}
+
+/**
+ * Links the vector batches of two parties or more (each with thresholds, one party each, the same shared
+ * base, key and dimension) into clusters with at most one record of each party: every pair of parties
+ * through the matcher's candidate filter, then anonlink's greedy solver. Throws PARTY_TWICE (two
+ * batches of one party), BATCH_TWICE (one batch given twice), NO_RECORDS, ID_CLASH (one id in two
+ * parties' batches), FINGERPRINT_MISMATCH (another shared base), INVALID_PARAMETER (fewer than two
+ * batches, a batch without thresholds, another key or dimension, a bad option).
+ */
+export function linkParties(batches: VectorBatchMessage[], options?: LinkPartiesOptions | null): LinkPartiesOutput;
 
 /**
  * Which pairs `match` returns: "ranked" (recommended: the q-gram count filter, ranked by
@@ -496,7 +557,7 @@ export function normalize(records: string[], alphabet?: string | null): Normaliz
 export function peekInput(bytes: Uint8Array, input?: InputOptions | null, n?: number | null): { format: 'text' | 'csv'; columns: string[] | null; head: string[] };
 
 export interface BatchInfo {
-  party: 'A' | 'B';
+  party: Uppercase<PartyName>;
   fingerprint: string;
   size: number;
   dim: number;

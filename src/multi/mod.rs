@@ -2,7 +2,8 @@
 //! pair of parties linked by the matcher's candidate machinery (the q-gram
 //! filter and the indexes: the work grows with the pairs of parties, never
 //! with all pairs of records), then clusters with at most one record per
-//! party ([`greedy`]). The CLI's `match a.vec b.vec c.vec …` calls [`link`].
+//! party ([`greedy`]). The CLI's `match a.vec b.vec c.vec …` and the JS
+//! API's `linkParties` call [`link`] and write its rows by [`export`].
 //!
 //! Every party sends thresholds ([`crate::party::EmbedOptions::new`]): a pair
 //! of parties is linked both ways, each side's candidates within its own
@@ -12,6 +13,7 @@
 //! the base's shape and the parties' ids (pseudonyms), never a record or the
 //! key; it learns which records of different parties cluster together.
 
+pub mod export;
 pub mod greedy;
 pub mod score;
 
@@ -191,6 +193,22 @@ pub fn link(parties: &Parties<'_>, merge_threshold: f64) -> Result<Clusters, Err
 }
 
 impl Clusters {
+    /// How many clusters hold `k` records, for `k` in `0..=parties` (entry 0
+    /// is 0; entry 1 counts records linked to none): at most one record per
+    /// party in a cluster, so a cluster of `k` records spans `k` parties.
+    pub fn spans(&self, parties: usize) -> Vec<u64> {
+        let mut size = vec![0usize; self.count as usize];
+        for &k in &self.cluster {
+            size[k as usize] += 1;
+        }
+        let mut out = vec![0u64; parties + 1];
+        for s in size {
+            // a cluster never holds more records than there are parties (greedy::solve)
+            out[s.min(parties)] += 1;
+        }
+        out
+    }
+
     /// The pairs of records that share a cluster (global indexes, the smaller
     /// first), cluster by cluster.
     pub fn pairs(&self) -> Vec<(u32, u32)> {

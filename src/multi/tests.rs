@@ -55,6 +55,20 @@ fn three_parties_cluster_each_person_once() {
         assert_ne!(party[x as usize], party[y as usize]);
     }
     assert_eq!(parties.member(8), Member { batch: 1, row: 0 });
+    // the spans count every cluster once, and every record
+    let spans = clusters.spans(3);
+    assert_eq!(spans.iter().sum::<u64>(), clusters.count as u64);
+    assert_eq!(spans.iter().enumerate().map(|(k, n)| k as u64 * n).sum::<u64>(), 22);
+    assert!(spans[3] >= 4, "{spans:?}");
+    // one row per record, in the global numbering; a pair per two records sharing a cluster
+    let rows = export::clusters_csv(&parties, &clusters).unwrap();
+    let rows: Vec<&str> = rows.lines().collect();
+    assert_eq!(rows[0], "party,id,cluster");
+    assert_eq!(rows.len(), 1 + 22);
+    assert_eq!(rows[9], format!("B,{},{}", batches[1].ids[0], clusters.cluster[8]));
+    let pairs = export::pairs_csv(&parties, &clusters).unwrap();
+    assert_eq!(pairs.lines().next(), Some("party_a,id_a,party_b,id_b"));
+    assert_eq!(pairs.lines().count(), 1 + clusters.pairs().len());
 }
 
 #[test]

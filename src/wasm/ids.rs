@@ -1,7 +1,8 @@
 //! The owner's side of pseudonymous ids in JS ([`crate::pseudonym`]): the map
 //! of an owner's last `embed` (`owner.idMapCsv()`, on `DataOwner` and
-//! `RecordOwner`) and `unmapPairs`, which maps the matcher's pairs back to
-//! the owners' ids with it.
+//! `RecordOwner`), `unmapPairs`, which maps the matcher's pairs back to the
+//! owners' ids with it, and `unmapClusters`, which maps one party's rows of
+//! the clusters of more parties (`linkParties`) back.
 
 use super::errors::type_name;
 use crate::pseudonym::IdMap;
@@ -46,5 +47,21 @@ pub fn unmap_pairs(pairs_csv: JsValue, a_map_csv: JsValue, b_map_csv: JsValue) -
     let pairs = super::records::text_or_bytes(&pairs_csv, "the pairs")?;
     let (a, b) = (map_arg(&a_map_csv, "party A's id map")?, map_arg(&b_map_csv, "party B's id map")?);
     let out = crate::pseudonym::unmap_pairs(&pairs, a.as_ref(), b.as_ref())?;
+    Ok(String::from_utf8_lossy(&out).into_owned())
+}
+
+/// The clusters CSV of `linkParties` (`party,id,cluster`, or its pairs
+/// `party_a,id_a,party_b,id_b`; a string or a `Uint8Array`) with `party`'s
+/// pseudonyms (a letter) replaced by its ids (`mapCsv`, its `idMapCsv()` or
+/// `idMapBytes()`); the other parties' rows unchanged.
+#[wasm_bindgen(js_name = unmapClusters)]
+pub fn unmap_clusters(clusters_csv: JsValue, party: JsValue, map_csv: JsValue) -> Result<String, JsValue> {
+    let rows = super::records::text_or_bytes(&clusters_csv, "the clusters")?;
+    let party = super::errors::string_arg(&party, "the party")?;
+    let party: crate::protocol::Party = party.parse().map_err(|e| super::errors::invalid(format!("{e}")))?;
+    let Some(map) = map_arg(&map_csv, &format!("party {party}'s id map"))? else {
+        return Err(super::errors::invalid(format!("unmapClusters needs party {party}'s id map")));
+    };
+    let out = crate::pseudonym::unmap_clusters(&rows, party.name(), &map)?;
     Ok(String::from_utf8_lossy(&out).into_owned())
 }

@@ -11,6 +11,7 @@
 //! | `owner.embed(base, options, onProgress)`, `owner.embedVectors(base)`, `owner.thresholds(base, ed, mode)` | `party::DataOwner::{embed, vectors, thresholds}`, the options `party::EmbedRequest` (also `RecordOwner.embed`'s) |
 //! | `owner.idMapCsv()`, `owner.idMapBytes()` (`DataOwner`, `RecordOwner`), `unmapPairs(pairs, aMap, bMap)` | `pseudonym::{IdMap, unmap_pairs}` |
 //! | `new Matcher(batchA, batchB, {verifyA, signatureA, …})`, `matcher.match(options)`, `matcher.matchResult(options)` | `matcher::Matcher`, `protocol::signature::check_batch` |
+//! | `linkParties([batchA, batchB, batchC, …], {mergeThreshold, pairs, names})`, `unmapClusters(csv, party, map)` | `multi::{Parties, link, export}`, `pseudonym::unmap_clusters` |
 //! | `signKeygen()`, `signBatch(signingKey, batch)`, `verifyBatch(publicKey, batch, signature)` | `protocol::signature` |
 //! | `new RecordOwner(csv, schema, options)`, `owner.mine()`, `RecordOwner.mergeBases(a, b, schema)`, `owner.embed(shared, options)` | `record::RecordOwner`, `record::merge`, `record::messages` |
 //! | `new RecordTableReader(schema)`, `reader.push(chunk)`, `reader.bytesRead`, `reader.recordsRead`, `RecordOwner.fromReader(reader, options)` | `record::TableReader`, `record::RecordOwner::from_reader` |
@@ -20,6 +21,7 @@
 //! | `defaults()`, `normalize(records, alphabet)`, `peekInput(bytes, input, n)`, `batchInfo(batch)` | `config`'s presets, `Alphabet::normalize_counting`, `dataset::{is_csv, csv_columns, read_records}`, `VectorBatch::read` |
 
 mod batch;
+mod clusters;
 mod defaults;
 mod errors;
 mod heap;
@@ -34,8 +36,9 @@ mod scenario;
 mod signing;
 mod twin;
 
+pub use clusters::link_parties;
 pub use defaults::{batch_info, defaults, normalize, peek_input};
-pub use ids::unmap_pairs;
+pub use ids::{unmap_clusters, unmap_pairs};
 pub use kuzu::{kuzu_block_model, kuzu_decide, kuzu_keygen, KuzuOwner};
 pub use matcher::Matcher;
 pub use owner::{fingerprint, keygen, DataOwner};

@@ -2,6 +2,7 @@
 // the installed package: the hand-written declarations in types/ must accept real use.
 import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen, type KuzuRule } from 'gramlink';
 import { signBatch, signKeygen, verifyBatch, type SigningKeyPair, type VerifyOptions } from 'gramlink';
+import { linkParties, unmapClusters, type LinkPartiesOutput } from 'gramlink';
 import { DataOwner, Matcher, RecordMatcher, RecordOwner, RecordTableReader, keygen, makeTwin, unmapPairs, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule, type SparseVectors } from 'gramlink';
 const a = new DataOwner(['Paris', 'Zürich'], { budget: 1 });
 const b = DataOwner.fromBytes(new TextEncoder().encode('id,c\n1,Paris\n'), { column: 'c', idColumn: 'id' });
@@ -19,6 +20,12 @@ const jb: Uint8Array = b.embed(shared, { party: 'B', binary: true, noKey: true, 
 const mapA: string | undefined = a.idMapCsv();
 const mapBytes: Uint8Array | undefined = a.idMapBytes();
 const ownPairs: string = unmapPairs('a_id,b_id\n', mapA ?? null, b.idMapCsv()) + unmapPairs(new Uint8Array([1]), null, 'pseudonym,id\n') + unmapPairs('a_id,b_id\n', mapBytes ?? null, null);
+const jc: Uint8Array = c.embed(shared, { party: 'C', binary: true, noKey: true, thresholds: { ed: 1, mode: 'sound' } });
+const clustered: LinkPartiesOutput = linkParties([ja, jb, jc], { mergeThreshold: 0.5, pairs: true, names: ['a', 'b', 'c'] });
+const spanning: number = clustered.spans[3] + clustered.cluster[0] + clustered.sizes[0];
+const ownRows: string = unmapClusters(clustered.csv, 'c', c.idMapCsv() ?? '') + (clustered.pairsCsv ?? '');
+// @ts-expect-error parties are letters
+c.embed(shared, { party: 'C1', noKey: true });
 const keepDefault: boolean = defaults().embed.keepIds;
 // @ts-expect-error keepIds is a boolean
 a.embed(shared, { noKey: true, keepIds: 'yes' });

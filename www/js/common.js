@@ -309,12 +309,12 @@ export async function contentFingerprint(data) {
   return [...hash.slice(0, 16)].map((b) => b.toString(16).padStart(2, '0')).join('').match(/.{4}/g).join(' ');
 }
 
-/** Under each file input of the page, the chosen file's whole name (the browser cuts it short). */
+/** Under each file input of the page, the chosen files' whole names (the browser cuts them short). */
 export function showFileNames(root = document) {
   for (const input of root.querySelectorAll('input[type=file]')) {
     const span = document.createElement('span');
     span.className = 'file-name';
     input.after(span);
-    input.addEventListener('change', () => (span.textContent = input.files[0]?.name ?? ''));
+    input.addEventListener('change', () => (span.textContent = [...input.files].map((f) => f.name).join(', ')));
   }
 }

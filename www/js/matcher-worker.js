@@ -1,4 +1,5 @@
-// The matcher's worker: reads both batches and links them off the page's thread.
+// The matcher's worker: reads the batches and links them off the page's thread: two into
+// pairs, more into clusters.
 import * as gl from './wasm.js';
 import { serveOps, transferring } from './common.js';
 import { checkedVerifyOptions } from './signing.js';
@@ -20,5 +21,22 @@ serveOps({
     } finally {
       m.free();
     }
+  },
+
+  /** Every batch into clusters; A's and B's (the first two) checked against their keys first. */
+  link({ batches, names, verify }) {
+    const bytes = batches.map((b) => new Uint8Array(b));
+    const v = checkedVerifyOptions(gl, verify);
+    for (const [i, party] of ['A', 'B'].entries()) {
+      if (v[`verify${party}`] == null) continue;
+      try {
+        gl.verifyBatch(v[`verify${party}`], bytes[i], v[`signature${party}`]);
+      } catch (e) {
+        throw Object.assign(new Error(`party ${party}'s batch: ${e.message}`), { code: e.code });
+      }
+    }
+    const r = gl.linkParties(bytes, { names, pairs: true });
+    const { fingerprint, dim, parties, sizes, count, compared, candidates, spans, csv, pairsCsv } = r;
+    return { fingerprint, dim, parties, sizes, count, compared, candidates, spans, csv, pairsCsv };
   },
 });

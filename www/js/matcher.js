@@ -1,6 +1,8 @@
-// The matcher page: two vector batches → linked pairs (sortable, paged, CSV).
+// The matcher page: two vector batches → linked pairs (sortable, paged, CSV); three or
+// more → clusters (matcher-clusters.js).
 import { $, WorkerClient, showError, clearErrors, describe, download, fmt, showFileNames } from './common.js';
 import { verifyOptions, signatureError } from './signing.js';
+import { clusterControls } from './matcher-clusters.js';
 
 showFileNames();
 
@@ -12,7 +14,8 @@ let sort = { key: 'd', dir: 1 };
 let page = 0;
 
 const info = { 'batch-a': null, 'batch-b': null };
-const ready = () => (el('match').disabled = !(info['batch-a'] && info['batch-b']));
+const ready = () => (el('match').disabled = !(info['batch-a'] && info['batch-b'] && ['none', 'ok'].includes(clusters.state())));
+const clusters = clusterControls(worker, ready);
 
 /** Checks a chosen batch on its own, so an error names the file that caused it. */
 async function check(id) {
@@ -56,6 +59,10 @@ function target(e) {
 el('match').addEventListener('click', async () => {
   el('match-error').textContent = '';
   clearErrors(el('verify'));
+  if (clusters.state() === 'ok') {
+    el('match').disabled = true;
+    return clusters.run().finally(ready);
+  }
   const fa = el('batch-a').files[0];
   const fb = el('batch-b').files[0];
   let a, b, verify;
@@ -80,6 +87,7 @@ el('match').addEventListener('click', async () => {
     sort = { key: 'd', dir: 1 };
     applySort();
     el('results').hidden = false;
+    el('clusters').hidden = true;
   } catch (e) {
     el('status').textContent = '';
     const signed = signatureError(e);

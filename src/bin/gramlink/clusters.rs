@@ -1,14 +1,14 @@
 //! `gramlink match a.vec b.vec c.vec …`: the matcher of more than two parties
 //! (or of two with `--clusters`). The core links and clusters
-//! ([`gramlink::multi`]); this reads the batches, writes one row per record
+//! ([`gramlink::multi`]) and writes the files ([`gramlink::multi::export`],
+//! shared with the JS API); this reads the batches, writes one row per record
 //! (`party,id,cluster`) and, asked, the pairs sharing a cluster, and scores
 //! them against a truth file.
 
 use crate::io::{self, CliError, InFile, Result};
 use clap::Args;
 use gramlink::clock::{Clock, SystemClock};
-use gramlink::dataset::csv_cell;
-use gramlink::multi::{self, score, Clusters, Parties, MERGE_THRESHOLD};
+use gramlink::multi::{self, export, score, Clusters, Parties, MERGE_THRESHOLD};
 use gramlink::protocol::VectorBatch;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -58,9 +58,9 @@ pub fn run(r: ClusterRun<'_>) -> Result<()> {
     let read = clock.now_ms();
     let clusters = multi::link(&parties, r.flags.merge_threshold)?;
     let linked = clock.now_ms();
-    io::write_atomic(r.out, &clusters_csv(&parties, &clusters)?)?;
+    io::write_atomic(r.out, export::clusters_csv(&parties, &clusters)?.as_bytes())?;
     if let Some(path) = &r.flags.cluster_pairs {
-        io::write_atomic(path, &pairs_csv(&parties, &clusters)?)?;
+        io::write_atomic(path, export::pairs_csv(&parties, &clusters)?.as_bytes())?;
     }
     let records = clusters.cluster.len();
     let linked_clusters = clusters.count as usize;
@@ -68,7 +68,7 @@ pub fn run(r: ClusterRun<'_>) -> Result<()> {
         "{} parties, {records} records -> {linked_clusters} clusters ({} of two records or more); {} distances \
          computed, {} candidate pairs; read {:.0} ms, linked {:.0} ms -> {}",
         batches.len(),
-        multi_record_clusters(&clusters),
+        clusters.spans(batches.len())[2..].iter().sum::<u64>(),
         clusters.compared,
         clusters.candidates,
         read - start,
@@ -79,43 +79,6 @@ pub fn run(r: ClusterRun<'_>) -> Result<()> {
         report(&parties, &clusters, path, &truth)?;
     }
     Ok(())
-}
-
-fn multi_record_clusters(c: &Clusters) -> usize {
-    let mut size = vec![0u32; c.count as usize];
-    for &k in &c.cluster {
-        size[k as usize] += 1;
-    }
-    size.iter().filter(|&&s| s >= 2).count()
-}
-
-fn write_err(e: csv::Error) -> CliError {
-    CliError::failed(format!("cannot write the clusters: {e}"))
-}
-
-/// One row per record: party, id (as the batch carried it), cluster.
-fn clusters_csv(p: &Parties<'_>, c: &Clusters) -> Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["party", "id", "cluster"]).map_err(write_err)?;
-    for (r, &k) in c.cluster.iter().enumerate() {
-        let m = p.member(r as u32);
-        let b = &p.batches()[m.batch];
-        w.write_record([b.party.name(), &csv_cell(&b.ids[m.row as usize]), &k.to_string()]).map_err(write_err)?;
-    }
-    w.into_inner().map_err(|e| CliError::failed(format!("cannot write the clusters: {e}")))
-}
-
-/// The pairs that share a cluster.
-fn pairs_csv(p: &Parties<'_>, c: &Clusters) -> Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(["party_a", "id_a", "party_b", "id_b"]).map_err(write_err)?;
-    for (x, y) in c.pairs() {
-        let (mx, my) = (p.member(x), p.member(y));
-        let (bx, by) = (&p.batches()[mx.batch], &p.batches()[my.batch]);
-        let (ix, iy) = (csv_cell(&bx.ids[mx.row as usize]), csv_cell(&by.ids[my.row as usize]));
-        w.write_record([bx.party.name(), &ix, by.party.name(), &iy]).map_err(write_err)?;
-    }
-    w.into_inner().map_err(|e| CliError::failed(format!("cannot write the pairs: {e}")))
 }
 
 /// A truth file: CSV with columns `id` and `person` (any others ignored).
