@@ -165,7 +165,19 @@ fn the_record_steps_refuse_bad_input_by_name() {
     let base = r.s("shared.json");
     let e = fails(&["embed", "--schema", &schema, "-i", &csv, "--base", &base, "-o", &o], &out);
     assert!(e.contains("KEY_REQUIRED") && e.contains("--no-key"), "{e}");
-    let e = fails(&["embed", "--schema", &schema, "-i", &csv, "--base", &base, "--no-key", "-o", &o], &out);
+    // (state is left out in the FEBRL schema; keyed here)
+    let keyed = std::fs::read_to_string(&schema)
+        .unwrap()
+        .replace("name = \"state\"\nkind = \"suppress\"", "name = \"state\"\nkind = \"keyed\"");
+    assert!(keyed.contains("kind = \"keyed\""));
+    std::fs::write(r.p("keyed-state.toml"), keyed).unwrap();
+    let keyed = r.s("keyed-state.toml");
+    for (seed, name) in [("1", "ka.json"), ("2", "kb.json")] {
+        ok(&["mine", "--schema", &keyed, "-i", &csv, "--seed", seed, "-o", &r.s(name)]);
+    }
+    ok(&["merge", "--schema", &keyed, &r.s("ka.json"), &r.s("kb.json"), "-o", &r.s("kshared.json")]);
+    let (kbase, ko) = (r.s("kshared.json"), r.s("k-out"));
+    let e = fails(&["embed", "--schema", &keyed, "-i", &csv, "--base", &kbase, "--no-key", "-o", &ko], &r.p("k-out"));
     assert!(e.contains("\"state\" is keyed"), "{e}");
 
     // an id column that is a field's column: its values would leave as ids

@@ -36,7 +36,7 @@ export const FEBRL = {
     },
     {
       "name": "state",
-      "kind": "keyed"
+      "kind": "suppress"
     },
     {
       "name": "date_of_birth",

@@ -29,7 +29,8 @@ function guess(name, values) {
   if (/^(rec_?)?id$|_id$/.test(n) && !/soc|ssn|sec/.test(n)) return 'id';
   if (/given|first|surname|last|family|^name$/.test(n)) return 'name';
   if (/birth|dob|date/.test(n)) return 'date';
-  if (/^(sex|gender|state)$/.test(n)) return 'keyed';
+  // a few values: even a keyed hash is named by its frequency (docs/THREAT_MODEL.md)
+  if (/^(sex|gender|state)$/.test(n)) return 'suppress';
   if (v.length && v.every((x) => /^[\d\s-]+$/.test(x.trim()))) return 'number';
   return 'string';
 }
@@ -197,6 +198,11 @@ el('file').addEventListener('change', async () => {
       td.textContent = values.slice(0, 3).join(' · ');
       const tk = document.createElement('td');
       tk.append(sel);
+      if (/^(sex|gender|state)$/i.test(c)) {
+        const why = document.createElement('small');
+        why.textContent = ' left out: it has a few values, and the matcher could name them by how often each occurs';
+        tk.append(why);
+      }
       // candidates: pairs that agree (within one edit) on a checked column; names and
       // identifier-like numbers by default (a postcode or a state would admit too many)
       const tb = document.createElement('td');
