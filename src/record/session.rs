@@ -1,5 +1,5 @@
 //! Both record owners and the matcher on one machine (the CLI's
-//! `link --schema` and `eval --schema`, the tests): the steps in protocol
+//! `link --schema` and `lab eval --schema`, the tests): the steps in protocol
 //! order, each the role's own.
 
 use super::linker::{RecordLinkage, RecordMatcher};

@@ -1,7 +1,8 @@
 //! `gramlink kuzu`: the private linkage of Kuzu et al. (EDBT 2013), one command
 //! per step of each role — C: `blocks`, `keygen`, `decide`; A: `encrypt`;
-//! B: `compare` — and `eval`/`bench`, which run every role on local files
-//! ([`crate::kuzu_eval`]). Every step is the core's ([`gramlink::kuzu`]).
+//! B: `compare`, then `resolve`. Every role on local files (`lab kuzu-eval`,
+//! `lab kuzu-bench`) is the lab's (lab/kuzu_eval.rs). Every step is the core's
+//! ([`gramlink::kuzu`]).
 
 use crate::io::{self, CliError, InFile, Result};
 use clap::{Args, Subcommand};
@@ -34,10 +35,6 @@ enum KuzuCommand {
     Decide(DecideArgs),
     /// B, then A: turn C's matching pair ids into (A handle, B id), then A's handles into A's ids.
     Resolve(ResolveArgs),
-    /// Every role on two local files; prints precision, recall, F1, RR, PC, time and bytes per role.
-    Eval(crate::kuzu_eval::EvalArgs),
-    /// Speed of each role's operations (encryptions/s, comparisons/s, decisions/s) per key size.
-    Bench(crate::kuzu_eval::BenchArgs),
 }
 
 pub fn cmd_kuzu(a: KuzuArgs) -> Result<()> {
@@ -48,8 +45,6 @@ pub fn cmd_kuzu(a: KuzuArgs) -> Result<()> {
         KuzuCommand::Compare(a) => cmd_compare(a),
         KuzuCommand::Decide(a) => cmd_decide(a),
         KuzuCommand::Resolve(a) => cmd_resolve(a),
-        KuzuCommand::Eval(a) => crate::kuzu_eval::cmd_eval(a),
-        KuzuCommand::Bench(a) => crate::kuzu_eval::cmd_bench(a),
     }
 }
 

@@ -1,4 +1,4 @@
-//! The record commands: `link --schema` and `eval --schema` (both parties and
+//! The record commands: `link --schema` and `lab eval --schema` (both parties and
 //! the matcher on two local CSV files, [`gramlink::record::session`]); the
 //! per-party steps are in [`crate::record_steps`].
 

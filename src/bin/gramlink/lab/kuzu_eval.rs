@@ -1,4 +1,4 @@
-//! `gramlink kuzu eval` and `gramlink kuzu bench`: every role of Kuzu et al.'s
+//! `gramlink lab kuzu-eval` and `gramlink lab kuzu-bench`: every role of Kuzu et al.'s
 //! protocol on local files ([`gramlink::kuzu::session`]), with its quality
 //! (precision, recall, F1; the blocking's RR and PC), time and bytes per role;
 //! and the speed of each role's cryptographic operations per key size, with the
