@@ -13,6 +13,7 @@ mod nearest;
 mod one_to_one;
 mod qgram;
 mod sparse;
+pub mod truth;
 
 pub use crate::shape::Shape;
 pub use brute::brute_force;

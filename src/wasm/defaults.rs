@@ -9,6 +9,7 @@ use super::errors::{string_arg, to_plain};
 use super::owner::{string_array, EmbedJsOptions, OwnerOptions};
 use crate::alphabet::{Alphabet, CharCounts};
 use crate::config::{Config, Preset};
+#[cfg(feature = "eval")]
 use crate::eval::scenario::ScenarioOptions;
 use crate::party::EmbedRequest;
 use serde::Serialize;
@@ -24,6 +25,8 @@ struct Defaults {
     /// Every preset's configuration, by name.
     presets: Presets,
     embed: EmbedJsOptions,
+    /// `runScenario`'s (feature `eval`).
+    #[cfg(feature = "eval")]
     scenario: ScenarioOptions,
 }
 
@@ -49,6 +52,7 @@ pub fn defaults() -> Result<JsValue, JsValue> {
         presets: Presets { recommended: Preset::Recommended.config(), paper: Preset::Paper.config() },
         config,
         embed,
+        #[cfg(feature = "eval")]
         scenario: ScenarioOptions::default(),
     })
 }

@@ -91,6 +91,8 @@ fn keys(object: &JsValue) -> Vec<String> {
 /// (object by object, so `{config: {thresholds: {ed: 2}}}` changes one field);
 /// unknown keys are refused at every level, against `T::default()`'s form,
 /// except inside the keys of `whole` (values such as a threshold `mode`).
+/// (`runScenario`'s and `makeTwin`'s options.)
+#[cfg(any(feature = "eval", feature = "twin"))]
 pub fn nested_options<T: DeserializeOwned + Serialize + Default>(
     value: JsValue,
     what: &str,
@@ -103,6 +105,7 @@ pub fn nested_options<T: DeserializeOwned + Serialize + Default>(
     serde_wasm_bindgen::from_value(value).map_err(|e| bad_options(what, e))
 }
 
+#[cfg(any(feature = "eval", feature = "twin"))]
 fn check_keys(given: &JsValue, reference: &JsValue, what: &str, whole: &[&str]) -> Result<(), JsValue> {
     let known: Vec<String> = js_sys::Object::keys(reference.unchecked_ref::<js_sys::Object>())
         .iter()

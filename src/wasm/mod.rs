@@ -24,24 +24,30 @@ mod defaults;
 mod errors;
 mod heap;
 mod ids;
+#[cfg(feature = "kuzu")]
 mod kuzu;
 mod matcher;
 mod owner;
 mod progress;
 mod reader;
 mod records;
+#[cfg(feature = "eval")]
 mod scenario;
 mod signing;
+#[cfg(feature = "twin")]
 mod twin;
 
 pub use defaults::{batch_info, defaults, normalize, peek_input};
 pub use ids::unmap_pairs;
+#[cfg(feature = "kuzu")]
 pub use kuzu::{kuzu_block_model, kuzu_decide, kuzu_keygen, KuzuOwner};
 pub use matcher::Matcher;
 pub use owner::{fingerprint, keygen, DataOwner};
 pub use progress::JsClock;
 pub use reader::RecordReader;
 pub use records::{RecordMatcher, RecordOwner, RecordTableReader};
+#[cfg(feature = "eval")]
 pub use scenario::run_scenario;
 pub use signing::{sign_batch, sign_keygen, verify_batch};
+#[cfg(feature = "twin")]
 pub use twin::make_twin;

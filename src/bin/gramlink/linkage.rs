@@ -178,7 +178,7 @@ impl TruthArg {
         let Some(path) = &self.truth else {
             return Ok(None);
         };
-        let truth = gramlink::eval::metrics::read_truth(&io::read_bytes(path)?, &path.display().to_string())?;
+        let truth = gramlink::matching::truth::read_truth(&io::read_bytes(path)?, &path.display().to_string())?;
         Ok(Some((path.clone(), truth)))
     }
 }
@@ -187,7 +187,7 @@ impl TruthArg {
 fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
     let Some((path, truth)) = truth else { return };
     let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
-    let q = gramlink::eval::metrics::quality_by_ids(
+    let q = gramlink::matching::truth::quality_by_ids(
         pairs.iter().map(|p| (a_ids[p.a as usize].as_str(), b_ids[p.b as usize].as_str())),
         truth,
     );

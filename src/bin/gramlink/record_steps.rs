@@ -106,7 +106,7 @@ pub fn embed(r: EmbedRun) -> Result<()> {
 pub fn matched(schema: &Path, a: &Path, b: &Path, truth: Option<&Path>, out: &Path, json: bool) -> Result<()> {
     let schema = load_schema(schema)?;
     let truth = match truth {
-        Some(p) => Some((gramlink::eval::metrics::read_truth(&io::read_bytes(p)?, &p.display().to_string())?, p)),
+        Some(p) => Some((gramlink::matching::truth::read_truth(&io::read_bytes(p)?, &p.display().to_string())?, p)),
         None => None,
     };
     let read = |p: &Path| RecordBatch::read(&io::read_bytes(p)?).map_err(gramlink::Error::from).in_file(p);

@@ -71,7 +71,7 @@ fn reading<T>(path: &Path, read: impl FnOnce(&mut dyn FnMut(u64, u64)) -> gramli
 pub fn run(r: RecordRun) -> Result<()> {
     let schema = load_schema(r.schema)?;
     let truth: Option<HashSet<(String, String)>> = match r.truth {
-        Some(p) => Some(gramlink::eval::metrics::read_truth(&io::read_bytes(p)?, &p.display().to_string())?),
+        Some(p) => Some(gramlink::matching::truth::read_truth(&io::read_bytes(p)?, &p.display().to_string())?),
         None => None,
     };
     let mut rng = crate::randomness(r.seed, "the bases are")?;
