@@ -292,7 +292,7 @@ fn cmd_blocks(a: BlocksArgs) -> Result<()> {
 }
 
 fn cmd_keygen(a: KeygenArgs) -> Result<()> {
-    let mut rng = crate::randomness(a.seed, "this key is")?;
+    let mut rng = crate::seed::randomness(a.seed, "this key is")?;
     let key = PrivateKey::generate(a.bits, &mut rng)?;
     io::write_atomic(&a.out, paillier::write_private_key(&key).as_bytes())?;
     io::write_atomic(&a.public, paillier::write_public_key(key.public()).as_bytes())?;
@@ -321,7 +321,7 @@ fn cmd_encrypt(a: EncryptArgs) -> Result<()> {
     let params = ReleaseParams::new(a.release.epsilon, a.release.wn, a.b_records)?;
     let ledger = a.ledger.open(&a.input, params.epsilon, a.seed.is_some(), "kuzu encrypt")?;
     let table = read_table(&a.input, &rule)?;
-    let mut rng = crate::randomness(a.seed, "the block sizes are")?;
+    let mut rng = crate::seed::randomness(a.seed, "the block sizes are")?;
     let bar = &mut crate::progress_bar::Bar::new();
     let (out, secrets) = roles::encrypt(&table, &rule, &model, &key, &params, &mut rng, bar)?;
     bar.finish();
@@ -351,7 +351,7 @@ fn cmd_compare(a: CompareArgs) -> Result<()> {
     let key = paillier::read_public_key(&io::read_text(&a.key)?).in_file(&a.key)?;
     let table = read_table(&a.input, &rule)?;
     let bytes = io::read_bytes(&a.blocks)?;
-    let mut rng = crate::randomness(a.seed, "the blinding is")?;
+    let mut rng = crate::seed::randomness(a.seed, "the blinding is")?;
     let bar = &mut crate::progress_bar::Bar::new();
     let (out, map) =
         roles::compare(&table, &rule, &model, &key, &bytes, !a.no_rerandomize, &mut rng, bar).in_file(&a.blocks)?;

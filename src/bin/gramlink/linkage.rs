@@ -302,7 +302,7 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
     let truth = a.truth.load()?;
     let (da, db) = (a.read.load(&a.a, &alphabet)?, a.read.load(&a.b, &alphabet)?);
     let (read_a, read_b) = (da.report(), db.report());
-    let mut rng = crate::randomness(a.seed, "the bases are")?;
+    let mut rng = crate::seed::randomness(a.seed, "the bases are")?;
     let budget = config.mine.budget();
     let mut owner_a = DataOwner::new(da, budget, rng.fork()).in_file(&a.a)?;
     let mut owner_b = DataOwner::new(db, budget, rng.fork()).in_file(&a.b)?;

@@ -18,12 +18,12 @@ mod record_steps;
 mod records;
 mod rehearse;
 mod rehearse_records;
+mod seed;
 mod signing;
 mod twin;
 mod unmap;
 
 use clap::{Args, Parser, Subcommand};
-use gramlink::dp::Randomness;
 use gramlink::party::{merge_bases, DataOwner};
 use gramlink::protocol::{read_noisy_base, write_noisy_base, write_shared_base};
 use io::{InFile, Result};
@@ -68,15 +68,6 @@ enum Command {
     Rehearse(rehearse::RehearseArgs),
     /// The lab: the paper's experiments, the evaluation scenario, the attacks and benchmarks (not used in a real linkage).
     Lab(lab::LabArgs),
-}
-
-/// Secure randomness, or a seeded generator (for experiments: what it makes is
-/// not private, and the warning says so).
-pub(crate) fn randomness(seed: Option<u64>, what: &str) -> Result<Randomness> {
-    if seed.is_some() {
-        eprintln!("warning: --seed makes the noise reproducible: {what} NOT private (for experiments only)");
-    }
-    Ok(Randomness::from_seed_option(seed)?)
 }
 
 #[derive(Args)]
@@ -167,7 +158,7 @@ fn cmd_mine(a: MineArgs) -> Result<()> {
     // the party's ledger refuses a run past its total before the data is read
     let ledger = a.ledger.open(&a.records.input, config.mine.budget(), a.seed.is_some(), "mine")?;
     let dataset = a.records.read.load(&a.records.input, &alphabet)?;
-    let rng = randomness(a.seed, "this base is")?;
+    let rng = seed::randomness(a.seed, "this base is")?;
     let mut owner = DataOwner::new(dataset, config.mine.budget(), rng).in_file(&a.records.input)?;
     let bar = &mut Bar::new();
     let base = owner.mine(&config.mine, bar)?;

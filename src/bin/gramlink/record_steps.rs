@@ -18,7 +18,7 @@ pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, ledger: &LedgerFlags
     let schema = load_schema(schema)?;
     let budget = gramlink::dp::Epsilon::new(schema.epsilon).map_err(gramlink::Error::from)?;
     let ledger = ledger.open(input, budget, seed.is_some(), "mine --schema")?;
-    let rng = crate::randomness(seed, "these bases are")?;
+    let rng = crate::seed::randomness(seed, "these bases are")?;
     let mut owner = read_owner(&schema, input, rng)?;
     let bar = &mut Bar::new();
     let bases = owner.mine(bar)?;

@@ -74,7 +74,7 @@ pub fn run(r: RecordRun) -> Result<()> {
         Some(p) => Some(gramlink::matching::truth::read_truth(&io::read_bytes(p)?, &p.display().to_string())?),
         None => None,
     };
-    let mut rng = crate::randomness(r.seed, "the bases are")?;
+    let mut rng = crate::seed::randomness(r.seed, "the bases are")?;
     let mut a = read_owner(&schema, r.a, rng.fork())?;
     let mut b = read_owner(&schema, r.b, rng.fork())?;
     let needs_key = schema.fields.iter().any(|f| f.kind() == Some(Kind::Keyed));
