@@ -19,6 +19,7 @@
 //! | `makeTwin(input, {schema, seed, twin})` | `twin::{twin_strings, twin_table}` |
 //! | `defaults()`, `normalize(records, alphabet)`, `peekInput(bytes, input, n)`, `batchInfo(batch)` | `config`'s presets, `Alphabet::normalize_counting`, `dataset::{is_csv, csv_columns, read_records}`, `VectorBatch::read` |
 
+mod args;
 mod batch;
 mod defaults;
 mod errors;
