@@ -219,7 +219,7 @@ fn named_paths(code: &str, at: &[String], modules: &BTreeSet<Vec<String>>) -> Ve
 /// and its children (a file or a subfolder each); an edge is a name one node's
 /// code takes from another's (`super::x`, `crate::…::x`, `x::…`). A circle is a
 /// set of nodes that each reach every other (a strongly connected component).
-fn folder_circles(root: &Path, files: &[PathBuf]) -> Vec<String> {
+fn folder_circles(root: &Path, files: &[PathBuf]) -> Vec<(String, String)> {
     let paths: Vec<(Vec<String>, String)> = files.iter().map(|f| (module_path(root, f), code(f))).collect();
     let modules: BTreeSet<Vec<String>> = paths.iter().map(|(p, _)| p.clone()).collect();
     let mut folders: BTreeMap<Vec<String>, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
@@ -269,12 +269,25 @@ fn folder_circles(root: &Path, files: &[PathBuf]) -> Vec<String> {
                     .iter()
                     .flat_map(|n| g[n].iter().filter(|d| ring.contains(d)).map(move |d| format!("{n} -> {d}")))
                     .collect();
-                circles.push(format!("{}: {}", folder.join("::"), edges.join(", ")));
+                circles.push((format!("{}: {}", folder.join("::"), ring.join(" ")), edges.join(", ")));
             }
         }
     }
     circles
 }
+
+/// The import circles inside folders still to break (issue 32: goal none), each
+/// as its folder and its files; a new circle fails, and so does an entry here
+/// once its circle is gone.
+const KNOWN_CIRCLES: &[&str] = &[
+    "keyed: mod sketch",
+    "mine: exact fpm mod prefix_tree random",
+    "protocol: batch binary mod rows",
+    "record: blocking linker",
+    "record: compare sparse_rows",
+    "record: field schema table_reader values",
+    "research: graph_records small_domain",
+];
 
 #[test]
 fn no_folder_has_an_import_circle() {
@@ -286,6 +299,34 @@ fn no_folder_has_an_import_circle() {
     let mut circles = folder_circles(&lib, &files);
     let mut bin_files = Vec::new();
     rust_files(&bin, &mut bin_files);
-    circles.extend(folder_circles(&bin, &bin_files).into_iter().map(|c| format!("(the CLI) {c}")));
-    assert!(circles.is_empty(), "{} import circles inside folders:\n{}", circles.len(), circles.join("\n"));
+    circles.extend(folder_circles(&bin, &bin_files).into_iter().map(|(c, e)| (format!("(the CLI) {c}"), e)));
+    let new: Vec<String> = circles
+        .iter()
+        .filter(|(c, _)| !KNOWN_CIRCLES.contains(&c.as_str()))
+        .map(|(c, e)| format!("{c} ({e})"))
+        .collect();
+    assert!(new.is_empty(), "{} import circles inside folders:\n{}", new.len(), new.join("\n"));
+    let gone: Vec<&&str> = KNOWN_CIRCLES.iter().filter(|k| !circles.iter().any(|(c, _)| c == *k)).collect();
+    assert!(gone.is_empty(), "circles broken, to take out of KNOWN_CIRCLES: {gone:?}");
+}
+
+/// The circle finder sees `super::` and `crate::` edges, and an edge through the folder's own
+/// file (a child taking a name back from mod.rs).
+#[test]
+fn the_folder_circle_finder_sees_super_edges() {
+    let dir = std::env::temp_dir().join(format!("layout-circles-{}", std::process::id()));
+    let write = |p: &str, text: &str| {
+        std::fs::create_dir_all(dir.join(p).parent().unwrap()).unwrap();
+        std::fs::write(dir.join(p), text).unwrap();
+    };
+    write("lib.rs", "pub mod a;\n");
+    write("a/mod.rs", "mod b;\nmod c;\npub use b::f;\npub struct S;\n");
+    write("a/b.rs", "pub fn f() -> super::S { super::c::g() }\n");
+    write("a/c.rs", "pub fn g() -> crate::a::S { crate::a::S }\n");
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    let circles = folder_circles(&dir, &files);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(circles.len(), 1, "{circles:?}");
+    assert_eq!(circles[0].0, "a: b c mod");
 }
