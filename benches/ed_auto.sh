@@ -14,7 +14,7 @@ NAMES_LIMIT=${NAMES_LIMIT:-20000}
 head -n "$NAMES_LIMIT" data/names.txt > "$T/names.txt"
 echo "| data | B's edits | F1 ed 1 | ed 2 | ed 3 | auto | auto chose | auto − best fixed |"
 echo "|---|---|---|---|---|---|---|---|"
-f1_eval() { "$G" eval --data "$1" --ed "$2" --corrupt-ed "$3" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); c=r.get("cutoff"); print("%.4f" % r["f1"], (max([i for i,k in enumerate(c["keptByEdits"]) if k >= max(1, 0.01*c["kept"])] or [0]) if c else "-"))'; }
+f1_eval() { "$G" lab eval --data "$1" --ed "$2" --corrupt-ed "$3" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); c=r.get("cutoff"); print("%.4f" % r["f1"], (max([i for i,k in enumerate(c["keptByEdits"]) if k >= max(1, 0.01*c["kept"])] or [0]) if c else "-"))'; }
 row() { # name file corrupt_ed
   local a=() chose=
   for e in 1 2 3 auto; do read -r f c < <(f1_eval "$2" $e "$3"); a+=("$f"); [ "$e" = auto ] && chose=$c; done
@@ -48,7 +48,7 @@ head -n "${KEYED_NAMES_LIMIT:-10000}" data/names.txt > "$T/names-keyed.txt"
 echo
 echo "| data (keyed) | B's edits | F1 ed 1 | ed 2 | auto | auto chose | auto − best fixed |"
 echo "|---|---|---|---|---|---|---|"
-k_eval() { "$G" eval --data "$1" --keyed --ed "$2" --corrupt-ed "$3" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); c=r.get("cutoff"); print("%.4f" % r["f1"], "-" if not c else (["0"]+["%g" % e for e in (0.25,0.5,0.75)]+["1"])[max([i for i,k in enumerate(c["keptByEdits"]) if k >= max(1, 0.01*c["kept"])] or [0])])'; }
+k_eval() { "$G" lab eval --data "$1" --keyed --ed "$2" --corrupt-ed "$3" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); c=r.get("cutoff"); print("%.4f" % r["f1"], "-" if not c else (["0"]+["%g" % e for e in (0.25,0.5,0.75)]+["1"])[max([i for i,k in enumerate(c["keptByEdits"]) if k >= max(1, 0.01*c["kept"])] or [0])])'; }
 k_row() { # name file corrupt_ed
   local a=() chose=
   for e in 1 2 auto; do read -r f c < <(k_eval "$2" $e "$3"); a+=("$f"); [ "$e" = auto ] && chose=$c; done

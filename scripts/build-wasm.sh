@@ -11,9 +11,12 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 step() { printf '[build-wasm] %s\n' "$*"; }
 
-# profile wasm-release (Cargo.toml): release at opt-level 2, for size
-step "cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --lib"
-cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --lib
+# profile wasm-release (Cargo.toml): release at opt-level 2, for size. The npm
+# package offers runScenario, makeTwin and Kuzu's roles: features eval, twin, kuzu
+# (Cargo.toml; one package for now, the core without them is smaller)
+features=eval,twin,kuzu
+step "cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features $features --lib"
+cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features "$features" --lib
 wasm="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/gramlink.wasm"
 
 bindgen() {

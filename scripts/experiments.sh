@@ -16,7 +16,7 @@
 #                            per ed, all of NAMES ~25–40 min per ed under load (peer.md
 #                            states the extrapolation from the measured times)
 #   LEVERS_NAMES [10000]     NAMES records (a seeded random subset) of the levers table
-#   SKIP_PEER=1, EXPERIMENT_ARGS (more `gramlink experiment` flags, e.g. "--fig5-names 5000")
+#   SKIP_PEER=1, EXPERIMENT_ARGS (more `gramlink lab experiment` flags, e.g. "--fig5-names 5000")
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -26,9 +26,9 @@ mkdir -p docs/results
 limit=()
 if [ "${NAMES_LIMIT:-20000}" != 0 ]; then limit=(--names-limit "${NAMES_LIMIT:-20000}"); fi
 # shellcheck disable=SC2086
-"$GL" experiment all --runs "${RUNS:-3}" --out docs/results "${limit[@]}" ${EXPERIMENT_ARGS:-}
-"$GL" levers --names-n "${LEVERS_NAMES:-10000}" --csv docs/results/levers.csv --md docs/results/levers.md > /dev/null
+"$GL" lab experiment all --runs "${RUNS:-3}" --out docs/results "${limit[@]}" ${EXPERIMENT_ARGS:-}
+"$GL" lab levers --names-n "${LEVERS_NAMES:-10000}" --csv docs/results/levers.csv --md docs/results/levers.md > /dev/null
 if [ "${SKIP_PEER:-0}" != 1 ]; then
   GRAMLINK="$GL" NAMES_LIMIT="${PEER_NAMES_LIMIT:-50000}" benches/peers/run.sh > docs/results/peer.json
 fi
-"$GL" results --results-dir docs/results
+"$GL" lab results --results-dir docs/results

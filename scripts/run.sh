@@ -13,8 +13,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 cargo build --release --quiet
-./target/release/gramlink eval --data data/names.txt --ed 1 --seed 42 "$@"
+./target/release/gramlink lab eval --data data/names.txt --ed 1 --seed 42 "$@"
 echo
 echo "== FEBRL 3, whole records (data/febrl/schema.toml)"
-./target/release/gramlink eval --schema data/febrl/schema.toml \
+./target/release/gramlink lab eval --schema data/febrl/schema.toml \
     data/febrl/dataset3-a.csv data/febrl/dataset3-b.csv --truth data/febrl/dataset3-truth.csv

@@ -30,7 +30,7 @@ dir="$root/target/spark-example/$n${keyed:+-keyed}"
 mkdir -p "$dir"
 cd "$dir"
 if [ ! -f b.vec ]; then
-    "$g" corrupt --data "$root/data/names.txt" --two-words "$n" --ed 1 --out-a a.csv --out-b b.csv --truth t.csv
+    "$g" lab corrupt --data "$root/data/names.txt" --two-words "$n" --ed 1 --out-a a.csv --out-b b.csv --truth t.csv
     read=(--column name --id-column id)
     "$g" mine --input a.csv "${read[@]}" --out a-base.json
     "$g" mine --input b.csv "${read[@]}" --out b-base.json

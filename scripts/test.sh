@@ -38,7 +38,8 @@ header "native tests: cargo test"
 cargo test
 footer "native tests"
 
-wasm_test=(cargo test --target wasm32-unknown-unknown --no-default-features --tests)
+# the npm package's features (scripts/build-wasm.sh)
+wasm_test=(cargo test --target wasm32-unknown-unknown --no-default-features --features eval,twin,kuzu --tests)
 
 header "wasm tests in Node: ${wasm_test[*]}"
 (

@@ -9,8 +9,6 @@ use crate::base::SharedBase;
 use crate::dataset::{read_records, Dataset, InputFormat};
 use crate::dp::LedgerFile;
 use crate::embed::Embedder;
-use crate::kuzu::blocks::BlockModel;
-use crate::kuzu::paillier::{read_public_key, write_public_key};
 use crate::protocol::{
     read_match_result, read_noisy_base, read_shared_base, write_match_result, write_noisy_base, write_shared_base,
     VectorBatch,
@@ -49,6 +47,14 @@ pub fn message_json(data: &[u8]) {
         let w = l.to_json();
         assert_eq!(LedgerFile::parse(&w).expect("a ledger written by this build reads back"), l);
     }
+    kuzu_json(text);
+}
+
+/// Kuzu et al.'s JSON: a block model and a public key (feature `kuzu`).
+#[cfg(feature = "kuzu")]
+fn kuzu_json(text: &str) {
+    use crate::kuzu::blocks::BlockModel;
+    use crate::kuzu::paillier::{read_public_key, write_public_key};
     if let Ok(m) = BlockModel::from_json(text) {
         let w = m.to_json();
         assert_eq!(BlockModel::from_json(&w).expect("a block model written by this build reads back").to_json(), w);
@@ -58,6 +64,9 @@ pub fn message_json(data: &[u8]) {
         assert_eq!(write_public_key(&read_public_key(&w).expect("a public key written by this build reads back")), w);
     }
 }
+
+#[cfg(not(feature = "kuzu"))]
+fn kuzu_json(_: &str) {}
 
 /// The record protocol's JSON: a schema, and noisy and shared bases under a fixed schema.
 fn records_json(text: &str) {

@@ -22,11 +22,13 @@ pub mod dp;
 pub mod em;
 pub mod embed;
 pub mod error;
+#[cfg(feature = "eval")]
 pub mod eval;
 #[doc(hidden)]
 pub mod fuzzing;
 mod hash;
 pub mod keyed;
+#[cfg(feature = "kuzu")]
 pub mod kuzu;
 pub mod matcher;
 pub mod matching;
@@ -48,6 +50,7 @@ pub mod shard;
 mod sorting;
 pub mod sparse_vectors;
 pub mod threshold;
+#[cfg(feature = "twin")]
 pub mod twin;
 
 #[cfg(target_arch = "wasm32")]

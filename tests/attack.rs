@@ -69,7 +69,7 @@ fn the_inner_product_bootstrap_decodes_a_keyed_batch_and_not_noise() {
             names.records()[cdf.partition_point(|&c| c <= u).min(names.len() - 1)].clone()
         })
         .collect();
-    // the rotation: the attack's own target (the sketch is measured by `gramlink attack`)
+    // the rotation: the attack's own target (the sketch is measured by `gramlink lab attack`)
     let config = gramlink::config::Config { encoding: gramlink::keyed::Encoding::Rotation, ..Default::default() };
     let (shared, batch) = keyed_two_party(&a, &Alphabet::default(), &config, &mut rng, &mut NoProgress).unwrap();
     assert!(batch.transform.is_some());

@@ -309,7 +309,7 @@ fn every_bad_input_fails_cleanly_with_its_error() {
         ("keyed label on an odd dimension", "match {ea_unkeyed_label.json} {eb.bin} -o OUT", "a rotated batch has a power-of-two dimension".into()),
         // ---- whole runs
         ("link with an empty B", "link {a.txt} {empty.txt} -o OUT", "is empty: it holds no records".into()),
-        ("eval with huge k", "eval --data {a.txt} --k 99999999999", "is too large (at most 100000)".into()),
+        ("eval with huge k", "lab eval --data {a.txt} --k 99999999999", "is too large (at most 100000)".into()),
     ];
     assert!(table.len() >= 40, "the catalogue has {} cases", table.len());
     let mut failures = Vec::new();

@@ -223,8 +223,8 @@ fn an_existing_output_survives_a_failed_run() {
 
 #[test]
 fn every_command_has_help() {
-    for cmd in ["mine", "merge", "mine-utility"] {
-        let o = gramlink(&[cmd, "--help"]);
+    for cmd in [&["mine"][..], &["merge"], &["lab", "mine-utility"]] {
+        let o = gramlink(&[cmd, &["--help"]].concat());
         assert!(o.status.success());
         assert!(String::from_utf8_lossy(&o.stdout).contains("Usage"));
     }
@@ -416,7 +416,7 @@ fn link_two_files_and_eval_json() {
     for pair in ["5,1,", "6,3,", "7,6,", "1,2,", "8,4,", "4,5,"] {
         assert!(csv.lines().any(|l| l.starts_with(pair)), "{pair} missing from {csv}");
     }
-    let o = gramlink(&["eval", "--data", &data("cities.txt"), "--ed", "1", "--seed", "42", "--json"]);
+    let o = gramlink(&["lab", "eval", "--data", &data("cities.txt"), "--ed", "1", "--seed", "42", "--json"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     for field in ["precision", "recall", "f1", "pairs", "timings_ms"] {
@@ -458,15 +458,15 @@ fn errors_print_their_code_and_exit_by_class() {
 /// One spelling per flag across commands, and the presets' defaults in the help.
 #[test]
 fn flags_are_spelled_once_and_show_their_defaults() {
-    for cmd in ["embed", "link", "eval"] {
-        let help = String::from_utf8_lossy(&gramlink(&[cmd, "--help"]).stdout).into_owned();
-        assert!(help.contains("--threshold <THRESHOLD>"), "{cmd}: {help}");
-        assert!(help.contains("recommended sound, paper paper"), "{cmd}: {help}");
-        assert!(!help.contains("--thresholds") && !help.contains("--one-to-one"), "{cmd}");
+    for cmd in [&["embed"][..], &["link"], &["lab", "eval"]] {
+        let help = String::from_utf8_lossy(&gramlink(&[cmd, &["--help"]].concat()).stdout).into_owned();
+        assert!(help.contains("--threshold <THRESHOLD>"), "{cmd:?}: {help}");
+        assert!(help.contains("recommended sound, paper paper"), "{cmd:?}: {help}");
+        assert!(!help.contains("--thresholds") && !help.contains("--one-to-one"), "{cmd:?}");
     }
-    for cmd in ["match", "link", "eval"] {
-        let help = String::from_utf8_lossy(&gramlink(&[cmd, "--help"]).stdout).into_owned();
-        assert!(help.contains("recommended ranked, paper all"), "{cmd}: {help}");
+    for cmd in [&["match"][..], &["link"], &["lab", "eval"]] {
+        let help = String::from_utf8_lossy(&gramlink(&[cmd, &["--help"]].concat()).stdout).into_owned();
+        assert!(help.contains("recommended ranked, paper all"), "{cmd:?}: {help}");
     }
     let help = String::from_utf8_lossy(&gramlink(&["mine", "--help"]).stdout).into_owned();
     for text in ["--alphabet", "--id-column", "--out", "recommended 3, paper 1", "[default: 75]"] {
@@ -493,10 +493,10 @@ fn flags_are_spelled_once_and_show_their_defaults() {
 /// `link` and `eval` start from the same configuration: the same tree depth.
 #[test]
 fn link_and_eval_share_their_defaults() {
-    let o = gramlink(&["eval", "--data", &data("cities.txt"), "--preset", "paper", "--json"]);
+    let o = gramlink(&["lab", "eval", "--data", &data("cities.txt"), "--preset", "paper", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["h_max"], 7, "the configuration's depth, as link uses");
-    let o = gramlink(&["eval", "--data", &data("cities.txt"), "--preset", "paper", "--mean-hmax", "--json"]);
+    let o = gramlink(&["lab", "eval", "--data", &data("cities.txt"), "--preset", "paper", "--mean-hmax", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_ne!(v["h_max"], 7, "the scenario's depth from the data");
 }
@@ -594,6 +594,7 @@ fn corrupt_makes_two_word_scale_data_with_its_truth() {
     let (a, b, t) = (d.path("a.csv"), d.path("b.csv"), d.path("truth.csv"));
     let run = |seed: &str| {
         let r = gramlink(&[
+            "lab",
             "corrupt",
             "--data",
             &data("names.txt"),
@@ -640,6 +641,7 @@ fn corrupt_makes_two_word_scale_data_with_its_truth() {
     assert!(r.status.success() && e.contains("500 true pairs in all"), "{e}");
     let tiny = d.write("tiny.txt", b"SMITH\nJONES\n");
     let r = gramlink(&[
+        "lab",
         "corrupt",
         "--data",
         &tiny,
@@ -660,7 +662,7 @@ fn corrupt_makes_two_word_scale_data_with_its_truth() {
 fn ed_auto_says_what_it_chose() {
     let cities = data("cities.txt");
     for corrupt in ["1", "2"] {
-        let o = gramlink(&["eval", "--data", &cities, "--corrupt-ed", corrupt]);
+        let o = gramlink(&["lab", "eval", "--data", &cities, "--corrupt-ed", corrupt]);
         assert!(o.status.success(), "{}", stderr(&o));
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(out.contains("ed auto"), "{out}");
@@ -668,10 +670,10 @@ fn ed_auto_says_what_it_chose() {
         assert!(out.contains(&format!("ed auto chose {corrupt} edit{plural}: of ")), "{out}");
         assert!(out.contains("Fellegi–Sunter fit without labels"), "{out}");
     }
-    let o = gramlink(&["eval", "--data", &cities, "--ed", "1"]);
+    let o = gramlink(&["lab", "eval", "--data", &cities, "--ed", "1"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!String::from_utf8_lossy(&o.stdout).contains("ed auto chose"));
-    let o = gramlink(&["eval", "--data", &cities, "--ed", "two"]);
+    let o = gramlink(&["lab", "eval", "--data", &cities, "--ed", "two"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("neither auto nor a number"), "{}", stderr(&o));
 }

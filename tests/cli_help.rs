@@ -100,6 +100,36 @@ fn every_option_of_every_command_has_help() {
     assert!(bare.is_empty(), "options without help text:\n{}", bare.join("\n"));
 }
 
+/// What a data owner and a matcher run, and nothing else, in `gramlink --help`;
+/// the experiments sit under `gramlink lab` (src/bin/gramlink/lab/).
+#[test]
+fn the_product_help_lists_no_lab_command() {
+    const LAB: [&str; 11] = [
+        "eval",
+        "corrupt",
+        "mine-utility",
+        "experiment",
+        "results",
+        "levers",
+        "attack",
+        "frontier",
+        "krimp",
+        "kuzu-eval",
+        "kuzu-bench",
+    ];
+    let product = read(&help(&[])).commands;
+    for c in ["mine", "merge", "embed", "match", "link", "keygen", "unmap", "kuzu", "twin", "lab"] {
+        assert!(product.contains(&c.to_string()), "gramlink --help lacks {c}: {product:?}");
+    }
+    let lab = read(&help(&["lab".to_string()])).commands;
+    assert_eq!(lab, LAB, "gramlink lab --help");
+    for c in LAB {
+        assert!(!product.contains(&c.to_string()), "gramlink --help lists the lab's {c}");
+    }
+    let kuzu = read(&help(&["kuzu".to_string()])).commands;
+    assert!(!kuzu.iter().any(|c| c == "eval" || c == "bench"), "gramlink kuzu --help: {kuzu:?}");
+}
+
 /// The reader finds a bare option in both of clap's layouts (help beside the
 /// flag, help on the next line), and an enum's value list is not the option's help.
 #[test]

@@ -221,6 +221,7 @@ fn prefix_tree_strategies_pass() {
 /// difference of the first two (the statistic that sees both changes, so the
 /// whole ε is at stake); sizes are centred by the public shift so the count grid
 /// applies. The parameters are the paper's (w_n = 5000, a large shift: no clamping).
+#[cfg(feature = "kuzu")]
 fn block_release_run(claimed: f64, noise_epsilon: f64) -> impl Fn(bool, u64) -> Output + Sync {
     use gramlink::kuzu::release::{release, ReleaseParams};
     let block_of = |moved: bool| -> Vec<usize> {
@@ -239,6 +240,7 @@ fn block_release_run(claimed: f64, noise_epsilon: f64) -> impl Fn(bool, u64) -> 
 }
 
 #[test]
+#[cfg(feature = "kuzu")]
 fn kuzu_block_release_passes() {
     check("kuzu block release", &block_release_run(EPSILON, EPSILON));
 }
@@ -246,6 +248,7 @@ fn kuzu_block_release_passes() {
 /// Its negative control: noise for sensitivity 1 (rate ε per count) while
 /// the release moves two counts: a 2ε mechanism claiming ε, which must be rejected.
 #[test]
+#[cfg(feature = "kuzu")]
 fn kuzu_block_release_with_sensitivity_one_is_rejected() {
     let (worst, event) = audit(&block_release_run(EPSILON, 2.0 * EPSILON), &universe());
     eprintln!("kuzu control (true ε {}): empirical ε lower bound {worst:.3} at {event}", 2.0 * EPSILON);

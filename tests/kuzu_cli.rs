@@ -131,7 +131,7 @@ fn roles_one_at_a_time_and_bad_inputs() {
 #[test]
 fn the_single_string_scenario_scores_kuzu_and_gramlink_in_one_run() {
     let names = format!("{}/data/names.txt", env!("CARGO_MANIFEST_DIR"));
-    let args = ["kuzu", "eval", "--names", &names, "--n", "400", "--ed", "1", "--public", &names, "--json"];
+    let args = ["lab", "kuzu-eval", "--names", &names, "--n", "400", "--ed", "1", "--public", &names, "--json"];
     let o = gramlink(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON line");

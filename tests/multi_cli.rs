@@ -39,7 +39,20 @@ impl Linkage {
         let l = Linkage { dir: tempfile::tempdir().expect("tempdir") };
         let cities = format!("{}/data/cities.txt", env!("CARGO_MANIFEST_DIR"));
         let (p, dir) = (|n: &str| l.p(n), l.p("parties"));
-        run(&["corrupt", "--data", &cities, "--limit", "150", "--parties", "3", "--seed", "5", "--out-dir", &dir]);
+        run(&[
+            "lab",
+            "corrupt",
+            "--data",
+            &cities,
+            "--limit",
+            "150",
+            "--parties",
+            "3",
+            "--seed",
+            "5",
+            "--out-dir",
+            &dir,
+        ]);
         run(&["keygen", "-o", &p("key")]);
         for (party, seed) in [("a", "1"), ("b", "2")] {
             let input = format!("{dir}/party_{party}.csv");

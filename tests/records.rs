@@ -28,7 +28,7 @@ fn read(path: &str) -> Vec<u8> {
 }
 
 fn truth(n: u32) -> HashSet<(String, String)> {
-    gramlink::eval::metrics::read_truth(&read(&format!("data/febrl/dataset{n}-truth.csv")), "truth").unwrap()
+    gramlink::matching::truth::read_truth(&read(&format!("data/febrl/dataset{n}-truth.csv")), "truth").unwrap()
 }
 
 fn owners(schema: &Schema, n: u32, seed: u64) -> (RecordOwner, RecordOwner) {
@@ -377,6 +377,7 @@ fn an_ed_0_block_joins_equal_values_also_across_name_fields() {
 }
 
 #[test]
+#[cfg(feature = "eval")] // the scenario's edit distance
 fn a_conjunctive_block_checks_its_edit_term_within_the_equal_groups() {
     let mut schema = febrl_schema();
     schema.blocks = vec![serde_json::from_str(r#"{"field": "date_of_birth", "and": [{"field": "surname"}]}"#).unwrap()];

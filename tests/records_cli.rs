@@ -230,8 +230,8 @@ fn people_data_is_seeded_and_links_with_the_large_schema() {
     let make = |tag: &str| {
         let (a, b, t) = (r.s(&format!("a{tag}.csv")), r.s(&format!("b{tag}.csv")), r.s(&format!("t{tag}.csv")));
         ok(&[
-            "corrupt", "--data", &names, "--people", "3000", "--febrl", &dir, "--seed", "5", "--out-a", &a, "--out-b",
-            &b, "--truth", &t,
+            "lab", "corrupt", "--data", &names, "--people", "3000", "--febrl", &dir, "--seed", "5", "--out-a", &a,
+            "--out-b", &b, "--truth", &t,
         ]);
         (a, b, t)
     };
@@ -243,17 +243,30 @@ fn people_data_is_seeded_and_links_with_the_large_schema() {
     let text = std::fs::read_to_string(&b).unwrap();
     assert!(text.starts_with("rec_id,given_name,surname,street_number,address_1"), "FEBRL's columns");
     assert_eq!(text.lines().count(), 3001);
-    let o = ok(&["eval", "--schema", &febrl("schema-large.toml"), &a, &b, "--truth", &t, "--json"]);
+    let o = ok(&["lab", "eval", "--schema", &febrl("schema-large.toml"), &a, &b, "--truth", &t, "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let f1 = v["quality"]["matches"]["f1"].as_f64().unwrap();
     assert!(f1 >= 0.98, "F1 {f1}");
 
     let out = r.p("never.csv");
     let o_s = out.display().to_string();
-    let e = fails(&["corrupt", "--data", &names, "--people", "0", "--out-a", &o_s, "--out-b", &o_s], &out);
+    let e = fails(&["lab", "corrupt", "--data", &names, "--people", "0", "--out-a", &o_s, "--out-b", &o_s], &out);
     assert!(e.contains("--people"), "{e}");
     let e = fails(
-        &["corrupt", "--data", &names, "--people", "5", "--febrl", &r.s("nowhere"), "--out-a", &o_s, "--out-b", &o_s],
+        &[
+            "lab",
+            "corrupt",
+            "--data",
+            &names,
+            "--people",
+            "5",
+            "--febrl",
+            &r.s("nowhere"),
+            "--out-a",
+            &o_s,
+            "--out-b",
+            &o_s,
+        ],
         &out,
     );
     assert!(e.contains("dataset1-a.csv"), "{e}");

@@ -108,7 +108,8 @@ fn rehearse_on_two_string_twins() {
 
 #[test]
 fn krimp_compares_frequent_pattern_sets() {
-    let o = gramlink(&["krimp", &data("uci/iris.csv"), "--min-sup", "20", "--runs", "2", "--patterns", "--json"]);
+    let o =
+        gramlink(&["lab", "krimp", &data("uci/iris.csv"), "--min-sup", "20", "--runs", "2", "--patterns", "--json"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let p = &v[0]["patterns"];

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The blocking and linkage tables of docs/KUZU.md: `gramlink kuzu eval` (decisions
+# The blocking and linkage tables of docs/KUZU.md: `gramlink lab kuzu-eval` (decisions
 # in the clear, identical to the encrypted protocol's; seed 42) over the number of
 # blocks, ε and w_n, on FEBRL 2 and 3 and the single-string scenario (NAMES, one
 # edit), and over the public identifier.
@@ -10,7 +10,7 @@ F=data/febrl
 row() { # label, then eval arguments
   local label=$1
   shift
-  "$G" kuzu eval --json "$@" | python3 -c '
+  "$G" lab kuzu-eval --json "$@" | python3 -c '
 import json, sys
 d = json.load(sys.stdin); s = d["scores"]
 cells = [sys.argv[1], d["blocks"], d["epsilon"], "%g" % d["wn"], "%.4f" % s["rr"], "%.4f" % s["pc"], d["fakes"],

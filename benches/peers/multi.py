@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gramlink's multi-party clusters beside anonlink's multi-party solver, on the same files.
 
-For each number of parties N (default 3, 5 and 10), `gramlink corrupt --parties N`
+For each number of parties N (default 3, 5 and 10), `gramlink lab corrupt --parties N`
 writes N parties' files with known clusters (each person of the first --limit names
 held by each party with probability --presence, every copy with --ed edits). Then,
 on those files:
@@ -202,7 +202,7 @@ def main():
     for n in args.parties:
         with tempfile.TemporaryDirectory() as tmp:
             folder = os.path.join(tmp, "parties")
-            subprocess.run([args.gramlink, "corrupt", "--data", args.data, "--limit", str(args.limit),
+            subprocess.run([args.gramlink, "lab", "corrupt", "--data", args.data, "--limit", str(args.limit),
                             "--parties", str(n), "--presence", str(args.presence), "--ed", str(args.ed),
                             "--seed", str(args.seed), "--out-dir", folder], check=True, capture_output=True)
             person_of, party_of = {}, {}

@@ -18,7 +18,7 @@ of it multiplied by --high (`high`, 2 by default); row noise as the default.
 
 Tools, each with thresholds from its own fit, never from the truth unless said so:
 
-* gramlink: `gramlink eval` with a naive schema (the columns and their kinds, and
+* gramlink: `gramlink lab eval` with a naive schema (the columns and their kinds, and
   `invalid = "missing"` on the date, which gramlink's error on the first damaged date
   asks for; no blocks, no weights, no thresholds), the default (keyed) encoding.
 * splink (the pinned version), as its tutorials set it up: dates cleaned to ISO by the
@@ -176,7 +176,7 @@ def run_gramlink(exe, pair, d, dates_per_party):
     if dates and not dates_per_party:
         b = one_layout(b, "date_of_birth", dates["b"], dates["a"], os.path.join(d, "b-one-layout.csv"))
     t0 = time.perf_counter()
-    p = subprocess.run([exe, "eval", "--schema", schema, os.path.join(d, "a.csv"), b,
+    p = subprocess.run([exe, "lab", "eval", "--schema", schema, os.path.join(d, "a.csv"), b,
                         "--truth", os.path.join(d, "truth.csv"), "--json"], capture_output=True, text=True)
     wall = time.perf_counter() - t0
     with open(os.path.join(d, "gramlink.log"), "w") as f:

@@ -4,7 +4,7 @@
 For each data set, party A holds the originals and party B the duplicates
 (data/febrl/datasetN-{a,b}.csv, truth datasetN-truth.csv; scripts/febrl-split.sh):
 
-* gramlink: `gramlink eval --schema data/febrl/schema.toml` with secure randomness
+* gramlink: `gramlink lab eval --schema data/febrl/schema.toml` with secure randomness
   (private: eps = 0.1 per party in all), thresholds proposed by the tool from its EM fit,
   never from the truth; the assignment is the schema's `auto`.
 * the Bloom-filter peer: clkhash CLKs of the whole record (every field a bigram feature,
@@ -86,7 +86,7 @@ def score(pairs, truth):
 
 def run_gramlink(exe, n):
     t0 = time.perf_counter()
-    out = subprocess.run([exe, "eval", "--schema", "data/febrl/schema.toml", f"data/febrl/dataset{n}-a.csv",
+    out = subprocess.run([exe, "lab", "eval", "--schema", "data/febrl/schema.toml", f"data/febrl/dataset{n}-a.csv",
                           f"data/febrl/dataset{n}-b.csv", "--truth", f"data/febrl/dataset{n}-truth.csv", "--json"],
                          check=True, capture_output=True, text=True).stdout
     wall = time.perf_counter() - t0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gramlink against a Bloom-filter peer (clkhash + anonlink), side by side on the same
-# corrupted data: `gramlink corrupt` writes party A's and B's files (seed 42), both
+# corrupted data: `gramlink lab corrupt` writes party A's and B's files (seed 42), both
 # tools link them, peer.py scores both the same way and writes docs/results/peer.{csv,md}.
 #
 #   benches/peers/run.sh                  # CITIES and all of NAMES, ed 0, 1, 2

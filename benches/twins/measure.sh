@@ -50,7 +50,7 @@ if [[ $what == krimp || $what == all ]]; then
   python3 benches/twins/categorical.py febrl "$O" >/dev/null
   : >"$O/krimp.md"
   for f in "$O"/febrl1-categorical.csv "$O"/febrl2-categorical.csv "$O"/febrl3-categorical.csv data/uci/iris.csv data/uci/pima.csv; do
-    "$G" krimp "$f" --min-sup 1,5,20,50 --runs 10 --patterns >>"$O/krimp.md"
+    "$G" lab krimp "$f" --min-sup 1,5,20,50 --runs 10 --patterns >>"$O/krimp.md"
     echo >>"$O/krimp.md"
   done
   cat "$O/krimp.md"
@@ -63,8 +63,8 @@ if [[ $what == rehearse || $what == all ]]; then
   for data in names10k cities; do
     # party B's real file: the scenario's corrupted copy (one edit); and a
     # mixture (40 % untouched, 40 % one edit, 20 % two) for the observed corruption
-    "$G" corrupt --data "$O/$data.txt" --ed 1 --seed 7 --out-a "$O/$data.a.csv" --out-b "$O/$data.b.csv" 2>/dev/null
-    "$G" corrupt --data "$O/$data.txt" --ed 2 --seed 8 --out-a "$O/$data.a.csv" --out-b "$O/$data.b2.csv" 2>/dev/null
+    "$G" lab corrupt --data "$O/$data.txt" --ed 1 --seed 7 --out-a "$O/$data.a.csv" --out-b "$O/$data.b.csv" 2>/dev/null
+    "$G" lab corrupt --data "$O/$data.txt" --ed 2 --seed 8 --out-a "$O/$data.a.csv" --out-b "$O/$data.b2.csv" 2>/dev/null
     cut -d, -f2- "$O/$data.b.csv" | tail -n +2 >"$O/$data.b.txt"
     python3 benches/twins/mix.py "$O/$data.a.csv" 0.4,0.4,0.2 5 "$O/$data.b.csv" "$O/$data.b2.csv" >"$O/$data.bmix.txt"
     "$G" twin "$O/$data.txt" -o "$O/$data.twin-a.txt" --seed 11 >/dev/null 2>&1

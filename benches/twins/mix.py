@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Party B's file with a mixture of corruptions (benches/twins/measure.sh): each
-record of A (gramlink corrupt's out-a CSV) replaced by its copy with e edits
-(the out-b CSVs of `gramlink corrupt --ed e`, ids = A's ids) with probability
+record of A (gramlink lab corrupt's out-a CSV) replaced by its copy with e edits
+(the out-b CSVs of `gramlink lab corrupt --ed e`, ids = A's ids) with probability
 rates[e]; e = 0 is the record itself. Seeded; B's order shuffled.
 usage: mix.py A.csv RATES SEED B1.csv [B2.csv ...] > B.txt"""
 import csv, random, sys

@@ -1,5 +1,5 @@
 // Benchmark: Kuzu et al.'s three roles through the wasm API in Node and in headless
-// Chromium, beside `gramlink kuzu bench` natively (docs/KUZU.md, "Cost"); the steps
+// Chromium, beside `gramlink lab kuzu-bench` natively (docs/KUZU.md, "Cost"); the steps
 // are in kuzu-steps.mjs. Prints encryptions/s, compared pairs/s and decided pairs/s
 // per key size. One thread (wasm has no rayon).
 // Run: npm run build && node benches/wasm/kuzu.mjs [N=6] [bits=512,2048]

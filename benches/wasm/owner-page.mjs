@@ -23,7 +23,7 @@
 //   node benches/wasm/owner-page.mjs --names            NAMES (data/names.txt), keyed
 //   node benches/wasm/owner-page.mjs --names --no-key   NAMES, unkeyed (sparse)
 //   node benches/wasm/owner-page.mjs --two-words 1000000 --no-key
-//     (party A of `gramlink corrupt --two-words N --ed 1 --seed 42`)
+//     (party A of `gramlink lab corrupt --two-words N --ed 1 --seed 42`)
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -78,9 +78,9 @@ if (opt.names) {
   const gramlink = path.join(root, 'target/release/gramlink');
   if (!existsSync(gramlink)) throw new Error('target/release/gramlink is not built: cargo build --release --bin gramlink');
   file = path.join(h.dir, 'a.csv');
-  execFileSync(gramlink, ['corrupt', '--data', path.join(root, 'data/names.txt'), '--two-words', String(n), '--ed', '1', '--seed', '42',
+  execFileSync(gramlink, ['lab', 'corrupt', '--data', path.join(root, 'data/names.txt'), '--two-words', String(n), '--ed', '1', '--seed', '42',
     '--out-a', file, '--out-b', path.join(h.dir, 'b.csv'), '--truth', path.join(h.dir, 't.csv')], { stdio: 'ignore' });
-  label = `${n.toLocaleString('en')} two-word records (gramlink corrupt --two-words ${n} --ed 1 --seed 42, party A)`;
+  label = `${n.toLocaleString('en')} two-word records (gramlink lab corrupt --two-words ${n} --ed 1 --seed 42, party A)`;
 }
 const keyed = !opt['no-key'];
 console.log(`${label}, ${(statSync(file).size / 1e6).toFixed(1)} MB, ${keyed ? 'keyed (default)' : 'unkeyed (#no-key)'}; load average ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);

@@ -1,7 +1,7 @@
 // The records pages in headless Chromium, as two owners and the matcher use them (simple
 // path, the bundled FEBRL schema): the link time in the matcher page and F1 of the matches.
 //   npm run build && node benches/wasm/records-page.mjs A.csv B.csv truth.csv LABEL
-// e.g. data/febrl/dataset1-{a,b,truth}.csv, or `gramlink corrupt --people 2000` output.
+// e.g. data/febrl/dataset1-{a,b,truth}.csv, or `gramlink lab corrupt --people 2000` output.
 import { start, open, downloadFrom } from '../../tests/e2e/harness.mjs';
 import { FEBRL } from '../../www/js/febrl-schema.js';
 import { unmapPairs } from '../../pkg/node/gramlink.js';

@@ -1,9 +1,9 @@
 // Benchmark: whole records through the wasm API, in Node and in headless
 // Chromium, beside the native CLI, in one run: both data owners (read under the
 // schema, mine, merge, embed) and the matcher (score, link), on
-// `gramlink corrupt --people N` files (records-steps.mjs has the steps).
+// `gramlink lab corrupt --people N` files (records-steps.mjs has the steps).
 // Run: npm run build && cargo build --release &&
-//      target/release/gramlink corrupt --data data/names.txt --people 100000 \
+//      target/release/gramlink lab corrupt --data data/names.txt --people 100000 \
 //        --out-a /tmp/a.csv --out-b /tmp/b.csv --truth /tmp/t.csv &&
 //      node benches/wasm/records.mjs /tmp/a.csv /tmp/b.csv /tmp/t.csv [schema.json]
 // The schema defaults to data/febrl/schema-large.toml's (records-steps.mjs).
@@ -28,7 +28,7 @@ writeFileSync(schemaFile, JSON.stringify(schema));
 const native = join(root, "target/release/gramlink");
 if (existsSync(native)) {
   const t0 = performance.now();
-  const out = JSON.parse(execFileSync(native, ["eval", "--json", "--schema", schemaFile, aPath, bPath, "--truth", truthPath], {
+  const out = JSON.parse(execFileSync(native, ["lab", "eval", "--json", "--schema", schemaFile, aPath, bPath, "--truth", truthPath], {
     maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "ignore"],
   }));
   const wall = performance.now() - t0;

@@ -1,10 +1,10 @@
 //! `Matcher`, `Linkage` and `score`: the matcher's steps
 //! ([`gramlink::matcher`]) and scoring against a truth
-//! ([`gramlink::eval::metrics`]).
+//! ([`gramlink::matching::truth`]).
 
 use crate::convert::{data, message, rule};
 use crate::errors::{invalid, OrPy};
-use gramlink::eval::metrics::{quality_by_ids, read_truth};
+use gramlink::matching::truth::{quality_by_ids, read_truth};
 use gramlink::protocol::write_match_result;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyDict, PyString};

@@ -38,11 +38,11 @@ def cli():
 @pytest.fixture(scope="session")
 def cities(tmp_path_factory, cli):
     """The first 600 CITIES as A, a copy with one edit each as B, the truth
-    (gramlink corrupt, seed 3)."""
+    (gramlink lab corrupt, seed 3)."""
     d = tmp_path_factory.mktemp("cities")
     lines = (ROOT / "data/cities.txt").read_text(encoding="utf-8").splitlines()[:600]
     (d / "data.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    cli("corrupt", "--data", d / "data.txt", "--ed", "1", "--seed", "3",
+    cli("lab", "corrupt", "--data", d / "data.txt", "--ed", "1", "--seed", "3",
         "--out-a", d / "a.csv", "--out-b", d / "b.csv", "--truth", d / "truth.csv")
     return d
 

@@ -5,7 +5,6 @@
 //! in wasm. Seeded: an experiment, not a private run.
 
 use super::corrupt::corrupt;
-use super::metrics::{quality, Quality};
 use crate::alphabet::Alphabet;
 use crate::clock::Clock;
 use crate::config::{Config, Preset};
@@ -13,6 +12,7 @@ use crate::dataset::Dataset;
 use crate::dp::Randomness;
 use crate::error::Error;
 use crate::keyed::Key;
+use crate::matching::truth::{quality, Quality};
 use crate::matching::Rule;
 use crate::party::DataOwner;
 use crate::progress::Progress;

@@ -5,7 +5,7 @@
 //! Vectors are a public, deterministic function of a record and the shared base.
 //! Without this transform, C (who knows the base, or can ask for it) embeds a
 //! public name list and links each of A's vectors to its nearest dictionary
-//! vector: `gramlink attack` re-identifies almost every record of NAMES that
+//! vector: `gramlink lab attack` re-identifies almost every record of NAMES that
 //! way. With the transform, C sees `R·x` for a secret orthogonal `R`: it cannot
 //! embed a dictionary in the parties' coordinate system, so the dictionary
 //! attack falls to chance, while every distance — hence the matcher's answer —
@@ -52,7 +52,7 @@
 //!   the zero vector implicit in any linear map, the **norms** themselves
 //!   (‖Rx‖ = ‖x‖): a norm reveals roughly the record's length and gram content.
 //!   Identical records still give identical vectors (**multiplicities**: a
-//!   frequency attack stays possible, see `gramlink attack`). The geometry of a
+//!   frequency attack stays possible, see `gramlink lab attack`). The geometry of a
 //!   whole batch is preserved: with many known (record, vector) pairs C could
 //!   solve for `R` (a known-plaintext attack; n linearly independent pairs
 //!   suffice), so the key must be fresh per linkage and the records secret.

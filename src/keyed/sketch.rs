@@ -34,7 +34,7 @@
 //! dictionary. It still sees sparse counts: their frequencies, their
 //! co-occurrences, and inner products that differ from the plaintext ones only
 //! where two grams share a bucket. How much that gives back is measured, not
-//! argued: `gramlink attack` and the frontier table in docs/THREAT_MODEL.md.
+//! argued: `gramlink lab attack` and the frontier table in docs/THREAT_MODEL.md.
 
 use super::Key;
 use crate::error::Error;

@@ -16,7 +16,7 @@ use crate::error::Error;
 pub const UNKEYED_REVEALS: &str = "unkeyed vectors are public functions of the records: the matcher can embed a \
 name list and find each record's nearest name (the dictionary attack), and, in the recommended preset \
 (every public 2-gram, padded records), rebuild most records outright from the bigram multiset each vector \
-carries, with no dictionary (gramlink attack; docs/THREAT_MODEL.md)";
+carries, with no dictionary (gramlink lab attack; docs/THREAT_MODEL.md)";
 
 /// Where the parties' shared key comes from, as the owner gave it.
 #[derive(Debug, Clone, PartialEq, Eq)]

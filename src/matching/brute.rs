@@ -1,6 +1,7 @@
 //! The reference matcher: every pair, no index.
 
-use super::{distance, validate, MatchStats, Pair};
+use super::distance::distance;
+use super::pairs::{validate, MatchStats, Pair};
 use crate::embed::Vectors;
 use crate::error::Error;
 

@@ -14,7 +14,7 @@
 
 use super::distance::{distance, may_be_within};
 use super::lattice::Lattice;
-use super::{validate, MatchStats, Pair};
+use super::pairs::{join_chunks, push_found, validate, MatchStats, Pair};
 use crate::embed::Vectors;
 use crate::error::Error;
 use std::sync::atomic::AtomicU64;
@@ -312,7 +312,7 @@ fn match_rows(
                 index.query(a.row(i), th[i], b, &mut q, &mut stack, &mut found)
             }
         };
-        super::push_found(&mut pairs, i, &found, total)?;
+        push_found(&mut pairs, i, &found, total)?;
     }
     Ok((pairs, candidates))
 }
@@ -344,7 +344,7 @@ fn run(a: &Vectors, b: &Vectors, thresholds: &[f64], parallel: bool) -> Result<(
         let chunk = crate::par::WASM_ROWS_PER_CALL;
         (0..a.len()).step_by(chunk).map(|start| rows(start..(start + chunk).min(a.len()))).collect()
     };
-    super::join_chunks(parts)
+    join_chunks(parts)
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

@@ -8,7 +8,7 @@
 //! is linked at most once. Unlike greedy [`super::one_to_one`], it never links a
 //! record to its second choice after its first was taken.
 
-use super::Pair;
+use super::pairs::Pair;
 
 /// The mutual unique nearest pairs of `pairs`, sorted by (a, distance, b).
 pub fn nearest(pairs: &[Pair]) -> Vec<Pair> {
@@ -35,7 +35,7 @@ pub fn nearest(pairs: &[Pair]) -> Vec<Pair> {
             !tied && pairs[j].a == p.a
         })
         .collect();
-    super::sort_by_a(&mut out);
+    super::pairs::sort_by_a(&mut out);
     out
 }
 

@@ -2,7 +2,8 @@
 //! within threshold; each A and each B record is linked at most once. Ties are
 //! broken by (distance, a, b), so the result is deterministic.
 
-use super::{Pair, Scored};
+use super::pairs::Pair;
+use super::qgram::Scored;
 
 /// The greedy one-to-one subset of `pairs`, sorted by (a, distance, b).
 pub fn one_to_one(pairs: &[Pair]) -> Vec<Pair> {
@@ -21,7 +22,7 @@ pub fn one_to_one(pairs: &[Pair]) -> Vec<Pair> {
             out.push(*p);
         }
     }
-    super::sort_by_a(&mut out);
+    super::pairs::sort_by_a(&mut out);
     out
 }
 
@@ -54,7 +55,7 @@ pub fn one_to_one_scored(pairs: &[Scored]) -> Vec<Pair> {
             out.push(p);
         }
     }
-    super::sort_by_a(&mut out);
+    super::pairs::sort_by_a(&mut out);
     out
 }
 

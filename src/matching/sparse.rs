@@ -25,7 +25,7 @@
 //! [`distance`]-equal arithmetic on the sparse rows (a coordinate zero in both
 //! adds exactly 0.0), so the index prunes, never changes, the answer.
 
-use super::{MatchStats, Pair};
+use super::pairs::{MatchStats, Pair};
 use crate::embed::Vectors;
 use crate::error::Error;
 use crate::sparse_vectors::SparseVectors;
@@ -247,7 +247,7 @@ fn match_rows(
     let mut candidates = 0;
     for (k, i) in rows.enumerate() {
         candidates += ix.query(i, th[i], &mut seen, k as u32 + 1, &mut order, &mut found);
-        super::push_found(&mut pairs, i, &found, total)?;
+        super::pairs::push_found(&mut pairs, i, &found, total)?;
     }
     Ok((pairs, candidates))
 }
@@ -281,7 +281,7 @@ pub fn sparse_match_rows(
     }
     let ix = SparsePostings::build(a, b);
     let total = AtomicU64::new(0);
-    super::join_chunks(crate::par::chunks(a.len(), 512, |rows| match_rows(&ix, thresholds, rows, &total)))
+    super::pairs::join_chunks(crate::par::chunks(a.len(), 512, |rows| match_rows(&ix, thresholds, rows, &total)))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

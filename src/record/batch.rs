@@ -140,7 +140,7 @@ impl RecordBatch {
     /// order, each of the right form, rows ascending and in range, one vector
     /// and one threshold per present row, thresholds finite and ≥ 0.
     pub fn validate(&self, schema: &Schema) -> Result<(), Error> {
-        super::check_schema(
+        super::check::check_schema(
             &schema.fingerprint(),
             &self.schema,
             &format!("party {}'s record batch", self.party.name()),

@@ -79,7 +79,7 @@ pub fn write_noisy_bases(n: &NoisyBases) -> String {
 /// spaces, each base (as [`read_noisy_base`]) and each space's ε share.
 pub fn read_noisy_bases(text: &str, schema: &Schema) -> Result<NoisyBases, Error> {
     let body: Body = open(text, NOISY_BASES)?;
-    super::check_schema(&schema.fingerprint(), &body.schema, "the noisy bases")?;
+    super::check::check_schema(&schema.fingerprint(), &body.schema, "the noisy bases")?;
     let want = expected(schema, true)?;
     check_spaces(&body.bases, &want, "noisy bases")?;
     let mut bases = Vec::new();
@@ -114,7 +114,7 @@ pub fn write_shared_bases(s: &SharedBases) -> String {
 /// (as [`read_shared_base`], which checks the base's own fingerprint).
 pub fn read_shared_bases(text: &str, schema: &Schema) -> Result<SharedBases, Error> {
     let body: Body = open(text, SHARED_BASES)?;
-    super::check_schema(&schema.fingerprint(), &body.schema, "the shared bases")?;
+    super::check::check_schema(&schema.fingerprint(), &body.schema, "the shared bases")?;
     let want = expected(schema, false)?;
     check_spaces(&body.bases, &want, "shared bases")?;
     let mut bases = Vec::new();

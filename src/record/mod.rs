@@ -19,6 +19,7 @@
 
 pub mod batch;
 pub mod blocking;
+mod check;
 pub mod compare;
 pub mod decide;
 /// The Fellegi–Sunter EM fit (a leaf module, shared with [`crate::cutoff`]).
@@ -44,36 +45,3 @@ pub use schema::{Assignment, Field, Kind, Schema};
 #[cfg(not(target_arch = "wasm32"))]
 pub use table_reader::read_table_file;
 pub use table_reader::TableReader;
-
-use crate::error::{Error, ProtocolError};
-
-/// Checks a message's schema fingerprint against the expected one.
-pub(crate) fn check_schema(expected: &str, found: &str, what: &str) -> Result<(), Error> {
-    if expected != found {
-        return Err(ProtocolError::Fingerprint {
-            what: format!("{what} (schema fingerprint)"),
-            found: found.to_string(),
-            expected: expected.to_string(),
-        }
-        .into());
-    }
-    Ok(())
-}
-
-/// The edit distances party A computes thresholds for on an embedded field:
-/// its levels and every block rule's on it (a date: its components' levels).
-pub(crate) fn threshold_eds(schema: &Schema, field: &Field) -> Vec<u32> {
-    if field.kind() == Some(Kind::Date) {
-        return compare::DATE_EDS.to_vec();
-    }
-    let mut eds: Vec<u32> = field.levels().iter().map(|l| *l as u32).collect();
-    for t in schema.block_rules().iter().flat_map(|b| b.terms()) {
-        // ed 0 blocks by equal vectors: no threshold needed
-        if t.field == field.name && t.ed != Some(0) {
-            eds.push(t.ed.unwrap_or(1));
-        }
-    }
-    eds.sort_unstable();
-    eds.dedup();
-    eds
-}

@@ -23,7 +23,7 @@
 //! record and the shared bases, as for one string.
 
 use super::batch::{FieldData, Part, RecordBatch};
-use super::schema::{Kind, Schema};
+use super::schema::{Field, Kind, Schema};
 use super::values::{field_alphabet, read_table, RecordTable};
 use crate::alphabet::Alphabet;
 use crate::base::{NoisyBase, SharedBase};
@@ -125,7 +125,7 @@ impl SharedBases {
 pub fn merge(a: &NoisyBases, b: &NoisyBases, schema: &Schema) -> Result<SharedBases, Error> {
     let fp = schema.fingerprint();
     for (party, n) in [("A", a), ("B", b)] {
-        super::check_schema(&fp, &n.schema, &format!("party {party}'s noisy bases"))?;
+        super::check::check_schema(&fp, &n.schema, &format!("party {party}'s noisy bases"))?;
     }
     let mut bases = Vec::new();
     for s in spaces(schema)? {
@@ -217,13 +217,13 @@ impl RecordOwner {
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<RecordOwner, Error> {
         schema.validate()?;
-        let table = super::read_table_file(path, &schema, progress)?;
+        let table = super::table_reader::read_table_file(path, &schema, progress)?;
         RecordOwner::new(schema, table, rng)
     }
 
     /// An owner of the table a [`super::TableReader`] has read to its end,
     /// under the reader's schema.
-    pub fn from_reader(reader: super::TableReader, rng: Randomness) -> Result<RecordOwner, Error> {
+    pub fn from_reader(reader: super::table_reader::TableReader, rng: Randomness) -> Result<RecordOwner, Error> {
         let schema = reader.schema().clone();
         schema.validate()?;
         let table = reader.finish()?;
@@ -306,7 +306,7 @@ impl RecordOwner {
         }
         let rotation = options.key.rotation();
         let fp = self.schema.fingerprint();
-        super::check_schema(&fp, &shared.schema, "the shared bases")?;
+        super::check::check_schema(&fp, &shared.schema, "the shared bases")?;
         let spaces = spaces(&self.schema)?;
         // under pseudonyms one row for each distinct record (the values of the
         // fields it sends): identical records must not show as identical rows
@@ -403,7 +403,7 @@ impl RecordOwner {
     /// (a date's parts: 1 and 2) and every block rule's.
     fn threshold_eds(&self, i: usize) -> Vec<u32> {
         let f = &self.schema.fields[i];
-        super::threshold_eds(&self.schema, f)
+        threshold_eds(&self.schema, f)
     }
 }
 
@@ -445,4 +445,22 @@ fn embed_part(
         Vec::new()
     };
     Ok((Part { rows: values.iter().map(|(r, _)| *r).collect(), vectors, thresholds }, shape))
+}
+
+/// The edit distances party A computes thresholds for on an embedded field:
+/// its levels and every block rule's on it (a date: its components' levels).
+fn threshold_eds(schema: &Schema, field: &Field) -> Vec<u32> {
+    if field.kind() == Some(Kind::Date) {
+        return super::compare::DATE_EDS.to_vec();
+    }
+    let mut eds: Vec<u32> = field.levels().iter().map(|l| *l as u32).collect();
+    for t in schema.block_rules().iter().flat_map(|b| b.terms()) {
+        // ed 0 blocks by equal vectors: no threshold needed
+        if t.field == field.name && t.ed != Some(0) {
+            eds.push(t.ed.unwrap_or(1));
+        }
+    }
+    eds.sort_unstable();
+    eds.dedup();
+    eds
 }

@@ -3,7 +3,7 @@
 //! with every possible match accepted; pairs completeness of the candidates.
 
 use super::linker::{Class, RecordLinkage};
-use crate::eval::metrics::{quality_by_ids, Quality};
+use crate::matching::truth::{quality_by_ids, Quality};
 use serde::{Deserialize, Serialize};
 use std::collections::HashSet;
 

@@ -1,5 +1,5 @@
 //! Both record owners and the matcher on one machine (the CLI's
-//! `link --schema` and `eval --schema`, the tests): the steps in protocol
+//! `link --schema` and `lab eval --schema`, the tests): the steps in protocol
 //! order, each the role's own.
 
 use super::linker::{RecordLinkage, RecordMatcher};
@@ -32,7 +32,7 @@ pub fn run(
     clock: &dyn Clock,
     progress: &mut dyn Progress,
 ) -> Result<RecordSession, Error> {
-    super::check_schema(&a.schema().fingerprint(), &b.schema().fingerprint(), "party B's schema")?;
+    super::check::check_schema(&a.schema().fingerprint(), &b.schema().fingerprint(), "party B's schema")?;
     let mut timings = BTreeMap::new();
     let mut t = clock.now_ms();
     let mut lap = |name: &str, timings: &mut BTreeMap<String, f64>| {

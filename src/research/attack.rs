@@ -1,5 +1,5 @@
 //! The matcher's attacks on party A's vectors, run as an experiment
-//! (`gramlink attack`) and a test: what C, who receives A's vectors and knows the
+//! (`gramlink lab attack`) and a test: what C, who receives A's vectors and knows the
 //! shared base, learns about A's records — without and with the keyed transform.
 //!
 //! Setting (all seeded, an experiment). A holds `sample` distinct surnames drawn

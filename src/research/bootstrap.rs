@@ -1,4 +1,4 @@
-//! The exact inner-product bootstrap on a one-string batch (`gramlink attack
+//! The exact inner-product bootstrap on a one-string batch (`gramlink lab attack
 //! --bootstrap`): C holds A's batch, the shared base and a public list that
 //! covers the data, and no key.
 //!

@@ -4,7 +4,7 @@
 //! labelling attack ([`super::labelling`]) and the graph-matching attack
 //! ([`super::graph`]) run on what the matcher receives,
 //! with C's list covering the data and its exact frequencies (the worst case).
-//! `gramlink frontier` prints it; docs/THREAT_MODEL.md holds the table.
+//! `gramlink lab frontier` prints it; docs/THREAT_MODEL.md holds the table.
 
 use super::graph::{graph_attack, GraphReport};
 use super::labelling::{labelling_attack, LabellingReport, Search};

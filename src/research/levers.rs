@@ -1,5 +1,5 @@
 //! The linkage-quality levers (docs/RESULTS.md, "Levers"), each a [`ScenarioOptions`], measured
-//! side by side (`gramlink levers`): from the paper's configuration to the
+//! side by side (`gramlink lab levers`): from the paper's configuration to the
 //! recommended one, one change at a time, plus variations of the recommended one.
 //!
 //! Every lever keeps the privacy model: the mined part is ε-DP with the same ε per

@@ -1,4 +1,4 @@
-//! The record batch attacked field by field (`gramlink attack --schema`): C
+//! The record batch attacked field by field (`gramlink lab attack --schema`): C
 //! holds A's record batch, the shared bases and a public frequency list, and
 //! no key.
 //!

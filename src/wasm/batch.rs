@@ -4,7 +4,8 @@
 //! the message is ever made in wasm memory (fewer fresh pages for the engine to
 //! map, and one pass over the numbers instead of three).
 
-use super::errors::{invalid, message_bytes};
+use super::args::message_bytes;
+use super::errors::invalid;
 use crate::embed::{BatchVectors, Vectors};
 use crate::protocol::{read_numbers, BinaryLayout, Number, VectorBatch};
 use std::ops::Range;

@@ -5,10 +5,11 @@
 //! any mining; `batchInfo()` checks one vector batch on its own, so the matcher page
 //! can name the file that is wrong.
 
-use super::errors::{string_arg, to_plain};
+use super::args::{string_arg, to_plain};
 use super::owner::{string_array, EmbedJsOptions, OwnerOptions};
 use crate::alphabet::{Alphabet, CharCounts};
 use crate::config::{Config, Preset};
+#[cfg(feature = "eval")]
 use crate::eval::scenario::ScenarioOptions;
 use crate::party::EmbedRequest;
 use serde::Serialize;
@@ -24,6 +25,8 @@ struct Defaults {
     /// Every preset's configuration, by name.
     presets: Presets,
     embed: EmbedJsOptions,
+    /// `runScenario`'s (feature `eval`).
+    #[cfg(feature = "eval")]
     scenario: ScenarioOptions,
 }
 
@@ -49,6 +52,7 @@ pub fn defaults() -> Result<JsValue, JsValue> {
         presets: Presets { recommended: Preset::Recommended.config(), paper: Preset::Paper.config() },
         config,
         embed,
+        #[cfg(feature = "eval")]
         scenario: ScenarioOptions::default(),
     })
 }
@@ -106,7 +110,7 @@ struct Peek {
 #[wasm_bindgen(js_name = peekInput)]
 pub fn peek_input(bytes: JsValue, input: JsValue, n: JsValue) -> Result<JsValue, JsValue> {
     use crate::dataset::{csv_columns, is_csv, read_records, InputFormat};
-    let mut bytes = super::errors::bytes_arg(&bytes)?;
+    let mut bytes = super::args::bytes_arg(&bytes)?;
     // a file's head (HEAD_BYTES, as a page slices it) may end inside a record
     // or a character: only its complete lines are looked at
     if bytes.len() >= crate::dataset::HEAD_BYTES {
@@ -114,7 +118,7 @@ pub fn peek_input(bytes: JsValue, input: JsValue, n: JsValue) -> Result<JsValue,
             bytes.truncate(end + 1);
         }
     }
-    let i = super::owner::InputOptions::read(input)?;
+    let i = super::args::InputOptions::read(input)?;
     let n = n.as_f64().map_or(12, |x| x.max(0.0) as usize);
     let name = i.name.as_deref().unwrap_or("the input");
     let csv = is_csv(name, &bytes, i.format, i.column.is_some());

@@ -4,7 +4,7 @@
 //! owners' ids with it, and `unmapClusters`, which maps one party's rows of
 //! the clusters of more parties (`linkParties`) back.
 
-use super::errors::type_name;
+use super::args::type_name;
 use crate::pseudonym::IdMap;
 use wasm_bindgen::prelude::*;
 
@@ -35,7 +35,7 @@ fn map_arg(v: &JsValue, what: &str) -> Result<Option<IdMap>, JsValue> {
             type_name(v)
         )));
     }
-    Ok(Some(IdMap::from_csv(&super::records::text_or_bytes(v, what)?, what)?))
+    Ok(Some(IdMap::from_csv(&super::args::text_or_bytes(v, what)?, what)?))
 }
 
 /// The matcher's pairs CSV (one string or record pairs: `a_id,b_id,…`, a
@@ -44,7 +44,7 @@ fn map_arg(v: &JsValue, what: &str) -> Result<Option<IdMap>, JsValue> {
 /// (`bMapCsv`); either may be null, not both. The other columns are kept.
 #[wasm_bindgen(js_name = unmapPairs)]
 pub fn unmap_pairs(pairs_csv: JsValue, a_map_csv: JsValue, b_map_csv: JsValue) -> Result<String, JsValue> {
-    let pairs = super::records::text_or_bytes(&pairs_csv, "the pairs")?;
+    let pairs = super::args::text_or_bytes(&pairs_csv, "the pairs")?;
     let (a, b) = (map_arg(&a_map_csv, "party A's id map")?, map_arg(&b_map_csv, "party B's id map")?);
     let out = crate::pseudonym::unmap_pairs(&pairs, a.as_ref(), b.as_ref())?;
     Ok(String::from_utf8_lossy(&out).into_owned())

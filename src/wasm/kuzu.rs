@@ -4,7 +4,7 @@
 //! and `Uint8Array` for the binary GLKA and GLKC). Long steps take an optional
 //! progress callback that can cancel (run them in a Web Worker).
 
-use super::errors::{bytes_arg, option_entries, set, string_arg, type_name};
+use super::args::{bytes_arg, option_entries, set, string_arg, type_name};
 use super::owner::seed_arg;
 use super::progress::with_progress;
 use crate::dp::Randomness;

@@ -1,8 +1,9 @@
 //! `Matcher`: links party A's vector batch with party B's: the core's
 //! [`crate::matcher::Matcher`] behind JS arguments.
 
+use super::args::{option_entries, set, type_name};
 use super::batch::read_batch;
-use super::errors::{invalid, option_entries, set, type_name};
+use super::errors::invalid;
 use super::signing::Verify;
 use crate::config::Config;
 use crate::matcher::Linkage;

@@ -20,31 +20,38 @@
 //! | `makeTwin(input, {schema, seed, twin})` | `twin::{twin_strings, twin_table}` |
 //! | `defaults()`, `normalize(records, alphabet)`, `peekInput(bytes, input, n)`, `batchInfo(batch)` | `config`'s presets, `Alphabet::normalize_counting`, `dataset::{is_csv, csv_columns, read_records}`, `VectorBatch::read` |
 
+mod args;
 mod batch;
 mod clusters;
 mod defaults;
 mod errors;
 mod heap;
 mod ids;
+#[cfg(feature = "kuzu")]
 mod kuzu;
 mod matcher;
 mod owner;
 mod progress;
 mod reader;
 mod records;
+#[cfg(feature = "eval")]
 mod scenario;
 mod signing;
+#[cfg(feature = "twin")]
 mod twin;
 
 pub use clusters::link_parties;
 pub use defaults::{batch_info, defaults, normalize, peek_input};
 pub use ids::{unmap_clusters, unmap_pairs};
+#[cfg(feature = "kuzu")]
 pub use kuzu::{kuzu_block_model, kuzu_decide, kuzu_keygen, KuzuOwner};
 pub use matcher::Matcher;
 pub use owner::{fingerprint, keygen, DataOwner};
 pub use progress::JsClock;
 pub use reader::RecordReader;
 pub use records::{RecordMatcher, RecordOwner, RecordTableReader};
+#[cfg(feature = "eval")]
 pub use scenario::run_scenario;
 pub use signing::{sign_batch, sign_keygen, verify_batch};
+#[cfg(feature = "twin")]
 pub use twin::make_twin;

@@ -1,11 +1,12 @@
 //! `DataOwner`: one party's records and privacy budget, in the browser or Node:
 //! the core's [`crate::party::DataOwner`] behind JS arguments.
 
-use super::errors::{count_arg, invalid, option_entries, options_over, string_arg, type_name};
+use super::args::{count_arg, option_entries, options_over, string_arg, type_name};
+use super::errors::invalid;
 use super::progress::with_progress;
 use crate::alphabet::Alphabet;
 use crate::config::{Config, ThresholdOptions};
-use crate::dataset::{detect_format, read_records, FormatHint, RawRecord};
+use crate::dataset::{detect_format, read_records, RawRecord};
 use crate::dp::{Epsilon, Randomness};
 use crate::error::InputError;
 use crate::keyed::Key;
@@ -57,22 +58,10 @@ impl OwnerOptions {
     }
 }
 
-/// How `fromBytes` reads its bytes. Read by hand ([`InputOptions::read`]).
-#[derive(Debug, Default)]
-pub(super) struct InputOptions {
-    /// `"auto"` (the default: CSV for a `.csv`/`.tsv` name, a header-like first
-    /// line, or a named column), `"text"` or `"csv"`.
-    pub(super) format: FormatHint,
-    pub(super) column: Option<String>,
-    pub(super) id_column: Option<String>,
-    /// The input's name (a file name: its extension helps detection; errors name it).
-    pub(super) name: Option<String>,
-}
-
 /// Options of `embed`: the core's [`EmbedRequest`] (party, thresholds, key |
 /// passphrase | noKey, keepIds: the same for records, [`super::RecordOwner`]),
 /// and `binary` for the compact `Uint8Array` form. Read by serde
-/// ([`super::errors::options_given`]); serialized for `defaults()`.
+/// ([`super::args::options_given`]); serialized for `defaults()`.
 #[derive(Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]
 pub(super) struct EmbedJsOptions {
@@ -84,32 +73,6 @@ pub(super) struct EmbedJsOptions {
 /// What KEY_REQUIRED tells a JS caller to do.
 pub(super) const KEY_REMEDY: &str = "Share a key with the other party (keygen(); the embed option key or \
 passphrase), or pass noKey: true to export unkeyed vectors anyway";
-
-impl InputOptions {
-    pub(super) fn read(v: JsValue) -> Result<InputOptions, JsValue> {
-        let mut o = InputOptions::default();
-        for (key, x) in option_entries(&v, "input options", &["column", "format", "idColumn", "name"])? {
-            if x.is_null() {
-                continue;
-            }
-            let text = string_arg(&x, "an input option")?;
-            match key.as_str() {
-                "format" => {
-                    o.format = match text.as_str() {
-                        "auto" => FormatHint::Auto,
-                        "text" => FormatHint::Text,
-                        "csv" => FormatHint::Csv,
-                        _ => return Err(invalid(format!("input options: unknown format {text:?} (auto, text, csv)"))),
-                    }
-                }
-                "column" => o.column = Some(text),
-                "idColumn" => o.id_column = Some(text),
-                _ => o.name = Some(text),
-            }
-        }
-        Ok(o)
-    }
-}
 
 /// A seed: a whole number a JS double holds exactly.
 pub(super) fn seed_arg(x: &JsValue) -> Result<u64, JsValue> {
@@ -175,8 +138,8 @@ impl DataOwner {
     /// refused with the header's columns (`MISSING_COLUMN`).
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(bytes: JsValue, input: JsValue, owner_options: JsValue) -> Result<DataOwner, JsValue> {
-        let bytes = super::errors::bytes_arg(&bytes)?;
-        let i = InputOptions::read(input)?;
+        let bytes = super::args::bytes_arg(&bytes)?;
+        let i = super::args::InputOptions::read(input)?;
         let name = i.name.as_deref().unwrap_or("the input");
         let format = detect_format(name, &bytes, i.format, i.column.as_deref(), i.id_column.as_deref())?;
         build(read_records(&bytes, &format, name)?, owner_options)
@@ -185,7 +148,7 @@ impl DataOwner {
     /// A data owner from a [`super::RecordReader`] that has taken the whole
     /// input (the reader is used up).
     #[wasm_bindgen(js_name = fromReader)]
-    pub fn from_reader(reader: &mut super::RecordReader, owner_options: JsValue) -> Result<DataOwner, JsValue> {
+    pub fn from_reader(reader: &mut super::reader::RecordReader, owner_options: JsValue) -> Result<DataOwner, JsValue> {
         build(reader.finish()?, owner_options)
     }
 
@@ -193,7 +156,7 @@ impl DataOwner {
     /// characters dropped by class with a warning past 1 %.
     #[wasm_bindgen(js_name = normalizationReport)]
     pub fn normalization_report(&self) -> Result<JsValue, JsValue> {
-        super::errors::to_plain(&self.owner.dataset().report())
+        super::args::to_plain(&self.owner.dataset().report())
     }
 
     /// Number of records kept after normalization.
@@ -259,7 +222,7 @@ impl DataOwner {
         options: JsValue,
         on_progress: Option<js_sys::Function>,
     ) -> Result<JsValue, JsValue> {
-        let o: EmbedJsOptions = super::errors::options_given(&options, "embed options")?;
+        let o: EmbedJsOptions = super::args::options_given(&options, "embed options")?;
         let binary = o.binary;
         let base = self::shared_base(&shared_base)?;
         let core = o.request.one_string(&base, &Config::default(), KEY_REMEDY)?;
@@ -308,10 +271,10 @@ impl DataOwner {
         // wasm32: usize is u32, so the offsets convert without loss
         let starts: Vec<u32> = v.starts.iter().map(|&s| s as u32).collect();
         let out = js_sys::Object::new();
-        super::errors::set(&out, "dim", v.dim as f64);
-        super::errors::set(&out, "starts", js_sys::Uint32Array::from(&starts[..]));
-        super::errors::set(&out, "cols", js_sys::Uint32Array::from(&v.cols[..]));
-        super::errors::set(&out, "vals", js_sys::Float32Array::from(&v.vals[..]));
+        super::args::set(&out, "dim", v.dim as f64);
+        super::args::set(&out, "starts", js_sys::Uint32Array::from(&starts[..]));
+        super::args::set(&out, "cols", js_sys::Uint32Array::from(&v.cols[..]));
+        super::args::set(&out, "vals", js_sys::Float32Array::from(&v.vals[..]));
         Ok(out.into())
     }
 
@@ -341,19 +304,19 @@ impl DataOwner {
 }
 
 /// Refuses, before any work, an embedding whose batch would not fit in wasm
-/// memory ([`super::errors::MAX_WASM_BATCH_BYTES`], by
+/// memory ([`super::args::MAX_WASM_BATCH_BYTES`], by
 /// [`party::DataOwner::batch_bytes`]): JS `embed` of 700,000 keyed records
 /// trapped with `unreachable` when an allocation failed.
 fn check_batch_size(owner: &party::DataOwner, dim: usize, keyed: bool, binary: bool) -> Result<(), JsValue> {
     let need = owner.batch_bytes(dim, keyed, !binary);
-    if need > super::errors::MAX_WASM_BATCH_BYTES {
+    if need > super::args::MAX_WASM_BATCH_BYTES {
         return Err(crate::error::Error::Parameter(format!(
             "a {} batch of {} records over {dim} grams needs about {} MB of wasm memory, more than the {} MB \
              one embedding may take here: {}embed the records in parts, or use the native CLI",
             if keyed { "keyed (dense)" } else { "sparse" },
             owner.dataset().len(),
             need >> 20,
-            super::errors::MAX_WASM_BATCH_BYTES >> 20,
+            super::args::MAX_WASM_BATCH_BYTES >> 20,
             if binary { "" } else { "ask for the binary form (binary: true), " }
         ))
         .into());

@@ -3,8 +3,8 @@
 //! the core's [`crate::dataset::DetectingReader`] behind JS arguments. Its
 //! records go to `DataOwner.fromReader`.
 
-use super::errors::bytes_arg;
-use super::owner::InputOptions;
+use super::args::bytes_arg;
+use super::args::InputOptions;
 use crate::dataset::DetectingReader;
 use crate::dataset::RawRecord;
 use crate::error::InputError;

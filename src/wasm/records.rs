@@ -5,7 +5,8 @@
 //! (`RecordTableReader`, then `RecordOwner.fromReader`): the same table and
 //! errors either way.
 
-use super::errors::{bytes_arg, invalid, option_entries, set, string_arg, to_plain, type_name};
+use super::args::{bytes_arg, option_entries, set, string_arg, text_or_bytes, to_plain, type_name};
+use super::errors::invalid;
 use super::progress::with_progress;
 use crate::dp::Randomness;
 use crate::error::InputError;
@@ -28,16 +29,6 @@ pub(super) fn schema_arg(v: &JsValue) -> Result<Schema, JsValue> {
         None => return Err(invalid(format!("the schema must be a JSON string or an object, got {}", type_name(v)))),
     };
     Ok(Schema::parse_json(&text)?)
-}
-
-/// A file's bytes: a string or a `Uint8Array`.
-pub(super) fn text_or_bytes(v: &JsValue, what: &str) -> Result<Vec<u8>, JsValue> {
-    if let Some(s) = v.as_string() {
-        return Ok(s.into_bytes());
-    }
-    v.dyn_ref::<js_sys::Uint8Array>()
-        .map(|a| a.to_vec())
-        .ok_or_else(|| invalid(format!("{what} must be a string or a Uint8Array, got {}", type_name(v))))
 }
 
 fn batch_arg(v: &JsValue, what: &str) -> Result<RecordBatch, JsValue> {
@@ -234,7 +225,7 @@ impl RecordOwner {
         on_progress: Option<js_sys::Function>,
     ) -> Result<js_sys::Uint8Array, JsValue> {
         let shared = read_shared_bases(&string_arg(&shared, "the shared bases")?, self.owner.schema())?;
-        let request: crate::party::EmbedRequest = super::errors::options_given(&options, "embed options")?;
+        let request: crate::party::EmbedRequest = super::args::options_given(&options, "embed options")?;
         let linkage = crate::record::owner::linkage(self.owner.schema());
         let options = request.records(&linkage, super::owner::KEY_REMEDY)?;
         let embedded = with_progress(on_progress.as_ref(), |p| self.owner.embed(&shared, &options, p))?;

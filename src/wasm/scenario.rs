@@ -1,6 +1,6 @@
 //! `runScenario`: the evaluation scenario (docs/SCENARIO.md) for the demo page.
 
-use super::errors::{nested_options, string_arg, to_plain};
+use super::args::{nested_options, string_arg, to_plain};
 use super::owner::string_array;
 use super::progress::{with_progress, JsClock};
 use crate::alphabet::Alphabet;
@@ -56,7 +56,7 @@ fn split_alphabet(opts: JsValue) -> Result<(Alphabet, Option<u32>, JsValue), JsV
     let corrupt_ed = if value.is_undefined() || value.is_null() {
         None
     } else {
-        Some(super::errors::count_arg(&value, "corruptEd", 0)?)
+        Some(super::args::count_arg(&value, "corruptEd", 0)?)
     };
     Ok((alphabet, corrupt_ed, copy.into()))
 }

@@ -6,7 +6,8 @@
 //! reads the other's. A batch is any batch's bytes, one string's or records':
 //! what is signed is the bytes the matcher is given.
 
-use super::errors::{invalid, option_entries, set, type_name, MAX_WASM_MESSAGE_BYTES};
+use super::args::{option_entries, set, type_name, MAX_WASM_MESSAGE_BYTES};
+use super::errors::invalid;
 use crate::error::ProtocolError;
 use crate::protocol::signature::{check_batch, keygen_texts, BatchDigest, SigningKey};
 use wasm_bindgen::prelude::*;

@@ -2,9 +2,10 @@
 //! string column (an array of strings) or records under a linkage schema (a
 //! CSV), with its report.
 
-use super::errors::{nested_options, option_entries, to_plain};
+use super::args::text_or_bytes;
+use super::args::{nested_options, option_entries, to_plain};
 use super::owner::{seed_arg, string_array};
-use super::records::{schema_arg, text_or_bytes};
+use super::records::schema_arg;
 use crate::alphabet::Alphabet;
 use crate::dataset::{Dataset, RawRecord};
 use crate::dp::Randomness;
@@ -40,7 +41,7 @@ pub fn make_twin(input: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
             check_record_options(&s, &twin)?;
             let table = read_table(&text_or_bytes(&input, "the records")?, &s, "the records")?;
             let t = twin_table(&table, &s, &twin, &mut rng, "the records")?;
-            super::errors::set(&out, "records", JsValue::from_str(&t.records));
+            super::args::set(&out, "records", JsValue::from_str(&t.records));
             t.report
         }
         None => {
@@ -49,11 +50,11 @@ pub fn make_twin(input: JsValue, options: JsValue) -> Result<JsValue, JsValue> {
                 records.into_iter().enumerate().map(|(i, text)| RawRecord { id: (i + 1).to_string(), text }).collect();
             let d = Dataset::normalize(raw, &Alphabet::default())?;
             let t = twin_strings(d.records(), &twin, &mut rng, "the records")?;
-            super::errors::set(&out, "records", to_plain(&t.records)?);
+            super::args::set(&out, "records", to_plain(&t.records)?);
             t.report
         }
     };
-    super::errors::set(&out, "synthetic", JsValue::TRUE);
-    super::errors::set(&out, "report", to_plain(&report)?);
+    super::args::set(&out, "synthetic", JsValue::TRUE);
+    super::args::set(&out, "report", to_plain(&report)?);
     Ok(out.into())
 }

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 pub struct ClusterFlags {
     /// With two batches: write clusters (party,id,cluster) instead of pairs; three or more
     /// always do. With clusters, --truth is a CSV with columns id and person
-    /// (`corrupt --parties` writes one).
+    /// (`lab corrupt --parties` writes one).
     #[arg(long)]
     pub clusters: bool,
     /// Also write the pairs that share a cluster, as CSV party_a,id_a,party_b,id_b.

@@ -288,3 +288,14 @@ pub fn on_signal_remove_temporaries() {
         std::process::exit(130);
     });
 }
+
+/// CSV bytes with a two-column header.
+pub fn csv_bytes(header: &[&str; 2], rows: impl Iterator<Item = (String, String)>) -> Result<Vec<u8>> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    let err = |e: &dyn std::fmt::Display| CliError::failed(format!("cannot write CSV: {e}"));
+    w.write_record(header).map_err(|e| err(&e))?;
+    for (id, name) in rows {
+        w.write_record([id, name]).map_err(|e| err(&e))?;
+    }
+    w.into_inner().map_err(|e| err(&e))
+}

@@ -1,7 +1,8 @@
 //! `gramlink kuzu`: the private linkage of Kuzu et al. (EDBT 2013), one command
 //! per step of each role — C: `blocks`, `keygen`, `decide`; A: `encrypt`;
-//! B: `compare` — and `eval`/`bench`, which run every role on local files
-//! ([`crate::kuzu_eval`]). Every step is the core's ([`gramlink::kuzu`]).
+//! B: `compare`, then `resolve`. Every role on local files (`lab kuzu-eval`,
+//! `lab kuzu-bench`) is the lab's (lab/kuzu_eval.rs). Every step is the core's
+//! ([`gramlink::kuzu`]).
 
 use crate::io::{self, CliError, InFile, Result};
 use clap::{Args, Subcommand};
@@ -34,10 +35,6 @@ enum KuzuCommand {
     Decide(DecideArgs),
     /// B, then A: turn C's matching pair ids into (A handle, B id), then A's handles into A's ids.
     Resolve(ResolveArgs),
-    /// Every role on two local files; prints precision, recall, F1, RR, PC, time and bytes per role.
-    Eval(crate::kuzu_eval::EvalArgs),
-    /// Speed of each role's operations (encryptions/s, comparisons/s, decisions/s) per key size.
-    Bench(crate::kuzu_eval::BenchArgs),
 }
 
 pub fn cmd_kuzu(a: KuzuArgs) -> Result<()> {
@@ -48,8 +45,6 @@ pub fn cmd_kuzu(a: KuzuArgs) -> Result<()> {
         KuzuCommand::Compare(a) => cmd_compare(a),
         KuzuCommand::Decide(a) => cmd_decide(a),
         KuzuCommand::Resolve(a) => cmd_resolve(a),
-        KuzuCommand::Eval(a) => crate::kuzu_eval::cmd_eval(a),
-        KuzuCommand::Bench(a) => crate::kuzu_eval::cmd_bench(a),
     }
 }
 
@@ -297,7 +292,7 @@ fn cmd_blocks(a: BlocksArgs) -> Result<()> {
 }
 
 fn cmd_keygen(a: KeygenArgs) -> Result<()> {
-    let mut rng = crate::randomness(a.seed, "this key is")?;
+    let mut rng = crate::seed::randomness(a.seed, "this key is")?;
     let key = PrivateKey::generate(a.bits, &mut rng)?;
     io::write_atomic(&a.out, paillier::write_private_key(&key).as_bytes())?;
     io::write_atomic(&a.public, paillier::write_public_key(key.public()).as_bytes())?;
@@ -326,7 +321,7 @@ fn cmd_encrypt(a: EncryptArgs) -> Result<()> {
     let params = ReleaseParams::new(a.release.epsilon, a.release.wn, a.b_records)?;
     let ledger = a.ledger.open(&a.input, params.epsilon, a.seed.is_some(), "kuzu encrypt")?;
     let table = read_table(&a.input, &rule)?;
-    let mut rng = crate::randomness(a.seed, "the block sizes are")?;
+    let mut rng = crate::seed::randomness(a.seed, "the block sizes are")?;
     let bar = &mut crate::progress_bar::Bar::new();
     let (out, secrets) = roles::encrypt(&table, &rule, &model, &key, &params, &mut rng, bar)?;
     bar.finish();
@@ -356,7 +351,7 @@ fn cmd_compare(a: CompareArgs) -> Result<()> {
     let key = paillier::read_public_key(&io::read_text(&a.key)?).in_file(&a.key)?;
     let table = read_table(&a.input, &rule)?;
     let bytes = io::read_bytes(&a.blocks)?;
-    let mut rng = crate::randomness(a.seed, "the blinding is")?;
+    let mut rng = crate::seed::randomness(a.seed, "the blinding is")?;
     let bar = &mut crate::progress_bar::Bar::new();
     let (out, map) =
         roles::compare(&table, &rule, &model, &key, &bytes, !a.no_rerandomize, &mut rng, bar).in_file(&a.blocks)?;

@@ -1,38 +1,29 @@
-//! The gramlink command line: each party's steps, the matcher, and experiments.
+//! The gramlink command line: each party's steps and the matcher's; the
+//! experiments sit apart under `gramlink lab` (lab/).
 //! Every protocol step is the core's ([`gramlink::party`], [`gramlink::matcher`],
 //! [`gramlink::session`]); this binary reads flags and files and prints.
 
-mod attack;
-mod attack_algebra;
 mod clusters;
-mod corrupt_cmd;
-mod corrupt_parties;
-mod experiment;
-mod frontier;
 mod io;
 mod keys;
-mod krimp;
 mod kuzu;
-mod kuzu_eval;
+mod lab;
 mod ledger;
 mod ledger_index;
 mod ledger_lock;
-mod levers;
 mod linkage;
 mod options;
-mod paper_figures;
 mod progress_bar;
 mod record_steps;
 mod records;
 mod rehearse;
 mod rehearse_records;
-mod results;
+mod seed;
 mod signing;
 mod twin;
 mod unmap;
 
 use clap::{Args, Parser, Subcommand};
-use gramlink::dp::Randomness;
 use gramlink::party::{merge_bases, DataOwner};
 use gramlink::protocol::{read_noisy_base, write_noisy_base, write_shared_base};
 use io::{InFile, Result};
@@ -57,51 +48,26 @@ enum Command {
     Mine(MineArgs),
     /// Merge two parties' noisy bases into the shared base (with its fingerprint).
     Merge(MergeArgs),
-    /// Mining utility (paper Figure 4): share of the exact top-k each miner finds.
-    MineUtility(UtilityArgs),
     /// Embed a party's records over the shared base (party A adds thresholds).
     Embed(linkage::EmbedArgs),
     /// The matcher: link party A's vectors to party B's.
     Match(linkage::MatchArgs),
     /// The whole protocol between two local files (both parties and the matcher).
     Link(linkage::LinkArgs),
-    /// The evaluation scenario (docs/SCENARIO.md): B is a corrupted copy of the data; prints F1.
-    Eval(linkage::EvalArgs),
-    /// The matcher's attacks on A's vectors (dictionary, frequency, norm, reconstruction, axis recovery), without and with the key.
-    Attack(attack::AttackArgs),
-    /// The labelling attack on A's batch under each candidate encoding (docs/THREAT_MODEL.md's frontier).
-    Frontier(frontier::FrontierArgs),
     /// Write a new random key for the keyed transform (A and B share it; C never sees it).
     Keygen(keys::KeygenArgs),
     /// Write a new Ed25519 signing key for your batches, and its public key for the matcher (embed --signing-key; match --verify-a/--verify-b).
     SignKeygen(signing::SignKeygenArgs),
     /// Map the matcher's pairs back from pseudonyms to your own ids (with embed's id map).
     Unmap(unmap::UnmapArgs),
-    /// Regenerate docs/RESULTS.md (the F1 table of NAMES and CITIES).
-    Results(results::ResultsArgs),
-    /// Write party A's records and B's corrupted copy (docs/SCENARIO.md) as two CSV files.
-    Corrupt(corrupt_cmd::CorruptArgs),
-    /// The paper's experiments (Figures 4–10): CSV, SVG and a table each, under docs/results.
-    Experiment(experiment::ExperimentArgs),
     /// Kuzu et al.'s protocol: DP blocking and Paillier comparison (C: blocks, keygen, decide; A: encrypt; B: compare).
     Kuzu(kuzu::KuzuArgs),
-    /// F1 of each linkage-quality lever (docs/RESULTS.md, "Levers") on CITIES and NAMES, ed 0–2.
-    Levers(levers::LeversArgs),
     /// A synthetic twin of a party's file (condensation for strings, KRIMP for categorical fields), with its report.
     Twin(twin::TwinArgs),
     /// Choose the linkage configuration on two twins; with --real, what that choice costs on the real data.
     Rehearse(rehearse::RehearseArgs),
-    /// KRIMP on a categorical CSV: code table, compression, and generated databases' dissimilarity, AS and NAS.
-    Krimp(krimp::KrimpArgs),
-}
-
-/// Secure randomness, or a seeded generator (for experiments: what it makes is
-/// not private, and the warning says so).
-pub(crate) fn randomness(seed: Option<u64>, what: &str) -> Result<Randomness> {
-    if seed.is_some() {
-        eprintln!("warning: --seed makes the noise reproducible: {what} NOT private (for experiments only)");
-    }
-    Ok(Randomness::from_seed_option(seed)?)
+    /// The lab: the paper's experiments, the evaluation scenario, the attacks and benchmarks (not used in a real linkage).
+    Lab(lab::LabArgs),
 }
 
 #[derive(Args)]
@@ -146,60 +112,22 @@ struct MergeArgs {
     out: PathBuf,
 }
 
-#[derive(Args)]
-struct UtilityArgs {
-    #[command(flatten)]
-    records: RecordArgs,
-    /// Comma-separated ε values.
-    #[arg(long, value_delimiter = ',', default_values_t = vec![0.05, 0.1, 0.5, 1.0])]
-    epsilons: Vec<f64>,
-    /// Comma-separated base sizes.
-    #[arg(long, value_delimiter = ',', default_values_t = vec![25, 75, 150])]
-    ks: Vec<usize>,
-    /// Shortest mined gram.
-    #[arg(long, default_value_t = 1)]
-    qmin: usize,
-    /// Longest mined gram.
-    #[arg(long, default_value_t = 3)]
-    qmax: usize,
-    /// Depth of the prefix tree.
-    #[arg(long, default_value_t = 7)]
-    hmax: usize,
-    /// Runs averaged per cell.
-    #[arg(long, default_value_t = 5)]
-    runs: u64,
-    /// Seed of the runs (the experiment is reproducible, its bases NOT private).
-    #[arg(long, default_value_t = 42)]
-    seed: u64,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    json: bool,
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     io::on_signal_remove_temporaries();
     let result = match cli.command {
         Command::Mine(a) => cmd_mine(a),
         Command::Merge(a) => cmd_merge(a),
-        Command::MineUtility(a) => cmd_utility(a),
         Command::Embed(a) => linkage::cmd_embed(a),
         Command::Match(a) => linkage::cmd_match(a),
         Command::Link(a) => linkage::cmd_link(a),
-        Command::Eval(a) => linkage::cmd_eval(a),
-        Command::Results(a) => results::cmd_results(a),
         Command::Keygen(a) => keys::cmd_keygen(a),
         Command::SignKeygen(a) => signing::cmd_sign_keygen(a),
         Command::Unmap(a) => unmap::cmd_unmap(a),
-        Command::Attack(a) => attack::cmd_attack(a),
-        Command::Frontier(a) => frontier::cmd_frontier(a),
-        Command::Corrupt(a) => corrupt_cmd::cmd_corrupt(a),
-        Command::Experiment(a) => experiment::cmd_experiment(a),
-        Command::Levers(a) => levers::cmd_levers(a),
         Command::Kuzu(a) => kuzu::cmd_kuzu(a),
         Command::Twin(a) => twin::cmd_twin(a),
         Command::Rehearse(a) => rehearse::cmd_rehearse(a),
-        Command::Krimp(a) => krimp::cmd_krimp(a),
+        Command::Lab(a) => lab::cmd_lab(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -230,7 +158,7 @@ fn cmd_mine(a: MineArgs) -> Result<()> {
     // the party's ledger refuses a run past its total before the data is read
     let ledger = a.ledger.open(&a.records.input, config.mine.budget(), a.seed.is_some(), "mine")?;
     let dataset = a.records.read.load(&a.records.input, &alphabet)?;
-    let rng = randomness(a.seed, "this base is")?;
+    let rng = seed::randomness(a.seed, "this base is")?;
     let mut owner = DataOwner::new(dataset, config.mine.budget(), rng).in_file(&a.records.input)?;
     let bar = &mut Bar::new();
     let base = owner.mine(&config.mine, bar)?;
@@ -276,35 +204,5 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
     }
     io::write_atomic(&a.out, write_shared_base(&shared).as_bytes())?;
     println!("shared base: {} grams, fingerprint {}", shared.len(), shared.fingerprint());
-    Ok(())
-}
-
-fn cmd_utility(a: UtilityArgs) -> Result<()> {
-    let alphabet = a.records.read.alphabet()?;
-    let dataset = a.records.read.load(&a.records.input, &alphabet)?;
-    if a.ks.is_empty() || a.epsilons.is_empty() {
-        return Err(io::CliError::usage("--ks and --epsilons need at least one value each"));
-    }
-    if a.runs == 0 {
-        return Err(io::CliError::usage("--runs must be at least 1"));
-    }
-    let table = gramlink::research::utility::mining_utility(
-        &dataset,
-        &gramlink::research::utility::UtilityGrid {
-            epsilons: a.epsilons.clone(),
-            ks: a.ks.clone(),
-            q_min: a.qmin,
-            q_max: a.qmax,
-            h_max: a.hmax,
-            runs: a.runs,
-            seed: a.seed,
-        },
-        &mut Bar::new(),
-    )?;
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&table).unwrap_or_default());
-    } else {
-        print!("{}", table.to_markdown());
-    }
     Ok(())
 }

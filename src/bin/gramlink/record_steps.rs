@@ -18,7 +18,7 @@ pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, ledger: &LedgerFlags
     let schema = load_schema(schema)?;
     let budget = gramlink::dp::Epsilon::new(schema.epsilon).map_err(gramlink::Error::from)?;
     let ledger = ledger.open(input, budget, seed.is_some(), "mine --schema")?;
-    let rng = crate::randomness(seed, "these bases are")?;
+    let rng = crate::seed::randomness(seed, "these bases are")?;
     let mut owner = read_owner(&schema, input, rng)?;
     let bar = &mut Bar::new();
     let bases = owner.mine(bar)?;
@@ -106,7 +106,7 @@ pub fn embed(r: EmbedRun) -> Result<()> {
 pub fn matched(schema: &Path, a: &Path, b: &Path, truth: Option<&Path>, out: &Path, json: bool) -> Result<()> {
     let schema = load_schema(schema)?;
     let truth = match truth {
-        Some(p) => Some((gramlink::eval::metrics::read_truth(&io::read_bytes(p)?, &p.display().to_string())?, p)),
+        Some(p) => Some((gramlink::matching::truth::read_truth(&io::read_bytes(p)?, &p.display().to_string())?, p)),
         None => None,
     };
     let read = |p: &Path| RecordBatch::read(&io::read_bytes(p)?).map_err(gramlink::Error::from).in_file(p);

@@ -1,4 +1,4 @@
-//! The record commands: `link --schema` and `eval --schema` (both parties and
+//! The record commands: `link --schema` and `lab eval --schema` (both parties and
 //! the matcher on two local CSV files, [`gramlink::record::session`]); the
 //! per-party steps are in [`crate::record_steps`].
 
@@ -71,10 +71,10 @@ fn reading<T>(path: &Path, read: impl FnOnce(&mut dyn FnMut(u64, u64)) -> gramli
 pub fn run(r: RecordRun) -> Result<()> {
     let schema = load_schema(r.schema)?;
     let truth: Option<HashSet<(String, String)>> = match r.truth {
-        Some(p) => Some(gramlink::eval::metrics::read_truth(&io::read_bytes(p)?, &p.display().to_string())?),
+        Some(p) => Some(gramlink::matching::truth::read_truth(&io::read_bytes(p)?, &p.display().to_string())?),
         None => None,
     };
-    let mut rng = crate::randomness(r.seed, "the bases are")?;
+    let mut rng = crate::seed::randomness(r.seed, "the bases are")?;
     let mut a = read_owner(&schema, r.a, rng.fork())?;
     let mut b = read_owner(&schema, r.b, rng.fork())?;
     let needs_key = schema.fields.iter().any(|f| f.kind() == Some(Kind::Keyed));

@@ -21,7 +21,7 @@ pub fn run(
         ([a, b], Some(t)) => Some((
             io::read_bytes(a)?,
             io::read_bytes(b)?,
-            gramlink::eval::metrics::read_truth(&io::read_bytes(t)?, &t.display().to_string())?,
+            gramlink::matching::truth::read_truth(&io::read_bytes(t)?, &t.display().to_string())?,
         )),
         _ => return Err(CliError::usage("records: give --real A.csv --real B.csv and --truth T.csv together")),
     };

@@ -87,7 +87,7 @@ fn report_path(out: &Path, report: Option<&PathBuf>) -> PathBuf {
 
 pub fn cmd_twin(a: TwinArgs) -> Result<()> {
     let options = a.flags.options();
-    let mut rng = crate::randomness(a.seed, "this twin is")?;
+    let mut rng = crate::seed::randomness(a.seed, "this twin is")?;
     let what = a.input.display().to_string();
     let report = if let Some(schema) = &a.schema {
         let schema = crate::records::load_schema(schema)?;

@@ -46,7 +46,7 @@ mod build;
 mod rows;
 mod signature;
 
-use super::{MatchStats, Pair};
+use super::pairs::{MatchStats, Pair};
 use crate::embed::Vectors;
 use crate::error::Error;
 use crate::shape::Shape;
@@ -386,7 +386,7 @@ pub fn scored_match(
     shape: &Shape,
     per_row: usize,
 ) -> Result<(Vec<Scored>, MatchStats), Error> {
-    super::validate(a, b, thresholds)?;
+    super::pairs::validate(a, b, thresholds)?;
     scored_match_rows(a, b, thresholds, ed, shape, per_row)
 }
 

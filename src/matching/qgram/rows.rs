@@ -2,7 +2,7 @@
 //! `per_row` pairs kept (the argument is in the parent module's documentation).
 
 use super::{CountFilter, DenseRow, Scored};
-use crate::matching::Pair;
+use crate::matching::pairs::Pair;
 
 /// A pair of the row being matched that passed every test, before its
 /// exact distance is known.

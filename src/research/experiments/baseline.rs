@@ -72,7 +72,7 @@ pub fn fig9(d: &ExperimentData, progress: &mut dyn Progress) -> Result<Figure, E
             let (ms, va, vb, truth) = lipschitz_run(records, d, 0, d.seed + r, 12)?;
             tl.push(ms);
             let (pairs, _) = crate::matching::range_match(&va, &vb, &vec![0.0; va.len()])?;
-            fl.push(crate::eval::metrics::quality(pairs.iter().map(|p| (p.a, p.b)), &truth, records.len()).f1);
+            fl.push(crate::matching::truth::quality(pairs.iter().map(|p| (p.a, p.b)), &truth, records.len()).f1);
             progress.tick("fig9", 0, 0)?;
         }
         time.push("gramlink (prefix-tree hybrid, k = 75)", Point::of(n as f64, &tg));

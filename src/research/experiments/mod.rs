@@ -1,6 +1,6 @@
 //! The paper's experiments (section 7, Figures 4–10), as data: each figure is a
 //! list of panels, each panel a list of series of points averaged over seeded runs
-//! with their spread (min and max). The CLI (`gramlink experiment`) writes them as
+//! with their spread (min and max). The CLI (`gramlink lab experiment`) writes them as
 //! CSV and draws them as SVG. Seeded: experiments, not private runs.
 //!
 //! Native only (timings and rayon); the wasm build does not need it.

@@ -6,8 +6,8 @@
 //! memory. All-pairs: meant for experiment-sized data.
 
 use crate::embed::Vectors;
-use crate::eval::metrics::{quality, Quality};
 use crate::matching::distance;
+use crate::matching::truth::{quality, Quality};
 use rayon::prelude::*;
 
 #[derive(Debug, Clone, PartialEq)]

@@ -1,10 +1,9 @@
-//! `gramlink corrupt --parties N`: N parties' files with known clusters
+//! `gramlink lab corrupt --parties N`: N parties' files with known clusters
 //! ([`gramlink::eval::parties`]) for `match a.vec b.vec c.vec …` and for
 //! benches/peers/multi.py, which runs anonlink's multi-party solver on the
 //! same files.
 
-use crate::corrupt_cmd::csv_bytes;
-use crate::io::{self, CliError, Result};
+use crate::io::{self, csv_bytes, CliError, Result};
 use gramlink::alphabet::Alphabet;
 use gramlink::dp::Randomness;
 use gramlink::protocol::Party;

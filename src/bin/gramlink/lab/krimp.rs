@@ -1,4 +1,4 @@
-//! `gramlink krimp`: KRIMP's code table of a categorical CSV, and databases
+//! `gramlink lab krimp`: KRIMP's code table of a categorical CSV, and databases
 //! generated from it, measured as Vreeken et al. (ICDM 2007) measure them:
 //! compression ratio, code-table size, dissimilarity, AS and NAS
 //! ([`gramlink::twin::krimp`]).

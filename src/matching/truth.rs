@@ -1,5 +1,7 @@
-//! Linkage quality against the known truth (docs/SCENARIO.md): precision = true pairs
-//! returned / pairs returned; recall = true pairs returned / N; F1 their harmonic mean.
+//! Linkage quality against a known truth: a user's own truth file (`--truth`,
+//! `read_truth`, `quality_by_ids`) or the scenario's (docs/SCENARIO.md, `quality`).
+//! Precision = true pairs returned / pairs returned; recall = true pairs returned /
+//! true pairs; F1 their harmonic mean.
 
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};

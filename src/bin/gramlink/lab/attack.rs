@@ -1,4 +1,4 @@
-//! `gramlink attack`: the matcher's attacks on party A's vectors as the chosen
+//! `gramlink lab attack`: the matcher's attacks on party A's vectors as the chosen
 //! preset's pipeline makes them (dictionary, frequency, norm, reconstruction by
 //! an Eulerian decoder; axis recovery on keyed vectors), without and with the
 //! keyed transform (src/research/attack.rs); with `--bootstrap` or
@@ -43,7 +43,7 @@ pub struct AttackArgs {
     #[arg(long)]
     json: bool,
     #[command(flatten)]
-    algebra: crate::attack_algebra::AlgebraArgs,
+    algebra: super::attack_algebra::AlgebraArgs,
 }
 
 pub fn cmd_attack(a: AttackArgs) -> Result<()> {
@@ -53,10 +53,10 @@ pub fn cmd_attack(a: AttackArgs) -> Result<()> {
     config.mine.validate(alphabet.len())?;
     let seed = a.seed.unwrap_or(42);
     if let Some(schema) = &a.algebra.schema {
-        return crate::attack_algebra::cmd_records(schema, &a.algebra, seed, a.json);
+        return super::attack_algebra::cmd_records(schema, &a.algebra, seed, a.json);
     }
     if a.algebra.bootstrap {
-        return crate::attack_algebra::cmd_bootstrap(&a.names, &a.algebra, config, seed, a.json);
+        return super::attack_algebra::cmd_bootstrap(&a.names, &a.algebra, config, seed, a.json);
     }
     let preset = a.preset.preset.unwrap_or_default().name();
     let text = gramlink::dataset::FormatHint::Text;

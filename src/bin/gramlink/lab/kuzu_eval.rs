@@ -1,4 +1,4 @@
-//! `gramlink kuzu eval` and `gramlink kuzu bench`: every role of Kuzu et al.'s
+//! `gramlink lab kuzu-eval` and `gramlink lab kuzu-bench`: every role of Kuzu et al.'s
 //! protocol on local files ([`gramlink::kuzu::session`]), with its quality
 //! (precision, recall, F1; the blocking's RR and PC), time and bytes per role;
 //! and the speed of each role's cryptographic operations per key size, with the
@@ -141,7 +141,7 @@ fn load(a: &EvalArgs, rng: &mut Randomness) -> Result<Data> {
         |p: &PathBuf| -> Result<Table> { Ok(Table::read_csv(&io::read_bytes(p)?, &p.display().to_string(), &rule)?) };
     let (ta, tb) = (read(fa)?, read(fb)?);
     let truth = match &a.truth {
-        Some(p) => Some(gramlink::eval::metrics::read_truth(&io::read_bytes(p)?, &p.display().to_string())?),
+        Some(p) => Some(gramlink::matching::truth::read_truth(&io::read_bytes(p)?, &p.display().to_string())?),
         None => None,
     };
     Ok(Data { rule, a: ta, b: tb, truth, strings: None })
@@ -236,7 +236,7 @@ fn one_string(
     b: &[RawRecord],
     truth: &HashSet<(String, String)>,
     seed: u64,
-) -> Result<(gramlink::eval::metrics::Quality, f64)> {
+) -> Result<(gramlink::matching::truth::Quality, f64)> {
     let config = Config::recommended();
     let alphabet = Alphabet::default();
     let mut rng = Randomness::seeded(seed ^ 0x6f6e65);
@@ -248,7 +248,7 @@ fn one_string(
     let s = gramlink::session::run(&mut owner_a, &mut owner_b, &config, None, &clock, &mut NoProgress)?;
     let (ia, ib) = (s.matcher.a().ids.as_slice(), s.matcher.b().ids.as_slice());
     let pairs = s.pairs.iter().map(|p| (ia[p.a as usize].as_str(), ib[p.b as usize].as_str()));
-    Ok((gramlink::eval::metrics::quality_by_ids(pairs, truth), clock.now_ms() - t))
+    Ok((gramlink::matching::truth::quality_by_ids(pairs, truth), clock.now_ms() - t))
 }
 
 fn print_outcome(

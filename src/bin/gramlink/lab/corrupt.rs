@@ -1,10 +1,10 @@
-//! `gramlink corrupt`: writes the docs/SCENARIO.md pair of files — party A's normalized
+//! `gramlink lab corrupt`: writes the docs/SCENARIO.md pair of files — party A's normalized
 //! records and party B's corrupted copy in a seeded random order — so that another
-//! tool (benches/peers/) can be run on exactly the data gramlink's `eval` uses.
+//! tool (benches/peers/) can be run on exactly the data gramlink's `lab eval` uses.
 //! B's corruption is drawn from the same stream as in `run_scenario` (the first
 //! fork of the seeded generator), so `eval --seed S` and `corrupt --seed S` agree.
 
-use crate::io::{self, Result};
+use crate::io::{self, csv_bytes, Result};
 use clap::Args;
 use gramlink::alphabet::Alphabet;
 use gramlink::dp::Randomness;
@@ -71,17 +71,6 @@ pub struct CorruptArgs {
     out_b: Option<PathBuf>,
 }
 
-/// CSV bytes with a two-column header.
-pub fn csv_bytes(header: &[&str; 2], rows: impl Iterator<Item = (String, String)>) -> Result<Vec<u8>> {
-    let mut w = csv::Writer::from_writer(Vec::new());
-    let err = |e: &dyn std::fmt::Display| io::CliError::failed(format!("cannot write CSV: {e}"));
-    w.write_record(header).map_err(|e| err(&e))?;
-    for (id, name) in rows {
-        w.write_record([id, name]).map_err(|e| err(&e))?;
-    }
-    w.into_inner().map_err(|e| err(&e))
-}
-
 pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
     if let Some(n) = a.people {
         return people(&a, n);
@@ -90,8 +79,8 @@ pub fn cmd_corrupt(a: CorruptArgs) -> Result<()> {
     let d = io::load_dataset(&a.data, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
     if let (Some(n), Some(dir)) = (a.parties, &a.out_dir) {
         let records = &d.records()[..a.limit.unwrap_or(d.len()).min(d.len())];
-        let run = crate::corrupt_parties::PartiesRun { parties: n, presence: a.presence, ed: a.ed, seed: a.seed };
-        return crate::corrupt_parties::write(records, &run, &alphabet, dir);
+        let run = super::corrupt_parties::PartiesRun { parties: n, presence: a.presence, ed: a.ed, seed: a.seed };
+        return super::corrupt_parties::write(records, &run, &alphabet, dir);
     }
     let (out_a, out_b) = (a.out_a.clone().unwrap_or_default(), a.out_b.clone().unwrap_or_default());
     let mut rng = Randomness::seeded(a.seed);

@@ -1,4 +1,4 @@
-//! `gramlink attack --bootstrap` and `gramlink attack --schema`: the exact
+//! `gramlink lab attack --bootstrap` and `gramlink lab attack --schema`: the exact
 //! algebra attacks on keyed batches (issue 29), the one-string inner-product
 //! bootstrap (src/research/bootstrap.rs) and the record batch field by field
 //! (src/research/small_domain.rs).

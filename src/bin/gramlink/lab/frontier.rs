@@ -1,4 +1,4 @@
-//! `gramlink frontier`: the labelling and graph-matching attacks on party A's NAMES batch under
+//! `gramlink lab frontier`: the labelling and graph-matching attacks on party A's NAMES batch under
 //! each candidate encoding (src/research/frontier.rs), for the frontier table
 //! of docs/THREAT_MODEL.md.
 

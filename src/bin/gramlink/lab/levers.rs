@@ -1,4 +1,4 @@
-//! `gramlink levers`: F1 (precision, recall) of each linkage-quality lever
+//! `gramlink lab levers`: F1 (precision, recall) of each linkage-quality lever
 //! (src/research/levers.rs) on CITIES and a seeded NAMES subset, ed 0–2; writes a CSV and a
 //! Markdown section (docs/results/levers.csv, docs/results/levers.md).
 
