@@ -33,20 +33,21 @@ impl Linkage {
     }
 
     /// Three parties of 150 cities each held with probability 0.7, one edit a
-    /// copy; A and B mine, every party embeds (B with --send-thresholds) under
-    /// one key; `keep` sends the owners' ids.
+    /// copy; every party mines, the three bases merge into one, every party
+    /// embeds (B with --send-thresholds) under one key; `keep` sends the
+    /// owners' ids.
     fn new(keep: bool) -> Linkage {
         let l = Linkage { dir: tempfile::tempdir().expect("tempdir") };
         let cities = format!("{}/data/cities.txt", env!("CARGO_MANIFEST_DIR"));
         let (p, dir) = (|n: &str| l.p(n), l.p("parties"));
         run(&["corrupt", "--data", &cities, "--limit", "150", "--parties", "3", "--seed", "5", "--out-dir", &dir]);
         run(&["keygen", "-o", &p("key")]);
-        for (party, seed) in [("a", "1"), ("b", "2")] {
+        for (party, seed) in [("a", "1"), ("b", "2"), ("c", "3")] {
             let input = format!("{dir}/party_{party}.csv");
             let out = p(&format!("n{party}.json"));
             run(&["mine", "--input", &input, "--column", "name", "--seed", seed, "--out", &out]);
         }
-        run(&["merge", &p("na.json"), &p("nb.json"), "--out", &p("shared.json")]);
+        run(&["merge", &p("na.json"), &p("nb.json"), &p("nc.json"), "--out", &p("shared.json")]);
         let (base, key) = (p("shared.json"), p("key"));
         for party in ["a", "b", "c"] {
             let input = format!("{dir}/party_{party}.csv");
@@ -200,4 +201,39 @@ fn bad_linkages_are_refused_by_name() {
     let none = l.p("none.vec");
     std::fs::write(&none, empty.to_json()).unwrap();
     refused(&["match", &b[0], &b[1], &none, "-o", o], "NO_RECORDS", "party C's batch");
+}
+
+#[test]
+fn every_party_s_base_merges_into_one_whatever_their_order() {
+    let l = Linkage::new(false);
+    // the linkage's bases hold the public grams only (150 cities): mine some grams
+    let base = |party: &str, seed: &str| {
+        let (input, out) = (format!("{}/party_{party}.csv", l.p("parties")), l.p(&format!("g{party}.json")));
+        run(&["mine", "--input", &input, "--column", "name", "--epsilon", "3", "--seed", seed, "--out", &out]);
+        out
+    };
+    let (na, nb, nc) = (base("a", "1"), base("b", "2"), base("c", "3"));
+    let fingerprint = |args: &[&str], out: &str| {
+        let o = run(&[&["merge"], args, &["-o", &l.p(out)]].concat());
+        let line = String::from_utf8_lossy(&o.stdout).into_owned();
+        line.split("fingerprint ").nth(1).unwrap().trim().to_string()
+    };
+    let three = fingerprint(&[&na, &nb, &nc], "abc.json");
+    assert_eq!(fingerprint(&[&nc, &na, &nb], "cab.json"), three);
+    assert_eq!(std::fs::read(l.p("abc.json")).unwrap(), std::fs::read(l.p("cab.json")).unwrap());
+    // C's counts take part: the base of A and B alone differs
+    assert_ne!(fingerprint(&[&na, &nb], "ab.json"), three);
+    // one party's base twice, as another file or the same: named, nothing written
+    let out = l.p("twice.json");
+    std::fs::copy(&na, l.p("copy.json")).unwrap();
+    for again in [na.clone(), l.p("copy.json")] {
+        let r = gramlink(&["merge", &na, &nb, &again, "-o", &out]);
+        assert_eq!(r.status.code(), Some(4), "{}", stderr(&r));
+        let e = stderr(&r);
+        assert!(e.contains("error[BASE_TWICE]") && e.contains("the same noisy base was given twice"), "{e}");
+        assert!(e.contains(&na) && e.contains(&again) && !std::path::Path::new(&out).exists(), "{e}");
+    }
+    // one base is no merge
+    let r = gramlink(&["merge", &na, "-o", &out]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
 }

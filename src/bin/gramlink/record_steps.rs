@@ -10,8 +10,8 @@ use gramlink::clock::{Clock, SystemClock};
 use gramlink::dp::Randomness;
 use gramlink::protocol::Party;
 use gramlink::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
-use gramlink::record::{merge as merge_bases, Kind, RecordBatch, RecordMatcher};
-use std::path::Path;
+use gramlink::record::{merge_parties, Kind, RecordBatch, RecordMatcher};
+use std::path::{Path, PathBuf};
 
 /// `mine --schema`: the party's noisy bases, one per mined space.
 pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, ledger: &LedgerFlags, out: &Path) -> Result<()> {
@@ -42,12 +42,15 @@ pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, ledger: &LedgerFlags
     Ok(())
 }
 
-/// `merge --schema`: the shared bases from both parties' noisy bases.
-pub fn merge(schema: &Path, a: &Path, b: &Path, out: &Path) -> Result<()> {
+/// `merge --schema`: the shared bases from every party's noisy bases.
+pub fn merge(schema: &Path, parties: &[PathBuf], names: &[String], out: &Path) -> Result<()> {
     let schema = load_schema(schema)?;
-    let read = |p: &Path| read_noisy_bases(&io::read_text(p)?, &schema).in_file(p);
-    let (na, nb) = (read(a)?, read(b)?);
-    let shared = merge_bases(&na, &nb, &schema)?;
+    let mut noisy = Vec::with_capacity(parties.len());
+    for p in parties {
+        noisy.push(read_noisy_bases(&io::read_text(p)?, &schema).in_file(p)?);
+    }
+    crate::one_file_once(parties, names)?;
+    let shared = merge_parties(&noisy.iter().collect::<Vec<_>>(), names, &schema)?;
     if !shared.private {
         eprintln!("warning: a noisy base is marked not private (seeded): so are the shared bases and every batch");
     }
