@@ -150,7 +150,7 @@ fn bad_linkages_are_refused_by_name() {
     };
     refused(&["match", &b[0], &b[1], &b[0], "-o", o], "BATCH_TWICE", "the same batch was given twice");
     let usage = gramlink(&["match", &b[0], &b[1], &b[2], "--rule", "all", "-o", o]);
-    assert!(usage.status.code() == Some(2) && stderr(&usage).contains("no --schema, --rule"), "{}", stderr(&usage));
+    assert!(usage.status.code() == Some(2) && stderr(&usage).contains("no --rule"), "{}", stderr(&usage));
     // C's records embedded again as party B: B sends twice
     let input = format!("{}/party_c.csv", l.p("parties"));
     let key = l.p("key");
@@ -236,4 +236,54 @@ fn every_party_s_base_merges_into_one_whatever_their_order() {
     // one base is no merge
     let r = gramlink(&["merge", &na, "-o", &out]);
     assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+}
+
+#[test]
+fn every_party_s_signature_is_checked_by_its_place() {
+    let l = Linkage::new(false);
+    let (p, dir) = (|n: &str| l.p(n), l.p("parties"));
+    let (base, key) = (p("shared.json"), p("key"));
+    // party `data`'s records embedded as `party`, signed with `signer`'s key
+    let embed = |data: &str, party: &str, signer: &str, out: &str| {
+        let input = format!("{dir}/party_{data}.csv");
+        let sk = p(&format!("{signer}.sign"));
+        let mut args = vec!["embed", "--input", &input, "--column", "name", "--base", &base, "--party", party];
+        args.extend(["--key-file", &key, "--send-thresholds", "--signing-key", &sk, "-o", out]);
+        run(&args);
+    };
+    for x in ["a", "b", "c"] {
+        run(&["sign-keygen", "-o", &p(&format!("{x}.sign"))]);
+        embed(x, x, x, &p(&format!("s{x}.vec")));
+    }
+    let (sa, sb, sc) = (p("sa.vec"), p("sb.vec"), p("sc.vec"));
+    let pubkey = |x: &str| format!("{}={}", x, p(&format!("{x}.sign.pub")));
+    // the party's letter in either case
+    let (va, vb, vc) = (pubkey("a"), pubkey("b"), pubkey("c").replacen('c', "C", 1));
+    let out = p("signed.csv");
+    let o = run(&["match", &sa, &sb, &sc, "--verify", &va, "--verify", &vb, "--verify", &vc, "-o", &out]);
+    assert!(stderr(&o).contains("party C's batch is signed by the key in"), "{}", stderr(&o));
+    let records: usize = ["a", "b", "c"].iter().map(|x| rows(&format!("{dir}/party_{x}.csv")).len()).sum();
+    assert_eq!(rows(&out).len(), records);
+    std::fs::remove_file(&out).unwrap();
+    let refused = |args: &[&str], status: i32, code: &str, says: &str| {
+        let r = gramlink(&[&["match"], args, &["-o", &out]].concat());
+        let e = stderr(&r);
+        assert_eq!(r.status.code(), Some(status), "{args:?}: {e}");
+        assert!(e.contains(&format!("error[{code}]")) && e.contains(says), "{args:?}: {e}");
+        assert!(!std::path::Path::new(&out).exists());
+    };
+    // C's batch unsigned, signed by another key, or with another's signature
+    let c_unsigned = l.batches()[2].clone();
+    refused(&[&sa, &sb, &c_unsigned, "--verify", &vc], 4, "SIGNATURE_MISSING", "party C's batch");
+    refused(&[&sa, &sb, &sc, "--verify", &pubkey("c").replace("c.sign", "a.sign")], 4, "SIGNATURE_INVALID", "");
+    let a_sig = format!("c={sa}.sig");
+    refused(&[&sa, &sb, &sc, "--verify", &vc, "--signature", &a_sig], 4, "SIGNATURE_INVALID", "party C's batch");
+    // C's records as party D, signed by C in C's place: not C's batch
+    embed("c", "d", "c", &p("sd.vec"));
+    refused(&[&sa, &sb, &p("sd.vec"), "--verify", &vc], 4, "SIGNATURE_INVALID", "is party D's batch");
+    // flags that name no batch, or not as PARTY=FILE
+    refused(&[&sa, &sb, &sc, "--verify", &pubkey("d")], 2, "USAGE", "party order");
+    refused(&[&sa, &sb, &sc, "--verify", "c"], 2, "USAGE", "PARTY=FILE");
+    refused(&[&sa, &sb, &sc, "--verify", &vc, "--verify", &vc], 2, "USAGE", "given twice");
+    refused(&[&sa, &sb, &sc, "--signature", &a_sig], 2, "USAGE", "has no --verify key");
 }

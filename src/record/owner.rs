@@ -308,8 +308,8 @@ impl RecordOwner {
     }
 
     /// The party's record batch: each embedded field's vectors over its
-    /// space's shared base (A with thresholds for every edit level and block
-    /// rule), keyed hashes, clear values. The options' key (the parties'
+    /// space's shared base (every party but B with thresholds for every edit
+    /// level and block rule), keyed hashes, clear values. The options' key (the parties'
     /// shared key, [`EmbedOptions::key`]) is needed for keyed fields; when it
     /// rotates, every embedded field's vectors get the keyed transform
     /// ([`crate::keyed`]), which hides their coordinates' grams from the
@@ -457,7 +457,9 @@ fn embed_part(
         }
         None => (BatchVectors::Sparse(sparse), Some(shape.clone()), crate::threshold::Space::Grams),
     };
-    let thresholds = if party == Party::A {
+    // B alone sends none: every pair of parties has one side with them
+    // (crate::multi::records links B's batch from the other side)
+    let thresholds = if party != Party::B {
         eds.iter()
             .map(|&ed| Ok((ed, crate::threshold::thresholds_in(base, &texts, ed, &ThresholdMode::Sound, &space)?)))
             .collect::<Result<Vec<_>, Error>>()?

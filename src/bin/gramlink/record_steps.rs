@@ -127,3 +127,29 @@ pub fn matched(schema: &Path, a: &Path, b: &Path, truth: Option<&Path>, out: &Pa
     let truth = truth.as_ref().map(|(t, p)| (t, *p));
     report(&schema, &matcher, &linkage, Report { truth, out: Some(out), json, timings: &timings, clock: &clock })
 }
+
+/// `match --schema s.toml a b c …` (or two with `--clusters`): record batches
+/// of every party, clustered ([`gramlink::multi::records::link`]).
+pub fn clusters(schema: &Path, r: crate::clusters::ClusterRun<'_>) -> Result<()> {
+    let schema = load_schema(schema)?;
+    let clock = SystemClock::default();
+    let start = clock.now_ms();
+    let truth = crate::clusters::load_truth(r.truth)?;
+    let mut batches = Vec::with_capacity(r.files.len());
+    for f in r.files {
+        let batch = RecordBatch::read(&io::read_bytes(f)?).map_err(gramlink::Error::from).in_file(f)?;
+        if !batch.private {
+            eprintln!("warning: {} is marked not private (seeded noise)", f.display());
+        }
+        batches.push(batch);
+    }
+    for &(i, party) in r.signed {
+        crate::signing::signed_party(&r.files[i], party, batches[i].party)?;
+    }
+    let names: Vec<String> = r.files.iter().map(|f| f.display().to_string()).collect();
+    let read = clock.now_ms();
+    let clusters = gramlink::multi::records::link(&schema, &batches, &names, r.flags.merge_threshold)?;
+    let linked = clock.now_ms();
+    let roster: Vec<(Party, &[String])> = batches.iter().map(|b| (b.party, b.ids.as_slice())).collect();
+    crate::clusters::write(&r, &roster, &clusters, (read - start, linked - read), truth)
+}
