@@ -41,6 +41,15 @@ pub struct ClusterRun<'a> {
     pub signed: &'a [(usize, gramlink::protocol::Party)],
 }
 
+/// Clusters record batches with a schema ([`crate::record_steps::clusters`]),
+/// else one-string batches ([`run`]).
+pub fn run_any(schema: Option<&Path>, r: ClusterRun<'_>) -> Result<()> {
+    match schema {
+        Some(schema) => crate::record_steps::clusters(schema, r),
+        None => run(r),
+    }
+}
+
 pub fn run(r: ClusterRun<'_>) -> Result<()> {
     let clock = SystemClock::default();
     let start = clock.now_ms();

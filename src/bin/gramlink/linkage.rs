@@ -207,24 +207,19 @@ fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
 }
 
 pub fn cmd_match(a: MatchArgs) -> Result<()> {
-    if !a.more.is_empty() || a.clusters.clusters {
-        let files = [vec![a.a.clone(), a.b.clone()], a.more.clone()].concat();
-        let (flags, truth, out) = (&a.clusters, a.truth.truth.as_deref(), a.out.as_path());
-        if a.rule.given() || a.json {
-            let e = "clusters link one-string batches from the ranked candidates, record batches by the schema: no --rule or --json";
-            return Err(CliError::usage(e));
-        }
-        // the parties' signatures first: an unsigned or forged batch is not read further
-        let signed = a.verify.check(&files)?;
-        let run = crate::clusters::ClusterRun { files: &files, flags, truth, out, signed: &signed };
-        return match &a.schema {
-            Some(schema) => crate::record_steps::clusters(schema, run),
-            None => crate::clusters::run(run),
-        };
+    let files = [vec![a.a.clone(), a.b.clone()], a.more.clone()].concat();
+    let clustered = !a.more.is_empty() || a.clusters.clusters;
+    if clustered && (a.rule.given() || a.json) {
+        let e = "clusters link one-string batches from the ranked candidates, record batches by the schema: no --rule or --json";
+        return Err(CliError::usage(e));
     }
-    let files = [a.a.clone(), a.b.clone()];
     // the parties' signatures first: an unsigned or forged batch is not read further
     let signed = a.verify.check(&files)?;
+    if clustered {
+        let (flags, truth, out) = (&a.clusters, a.truth.truth.as_deref(), a.out.as_path());
+        let run = crate::clusters::ClusterRun { files: &files, flags, truth, out, signed: &signed };
+        return crate::clusters::run_any(a.schema.as_deref(), run);
+    }
     if let Some(schema) = &a.schema {
         return crate::record_steps::matched(schema, &a.a, &a.b, a.truth.truth.as_deref(), &a.out, a.json);
     }
