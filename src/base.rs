@@ -299,44 +299,63 @@ pub fn fingerprint(alphabet: &Alphabet, q_min: usize, q_max: usize, grams: &[Str
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
-/// Merges two parties' noisy bases into the shared base of `k` grams.
+/// Merges two parties' noisy bases into the shared base of `k` grams: [`merge_all`]
+/// of the two.
+pub fn merge(a: &NoisyBase, b: &NoisyBase, k: usize) -> Result<SharedBase, BaseError> {
+    merge_all(&[a, b], k)
+}
+
+/// Merges the parties' noisy bases (one or more) into the shared base of `k` grams.
 ///
-/// The rule (deterministic, symmetric in `a` and `b`, so either party or both can
-/// run it): over the union of the two gram lists, score each gram by the sum of its
-/// noisy counts in the bases that hold it (a base that does not list a gram adds
-/// nothing); order by [`rank_order`] (score descending, then shorter, then by Σ's
-/// order); keep the first `k`. Only noisy, already-released values are used, so the
-/// merge is post-processing and costs no privacy.
+/// The rule (deterministic, symmetric in the bases, so any party or all can run
+/// it): over the union of the gram lists, score each gram by the sum of its noisy
+/// counts in the bases that hold it (a base that does not list a gram adds
+/// nothing; the counts are summed smallest first, so the order of the bases does
+/// not change a bit of the score); order by [`rank_order`] (score descending, then
+/// shorter, then by Σ's order); keep the first `k`. Only noisy, already-released
+/// values are used, so the merge is post-processing and costs no privacy.
 ///
 /// The bases must agree on the alphabet and the gram-length range.
-pub fn merge(a: &NoisyBase, b: &NoisyBase, k: usize) -> Result<SharedBase, BaseError> {
+pub fn merge_all(bases: &[&NoisyBase], k: usize) -> Result<SharedBase, BaseError> {
     if k == 0 {
         return Err(BaseError::Invalid("k must be at least 1".into()));
     }
-    if a.alphabet != b.alphabet {
-        return Err(BaseError::Incompatible(format!(
-            "alphabets differ ({:?} vs {:?})",
-            a.alphabet.as_string(),
-            b.alphabet.as_string()
-        )));
+    let Some(first) = bases.first() else {
+        return Err(BaseError::Invalid("no noisy base to merge".into()));
+    };
+    for b in &bases[1..] {
+        if first.alphabet != b.alphabet {
+            return Err(BaseError::Incompatible(format!(
+                "alphabets differ ({:?} vs {:?})",
+                first.alphabet.as_string(),
+                b.alphabet.as_string()
+            )));
+        }
+        if (first.params.q_min, first.params.q_max) != (b.params.q_min, b.params.q_max) {
+            return Err(BaseError::Incompatible(format!(
+                "gram lengths differ ([{}, {}] vs [{}, {}])",
+                first.params.q_min, first.params.q_max, b.params.q_min, b.params.q_max
+            )));
+        }
     }
-    if (a.params.q_min, a.params.q_max) != (b.params.q_min, b.params.q_max) {
-        return Err(BaseError::Incompatible(format!(
-            "gram lengths differ ([{}, {}] vs [{}, {}])",
-            a.params.q_min, a.params.q_max, b.params.q_min, b.params.q_max
-        )));
-    }
-    let mut score: BTreeMap<&str, f64> = BTreeMap::new();
-    for g in a.grams.iter().chain(b.grams.iter()) {
+    let mut counts: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    for g in bases.iter().flat_map(|b| b.grams.iter()) {
         if !g.count.is_finite() {
             return Err(BaseError::Invalid(format!("gram {:?} has a non-finite count", g.gram)));
         }
-        *score.entry(g.gram.as_str()).or_insert(0.0) += g.count;
+        counts.entry(g.gram.as_str()).or_default().push(g.count);
     }
-    let mut ranked: Vec<(&str, f64)> = score.into_iter().collect();
-    crate::sorting::sort_by(&mut ranked, |x, y| rank_order(&a.alphabet, *x, *y));
+    let mut ranked: Vec<(&str, f64)> = counts
+        .into_iter()
+        .map(|(g, mut c)| {
+            c.sort_by(f64::total_cmp);
+            (g, c.iter().sum())
+        })
+        .collect();
+    let alphabet = &first.alphabet;
+    crate::sorting::sort_by(&mut ranked, |x, y| rank_order(alphabet, *x, *y));
     let grams = ranked.into_iter().take(k).map(|(g, _)| g.to_string()).collect();
-    SharedBase::new(a.alphabet.clone(), a.params.q_min, a.params.q_max, grams)
+    SharedBase::new(alphabet.clone(), first.params.q_min, first.params.q_max, grams)
 }
 
 #[cfg(test)]
@@ -383,6 +402,21 @@ mod tests {
         assert_eq!(ab, ba);
         assert_eq!(ab.grams(), ["E", "A", "AN"]);
         assert_eq!(ab.fingerprint().len(), 64);
+    }
+
+    #[test]
+    fn a_merge_of_more_bases_sums_every_count_in_any_order() {
+        let a = noisy(&[("A", 100.0), ("AN", 50.0), ("E", 40.0)]);
+        let b = noisy(&[("E", 90.0), ("A", 10.0), ("ER", 45.0)]);
+        let c = noisy(&[("ER", 60.0), ("AN", 0.1), ("Z", 1e-17)]);
+        let abc = merge_all(&[&a, &b, &c], 4).unwrap();
+        // A 110, E 130, ER 105, AN 50.1
+        assert_eq!(abc.grams(), ["E", "A", "ER", "AN"]);
+        for order in [[&c, &b, &a], [&b, &c, &a], [&c, &a, &b]] {
+            assert_eq!(merge_all(&order, 4).unwrap(), abc);
+        }
+        assert_eq!(merge_all(&[&a, &b], 3).unwrap(), merge(&a, &b, 3).unwrap());
+        assert!(matches!(merge_all(&[], 3), Err(BaseError::Invalid(_))));
     }
 
     #[test]

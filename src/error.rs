@@ -79,6 +79,10 @@ pub enum BaseError {
     Incompatible(String),
     #[error("invalid base: {0}")]
     Invalid(String),
+    /// One party's noisy base given twice to a merge of several: it would
+    /// count twice (each party sends one).
+    #[error("the same noisy base was given twice ({first} and {second}): each party mines its own")]
+    Twice { first: String, second: String },
 }
 
 /// Errors reading or checking protocol messages.
@@ -195,6 +199,7 @@ impl Error {
             Error::Mine(MineError::Dp(e)) => Error::Dp(e.clone()).code(),
             Error::Base(BaseError::Incompatible(_)) => "INCOMPATIBLE_BASES",
             Error::Base(BaseError::Invalid(_)) => "INVALID_BASE",
+            Error::Base(BaseError::Twice { .. }) => "BASE_TWICE",
             Error::Protocol(ProtocolError::Malformed { .. }) => "MALFORMED_MESSAGE",
             Error::Protocol(ProtocolError::Version { .. }) => "UNSUPPORTED_VERSION",
             Error::Protocol(ProtocolError::WrongFormat { .. }) => "WRONG_MESSAGE_KIND",

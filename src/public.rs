@@ -80,22 +80,25 @@ pub fn extend_base(
     SharedBase::with_padding(alphabet.clone(), q_min, q_max, grams, padding)
 }
 
-/// The shared base of two parties' noisy bases under the richer configuration:
-/// [`crate::base::merge`] of the mined grams (top `k`), then [`extend_base`] with
-/// the public grams of length `public_q`, padded if `padding`. With neither,
-/// exactly `merge` (the paper's shared base).
+/// The shared base of the parties' noisy bases under the richer configuration:
+/// [`crate::base::merge_all`] of the mined grams (top `k`), then [`extend_base`]
+/// with the public grams of length `public_q`, padded if `padding`. With neither,
+/// exactly the merge (the paper's shared base).
 ///
-/// `padding` is the configuration's: both noisy bases must have been mined so
-/// (each records it), else [`BaseError::Incompatible`] names the base that differs.
+/// `padding` is the configuration's: every noisy base must have been mined so
+/// (each records it), else [`BaseError::Incompatible`] names the base that
+/// differs (a, b, c, … in the order given).
 pub fn merge_shared(
-    a: &crate::base::NoisyBase,
-    b: &crate::base::NoisyBase,
+    bases: &[&crate::base::NoisyBase],
     k: usize,
     public_q: Option<usize>,
     padding: bool,
 ) -> Result<SharedBase, BaseError> {
     let padding = padding.then(Padding::default);
-    for (name, base) in [("a", a), ("b", b)] {
+    let Some(first) = bases.first() else {
+        return Err(BaseError::Invalid("no noisy base to merge".into()));
+    };
+    for (i, base) in bases.iter().enumerate() {
         if base.padding != padding {
             let how = |p: Option<Padding>| {
                 if p.is_some() {
@@ -104,24 +107,25 @@ pub fn merge_shared(
                     "without padding"
                 }
             };
+            let name = crate::protocol::Party::nth(i).map_or_else(|| (i + 1).to_string(), |p| p.name().to_lowercase());
             return Err(BaseError::Incompatible(format!(
-                "noisy base {name} was mined {} but the shared base is asked {} (mine both parties with the same configuration)",
+                "noisy base {name} was mined {} but the shared base is asked {} (mine every party with the same configuration)",
                 how(base.padding),
                 how(padding)
             )));
         }
     }
-    if public_q.is_some() && a.grams.is_empty() && b.grams.is_empty() {
+    if public_q.is_some() && bases.iter().all(|b| b.grams.is_empty()) {
         // Nothing was mined (little data, small ε): the public grams alone.
         let sigma = match padding {
-            Some(p) => p.strip(&a.alphabet)?,
-            None => a.alphabet.clone(),
+            Some(p) => p.strip(&first.alphabet)?,
+            None => first.alphabet.clone(),
         };
         let q = public_q.unwrap_or(1);
         let grams = public_grams(&sigma, q, padding)?;
         return SharedBase::with_padding(sigma, q, q, grams, padding);
     }
-    let mined = crate::base::merge(a, b, k)?;
+    let mined = crate::base::merge_all(bases, k)?;
     if public_q.is_none() && padding.is_none() {
         return Ok(mined);
     }

@@ -327,7 +327,7 @@ fn embed_and_match_through_files_and_refuse_bad_batches() {
 
     // another base: refused by fingerprint
     run(&["mine", "--input", &cities, "--k", "40", "--seed", "9", "--out", &p("nc.json")]);
-    run(&["merge", &p("nc.json"), &p("nc.json"), "--k", "40", "--out", &p("other.json")]);
+    run(&["merge", &p("nc.json"), &p("na.json"), "--k", "40", "--out", &p("other.json")]);
     run(&[
         "embed",
         "--input",

@@ -33,8 +33,9 @@ impl Linkage {
     }
 
     /// Three parties of 150 cities each held with probability 0.7, one edit a
-    /// copy; A and B mine, every party embeds (B with --send-thresholds) under
-    /// one key; `keep` sends the owners' ids.
+    /// copy; every party mines, the three bases merge into one, every party
+    /// embeds (B with --send-thresholds) under one key; `keep` sends the
+    /// owners' ids.
     fn new(keep: bool) -> Linkage {
         let l = Linkage { dir: tempfile::tempdir().expect("tempdir") };
         let cities = format!("{}/data/cities.txt", env!("CARGO_MANIFEST_DIR"));
@@ -54,12 +55,12 @@ impl Linkage {
             &dir,
         ]);
         run(&["keygen", "-o", &p("key")]);
-        for (party, seed) in [("a", "1"), ("b", "2")] {
+        for (party, seed) in [("a", "1"), ("b", "2"), ("c", "3")] {
             let input = format!("{dir}/party_{party}.csv");
             let out = p(&format!("n{party}.json"));
             run(&["mine", "--input", &input, "--column", "name", "--seed", seed, "--out", &out]);
         }
-        run(&["merge", &p("na.json"), &p("nb.json"), "--out", &p("shared.json")]);
+        run(&["merge", &p("na.json"), &p("nb.json"), &p("nc.json"), "--out", &p("shared.json")]);
         let (base, key) = (p("shared.json"), p("key"));
         for party in ["a", "b", "c"] {
             let input = format!("{dir}/party_{party}.csv");
@@ -121,7 +122,9 @@ fn three_parties_cluster_and_each_owner_maps_its_rows_back() {
         by_cluster.entry(r[2].as_str()).or_default().insert(persons[&r[1]].as_str());
     }
     let mixed = by_cluster.values().filter(|s| s.len() > 1).count();
-    assert!(mixed * 20 <= by_cluster.len(), "{mixed} of {} clusters mix persons", by_cluster.len());
+    // (the mining noise and the pseudonyms are fresh each run: 2 to 8 of some 150 clusters
+    // mixed persons over runs; a broken solver mixes most)
+    assert!(mixed * 10 <= by_cluster.len(), "{mixed} of {} clusters mix persons", by_cluster.len());
     // another party's map does not map these rows
     let map_b = format!("{}.ids.csv", b[1]);
     let refused = gramlink(&["unmap", &out, "--party", "a", "--map", &map_b, "-o", &l.p("x.csv")]);
@@ -162,7 +165,7 @@ fn bad_linkages_are_refused_by_name() {
     };
     refused(&["match", &b[0], &b[1], &b[0], "-o", o], "BATCH_TWICE", "the same batch was given twice");
     let usage = gramlink(&["match", &b[0], &b[1], &b[2], "--rule", "all", "-o", o]);
-    assert!(usage.status.code() == Some(2) && stderr(&usage).contains("no --schema, --rule"), "{}", stderr(&usage));
+    assert!(usage.status.code() == Some(2) && stderr(&usage).contains("no --rule"), "{}", stderr(&usage));
     // C's records embedded again as party B: B sends twice
     let input = format!("{}/party_c.csv", l.p("parties"));
     let key = l.p("key");
@@ -213,4 +216,89 @@ fn bad_linkages_are_refused_by_name() {
     let none = l.p("none.vec");
     std::fs::write(&none, empty.to_json()).unwrap();
     refused(&["match", &b[0], &b[1], &none, "-o", o], "NO_RECORDS", "party C's batch");
+}
+
+#[test]
+fn every_party_s_base_merges_into_one_whatever_their_order() {
+    let l = Linkage::new(false);
+    // the linkage's bases hold the public grams only (150 cities): mine some grams
+    let base = |party: &str, seed: &str| {
+        let (input, out) = (format!("{}/party_{party}.csv", l.p("parties")), l.p(&format!("g{party}.json")));
+        run(&["mine", "--input", &input, "--column", "name", "--epsilon", "3", "--seed", seed, "--out", &out]);
+        out
+    };
+    let (na, nb, nc) = (base("a", "1"), base("b", "2"), base("c", "3"));
+    let fingerprint = |args: &[&str], out: &str| {
+        let o = run(&[&["merge"], args, &["-o", &l.p(out)]].concat());
+        let line = String::from_utf8_lossy(&o.stdout).into_owned();
+        line.split("fingerprint ").nth(1).unwrap().trim().to_string()
+    };
+    let three = fingerprint(&[&na, &nb, &nc], "abc.json");
+    assert_eq!(fingerprint(&[&nc, &na, &nb], "cab.json"), three);
+    assert_eq!(std::fs::read(l.p("abc.json")).unwrap(), std::fs::read(l.p("cab.json")).unwrap());
+    // C's counts take part: the base of A and B alone differs
+    assert_ne!(fingerprint(&[&na, &nb], "ab.json"), three);
+    // one party's base twice, as another file or the same: named, nothing written
+    let out = l.p("twice.json");
+    std::fs::copy(&na, l.p("copy.json")).unwrap();
+    for again in [na.clone(), l.p("copy.json")] {
+        let r = gramlink(&["merge", &na, &nb, &again, "-o", &out]);
+        assert_eq!(r.status.code(), Some(4), "{}", stderr(&r));
+        let e = stderr(&r);
+        assert!(e.contains("error[BASE_TWICE]") && e.contains("the same noisy base was given twice"), "{e}");
+        assert!(e.contains(&na) && e.contains(&again) && !std::path::Path::new(&out).exists(), "{e}");
+    }
+    // one base is no merge
+    let r = gramlink(&["merge", &na, "-o", &out]);
+    assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+}
+
+#[test]
+fn every_party_s_signature_is_checked_by_its_place() {
+    let l = Linkage::new(false);
+    let (p, dir) = (|n: &str| l.p(n), l.p("parties"));
+    let (base, key) = (p("shared.json"), p("key"));
+    // party `data`'s records embedded as `party`, signed with `signer`'s key
+    let embed = |data: &str, party: &str, signer: &str, out: &str| {
+        let input = format!("{dir}/party_{data}.csv");
+        let sk = p(&format!("{signer}.sign"));
+        let mut args = vec!["embed", "--input", &input, "--column", "name", "--base", &base, "--party", party];
+        args.extend(["--key-file", &key, "--send-thresholds", "--signing-key", &sk, "-o", out]);
+        run(&args);
+    };
+    for x in ["a", "b", "c"] {
+        run(&["sign-keygen", "-o", &p(&format!("{x}.sign"))]);
+        embed(x, x, x, &p(&format!("s{x}.vec")));
+    }
+    let (sa, sb, sc) = (p("sa.vec"), p("sb.vec"), p("sc.vec"));
+    let pubkey = |x: &str| format!("{}={}", x, p(&format!("{x}.sign.pub")));
+    // the party's letter in either case
+    let (va, vb, vc) = (pubkey("a"), pubkey("b"), pubkey("c").replacen('c', "C", 1));
+    let out = p("signed.csv");
+    let o = run(&["match", &sa, &sb, &sc, "--verify", &va, "--verify", &vb, "--verify", &vc, "-o", &out]);
+    assert!(stderr(&o).contains("party C's batch is signed by the key in"), "{}", stderr(&o));
+    let records: usize = ["a", "b", "c"].iter().map(|x| rows(&format!("{dir}/party_{x}.csv")).len()).sum();
+    assert_eq!(rows(&out).len(), records);
+    std::fs::remove_file(&out).unwrap();
+    let refused = |args: &[&str], status: i32, code: &str, says: &str| {
+        let r = gramlink(&[&["match"], args, &["-o", &out]].concat());
+        let e = stderr(&r);
+        assert_eq!(r.status.code(), Some(status), "{args:?}: {e}");
+        assert!(e.contains(&format!("error[{code}]")) && e.contains(says), "{args:?}: {e}");
+        assert!(!std::path::Path::new(&out).exists());
+    };
+    // C's batch unsigned, signed by another key, or with another's signature
+    let c_unsigned = l.batches()[2].clone();
+    refused(&[&sa, &sb, &c_unsigned, "--verify", &vc], 4, "SIGNATURE_MISSING", "party C's batch");
+    refused(&[&sa, &sb, &sc, "--verify", &pubkey("c").replace("c.sign", "a.sign")], 4, "SIGNATURE_INVALID", "");
+    let a_sig = format!("c={sa}.sig");
+    refused(&[&sa, &sb, &sc, "--verify", &vc, "--signature", &a_sig], 4, "SIGNATURE_INVALID", "party C's batch");
+    // C's records as party D, signed by C in C's place: not C's batch
+    embed("c", "d", "c", &p("sd.vec"));
+    refused(&[&sa, &sb, &p("sd.vec"), "--verify", &vc], 4, "SIGNATURE_INVALID", "is party D's batch");
+    // flags that name no batch, or not as PARTY=FILE
+    refused(&[&sa, &sb, &sc, "--verify", &pubkey("d")], 2, "USAGE", "party order");
+    refused(&[&sa, &sb, &sc, "--verify", "c"], 2, "USAGE", "PARTY=FILE");
+    refused(&[&sa, &sb, &sc, "--verify", &vc, "--verify", &vc], 2, "USAGE", "given twice");
+    refused(&[&sa, &sb, &sc, "--signature", &a_sig], 2, "USAGE", "has no --verify key");
 }

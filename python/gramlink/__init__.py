@@ -4,7 +4,8 @@ gram bases, a binding of the Rust core (each role as in the CLI and the JS API).
 Each data owner: ``DataOwner`` (``mine``), ``merge_bases``, ``embed`` (a
 vector batch as bytes, with random pseudonyms as ids unless ``keep_ids=True``;
 ``id_map_csv()`` keeps the map back, ``unmap`` maps the matcher's pairs back
-with it). The matcher: ``Matcher(batch_a, batch_b).link(rule)``. Signed
+with it). The matcher: ``Matcher(batch_a, batch_b).link(rule)``; of more parties,
+``match_parties([batch_a, batch_b, batch_c, ...])`` (clusters). Signed
 batches: ``sign_keygen``, ``sign_batch``, ``verify_batch``, and the matchers'
 ``verify_a``/``signature_a``/``verify_b``/``signature_b`` (the CLI's files).
 Scoring: ``score(linkage, truth)``. Whole records: ``RecordOwner``,
@@ -28,6 +29,7 @@ from ._native import (
     defaults,
     fingerprint,
     keygen,
+    match_parties,
     merge_bases,
     record_check,
     record_link_shards,
@@ -56,6 +58,7 @@ __all__ = [
     "defaults",
     "fingerprint",
     "keygen",
+    "match_parties",
     "merge_bases",
     "record_check",
     "record_link_shards",

@@ -167,6 +167,12 @@ class Matcher:
     def link(self, rule: Optional[RuleName] = None) -> Linkage: ...
     def match_result(self, rule: Optional[RuleName] = None) -> str: ...
 
+def match_parties(
+    batches: Sequence[Union[bytes, str]],
+    *,
+    schema: Optional[Schema] = ...,
+    merge_threshold: float = ...,
+) -> dict[str, Any]: ...
 def score(
     pairs: Union[Linkage, Iterable[Sequence[str]]],
     truth: Union[bytes, str, "os.PathLike[str]", Iterable[Sequence[str]]],

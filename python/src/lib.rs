@@ -6,6 +6,7 @@ mod convert;
 mod errors;
 mod matcher;
 mod owner;
+mod parties;
 mod record_shard;
 mod records;
 mod shard;
@@ -27,6 +28,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<matcher::Matcher>()?;
     m.add_class::<matcher::Linkage>()?;
     m.add_function(wrap_pyfunction!(matcher::score, m)?)?;
+    m.add_function(wrap_pyfunction!(parties::match_parties, m)?)?;
     m.add_class::<records::RecordOwner>()?;
     m.add_class::<records::RecordMatcher>()?;
     m.add_class::<shard::Batch>()?;

@@ -7,6 +7,7 @@
 use super::{Clusters, Parties};
 use crate::dataset::csv_cell;
 use crate::error::Error;
+use crate::protocol::Party;
 
 fn write_err(what: &str) -> impl Fn(csv::Error) -> Error + '_ {
     move |e| Error::Parameter(format!("cannot write the {what}: {e}"))
@@ -18,31 +19,48 @@ fn finish(w: csv::Writer<Vec<u8>>, what: &str) -> Result<String, Error> {
     String::from_utf8(bytes).map_err(|e| Error::Parameter(format!("cannot write the {what}: {e}")))
 }
 
+/// Each batch's party and ids, in the clusters' order (the batches as
+/// [`super::link`] or the record linker numbered their records).
+pub type Roster<'a> = [(Party, &'a [String])];
+
+/// The roster of one-string batches.
+pub fn roster<'a>(p: &'a Parties<'a>) -> Vec<(Party, &'a [String])> {
+    p.batches().iter().map(|b| (b.party, b.ids.as_slice())).collect()
+}
+
+fn rows<'a>(roster: &Roster<'a>) -> Vec<(Party, &'a str)> {
+    roster.iter().flat_map(|&(party, ids)| ids.iter().map(move |id| (party, id.as_str()))).collect()
+}
+
 /// One row per record, batch after batch, row after row: its party, its id
 /// as the batch carried it (a spreadsheet formula defused, [`csv_cell`]), its
 /// cluster.
-pub fn clusters_csv(p: &Parties<'_>, c: &Clusters) -> Result<String, Error> {
+pub fn clusters_csv(roster: &Roster<'_>, c: &Clusters) -> Result<String, Error> {
     let err = write_err("clusters");
+    let rows = rows(roster);
+    if rows.len() != c.cluster.len() {
+        return Err(Error::Parameter(format!("{} records for {} clusters' members", rows.len(), c.cluster.len())));
+    }
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["party", "id", "cluster"]).map_err(&err)?;
-    for (r, &k) in c.cluster.iter().enumerate() {
-        let m = p.member(r as u32);
-        let b = &p.batches()[m.batch];
-        w.write_record([b.party.name(), &csv_cell(&b.ids[m.row as usize]), &k.to_string()]).map_err(&err)?;
+    for (&(party, id), &k) in rows.iter().zip(&c.cluster) {
+        w.write_record([party.name(), &csv_cell(id), &k.to_string()]).map_err(&err)?;
     }
     finish(w, "clusters")
 }
 
 /// The pairs of records that share a cluster ([`Clusters::pairs`]).
-pub fn pairs_csv(p: &Parties<'_>, c: &Clusters) -> Result<String, Error> {
+pub fn pairs_csv(roster: &Roster<'_>, c: &Clusters) -> Result<String, Error> {
     let err = write_err("pairs");
+    let rows = rows(roster);
+    if rows.len() != c.cluster.len() {
+        return Err(Error::Parameter(format!("{} records for {} clusters' members", rows.len(), c.cluster.len())));
+    }
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["party_a", "id_a", "party_b", "id_b"]).map_err(&err)?;
     for (x, y) in c.pairs() {
-        let (mx, my) = (p.member(x), p.member(y));
-        let (bx, by) = (&p.batches()[mx.batch], &p.batches()[my.batch]);
-        let (ix, iy) = (csv_cell(&bx.ids[mx.row as usize]), csv_cell(&by.ids[my.row as usize]));
-        w.write_record([bx.party.name(), &ix, by.party.name(), &iy]).map_err(&err)?;
+        let ((px, ix), (py, iy)) = (rows[x as usize], rows[y as usize]);
+        w.write_record([px.name(), &csv_cell(ix), py.name(), &csv_cell(iy)]).map_err(&err)?;
     }
     finish(w, "pairs")
 }

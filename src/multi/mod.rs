@@ -15,6 +15,7 @@
 
 pub mod export;
 pub mod greedy;
+pub mod records;
 pub mod score;
 
 use crate::error::{Error, ProtocolError};
@@ -64,30 +65,11 @@ impl<'a> Parties<'a> {
     /// in two parties. `what[i]` names batch `i` in errors.
     pub fn new(batches: &'a [VectorBatch], what: &[String]) -> Result<Parties<'a>, Error> {
         let name = |i: usize| what.get(i).cloned().unwrap_or_else(|| format!("batch {}", i + 1));
-        if batches.len() < 2 {
-            return Err(Error::Parameter(format!(
-                "{} batch given: a linkage needs two parties at least",
-                batches.len()
-            )));
-        }
-        let mut by_party: HashMap<Party, usize> = HashMap::new();
+        let parties: Vec<(Party, &[String])> = batches.iter().map(|b| (b.party, b.ids.as_slice())).collect();
+        // the same records, under one party name or two: the same ids and vectors
+        let same = |i: usize, j: usize| batches[i].ids == batches[j].ids && batches[i].vectors == batches[j].vectors;
+        let offsets = check_parties(&parties, same, what)?;
         for (i, b) in batches.iter().enumerate() {
-            if let Some(first) = by_party.insert(b.party, i) {
-                if batches[first] == *b {
-                    return Err(ProtocolError::BatchTwice { first: name(first), second: name(i) }.into());
-                }
-                return Err(ProtocolError::PartyTwice {
-                    party: b.party.name().into(),
-                    first: name(first),
-                    second: name(i),
-                }
-                .into());
-            }
-            if b.ids.is_empty() {
-                return Err(
-                    ProtocolError::NoRecords { what: format!("party {}'s batch ({})", b.party, name(i)) }.into()
-                );
-            }
             if b.thresholds.is_none() {
                 return Err(Error::Parameter(format!(
                     "party {}'s batch ({}) has no thresholds: in a linkage of more than two parties every party \
@@ -97,36 +79,10 @@ impl<'a> Parties<'a> {
                 )));
             }
         }
-        // the same records under two party names: the same ids and vectors
         for i in 0..batches.len() {
             for j in i + 1..batches.len() {
-                if batches[i].ids == batches[j].ids && batches[i].vectors == batches[j].vectors {
-                    return Err(ProtocolError::BatchTwice { first: name(i), second: name(j) }.into());
-                }
                 crate::matcher::check_pair(&batches[i], &batches[j])?;
             }
-        }
-        let mut owner: HashMap<&str, usize> = HashMap::new();
-        for (i, b) in batches.iter().enumerate() {
-            for id in &b.ids {
-                if let Some(first) = owner.insert(id.as_str(), i) {
-                    return Err(ProtocolError::IdClash {
-                        id: id.clone(),
-                        first: format!("party {}'s batch ({})", batches[first].party, name(first)),
-                        second: format!("party {}'s batch ({})", b.party, name(i)),
-                    }
-                    .into());
-                }
-            }
-        }
-        let mut offsets = Vec::with_capacity(batches.len());
-        let mut total = 0u64;
-        for b in batches {
-            offsets.push(total as u32);
-            total += b.ids.len() as u64;
-        }
-        if total > u32::MAX as u64 {
-            return Err(Error::Parameter(format!("{total} records in all: a linkage takes at most {}", u32::MAX)));
         }
         Ok(Parties { batches, offsets })
     }
@@ -170,6 +126,66 @@ impl<'a> Parties<'a> {
         out.extend(best.into_iter().map(|((ri, rj), score)| Edge { x: oi + ri, y: oj + rj, score }));
         Ok(count)
     }
+}
+
+/// The checks of every linkage of parties, each given by its party and its
+/// ids (`same(i, j)`: whether batches `i` and `j` hold the same records): at least two;
+/// one batch per party; no batch twice; none without records; no id in two
+/// parties. `what[i]` names batch `i` in errors. Returns where each party's
+/// records start in the global numbering.
+pub fn check_parties(
+    parties: &[(Party, &[String])],
+    same: impl Fn(usize, usize) -> bool,
+    what: &[String],
+) -> Result<Vec<u32>, Error> {
+    let name = |i: usize| what.get(i).cloned().unwrap_or_else(|| format!("batch {}", i + 1));
+    if parties.len() < 2 {
+        return Err(Error::Parameter(format!("{} batch given: a linkage needs two parties at least", parties.len())));
+    }
+    let mut by_party: HashMap<Party, usize> = HashMap::new();
+    for (i, &(party, ids)) in parties.iter().enumerate() {
+        if let Some(first) = by_party.insert(party, i) {
+            if same(first, i) {
+                return Err(ProtocolError::BatchTwice { first: name(first), second: name(i) }.into());
+            }
+            return Err(
+                ProtocolError::PartyTwice { party: party.name().into(), first: name(first), second: name(i) }.into()
+            );
+        }
+        if ids.is_empty() {
+            return Err(ProtocolError::NoRecords { what: format!("party {party}'s batch ({})", name(i)) }.into());
+        }
+    }
+    for i in 0..parties.len() {
+        for j in i + 1..parties.len() {
+            if same(i, j) {
+                return Err(ProtocolError::BatchTwice { first: name(i), second: name(j) }.into());
+            }
+        }
+    }
+    let mut owner: HashMap<&str, usize> = HashMap::new();
+    for (i, &(party, ids)) in parties.iter().enumerate() {
+        for id in ids {
+            if let Some(first) = owner.insert(id.as_str(), i) {
+                return Err(ProtocolError::IdClash {
+                    id: id.clone(),
+                    first: format!("party {}'s batch ({})", parties[first].0, name(first)),
+                    second: format!("party {party}'s batch ({})", name(i)),
+                }
+                .into());
+            }
+        }
+    }
+    let mut offsets = Vec::with_capacity(parties.len());
+    let mut total = 0u64;
+    for (_, ids) in parties {
+        offsets.push(total as u32);
+        total += ids.len() as u64;
+    }
+    if total > u32::MAX as u64 {
+        return Err(Error::Parameter(format!("{total} records in all: a linkage takes at most {}", u32::MAX)));
+    }
+    Ok(offsets)
 }
 
 /// Links every pair of parties and clusters the records ([`greedy::solve`]

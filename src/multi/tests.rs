@@ -61,12 +61,12 @@ fn three_parties_cluster_each_person_once() {
     assert_eq!(spans.iter().enumerate().map(|(k, n)| k as u64 * n).sum::<u64>(), 22);
     assert!(spans[3] >= 4, "{spans:?}");
     // one row per record, in the global numbering; a pair per two records sharing a cluster
-    let rows = export::clusters_csv(&parties, &clusters).unwrap();
+    let rows = export::clusters_csv(&export::roster(&parties), &clusters).unwrap();
     let rows: Vec<&str> = rows.lines().collect();
     assert_eq!(rows[0], "party,id,cluster");
     assert_eq!(rows.len(), 1 + 22);
     assert_eq!(rows[9], format!("B,{},{}", batches[1].ids[0], clusters.cluster[8]));
-    let pairs = export::pairs_csv(&parties, &clusters).unwrap();
+    let pairs = export::pairs_csv(&export::roster(&parties), &clusters).unwrap();
     assert_eq!(pairs.lines().next(), Some("party_a,id_a,party_b,id_b"));
     assert_eq!(pairs.lines().count(), 1 + clusters.pairs().len());
 }

@@ -1,7 +1,7 @@
 //! A data owner's steps, the one place they are chained: normalize the records
 //! ([`DataOwner::new`], [`DataOwner::read`]), mine a noisy base
-//! ([`DataOwner::mine`]), merge two noisy bases into the shared base
-//! ([`merge_bases`]), and embed the records into the vector batch that goes to
+//! ([`DataOwner::mine`]), merge two noisy bases or more into the shared base
+//! ([`merge_bases`], [`merge_parties`]), and embed the records into the vector batch that goes to
 //! the matcher ([`DataOwner::embed`]: vectors, party A's thresholds, the keyed
 //! transform, the base's shape, checked).
 //!
@@ -217,15 +217,44 @@ impl DataOwner {
 
 /// The shared base of two noisy bases under a configuration's mining options:
 /// the top `k` mined grams by the core's deterministic rule
-/// ([`crate::base::merge`]), then, with `public_q`, every public gram of that
+/// ([`crate::base::merge_all`]), then, with `public_q`, every public gram of that
 /// length and the boundary grams ([`crate::public`]). Both bases must have been
 /// mined with the configuration's padding. Post-processing: no budget.
 ///
 /// The shared base is marked not private when either noisy base is (a seeded
 /// run): every batch embedded over it carries the mark on.
 pub fn merge_bases(a: &NoisyBase, b: &NoisyBase, options: &MineOptions) -> Result<SharedBase, Error> {
-    let shared = crate::public::merge_shared(a, b, options.k, options.public_q, options.padding)?;
-    Ok(shared.with_private(a.private && b.private))
+    merge_all(&[a, b], options)
+}
+
+/// The shared base of every party's noisy base, two parties or more, as
+/// [`merge_bases`] of two; one party's base given twice is
+/// [`BaseError::Twice`](crate::error::BaseError::Twice) (its counts would count
+/// twice). Two bases with the same noisy counts are one base twice: the noise of
+/// two mining runs never agrees on every count. Two bases with no mined gram
+/// (little data: the public grams only) are alike without being one, and add
+/// nothing either way. `what[i]` names base `i` in errors (a file name).
+pub fn merge_parties(bases: &[&NoisyBase], what: &[String], options: &MineOptions) -> Result<SharedBase, Error> {
+    let name = |i: usize| what.get(i).cloned().unwrap_or_else(|| format!("base {}", i + 1));
+    if bases.len() < 2 {
+        return Err(Error::Parameter(format!(
+            "{} noisy base given: a shared base merges two parties' at least",
+            bases.len()
+        )));
+    }
+    for i in 0..bases.len() {
+        if let Some(j) = (i + 1..bases.len()).find(|&j| !bases[i].grams.is_empty() && bases[i] == bases[j]) {
+            return Err(crate::error::BaseError::Twice { first: name(i), second: name(j) }.into());
+        }
+    }
+    merge_all(bases, options)
+}
+
+/// [`merge_parties`] without its checks of the parties (the record merge checks
+/// them once for all its spaces).
+pub(crate) fn merge_all(bases: &[&NoisyBase], options: &MineOptions) -> Result<SharedBase, Error> {
+    let shared = crate::public::merge_shared(bases, options.k, options.public_q, options.padding)?;
+    Ok(shared.with_private(bases.iter().all(|b| b.private)))
 }
 
 #[cfg(test)]

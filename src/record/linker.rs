@@ -97,9 +97,6 @@ impl RecordMatcher {
     /// A and B from party B, both keyed or neither, each embedded field over
     /// the same base with the same dimension.
     pub fn new(schema: Schema, a: RecordBatch, b: RecordBatch) -> Result<RecordMatcher, Error> {
-        schema.validate()?;
-        a.validate(&schema)?;
-        b.validate(&schema)?;
         if a.party != Party::A || b.party != Party::B {
             return Err(Error::Parameter(format!(
                 "the first batch must be party A's and the second party B's (found {} and {})",
@@ -107,6 +104,15 @@ impl RecordMatcher {
                 b.party.name()
             )));
         }
+        RecordMatcher::pair(schema, a, b)
+    }
+
+    /// Two parties' batches of a linkage of more ([`crate::multi::records`]):
+    /// every check of [`RecordMatcher::new`] but which party is which.
+    pub fn pair(schema: Schema, a: RecordBatch, b: RecordBatch) -> Result<RecordMatcher, Error> {
+        schema.validate()?;
+        a.validate(&schema)?;
+        b.validate(&schema)?;
         if a.keyed != b.keyed {
             return Err(Error::TransformMismatch(
                 "one record batch was embedded with the shared key and the other without".into(),

@@ -40,7 +40,7 @@ pub mod values;
 
 pub use batch::RecordBatch;
 pub use linker::{Class, RecordLinkage, RecordMatcher, ScoredPair};
-pub use owner::{key_check, keyed_hash, merge, NoisyBases, RecordOwner, SharedBases};
+pub use owner::{key_check, keyed_hash, merge, merge_parties, NoisyBases, RecordOwner, SharedBases};
 pub use schema::{Assignment, Field, Kind, Schema};
 #[cfg(not(target_arch = "wasm32"))]
 pub use table_reader::read_table_file;

@@ -100,7 +100,7 @@ pub struct NoisyBases {
 pub struct SharedBases {
     pub schema: String,
     pub bases: Vec<(String, SharedBase)>,
-    /// False when either party's noisy bases were not private (seeded
+    /// False when any party's noisy bases were not private (seeded
     /// noise): every batch embedded over them is then marked not private.
     pub private: bool,
 }
@@ -123,25 +123,55 @@ impl SharedBases {
 /// Merges two parties' noisy bases into the shared bases (post-processing:
 /// no budget). Both must have been mined under `schema`.
 pub fn merge(a: &NoisyBases, b: &NoisyBases, schema: &Schema) -> Result<SharedBases, Error> {
+    merge_all(&[a, b], schema)
+}
+
+/// Merges the noisy bases of two parties or more (A, B, C, … in the order
+/// given) as [`merge`] of two; one party's bases given twice is
+/// [`BaseError::Twice`](crate::error::BaseError::Twice): the same noisy counts,
+/// some gram mined (as [`crate::party::merge_parties`]). `what[i]` names party
+/// `i`'s bases in errors (a file name).
+pub fn merge_parties(parties: &[&NoisyBases], what: &[String], schema: &Schema) -> Result<SharedBases, Error> {
+    let name = |i: usize| what.get(i).cloned().unwrap_or_else(|| format!("bases {}", i + 1));
+    if parties.len() < 2 {
+        return Err(Error::Parameter(format!(
+            "{} party's noisy bases given: shared bases merge two parties' at least",
+            parties.len()
+        )));
+    }
+    for i in 0..parties.len() {
+        if let Some(j) = (i + 1..parties.len())
+            .find(|&j| parties[i] == parties[j] && parties[i].bases.iter().any(|(_, b)| !b.grams.is_empty()))
+        {
+            return Err(crate::error::BaseError::Twice { first: name(i), second: name(j) }.into());
+        }
+    }
+    merge_all(parties, schema)
+}
+
+fn merge_all(parties: &[&NoisyBases], schema: &Schema) -> Result<SharedBases, Error> {
     let fp = schema.fingerprint();
-    for (party, n) in [("A", a), ("B", b)] {
-        super::check::check_schema(&fp, &n.schema, &format!("party {party}'s noisy bases"))?;
+    let party = |i: usize| crate::protocol::Party::nth(i).map_or_else(|| (i + 1).to_string(), |p| p.name().into());
+    for (i, n) in parties.iter().enumerate() {
+        super::check::check_schema(&fp, &n.schema, &format!("party {}'s noisy bases", party(i)))?;
     }
     let mut bases = Vec::new();
     for s in spaces(schema)? {
         let base = if s.epsilon > 0.0 {
-            fn find<'n>(n: &'n NoisyBases, s: &Space, party: &str) -> Result<&'n NoisyBase, Error> {
-                n.bases.iter().find(|(name, _)| *name == s.name).map(|(_, b)| b).ok_or_else(|| {
-                    Error::Parameter(format!("party {party}'s noisy bases have no base for space {:?}", s.name))
-                })
+            let mut of_space = Vec::with_capacity(parties.len());
+            for (i, n) in parties.iter().enumerate() {
+                let b = n.bases.iter().find(|(name, _)| *name == s.name).map(|(_, b)| b).ok_or_else(|| {
+                    Error::Parameter(format!("party {}'s noisy bases have no base for space {:?}", party(i), s.name))
+                })?;
+                of_space.push(b);
             }
-            crate::party::merge_bases(find(a, &s, "A")?, find(b, &s, "B")?, &s.mine_options())?
+            crate::party::merge_all(&of_space, &s.mine_options())?
         } else {
             s.public_base()?
         };
         bases.push((s.name, base));
     }
-    let private = a.bases.iter().chain(&b.bases).all(|(_, n)| n.private);
+    let private = parties.iter().flat_map(|n| &n.bases).all(|(_, n)| n.private);
     Ok(SharedBases { schema: fp, bases, private })
 }
 
@@ -278,8 +308,8 @@ impl RecordOwner {
     }
 
     /// The party's record batch: each embedded field's vectors over its
-    /// space's shared base (A with thresholds for every edit level and block
-    /// rule), keyed hashes, clear values. The options' key (the parties'
+    /// space's shared base (every party but B with thresholds for every edit
+    /// level and block rule), keyed hashes, clear values. The options' key (the parties'
     /// shared key, [`EmbedOptions::key`]) is needed for keyed fields; when it
     /// rotates, every embedded field's vectors get the keyed transform
     /// ([`crate::keyed`]), which hides their coordinates' grams from the
@@ -437,7 +467,9 @@ fn embed_part(
         }
         None => (BatchVectors::Sparse(sparse), Some(shape.clone()), crate::threshold::Space::Grams),
     };
-    let thresholds = if party == Party::A {
+    // B alone sends none: every pair of parties has one side with them
+    // (crate::multi::records links B's batch from the other side)
+    let thresholds = if party != Party::B {
         eds.iter()
             .map(|&ed| Ok((ed, crate::threshold::thresholds_in(base, &texts, ed, &ThresholdMode::Sound, &space)?)))
             .collect::<Result<Vec<_>, Error>>()?

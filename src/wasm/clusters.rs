@@ -3,8 +3,9 @@
 //! [`crate::multi`] behind JS arguments. Its rows are the CLI's clusters.csv
 //! (`match a.vec b.vec c.vec …`), written by the same [`crate::multi::export`].
 
+use super::args::{option_entries, set, type_name};
 use super::batch::read_batch;
-use super::errors::{invalid, option_entries, set, type_name};
+use super::errors::invalid;
 use crate::multi::{self, export, Parties, MERGE_THRESHOLD};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -83,9 +84,9 @@ pub fn link_parties(batches: JsValue, options: JsValue) -> Result<js_sys::Object
     let spans: js_sys::Array = clusters.spans(read.len()).iter().map(|&n| JsValue::from_f64(n as f64)).collect();
     set(&out, "spans", spans);
     set(&out, "cluster", js_sys::Uint32Array::from(&clusters.cluster[..]));
-    set(&out, "csv", export::clusters_csv(&parties, &clusters)?);
+    set(&out, "csv", export::clusters_csv(&export::roster(&parties), &clusters)?);
     if o.pairs {
-        set(&out, "pairsCsv", export::pairs_csv(&parties, &clusters)?);
+        set(&out, "pairsCsv", export::pairs_csv(&export::roster(&parties), &clusters)?);
     }
     Ok(out)
 }

@@ -56,8 +56,8 @@ pub fn unmap_pairs(pairs_csv: JsValue, a_map_csv: JsValue, b_map_csv: JsValue) -
 /// `idMapBytes()`); the other parties' rows unchanged.
 #[wasm_bindgen(js_name = unmapClusters)]
 pub fn unmap_clusters(clusters_csv: JsValue, party: JsValue, map_csv: JsValue) -> Result<String, JsValue> {
-    let rows = super::records::text_or_bytes(&clusters_csv, "the clusters")?;
-    let party = super::errors::string_arg(&party, "the party")?;
+    let rows = super::args::text_or_bytes(&clusters_csv, "the clusters")?;
+    let party = super::args::string_arg(&party, "the party")?;
     let party: crate::protocol::Party = party.parse().map_err(|e| super::errors::invalid(format!("{e}")))?;
     let Some(map) = map_arg(&map_csv, &format!("party {party}'s id map"))? else {
         return Err(super::errors::invalid(format!("unmapClusters needs party {party}'s id map")));

@@ -9,7 +9,7 @@ use crate::io::{self, CliError, InFile, Result};
 use clap::Args;
 use gramlink::clock::{Clock, SystemClock};
 use gramlink::multi::{self, export, score, Clusters, Parties, MERGE_THRESHOLD};
-use gramlink::protocol::VectorBatch;
+use gramlink::protocol::{Party, VectorBatch};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -36,12 +36,15 @@ pub struct ClusterRun<'a> {
     pub flags: &'a ClusterFlags,
     pub truth: Option<&'a Path>,
     pub out: &'a Path,
+    /// The batches whose signatures were checked, by place, with the party of
+    /// the key ([`crate::signing::VerifyFlags::check`]).
+    pub signed: &'a [(usize, gramlink::protocol::Party)],
 }
 
 pub fn run(r: ClusterRun<'_>) -> Result<()> {
     let clock = SystemClock::default();
     let start = clock.now_ms();
-    let truth = r.truth.map(|p| read_truth(p).map(|t| (p, t))).transpose()?;
+    let truth = load_truth(r.truth)?;
     let mut batches = Vec::with_capacity(r.files.len());
     for f in r.files {
         let batch = VectorBatch::read(&io::read_bytes(f)?).map_err(gramlink::Error::from).in_file(f)?;
@@ -53,32 +56,54 @@ pub fn run(r: ClusterRun<'_>) -> Result<()> {
         }
         batches.push(batch);
     }
+    for &(i, party) in r.signed {
+        crate::signing::signed_party(&r.files[i], party, batches[i].party)?;
+    }
     let names: Vec<String> = r.files.iter().map(|f| f.display().to_string()).collect();
     let parties = Parties::new(&batches, &names)?;
     let read = clock.now_ms();
     let clusters = multi::link(&parties, r.flags.merge_threshold)?;
     let linked = clock.now_ms();
-    io::write_atomic(r.out, export::clusters_csv(&parties, &clusters)?.as_bytes())?;
+    let roster: Vec<(Party, &[String])> = batches.iter().map(|b| (b.party, b.ids.as_slice())).collect();
+    write(&r, &roster, &clusters, (read - start, linked - read), truth)
+}
+
+/// Writes the clusters of the records of `roster` (each batch's party and
+/// ids, in the clusters' order), and the pairs if asked; prints the counts,
+/// the times (reading, linking) and, with a truth, the scores.
+pub fn write(
+    r: &ClusterRun<'_>,
+    roster: &[(Party, &[String])],
+    clusters: &Clusters,
+    (read_ms, link_ms): (f64, f64),
+    truth: Option<(&Path, HashMap<String, String>)>,
+) -> Result<()> {
+    io::write_atomic(r.out, export::clusters_csv(roster, clusters)?.as_bytes())?;
     if let Some(path) = &r.flags.cluster_pairs {
-        io::write_atomic(path, export::pairs_csv(&parties, &clusters)?.as_bytes())?;
+        io::write_atomic(path, export::pairs_csv(roster, clusters)?.as_bytes())?;
     }
-    let records = clusters.cluster.len();
-    let linked_clusters = clusters.count as usize;
     eprintln!(
-        "{} parties, {records} records -> {linked_clusters} clusters ({} of two records or more); {} distances \
-         computed, {} candidate pairs; read {:.0} ms, linked {:.0} ms -> {}",
-        batches.len(),
-        clusters.spans(batches.len())[2..].iter().sum::<u64>(),
+        "{} parties, {} records -> {} clusters ({} of two records or more); {} distances \
+         computed, {} candidate pairs; read {read_ms:.0} ms, linked {link_ms:.0} ms -> {}",
+        roster.len(),
+        clusters.cluster.len(),
+        clusters.count,
+        clusters.spans(roster.len())[2..].iter().sum::<u64>(),
         clusters.compared,
         clusters.candidates,
-        read - start,
-        linked - read,
         r.out.display()
     );
     if let Some((path, truth)) = truth {
-        report(&parties, &clusters, path, &truth)?;
+        let rows: Vec<(Party, &str)> =
+            roster.iter().flat_map(|&(party, ids)| ids.iter().map(move |id| (party, id.as_str()))).collect();
+        report(&rows, clusters, path, &truth)?;
     }
     Ok(())
+}
+
+/// The truth file, read before any work (a bad truth file fails fast).
+pub fn load_truth(truth: Option<&Path>) -> Result<Option<(&Path, HashMap<String, String>)>> {
+    truth.map(|p| read_truth(p).map(|t| (p, t))).transpose()
 }
 
 /// A truth file: CSV with columns `id` and `person` (any others ignored).
@@ -101,23 +126,21 @@ fn read_truth(path: &Path) -> Result<HashMap<String, String>> {
 
 /// Prints the clusters' scores ([`score::score`]); a record missing from the
 /// truth is an error (the truth names every record).
-fn report(p: &Parties<'_>, c: &Clusters, path: &Path, truth: &HashMap<String, String>) -> Result<()> {
+fn report(rows: &[(Party, &str)], c: &Clusters, path: &Path, truth: &HashMap<String, String>) -> Result<()> {
     let mut persons: HashMap<&str, u64> = HashMap::new();
     let mut person = Vec::with_capacity(c.cluster.len());
-    for b in p.batches() {
-        for id in &b.ids {
-            let Some(t) = truth.get(id) else {
-                return Err(CliError::usage(format!(
-                    "{}: party {}'s id {id:?} is not in the truth (embed with --keep-ids to score)",
-                    path.display(),
-                    b.party
-                )));
-            };
-            let next = persons.len() as u64;
-            person.push(*persons.entry(t.as_str()).or_insert(next));
-        }
+    for &(party, id) in rows {
+        let Some(t) = truth.get(id) else {
+            return Err(CliError::usage(format!(
+                "{}: party {party}'s id {id:?} is not in the truth (embed with --keep-ids to score)",
+                path.display()
+            )));
+        };
+        let next = persons.len() as u64;
+        person.push(*persons.entry(t.as_str()).or_insert(next));
     }
-    let s = score::score(&p.parties(), &person, &c.cluster);
+    let parties: Vec<u8> = rows.iter().map(|(p, _)| p.index() as u8).collect();
+    let s = score::score(&parties, &person, &c.cluster);
     println!(
         "pairs: precision {:.4} recall {:.4} F1 {:.4} ({} true, {} found, {} correct)",
         s.pair_precision(),

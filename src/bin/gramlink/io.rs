@@ -23,7 +23,7 @@ pub type Result<T> = std::result::Result<T, CliError>;
 pub const EXIT_STATUSES: &str = "Exit status: 0 success; 1 other failure (FAILED, CANCELLED); 2 usage (USAGE, and \
 clap's own errors); 3 input (IO, NOT_A_FILE, OUTPUT_IS_INPUT, NOT_TEXT, EMPTY_INPUT, MISSING_COLUMN, MALFORMED_CSV, INVALID_FORMAT, DUPLICATE_ID, \
 RECORD_TOO_LONG, INVALID_ALPHABET, TOO_FEW_RECORDS, CONSTANT_COLUMN, EMPTY_COLUMN, ID_IS_LINKED_COLUMN, REPEATED_COLUMN); 4 messages and bases (MALFORMED_MESSAGE, UNSUPPORTED_VERSION, WRONG_MESSAGE_KIND, \
-FINGERPRINT_MISMATCH, INVALID_MESSAGE, TRUNCATED_MESSAGE, IMPLAUSIBLE_BATCH, SIGNATURE_MISSING, SIGNATURE_INVALID, PARTY_TWICE, BATCH_TWICE, NO_RECORDS, ID_CLASH, INCOMPATIBLE_BASES, INVALID_BASE, TRANSFORM_MISMATCH); \
+FINGERPRINT_MISMATCH, INVALID_MESSAGE, TRUNCATED_MESSAGE, IMPLAUSIBLE_BATCH, SIGNATURE_MISSING, SIGNATURE_INVALID, PARTY_TWICE, BATCH_TWICE, NO_RECORDS, ID_CLASH, INCOMPATIBLE_BASES, INVALID_BASE, BASE_TWICE, TRANSFORM_MISMATCH); \
 5 privacy (BUDGET_EXCEEDED, INVALID_EPSILON, ENTROPY, KEY_REQUIRED, INVALID_LEDGER); 6 parameters (INVALID_PARAMETER, INVALID_KEY, FIT_REFUSED). \
 Errors print as `error[CODE]: message`.";
 
@@ -298,4 +298,18 @@ pub fn csv_bytes(header: &[&str; 2], rows: impl Iterator<Item = (String, String)
         w.write_record([id, name]).map_err(|e| err(&e))?;
     }
     w.into_inner().map_err(|e| err(&e))
+}
+
+/// One file given twice is one party's base twice, whatever it holds (bases
+/// of the public grams only are alike across parties, so the merge cannot tell).
+pub fn one_file_once(files: &[std::path::PathBuf], names: &[String]) -> Result<()> {
+    let real: Vec<std::path::PathBuf> =
+        files.iter().map(|p| std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())).collect();
+    for (i, f) in real.iter().enumerate() {
+        if let Some(j) = real[..i].iter().position(|g| g == f) {
+            let (first, second) = (names[j].clone(), names[i].clone());
+            return Err(gramlink::Error::from(gramlink::error::BaseError::Twice { first, second }).into());
+        }
+    }
+    Ok(())
 }

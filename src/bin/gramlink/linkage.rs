@@ -111,7 +111,8 @@ pub struct MatchArgs {
     a: PathBuf,
     /// Party B's vector batch.
     b: PathBuf,
-    /// More parties' batches (C, D, …, every one with thresholds): the matcher clusters the records.
+    /// More parties' batches (C, D, …, every one with thresholds; record batches with --schema): the
+    /// matcher clusters the records.
     more: Vec<PathBuf>,
     #[command(flatten)]
     clusters: crate::clusters::ClusterFlags,
@@ -204,17 +205,23 @@ fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
 }
 
 pub fn cmd_match(a: MatchArgs) -> Result<()> {
-    if !a.more.is_empty() || a.clusters.clusters {
-        let files = [vec![a.a.clone(), a.b.clone()], a.more.clone()].concat();
-        let (flags, truth, out) = (&a.clusters, a.truth.truth.as_deref(), a.out.as_path());
-        if a.schema.is_some() || a.rule.given() || a.verify.verify_a.is_some() || a.verify.verify_b.is_some() {
-            let e = "clusters link one-string batches from the ranked candidates: no --schema, --rule, --verify-a or --verify-b";
-            return Err(CliError::usage(e));
-        }
-        return crate::clusters::run(crate::clusters::ClusterRun { files: &files, flags, truth, out });
+    let files = [vec![a.a.clone(), a.b.clone()], a.more.clone()].concat();
+    let clustered = !a.more.is_empty() || a.clusters.clusters;
+    if clustered && (a.rule.given() || a.json) {
+        let e = "clusters link one-string batches from the ranked candidates, record batches by the schema: no --rule or --json";
+        return Err(CliError::usage(e));
     }
     // the parties' signatures first: an unsigned or forged batch is not read further
-    a.verify.check(&a.a, &a.b)?;
+    let signed = a.verify.check(&files)?;
+    if clustered {
+        let (flags, truth, out) = (&a.clusters, a.truth.truth.as_deref(), a.out.as_path());
+        let run = crate::clusters::ClusterRun { files: &files, flags, truth, out, signed: &signed };
+        // record batches with a schema, else one-string batches
+        return match a.schema.as_deref() {
+            Some(schema) => crate::record_steps::clusters(schema, run),
+            None => crate::clusters::run(run),
+        };
+    }
     if let Some(schema) = &a.schema {
         return crate::record_steps::matched(schema, &a.a, &a.b, a.truth.truth.as_deref(), &a.out, a.json);
     }
@@ -223,6 +230,9 @@ pub fn cmd_match(a: MatchArgs) -> Result<()> {
     let truth = a.truth.load()?;
     let (ba, bb) = (io::read_bytes(&a.a)?, io::read_bytes(&a.b)?);
     let matcher = Matcher::read(&ba, &bb)?;
+    for &(i, party) in &signed {
+        crate::signing::signed_party(&files[i], party, [matcher.a(), matcher.b()][i].party)?;
+    }
     for (party, batch) in [("A", matcher.a()), ("B", matcher.b())] {
         if !batch.private {
             eprintln!("warning: party {party}'s batch is marked NOT private (made from a seeded run: tests and experiments only)");

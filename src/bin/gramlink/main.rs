@@ -24,7 +24,7 @@ mod twin;
 mod unmap;
 
 use clap::{Args, Parser, Subcommand};
-use gramlink::party::{merge_bases, DataOwner};
+use gramlink::party::{merge_parties, DataOwner};
 use gramlink::protocol::{read_noisy_base, write_noisy_base, write_shared_base};
 use io::{InFile, Result};
 use options::{MineFlags, PresetArg, RecordArgs};
@@ -46,7 +46,7 @@ struct Cli {
 enum Command {
     /// Mine a noisy base of frequent grams from a party's records (ε-DP).
     Mine(MineArgs),
-    /// Merge two parties' noisy bases into the shared base (with its fingerprint).
+    /// Merge the parties' noisy bases (two or more) into the shared base (with its fingerprint).
     Merge(MergeArgs),
     /// Embed a party's records over the shared base (party A adds thresholds).
     Embed(linkage::EmbedArgs),
@@ -95,11 +95,10 @@ struct MineArgs {
 
 #[derive(Args)]
 struct MergeArgs {
-    /// Party A's noisy base.
-    a: PathBuf,
-    /// Party B's noisy base.
-    b: PathBuf,
-    /// Merge record bases (from `mine --schema`): the linkage schema both
+    /// Every party's noisy base, two or more (A, B, C, … in this order with --schema).
+    #[arg(required = true, num_args = 2..)]
+    bases: Vec<PathBuf>,
+    /// Merge record bases (from `mine --schema`): the linkage schema the
     /// parties mined under.
     #[arg(long, conflicts_with_all = options::schema_conflicts::MERGE)]
     schema: Option<PathBuf>,
@@ -183,19 +182,22 @@ fn cmd_mine(a: MineArgs) -> Result<()> {
 }
 
 fn cmd_merge(a: MergeArgs) -> Result<()> {
+    let names: Vec<String> = a.bases.iter().map(|p| p.display().to_string()).collect();
     if let Some(schema) = &a.schema {
-        return record_steps::merge(schema, &a.a, &a.b, &a.out);
+        return record_steps::merge(schema, &a.bases, &names, &a.out);
     }
-    let read = |p: &PathBuf| -> Result<_> { read_noisy_base(&io::read_text(p)?).in_file(p) };
-    let (na, nb) = (read(&a.a)?, read(&a.b)?);
-    for (p, b) in [(&a.a, &na), (&a.b, &nb)] {
+    let mut noisy = Vec::with_capacity(a.bases.len());
+    for p in &a.bases {
+        let b = read_noisy_base(&io::read_text(p)?).in_file(p)?;
         if !b.private {
             eprintln!("warning: {} is marked not private (seeded or exact miner)", p.display());
         }
+        noisy.push(b);
     }
+    io::one_file_once(&a.bases, &names)?;
     let mut config = a.preset.config();
     a.mine.apply(&mut config);
-    let shared = merge_bases(&na, &nb, &config.mine)?;
+    let shared = merge_parties(&noisy.iter().collect::<Vec<_>>(), &names, &config.mine)?;
     if !shared.is_private() {
         eprintln!("warning: the shared base is marked not private, and so is every batch embedded over it");
     }

@@ -10,8 +10,8 @@ use gramlink::clock::{Clock, SystemClock};
 use gramlink::dp::Randomness;
 use gramlink::protocol::Party;
 use gramlink::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
-use gramlink::record::{merge as merge_bases, Kind, RecordBatch, RecordMatcher};
-use std::path::Path;
+use gramlink::record::{merge_parties, Kind, RecordBatch, RecordMatcher};
+use std::path::{Path, PathBuf};
 
 /// `mine --schema`: the party's noisy bases, one per mined space.
 pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, ledger: &LedgerFlags, out: &Path) -> Result<()> {
@@ -42,12 +42,15 @@ pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, ledger: &LedgerFlags
     Ok(())
 }
 
-/// `merge --schema`: the shared bases from both parties' noisy bases.
-pub fn merge(schema: &Path, a: &Path, b: &Path, out: &Path) -> Result<()> {
+/// `merge --schema`: the shared bases from every party's noisy bases.
+pub fn merge(schema: &Path, parties: &[PathBuf], names: &[String], out: &Path) -> Result<()> {
     let schema = load_schema(schema)?;
-    let read = |p: &Path| read_noisy_bases(&io::read_text(p)?, &schema).in_file(p);
-    let (na, nb) = (read(a)?, read(b)?);
-    let shared = merge_bases(&na, &nb, &schema)?;
+    let mut noisy = Vec::with_capacity(parties.len());
+    for p in parties {
+        noisy.push(read_noisy_bases(&io::read_text(p)?, &schema).in_file(p)?);
+    }
+    crate::io::one_file_once(parties, names)?;
+    let shared = merge_parties(&noisy.iter().collect::<Vec<_>>(), names, &schema)?;
     if !shared.private {
         eprintln!("warning: a noisy base is marked not private (seeded): so are the shared bases and every batch");
     }
@@ -123,4 +126,30 @@ pub fn matched(schema: &Path, a: &Path, b: &Path, truth: Option<&Path>, out: &Pa
     }
     let truth = truth.as_ref().map(|(t, p)| (t, *p));
     report(&schema, &matcher, &linkage, Report { truth, out: Some(out), json, timings: &timings, clock: &clock })
+}
+
+/// `match --schema s.toml a b c …` (or two with `--clusters`): record batches
+/// of every party, clustered ([`gramlink::multi::records::link`]).
+pub fn clusters(schema: &Path, r: crate::clusters::ClusterRun<'_>) -> Result<()> {
+    let schema = load_schema(schema)?;
+    let clock = SystemClock::default();
+    let start = clock.now_ms();
+    let truth = crate::clusters::load_truth(r.truth)?;
+    let mut batches = Vec::with_capacity(r.files.len());
+    for f in r.files {
+        let batch = RecordBatch::read(&io::read_bytes(f)?).map_err(gramlink::Error::from).in_file(f)?;
+        if !batch.private {
+            eprintln!("warning: {} is marked not private (seeded noise)", f.display());
+        }
+        batches.push(batch);
+    }
+    for &(i, party) in r.signed {
+        crate::signing::signed_party(&r.files[i], party, batches[i].party)?;
+    }
+    let names: Vec<String> = r.files.iter().map(|f| f.display().to_string()).collect();
+    let read = clock.now_ms();
+    let clusters = gramlink::multi::records::link(&schema, &batches, &names, r.flags.merge_threshold)?;
+    let linked = clock.now_ms();
+    let roster: Vec<(Party, &[String])> = batches.iter().map(|b| (b.party, b.ids.as_slice())).collect();
+    crate::clusters::write(&r, &roster, &clusters, (read - start, linked - read), truth)
 }

@@ -1,11 +1,14 @@
 //! Signed batches on the command line ([`gramlink::protocol::signature`]):
 //! `gramlink sign-keygen` writes a party's signing key and its public key,
 //! `embed --signing-key` writes `<batch>.sig` beside the batch, and `match
-//! --verify-a/--verify-b` refuses a batch without a valid signature.
+//! --verify-a/--verify-b` (or `--verify PARTY=PUB` for any of N parties)
+//! refuses a batch without a valid signature.
 
-use crate::io::{self, InFile, Result};
+use crate::io::{self, CliError, InFile, Result};
 use clap::Args;
+use gramlink::error::ProtocolError;
 use gramlink::protocol::signature::{BatchDigest, SigningKey, VerifyingKey};
+use gramlink::protocol::Party;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -75,29 +78,113 @@ pub struct VerifyFlags {
     /// B's signature file [default: B's batch + .sig].
     #[arg(long, value_name = "FILE", requires = "verify_b")]
     pub signature_b: Option<PathBuf>,
+    /// Any party's public signing key, as PARTY=PUB (repeat it: `--verify c=c.pub`): the
+    /// batch given in that party's place (A first, B second, C third, …) must be that
+    /// party's and carry a valid signature.
+    #[arg(long, value_name = "PARTY=PUB")]
+    pub verify: Vec<String>,
+    /// A party's signature file, as PARTY=FILE [default: its batch + .sig].
+    #[arg(long, value_name = "PARTY=FILE")]
+    pub signature: Vec<String>,
+}
+
+/// A party's key and signature file, from the flags.
+struct Check {
+    party: Party,
+    key: PathBuf,
+    signature: Option<PathBuf>,
+}
+
+/// `PARTY=FILE` of `flag`.
+fn party_file(flag: &str, value: &str) -> Result<(Party, PathBuf)> {
+    let usage =
+        || CliError::usage(format!("--{flag} takes PARTY=FILE (a letter A to Z, then the file), not {value:?}"));
+    let (party, file) = value.split_once('=').ok_or_else(usage)?;
+    let party: Party = party.parse().map_err(|_| usage())?;
+    if file.is_empty() {
+        return Err(usage());
+    }
+    Ok((party, PathBuf::from(file)))
 }
 
 impl VerifyFlags {
-    /// Checks the batches at `a` and `b` against the keys given (none given:
-    /// nothing to check, as before signatures).
-    pub fn check(&self, a: &Path, b: &Path) -> Result<()> {
-        for (party, key, batch, sig) in
-            [("A", &self.verify_a, a, &self.signature_a), ("B", &self.verify_b, b, &self.signature_b)]
+    /// Every party's check, one per party, by its place.
+    fn checks(&self) -> Result<Vec<Check>> {
+        let mut checks: Vec<Check> = Vec::new();
+        let mut add = |party: Party, key: PathBuf, signature: Option<PathBuf>| {
+            if checks.iter().any(|c| c.party == party) {
+                return Err(CliError::usage(format!("party {party}'s public key is given twice")));
+            }
+            checks.push(Check { party, key, signature });
+            Ok(())
+        };
+        for (party, key, sig) in
+            [(Party::A, &self.verify_a, &self.signature_a), (Party::B, &self.verify_b, &self.signature_b)]
         {
-            let Some(key) = key else { continue };
-            let public = VerifyingKey::from_text(&io::read_text(key)?).in_file(key)?;
-            let sig = sig.clone().unwrap_or_else(|| with_suffix(batch, ".sig"));
+            if let Some(key) = key {
+                add(party, key.clone(), sig.clone())?;
+            }
+        }
+        for v in &self.verify {
+            let (party, key) = party_file("verify", v)?;
+            add(party, key, None)?;
+        }
+        for v in &self.signature {
+            let (party, sig) = party_file("signature", v)?;
+            let Some(c) = checks.iter_mut().find(|c| c.party == party) else {
+                return Err(CliError::usage(format!("--signature {v}: party {party} has no --verify key")));
+            };
+            if c.signature.replace(sig).is_some() {
+                return Err(CliError::usage(format!("party {party}'s signature file is given twice")));
+            }
+        }
+        Ok(checks)
+    }
+
+    /// Checks the batch files, given in party order, against the keys given
+    /// (none given: nothing to check, as before signatures), before any batch
+    /// is read. Returns the parties checked by their place: the caller, once
+    /// it has read the batches, holds each to its party ([`signed_party`]).
+    pub fn check(&self, files: &[PathBuf]) -> Result<Vec<(usize, Party)>> {
+        let mut checked = Vec::new();
+        for c in self.checks()? {
+            let Some(batch) = files.get(c.party.index()) else {
+                return Err(CliError::usage(format!(
+                    "party {}'s public key is given, but {} batches: give the batches in party order (A, B, C, …)",
+                    c.party,
+                    files.len()
+                )));
+            };
+            let public = VerifyingKey::from_text(&io::read_text(&c.key)?).in_file(&c.key)?;
+            let sig = c.signature.clone().unwrap_or_else(|| with_suffix(batch, ".sig"));
             let text = match std::fs::read_to_string(&sig) {
                 Ok(t) => Some(t),
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
                 Err(e) => return Err(io::CliError::io(format!("cannot read {}: {e}", sig.display()))),
             };
-            let what = format!("party {party}'s batch {}", batch.display());
+            let what = format!("party {}'s batch {}", c.party, batch.display());
             public.verify(&what, digest_of(batch)?, text.as_deref()).map_err(gramlink::Error::from)?;
-            eprintln!("party {party}'s batch is signed by the key in {}", key.display());
+            eprintln!("party {}'s batch is signed by the key in {}", c.party, c.key.display());
+            checked.push((c.party.index(), c.party));
         }
-        Ok(())
+        Ok(checked)
     }
+}
+
+/// A signed batch must be the party's whose key verified it: a batch signed
+/// by C's key that names itself D was sent in the wrong place, or by the
+/// wrong owner.
+pub fn signed_party(file: &Path, signed_by: Party, declared: Party) -> Result<()> {
+    if signed_by == declared {
+        return Ok(());
+    }
+    Err(gramlink::Error::from(ProtocolError::SignatureInvalid {
+        what: format!("the batch {}", file.display()),
+        reason: format!(
+            "it verifies with party {signed_by}'s key but is party {declared}'s batch (give the batches in party order: A, B, C, …)"
+        ),
+    })
+    .into())
 }
 
 /// The digest of the file at `path`, read in pieces.

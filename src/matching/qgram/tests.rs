@@ -18,7 +18,7 @@ fn recommended_base(alphabet: &str) -> SharedBase {
     .unwrap();
     // random grams over Σ, declared padded: the shared base then adds the boundary grams
     mined.padding = Some(crate::padding::Padding::default());
-    crate::public::merge_shared(&mined, &mined, 5, Some(2), true).unwrap()
+    crate::public::merge_shared(&[&mined, &mined], 5, Some(2), true).unwrap()
 }
 
 fn random_word(rng: &mut Randomness, sigma: &[char], max: usize) -> String {
@@ -33,24 +33,15 @@ fn shape_of_the_recommended_base_has_a_complete_bigram_class() {
     assert_eq!(s.lengths.len(), base.len());
     assert_eq!(s.complete, vec![2]);
     assert_eq!(s.filter_length(), Some(2));
-    let paper = crate::public::merge_shared(
-        &crate::mine::random::mine(
+    let mine = |seed| {
+        crate::mine::random::mine(
             &Alphabet::new("ABC").unwrap(),
             &crate::mine::MineOptions { k: 4, q_min: 1, q_max: 3, ..Default::default() },
-            &mut Randomness::seeded(2),
+            &mut Randomness::seeded(seed),
         )
-        .unwrap(),
-        &crate::mine::random::mine(
-            &Alphabet::new("ABC").unwrap(),
-            &crate::mine::MineOptions { k: 4, q_min: 1, q_max: 3, ..Default::default() },
-            &mut Randomness::seeded(3),
-        )
-        .unwrap(),
-        4,
-        None,
-        false,
-    )
-    .unwrap();
+        .unwrap()
+    };
+    let paper = crate::public::merge_shared(&[&mine(2), &mine(3)], 4, None, false).unwrap();
     let ps = Shape::of(&paper);
     assert!(!ps.complete.contains(&2), "four random grams cannot hold every 2-gram");
     assert!(ps.validate(paper.len()).is_ok());

@@ -1,0 +1,101 @@
+//! Record batches of three parties through the CLI (issue 33): FEBRL 1's
+//! originals (A), their duplicates (B) and a third party holding every other
+//! original with its surname one edit off (C); every party mines, the three
+//! bases merge, every party embeds under one key, and `match --schema s a b c`
+//! clusters them, scored against the known persons.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::collections::HashSet;
+use std::process::{Command, Output};
+
+fn gramlink(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
+}
+
+fn run(args: &[&str]) -> Output {
+    let o = gramlink(args);
+    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
+    o
+}
+
+fn febrl(name: &str) -> String {
+    format!("{}/data/febrl/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The person of a FEBRL id: `rec-223-org`, `rec-223-dup-0` and C's `c-223` are person 223.
+fn person(id: &str) -> &str {
+    id.split('-').nth(1).unwrap()
+}
+
+#[test]
+fn three_parties_record_batches_cluster_by_person() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |n: &str| d.path().join(n).display().to_string();
+    // party C: every other original, its surname one edit off, its own ids
+    let originals = std::fs::read_to_string(febrl("dataset1-a.csv")).unwrap();
+    let mut lines = originals.lines();
+    let mut c = format!("{}\n", lines.next().unwrap());
+    for line in lines.step_by(2) {
+        let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
+        cells[0] = format!("c-{}", person(&cells[0]));
+        if cells[2].trim().len() > 3 {
+            cells[2].pop();
+        }
+        c.push_str(&cells.join(","));
+        c.push('\n');
+    }
+    std::fs::write(p("c.csv"), c).unwrap();
+    let inputs = [febrl("dataset1-a.csv"), febrl("dataset1-b.csv"), p("c.csv")];
+    let schema = febrl("schema.toml");
+    run(&["keygen", "-o", &p("key")]);
+    for (party, input) in ["a", "b", "c"].iter().zip(&inputs) {
+        let (out, ledger) = (p(&format!("{party}.bases.json")), p(&format!("{party}.ledger.json")));
+        run(&["mine", "--schema", &schema, "-i", input, "--ledger", &ledger, "-o", &out]);
+    }
+    let (na, nb, nc) = (p("a.bases.json"), p("b.bases.json"), p("c.bases.json"));
+    run(&["merge", "--schema", &schema, &na, &nb, &nc, "-o", &p("shared.json")]);
+    let twice = gramlink(&["merge", "--schema", &schema, &na, &nb, &na, "-o", &p("twice.json")]);
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("error[BASE_TWICE]"));
+    let (base, key) = (p("shared.json"), p("key"));
+    for (party, input) in ["a", "b", "c"].iter().zip(&inputs) {
+        let out = p(&format!("{party}.glrb"));
+        let mut args = vec!["embed", "--schema", &schema, "-i", input, "--base", &base, "--party", party];
+        args.extend(["--key-file", &key, "--keep-ids", "-o", &out]);
+        run(&args);
+    }
+    // the truth: id, person
+    let mut truth = String::from("id,person\n");
+    let mut records = 0;
+    for input in &inputs {
+        for line in std::fs::read_to_string(input).unwrap().lines().skip(1) {
+            let id = line.split(',').next().unwrap().trim();
+            truth.push_str(&format!("{id},{}\n", person(id)));
+            records += 1;
+        }
+    }
+    std::fs::write(p("truth.csv"), truth).unwrap();
+    let (ga, gb, gc, out) = (p("a.glrb"), p("b.glrb"), p("c.glrb"), p("clusters.csv"));
+    let o = run(&["match", "--schema", &schema, &ga, &gb, &gc, "--truth", &p("truth.csv"), "-o", &out]);
+    let report = String::from_utf8_lossy(&o.stdout).into_owned();
+    let f1 = |what: &str| -> f64 {
+        let line = report.lines().find(|x| x.starts_with(what)).unwrap_or_else(|| panic!("{report}"));
+        line.split("F1 ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap()
+    };
+    assert!(f1("pairs:") >= 0.95 && f1("clusters:") >= 0.9, "{report}");
+    assert!(report.contains("persons in 3 parties: "), "{report}");
+    // the shape of the one-string clusters: one row per record, one record per party in a cluster
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("party,id,cluster\n"));
+    let rows: Vec<Vec<&str>> = text.lines().skip(1).map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), records);
+    let mut seen = HashSet::new();
+    assert!(rows.iter().all(|r| seen.insert((r[2], r[0]))), "two records of one party in a cluster");
+    // one party's batch twice is refused by name
+    let r = gramlink(&["match", "--schema", &schema, &ga, &gb, &ga, "-o", &p("x.csv")]);
+    assert_eq!(r.status.code(), Some(4));
+    assert!(
+        String::from_utf8_lossy(&r.stderr).contains("error[BATCH_TWICE]"),
+        "{}",
+        String::from_utf8_lossy(&r.stderr)
+    );
+}
