@@ -81,6 +81,15 @@ test('two data owners exchange files through the owner page; the matcher links t
   assert.match(fpA, /^[0-9a-f]{64}$/);
   assert.equal(fpA, await pb.locator('#fingerprint').getAttribute('data-value'), 'both owners see the same fingerprint');
 
+  // who sends thresholds: A and every party after B; B only when three parties or more link
+  await pb.selectOption('#party', 'C');
+  assert.equal(await pb.locator('#ed').isDisabled(), false, 'C sends thresholds');
+  assert.equal(await pb.locator('#send-thresholds').isDisabled(), true);
+  await pb.selectOption('#party', 'B');
+  assert.equal(await pb.locator('#ed').isDisabled(), true, 'B of two parties sends none');
+  await pb.check('#send-thresholds');
+  assert.equal(await pb.locator('#ed').isDisabled(), false, 'B of three parties sends them');
+  await pb.uncheck('#send-thresholds');
   await pa.selectOption('#party', 'A');
   await pb.selectOption('#party', 'B');
   // the vectors leave keyed: without a key (or the explicit unkeyed choice) the page refuses

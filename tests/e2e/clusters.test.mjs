@@ -6,7 +6,7 @@
 // inputs; the accessibility audit finds nothing serious.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { start, open, downloadFrom, screenshots, root, rng, edit, csvField, audit, serious } from './harness.mjs';
 
@@ -143,6 +143,24 @@ test('the matcher page links three parties\' batches into clusters; clusters.csv
   console.log(`# ${exact} of ${real.length} true clusters found exactly; ${pure} of ${linked.length} linked clusters are one place`);
   assert.ok(exact >= 0.8 * real.length, `${exact} of ${real.length} true clusters found`);
   assert.ok(pure >= 0.95 * linked.length, `${pure} of ${linked.length} clusters are one place`);
+
+  // an owner page as party C: its step 5 maps the clusters back with C's saved id map, as
+  // unmapClusters does; a pairs file names A and B only
+  const po = await h.page();
+  await open(po, h.url, 'owner.html');
+  assert.equal(await po.locator('#party option[value="C"]').count(), 1, 'parties C to Z offered');
+  // a tab opened for this step: the saved map's name says party C
+  writeFileSync(path.join(h.dir, 'places.party-C.ids.csv'), maps[2]);
+  await po.setInputFiles('#pairs', path.join(h.dir, 'clusters.csv'));
+  await po.setInputFiles('#id-map-file', path.join(h.dir, 'places.party-C.ids.csv'));
+  await po.waitForFunction(() => !document.querySelector('#unmap').disabled);
+  const ownC = readFileSync(await downloadFrom(po, '#unmap', path.join(h.dir, 'own-c.csv')), 'utf8');
+  assert.equal(ownC, gl.unmapClusters(got, 'C', maps[2]));
+  writeFileSync(path.join(h.dir, 'ab-pairs.csv'), 'a_id,b_id\n');
+  await po.setInputFiles('#pairs', path.join(h.dir, 'ab-pairs.csv'));
+  await po.click('#unmap');
+  await po.waitForFunction(() => /parties A and B only/.test(document.querySelector('#pairs-error').textContent));
+  assert.deepEqual(po.errors, []);
 
   // back to two parties: the pairs flow as before
   await pm.setInputFiles('#batch-more', []);

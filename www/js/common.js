@@ -318,3 +318,27 @@ export function showFileNames(root = document) {
     input.addEventListener('change', () => (span.textContent = [...input.files].map((f) => f.name).join(', ')));
   }
 }
+
+/**
+ * The workers' `unmap`: the matcher's pairs (`a_id,b_id,…`) or clusters (`party,id,cluster`,
+ * three parties or more) with `party`'s rows replaced by its own ids from its id map (the
+ * core's unmapPairs or unmapClusters). A pairs file names parties A and B only.
+ */
+export function unmapOwn(gl, { pairs, party, map }) {
+  const head = typeof pairs === 'string' ? pairs.slice(0, 64) : new TextDecoder().decode(pairs.subarray(0, 64));
+  if (/^\uFEFF?\s*party/.test(head)) return gl.unmapClusters(pairs, party, map);
+  if (party !== 'A' && party !== 'B') {
+    const e = new Error(`a pairs file names parties A and B only: as party ${party}, give the matcher's clusters file (party,id,cluster)`);
+    throw Object.assign(e, { code: 'INVALID_PARAMETER' });
+  }
+  return party === 'A' ? gl.unmapPairs(pairs, map, null) : gl.unmapPairs(pairs, null, map);
+}
+
+/** Appends parties C to Z to a party select (A and B are in the page): three parties or more. */
+export function addParties(select) {
+  for (let c = 67; c <= 90; c++) {
+    const p = String.fromCharCode(c);
+    select.append(new Option(`${p} (three parties or more: sends thresholds)`, p));
+  }
+}
+

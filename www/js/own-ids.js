@@ -1,4 +1,4 @@
-// The owner pages' last step: the matcher's pairs file with this party's random codes
+// The owner pages' last step: the matcher's pairs (or clusters) file with this party's random codes
 // replaced by its own ids (the core's unmapPairs, in the page's worker), from the id map
 // the page kept after embedding, or a saved copy. The map never leaves the browser.
 // Elements: #pairs, #id-map-file, #unmap, #unmap-out (and their -error slots).
@@ -7,13 +7,18 @@ import { showError, clearErrors, describe, download } from './common.js';
 const el = (id) => document.getElementById(id);
 
 /**
- * Wires the step. `worker` serves `unmap({pairs, party, map})`; `party()` is 'A' or 'B';
+ * Wires the step. `worker` serves `unmap({pairs, party, map})`; `party()` is the party chosen
+ * (A, B, C, …), unless a saved map's file name names it;
  * `keptMap()` the id map kept in this tab (bytes) or null; `outName(party)` the file name.
  * Returns `ready()`, to call when the kept map changes.
  */
 export function ownIdsStep({ worker, party, keptMap, outName }) {
   let saved = null;
+  // a saved map's name carries its party (….party-C.ids.csv, as step 4 names it): a tab
+  // opened only for this step has no party chosen
+  let savedParty = null;
   const map = () => keptMap() ?? saved;
+  const who = () => (keptMap() ? party() : savedParty ?? party());
   const ready = () => {
     el('unmap').disabled = !(el('pairs').files[0] && map());
     el('unmap-out').textContent = !el('unmap').disabled
@@ -26,11 +31,12 @@ export function ownIdsStep({ worker, party, keptMap, outName }) {
   el('id-map-file').addEventListener('change', async () => {
     const f = el('id-map-file').files[0];
     saved = f ? new Uint8Array(await f.arrayBuffer()) : null;
+    savedParty = /party-([A-Z])\.ids\.csv$/.exec(f?.name ?? '')?.[1] ?? null;
     ready();
   });
   el('unmap').addEventListener('click', async () => {
     clearErrors();
-    const p = party();
+    const p = who();
     try {
       const pairs = await el('pairs').files[0].text();
       const csv = await worker.call('unmap', { pairs, party: p, map: map().slice() });

@@ -1,7 +1,7 @@
 // The data owner's worker: holds the DataOwner (records and budget) so that long
 // work (normalizing, mining, embedding 150,000 records) never blocks the page.
 import * as gl from './wasm.js';
-import { serveOps, transferring, streamInto } from './common.js';
+import { serveOps, transferring, streamInto, unmapOwn } from './common.js';
 import { signingOps } from './signing.js';
 
 let owner = null;
@@ -62,13 +62,13 @@ serveOps({
   ...signingOps(gl),
 
   /** The matcher's pairs with this party's pseudonyms replaced by its own ids (the map stays in this tab). */
-  unmap({ pairs, party, map }) {
-    return party === 'A' ? gl.unmapPairs(pairs, map, null) : gl.unmapPairs(pairs, null, map);
+  unmap(args) {
+    return unmapOwn(gl, args);
   },
 
-  embed({ shared, party, thresholds, binary, key, noKey, keepIds, signingKey }, progress) {
+  embed({ shared, party, thresholds, sendThresholds, binary, key, noKey, keepIds, signingKey }, progress) {
     if (!owner) throw fail('load your records first', 'INVALID_PARAMETER');
-    const options = { party, binary, key, noKey, keepIds, ...(party === 'A' ? { thresholds } : {}) };
+    const options = { party, binary, key, noKey, keepIds, ...(party !== 'B' || sendThresholds ? { thresholds } : {}) };
     const batch = owner.embed(shared, options, progress);
     // the map from the batch's pseudonyms to the own ids, as CSV bytes moved to
     // the page without a copy (null when the ids were kept)

@@ -1,6 +1,6 @@
 // The data-owner page: records → normalization → noisy base → shared base → vector batch.
 // Everything runs here and in a worker; the only outputs are the files the user downloads.
-import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked, keyControls, showFileNames } from './common.js';
+import { $, WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, fmt, downloadChecked, keyControls, showFileNames, addParties } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
 import { ownIdsStep } from './own-ids.js';
 import { ownerSigning } from './signing.js';
@@ -86,6 +86,7 @@ async function init() {
     el('h-max').value = c.mine.hMax;
     el('merge-k').value = c.mine.k;
     el('party').value = d.embed.party;
+    thresholdControls();
     el('ed').value = c.thresholds.ed;
     el('mode').value = typeof c.thresholds.mode === 'string' ? c.thresholds.mode : 'global';
     // the defaults are the recommended configuration
@@ -473,11 +474,17 @@ el('partner').addEventListener('change', () => {
   el('merge').disabled = !el('partner').files[0];
 });
 
-el('party').addEventListener('change', () => {
-  const a = el('party').value === 'A';
-  el('ed').disabled = !a;
-  el('mode').disabled = !a;
-});
+addParties(el('party'));
+// A and every party after B send thresholds; B only when three parties or more link
+const thresholdControls = () => {
+  const b = el('party').value === 'B';
+  const send = !b || el('send-thresholds').checked;
+  el('send-thresholds').disabled = !b;
+  el('ed').disabled = !send;
+  el('mode').disabled = !send;
+};
+el('party').addEventListener('change', thresholdControls);
+el('send-thresholds').addEventListener('change', thresholdControls);
 
 const keyChoice = keyControls(worker);
 const signing = ownerSigning(worker, () => el('party').value);
@@ -504,7 +511,8 @@ el('embed').addEventListener('click', async () => {
   signing.offer('', null);
   try {
     const keepIds = el('keep-ids').checked;
-    const r = await worker.call('embed', { shared: state.shared, party, thresholds, binary, keepIds, ...keyChoice(), signingKey: signing.key() }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
+    const sendThresholds = el('send-thresholds').checked;
+    const r = await worker.call('embed', { shared: state.shared, party, thresholds, sendThresholds, binary, keepIds, ...keyChoice(), signingKey: signing.key() }, (p) => setProgress(el('progress-bar'), el('progress-text'), p));
     const name = `${baseName()}.party-${party}.vectors.${binary ? 'bin' : 'json'}`;
     const bytes = binary ? r.batch.byteLength : new Blob([r.batch]).size;
     el('progress-text').textContent = 'done';
@@ -517,7 +525,7 @@ el('embed').addEventListener('click', async () => {
       el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) not saved.`;
       return;
     }
-    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party === 'A' ? `, with ${m} thresholds for ed ${ed}` : ''}${r.keyed ? ', keyed' : ', NOT keyed (you chose to send unkeyed vectors)'}${r.idMap ? ', ids replaced by random codes' : ', with your own ids'}. Send it to the matcher (never the key or the id map); when the matcher sends back its pairs, go on with step 5 in this tab.`;
+    el('embed-out').textContent = `Vector batch of ${r.size.toLocaleString('en')} records (${bytes.toLocaleString('en')} bytes) saved as ${name}${party !== 'B' || sendThresholds ? `, with ${m} thresholds for ed ${ed}` : ''}${r.keyed ? ', keyed' : ', NOT keyed (you chose to send unkeyed vectors)'}${r.idMap ? ', ids replaced by random codes' : ', with your own ids'}. Send it to the matcher (never the key or the id map); when the matcher sends back its pairs, go on with step 5 in this tab.`;
     el('progress-text').textContent = 'done';
   } catch (e) {
     const target = /^(INVALID_KEY|KEY_REQUIRED)$/.test(e.code ?? '') ? el('key') : e.code === 'INVALID_PARAMETER' && /\bed\b/.test(e.message) ? el('ed') : el('embed');

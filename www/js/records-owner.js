@@ -2,7 +2,7 @@
 // The simple path: choose a file; the schema is FEBRL's bundled one when the columns are
 // FEBRL's, else guessed from the columns (or the partner's file, under "Advanced"); one
 // button checks the file and mines.
-import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls, withProgress, contentFingerprint, showFileNames } from './common.js';
+import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls, withProgress, contentFingerprint, showFileNames, addParties } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
 import { ownIdsStep } from './own-ids.js';
 import { ownerSigning } from './signing.js';
@@ -110,6 +110,7 @@ function dateFormats() {
   return out;
 }
 
+addParties(el('party'));
 const party = () => el('party').value;
 const partner = () => (party() === 'A' ? 'B' : 'A');
 

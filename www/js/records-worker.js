@@ -1,7 +1,7 @@
 // The records pages' worker: a RecordOwner (the party's CSV under a schema) or a
 // RecordMatcher (two record batches), off the page's thread.
 import * as gl from './wasm.js';
-import { serveOps, transferring, streamInto } from './common.js';
+import { serveOps, transferring, streamInto, unmapOwn } from './common.js';
 import { checkedVerifyOptions, verifyParties, signingOps } from './signing.js';
 
 let owner = null;
@@ -53,8 +53,8 @@ serveOps({
   },
 
   /** The matcher's pairs with this party's pseudonyms replaced by its own ids (the map stays in this tab). */
-  unmap({ pairs, party, map }) {
-    return party === 'A' ? gl.unmapPairs(pairs, map, null) : gl.unmapPairs(pairs, null, map);
+  unmap(args) {
+    return unmapOwn(gl, args);
   },
 
   /** The blocking rules' pair counts, before any comparison (a page warns on a loose rule). */
