@@ -89,7 +89,7 @@ class DataOwner:
 def merge_bases(
     a: str,
     b: str,
-    *,
+    *more: str,
     epsilon: float = ...,
     k: int = ...,
     q_min: int = ...,

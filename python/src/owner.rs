@@ -206,14 +206,28 @@ impl DataOwner {
     }
 }
 
-/// The shared base (JSON) of two noisy-base messages, under the mining options
-/// both parties used (keywords as `mine`'s: k, public_q and padding matter).
+/// The shared base (JSON) of two noisy-base messages or more (one a party:
+/// A, B, then C, … for three parties or more), under the mining options every
+/// party used (keywords as `mine`'s: k, public_q and padding matter). One
+/// party's base given twice is `BASE_TWICE`.
 #[pyfunction]
-#[pyo3(signature = (a, b, **options))]
-pub fn merge_bases(a: &str, b: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<String> {
-    let (na, nb) = (read_noisy_base(a).py()?, read_noisy_base(b).py()?);
+#[pyo3(signature = (a, b, *more, **options))]
+pub fn merge_bases(
+    a: &str,
+    b: &str,
+    more: &Bound<'_, pyo3::types::PyTuple>,
+    options: Option<&Bound<'_, PyDict>>,
+) -> PyResult<String> {
+    let mut texts = vec![a.to_string(), b.to_string()];
+    for m in more.iter() {
+        texts
+            .push(m.extract::<String>().map_err(|_| invalid("every base after b must be a noisy-base message (str)"))?);
+    }
+    let bases = texts.iter().map(|t| read_noisy_base(t).py()).collect::<PyResult<Vec<_>>>()?;
     let o: MineOptions = options_over(options, "merge options", &MineOptions::default())?;
-    Ok(write_shared_base(&party::merge_bases(&na, &nb, &o).py()?))
+    let names: Vec<String> = (0..bases.len()).map(|i| format!("base {}", i + 1)).collect();
+    let refs: Vec<_> = bases.iter().collect();
+    Ok(write_shared_base(&party::merge_parties(&refs, &names, &o).py()?))
 }
 
 /// The fingerprint of a shared-base message, for the parties to compare.

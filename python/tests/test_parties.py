@@ -19,7 +19,7 @@ def parties(tmp_path_factory, cli):
     """Three parties of 200 cities, each held with probability 0.7, one edit a
     copy (gramlink corrupt --parties 3, seed 7), and the truth."""
     d = tmp_path_factory.mktemp("parties")
-    cli("corrupt", "--data", ROOT / "data/cities.txt", "--limit", "200", "--parties", "3", "--seed", "7", "--out-dir", d)
+    cli("lab", "corrupt", "--data", ROOT / "data/cities.txt", "--limit", "200", "--parties", "3", "--seed", "7", "--out-dir", d)
     return d
 
 
@@ -28,7 +28,8 @@ def test_three_parties_cluster_by_person(parties):
         DataOwner.read(parties / f"party_{x}.csv", column="name", id_column="id", budget=1, seed=i + 1)
         for i, x in enumerate("abc")
     ]
-    shared = gramlink.merge_bases(owners[0].mine(epsilon=1), owners[1].mine(epsilon=1), epsilon=1)
+    # every party's base merges into the shared one
+    shared = gramlink.merge_bases(*[o.mine(epsilon=1) for o in owners], epsilon=1)
     # every party sends thresholds: A, and C and D (B sends none unless asked)
     batches = [o.embed(shared, party=p, no_key=True, keep_ids=True) for o, p in zip(owners, "ACD")]
     r = gramlink.match_parties(batches)
@@ -61,9 +62,12 @@ def test_three_parties_cluster_by_person(parties):
 
 
 def test_bad_linkages_are_refused_by_code(parties):
-    a = DataOwner.read(parties / "party_a.csv", column="name", id_column="id", budget=1, seed=1)
+    a = DataOwner.read(parties / "party_a.csv", column="name", id_column="id", budget=2, seed=1)
     base = a.mine(epsilon=1)
-    shared = gramlink.merge_bases(base, base, epsilon=1)
+    with pytest.raises(GramlinkError) as e:
+        gramlink.merge_bases(base, base, epsilon=1)
+    assert e.value.code == "BASE_TWICE", e.value
+    shared = gramlink.merge_bases(base, a.mine(epsilon=1), epsilon=1)
     ba = a.embed(shared, party="A", no_key=True, keep_ids=True)
     bc = a.embed(shared, party="C", no_key=True)
     cases = [([ba, ba], "BATCH_TWICE"), ([ba], "INVALID_PARAMETER"), ([ba, bc, bc], "BATCH_TWICE")]
