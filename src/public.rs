@@ -107,7 +107,7 @@ pub fn merge_shared(
                     "without padding"
                 }
             };
-            let name = crate::protocol::Party::nth(i).map_or_else(|| (i + 1).to_string(), |p| p.name().to_lowercase());
+            let name = crate::protocol::Party::label(i).to_lowercase();
             return Err(BaseError::Incompatible(format!(
                 "noisy base {name} was mined {} but the shared base is asked {} (mine every party with the same configuration)",
                 how(base.padding),

@@ -21,6 +21,32 @@ pub struct SparseVectors {
     pub vals: Vec<f32>,
 }
 
+/// A sparse row compared bit for bit ([`SparseVectors::row_key`]).
+#[derive(Debug, Clone, Copy)]
+pub struct RowKey<'a> {
+    cols: &'a [u32],
+    vals: &'a [f32],
+}
+
+impl PartialEq for RowKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.cols == other.cols
+            && self.vals.len() == other.vals.len()
+            && self.vals.iter().zip(other.vals).all(|(x, y)| x.to_bits() == y.to_bits())
+    }
+}
+
+impl Eq for RowKey<'_> {}
+
+impl std::hash::Hash for RowKey<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.cols.hash(h);
+        for x in self.vals {
+            x.to_bits().hash(h);
+        }
+    }
+}
+
 impl SparseVectors {
     /// No rows yet, of dimension `dim`.
     pub fn new(dim: usize) -> SparseVectors {
@@ -85,6 +111,13 @@ impl SparseVectors {
     pub fn row(&self, r: usize) -> (&[u32], &[f32]) {
         let range = self.starts[r]..self.starts[r + 1];
         (&self.cols[range.clone()], &self.vals[range])
+    }
+
+    /// Row `r` as a key that is equal for identical rows (the same
+    /// coordinates and bit-identical values), to group them without a copy.
+    pub fn row_key(&self, r: usize) -> RowKey<'_> {
+        let (cols, vals) = self.row(r);
+        RowKey { cols, vals }
     }
 
     /// Checks the invariants (a message's vectors are checked before use).

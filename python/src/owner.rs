@@ -218,12 +218,11 @@ pub fn merge_bases(
     more: &Bound<'_, pyo3::types::PyTuple>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<String> {
-    let mut texts = vec![a.to_string(), b.to_string()];
+    let mut bases = vec![read_noisy_base(a).py()?, read_noisy_base(b).py()?];
     for m in more.iter() {
-        texts
-            .push(m.extract::<String>().map_err(|_| invalid("every base after b must be a noisy-base message (str)"))?);
+        let text: String = m.extract().map_err(|_| invalid("every base after b must be a noisy-base message (str)"))?;
+        bases.push(read_noisy_base(&text).py()?);
     }
-    let bases = texts.iter().map(|t| read_noisy_base(t).py()).collect::<PyResult<Vec<_>>>()?;
     let o: MineOptions = options_over(options, "merge options", &MineOptions::default())?;
     let names: Vec<String> = (0..bases.len()).map(|i| format!("base {}", i + 1)).collect();
     let refs: Vec<_> = bases.iter().collect();

@@ -5,7 +5,7 @@
 use crate::convert::message;
 use crate::errors::OrPy;
 use crate::records::schema_arg;
-use gramlink::multi::{self, Parties, MERGE_THRESHOLD};
+use gramlink::multi::{self, export, Parties, MERGE_THRESHOLD};
 use gramlink::protocol::{Party, VectorBatch};
 use gramlink::record::RecordBatch;
 use pyo3::prelude::*;
@@ -52,12 +52,11 @@ pub fn match_parties<'py>(
             (read.into_iter().map(|b| (b.party, b.ids)).collect::<Vec<_>>(), c)
         }
     };
-    let party: Vec<&str> =
-        roster.iter().flat_map(|(p, ids): &(Party, Vec<String>)| std::iter::repeat(p.name()).take(ids.len())).collect();
-    let id: Vec<&String> = roster.iter().flat_map(|(_, ids)| ids).collect();
+    let roster: Vec<(Party, &[String])> = roster.iter().map(|(p, ids)| (*p, ids.as_slice())).collect();
+    let rows = export::rows(&roster);
     let d = PyDict::new(py);
-    d.set_item("party", party)?;
-    d.set_item("id", id)?;
+    d.set_item("party", rows.iter().map(|r| r.0.name()).collect::<Vec<_>>())?;
+    d.set_item("id", rows.iter().map(|r| r.1).collect::<Vec<_>>())?;
     d.set_item("cluster", clusters.cluster.clone())?;
     d.set_item("clusters", clusters.count)?;
     d.set_item("compared", clusters.compared)?;

@@ -28,7 +28,8 @@ pub fn roster<'a>(p: &'a Parties<'a>) -> Vec<(Party, &'a [String])> {
     p.batches().iter().map(|b| (b.party, b.ids.as_slice())).collect()
 }
 
-fn rows<'a>(roster: &Roster<'a>) -> Vec<(Party, &'a str)> {
+/// Every record of the roster as (party, id), in the clusters' order.
+pub fn rows<'a>(roster: &Roster<'a>) -> Vec<(Party, &'a str)> {
     roster.iter().flat_map(|&(party, ids)| ids.iter().map(move |id| (party, id.as_str()))).collect()
 }
 

@@ -176,10 +176,7 @@ impl DataOwner {
         let plain = embedder.embed_all_sparse(self.dataset.records(), progress)?;
         // under pseudonyms one row for each distinct vector: identical records
         // must not show as identical rows (crate::pseudonym::distinct)
-        let groups = options.ids.groups((0..plain.len()).map(|r| {
-            let (c, x) = plain.row(r);
-            (c, x.iter().map(|x| x.to_bits()).collect::<Vec<u32>>())
-        }));
+        let groups = options.ids.groups((0..plain.len()).map(|r| plain.row_key(r)));
         let rows = Rows::draw(options.rows, groups.len())?;
         let sparse = rows.apply_sparse(plain.select(groups.firsts()));
         // unkeyed: sparse counts over the base; keyed: the options' encoding
@@ -235,19 +232,32 @@ pub fn merge_bases(a: &NoisyBase, b: &NoisyBase, options: &MineOptions) -> Resul
 /// (little data: the public grams only) are alike without being one, and add
 /// nothing either way. `what[i]` names base `i` in errors (a file name).
 pub fn merge_parties(bases: &[&NoisyBase], what: &[String], options: &MineOptions) -> Result<SharedBase, Error> {
-    let name = |i: usize| what.get(i).cloned().unwrap_or_else(|| format!("base {}", i + 1));
-    if bases.len() < 2 {
-        return Err(Error::Parameter(format!(
-            "{} noisy base given: a shared base merges two parties' at least",
-            bases.len()
-        )));
+    let too_few = "noisy base given: a shared base merges two parties' at least";
+    each_once(bases, what, |b| !b.grams.is_empty(), "base", too_few)?;
+    merge_all(bases, options)
+}
+
+/// The check of a merge of several parties' noisy bases (one-string or
+/// records): two at least (else the count, then `too_few`), and none given
+/// twice (equal, with something mined: `mined`). `what[i]` names input `i` in
+/// errors (else `unnamed` and its number).
+pub(crate) fn each_once<T: PartialEq>(
+    inputs: &[&T],
+    what: &[String],
+    mined: impl Fn(&T) -> bool,
+    unnamed: &str,
+    too_few: &str,
+) -> Result<(), Error> {
+    let name = |i: usize| what.get(i).cloned().unwrap_or_else(|| format!("{unnamed} {}", i + 1));
+    if inputs.len() < 2 {
+        return Err(Error::Parameter(format!("{} {too_few}", inputs.len())));
     }
-    for i in 0..bases.len() {
-        if let Some(j) = (i + 1..bases.len()).find(|&j| !bases[i].grams.is_empty() && bases[i] == bases[j]) {
+    for i in 0..inputs.len() {
+        if let Some(j) = (i + 1..inputs.len()).find(|&j| mined(inputs[i]) && inputs[i] == inputs[j]) {
             return Err(crate::error::BaseError::Twice { first: name(i), second: name(j) }.into());
         }
     }
-    merge_all(bases, options)
+    Ok(())
 }
 
 /// [`merge_parties`] without its checks of the parties (the record merge checks

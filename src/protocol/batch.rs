@@ -44,6 +44,12 @@ impl Party {
     pub fn name(self) -> &'static str {
         NAMES[self.index()]
     }
+
+    /// How errors name the `index`-th of several parties' inputs: its party's
+    /// letter (A, B, C, …), or its number past the last party.
+    pub fn label(index: usize) -> String {
+        Party::nth(index).map_or_else(|| (index + 1).to_string(), |p| p.name().into())
+    }
 }
 
 impl std::fmt::Debug for Party {

@@ -132,26 +132,15 @@ pub fn merge(a: &NoisyBases, b: &NoisyBases, schema: &Schema) -> Result<SharedBa
 /// some gram mined (as [`crate::party::merge_parties`]). `what[i]` names party
 /// `i`'s bases in errors (a file name).
 pub fn merge_parties(parties: &[&NoisyBases], what: &[String], schema: &Schema) -> Result<SharedBases, Error> {
-    let name = |i: usize| what.get(i).cloned().unwrap_or_else(|| format!("bases {}", i + 1));
-    if parties.len() < 2 {
-        return Err(Error::Parameter(format!(
-            "{} party's noisy bases given: shared bases merge two parties' at least",
-            parties.len()
-        )));
-    }
-    for i in 0..parties.len() {
-        if let Some(j) = (i + 1..parties.len())
-            .find(|&j| parties[i] == parties[j] && parties[i].bases.iter().any(|(_, b)| !b.grams.is_empty()))
-        {
-            return Err(crate::error::BaseError::Twice { first: name(i), second: name(j) }.into());
-        }
-    }
+    let mined = |n: &NoisyBases| n.bases.iter().any(|(_, b)| !b.grams.is_empty());
+    let too_few = "party's noisy bases given: shared bases merge two parties' at least";
+    crate::party::each_once(parties, what, mined, "bases", too_few)?;
     merge_all(parties, schema)
 }
 
 fn merge_all(parties: &[&NoisyBases], schema: &Schema) -> Result<SharedBases, Error> {
     let fp = schema.fingerprint();
-    let party = |i: usize| crate::protocol::Party::nth(i).map_or_else(|| (i + 1).to_string(), |p| p.name().into());
+    let party = crate::protocol::Party::label;
     for (i, n) in parties.iter().enumerate() {
         super::check::check_schema(&fp, &n.schema, &format!("party {}'s noisy bases", party(i)))?;
     }

@@ -18,7 +18,7 @@ use crate::keyed::{Encoding, Key};
 use crate::party::{merge_bases, DataOwner, EmbedOptions};
 use crate::progress::Progress;
 use crate::protocol::Party;
-use crate::pseudonym::IdMap;
+use crate::pseudonym::{Distinct, IdMap};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -72,26 +72,19 @@ pub fn frequency_attack(
             &dense
         }
     };
-    let mut groups: HashMap<(Vec<u32>, Vec<u32>), Vec<usize>> = HashMap::new();
-    let mut order = Vec::new();
-    for r in 0..sparse.len() {
-        let (c, v) = sparse.row(r);
-        let k = (c.to_vec(), v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>());
-        let e = groups.entry(k.clone()).or_default();
-        if e.is_empty() {
-            order.push(k);
-        }
-        e.push(r);
+    let groups = Distinct::of((0..sparse.len()).map(|r| sparse.row_key(r)));
+    let sizes = groups.sizes();
+    // by size, ties in the order of their first row
+    let mut order: Vec<usize> = (0..groups.len()).collect();
+    order.sort_by_key(|&g| std::cmp::Reverse(sizes[g]));
+    let mut named: Vec<Option<&String>> = vec![None; groups.len()];
+    for (&g, name) in order.iter().zip(ranked) {
+        named[g] = Some(name);
     }
-    let mut sized: Vec<&Vec<usize>> = order.iter().map(|k| &groups[k]).collect();
-    sized.sort_by_key(|g| std::cmp::Reverse(g.len()));
-    let hits: u64 = sized
-        .iter()
-        .zip(ranked)
-        .map(|(g, name)| g.iter().filter(|&&r| truth[r] == *name).map(|&r| records[r] as u64).sum::<u64>())
-        .sum();
+    let hits: u64 =
+        (0..sparse.len()).filter(|&r| named[groups.group(r)] == Some(&truth[r])).map(|r| records[r] as u64).sum();
     let total: u64 = records.iter().map(|&k| k as u64).sum();
-    (hits as f64 / total.max(1) as f64, sized.len())
+    (hits as f64 / total.max(1) as f64, groups.len())
 }
 
 /// Each batch row's true value (its first record's, in `values`: the

@@ -210,19 +210,17 @@ pub fn graph_attack_rows(
         )));
     }
     // the batch's nodes: identical rows grouped
-    let mut group: HashMap<(Vec<u32>, Vec<u32>), usize> = HashMap::new();
-    let (mut e_rows, mut e_size, mut row_node) = (Vec::new(), Vec::new(), Vec::with_capacity(v.len()));
-    for r in 0..v.len() {
-        let (c, x) = v.row(r);
-        let key = (c.to_vec(), x.iter().map(|x| x.to_bits()).collect::<Vec<u32>>());
-        let node = *group.entry(key).or_insert_with(|| {
-            e_rows.push(c.iter().copied().zip(x.iter().copied()).collect::<Vec<_>>());
-            e_size.push(0.0);
-            e_rows.len() - 1
-        });
-        e_size[node] += 1.0;
-        row_node.push(node);
-    }
+    let nodes = crate::pseudonym::Distinct::of((0..v.len()).map(|r| v.row_key(r)));
+    let e_rows: Vec<Vec<(u32, f32)>> = nodes
+        .firsts()
+        .iter()
+        .map(|&r| {
+            let (c, x) = v.row(r);
+            c.iter().copied().zip(x.iter().copied()).collect()
+        })
+        .collect();
+    let e_size: Vec<f64> = nodes.sizes().into_iter().map(f64::from).collect();
+    let row_node: Vec<usize> = (0..v.len()).map(|r| nodes.group(r)).collect();
     let e = Side::new(e_rows, &shape.lengths, e_size, v.dim);
     // the list's nodes, embedded over the base without a key
     let embedder = Embedder::new(shared)?;

@@ -84,9 +84,10 @@ pub fn link_parties(batches: JsValue, options: JsValue) -> Result<js_sys::Object
     let spans: js_sys::Array = clusters.spans(read.len()).iter().map(|&n| JsValue::from_f64(n as f64)).collect();
     set(&out, "spans", spans);
     set(&out, "cluster", js_sys::Uint32Array::from(&clusters.cluster[..]));
-    set(&out, "csv", export::clusters_csv(&export::roster(&parties), &clusters)?);
+    let roster = export::roster(&parties);
+    set(&out, "csv", export::clusters_csv(&roster, &clusters)?);
     if o.pairs {
-        set(&out, "pairsCsv", export::pairs_csv(&export::roster(&parties), &clusters)?);
+        set(&out, "pairsCsv", export::pairs_csv(&roster, &clusters)?);
     }
     Ok(out)
 }

@@ -64,8 +64,7 @@ pub fn run(r: ClusterRun<'_>) -> Result<()> {
     let read = clock.now_ms();
     let clusters = multi::link(&parties, r.flags.merge_threshold)?;
     let linked = clock.now_ms();
-    let roster: Vec<(Party, &[String])> = batches.iter().map(|b| (b.party, b.ids.as_slice())).collect();
-    write(&r, &roster, &clusters, (read - start, linked - read), truth)
+    write(&r, &export::roster(&parties), &clusters, (read - start, linked - read), truth)
 }
 
 /// Writes the clusters of the records of `roster` (each batch's party and
@@ -94,9 +93,7 @@ pub fn write(
         r.out.display()
     );
     if let Some((path, truth)) = truth {
-        let rows: Vec<(Party, &str)> =
-            roster.iter().flat_map(|&(party, ids)| ids.iter().map(move |id| (party, id.as_str()))).collect();
-        report(&rows, clusters, path, &truth)?;
+        report(&export::rows(roster), clusters, path, &truth)?;
     }
     Ok(())
 }
