@@ -11,29 +11,35 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 step() { printf '[build-wasm] %s\n' "$*"; }
 
-# profile wasm-release (Cargo.toml): release at opt-level 2, for size. The npm
-# package offers runScenario, makeTwin and Kuzu's roles: features eval, twin, kuzu
-# (Cargo.toml; one package for now, the core without them is smaller)
-features=eval,twin,kuzu
-step "cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features $features --lib"
-cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features "$features" --lib
-wasm="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release/gramlink.wasm"
+# Two builds of one crate, profile wasm-release (Cargo.toml: opt-level "z", for size):
+#   gramlink      the core package ("gramlink"): strings and records, owner and matcher,
+#                 linkParties, signing; no feature (budget: 300 KB gzipped, checked by
+#                 scripts/check-pkg.mjs)
+#   gramlink_lab  the lab ("gramlink/lab"): the core's API and runScenario, makeTwin,
+#                 Kuzu's roles (features eval, twin, kuzu)
+# The second build reuses the first one's dependencies; only gramlink and the lab's
+# own dependencies compile again. wasm-bindgen names its outputs after its input, so
+# both land in pkg/web and pkg/node side by side.
+builds=("gramlink:" "gramlink_lab:eval,twin,kuzu")
+out="${CARGO_TARGET_DIR:-target}/wasm32-unknown-unknown/wasm-release"
+rm -rf pkg/web pkg/node
 
 bindgen() {
-    rm -rf pkg/web pkg/node
     step "wasm-bindgen --target web -> pkg/web ($1)"
     wasm-bindgen --target web --out-dir pkg/web "$1"
     step "wasm-bindgen --target experimental-nodejs-module -> pkg/node"
     wasm-bindgen --target experimental-nodejs-module --out-dir pkg/node "$1"
 }
 
-# Both builds must instantiate in Node (pkg/web from its bytes, as a worker could).
+# Both targets of build $1 must instantiate in Node (pkg/web from its bytes, as a
+# worker could).
 loads() {
-    node --input-type=module -e '
+    NAME="$1" node --input-type=module -e '
         import { readFileSync } from "node:fs";
-        await import(process.cwd() + "/pkg/node/gramlink.js");
-        const web = await import(process.cwd() + "/pkg/web/gramlink.js");
-        web.initSync({ module: readFileSync("pkg/web/gramlink_bg.wasm") });' 2>&1
+        const name = process.env.NAME;
+        await import(`${process.cwd()}/pkg/node/${name}.js`);
+        const web = await import(`${process.cwd()}/pkg/web/${name}.js`);
+        web.initSync({ module: readFileSync(`pkg/web/${name}_bg.wasm`) });' 2>&1
 }
 
 # wasm-opt runs on cargo's output, BEFORE wasm-bindgen. After wasm-bindgen (as
@@ -42,52 +48,62 @@ loads() {
 # ("WebAssembly.Table.set(): Argument 1 is invalid for table"). Before wasm-bindgen
 # there is no such table yet; the result is kept only if both builds load (npm test
 # then runs the whole protocol on it). GRAMLINK_WASM_OPT=0 skips it.
-# (same file name: wasm-bindgen names its outputs after its input)
-opt="$(dirname "$wasm")/wasm-opt/gramlink.wasm"
-rm -f "$opt"
-mkdir -p "$(dirname "$opt")"
-if [ "${GRAMLINK_WASM_OPT:-1}" = 0 ]; then
-    step "GRAMLINK_WASM_OPT=0: wasm left unoptimized"
-elif ! command -v wasm-opt >/dev/null 2>&1; then
-    step "wasm-opt not found (Debian package binaryen): wasm left unoptimized"
-else
-    wasm_opt_version="$(wasm-opt --version | head -n1)"
-    # the features rustc enables by default for wasm32-unknown-unknown. -O3: after
-    # the changes for size in the Rust code, -Oz/-Os give the same size (±0.3 KB gz)
-    # and -O3 is binaryen's level for speed. --one-caller-inline-max-function-size 0:
-    # binaryen otherwise inlines every function that has one caller, whatever its
-    # size, and a per-query function (the matcher's lattice query) inlined into
-    # the loop that calls it 150,000 times runs that whole first call in V8's
-    # baseline code: V8 tiers functions up between calls, not inside one. Kept
-    # apart, the query is optimized after its first calls (NAMES match, first
-    # run in Node: about 0.4 s faster; the package is 3 KB smaller gzipped).
-    if ! wasm-opt -O3 --one-caller-inline-max-function-size 0 \
-        --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
-        --enable-sign-ext --enable-reference-types --enable-multivalue \
-        -o "$opt" "$wasm" 2>"$opt.log"; then
-        step "WARNING: $wasm_opt_version failed; keeping the wasm unoptimized:"
-        sed 's/^/[build-wasm]   /' "$opt.log" | head -n 5
-        rm -f "$opt"
-    fi
-    rm -f "$opt.log"
-fi
-
-if [ -f "$opt" ]; then
-    if bindgen "$opt" && why="$(loads)"; then
-        step "wasm-opt -O3 ($wasm_opt_version) before wasm-bindgen: $(stat -c %s "$wasm") -> $(stat -c %s "$opt") bytes (cargo output)"
+build_one() {
+    local name="$1" features="$2"
+    step "$name: cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features '$features' --lib"
+    cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features "$features" --lib
+    # a copy named for the build: wasm-bindgen names its outputs after its input
+    local wasm="$out/$name/$name.wasm" opt="$out/wasm-opt/$name.wasm" why wasm_opt_version
+    mkdir -p "$(dirname "$wasm")"
+    cp "$out/gramlink.wasm" "$wasm"
+    rm -f "$opt"
+    mkdir -p "$(dirname "$opt")"
+    if [ "${GRAMLINK_WASM_OPT:-1}" = 0 ]; then
+        step "GRAMLINK_WASM_OPT=0: wasm left unoptimized"
+    elif ! command -v wasm-opt >/dev/null 2>&1; then
+        step "wasm-opt not found (Debian package binaryen): wasm left unoptimized"
     else
-        step "WARNING: the wasm optimized by $wasm_opt_version does not load; keeping it unoptimized:"
-        printf '%s\n' "${why:-wasm-bindgen failed}" | grep -m1 -E 'Error|error' | sed 's/^/[build-wasm]   /' || true
+        wasm_opt_version="$(wasm-opt --version | head -n1)"
+        # the features rustc enables by default for wasm32-unknown-unknown. -Oz: with
+        # the crate at opt-level "z", -Oz is 3 KB (gz) smaller than -O3; the core's
+        # budget is size. --one-caller-inline-max-function-size 0: binaryen otherwise
+        # inlines every function that has one caller, whatever its size, and a
+        # per-query function (the matcher's lattice query) inlined into the loop that
+        # calls it 150,000 times runs that whole first call in V8's baseline code: V8
+        # tiers functions up between calls, not inside one. Kept apart, the query is
+        # optimized after its first calls (NAMES match, first run in Node: about 0.4 s
+        # faster at -O3; the package is 3 KB smaller gzipped).
+        if ! wasm-opt -Oz --one-caller-inline-max-function-size 0 \
+            --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
+            --enable-sign-ext --enable-reference-types --enable-multivalue \
+            -o "$opt" "$wasm" 2>"$opt.log"; then
+            step "WARNING: $wasm_opt_version failed; keeping the wasm unoptimized:"
+            sed 's/^/[build-wasm]   /' "$opt.log" | head -n 5
+            rm -f "$opt"
+        fi
+        rm -f "$opt.log"
+    fi
+
+    if [ -f "$opt" ]; then
+        if bindgen "$opt" && why="$(loads "$name")"; then
+            step "wasm-opt -Oz ($wasm_opt_version) before wasm-bindgen: $(stat -c %s "$wasm") -> $(stat -c %s "$opt") bytes (cargo output)"
+        else
+            step "WARNING: the wasm optimized by $wasm_opt_version does not load; keeping it unoptimized:"
+            printf '%s\n' "${why:-wasm-bindgen failed}" | grep -m1 -E 'Error|error' | sed 's/^/[build-wasm]   /' || true
+            bindgen "$wasm"
+        fi
+    else
         bindgen "$wasm"
     fi
-else
-    bindgen "$wasm"
-fi
-if ! why="$(loads)"; then
-    printf '%s\n' "$why" >&2
-    step "ERROR: the package does not load"
-    exit 1
-fi
-step "pkg/web/gramlink_bg.wasm: $(stat -c %s pkg/web/gramlink_bg.wasm) bytes, $(gzip -9 -c pkg/web/gramlink_bg.wasm | wc -c) gzipped"
+    if ! why="$(loads "$name")"; then
+        printf '%s\n' "$why" >&2
+        step "ERROR: the package does not load"
+        exit 1
+    fi
+    step "pkg/web/${name}_bg.wasm: $(stat -c %s pkg/web/${name}_bg.wasm) bytes, $(gzip -9 -c pkg/web/${name}_bg.wasm | wc -c) gzipped"
+}
 
+for b in "${builds[@]}"; do
+    build_one "${b%%:*}" "${b#*:}"
+done
 step "done: pkg/web, pkg/node"

@@ -1,4 +1,5 @@
-// npm test (after `npm run build`, its pretest): a smoke check of the built package,
+// npm test (after `npm run build`, its pretest): a smoke check of the built packages
+// (both load, the core within its size budget),
 // then the packaging test: `npm pack`, install the tarball into a fresh temporary
 // project (offline: the package has no dependencies) and run tests/js/*.test.mjs
 // there with node:test, importing `gramlink` as a user would.
@@ -7,32 +8,63 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
 const rootPath = fileURLToPath(root);
-for (const dir of ['pkg/node', 'pkg/web']) {
-  const wasm = new URL(`${dir}/gramlink_bg.wasm`, root);
-  assert.ok(existsSync(wasm), `${dir}/gramlink_bg.wasm is missing: run npm run build`);
+
+// The two builds of scripts/build-wasm.sh: the core ("gramlink") and the lab
+// ("gramlink/lab": the core's API and the features eval, twin, kuzu).
+const ENTRIES = [
+  { name: 'gramlink', types: 'types/gramlink.d.ts' },
+  { name: 'gramlink_lab', types: 'types/gramlink-lab.d.ts' },
+];
+for (const { name } of ENTRIES) {
+  for (const dir of ['pkg/node', 'pkg/web']) {
+    const wasm = new URL(`${dir}/${name}_bg.wasm`, root);
+    assert.ok(existsSync(wasm), `${dir}/${name}_bg.wasm is missing: run npm run build`);
+  }
 }
 
-// pkg/node instantiates its wasm on import
-const node = await import(new URL('pkg/node/gramlink.js', root));
-
-// pkg/web is instantiated by its caller; here from the bytes, as a worker could
-const web = await import(new URL('pkg/web/gramlink.js', root));
-assert.equal(typeof web.default, 'function', 'pkg/web has a default init function');
-assert.equal(typeof web.initSync, 'function', 'pkg/web has initSync');
-web.initSync({ module: readFileSync(new URL('pkg/web/gramlink_bg.wasm', root)) });
+// The core package's budget (issue "One linkage stack"): its wasm, gzipped at level 9
+// as a server would send it, at most 300 KB. The lab has no budget.
+const CORE_BUDGET = 300 * 1024;
+const sizes = (name) => {
+  const bytes = readFileSync(new URL(`pkg/web/${name}_bg.wasm`, root));
+  return { raw: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length };
+};
+for (const { name } of ENTRIES) {
+  const { raw, gzipped } = sizes(name);
+  console.log(`ok: pkg/web/${name}_bg.wasm: ${raw} bytes, ${gzipped} gzipped`);
+}
+// checked last (the other checks still run and report), and fails the test
+const core = sizes('gramlink').gzipped;
+const overBudget = core > CORE_BUDGET
+  ? `the core wasm (pkg/web/gramlink_bg.wasm) is ${core} bytes gzipped, over its budget of ${CORE_BUDGET} (300 KB)` : null;
 
 const api = (m) => Object.keys(m).filter((k) => k !== 'default' && k !== 'initSync').sort();
-assert.deepEqual(api(node), api(web), 'pkg/node and pkg/web export the same API');
-console.log(`ok: pkg/node and pkg/web load in Node ${process.version}; exports: [${api(node).join(', ')}]`);
+const coreApi = [];
+for (const { name, types } of ENTRIES) {
+  // pkg/node instantiates its wasm on import
+  const node = await import(new URL(`pkg/node/${name}.js`, root));
+  // pkg/web is instantiated by its caller; here from the bytes, as a worker could
+  const web = await import(new URL(`pkg/web/${name}.js`, root));
+  assert.equal(typeof web.default, 'function', `pkg/web/${name}.js has a default init function`);
+  assert.equal(typeof web.initSync, 'function', `pkg/web/${name}.js has initSync`);
+  web.initSync({ module: readFileSync(new URL(`pkg/web/${name}_bg.wasm`, root)) });
+  assert.deepEqual(api(node), api(web), `pkg/node and pkg/web export the same API (${name})`);
+  console.log(`ok: pkg/node and pkg/web (${name}) load in Node ${process.version}; exports: [${api(node).join(', ')}]`);
 
-// the hand-written declarations declare every export
-const declared = readFileSync(new URL('types/gramlink.d.ts', root), 'utf8');
-for (const name of api(node)) {
-  assert.match(declared, new RegExp(`export (declare )?(class|function) ${name}\\b`), `types/gramlink.d.ts does not declare ${name}`);
+  // the hand-written declarations declare every export: the lab's own in its file,
+  // the core's (re-exported by the lab's) in the core's
+  const declared = readFileSync(new URL(types, root), 'utf8');
+  for (const k of api(node)) {
+    if (coreApi.includes(k)) continue;
+    assert.match(declared, new RegExp(`export (declare )?(class|function) ${k}\\b`), `${types} does not declare ${k}`);
+  }
+  if (coreApi.length === 0) coreApi.push(...api(node));
+  else for (const k of coreApi) assert.ok(api(node).includes(k), `${name} lacks the core's ${k}`);
 }
 
 // ---- packaging test
@@ -43,8 +75,8 @@ try {
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], rootPath));
   const tarball = join(work, packed[0].filename);
   const files = packed[0].files.map((f) => f.path);
-  for (const f of ['package.json', 'pkg/node/gramlink.js', 'pkg/node/gramlink_bg.wasm', 'pkg/web/gramlink.js',
-    'pkg/web/gramlink_bg.wasm', 'types/gramlink.d.ts', 'types/gramlink-web.d.ts']) {
+  for (const f of ['package.json', 'types/gramlink.d.ts', 'types/gramlink-web.d.ts', 'types/gramlink-lab.d.ts',
+    'types/gramlink-lab-web.d.ts', ...ENTRIES.flatMap(({ name }) => ['pkg/node', 'pkg/web'].flatMap((d) => [`${d}/${name}.js`, `${d}/${name}_bg.wasm`]))]) {
     assert.ok(files.includes(f), `the tarball lacks ${f}`);
   }
   console.log(`ok: npm pack: ${packed[0].filename}, ${files.length} files, ${packed[0].size} bytes`);
@@ -77,4 +109,6 @@ try {
 } finally {
   if (!failed) { try { rmSync(work, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }); } catch (e) { console.warn(`could not remove ${work}: ${e.message}`); } }
 }
-process.exit(failed ? 1 : 0);
+if (overBudget) console.error(`FAILED: ${overBudget}`);
+else console.log(`ok: the core wasm is ${core} bytes gzipped, within its budget of ${CORE_BUDGET}`);
+process.exit(failed || overBudget ? 1 : 0);

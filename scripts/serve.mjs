@@ -9,7 +9,8 @@
 // Pages that handle a party's data (owner, matcher) and every script get
 // `connect-src 'none'`. The wasm therefore cannot be fetched either: it is served
 // as a JS module (/pkg/gramlink_bg.wasm.js, the bytes in base64) that script-src
-// allows. Only the demo page (public data) may fetch from its own origin.
+// allows; the lab build's (gramlink/lab, for the demo, twin and three-party pages) as
+// /pkg/gramlink_lab_bg.wasm.js. Only the demo page (public data) may fetch from its own origin.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -51,16 +52,19 @@ function headersFor(urlPath, type) {
   return h;
 }
 
-let wasmModuleCache = null;
-/** pkg/web's wasm as an ES module exporting its bytes in base64 (see the header). */
-async function wasmAsModule() {
-  const file = path.join(root, 'pkg/web/gramlink_bg.wasm');
+/** The builds in pkg/web whose wasm is served as a module: the core and the lab. */
+const WASM_MODULES = new Map(['gramlink', 'gramlink_lab'].map((name) => [`/pkg/${name}_bg.wasm.js`, name]));
+const wasmModuleCache = new Map();
+/** pkg/web's wasm of build `name` as an ES module exporting its bytes in base64 (see the header). */
+async function wasmAsModule(name) {
+  const file = path.join(root, `pkg/web/${name}_bg.wasm`);
   const s = await stat(file);
-  if (!wasmModuleCache || wasmModuleCache.mtimeMs !== s.mtimeMs) {
-    const b64 = (await readFile(file)).toString('base64');
-    wasmModuleCache = { mtimeMs: s.mtimeMs, body: `// pkg/web/gramlink_bg.wasm, base64 (served by scripts/serve.mjs)\nexport default ${JSON.stringify(b64)};\n` };
-  }
-  return wasmModuleCache.body;
+  const cached = wasmModuleCache.get(name);
+  if (cached && cached.mtimeMs === s.mtimeMs) return cached.body;
+  const b64 = (await readFile(file)).toString('base64');
+  const body = `// pkg/web/${name}_bg.wasm, base64 (served by scripts/serve.mjs)\nexport default ${JSON.stringify(b64)};\n`;
+  wasmModuleCache.set(name, { mtimeMs: s.mtimeMs, body });
+  return body;
 }
 
 function resolve(urlPath) {
@@ -93,8 +97,8 @@ async function handle(req, res) {
     let body;
     let type;
     const page = pageFor(urlPath.slice(1));
-    if (urlPath === '/pkg/gramlink_bg.wasm.js') {
-      body = await wasmAsModule();
+    if (WASM_MODULES.has(urlPath)) {
+      body = await wasmAsModule(WASM_MODULES.get(urlPath));
       type = TYPES['.js'];
     } else if (page) {
       body = renderFile(page.file);

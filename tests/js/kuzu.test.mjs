@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen } from 'gramlink';
+import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen } from 'gramlink/lab';
 
 const rule = {
   id: 'rec_id', block: 'surname', threshold: 0.6,

@@ -5,7 +5,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DataOwner, Matcher, RecordReader, defaults, fingerprint, runScenario, unmapPairs } from 'gramlink';
+import { DataOwner, Matcher, RecordReader, defaults, fingerprint, unmapPairs } from 'gramlink';
+import { defaults as labDefaults, runScenario } from 'gramlink/lab';
 
 const cities = readFileSync(new URL('./cities.txt', import.meta.url), 'utf8').split('\n').filter((s) => s.length > 0);
 
@@ -293,6 +294,18 @@ test('errors are JS Errors with a stable code', () => {
   expectCode(() => o.embed('{"format":"gramlink/shared-base","version":2}'), 'UNSUPPORTED_VERSION');
 });
 
+test('gramlink/lab is the core API and the lab functions; the core has none of them', async () => {
+  const core = Object.keys(await import('gramlink'));
+  const lab = Object.keys(await import('gramlink/lab'));
+  for (const k of core) assert.ok(lab.includes(k), `gramlink/lab lacks the core's ${k}`);
+  assert.deepEqual(lab.filter((k) => !core.includes(k)).sort(),
+    ['KuzuOwner', 'kuzuBlockModel', 'kuzuDecide', 'kuzuFinalLinks', 'kuzuKeygen', 'kuzuLinksForA', 'makeTwin', 'runScenario']);
+  assert.equal(defaults().scenario, undefined, 'the core has no scenario');
+  assert.deepEqual(labDefaults().scenario.config, defaults().config, 'the scenario runs the default configuration');
+  const { scenario, ...rest } = labDefaults();
+  assert.deepEqual(rest, defaults(), 'the lab\'s other defaults are the core\'s');
+});
+
 test('runScenario returns the evaluation as a plain object', () => {
   const r = runScenario(cities.slice(0, 1000), { config: { thresholds: { ed: 1 } }, seed: 42 });
   assert.equal(r.n, 1000);
@@ -325,12 +338,14 @@ test('runScenario returns the evaluation as a plain object', () => {
   assert.equal(runScenario(['ABBA', 'BAAB', 'ABAB'], { alphabet: 'AB', config: { mine: { k: 4, qMin: 1, qMax: 2, miner: 'exact', padding: false, publicQ: null } } }).n, 3);
 });
 
-test('the browser build loads from bytes and exports the same API', async () => {
+test('the browser builds load from bytes and export the same API', async () => {
   const dir = new URL('./node_modules/gramlink/pkg/web/', import.meta.url);
-  const web = await import(new URL('gramlink.js', dir));
-  web.initSync({ module: readFileSync(new URL('gramlink_bg.wasm', dir)) });
-  const owner = new web.DataOwner(['Zürich', 'Kīhei'], { seed: 1 });
-  assert.equal(owner.size, 2);
-  assert.deepEqual(Object.keys(web).filter((k) => k !== 'default' && k !== 'initSync').sort(),
-    Object.keys(await import('gramlink')).sort());
+  for (const [name, entry] of [['gramlink', 'gramlink'], ['gramlink_lab', 'gramlink/lab']]) {
+    const web = await import(new URL(`${name}.js`, dir));
+    web.initSync({ module: readFileSync(new URL(`${name}_bg.wasm`, dir)) });
+    const owner = new web.DataOwner(['Zürich', 'Kīhei'], { seed: 1 });
+    assert.equal(owner.size, 2);
+    assert.deepEqual(Object.keys(web).filter((k) => k !== 'default' && k !== 'initSync').sort(),
+      Object.keys(await import(entry)).sort(), entry);
+  }
 });

@@ -1,9 +1,9 @@
 // Type-checked by scripts/check-pkg.mjs (tsc --strict, when TypeScript is installed) against
 // the installed package: the hand-written declarations in types/ must accept real use.
-import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen, type KuzuRule } from 'gramlink';
+import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen, makeTwin, runScenario, type KuzuRule, type ScenarioResult, type TwinReport, defaults as labDefaults } from 'gramlink/lab';
 import { signBatch, signKeygen, verifyBatch, type SigningKeyPair, type VerifyOptions } from 'gramlink';
 import { linkParties, unmapClusters, type LinkPartiesOutput } from 'gramlink';
-import { DataOwner, Matcher, RecordMatcher, RecordOwner, RecordTableReader, keygen, makeTwin, unmapPairs, type TwinReport, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, runScenario, type Config, type GramlinkError, type ScenarioResult, type MatchOutput, type MatchRule, type SparseVectors } from 'gramlink';
+import { DataOwner, Matcher, RecordMatcher, RecordOwner, RecordTableReader, keygen, unmapPairs, type RecordLinkageOutput, type Schema, defaults, fingerprint, peekInput, type Config, type GramlinkError, type MatchOutput, type MatchRule, type SparseVectors } from 'gramlink';
 const a = new DataOwner(['Paris', 'Zürich'], { budget: 1 });
 const b = DataOwner.fromBytes(new TextEncoder().encode('id,c\n1,Paris\n'), { column: 'c', idColumn: 'id' });
 const na: string = a.mine({ miner: 'fpm', epsilon: 0.5 }, (phase, done, total) => { const p: string = phase; return done < total; });
@@ -94,3 +94,6 @@ const kuzuA = new KuzuOwner('id,surname,yob\n1,SMITH,1980\n', kuzuRule);
 const kuzuEnc = kuzuA.encrypt(kuzuModel, kuzuKey.publicKey, { bRecords: 1 }, (phase, done, total) => done < total);
 const kuzuCmp = new KuzuOwner('id,surname,yob\n9,SMYTH,1980\n', JSON.stringify(kuzuRule)).compare(kuzuModel, kuzuKey.publicKey, kuzuEnc.blocks, { rerandomize: false });
 const kuzuMatches: string = kuzuDecide(kuzuCmp.pairs, kuzuRule, kuzuKey.privateKey) + kuzuEnc.report + kuzuCmp.map;
+const scenarioSeed: number = labDefaults().scenario.seed + labDefaults().config.mine.k;
+// @ts-expect-error the core's defaults have no scenario (gramlink/lab's have)
+defaults().scenario;

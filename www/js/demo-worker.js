@@ -1,5 +1,5 @@
 // The demo's worker: runs the seeded evaluation scenario (docs/SCENARIO.md), once or as a sweep.
-import * as gl from './wasm.js';
+import * as gl from './wasm-lab.js';
 import { serveOps } from './common.js';
 
 /** A seeded synthetic twin of `records` (docs/TWINS.md) when `twin` asks for one: `{k}`. */

@@ -1,6 +1,6 @@
 // The three-party page's worker: key generation, A's encryption, B's comparison and
 // C's decisions off the page's thread (each can take minutes; Cancel terminates it).
-import * as gl from './wasm.js';
+import * as gl from './wasm-lab.js';
 import { serveOps, transferring } from './common.js';
 
 function withOwner(csv, rule, f) {

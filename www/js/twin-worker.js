@@ -1,5 +1,5 @@
 // The twin page's worker: makeTwin off the page's thread.
-import * as gl from './wasm.js';
+import * as gl from './wasm-lab.js';
 import { serveOps } from './common.js';
 
 serveOps({
