@@ -11,7 +11,7 @@ import { chromium, runInChromium } from "./chromium.mjs";
 const n = Number(process.argv[2] ?? 6);
 const bits = process.argv[3] ?? "512,2048";
 const root = new URL("../../", import.meta.url).pathname;
-const gl = await import("../../pkg/node/gramlink.js");
+const gl = await import("../../pkg/node/gramlink_lab.js");
 const [a, b] = ["a", "b"].map((s) => readFileSync(`${root}data/febrl/dataset1-${s}.csv`, "utf8"));
 console.log(table(`wasm in Node ${process.version}, ${n} records`, runKuzu(gl, a, b, n, bits.split(",").map(Number), () => performance.now())));
 if (!existsSync(chromium)) {

@@ -10,7 +10,7 @@ import { performance } from "node:perf_hooks";
 const root = new URL("../../", import.meta.url).pathname;
 const runs = Math.max(1, Number(process.env.RUNS ?? 3));
 const nnSample = Number(process.env.NN ?? 1000);
-const gl = await import("../../pkg/node/gramlink.js");
+const gl = await import("../../pkg/node/gramlink_lab.js");
 const names = readFileSync(root + "data/names.txt", "utf8").split("\n").filter((s) => s.length > 0);
 const times = [];
 let report;

@@ -16,8 +16,9 @@
 //! | `new RecordOwner(csv, schema, options)`, `owner.mine()`, `RecordOwner.mergeBases(a, b, schema)`, `owner.embed(shared, options)` | `record::RecordOwner`, `record::merge`, `record::messages` |
 //! | `new RecordTableReader(schema)`, `reader.push(chunk)`, `reader.bytesRead`, `reader.recordsRead`, `RecordOwner.fromReader(reader, options)` | `record::TableReader`, `record::RecordOwner::from_reader` |
 //! | `new RecordMatcher(schema, batchA, batchB, {verifyA, …})`, `matcher.link({upper, lower})`, `matcher.pairsCsv(…)` | `record::RecordMatcher::{score, decide}`, `record::export::pairs_csv` |
-//! | `runScenario(records, options, onProgress)` | `eval::scenario::run_scenario` |
-//! | `makeTwin(input, {schema, seed, twin})` | `twin::{twin_strings, twin_table}` |
+//! | `runScenario(records, options, onProgress)` (feature eval: gramlink/lab) | `eval::scenario::run_scenario` |
+//! | `makeTwin(input, {schema, seed, twin})` (feature twin: gramlink/lab) | `twin::{twin_strings, twin_table}` |
+//! | `kuzuKeygen`, `kuzuBlockModel`, `kuzuDecide`, `KuzuOwner`, … (feature kuzu: gramlink/lab) | `kuzu::roles` |
 //! | `defaults()`, `normalize(records, alphabet)`, `peekInput(bytes, input, n)`, `batchInfo(batch)` | `config`'s presets, `Alphabet::normalize_counting`, `dataset::{is_csv, csv_columns, read_records}`, `VectorBatch::read` |
 
 mod args;

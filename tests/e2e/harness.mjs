@@ -16,7 +16,9 @@ export const NARROW = { width: 375, height: 780 };
 
 /** Server, browser and a scratch directory for one test file; `close()` ends all three. */
 export async function start() {
-  if (!existsSync(path.join(root, 'pkg/web/gramlink_bg.wasm'))) throw new Error('pkg/web is not built: npm run build');
+  for (const name of ['gramlink', 'gramlink_lab']) {
+    if (!existsSync(path.join(root, `pkg/web/${name}_bg.wasm`))) throw new Error(`pkg/web/${name}_bg.wasm is not built: npm run build`);
+  }
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found (Debian package chromium; scripts/setup.sh installs it)`);
   const { server, url } = await serve({ port: 0 });
   const args = ['--disable-gpu', '--disable-dev-shm-usage'];
