@@ -18,7 +18,30 @@ use crate::base::SharedBase;
 use crate::error::Error;
 use crate::progress::Progress;
 use crate::sparse_vectors::{RowSource, SparseVectors};
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::nfa::contiguous::NFA;
+use aho_corasick::{Input, Match, MatchKind};
+
+/// The overlapping-search automaton of `grams` (the embedding's and the sound
+/// thresholds'). A contiguous NFA directly, not `AhoCorasick`: that one picks
+/// among three automata at run time (a DFA under 100 grams, else this NFA), so
+/// all three and their `Debug` impls are in every build, ~20 KB of the gzipped
+/// wasm; the matches are the same.
+pub(crate) fn gram_automaton<P: AsRef<[u8]>>(grams: &[P]) -> Result<NFA, Error> {
+    NFA::builder()
+        .match_kind(MatchKind::Standard)
+        .build(grams)
+        .map_err(|e| Error::Parameter(format!("cannot build the gram automaton of the shared base: {e}")))
+}
+
+/// Every occurrence of the automaton's grams in `haystack`, overlapping ones included.
+pub(crate) fn overlapping<'a>(automaton: &'a NFA, haystack: &'a [u8]) -> impl Iterator<Item = Match> + 'a {
+    automaton
+        .try_find_overlapping_iter(Input::new(haystack))
+        // only a leftmost match kind or an anchored search refuses overlapping
+        // matches; gram_automaton builds a standard one and the input is unanchored
+        .expect("a standard automaton searches overlapping matches")
+}
 
 /// A batch of vectors as one contiguous row-major f32 matrix: row r is
 /// `data[r*dim .. (r+1)*dim]`; coordinate i belongs to gram i of the shared base.
@@ -162,7 +185,7 @@ impl RowSource for Vectors {
 /// The embedding of one shared base: built once, then applied to every record.
 #[derive(Debug, Clone)]
 pub struct Embedder {
-    automaton: AhoCorasick,
+    automaton: NFA,
     /// Length in chars of each gram, in coordinate order.
     lens: Vec<u32>,
     /// Records are padded before counting when the base says so.
@@ -172,10 +195,7 @@ pub struct Embedder {
 impl Embedder {
     /// Builds the multi-pattern automaton of the base's grams.
     pub fn new(base: &SharedBase) -> Result<Self, Error> {
-        let automaton = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .build(base.grams())
-            .map_err(|e| Error::Parameter(format!("cannot build the gram automaton of the shared base: {e}")))?;
+        let automaton = gram_automaton(base.grams())?;
         let lens = base.grams().iter().map(|g| g.chars().count() as u32).collect();
         Ok(Embedder { automaton, lens, padding: base.padding() })
     }
@@ -203,7 +223,7 @@ impl Embedder {
     pub fn count_into(&self, s: &str, counts: &mut [u32]) {
         counts.iter_mut().for_each(|c| *c = 0);
         let s = self.padded(s);
-        for m in self.automaton.find_overlapping_iter(s.as_ref()) {
+        for m in overlapping(&self.automaton, s.as_bytes()) {
             counts[m.pattern().as_usize()] += 1;
         }
     }
@@ -237,7 +257,7 @@ impl Embedder {
     pub fn embed_sparse(&self, s: &str) -> Vec<(usize, f32)> {
         let s = self.padded(s);
         let mut hits: Vec<usize> =
-            self.automaton.find_overlapping_iter(s.as_ref()).map(|m| m.pattern().as_usize()).collect();
+            overlapping(&self.automaton, s.as_bytes()).map(|m| m.pattern().as_usize()).collect();
         crate::sorting::sort_keys(&mut hits);
         let mut out: Vec<(usize, f32)> = Vec::new();
         let mut i = 0;

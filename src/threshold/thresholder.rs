@@ -8,7 +8,8 @@ use super::sound::pair_table;
 use super::{check_ed, Space, MAX_GRAM_LEN};
 use crate::base::SharedBase;
 use crate::error::Error;
-use aho_corasick::{AhoCorasick, MatchKind};
+use crate::embed::{gram_automaton, overlapping};
+use aho_corasick::nfa::contiguous::NFA;
 
 /// The personalized thresholds of one shared base and one edit distance:
 /// everything that does not depend on the record is computed once here.
@@ -18,7 +19,7 @@ pub struct Thresholder {
     /// Symbol codes (index in Σ) of ASCII characters, `FOREIGN` if not in Σ.
     pub(super) ascii: [u8; 128],
     pub(super) other: Vec<(char, u8)>,
-    pub(super) automaton: AhoCorasick,
+    pub(super) automaton: NFA,
     /// The coordinate of each gram (the automaton's pattern); below, "gram" is
     /// read as "coordinate" ([`Thresholder::in_space`]).
     pub(super) unit: Vec<u32>,
@@ -98,10 +99,7 @@ impl Thresholder {
             }
             grams.push(codes);
         }
-        let automaton = AhoCorasick::builder()
-            .match_kind(MatchKind::Standard)
-            .build(&grams)
-            .map_err(|e| Error::Parameter(format!("cannot build the gram automaton of the shared base: {e}")))?;
+        let automaton = gram_automaton(&grams)?;
         let gram_len: Vec<usize> = grams.iter().map(Vec::len).collect();
         let gram_w: Vec<u32> = grams.iter().map(|g| self_overlap(g)).collect();
         let units = space.units(&gram_len, &gram_w)?;
@@ -182,7 +180,7 @@ impl Thresholder {
             sc.codes.push(end);
         }
         sc.occurrences.clear();
-        for m in self.automaton.find_overlapping_iter(&sc.codes[..]) {
+        for m in overlapping(&self.automaton, &sc.codes[..]) {
             sc.occurrences.push((self.unit[m.pattern().as_usize()], m.start()));
         }
     }
