@@ -38,7 +38,7 @@ header "native tests: cargo test"
 cargo test
 footer "native tests"
 
-# the npm package's features (scripts/build-wasm.sh)
+# the features of the npm package's lab build (scripts/build-wasm.sh), a superset of the core's
 wasm_test=(cargo test --target wasm32-unknown-unknown --no-default-features --features eval,twin,kuzu --tests)
 
 header "wasm tests in Node: ${wasm_test[*]}"

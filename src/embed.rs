@@ -256,8 +256,7 @@ impl Embedder {
     /// grams, so this is the cheap form for per-string work.
     pub fn embed_sparse(&self, s: &str) -> Vec<(usize, f32)> {
         let s = self.padded(s);
-        let mut hits: Vec<usize> =
-            overlapping(&self.automaton, s.as_bytes()).map(|m| m.pattern().as_usize()).collect();
+        let mut hits: Vec<usize> = overlapping(&self.automaton, s.as_bytes()).map(|m| m.pattern().as_usize()).collect();
         crate::sorting::sort_keys(&mut hits);
         let mut out: Vec<(usize, f32)> = Vec::new();
         let mut i = 0;

@@ -7,8 +7,8 @@ use super::scratch::Scratch;
 use super::sound::pair_table;
 use super::{check_ed, Space, MAX_GRAM_LEN};
 use crate::base::SharedBase;
-use crate::error::Error;
 use crate::embed::{gram_automaton, overlapping};
+use crate::error::Error;
 use aho_corasick::nfa::contiguous::NFA;
 
 /// The personalized thresholds of one shared base and one edit distance:
