@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const wasm = path.join(root, 'pkg/web/gramlink_bg.wasm');
+// both builds of scripts/build-wasm.sh: the core and the lab
+const wasms = ['gramlink', 'gramlink_lab'].map((name) => path.join(root, `pkg/web/${name}_bg.wasm`));
 
 /** The newest modification time under `dir` (Rust sources and manifests). */
 function newest(dir) {
@@ -20,7 +21,7 @@ function newest(dir) {
 }
 
 const sourcesTime = Math.max(newest(path.join(root, 'src')), statSync(path.join(root, 'Cargo.toml')).mtimeMs);
-if (!existsSync(wasm) || statSync(wasm).mtimeMs < sourcesTime) {
+if (wasms.some((wasm) => !existsSync(wasm) || statSync(wasm).mtimeMs < sourcesTime)) {
   console.log('[start] pkg/web is missing or older than src/: npm run build');
   const r = spawnSync('bash', ['scripts/build-wasm.sh'], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
