@@ -140,21 +140,14 @@ test('bad linkages are refused by their codes', () => {
 // Each pair of parties goes through the record linker, then the one solver.
 test('record batches of three parties link into clusters with a schema', () => {
   const febrl = (name) => readFileSync(new URL(`./febrl-${name}`, import.meta.url), 'utf8');
+  // the FEBRL columns that tell people apart (the others are left out of the batches)
+  const fields = [['given_name', 'name'], ['surname', 'name'], ['postcode', 'number'], ['date_of_birth', 'date'], ['soc_sec_id', 'number']];
   const schema = {
     version: 1,
     id: 'rec_id',
     epsilon: 0.1,
-    field: [
-      { name: 'given_name', kind: 'name' },
-      { name: 'surname', kind: 'name' },
-      { name: 'street_number', kind: 'number' },
-      { name: 'address_1', kind: 'string' },
-      { name: 'suburb', kind: 'string' },
-      { name: 'postcode', kind: 'number' },
-      { name: 'date_of_birth', kind: 'date', invalid: 'missing' },
-      { name: 'soc_sec_id', kind: 'number' },
-    ],
-    block: [{ field: 'given_name' }, { field: 'surname' }, { field: 'soc_sec_id', ed: 1 }],
+    field: fields.map(([name, kind]) => (kind === 'date' ? { name, kind, invalid: 'missing' } : { name, kind })),
+    block: [{ field: 'surname' }, { field: 'soc_sec_id', ed: 1 }],
   };
   const [header, ...lines] = febrl('dataset1-a.csv').trim().split('\n');
   const cols = header.split(',').map((c) => c.trim());
