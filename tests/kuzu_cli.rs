@@ -4,13 +4,10 @@
 //! input refused by name, exit status 4, nothing written.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+use common::gramlink;
 use std::collections::HashSet;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn gramlink(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
-}
 
 fn ok(args: &[&str]) {
     let o = gramlink(args);

@@ -3,16 +3,10 @@
 //! being written.
 #![cfg(unix)]
 
+mod common;
+use common::{gramlink, stderr};
 use std::os::unix::fs::FileTypeExt;
-use std::process::{Command, Output, Stdio};
-
-fn gramlink(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use std::process::{Command, Stdio};
 
 const NAMES: &str = "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nMILLER\nDAVIS\nGARCIA\nRODRIGUEZ\nWILSON\n";
 

@@ -4,15 +4,9 @@
 //! a wrong one, or with numbers no record can give.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::process::{Command, Output};
-
-fn gramlink(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+mod common;
+use common::{gramlink, stderr};
+use std::process::Output;
 
 fn ok(args: &[&str]) -> Output {
     let o = gramlink(args);

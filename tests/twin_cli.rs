@@ -3,16 +3,9 @@
 //! nothing written, and a small string rehearsal end to end.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+use common::{data, gramlink};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn gramlink(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
-}
-
-fn data(name: &str) -> String {
-    format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
-}
 
 /// Runs a command that must fail with `code` and `status`, writing nothing at `out`.
 fn fails(args: &[&str], out: &Path, code: &str, status: i32) {

@@ -5,29 +5,16 @@
 //! its JS error's `code`. tests/js/kuzu.test.mjs runs the same API through npm.
 #![cfg(target_arch = "wasm32")]
 
+mod wasm_common;
 use gramlink::wasm::{kuzu_block_model, kuzu_decide, kuzu_keygen, KuzuOwner};
-use js_sys::{Reflect, Uint8Array, JSON};
+use js_sys::{Uint8Array, JSON};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
+use wasm_common::{assert_code, get, js};
 
 const RULE: &str = r#"{"id": "id", "block": "name", "threshold": 0.7, "attribute": [
     {"column": "name", "kind": "string", "weight": 0.8},
     {"column": "year", "kind": "year", "weight": 0.2, "min": 1900, "max": 2010}]}"#;
-
-fn js(json: &str) -> JsValue {
-    JSON::parse(json).unwrap()
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap()
-}
-
-#[track_caller]
-fn assert_code<T>(r: Result<T, JsValue>, code: &str) {
-    let e = r.err().expect("expected a JS error");
-    assert!(e.is_instance_of::<js_sys::Error>(), "not a JS Error: {e:?}");
-    assert_eq!(get(&e, "code").as_string().unwrap_or_default(), code);
-}
 
 struct Run {
     key: JsValue,

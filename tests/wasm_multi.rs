@@ -4,32 +4,16 @@
 //! linkage is a JS error with its stable code.
 #![cfg(target_arch = "wasm32")]
 
+mod wasm_common;
 use gramlink::embed::BatchVectors;
 use gramlink::protocol::VectorBatch;
 use gramlink::sparse_vectors::SparseVectors;
 use gramlink::wasm::{keygen, link_parties, unmap_clusters, DataOwner};
-use js_sys::{Array, Reflect, JSON};
+use js_sys::Array;
 use std::collections::{HashMap, HashSet};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-
-const CITIES: &str = include_str!("../data/cities.txt");
-
-fn js(json: &str) -> JsValue {
-    JSON::parse(json).unwrap()
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap()
-}
-
-#[track_caller]
-fn assert_code<T>(r: Result<T, JsValue>, code: &str) -> String {
-    let Err(e) = r else { panic!("expected a JS error with code {code}, got a value") };
-    let message = e.unchecked_ref::<js_sys::Error>().message().as_string().unwrap_or_default();
-    assert_eq!(get(&e, "code").as_string().as_deref(), Some(code), "{message}");
-    message
-}
+use wasm_common::{assert_code, get, js, CITIES};
 
 /// Party `p`'s owner: places `i` with `i % 4 != skip` (so each place is held by
 /// three parties or two), B's and C's with their second letter dropped for one

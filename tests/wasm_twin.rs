@@ -3,30 +3,17 @@
 //! bad input refused by its JS error's `code`.
 #![cfg(target_arch = "wasm32")]
 
+mod wasm_common;
 use gramlink::wasm::make_twin;
-use js_sys::{Array, Reflect, JSON};
+use js_sys::{Array, JSON};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
+use wasm_common::{assert_code, get, js};
 
 const CITIES: &str = include_str!("../data/cities.txt");
 
-fn js(json: &str) -> JsValue {
-    JSON::parse(json).unwrap()
-}
-
-fn get(v: &JsValue, key: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(key)).unwrap()
-}
-
 fn cities(n: usize) -> JsValue {
     CITIES.lines().take(n).map(JsValue::from_str).collect::<Array>().into()
-}
-
-#[track_caller]
-fn assert_code(r: Result<JsValue, JsValue>, code: &str) {
-    let e = r.err().expect("expected a JS error");
-    assert!(e.is_instance_of::<js_sys::Error>(), "not a JS Error: {e:?}");
-    assert_eq!(get(&e, "code").as_string().unwrap_or_default(), code);
 }
 
 #[wasm_bindgen_test]

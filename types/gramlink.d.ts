@@ -279,12 +279,16 @@ export interface LinkPartiesOptions {
   pairs?: boolean;
   /** Each batch's name in errors (its file's name, say), one per batch. Default "batch 1", "batch 2", … */
   names?: string[];
+  /** The linkage schema of record batches (`RecordOwner.embed`'s): each pair of parties then goes through the record linker. Default: none (vector batches). */
+  schema?: Schema | string;
 }
 
 /** The clusters of `linkParties`. */
 export interface LinkPartiesOutput {
+  /** The shared base's fingerprint (record batches: the schema's). */
   fingerprint: string;
-  dim: number;
+  /** The vectors' dimension (vector batches only). */
+  dim?: number;
   /** Each batch's party, in the order given. */
   parties: Uppercase<PartyName>[];
   /** Each batch's records. */
@@ -308,7 +312,9 @@ export interface LinkPartiesOutput {
 /**
  * Links the vector batches of two parties or more (each with thresholds, one party each, the same shared
  * base, key and dimension) into clusters with at most one record of each party: every pair of parties
- * through the matcher's candidate filter, then anonlink's greedy solver. Throws PARTY_TWICE (two
+ * through the matcher's candidate filter, then anonlink's greedy solver. With `options.schema`, the
+ * batches are record batches (`RecordOwner.embed`'s), each pair of parties linked by the record linker
+ * (the CLI's `match --schema s.toml a b c …`), then the same solver. Throws PARTY_TWICE (two
  * batches of one party), BATCH_TWICE (one batch given twice), NO_RECORDS, ID_CLASH (one id in two
  * parties' batches), FINGERPRINT_MISMATCH (another shared base), INVALID_PARAMETER (fewer than two
  * batches, a batch without thresholds, another key or dimension, a bad option).

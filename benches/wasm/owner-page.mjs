@@ -1,7 +1,7 @@
 // Benchmark: records through the owner page in headless Chromium, in the default
 // (recommended) configuration, as a user would, on a first run (a fresh browser):
-// choose the file (streamed by the page's worker), load, mine, merge (with the
-// page's own noisy base as the partner's), embed as party A (keyed with a new key
+// choose the file (streamed by the page's worker), load, mine, merge (with a
+// partner's noisy base of the same records, mined by the CLI), embed as party A (keyed with a new key
 // by default, or unkeyed) and download the batch and the id map.
 //
 // Reported, per step and in total: the time (from the click to what the page shows:
@@ -19,7 +19,8 @@
 // A keyed batch is dense (about 4 bytes per record and dimension): past the wasm
 // layer's batch limit the page refuses it before any work, which is reported.
 //
-// Run (after npm run build; the two-word data needs cargo build --release --bin gramlink):
+// Run (after npm run build and cargo build --release --bin gramlink: the partner's base and the
+// two-word data come from the CLI):
 //   node benches/wasm/owner-page.mjs --names            NAMES (data/names.txt), keyed
 //   node benches/wasm/owner-page.mjs --names --no-key   NAMES, unkeyed (sparse)
 //   node benches/wasm/owner-page.mjs --two-words 1000000 --no-key
@@ -68,18 +69,23 @@ function rendererRss(browserPid) {
 }
 
 const h = await start();
+const gramlink = path.join(root, 'target/release/gramlink');
+if (!existsSync(gramlink)) throw new Error('target/release/gramlink is not built: cargo build --release --bin gramlink');
 let file;
 let label;
+// the partner's noisy base, mined natively (its own noise: a page's own base given back as the
+// partner's is one base twice, refused as BASE_TWICE)
+let partner;
 if (opt.names) {
+  partner = ['--input', path.join(root, 'data/names.txt')];
   file = path.join(root, 'data/names.txt');
   label = 'NAMES (data/names.txt)';
 } else {
   const n = Number(opt['two-words']);
-  const gramlink = path.join(root, 'target/release/gramlink');
-  if (!existsSync(gramlink)) throw new Error('target/release/gramlink is not built: cargo build --release --bin gramlink');
   file = path.join(h.dir, 'a.csv');
   execFileSync(gramlink, ['lab', 'corrupt', '--data', path.join(root, 'data/names.txt'), '--two-words', String(n), '--ed', '1', '--seed', '42',
     '--out-a', file, '--out-b', path.join(h.dir, 'b.csv'), '--truth', path.join(h.dir, 't.csv')], { stdio: 'ignore' });
+  partner = ['--input', path.join(h.dir, 'b.csv'), '--column', 'name'];
   label = `${n.toLocaleString('en')} two-word records (gramlink lab corrupt --two-words ${n} --ed 1 --seed 42, party A)`;
 }
 const keyed = !opt['no-key'];
@@ -166,7 +172,8 @@ lap('load');
 await p.click('#mine');
 await p.waitForSelector('#base-out:not([hidden])', { timeout: 600_000 });
 lap('mine');
-const base = await downloadFrom(p, '#download-base', path.join(h.dir, 'base.json'));
+const base = path.join(h.dir, 'partner-base.json');
+execFileSync(gramlink, ['mine', ...partner, '--ledger', path.join(h.dir, 'partner.ledger.json'), '--out', base], { stdio: 'ignore' });
 await p.setInputFiles('#partner', base);
 t0 = performance.now();
 await p.click('#merge');

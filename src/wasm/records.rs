@@ -31,7 +31,7 @@ pub(super) fn schema_arg(v: &JsValue) -> Result<Schema, JsValue> {
     Ok(Schema::parse_json(&text)?)
 }
 
-fn batch_arg(v: &JsValue, what: &str) -> Result<RecordBatch, JsValue> {
+pub(super) fn batch_arg(v: &JsValue, what: &str) -> Result<RecordBatch, JsValue> {
     let bytes = v
         .dyn_ref::<js_sys::Uint8Array>()
         .map(|a| a.to_vec())

@@ -141,3 +141,17 @@ export async function openAdvanced(page) {
     for (const d of document.querySelectorAll('details.advanced')) d.open = true;
   });
 }
+
+/** Loads a CSV on an owner page, mines with ε (budget the same), returns nothing. */
+export async function ownerLoadAndMine(page, csvPath, { epsilon = '1' } = {}) {
+  await openAdvanced(page);
+  await page.setInputFiles('#file', csvPath);
+  await page.selectOption('#column', 'name');
+  await page.selectOption('#id-column', 'id');
+  await page.fill('#owner-budget', epsilon);
+  await page.click('#load');
+  await page.waitForSelector('#preview:not([hidden])');
+  await page.fill('#epsilon', epsilon);
+  await page.click('#mine');
+  await page.waitForSelector('#base-out:not([hidden])', { timeout: 120_000 });
+}

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { DataOwner, keygen, linkParties, unmapClusters } from 'gramlink';
+import { DataOwner, RecordOwner, keygen, linkParties, unmapClusters } from 'gramlink';
 
 const cities = readFileSync(new URL('./cities.txt', import.meta.url), 'utf8').split('\n').filter((s) => s).slice(0, 300);
 
@@ -133,4 +133,59 @@ test('bad linkages are refused by their codes', () => {
   expectCode(() => linkParties([a, b, c], { names: ['a'] }), 'INVALID_PARAMETER', '1 names for 3 batches');
   // two batches (both with thresholds) cluster as well
   assert.equal(linkParties([a, c]).spans.length, 3);
+});
+
+// Record batches of three parties from FEBRL 1: A holds the originals, B the duplicates, C every
+// other original under its own ids (`c-` and the record's) with one surname letter changed.
+// Each pair of parties goes through the record linker, then the one solver.
+test('record batches of three parties link into clusters with a schema', () => {
+  const febrl = (name) => readFileSync(new URL(`./febrl-${name}`, import.meta.url), 'utf8');
+  // the FEBRL columns that tell people apart (the others are left out of the batches)
+  const fields = [['given_name', 'name'], ['surname', 'name'], ['postcode', 'number'], ['date_of_birth', 'date'], ['soc_sec_id', 'number']];
+  const schema = {
+    version: 1,
+    id: 'rec_id',
+    epsilon: 0.1,
+    field: fields.map(([name, kind]) => (kind === 'date' ? { name, kind, invalid: 'missing' } : { name, kind })),
+    block: [{ field: 'surname' }, { field: 'soc_sec_id', ed: 1 }],
+  };
+  const [header, ...lines] = febrl('dataset1-a.csv').trim().split('\n');
+  const cols = header.split(',').map((c) => c.trim());
+  const surname = cols.indexOf('surname');
+  const r = mulberry32(7);
+  const cRows = lines.filter((_, i) => i % 2 === 0).map((l) => {
+    const x = l.split(',');
+    x[0] = `c-${x[0]}`;
+    const s = x[surname].trim();
+    if (s.length > 2) x[surname] = ` ${s[0]}${'xqz'[Math.floor(r() * 3)]}${s.slice(2)}`;
+    return x.join(',');
+  });
+  const texts = [febrl('dataset1-a.csv'), febrl('dataset1-b.csv'), [header, ...cRows].join('\n') + '\n'];
+  const owners = texts.map((t) => new RecordOwner(t, schema, { seed: 3 }));
+  const shared = RecordOwner.mergeBases(owners[0].mine(), owners[1].mine(), schema);
+  const rkey = keygen();
+  const rb = owners.map((o, i) => o.embed(shared, { party: 'ABC'[i], key: rkey, keepIds: true }));
+  const out = linkParties(rb, { schema, pairs: true });
+  assert.equal(out.fingerprint, owners[0].schemaFingerprint);
+  assert.equal(out.dim, undefined);
+  assert.deepEqual(out.parties, ['A', 'B', 'C']);
+  const records = out.sizes.reduce((x, y) => x + y);
+  assert.equal(out.cluster.length, records);
+  assert.equal(out.spans.reduce((x, n, k) => x + k * n, 0), records);
+  // a person is the number in rec-N-…; every record's cluster holds only that person's records
+  const person = (id) => id.match(/rec-(\d+)-/)[1];
+  const members = new Map();
+  for (const [party, id, cluster] of rowsOf(out.csv)) members.set(cluster, [...(members.get(cluster) ?? []), [party, id]]);
+  const linked = [...members.values()].filter((m) => m.length > 1);
+  const pure = linked.filter((m) => m.every(([, id]) => person(id) === person(m[0][1])));
+  assert.ok(linked.every((m) => new Set(m.map(([p]) => p)).size === m.length), 'one record of a party in a cluster');
+  // the people every party holds (C's half): found whole
+  const whole = linked.filter((m) => m.length === 3 && m.every(([, id]) => person(id) === person(m[0][1]))).length;
+  console.log(`# record clusters: ${records} records, ${out.count} clusters, spans ${out.spans.join('/')}; ${pure.length} of ${linked.length} linked clusters pure; ${whole} of ${cRows.length} people of all three found whole`);
+  assert.ok(pure.length >= 0.98 * linked.length, `${pure.length} of ${linked.length} clusters are one person`);
+  assert.ok(whole >= 0.95 * cRows.length, `${whole} of ${cRows.length}`);
+  // record batches without the schema are not vector batches
+  assert.throws(() => linkParties(rb), (e) => e.code !== undefined);
+  // a record batch twice
+  expectCode(() => linkParties([rb[0], rb[1], rb[0]], { schema }), 'BATCH_TWICE');
 });

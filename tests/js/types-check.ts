@@ -22,6 +22,8 @@ const mapBytes: Uint8Array | undefined = a.idMapBytes();
 const ownPairs: string = unmapPairs('a_id,b_id\n', mapA ?? null, b.idMapCsv()) + unmapPairs(new Uint8Array([1]), null, 'pseudonym,id\n') + unmapPairs('a_id,b_id\n', mapBytes ?? null, null);
 const jc: Uint8Array = c.embed(shared, { party: 'C', binary: true, noKey: true, thresholds: { ed: 1, mode: 'sound' } });
 const clustered: LinkPartiesOutput = linkParties([ja, jb, jc], { mergeThreshold: 0.5, pairs: true, names: ['a', 'b', 'c'] });
+const recordClusters: LinkPartiesOutput = linkParties([new Uint8Array(), new Uint8Array()], { schema: '{}' });
+void recordClusters;
 const spanning: number = clustered.spans[3] + clustered.cluster[0] + clustered.sizes[0];
 const ownRows: string = unmapClusters(clustered.csv, 'c', c.idMapCsv() ?? '') + (clustered.pairsCsv ?? '');
 // @ts-expect-error parties are letters

@@ -4,6 +4,7 @@ import { $, WorkerClient, showError, clearErrors, describe, download, numberFiel
 import { PageLedger, fileLedgerKey } from './ledger.js';
 import { ownIdsStep } from './own-ids.js';
 import { ownerSigning } from './signing.js';
+import { presetNote, applyPreset, mineOptions, mineErrorTarget } from './owner-config.js';
 
 showFileNames();
 
@@ -21,23 +22,6 @@ const state = {
   shared: null,
   defaults: null,
 };
-
-/** What each configuration builds, in words (from its options). */
-function presetNote(name) {
-  const p = state.defaults.presets[name];
-  const grams = p.mine.qMin === p.mine.qMax ? `${p.mine.qMin}-grams` : `${p.mine.qMin}–${p.mine.qMax}-grams`;
-  const pub = p.mine.publicQ ? `every public ${p.mine.publicQ}-gram of the alphabet (no budget) + ` : '';
-  return `${name}: shared base = ${pub}${p.mine.k} mined ${grams}${p.mine.padding ? ' of the records padded as ^record$' : ''}; ${p.thresholds.mode} thresholds; the matcher's rule: ${p.rule}.`;
-}
-
-/** Fills the fields a configuration decides (gram lengths, threshold mode). */
-function applyPreset(name) {
-  const p = state.defaults.presets[name];
-  el('q-min').value = p.mine.qMin;
-  el('q-max').value = p.mine.qMax;
-  el('mode').value = typeof p.thresholds.mode === 'string' ? p.thresholds.mode : 'global';
-  el('preset-note').textContent = presetNote(name);
-}
 
 const el = (id) => document.getElementById(id);
 const enable = (section, on) => section.setAttribute('aria-disabled', on ? 'false' : 'true');
@@ -91,7 +75,7 @@ async function init() {
     el('mode').value = typeof c.thresholds.mode === 'string' ? c.thresholds.mode : 'global';
     // the defaults are the recommended configuration
     el('preset').value = 'recommended';
-    el('preset-note').textContent = presetNote('recommended');
+    el('preset-note').textContent = presetNote(state.defaults.presets, 'recommended');
     state.budget = d.owner.budget;
     updateBudget();
     document.body.dataset.ready = 'true';
@@ -280,49 +264,16 @@ el('miner').addEventListener('change', () => {
 });
 
 /** Where a mining error belongs. */
-function mineErrorTarget(e) {
-  const m = e.message;
-  if (e.code === 'INVALID_EPSILON' || e.code === 'BUDGET_EXCEEDED' || e.code === 'INVALID_LEDGER') return el('epsilon');
-  if (/q_min|qMin/.test(m)) return el('q-min');
-  if (/q_max|qMax/.test(m)) return el('q-max');
-  if (/h_max|hMax/.test(m)) return el('h-max');
-  if (/\bk\b/.test(m)) return el('k');
-  return el('mine');
-}
-
-function mineOptions() {
-  const o = {
-    miner: el('miner').value,
-    epsilon: numberField(el('epsilon'), { above: 0, max: 1000 }),
-    k: numberField(el('k'), { min: 1, integer: true }),
-    qMin: numberField(el('q-min'), { min: 1, integer: true }),
-    qMax: numberField(el('q-max'), { min: 1, integer: true }),
-  };
-  if (o.qMin > o.qMax) {
-    showError(el('q-max'), `the longest gram (${o.qMax}) must be at least the shortest (${o.qMin})`);
-    throw Object.assign(new Error('range'), { shown: true });
-  }
-  if (o.miner === 'prefix-tree') {
-    o.strategy = el('strategy').value;
-    o.hMax = numberField(el('h-max'), { min: 1, integer: true });
-  }
-  // padding (and the public grams merge adds) come with the configuration
-  const p = state.defaults.presets[el('preset').value].mine;
-  o.padding = p.padding;
-  o.publicQ = p.publicQ;
-  return o;
-}
-
 el('preset').addEventListener('change', () => {
   clearErrors($('#step-mine'));
-  applyPreset(el('preset').value);
+  applyPreset(state.defaults.presets, el('preset').value);
 });
 
 el('mine').addEventListener('click', async () => {
   clearErrors($('#step-mine'));
   let options;
   try {
-    options = mineOptions();
+    options = mineOptions(state.defaults.presets);
   } catch {
     return;
   }
@@ -345,7 +296,7 @@ el('mine').addEventListener('click', async () => {
     if (spend) state.ledger.settle(spend, `noisy base of ${r.grams.length} grams (${r.params.miner})${r.private ? '' : ', NOT private'} -> ${baseName()}.noisy-base.json`, r.params.epsilon_spent);
     state.base = r.base;
     state.minedWith = preset;
-    el('merge-shape').textContent = `The shared base follows the configuration your base was mined with (${presetNote(preset)}); your partner must have chosen the same.`;
+    el('merge-shape').textContent = `The shared base follows the configuration your base was mined with (${presetNote(state.defaults.presets, preset)}); your partner must have chosen the same.`;
     state.spent = r.spent;
     updateBudget();
     const p = r.params;
