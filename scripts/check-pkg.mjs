@@ -17,8 +17,8 @@ const rootPath = fileURLToPath(root);
 // The two builds of scripts/build-wasm.sh: the core ("gramlink") and the lab
 // ("gramlink/lab": the core's API and the features eval, twin, kuzu).
 const ENTRIES = [
-  { name: 'gramlink', types: 'types/gramlink.d.ts' },
-  { name: 'gramlink_lab', types: 'types/gramlink-lab.d.ts' },
+  { name: 'gramlink', types: ['types/gramlink.d.ts', 'types/gramlink-records.d.ts'] },
+  { name: 'gramlink_lab', types: ['types/gramlink-lab.d.ts'] },
 ];
 for (const { name } of ENTRIES) {
   for (const dir of ['pkg/node', 'pkg/web']) {
@@ -58,10 +58,10 @@ for (const { name, types } of ENTRIES) {
 
   // the hand-written declarations declare every export: the lab's own in its file,
   // the core's (re-exported by the lab's) in the core's
-  const declared = readFileSync(new URL(types, root), 'utf8');
+  const declared = types.map((t) => readFileSync(new URL(t, root), 'utf8')).join('\n');
   for (const k of api(node)) {
     if (coreApi.includes(k)) continue;
-    assert.match(declared, new RegExp(`export (declare )?(class|function) ${k}\\b`), `${types} does not declare ${k}`);
+    assert.match(declared, new RegExp(`export (declare )?(class|function) ${k}\\b`), `${types.join(' or ')} does not declare ${k}`);
   }
   if (coreApi.length === 0) coreApi.push(...api(node));
   else for (const k of coreApi) assert.ok(api(node).includes(k), `${name} lacks the core's ${k}`);
@@ -75,7 +75,7 @@ try {
   const packed = JSON.parse(run('npm', ['pack', '--json', '--pack-destination', work], rootPath));
   const tarball = join(work, packed[0].filename);
   const files = packed[0].files.map((f) => f.path);
-  for (const f of ['package.json', 'types/gramlink.d.ts', 'types/gramlink-web.d.ts', 'types/gramlink-lab.d.ts',
+  for (const f of ['package.json', 'types/gramlink.d.ts', 'types/gramlink-records.d.ts', 'types/gramlink-web.d.ts', 'types/gramlink-lab.d.ts',
     'types/gramlink-lab-web.d.ts', ...ENTRIES.flatMap(({ name }) => ['pkg/node', 'pkg/web'].flatMap((d) => [`${d}/${name}.js`, `${d}/${name}_bg.wasm`]))]) {
     assert.ok(files.includes(f), `the tarball lacks ${f}`);
   }
