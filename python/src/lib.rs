@@ -7,6 +7,7 @@ mod errors;
 mod matcher;
 mod owner;
 mod parties;
+mod parties_shard;
 mod record_shard;
 mod records;
 mod shard;
@@ -29,6 +30,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<matcher::Linkage>()?;
     m.add_function(wrap_pyfunction!(matcher::score, m)?)?;
     m.add_function(wrap_pyfunction!(parties::match_parties, m)?)?;
+    m.add_function(wrap_pyfunction!(parties_shard::parties_check, m)?)?;
+    m.add_function(wrap_pyfunction!(parties_shard::parties_one_way, m)?)?;
+    m.add_function(wrap_pyfunction!(parties_shard::parties_solve, m)?)?;
     m.add_class::<records::RecordOwner>()?;
     m.add_class::<records::RecordMatcher>()?;
     m.add_class::<shard::Batch>()?;

@@ -26,9 +26,7 @@ pub fn link(
     what: &[String],
     merge_threshold: f64,
 ) -> Result<Clusters, Error> {
-    if !(merge_threshold > 0.0 && merge_threshold <= 1.0) {
-        return Err(Error::Parameter(format!("the merge threshold is {merge_threshold}: it must be in (0, 1]")));
-    }
+    super::check_merge_threshold(merge_threshold)?;
     let parties: Vec<(Party, &[String])> = batches.iter().map(|b| (b.party, b.ids.as_slice())).collect();
     let same = |i: usize, j: usize| batches[i].ids == batches[j].ids && batches[i].fields == batches[j].fields;
     let offsets = check_parties(&parties, same, what)?;
