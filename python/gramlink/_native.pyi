@@ -284,6 +284,22 @@ def assign(
     auto: Optional[Tuple[Tuple[int, str], int, int]] = None,
 ) -> Tuple[bytes, Optional[dict[str, Any]]]: ...
 
+# the multi-party matcher in shards (gramlink/spark_parties.py)
+def parties_check(
+    paths: Sequence[Union[str, "os.PathLike[str]"]], merge_threshold: Optional[float] = None
+) -> list[Tuple[str, int]]: ...
+def parties_one_way(a: Batch, b: Batch, offset: int) -> Tuple[bytes, bytes, bytes, bytes, bytes, int]: ...
+def parties_solve(
+    paths: Sequence[Union[str, "os.PathLike[str]"]],
+    way: bytes,
+    a_rows: bytes,
+    b_rows: bytes,
+    distances: bytes,
+    scores: bytes,
+    edits: bytes,
+    merge_threshold: Optional[float] = None,
+) -> Tuple[bytes, int, int]: ...
+
 class RecordBatchFile:
     """A record batch (GLRB) read from a file, as a Spark worker keeps it."""
 

@@ -130,7 +130,7 @@ impl BatchFile {
 
     /// Rows in the whole batch (a binary batch's layout, checked against the
     /// file's length).
-    fn rows(&mut self) -> PyResult<usize> {
+    pub(crate) fn rows(&mut self) -> PyResult<usize> {
         if let Some(b) = &self.json {
             return Ok(b.ids.len());
         }
