@@ -328,3 +328,24 @@ def record_link_shards(
     sample: bytes,
     rules: list[Tuple[str, int]],
 ) -> dict[str, Any]: ...
+
+# the multi-party record matcher in shards (gramlink/spark_parties.py, with a schema)
+def parties_record_check(
+    schema: Schema, paths: Sequence[Union[str, "os.PathLike[str]"]], merge_threshold: Optional[float] = None
+) -> Tuple[list[Tuple[str, int]], list[Tuple[int, int]]]: ...
+def parties_record_shard(
+    schema: Schema, a: RecordBatchFile, b: RecordBatchFile, start: int, end: int
+) -> Tuple[bytes, bytes, bytes, bytes, bytes, list[Tuple[str, int]], int]: ...
+def parties_record_solve(
+    schema: Schema,
+    paths: Sequence[Union[str, "os.PathLike[str]"]],
+    way: bytes,
+    a_rows: bytes,
+    b_rows: bytes,
+    levels: bytes,
+    swapped: bytes,
+    sample_way: bytes,
+    sample: bytes,
+    rules: list[Tuple[int, str, int]],
+    merge_threshold: Optional[float] = None,
+) -> Tuple[bytes, int, int, int]: ...

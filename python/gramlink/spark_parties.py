@@ -31,6 +31,15 @@ How the work is split (docs/PYTHON.md has the measurements):
    ``gramlink.spark.link``): a failed task raises ``GramlinkError`` with the
    core's code on the driver and leaves no output.
 
+**Record batches** (``schema=...``: ``match_parties(batches, schema=...)``'s
+clusters). Each pair of parties is linked one way, B second
+(src/multi/records.rs ``orient``): the tasks are (pair, shard of the first's
+records), each comparing its records with the whole other batch field by
+field (``parties_record_shard``: src/record/shard.rs ``pair_levels``); the
+last task makes each pair's decision on its shards' union and clusters the
+matches (``parties_record_solve``: src/multi/records.rs ``pair_edges``, as
+``multi::records::link`` calls it).
+
 **Memory.** A candidate task holds one party's whole batch and a shard of
 another's; the last task holds every candidate (at most 64 per row and way,
 a few in practice) and every record's id and cluster.
@@ -42,8 +51,17 @@ import json
 import os
 from typing import Any, Iterator, Optional, Sequence
 
-from ._native import Batch, parties_check, parties_one_way, parties_solve
-from .spark import _column, _literal, _one_thread, _run, _shards
+from ._native import (
+    Batch,
+    RecordBatchFile,
+    parties_check,
+    parties_one_way,
+    parties_record_check,
+    parties_record_shard,
+    parties_record_solve,
+    parties_solve,
+)
+from .spark import _binary_bytes, _column, _fixed, _literal, _one_thread, _record_batch, _run, _shards
 
 #: The candidates' schema (between the two stages): ``way`` is ``i * n + j``
 #: for batch i's rows (``a``) against batch j's (``b``); a row of way -1
@@ -138,31 +156,153 @@ def _clusters(paths: Sequence[str], merge_threshold: Optional[float]):
             raw("edits", "<u4"),
             merge_threshold,
         )
-        cluster = np.frombuffer(cluster, "<u4").astype(np.int64)
-        at = 0
-        for path in paths:
-            b = Batch.open(path)
-            ids = b.ids
-            yield pa.RecordBatch.from_arrays(
-                [
-                    pa.array([b.party] * len(ids), pa.string()),
-                    pa.array(ids, pa.string()),
-                    pa.array(cluster[at : at + len(ids)]),
-                    pa.nulls(len(ids), pa.string()),
-                ],
-                names=["party", "id", "cluster", "report"],
-            )
-            at += len(ids)
-            del b, ids
-        report = {"clusters": count, "candidates": candidates, "compared": compared}
-        yield pa.RecordBatch.from_pylist(
-            [{"report": json.dumps(report)}],
-            schema=pa.schema(
-                [("party", pa.string()), ("id", pa.string()), ("cluster", pa.int64()), ("report", pa.string())]
-            ),
-        )
+        yield from _rows(paths, np.frombuffer(cluster, "<u4").astype(np.int64), Batch.open)
+        yield _report({"clusters": count, "candidates": candidates, "compared": compared})
 
     return run
+
+
+#: Record batches (with a schema): candidates (kind 0) with their levels (one
+#: byte per sent field) and whether the names matched swapped, the u sample's
+#: patterns (kind 1), a task's rule counts (kind 2, JSON in ``rules``); ``way``
+#: as in ``CANDIDATES``.
+RECORD_CANDIDATES = "kind int, way int, a long, b long, levels binary, swapped boolean, rules string"
+
+
+def _record_schema():
+    import pyarrow as pa
+
+    return pa.schema(
+        [("kind", pa.int32()), ("way", pa.int32()), ("a", pa.int64()), ("b", pa.int64())]
+        + [("levels", pa.binary()), ("swapped", pa.bool_()), ("rules", pa.string())]
+    )
+
+
+def _record_candidates(schema, paths: Sequence[str], rows_per_shard: Sequence[int]):
+    """The first stage with a schema: (i, j, shard) in, i's records of the
+    shard against all of j's (``parties_record_shard``), levels out."""
+    n = len(paths)
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import numpy as np
+        import pyarrow as pa
+
+        _one_thread()
+        for rb in batches:
+            for i, j, shard in zip(*(rb.column(k).to_pylist() for k in range(3))):
+                start = shard * rows_per_shard[i]
+                a, _ = _record_batch(paths[i])
+                b, _ = _record_batch(paths[j])
+                ca, cb, levels, swapped, sample, rules, nf = parties_record_shard(
+                    schema, a, b, start, start + rows_per_shard[i]
+                )
+                rows_a, rows_b = _column(ca, pa.uint32()), _column(cb, pa.uint32())
+                m, ns = len(rows_a), len(sample) // max(1, nf)
+                yield pa.RecordBatch.from_arrays(
+                    [
+                        pa.array(np.zeros(m, np.int32)),
+                        pa.array(np.full(m, i * n + j, np.int32)),
+                        rows_a.cast(pa.int64()),
+                        rows_b.cast(pa.int64()),
+                        _fixed(levels, nf),
+                        pa.array(np.frombuffer(swapped, np.uint8).astype(bool)),
+                        pa.nulls(m, pa.string()),
+                    ],
+                    schema=_record_schema(),
+                )
+                yield pa.RecordBatch.from_arrays(
+                    [
+                        pa.array(np.full(ns, 1, np.int32)),
+                        pa.array(np.full(ns, i * n + j, np.int32)),
+                        pa.nulls(ns, pa.int64()),
+                        pa.nulls(ns, pa.int64()),
+                        _fixed(sample, nf),
+                        pa.nulls(ns, pa.bool_()),
+                        pa.nulls(ns, pa.string()),
+                    ],
+                    schema=_record_schema(),
+                )
+                yield pa.RecordBatch.from_pylist(
+                    [{"kind": 2, "way": i * n + j, "rules": json.dumps(rules)}], schema=_record_schema()
+                )
+
+    return run
+
+
+def _record_clusters(schema, paths: Sequence[str], merge_threshold: Optional[float]):
+    """The second stage with a schema: every pair's decision on its shards'
+    union and the clusters (``parties_record_solve``), one row per record out."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import numpy as np
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        _one_thread()
+        table = pa.Table.from_batches(list(batches), schema=_record_schema()).combine_chunks()
+        kind = table.column("kind")
+        cand, sample = table.filter(pc.equal(kind, 0)), table.filter(pc.equal(kind, 1))
+        rules = []
+        for way, text in zip(*(table.filter(pc.equal(kind, 2)).column(k).to_pylist() for k in ("way", "rules"))):
+            rules.extend((way, rule, pairs) for rule, pairs in json.loads(text))
+
+        def raw(t, name: str) -> bytes:
+            col = t.column(name).combine_chunks()
+            return col.to_numpy(zero_copy_only=False).astype("<u4").tobytes() if len(col) else b""
+
+        levels = _binary_bytes(cand.column("levels").combine_chunks()) if cand.num_rows else b""
+        s_levels = _binary_bytes(sample.column("levels").combine_chunks()) if sample.num_rows else b""
+        swapped = cand.column("swapped").to_numpy(zero_copy_only=False).astype(np.uint8).tobytes()
+        cluster, candidates, count, compared = parties_record_solve(
+            schema,
+            list(paths),
+            raw(cand, "way"),
+            raw(cand, "a"),
+            raw(cand, "b"),
+            levels,
+            swapped,
+            raw(sample, "way"),
+            s_levels,
+            rules,
+            merge_threshold,
+        )
+        yield from _rows(paths, np.frombuffer(cluster, "<u4").astype(np.int64), RecordBatchFile.open)
+        yield _report({"clusters": count, "candidates": candidates, "compared": compared})
+
+    return run
+
+
+def _rows(paths: Sequence[str], cluster, open_batch) -> Iterator[Any]:
+    """One row per record (party, id, cluster), batch after batch, reading
+    one batch at a time."""
+    import pyarrow as pa
+
+    at = 0
+    for path in paths:
+        b = open_batch(path)
+        ids = b.ids
+        yield pa.RecordBatch.from_arrays(
+            [
+                pa.array([b.party] * len(ids), pa.string()),
+                pa.array(ids, pa.string()),
+                pa.array(cluster[at : at + len(ids)]),
+                pa.nulls(len(ids), pa.string()),
+            ],
+            names=["party", "id", "cluster", "report"],
+        )
+        at += len(ids)
+        del b, ids
+
+
+def _report(report: dict) -> Any:
+    import pyarrow as pa
+
+    return pa.RecordBatch.from_pylist(
+        [{"report": json.dumps(report)}],
+        schema=pa.schema(
+            [("party", pa.string()), ("id", pa.string()), ("cluster", pa.int64()), ("report", pa.string())]
+        ),
+    )
 
 
 def link_parties(
@@ -170,40 +310,58 @@ def link_parties(
     batches: Sequence[str],
     out: str,
     *,
+    schema=None,
     merge_threshold: Optional[float] = None,
     shards: Optional[int] = None,
     rows_per_shard: Optional[int] = None,
 ) -> dict:
-    """Clusters the records of every party's vector batch (files every
-    executor can read; two or more, every one with thresholds) on ``spark``,
-    as ``gramlink.match_parties`` does, and writes one row per record as
-    Parquet to ``out`` (which must not exist): columns party, id, cluster.
-    ``merge_threshold`` as ``match_parties``'s (0.5 by default). Each party's
-    rows go in ``shards`` shards (or shards of ``rows_per_shard`` rows;
-    default 50,000), each scored against every other party's whole batch.
-    Returns ``{"records", "clusters", "candidates", "compared", "tasks",
-    "parties"}``. Raises ``GramlinkError`` with the core's code when the
-    batches do not fit together (before any work) or a task fails; ``out`` is
-    then left absent."""
+    """Clusters the records of every party's batch (files every executor can
+    read; two or more) on ``spark``, as ``gramlink.match_parties`` does, and
+    writes one row per record as Parquet to ``out`` (which must not exist):
+    columns party, id, cluster. Vector batches (every one with thresholds),
+    or with ``schema`` (a path to a .toml or .json file, JSON text or a dict)
+    record batches (``GLRB`` files). ``merge_threshold`` as
+    ``match_parties``'s (0.5 by default). Each party's rows go in ``shards``
+    shards (or shards of ``rows_per_shard`` rows; default 50,000), each
+    scored against another party's whole batch. Returns ``{"records",
+    "clusters", "candidates", "compared", "tasks", "parties"}``. Raises
+    ``GramlinkError`` with the core's code when the batches do not fit
+    together (before any work) or a task fails; ``out`` is then left
+    absent."""
     import pyarrow  # noqa: F401  (the tasks need it: fail early if missing)
 
     paths = [os.path.abspath(os.fspath(b)) for b in batches]
-    parties = parties_check(paths, merge_threshold)
+    if schema is not None:
+        if isinstance(schema, os.PathLike):
+            schema = os.fspath(schema)
+        if isinstance(schema, str) and not schema.lstrip().startswith("{") and os.path.exists(schema):
+            schema = os.path.abspath(schema)  # the executors' working directory may be another
+        parties, pairs = parties_record_check(schema, paths, merge_threshold)
+    else:
+        parties = parties_check(paths, merge_threshold)
+        # both ways: every party bounds its own records' errors
+        pairs = [(i, j) for i in range(len(paths)) for j in range(len(paths)) if i != j]
     per_shard = []
     tasks = []
     for i, (_, rows) in enumerate(parties):
         count, size = _shards(rows, shards, rows_per_shard)
         per_shard.append(size)
-        tasks.extend((i, j, s) for j in range(len(paths)) if j != i for s in range(count))
+        # record batches: each pair one way, B second (src/multi/records.rs orient)
+        tasks.extend((i, j, s) for x, j in pairs if x == i for s in range(count))
     # a worker keeps the last whole batch it read: the tasks of one j together
     tasks.sort(key=lambda t: (t[1], t[0], t[2]))
+    if schema is None:
+        stages = (_candidates(paths, per_shard), CANDIDATES, _clusters(paths, merge_threshold))
+    else:
+        stages = (_record_candidates(schema, paths, per_shard), RECORD_CANDIDATES,
+                  _record_clusters(schema, paths, merge_threshold))
     report = _run(
         spark,
         out,
         len(tasks),
-        _candidates(paths, per_shard),
-        CANDIDATES,
-        _clusters(paths, merge_threshold),
+        stages[0],
+        stages[1],
+        stages[2],
         SOLVED,
         "report",
         True,

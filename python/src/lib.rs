@@ -7,6 +7,7 @@ mod errors;
 mod matcher;
 mod owner;
 mod parties;
+mod parties_records;
 mod parties_shard;
 mod record_shard;
 mod records;
@@ -33,6 +34,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parties_shard::parties_check, m)?)?;
     m.add_function(wrap_pyfunction!(parties_shard::parties_one_way, m)?)?;
     m.add_function(wrap_pyfunction!(parties_shard::parties_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(parties_records::parties_record_check, m)?)?;
+    m.add_function(wrap_pyfunction!(parties_records::parties_record_shard, m)?)?;
+    m.add_function(wrap_pyfunction!(parties_records::parties_record_solve, m)?)?;
     m.add_class::<records::RecordOwner>()?;
     m.add_class::<records::RecordMatcher>()?;
     m.add_class::<shard::Batch>()?;
