@@ -31,6 +31,8 @@ larger data):
    batch in one shard: its task raises ``GramlinkError`` with the core's
    code) leaves no output, and the driver raises ``GramlinkError`` with that
    code.
+
+More than two parties (``match_parties``'s clusters): ``gramlink.spark_parties``.
 """
 
 from __future__ import annotations
@@ -239,8 +241,10 @@ def _shards(n: int, shards: Optional[int], rows_per_shard: Optional[int]) -> tup
     return max(1, math.ceil(n / rows_per_shard)), rows_per_shard
 
 
-def _run(spark, out: str, count: int, stage1, schema1: str, stage2, schema2: str, report: str, read_report: bool):
-    """The two stages on ``count`` shards: ``stage1`` per shard, ``stage2`` on
+def _run(spark, out: str, count: int, stage1, schema1: str, stage2, schema2: str, report: str, read_report: bool,
+         tasks: Optional[list] = None, task_schema: str = "shard int"):
+    """The two stages on ``count`` shards: ``stage1`` per shard (or per row of
+    ``tasks``, tuples of ``task_schema``, one task each), ``stage2`` on
     the union in one task; its rows with column ``report`` null are written as
     Parquet to a temporary directory renamed to ``out`` once the job succeeded,
     its one row with ``report`` set is returned (JSON, read when
@@ -253,7 +257,8 @@ def _run(spark, out: str, count: int, stage1, schema1: str, stage2, schema2: str
     _, tmp = _fs(spark, tmp_path)
     sc = spark.sparkContext
     try:
-        shard_rows = sc.parallelize([(i,) for i in range(count)], count).toDF("shard int")
+        tasks = tasks if tasks is not None else [(i,) for i in range(count)]
+        shard_rows = sc.parallelize(tasks, max(1, len(tasks))).toDF(task_schema)
         result = shard_rows.mapInArrow(stage1, schema1).repartition(1).mapInArrow(stage2, schema2)
         value = None
         if read_report:
