@@ -61,7 +61,8 @@ from ._native import (
     parties_record_solve,
     parties_solve,
 )
-from .spark import _binary_bytes, _column, _fixed, _literal, _one_thread, _record_batch, _run, _shards
+from .spark import _column, _literal, _one_thread, _run, _shards
+from .spark_records import _binary_bytes, _fixed, _record_batch
 
 #: The candidates' schema (between the two stages): ``way`` is ``i * n + j``
 #: for batch i's rows (``a``) against batch j's (``b``); a row of way -1
