@@ -10,7 +10,8 @@ batches: ``sign_keygen``, ``sign_batch``, ``verify_batch``, and the matchers'
 ``verify_a``/``signature_a``/``verify_b``/``signature_b`` (the CLI's files).
 Scoring: ``score(linkage, truth)``. Whole records: ``RecordOwner``,
 ``RecordMatcher``. Errors: ``GramlinkError`` with the core's ``code``.
-The matcher on Apache Spark: ``gramlink.spark``.
+The matcher on Apache Spark: ``gramlink.spark``; of more parties,
+``gramlink.spark_parties``.
 """
 
 from ._errors import GramlinkError

@@ -284,6 +284,22 @@ def assign(
     auto: Optional[Tuple[Tuple[int, str], int, int]] = None,
 ) -> Tuple[bytes, Optional[dict[str, Any]]]: ...
 
+# the multi-party matcher in shards (gramlink/spark_parties.py)
+def parties_check(
+    paths: Sequence[Union[str, "os.PathLike[str]"]], merge_threshold: Optional[float] = None
+) -> list[Tuple[str, int]]: ...
+def parties_one_way(a: Batch, b: Batch, offset: int) -> Tuple[bytes, bytes, bytes, bytes, bytes, int]: ...
+def parties_solve(
+    paths: Sequence[Union[str, "os.PathLike[str]"]],
+    way: bytes,
+    a_rows: bytes,
+    b_rows: bytes,
+    distances: bytes,
+    scores: bytes,
+    edits: bytes,
+    merge_threshold: Optional[float] = None,
+) -> Tuple[bytes, int, int]: ...
+
 class RecordBatchFile:
     """A record batch (GLRB) read from a file, as a Spark worker keeps it."""
 
@@ -312,3 +328,24 @@ def record_link_shards(
     sample: bytes,
     rules: list[Tuple[str, int]],
 ) -> dict[str, Any]: ...
+
+# the multi-party record matcher in shards (gramlink/spark_parties.py, with a schema)
+def parties_record_check(
+    schema: Schema, paths: Sequence[Union[str, "os.PathLike[str]"]], merge_threshold: Optional[float] = None
+) -> Tuple[list[Tuple[str, int]], list[Tuple[int, int]]]: ...
+def parties_record_shard(
+    schema: Schema, a: RecordBatchFile, b: RecordBatchFile, start: int, end: int
+) -> Tuple[bytes, bytes, bytes, bytes, bytes, list[Tuple[str, int]], int]: ...
+def parties_record_solve(
+    schema: Schema,
+    paths: Sequence[Union[str, "os.PathLike[str]"]],
+    way: bytes,
+    a_rows: bytes,
+    b_rows: bytes,
+    levels: bytes,
+    swapped: bytes,
+    sample_way: bytes,
+    sample: bytes,
+    rules: list[Tuple[int, str, int]],
+    merge_threshold: Optional[float] = None,
+) -> Tuple[bytes, int, int, int]: ...

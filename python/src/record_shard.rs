@@ -15,7 +15,7 @@ use pyo3::types::PyBytes;
 /// A record batch (`GLRB`) read from a file, as a worker keeps it.
 #[pyclass(module = "gramlink._native", frozen)]
 pub struct RecordBatchFile {
-    batch: RecordBatch,
+    pub(crate) batch: RecordBatch,
 }
 
 #[pymethods]
@@ -65,7 +65,6 @@ fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) ->
 /// patterns (one byte per sent field and pair), rule counts [(rule, pairs)],
 /// the number of sent fields)`.
 #[pyfunction]
-#[allow(clippy::type_complexity)]
 pub fn record_shard<'py>(
     py: Python<'py>,
     schema: &Bound<'py, PyAny>,
@@ -73,15 +72,7 @@ pub fn record_shard<'py>(
     b: &RecordBatchFile,
     start: usize,
     end: usize,
-) -> PyResult<(
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Vec<(String, u64)>,
-    usize,
-)> {
+) -> PyResult<ShardColumns<'py>> {
     let schema = schema_arg(schema)?;
     let nf = schema.sent().count();
     let s = py
@@ -90,13 +81,29 @@ pub fn record_shard<'py>(
             shard_levels(&schema, shard, b.batch.clone(), start.min(a.batch.ids.len()), a.batch.ids.len())
         })
         .py()?;
+    Ok(shard_columns(py, s, nf))
+}
+
+/// The record shard's columns (as `record_shard` returns them).
+pub type ShardColumns<'py> = (
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Bound<'py, PyBytes>,
+    Vec<(String, u64)>,
+    usize,
+);
+
+/// A shard's levels as columns of little-endian bytes; `nf` sent fields.
+pub fn shard_columns(py: Python<'_>, s: ShardLevels, nf: usize) -> ShardColumns<'_> {
     let ca = le(s.candidates.iter().map(|c| c.0), u32::to_le_bytes);
     let cb = le(s.candidates.iter().map(|c| c.1), u32::to_le_bytes);
     let levels: Vec<u8> = s.levels.iter().flat_map(|(l, _)| l.iter().copied()).collect();
     let swapped: Vec<u8> = s.levels.iter().map(|(_, w)| *w as u8).collect();
     let sample: Vec<u8> = s.sample.concat();
     let rules = s.rules.into_iter().map(|r| (r.rule, r.pairs)).collect();
-    Ok((
+    (
         PyBytes::new(py, &ca),
         PyBytes::new(py, &cb),
         PyBytes::new(py, &levels),
@@ -104,10 +111,10 @@ pub fn record_shard<'py>(
         PyBytes::new(py, &sample),
         rules,
         nf,
-    ))
+    )
 }
 
-fn u32s(bytes: &[u8], what: &str) -> PyResult<Vec<u32>> {
+pub(crate) fn u32s(bytes: &[u8], what: &str) -> PyResult<Vec<u32>> {
     if bytes.len() % 4 != 0 {
         return Err(invalid(format!("{what}: {} bytes is not a whole number of u32", bytes.len())));
     }

@@ -16,7 +16,7 @@ use std::io::{Read, Seek, SeekFrom};
 /// A vector batch (or rows of one), checked as the matcher checks it.
 #[pyclass(module = "gramlink._native", frozen)]
 pub struct Batch {
-    batch: VectorBatch,
+    pub(crate) batch: VectorBatch,
     /// Rows in the whole batch (the file's), of which `batch` holds some.
     total: usize,
 }
@@ -100,7 +100,7 @@ impl Batch {
 
 /// A batch file: a binary one is read by rows (header and the rows asked
 /// for); a JSON one whole, then sliced.
-struct BatchFile {
+pub(crate) struct BatchFile {
     path: std::path::PathBuf,
     file: std::fs::File,
     len: u64,
@@ -108,7 +108,7 @@ struct BatchFile {
 }
 
 impl BatchFile {
-    fn open(path: &std::path::Path) -> PyResult<BatchFile> {
+    pub(crate) fn open(path: &std::path::Path) -> PyResult<BatchFile> {
         let mut file = std::fs::File::open(path).map_err(|e| io(path, e))?;
         let len = file.metadata().map_err(|e| io(path, e))?.len();
         let mut magic = [0u8; 4];
@@ -130,7 +130,7 @@ impl BatchFile {
 
     /// Rows in the whole batch (a binary batch's layout, checked against the
     /// file's length).
-    fn rows(&mut self) -> PyResult<usize> {
+    pub(crate) fn rows(&mut self) -> PyResult<usize> {
         if let Some(b) = &self.json {
             return Ok(b.ids.len());
         }
@@ -148,7 +148,7 @@ impl BatchFile {
     }
 
     /// Rows `rows` (all with `None`), clamped to the batch.
-    fn read(&mut self, rows: Option<std::ops::Range<usize>>) -> Result<VectorBatch, gramlink::Error> {
+    pub(crate) fn read(&mut self, rows: Option<std::ops::Range<usize>>) -> Result<VectorBatch, gramlink::Error> {
         if let Some(b) = &self.json {
             return Ok(rows.map_or_else(|| b.clone(), |r| b.rows(r)));
         }
@@ -229,7 +229,7 @@ fn evidence_name(e: Evidence) -> &'static str {
     }
 }
 
-fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
+pub(crate) fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
     xs.flat_map(bytes).collect()
 }
 
@@ -274,7 +274,7 @@ pub fn shard_candidates<'py>(
     ))
 }
 
-fn numbers<const N: usize, T>(bytes: &[u8], what: &str, from: impl Fn([u8; N]) -> T) -> PyResult<Vec<T>> {
+pub(crate) fn numbers<const N: usize, T>(bytes: &[u8], what: &str, from: impl Fn([u8; N]) -> T) -> PyResult<Vec<T>> {
     if bytes.len() % N != 0 {
         return Err(invalid(format!("{what}: {} bytes is not a whole number of {N}-byte numbers", bytes.len())));
     }

@@ -13,16 +13,15 @@
 //! the base's shape and the parties' ids (pseudonyms), never a record or the
 //! key; it learns which records of different parties cluster together.
 
+pub mod edges;
 pub mod export;
 pub mod greedy;
 pub mod records;
 pub mod score;
 
 use crate::error::{Error, ProtocolError};
-use crate::matcher::{fitted_candidates, pair_thresholds};
-use crate::matching::{rank_by_cosine, Candidates, Rule, Scored};
 use crate::protocol::{Party, VectorBatch};
-use greedy::Edge;
+use edges::{one_way, pair_edges, Way};
 use std::collections::HashMap;
 
 /// anonlink's default share of candidate pairs two clusters need to merge
@@ -64,26 +63,11 @@ impl<'a> Parties<'a> {
     /// and one dimension ([`crate::matcher::check_pair`] on each pair); no id
     /// in two parties. `what[i]` names batch `i` in errors.
     pub fn new(batches: &'a [VectorBatch], what: &[String]) -> Result<Parties<'a>, Error> {
-        let name = |i: usize| what.get(i).cloned().unwrap_or_else(|| format!("batch {}", i + 1));
         let parties: Vec<(Party, &[String])> = batches.iter().map(|b| (b.party, b.ids.as_slice())).collect();
         // the same records, under one party name or two: the same ids and vectors
         let same = |i: usize, j: usize| batches[i].ids == batches[j].ids && batches[i].vectors == batches[j].vectors;
-        let offsets = check_parties(&parties, same, what)?;
-        for (i, b) in batches.iter().enumerate() {
-            if b.thresholds.is_none() {
-                return Err(Error::Parameter(format!(
-                    "party {}'s batch ({}) has no thresholds: in a linkage of more than two parties every party \
-                     sends them (embed --send-thresholds for party b)",
-                    b.party,
-                    name(i)
-                )));
-            }
-        }
-        for i in 0..batches.len() {
-            for j in i + 1..batches.len() {
-                crate::matcher::check_pair(&batches[i], &batches[j])?;
-            }
-        }
+        let heads: Vec<&VectorBatch> = batches.iter().collect();
+        let offsets = check_batches(&heads, &parties, same, what)?;
         Ok(Parties { batches, offsets })
     }
 
@@ -101,31 +85,38 @@ impl<'a> Parties<'a> {
         let batch = self.offsets.partition_point(|&o| o <= r) - 1;
         Member { batch, row: r - self.offsets[batch] }
     }
+}
 
-    /// The scored candidates of batches `i` and `j`, both ways (each side
-    /// within its own thresholds), by global index.
-    fn edges(&self, i: usize, j: usize, out: &mut Vec<Edge>) -> Result<u64, Error> {
-        let (bi, bj) = (&self.batches[i], &self.batches[j]);
-        let mut best: HashMap<(u32, u32), f64> = HashMap::new();
-        let mut count = 0;
-        for (a, b, swap) in [(bi, bj, false), (bj, bi, true)] {
-            let (thresholds, ed) = pair_thresholds(a, b)?;
-            let (c, stats, _) = fitted_candidates(a, b, &thresholds, ed, Rule::Ranked)?;
-            count += stats.candidates;
-            let scored: Vec<Scored> = match c {
-                Candidates::Scored(s) => s,
-                Candidates::Within(p) => rank_by_cosine(&a.vectors, &b.vectors, &p),
-            };
-            for s in scored {
-                let (ri, rj) = if swap { (s.pair.b, s.pair.a) } else { (s.pair.a, s.pair.b) };
-                let e = best.entry((ri, rj)).or_insert(f64::INFINITY);
-                *e = e.min(s.score);
-            }
+/// [`Parties::new`]'s checks, on the batches' headers (`heads[i]`: batch
+/// `i`, its rows not needed) and their parties and ids (`parties`, `same` as
+/// [`check_parties`] takes them): [`check_parties`]; every batch with
+/// thresholds; every pair linkable ([`crate::matcher::check_pair`]). The
+/// Spark job checks its files with it before any work. Returns where each
+/// party's records start in the global numbering.
+pub fn check_batches(
+    heads: &[&VectorBatch],
+    parties: &[(Party, &[String])],
+    same: impl Fn(usize, usize) -> bool,
+    what: &[String],
+) -> Result<Vec<u32>, Error> {
+    let name = |i: usize| what.get(i).cloned().unwrap_or_else(|| format!("batch {}", i + 1));
+    let offsets = check_parties(parties, same, what)?;
+    for (i, b) in heads.iter().enumerate() {
+        if b.thresholds.is_none() {
+            return Err(Error::Parameter(format!(
+                "party {}'s batch ({}) has no thresholds: in a linkage of more than two parties every party \
+                 sends them (embed --send-thresholds for party b)",
+                b.party,
+                name(i)
+            )));
         }
-        let (oi, oj) = (self.offsets[i], self.offsets[j]);
-        out.extend(best.into_iter().map(|((ri, rj), score)| Edge { x: oi + ri, y: oj + rj, score }));
-        Ok(count)
     }
+    for i in 0..heads.len() {
+        for j in i + 1..heads.len() {
+            crate::matcher::check_pair(heads[i], heads[j])?;
+        }
+    }
+    Ok(offsets)
 }
 
 /// The checks of every linkage of parties, each given by its party and its
@@ -191,21 +182,44 @@ pub fn check_parties(
 /// Links every pair of parties and clusters the records ([`greedy::solve`]
 /// with `merge_threshold`, [`MERGE_THRESHOLD`] by default).
 pub fn link(parties: &Parties<'_>, merge_threshold: f64) -> Result<Clusters, Error> {
+    check_merge_threshold(merge_threshold)?;
+    let (batches, n) = (parties.batches, parties.batches.len());
+    let mut edges = Vec::new();
+    let mut compared = 0;
+    let way = |i: usize, candidates| Way {
+        head: &batches[i],
+        rows: batches[i].ids.len(),
+        offset: parties.offsets[i],
+        candidates,
+    };
+    for i in 0..n {
+        for j in i + 1..n {
+            // each way on the whole batch: one shard of every row
+            let (ij, c1) = one_way(&batches[i], &batches[j], 0)?;
+            let (ji, c2) = one_way(&batches[j], &batches[i], 0)?;
+            compared += c1 + c2;
+            edges.extend(pair_edges(way(i, ij), way(j, ji)));
+        }
+    }
+    Ok(cluster(&parties.parties(), edges, compared, merge_threshold))
+}
+
+/// Refuses a merge threshold outside (0, 1] ([`greedy::solve`]'s share).
+pub fn check_merge_threshold(merge_threshold: f64) -> Result<(), Error> {
     if !(merge_threshold > 0.0 && merge_threshold <= 1.0) {
         return Err(Error::Parameter(format!("the merge threshold is {merge_threshold}: it must be in (0, 1]")));
     }
-    let n = parties.batches.len();
-    let mut edges = Vec::new();
-    let mut compared = 0;
-    for i in 0..n {
-        for j in i + 1..n {
-            compared += parties.edges(i, j, &mut edges)?;
-        }
-    }
+    Ok(())
+}
+
+/// Clusters the records (`party[r]`: record `r`'s party index) from every
+/// pair's edges ([`pair_edges`]) by [`greedy::solve`]; `compared`, the pairs
+/// compared, is reported as given.
+pub fn cluster(party: &[u8], mut edges: Vec<greedy::Edge>, compared: u64, merge_threshold: f64) -> Clusters {
     let candidates = edges.len() as u64;
-    let cluster = greedy::solve(&parties.parties(), &mut edges, merge_threshold);
+    let cluster = greedy::solve(party, &mut edges, merge_threshold);
     let count = cluster.iter().max().map_or(0, |m| m + 1);
-    Ok(Clusters { cluster, compared, candidates, count })
+    Clusters { cluster, compared, candidates, count }
 }
 
 impl Clusters {

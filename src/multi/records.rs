@@ -1,22 +1,28 @@
 //! Record batches of more than two parties: every pair of parties linked by
-//! the record linker ([`RecordMatcher::pair`]: blocking, levels, its own EM
-//! fit and decision; every party but B sends thresholds, so each pair is
-//! linked from a side that has them), its matches (class M, after the schema's assignment)
-//! the candidate pairs of the one solver ([`super::greedy::solve`]), the
-//! strongest first. The CLI's `match --schema s.toml a b c …` calls [`link`].
+//! the record linker ([`crate::record::RecordMatcher::pair`]: blocking,
+//! levels, its own EM fit and decision; every party but B sends thresholds,
+//! so each pair is linked from a side that has them, [`orient`]), its matches
+//! (class M, after the schema's assignment) the candidate pairs of the one
+//! solver ([`super::greedy::solve`]), the strongest first. The CLI's `match
+//! --schema s.toml a b c …` calls [`link`]; the Spark job
+//! (python/gramlink/spark_parties.py) cuts each pair's first records into
+//! shards ([`crate::record::shard::pair_levels`]) and makes each pair's edges
+//! from their union with the same [`pair_edges`] (src/record/shard.rs says why
+//! the union is the whole batch's).
 //!
 //! **Privacy.** As the two-party record matcher ([`crate::record`]): each pair
 //! of parties is a two-party linkage; the matcher learns which records of
 //! different parties cluster together.
 
 use super::greedy::Edge;
-use super::{check_parties, Clusters};
+use super::{check_parties, cluster, Clusters};
 use crate::error::Error;
 use crate::protocol::Party;
-use crate::record::{Class, RecordBatch, RecordMatcher, Schema};
+use crate::record::shard::{link_shards, pair_levels, ShardLevels};
+use crate::record::{Class, RecordBatch, Schema};
 
 /// Checks the parties' record batches ([`check_parties`]; each under `schema`,
-/// and every pair as [`RecordMatcher::pair`] checks it), links every pair of
+/// and every pair as [`crate::record::RecordMatcher::pair`] checks it), links every pair of
 /// parties and clusters the records (`merge_threshold` as [`super::link`]).
 /// `what[i]` names batch `i` in errors. The clusters number the records batch
 /// after batch, row after row.
@@ -26,35 +32,60 @@ pub fn link(
     what: &[String],
     merge_threshold: f64,
 ) -> Result<Clusters, Error> {
-    if !(merge_threshold > 0.0 && merge_threshold <= 1.0) {
-        return Err(Error::Parameter(format!("the merge threshold is {merge_threshold}: it must be in (0, 1]")));
-    }
+    super::check_merge_threshold(merge_threshold)?;
     let parties: Vec<(Party, &[String])> = batches.iter().map(|b| (b.party, b.ids.as_slice())).collect();
     let same = |i: usize, j: usize| batches[i].ids == batches[j].ids && batches[i].fields == batches[j].fields;
     let offsets = check_parties(&parties, same, what)?;
     let mut edges = Vec::new();
     let mut compared = 0;
+    let party: Vec<Party> = batches.iter().map(|b| b.party).collect();
     for i in 0..batches.len() {
         for j in i + 1..batches.len() {
-            // the first side sends thresholds: B, the one party that does not,
-            // is always second
-            let (i, j) = if batches[i].party == Party::B { (j, i) } else { (i, j) };
-            let m = RecordMatcher::pair(schema.clone(), batches[i].clone(), batches[j].clone())?;
-            let linkage = m.link()?;
-            compared += linkage.candidates;
-            let (oi, oj) = (offsets[i], offsets[j]);
-            // the solver reads distances: the heavier the weight, the nearer
-            edges.extend(linkage.pairs.iter().filter(|p| p.class == Class::Match).map(|p| Edge {
-                x: oi + p.a,
-                y: oj + p.b,
-                score: -p.weight,
-            }));
+            let (i, j) = orient(&party, i, j);
+            let (na, nb) = (batches[i].ids.len(), batches[j].ids.len());
+            // the whole of i's records: one shard
+            let shard = pair_levels(schema, batches[i].clone(), batches[j].clone(), 0, na)?;
+            let (e, c) = pair_edges(schema, (na, nb), (offsets[i], offsets[j]), vec![shard])?;
+            edges.extend(e);
+            compared += c;
         }
     }
-    let candidates = edges.len() as u64;
-    let party: Vec<u8> =
-        batches.iter().flat_map(|b| std::iter::repeat(b.party.index() as u8).take(b.ids.len())).collect();
-    let cluster = super::greedy::solve(&party, &mut edges, merge_threshold);
-    let count = cluster.iter().max().map_or(0, |m| m + 1);
-    Ok(Clusters { cluster, compared, candidates, count })
+    let party: Vec<u8> = batches.iter().flat_map(|b| std::iter::repeat_n(b.party.index() as u8, b.ids.len())).collect();
+    Ok(cluster(&party, edges, compared, merge_threshold))
+}
+
+/// The order a pair of batches `i`, `j` (of parties `party`) is linked in:
+/// the first side sends thresholds, so B, the one party that does not, is
+/// always second. A shard is of the first's records
+/// ([`crate::record::shard::pair_levels`]).
+pub fn orient(party: &[Party], i: usize, j: usize) -> (usize, usize) {
+    if party[i] == Party::B {
+        (j, i)
+    } else {
+        (i, j)
+    }
+}
+
+/// The solver's edges of a pair of parties linked as [`orient`] orders them
+/// (`rows`: both batches' sizes; `offsets`: where their records start in the
+/// global numbering) from every shard's levels (any order): the record
+/// linker's fit and decision on their union ([`link_shards`], as
+/// [`crate::record::RecordMatcher::link`] decides), its matches (class M, after the
+/// schema's assignment) by global index, the heavier the nearer; and the
+/// candidate pairs compared.
+pub fn pair_edges(
+    schema: &Schema,
+    rows: (usize, usize),
+    offsets: (u32, u32),
+    shards: Vec<ShardLevels>,
+) -> Result<(Vec<Edge>, u64), Error> {
+    let linkage = link_shards(schema, rows.0, rows.1, shards)?;
+    let (oi, oj) = offsets;
+    let edges = linkage
+        .pairs
+        .iter()
+        .filter(|p| p.class == Class::Match)
+        .map(|p| Edge { x: oi + p.a, y: oj + p.b, score: -p.weight })
+        .collect();
+    Ok((edges, linkage.candidates))
 }

@@ -105,3 +105,34 @@ fn bad_linkages_are_refused_by_name() {
     let parties = Parties::new(&batches, &names(3)).unwrap();
     assert_eq!(link(&parties, 0.0).err().unwrap().code(), "INVALID_PARAMETER");
 }
+
+#[test]
+fn shards_of_rows_in_any_order_give_link_s_clusters() {
+    let batches = batches();
+    let parties = Parties::new(&batches, &names(3)).unwrap();
+    let whole = link(&parties, MERGE_THRESHOLD).unwrap();
+    // the default embedding: ed auto, so each way's cut-off is fitted on its shards' union
+    assert!(batches.iter().all(|b| b.thresholds.as_ref().unwrap().auto));
+    let offsets = [0u32, 8, 16];
+    let mut edges = Vec::new();
+    let mut compared = 0;
+    for i in 0..3 {
+        for j in i + 1..3 {
+            let way = |x: usize, y: usize, compared: &mut u64| {
+                let (a, b) = (&batches[x], &batches[y]);
+                let mut candidates = Vec::new();
+                // shards of 3 rows, the last first: each against the whole other batch
+                for start in (0..a.ids.len()).step_by(3).rev() {
+                    let (c, n) = edges::one_way(&a.rows(start..start + 3), b, start as u32).unwrap();
+                    candidates.extend(c);
+                    *compared += n;
+                }
+                edges::Way { head: a, rows: a.ids.len(), offset: offsets[x], candidates }
+            };
+            let (wi, wj) = (way(i, j, &mut compared), way(j, i, &mut compared));
+            edges.extend(edges::pair_edges(wi, wj));
+        }
+    }
+    assert_eq!(cluster(&parties.parties(), edges, compared, MERGE_THRESHOLD), whole);
+    assert!(whole.count < 22);
+}

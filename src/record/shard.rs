@@ -104,6 +104,32 @@ pub fn shard_levels(
     offset: usize,
     a_rows: usize,
 ) -> Result<ShardLevels, Error> {
+    levels(schema, a, b, offset, a_rows, RecordMatcher::new)
+}
+
+/// [`shard_levels`] for any two parties' batches (`a`'s party sends
+/// thresholds), as [`RecordMatcher::pair`] links them: a shard of one pair
+/// of a linkage of more than two parties ([`crate::multi::records`]).
+pub fn pair_levels(
+    schema: &Schema,
+    a: RecordBatch,
+    b: RecordBatch,
+    offset: usize,
+    a_rows: usize,
+) -> Result<ShardLevels, Error> {
+    levels(schema, a, b, offset, a_rows, RecordMatcher::pair)
+}
+
+type Make = fn(Schema, RecordBatch, RecordBatch) -> Result<RecordMatcher, Error>;
+
+fn levels(
+    schema: &Schema,
+    a: RecordBatch,
+    b: RecordBatch,
+    offset: usize,
+    a_rows: usize,
+    make: Make,
+) -> Result<ShardLevels, Error> {
     if offset.checked_add(a.ids.len()).is_none_or(|end| end > a_rows || end > u32::MAX as usize) {
         return Err(Error::Parameter(format!(
             "A records {offset}..{}: past the batch's {a_rows}",
@@ -111,7 +137,7 @@ pub fn shard_levels(
         )));
     }
     let nb = b.ids.len();
-    let m = RecordMatcher::new(schema.clone(), a, b)?;
+    let m = make(schema.clone(), a, b)?;
     let (local, rules) = m.candidates()?;
     let cmp = Comparer::new(schema, m.a(), m.b()).map_err(Error::Parameter)?;
     let nf = cmp.fields.len();

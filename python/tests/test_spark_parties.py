@@ -1,0 +1,95 @@
+"""More than two parties as a Spark job (local mode): ``link_parties`` writes
+``match_parties``'s clusters, cluster for cluster, with every party's rows in
+shards (ed auto's cut-off fitted on each way's union; keyed or not); a bad
+linkage is refused with the core's code before any Spark job and leaves no
+output."""
+
+import glob
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+import gramlink
+from gramlink import spark_parties
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def parties(tmp_path_factory, cli):
+    """Three parties of 300 cities, each held with probability 0.7, one edit a
+    copy (gramlink lab corrupt --parties 3, seed 11); their batches (every
+    party sends thresholds) unkeyed and keyed, and a party whose first id is
+    also party A's."""
+    d = tmp_path_factory.mktemp("spark-parties")
+    cli("lab", "corrupt", "--data", ROOT / "data/cities.txt", "--limit", "300", "--parties", "3", "--seed", "11", "--out-dir", d)
+    owners = [
+        gramlink.DataOwner.read(d / f"party_{x}.csv", column="name", id_column="id", budget=2, seed=i + 1)
+        for i, x in enumerate("abc")
+    ]
+    shared = gramlink.merge_bases(*[o.mine(epsilon=1) for o in owners], epsilon=1)
+    key = gramlink.keygen()
+    for o, p in zip(owners, "ACD"):
+        (d / f"{p}.vec").write_bytes(o.embed(shared, party=p, no_key=True, keep_ids=True))
+        (d / f"keyed-{p}.vec").write_bytes(o.embed(shared, party=p, key=key, keep_ids=True))
+    # party E: C's records, its first id replaced by party A's first
+    rows = (d / "party_b.csv").read_text(encoding="utf-8").splitlines()
+    first_a = (d / "party_a.csv").read_text(encoding="utf-8").splitlines()[1].split(",")[0]
+    at = rows[0].split(",").index("id")
+    cells = rows[1].split(",")
+    cells[at] = first_a
+    (d / "clash.csv").write_text("\n".join([rows[0], ",".join(cells), *rows[2:]]) + "\n", encoding="utf-8")
+    clash = gramlink.DataOwner.read(d / "clash.csv", column="name", id_column="id", budget=1, seed=9)
+    (d / "E.vec").write_bytes(clash.embed(shared, party="E", no_key=True, keep_ids=True))
+    return d
+
+
+def clusters_of(path):
+    t = pq.read_table(path)
+    return {(p, i): c for p, i, c in zip(t.column("party").to_pylist(), t.column("id").to_pylist(), t.column("cluster").to_pylist())}
+
+
+@pytest.mark.parametrize("prefix", ["", "keyed-"])
+def test_the_job_gives_match_parties_clusters(spark, parties, tmp_path, prefix):
+    paths = [parties / f"{prefix}{p}.vec" for p in "ACD"]
+    r = gramlink.match_parties([p.read_bytes() for p in paths])
+    expected = {(p, i): c for p, i, c in zip(r["party"], r["id"], r["cluster"])}
+    for shards in [1, 4]:
+        out = tmp_path / f"clusters-{shards}"
+        stats = spark_parties.link_parties(spark, [str(p) for p in paths], str(out), shards=shards)
+        assert clusters_of(out) == expected, shards
+        assert (stats["records"], stats["clusters"]) == (len(expected), r["clusters"])
+        assert (stats["candidates"], stats["compared"]) == (r["candidates"], r["compared"])
+        # one task per ordered pair of parties and shard
+        assert stats["tasks"] == 3 * 2 * shards and stats["parties"] == ["A", "C", "D"]
+    # linked clusters exist: some cluster holds records of all three parties
+    sizes = {}
+    for c in expected.values():
+        sizes[c] = sizes.get(c, 0) + 1
+    assert max(sizes.values()) == 3
+    low = spark_parties.link_parties(spark, [str(p) for p in paths], str(tmp_path / "low"), merge_threshold=0.2)
+    assert low["clusters"] == gramlink.match_parties([p.read_bytes() for p in paths], merge_threshold=0.2)["clusters"]
+
+
+def test_bad_linkages_are_refused_by_code_before_any_job(spark, parties, tmp_path):
+    tracker = spark.sparkContext.statusTracker()
+    jobs = sorted(tracker.getJobIdsForGroup())
+    a, c, d, e = (parties / f"{p}.vec" for p in "ACDE")
+    out = tmp_path / "out"
+    cases = [
+        ([a, c, a], {}, "BATCH_TWICE"),
+        ([a, c, e], {}, "ID_CLASH"),
+        ([a, c, parties / "keyed-D.vec"], {}, "TRANSFORM_MISMATCH"),
+        ([a], {}, "INVALID_PARAMETER"),
+        ([a, c, d], {"merge_threshold": 0}, "INVALID_PARAMETER"),
+    ]
+    for batches, options, code in cases:
+        # the single machine refuses it by the same code
+        with pytest.raises(gramlink.GramlinkError) as single:
+            gramlink.match_parties([b.read_bytes() for b in batches], **options)
+        with pytest.raises(gramlink.GramlinkError) as e:
+            spark_parties.link_parties(spark, [str(b) for b in batches], str(out), **options)
+        assert e.value.code == single.value.code == code, (e.value, single.value)
+        assert not out.exists() and glob.glob(f"{out}.tmp-*") == []
+    assert sorted(tracker.getJobIdsForGroup()) == jobs

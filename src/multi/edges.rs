@@ -1,0 +1,86 @@
+//! The scored edges of a pair of parties, in two steps a cluster can split:
+//! [`one_way`] scores some rows of one party against the whole batch of the
+//! other (a Spark task's work, python/gramlink/spark_parties.py: a shard of
+//! rows), and [`pair_edges`] turns both ways' candidates, each the union of
+//! its shards, into the solver's edges (one task). [`super::link`] calls both
+//! on whole batches, so the cluster job and the single machine make the same
+//! edges, hence the same clusters.
+//!
+//! **Why a shard's rows give the whole batch's candidates.** A row's
+//! candidates and scores depend on that row and on the whole other batch
+//! only (the q-gram filter's index is built from the other batch, each row
+//! keeps its own best [`crate::matching::PER_ROW`], a keyed row's widened
+//! threshold uses its own norm: src/shard.rs says why). `ed auto`'s cut-off
+//! compares a candidate with the others of its rows, so [`pair_edges`] fits
+//! it on each way's union, with the single machine's function
+//! ([`crate::cutoff::fit`]), before it keeps the best score of each pair.
+
+use super::greedy::Edge;
+use crate::error::Error;
+use crate::matcher::{cutoff_bound, pair_thresholds};
+use crate::matching::{self, rank_by_cosine, Candidates, Rule, Scored};
+use crate::protocol::VectorBatch;
+use std::collections::HashMap;
+
+/// The candidates of `a`'s rows (rows `offset..` of its party's batch, as
+/// [`VectorBatch::rows`] or [`crate::protocol::read_binary_rows`] cut them)
+/// against the whole of `b`, within `a`'s thresholds, each with its score
+/// (the cosine distance; keyed under `ed auto`, the distance the cut-off
+/// reads) and `a` rows numbered from `offset`; and the pairs compared. With
+/// `ed auto` these are the candidates within the generous bound: the cut-off
+/// is [`pair_edges`]'s, on every row's.
+pub fn one_way(a: &VectorBatch, b: &VectorBatch, offset: u32) -> Result<(Vec<Scored>, u64), Error> {
+    if (offset as u64) + a.ids.len() as u64 > u32::MAX as u64 {
+        return Err(Error::Parameter(format!("rows from {offset}: more than 2^32 rows")));
+    }
+    let (thresholds, ed) = pair_thresholds(a, b)?;
+    // as crate::matcher::fitted_candidates generates them, before its cut-off
+    let shape = a.shape.as_ref().filter(|s| b.shape.as_ref() == Some(*s));
+    let (c, stats) = matching::candidates(&a.vectors, &b.vectors, &thresholds, Rule::Ranked, ed, shape)?;
+    let mut scored = match c {
+        Candidates::Scored(s) => s,
+        Candidates::Within(p) if cutoff_bound(a, b, Rule::Ranked).is_some() => {
+            crate::cutoff::scored_by_distance(&a.vectors, &b.vectors, &p, &thresholds)
+        }
+        Candidates::Within(p) => rank_by_cosine(&a.vectors, &b.vectors, &p),
+    };
+    for s in &mut scored {
+        s.pair.a += offset;
+    }
+    Ok((scored, stats.candidates))
+}
+
+/// One way of a pair: its batch's header (rows not needed), how many rows the
+/// whole batch has, where they start in the global numbering, and the union
+/// of its shards' [`one_way`] candidates (any order).
+pub struct Way<'a> {
+    pub head: &'a VectorBatch,
+    pub rows: usize,
+    pub offset: u32,
+    pub candidates: Vec<Scored>,
+}
+
+/// The solver's edges of a pair of parties from both ways' candidates (`i`'s
+/// rows against `j`'s batch, and back): with `ed auto` each way's cut-off
+/// fitted on all its candidates ([`crate::cutoff::fit`], as
+/// [`crate::matcher::fitted_candidates`] fits it), then each record pair's
+/// best score of the two ways, by global index.
+pub fn pair_edges(i: Way<'_>, j: Way<'_>) -> Vec<Edge> {
+    let mut best: HashMap<(u32, u32), f64> = HashMap::new();
+    for (a, b, swap) in [(&i, &j, false), (&j, &i, true)] {
+        let fitted;
+        let kept = match cutoff_bound(a.head, b.head, Rule::Ranked) {
+            Some(plan) => {
+                fitted = crate::cutoff::fit(&a.candidates, plan, a.rows, b.rows).0;
+                &fitted
+            }
+            None => &a.candidates,
+        };
+        for s in kept {
+            let (ri, rj) = if swap { (s.pair.b, s.pair.a) } else { (s.pair.a, s.pair.b) };
+            let e = best.entry((ri, rj)).or_insert(f64::INFINITY);
+            *e = e.min(s.score);
+        }
+    }
+    best.into_iter().map(|((ri, rj), score)| Edge { x: i.offset + ri, y: j.offset + rj, score }).collect()
+}
