@@ -81,6 +81,7 @@ fn reference(text: &str) -> RecordTable {
             .iter()
             .map(|f| FieldValues { name: f.name.clone(), kind: f.kind().unwrap(), values: Vec::new() })
             .collect(),
+        notes: Vec::new(),
     };
     for row in reader.records() {
         let row = row.unwrap();
