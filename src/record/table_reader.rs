@@ -19,8 +19,8 @@
 //! one stopped (byte, line, record) is carried over, so an error names the
 //! same row, line and byte as one parse of the whole text would.
 
-use super::schema::{Field, Kind, Schema};
 use super::dates::{self, DateFormat};
+use super::schema::{Field, Kind, Schema};
 use super::values::{field_alphabet, normalize, FieldValues, RecordTable};
 use crate::alphabet::Alphabet;
 use crate::dataset::{delimiter, QuoteScan, MAX_RECORD_BYTES};
@@ -150,6 +150,11 @@ impl TableReader {
         DateFormat::parse(format).map_err(|e| bad(format!("date format for field {field:?}: {e}")))?;
         self.date_formats.insert(field.to_string(), format.to_string());
         Ok(self)
+    }
+
+    /// [`TableReader::date_format`] for each (field, format).
+    pub fn date_formats(self, formats: &[(String, String)]) -> Result<TableReader, Error> {
+        formats.iter().try_fold(self, |r, (field, format)| r.date_format(field, format))
     }
 
     /// Parses complete records whenever `n` bytes of them are pending (tests
@@ -394,7 +399,9 @@ impl Plan {
     /// This date field as [`dates::settle`] reads it.
     fn date_field(&self) -> Result<dates::DateField<'_>, Error> {
         let format = match self.field.format.as_deref() {
-            Some(f) => Some(DateFormat::parse(f).map_err(|e| InputError::Format(format!("field {:?}: {e}", self.field.name)))?),
+            Some(f) => Some(
+                DateFormat::parse(f).map_err(|e| InputError::Format(format!("field {:?}: {e}", self.field.name)))?,
+            ),
             None => None,
         };
         Ok(dates::DateField {
@@ -475,7 +482,16 @@ pub fn read_table_file(
     schema: &Schema,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<RecordTable, Error> {
-    let mut reader = TableReader::new(schema, &path.display().to_string());
+    read_into(TableReader::new(schema, &path.display().to_string()), path, progress)
+}
+
+/// The file at `path` read to its end by `reader` (as [`read_table_file`]).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_into(
+    mut reader: TableReader,
+    path: &std::path::Path,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<RecordTable, Error> {
     crate::dataset::for_each_chunk::<Error, _>(path, |chunk, size| {
         reader.push(chunk)?;
         progress(reader.bytes_read() as u64, size);

@@ -111,5 +111,8 @@ fn a_field_without_a_format_reads_each_value_in_its_own_layout() {
 
 #[test]
 fn counts_are_grouped_by_thousands() {
-    assert_eq!((count(0), count(999), count(9812), count(1_234_567)), ("0".into(), "999".into(), "9,812".into(), "1,234,567".into()));
+    assert_eq!(
+        (count(0), count(999), count(9812), count(1_234_567)),
+        ("0".into(), "999".into(), "9,812".into(), "1,234,567".into())
+    );
 }
