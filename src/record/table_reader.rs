@@ -261,7 +261,6 @@ impl TableReader {
         for (p, mut values) in header.plans.iter().zip(self.rows.values) {
             let kind = p.field.kind().unwrap_or(Kind::String);
             if kind == Kind::Date {
-                // dates are kept as written until the file's format is known
                 let (read, note) = dates::settle(&p.date_field()?, values, &self.rows.ids, &what)?;
                 values = read;
                 notes.extend(note);
@@ -398,12 +397,8 @@ impl TableReader {
 impl Plan {
     /// This date field as [`dates::settle`] reads it.
     fn date_field(&self) -> Result<dates::DateField<'_>, Error> {
-        let format = match self.field.format.as_deref() {
-            Some(f) => Some(
-                DateFormat::parse(f).map_err(|e| InputError::Format(format!("field {:?}: {e}", self.field.name)))?,
-            ),
-            None => None,
-        };
+        let bad = |e: String| InputError::Format(format!("field {:?}: {e}", self.field.name));
+        let format = self.field.format.as_deref().map(DateFormat::parse).transpose().map_err(bad)?;
         Ok(dates::DateField {
             name: &self.field.name,
             format,
@@ -459,12 +454,11 @@ impl Header {
                 ))
                 .into());
             }
+            // dates are read at the end, in the file's format (`dates::settle`)
             let v = if p.field.kind() == Some(Kind::Date) {
-                // read at the end, in the file's format (`dates::settle`)
                 let t = joined.trim();
                 (!t.is_empty()).then(|| t.to_string())
             } else {
-                // only dates fail to normalize
                 normalize(&p.field, &p.alphabet, joined).unwrap_or(None)
             };
             out.push(v);
