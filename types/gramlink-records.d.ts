@@ -61,11 +61,13 @@ export class RecordTableReader {
 
 export class RecordOwner {
   free(): void;
-  /** The CSV (with a header) under `schema`; `seed` makes the noise reproducible and NOT private. */
-  constructor(csv: string | Uint8Array, schema: Schema | string, options?: { seed?: number } | null);
+  /** The CSV (with a header) under `schema`; `seed` makes the noise reproducible and NOT private; `dateFormats`: this file's own date formats, as `RecordTableReader`'s. */
+  constructor(csv: string | Uint8Array, schema: Schema | string, options?: { seed?: number; dateFormats?: Record<string, "YYYYMMDD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY"> } | null);
   /** The table a reader has read to its end, under the reader's schema (the reader is then used up). */
   static fromReader(reader: RecordTableReader, options?: { seed?: number } | null): RecordOwner;
   readonly size: number;
+  /** How the file was read where it differs from the schema: a date format found in the file instead of the schema's. */
+  readonly notes: string[];
   readonly schemaFingerprint: string;
   fields(): { name: string; kind: SchemaField['kind']; present: number }[];
   /** One entry per gram space: its share of ε (0: public grams only) and its fields. */

@@ -53,19 +53,31 @@ pub struct RecordOwner {
 #[pymethods]
 impl RecordOwner {
     /// The party's CSV (a path, its bytes, or a pandas DataFrame) read under
-    /// `schema`; `seed`: reproducible noise (NOT private).
+    /// `schema`; `seed`: reproducible noise (NOT private); `date_formats`:
+    /// this file's own date format per date field (`{"dob": "MM/DD/YYYY"}`),
+    /// the schema unchanged (without it, a format found in the file is used
+    /// and listed in `notes`).
     #[new]
-    #[pyo3(signature = (source, schema, *, seed=None))]
-    fn new(source: &Bound<'_, PyAny>, schema: &Bound<'_, PyAny>, seed: Option<u64>) -> PyResult<Self> {
+    #[pyo3(signature = (source, schema, *, seed=None, date_formats=None))]
+    fn new(
+        source: &Bound<'_, PyAny>,
+        schema: &Bound<'_, PyAny>,
+        seed: Option<u64>,
+        date_formats: Option<std::collections::BTreeMap<String, String>>,
+    ) -> PyResult<Self> {
         let schema = schema_arg(schema)?;
         let rng = Randomness::from_seed_option(seed).py()?;
+        let formats: Vec<(String, String)> = date_formats.unwrap_or_default().into_iter().collect();
         // a path is read a megabyte at a time, never whole
         let owner = match crate::convert::path(source) {
-            Some(path) => gramlink::record::RecordOwner::read_file(&path, schema, rng, &mut |_, _| {}),
+            Some(path) => gramlink::record::RecordOwner::read_file(&path, schema, rng, &formats, &mut |_, _| {}),
             None => {
                 let (bytes, name) = data(source, "source")?;
                 let what = name.unwrap_or_else(|| "the records".into());
-                gramlink::record::RecordOwner::read(&bytes, schema, &what, rng)
+                schema.validate().py()?;
+                let mut reader = gramlink::record::TableReader::new(&schema, &what).date_formats(&formats).py()?;
+                reader.push(&bytes).py()?;
+                gramlink::record::RecordOwner::from_reader(reader, rng)
             }
         };
         Ok(RecordOwner { owner: owner.py()?, id_map: None })
@@ -78,6 +90,13 @@ impl RecordOwner {
 
     fn __len__(&self) -> usize {
         self.size()
+    }
+
+    /// How the file was read where it differs from the schema: a date format
+    /// found in the file instead of the schema's, one sentence each.
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.owner.table().notes.clone()
     }
 
     /// The schema's fingerprint (every message carries it).

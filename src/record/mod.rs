@@ -4,6 +4,7 @@
 //! - [`schema`]: the linkage schema (fields, kinds, budget split, blocking,
 //!   decision), validated and fingerprinted;
 //! - [`values`]: reading a party's CSV under the schema, normalization per kind;
+//!   [`dates`]: date layouts, and the one a party's file is written in;
 //!   [`table_reader`]: the same read from a stream of chunks (a file a
 //!   megabyte at a time, a browser `File`'s stream), never the whole file at once;
 //! - [`owner`]: a data owner's steps (mine per gram space, merge, embed);
@@ -21,6 +22,7 @@ pub mod batch;
 pub mod blocking;
 mod check;
 pub mod compare;
+pub mod dates;
 pub mod decide;
 /// The Fellegi–Sunter EM fit (a leaf module, shared with [`crate::cutoff`]).
 pub use crate::em;

@@ -226,17 +226,19 @@ impl RecordOwner {
     }
 
     /// An owner of the CSV file at `path`, read a megabyte at a time
-    /// ([`super::read_table_file`]); `progress` gets the bytes read and the
-    /// file's size.
+    /// ([`super::read_table_file`]), its dates in the party's own `formats`
+    /// (field, format); `progress` gets the bytes read and the file's size.
     #[cfg(not(target_arch = "wasm32"))]
     pub fn read_file(
         path: &std::path::Path,
         schema: Schema,
         rng: Randomness,
+        formats: &[(String, String)],
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<RecordOwner, Error> {
         schema.validate()?;
-        let table = super::table_reader::read_table_file(path, &schema, progress)?;
+        let reader = super::TableReader::new(&schema, &path.display().to_string()).date_formats(formats)?;
+        let table = super::table_reader::read_into(reader, path, progress)?;
         RecordOwner::new(schema, table, rng)
     }
 

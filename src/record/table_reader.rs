@@ -19,6 +19,7 @@
 //! one stopped (byte, line, record) is carried over, so an error names the
 //! same row, line and byte as one parse of the whole text would.
 
+use super::dates::{self, DateFormat};
 use super::schema::{Field, Kind, Schema};
 use super::values::{field_alphabet, normalize, FieldValues, RecordTable};
 use crate::alphabet::Alphabet;
@@ -37,6 +38,8 @@ struct Plan {
     field: Field,
     alphabet: Alphabet,
     cols: Vec<usize>,
+    /// The party named this date field's format ([`TableReader::date_format`]).
+    named: bool,
 }
 
 /// The header's columns, once read.
@@ -74,9 +77,6 @@ struct Rows {
     seen: HashMap<String, usize>,
     /// A field's columns joined (reused across rows).
     joined: String,
-    /// Per sent field, the first value that did not parse (a date read as
-    /// missing): its row and text, to name it when no value parses.
-    unparsed: Vec<Option<(usize, String)>>,
 }
 
 /// A record table from chunks of a CSV: [`TableReader::push`] each chunk in
@@ -147,9 +147,14 @@ impl TableReader {
             Some(_) => return Err(bad(format!("date format for field {field:?}, which is not a date field"))),
             None => return Err(bad(format!("date format for field {field:?}, which is not a field of the schema"))),
         }
-        super::values::DateFormat::parse(format).map_err(|e| bad(format!("date format for field {field:?}: {e}")))?;
+        DateFormat::parse(format).map_err(|e| bad(format!("date format for field {field:?}: {e}")))?;
         self.date_formats.insert(field.to_string(), format.to_string());
         Ok(self)
+    }
+
+    /// [`TableReader::date_format`] for each (field, format).
+    pub fn date_formats(self, formats: &[(String, String)]) -> Result<TableReader, Error> {
+        formats.iter().try_fold(self, |r, (field, format)| r.date_format(field, format))
     }
 
     /// Parses complete records whenever `n` bytes of them are pending (tests
@@ -252,27 +257,17 @@ impl TableReader {
         if self.rows.ids.is_empty() {
             return Err(InputError::Empty { what }.into());
         }
-        let fields: Vec<FieldValues> = header
-            .plans
-            .iter()
-            .zip(self.rows.values)
-            .map(|(p, values)| FieldValues {
-                name: p.field.name.clone(),
-                kind: p.field.kind().unwrap_or(Kind::String),
-                values,
-            })
-            .collect();
-        if let Some(f) = fields.iter().find(|f| f.present() == 0) {
-            let i = fields.iter().position(|x| x.name == f.name).unwrap_or(0);
-            if let (Some((row, found)), Some(p)) = (&self.rows.unparsed[i], header.plans.get(i)) {
-                // dates that are there but in another format: say what was found
-                return Err(InputError::Format(format!(
-                    "{what}: field {:?}: no value is a date of format {} (row {row} has {found:?}); choose the file's date format",
-                    f.name,
-                    p.field.format.as_deref().unwrap_or("YYYYMMDD")
-                ))
-                .into());
+        let (mut fields, mut notes) = (Vec::new(), Vec::new());
+        for (p, mut values) in header.plans.iter().zip(self.rows.values) {
+            let kind = p.field.kind().unwrap_or(Kind::String);
+            if kind == Kind::Date {
+                let (read, note) = dates::settle(&p.date_field()?, values, &self.rows.ids, &what)?;
+                values = read;
+                notes.extend(note);
             }
+            fields.push(FieldValues { name: p.field.name.clone(), kind, values });
+        }
+        if let Some(f) = fields.iter().find(|f| f.present() == 0) {
             return Err(InputError::EmptyField {
                 what,
                 field: f.name.clone(),
@@ -280,7 +275,7 @@ impl TableReader {
             }
             .into());
         }
-        Ok(RecordTable { ids: self.rows.ids, fields })
+        Ok(RecordTable { ids: self.rows.ids, fields, notes })
     }
 
     /// Parses `pending[..complete]` and keeps the rest.
@@ -344,7 +339,6 @@ impl TableReader {
             let Some(header) = self.header.as_ref() else {
                 let header = self.read_header(&row)?;
                 self.rows.values = vec![Vec::new(); header.plans.len()];
-                self.rows.unparsed = vec![None; header.plans.len()];
                 self.header = Some(header);
                 self.last_end = self.at.plus(reader.position());
                 continue;
@@ -390,12 +384,27 @@ impl TableReader {
         for f in self.schema.sent() {
             let cols = f.columns().iter().map(|c| find(c, &f.name)).collect::<Result<Vec<_>, _>>()?;
             let mut field = f.clone();
-            if let Some(format) = self.date_formats.get(&f.name) {
+            let named = self.date_formats.get(&f.name);
+            if let Some(format) = named {
                 field.format = Some(format.clone());
             }
-            plans.push(Plan { alphabet: field_alphabet(&field)?, field, cols });
+            plans.push(Plan { alphabet: field_alphabet(&field)?, field, cols, named: named.is_some() });
         }
         Ok(Header { width: names.len(), id, plans })
+    }
+}
+
+impl Plan {
+    /// This date field as [`dates::settle`] reads it.
+    fn date_field(&self) -> Result<dates::DateField<'_>, Error> {
+        let bad = |e: String| InputError::Format(format!("field {:?}: {e}", self.field.name));
+        let format = self.field.format.as_deref().map(DateFormat::parse).transpose().map_err(bad)?;
+        Ok(dates::DateField {
+            name: &self.field.name,
+            format,
+            named: self.named,
+            missing_if_invalid: self.field.invalid.as_deref() == Some("missing"),
+        })
     }
 }
 
@@ -428,7 +437,7 @@ impl Header {
         if let Some(first) = rows.seen.insert(id.clone(), row_no) {
             return Err(InputError::DuplicateId { id, first, second: row_no }.into());
         }
-        for ((p, out), unparsed) in self.plans.iter().zip(rows.values.iter_mut()).zip(rows.unparsed.iter_mut()) {
+        for (p, out) in self.plans.iter().zip(rows.values.iter_mut()) {
             let joined = &mut rows.joined;
             joined.clear();
             for (k, c) in p.cols.iter().enumerate() {
@@ -445,22 +454,12 @@ impl Header {
                 ))
                 .into());
             }
-            let v = match normalize(&p.field, &p.alphabet, joined) {
-                Ok(v) => v,
-                Err(_) if p.field.invalid.as_deref() == Some("missing") => {
-                    if unparsed.is_none() {
-                        *unparsed = Some((row_no, joined.clone()));
-                    }
-                    None
-                }
-                Err(reason) => {
-                    return Err(InputError::Format(format!(
-                        "{what}, row {row_no} (id {id:?}): field {:?} is not a date of format {} ({reason}); fix it, or declare such dates missing with invalid = \"missing\"",
-                        p.field.name,
-                        p.field.format.as_deref().unwrap_or(super::values::DateFormat::of_value(joined.trim()).name())
-                    ))
-                    .into())
-                }
+            // dates are read at the end, in the file's format (`dates::settle`)
+            let v = if p.field.kind() == Some(Kind::Date) {
+                let t = joined.trim();
+                (!t.is_empty()).then(|| t.to_string())
+            } else {
+                normalize(&p.field, &p.alphabet, joined).unwrap_or(None)
             };
             out.push(v);
         }
@@ -477,7 +476,16 @@ pub fn read_table_file(
     schema: &Schema,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<RecordTable, Error> {
-    let mut reader = TableReader::new(schema, &path.display().to_string());
+    read_into(TableReader::new(schema, &path.display().to_string()), path, progress)
+}
+
+/// The file at `path` read to its end by `reader` (as [`read_table_file`]).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_into(
+    mut reader: TableReader,
+    path: &std::path::Path,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<RecordTable, Error> {
     crate::dataset::for_each_chunk::<Error, _>(path, |chunk, size| {
         reader.push(chunk)?;
         progress(reader.bytes_read() as u64, size);

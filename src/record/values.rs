@@ -13,6 +13,7 @@
 //!
 //! A value that normalizes to nothing is *missing*.
 
+pub use super::dates::DateFormat;
 use super::schema::{Field, Kind, Schema};
 use super::table_reader::TableReader;
 use crate::alphabet::Alphabet;
@@ -20,98 +21,6 @@ use crate::error::Error;
 
 /// The digits: the alphabet of `number` and `date` fields.
 pub const DIGITS: &str = "0123456789";
-
-/// A date layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DateFormat {
-    Compact,
-    Iso,
-    DayFirst,
-    MonthFirst,
-}
-
-impl DateFormat {
-    pub fn parse(s: &str) -> Result<DateFormat, String> {
-        match s {
-            "YYYYMMDD" => Ok(DateFormat::Compact),
-            "YYYY-MM-DD" => Ok(DateFormat::Iso),
-            "DD/MM/YYYY" => Ok(DateFormat::DayFirst),
-            "MM/DD/YYYY" => Ok(DateFormat::MonthFirst),
-            other => Err(format!("date format {other:?} is not one of YYYYMMDD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY")),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            DateFormat::Compact => "YYYYMMDD",
-            DateFormat::Iso => "YYYY-MM-DD",
-            DateFormat::DayFirst => "DD/MM/YYYY",
-            DateFormat::MonthFirst => "MM/DD/YYYY",
-        }
-    }
-
-    /// The layout of one value by its shape, for a field without `format`:
-    /// 8 digits `YYYYMMDD`, dashes `YYYY-MM-DD`, slashes month first
-    /// (`MM/DD/YYYY`) unless the first part is above 12 (`DD/MM/YYYY`). Each
-    /// party's file may so write its dates its own way.
-    pub fn of_value(s: &str) -> DateFormat {
-        if s.contains('-') {
-            DateFormat::Iso
-        } else if s.contains('/') {
-            match s.split('/').next().and_then(|p| p.parse::<u32>().ok()) {
-                Some(a) if a > 12 => DateFormat::DayFirst,
-                _ => DateFormat::MonthFirst,
-            }
-        } else {
-            DateFormat::Compact
-        }
-    }
-
-    /// `(year, month, day)` of `s`, or why not.
-    pub fn read(self, s: &str) -> Result<(u32, u32, u32), &'static str> {
-        let num = |t: &str, n: usize| -> Result<u32, &'static str> {
-            if t.len() != n || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return Err("not the format's digits");
-            }
-            t.parse().map_err(|_| "not a number")
-        };
-        let (y, m, d) = match self {
-            DateFormat::Compact => {
-                if s.len() != 8 || !s.is_ascii() {
-                    return Err("not 8 digits");
-                }
-                (num(&s[0..4], 4)?, num(&s[4..6], 2)?, num(&s[6..8], 2)?)
-            }
-            DateFormat::Iso => {
-                let p: Vec<&str> = s.split('-').collect();
-                if p.len() != 3 {
-                    return Err("not YYYY-MM-DD");
-                }
-                (num(p[0], 4)?, num(p[1], 2)?, num(p[2], 2)?)
-            }
-            DateFormat::DayFirst | DateFormat::MonthFirst => {
-                let p: Vec<&str> = s.split('/').collect();
-                if p.len() != 3 {
-                    return Err("not three parts separated by '/'");
-                }
-                let (a, b) = (num(p[0], 2)?, num(p[1], 2)?);
-                let y = num(p[2], 4)?;
-                if self == DateFormat::DayFirst {
-                    (y, b, a)
-                } else {
-                    (y, a, b)
-                }
-            }
-        };
-        if !(1..=12).contains(&m) {
-            return Err("month not in 1-12");
-        }
-        if !(1..=31).contains(&d) {
-            return Err("day not in 1-31");
-        }
-        Ok((y, m, d))
-    }
-}
 
 /// One field's normalized values, record by record (`None`: missing).
 #[derive(Debug, Clone, PartialEq)]
@@ -133,6 +42,9 @@ pub struct RecordTable {
     pub ids: Vec<String>,
     /// One per sent field of the schema, in schema order.
     pub fields: Vec<FieldValues>,
+    /// How the file was read where it differs from the schema (a date format
+    /// found in the file, [`super::dates`]): for the party to be told.
+    pub notes: Vec<String>,
 }
 
 /// The alphabet a field's values are normalized onto.
@@ -156,11 +68,10 @@ pub fn normalize(field: &Field, alphabet: &Alphabet, raw: &str) -> Result<Option
             return Ok(None);
         }
         let f = match field.format.as_deref() {
-            Some(f) => DateFormat::parse(f).map_err(|_| "bad format")?,
-            None => DateFormat::of_value(t),
+            Some(f) => Some(DateFormat::parse(f).map_err(|_| "bad format")?),
+            None => None,
         };
-        let (y, m, d) = f.read(t)?;
-        return Ok(Some(format!("{y:04}{m:02}{d:02}")));
+        return super::dates::compact(f, t).map(Some);
     }
     let mut n = if kind == Kind::Name {
         // a hyphen, slash or comma separates name tokens ("MARY-ANN" is "MARY ANN")

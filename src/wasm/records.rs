@@ -42,15 +42,33 @@ pub(super) fn batch_arg(v: &JsValue, what: &str) -> Result<RecordBatch, JsValue>
 /// What errors call a party's records (the constructor's and the reader's alike).
 const RECORDS: &str = "the records";
 
-/// The randomness of `RecordOwner` options `{seed}` (a seed: NOT private).
-fn owner_randomness(options: &JsValue) -> Result<Randomness, JsValue> {
+/// The randomness of `RecordOwner` options `{seed}` (a seed: NOT private);
+/// `known`: the option names the caller takes.
+fn owner_randomness(options: &JsValue, known: &[&str]) -> Result<Randomness, JsValue> {
     let mut seed = None;
-    for (_, x) in option_entries(options, "RecordOwner options", &["seed"])? {
-        if !x.is_null() {
+    for (k, x) in option_entries(options, "RecordOwner options", known)? {
+        if k == "seed" && !x.is_null() {
             seed = Some(super::owner::seed_arg(&x)?);
         }
     }
     Ok(Randomness::from_seed_option(seed)?)
+}
+
+/// `reader` with `options.dateFormats` (`{ field: "YYYY-MM-DD", … }`): the
+/// file's own date formats.
+fn with_date_formats(mut reader: TableReader, options: &JsValue) -> Result<TableReader, JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(reader);
+    }
+    let formats = js_sys::Reflect::get(options, &JsValue::from_str("dateFormats"))?;
+    if !formats.is_undefined() && !formats.is_null() {
+        let formats: std::collections::BTreeMap<String, String> = serde_wasm_bindgen::from_value(formats)
+            .map_err(|e| InputError::Format(format!("options.dateFormats: {e}")))?;
+        for (field, format) in &formats {
+            reader = reader.date_format(field, format)?;
+        }
+    }
+    Ok(reader)
 }
 
 /// A party's record CSV read chunk by chunk (a `File`'s stream in the web
@@ -72,17 +90,7 @@ impl RecordTableReader {
     pub fn new(schema: JsValue, options: JsValue) -> Result<RecordTableReader, JsValue> {
         let schema = schema_arg(&schema)?;
         schema.validate()?;
-        let mut reader = TableReader::new(&schema, RECORDS);
-        if !options.is_undefined() && !options.is_null() {
-            let formats = js_sys::Reflect::get(&options, &JsValue::from_str("dateFormats"))?;
-            if !formats.is_undefined() && !formats.is_null() {
-                let formats: std::collections::BTreeMap<String, String> = serde_wasm_bindgen::from_value(formats)
-                    .map_err(|e| InputError::Format(format!("options.dateFormats: {e}")))?;
-                for (field, format) in &formats {
-                    reader = reader.date_format(field, format)?;
-                }
-            }
-        }
+        let reader = with_date_formats(TableReader::new(&schema, RECORDS), &options)?;
         Ok(RecordTableReader { inner: Some(reader) })
     }
 
@@ -133,20 +141,32 @@ pub struct RecordOwner {
 #[wasm_bindgen]
 impl RecordOwner {
     /// The party's CSV (a string or a `Uint8Array`, with a header) read under
-    /// `schema`; `options`: `{seed}` (reproducible noise: NOT private).
+    /// `schema`; `options`: `{seed}` (reproducible noise: NOT private),
+    /// `{dateFormats}` (as `RecordTableReader`'s; a format found in the file
+    /// instead is listed in `notes`).
     #[wasm_bindgen(constructor)]
     pub fn new(csv: JsValue, schema: JsValue, options: JsValue) -> Result<RecordOwner, JsValue> {
         let schema = schema_arg(&schema)?;
-        let rng = owner_randomness(&options)?;
+        let rng = owner_randomness(&options, &["seed", "dateFormats"])?;
         let bytes = text_or_bytes(&csv, "the records")?;
-        Ok(RecordOwner { owner: crate::record::RecordOwner::read(&bytes, schema, RECORDS, rng)?, id_map: None })
+        schema.validate()?;
+        let mut reader = with_date_formats(TableReader::new(&schema, RECORDS), &options)?;
+        reader.push(&bytes)?;
+        Ok(RecordOwner { owner: crate::record::RecordOwner::from_reader(reader, rng)?, id_map: None })
+    }
+
+    /// How the file was read where it differs from the schema: a date format
+    /// found in the file instead of the schema's, one sentence each.
+    #[wasm_bindgen(getter)]
+    pub fn notes(&self) -> Vec<String> {
+        self.owner.table().notes.clone()
     }
 
     /// An owner of the table a [`RecordTableReader`] has read to its end (the
     /// reader is then used up); `options` as the constructor's.
     #[wasm_bindgen(js_name = fromReader)]
     pub fn from_reader(reader: &mut RecordTableReader, options: JsValue) -> Result<RecordOwner, JsValue> {
-        let rng = owner_randomness(&options)?;
+        let rng = owner_randomness(&options, &["seed"])?;
         let owner = crate::record::RecordOwner::from_reader(reader.take()?, rng)?;
         Ok(RecordOwner { owner, id_map: None })
     }

@@ -46,6 +46,11 @@ pub struct EmbedArgs {
     /// vectors (the matcher then compares without the q-gram filter).
     #[arg(long, conflicts_with_all = crate::options::schema_conflicts::EMBED)]
     schema: Option<PathBuf>,
+    /// This party's own date format of a date field, FIELD=FORMAT (YYYYMMDD,
+    /// YYYY-MM-DD, DD/MM/YYYY or MM/DD/YYYY), repeatable; the schema stays as
+    /// it is. Without it, a format found in the file is used and said on stderr.
+    #[arg(long = "date-format", value_name = "FIELD=FORMAT", requires = "schema", value_parser = crate::options::date_format_arg)]
+    date_formats: Vec<(String, String)>,
     #[command(flatten)]
     ids: crate::unmap::IdFlags,
     #[command(flatten)]
@@ -61,6 +66,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
         crate::record_steps::embed(crate::record_steps::EmbedRun {
             schema,
             input: &a.records.input,
+            date_formats: &a.date_formats,
             base: &a.base,
             party: a.party,
             key: &a.key,
@@ -273,6 +279,13 @@ pub struct LinkArgs {
     /// naming the CSV columns, each field's kind, blocking and decision.
     #[arg(long, conflicts_with_all = crate::options::schema_conflicts::LINK)]
     schema: Option<PathBuf>,
+    /// Party A's own date format of a date field, FIELD=FORMAT (as `mine
+    /// --date-format`), repeatable.
+    #[arg(long = "date-format-a", value_name = "FIELD=FORMAT", requires = "schema", value_parser = crate::options::date_format_arg)]
+    date_format_a: Vec<(String, String)>,
+    /// Party B's own date format of a date field, FIELD=FORMAT.
+    #[arg(long = "date-format-b", value_name = "FIELD=FORMAT", requires = "schema", value_parser = crate::options::date_format_arg)]
+    date_format_b: Vec<(String, String)>,
     #[command(flatten)]
     read: ReadFlags,
     #[command(flatten)]
@@ -298,6 +311,7 @@ pub fn cmd_link(a: LinkArgs) -> Result<()> {
             a: &a.a,
             b: &a.b,
             truth: a.truth.truth.as_deref(),
+            date_formats: [&a.date_format_a, &a.date_format_b],
             seed: a.seed,
             keyed: a.keyed,
             encoding: a.config.encoding,

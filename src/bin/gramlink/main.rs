@@ -79,6 +79,11 @@ struct MineArgs {
     /// gram space, with the schema's budget split.
     #[arg(long, conflicts_with_all = options::schema_conflicts::MINE)]
     schema: Option<PathBuf>,
+    /// This party's own date format of a date field, FIELD=FORMAT (YYYYMMDD,
+    /// YYYY-MM-DD, DD/MM/YYYY or MM/DD/YYYY), repeatable; the schema stays as
+    /// it is. Without it, a format found in the file is used and said on stderr.
+    #[arg(long = "date-format", value_name = "FIELD=FORMAT", requires = "schema", value_parser = crate::options::date_format_arg)]
+    date_formats: Vec<(String, String)>,
     #[command(flatten)]
     preset: PresetArg,
     #[command(flatten)]
@@ -139,7 +144,7 @@ fn main() -> ExitCode {
 
 fn cmd_mine(a: MineArgs) -> Result<()> {
     if let Some(schema) = &a.schema {
-        return record_steps::mine(schema, &a.records.input, a.seed, &a.ledger, &a.out);
+        return record_steps::mine(schema, &a.records.input, &a.date_formats, a.seed, &a.ledger, &a.out);
     }
     let alphabet = a.records.read.alphabet()?;
     let mut config = a.preset.config();

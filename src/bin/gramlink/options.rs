@@ -12,6 +12,14 @@ use gramlink::matching::Rule;
 use gramlink::threshold::ThresholdMode;
 use std::path::PathBuf;
 
+/// A party's own date format of one date field, `FIELD=FORMAT`
+/// (`--date-format date_of_birth=MM/DD/YYYY`); the core checks both names.
+pub fn date_format_arg(s: &str) -> std::result::Result<(String, String), String> {
+    let (field, format) =
+        s.split_once('=').ok_or_else(|| format!("{s:?} is not FIELD=FORMAT (e.g. date_of_birth=MM/DD/YYYY)"))?;
+    Ok((field.trim().to_string(), format.trim().to_string()))
+}
+
 /// "what [default: X]", or "what [default: the preset's: recommended X, paper Y]".
 fn preset_default<T: std::fmt::Display>(what: &str, value: impl Fn(&Config) -> T) -> String {
     let (r, p) = (value(&Config::recommended()).to_string(), value(&Config::paper()).to_string());

@@ -14,12 +14,19 @@ use gramlink::record::{merge_parties, Kind, RecordBatch, RecordMatcher};
 use std::path::{Path, PathBuf};
 
 /// `mine --schema`: the party's noisy bases, one per mined space.
-pub fn mine(schema: &Path, input: &Path, seed: Option<u64>, ledger: &LedgerFlags, out: &Path) -> Result<()> {
+pub fn mine(
+    schema: &Path,
+    input: &Path,
+    date_formats: &[(String, String)],
+    seed: Option<u64>,
+    ledger: &LedgerFlags,
+    out: &Path,
+) -> Result<()> {
     let schema = load_schema(schema)?;
     let budget = gramlink::dp::Epsilon::new(schema.epsilon).map_err(gramlink::Error::from)?;
     let ledger = ledger.open(input, budget, seed.is_some(), "mine --schema")?;
     let rng = crate::seed::randomness(seed, "these bases are")?;
-    let mut owner = read_owner(&schema, input, rng)?;
+    let mut owner = read_owner(&schema, input, date_formats, rng)?;
     let bar = &mut Bar::new();
     let bases = owner.mine(bar)?;
     bar.finish();
@@ -65,6 +72,8 @@ pub fn merge(schema: &Path, parties: &[PathBuf], names: &[String], out: &Path) -
 pub struct EmbedRun<'a> {
     pub schema: &'a Path,
     pub input: &'a Path,
+    /// The party's own date formats (`--date-format`).
+    pub date_formats: &'a [(String, String)],
     pub base: &'a Path,
     pub party: Party,
     pub key: &'a crate::keys::KeyArgs,
@@ -87,7 +96,7 @@ pub fn embed(r: EmbedRun) -> Result<()> {
     }
     let shared = read_shared_bases(&io::read_text(r.base)?, &schema).in_file(r.base)?;
     // embedding spends no budget and draws no noise
-    let owner = read_owner(&schema, r.input, Randomness::secure()?)?;
+    let owner = read_owner(&schema, r.input, r.date_formats, Randomness::secure()?)?;
     let bar = &mut Bar::new();
     let embedded = owner.embed(&shared, &options, bar)?;
     bar.finish();

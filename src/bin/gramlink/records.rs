@@ -36,6 +36,8 @@ pub struct RecordRun<'a> {
     pub a: &'a Path,
     pub b: &'a Path,
     pub truth: Option<&'a Path>,
+    /// Each party's own date formats (`--date-format-a`, `--date-format-b`).
+    pub date_formats: [&'a [(String, String)]; 2],
     pub seed: Option<u64>,
     pub keyed: bool,
     /// The keyed encoding with `keyed`.
@@ -47,8 +49,19 @@ pub struct RecordRun<'a> {
 
 /// A party's records under `schema`, read from its CSV file a megabyte at a
 /// time (never the whole file at once), with a progress bar of the bytes read.
-pub fn read_owner(schema: &Schema, path: &Path, rng: gramlink::dp::Randomness) -> Result<RecordOwner> {
-    reading(path, |progress| RecordOwner::read_file(path, schema.clone(), rng, progress))
+/// `formats`: the party's own date formats (`--date-format`); a format found
+/// in the file instead of the schema's is said on stderr.
+pub fn read_owner(
+    schema: &Schema,
+    path: &Path,
+    formats: &[(String, String)],
+    rng: gramlink::dp::Randomness,
+) -> Result<RecordOwner> {
+    let owner = reading(path, |progress| RecordOwner::read_file(path, schema.clone(), rng, formats, progress))?;
+    for note in &owner.table().notes {
+        eprintln!("{}: {note}", path.display());
+    }
+    Ok(owner)
 }
 
 /// The records of the CSV file at `path` under `schema`, read as [`read_owner`] reads them.
@@ -75,8 +88,8 @@ pub fn run(r: RecordRun) -> Result<()> {
         None => None,
     };
     let mut rng = crate::seed::randomness(r.seed, "the bases are")?;
-    let mut a = read_owner(&schema, r.a, rng.fork())?;
-    let mut b = read_owner(&schema, r.b, rng.fork())?;
+    let mut a = read_owner(&schema, r.a, r.date_formats[0], rng.fork())?;
+    let mut b = read_owner(&schema, r.b, r.date_formats[1], rng.fork())?;
     let needs_key = schema.fields.iter().any(|f| f.kind() == Some(Kind::Keyed));
     let key = match r.key {
         Some(k) => Some(k),

@@ -81,6 +81,7 @@ fn reference(text: &str) -> RecordTable {
             .iter()
             .map(|f| FieldValues { name: f.name.clone(), kind: f.kind().unwrap(), values: Vec::new() })
             .collect(),
+        notes: Vec::new(),
     };
     for row in reader.records() {
         let row = row.unwrap();
@@ -327,14 +328,28 @@ fn a_file_reads_its_own_date_format_and_unparsed_dates_are_named_not_missing() {
     let t = read_table(iso.as_bytes(), &schema(), "t.csv").unwrap();
     let dob = t.fields.iter().find(|f| f.name == "date_of_birth").unwrap();
     assert_eq!(dob.values, vec![Some("19830917".to_string()), None]);
-    // a schema's format (YYYYMMDD) reads none of them: the error says what was found
+    // a schema's format (YYYYMMDD) reads none of them: the file's (ISO) is
+    // found, used and said
     let text = serde_json::to_string(&schema()).unwrap().replace(
         r#""name":"date_of_birth","kind":"date""#,
         r#""name":"date_of_birth","kind":"date","format":"YYYYMMDD""#,
     );
     let schema = || Schema::parse_json(&text).unwrap();
     assert_eq!(schema().field("date_of_birth").unwrap().format.as_deref(), Some("YYYYMMDD"));
-    let e = read_table(iso.as_bytes(), &schema(), "t.csv").unwrap_err();
+    let t = read_table(iso.as_bytes(), &schema(), "t.csv").unwrap();
+    assert_eq!(
+        t.fields.iter().find(|f| f.name == "date_of_birth").unwrap().values,
+        vec![Some("19830917".to_string()), None]
+    );
+    assert_eq!(
+        t.notes,
+        ["field date_of_birth: the file's dates are YYYY-MM-DD (1 of 1 values), not the schema's YYYYMMDD"]
+    );
+    // a format the party names is kept: none reads, and the error says what was found
+    let mut r =
+        TableReader::new(&schema(), "t.csv").date_formats(&[("date_of_birth".into(), "YYYYMMDD".into())]).unwrap();
+    r.push(iso.as_bytes()).unwrap();
+    let e = r.finish().unwrap_err();
     assert_eq!(e.code(), "INVALID_FORMAT");
     assert_eq!(
         e.to_string(),

@@ -58,6 +58,7 @@ pub struct EvalArgs {
 pub fn cmd_eval(a: EvalArgs) -> Result<()> {
     if let Some(schema) = &a.schema {
         return crate::records::run(crate::records::RecordRun {
+            date_formats: [&[], &[]],
             schema,
             a: &a.files[0],
             b: &a.files[1],

@@ -213,6 +213,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
         };
         println!("gramlink's own record linkage on the same files:");
         crate::records::run(crate::records::RecordRun {
+            date_formats: [&[], &[]],
             schema,
             a: fa,
             b: fb,

@@ -1,0 +1,118 @@
+//! Which format a party's dates are read in: found and said, kept, or refused.
+
+use super::*;
+
+fn field(format: &str, named: bool) -> DateField<'static> {
+    DateField {
+        name: "date_of_birth",
+        format: Some(DateFormat::parse(format).unwrap()),
+        named,
+        missing_if_invalid: true,
+    }
+}
+
+fn values(v: &[&str]) -> Vec<Option<String>> {
+    v.iter().map(|s| (!s.is_empty()).then(|| s.to_string())).collect()
+}
+
+fn ids(n: usize) -> Vec<String> {
+    (1..=n).map(|i| i.to_string()).collect()
+}
+
+fn settled(f: &DateField, v: &[&str]) -> Result<(Vec<Option<String>>, Option<String>), String> {
+    settle(f, values(v), &ids(v.len()), "b.csv").map_err(|e| format!("{} {e}", e.code()))
+}
+
+fn some(v: &[&str]) -> Vec<Option<String>> {
+    values(v)
+}
+
+#[test]
+fn a_month_first_file_under_a_compact_schema_is_read_month_first_and_said_so() {
+    // one day-first value (a swapped day and month) and one that no format reads
+    let file = ["12/31/1980", "01/15/1975", "", "07/04/1990", "31/12/1980", "1980"];
+    let (read, note) = settled(&field("YYYYMMDD", false), &file).unwrap();
+    assert_eq!(read, some(&["19801231", "19750115", "", "19900704", "", ""]));
+    assert_eq!(
+        note.as_deref(),
+        Some("field date_of_birth: the file's dates are MM/DD/YYYY (3 of 5 values), not the schema's YYYYMMDD")
+    );
+}
+
+#[test]
+fn day_first_and_month_first_are_told_apart_by_a_part_above_12_or_refused() {
+    // 13/02 is no month: the file is day first, though 01/02 reads both ways
+    let (read, note) = settled(&field("YYYYMMDD", false), &["01/02/2000", "13/02/2000"]).unwrap();
+    assert_eq!(read, some(&["20000201", "20000213"]));
+    assert!(note.unwrap().contains("the file's dates are DD/MM/YYYY (2 of 2 values)"));
+    // every part at most 12: no value tells them apart, so nothing is guessed
+    let e = settled(&field("YYYYMMDD", false), &["01/02/2000", "11/12/1999", ""]).unwrap_err();
+    assert_eq!(
+        e,
+        "INVALID_FORMAT b.csv: field \"date_of_birth\": the dates read as DD/MM/YYYY (2 of 2 values) and as \
+         MM/DD/YYYY (2 of 2 values): no value tells them apart (a day above 12), and the schema's YYYYMMDD \
+         reads 0; choose the file's date format"
+    );
+    // the schema's own format among them reads as many: it is kept, silently
+    let (read, note) = settled(&field("MM/DD/YYYY", false), &["01/02/2000", "11/12/1999"]).unwrap();
+    assert_eq!((read, note), (some(&["20000102", "19991112"]), None));
+}
+
+#[test]
+fn evidence_for_both_layouts_is_refused_unless_one_has_twice_the_other() {
+    // 3 values only month first, 2 only day first: not clearly either
+    let file = ["12/31/1980", "12/30/1980", "12/29/1980", "31/12/1980", "30/12/1980"];
+    let e = settled(&field("YYYYMMDD", false), &file).unwrap_err();
+    assert!(e.contains("3 values read only as MM/DD/YYYY, 2 only as DD/MM/YYYY"), "{e}");
+    // 4 against 2: month first, the two swapped values missing
+    let file = ["12/31/1980", "12/30/1980", "12/29/1980", "12/28/1980", "31/12/1980", "30/12/1980"];
+    let (read, note) = settled(&field("YYYYMMDD", false), &file).unwrap();
+    assert_eq!(read.iter().flatten().count(), 4);
+    assert!(note.unwrap().contains("MM/DD/YYYY (4 of 6 values)"));
+}
+
+#[test]
+fn the_schemas_format_reading_the_most_values_is_kept() {
+    // a few ISO dates among compact ones are invalid, not a reason to switch
+    let file = ["19801231", "19750115", "1990-07-04"];
+    let (read, note) = settled(&field("YYYYMMDD", false), &file).unwrap();
+    assert_eq!((read, note), (some(&["19801231", "19750115", ""]), None));
+    // a file of ISO dates under a compact schema is read as ISO
+    let (read, note) = settled(&field("YYYYMMDD", false), &["1980-12-31", "19750115", "1990-07-04"]).unwrap();
+    assert_eq!(read, some(&["19801231", "", "19900704"]));
+    assert!(note.unwrap().contains("YYYY-MM-DD (2 of 3 values), not the schema's YYYYMMDD"));
+}
+
+#[test]
+fn a_format_the_party_named_is_never_replaced() {
+    let file = ["12/31/1980", "01/15/1975", "07/04/1990"];
+    // named day first: what it reads is read, the rest is invalid (missing here)
+    let (read, note) = settled(&field("DD/MM/YYYY", true), &file).unwrap();
+    assert_eq!((read, note), (some(&["", "", "19900407"]), None));
+    // named compact: nothing reads, and the error says what was found
+    let e = settled(&field("YYYYMMDD", true), &file).unwrap_err();
+    assert_eq!(
+        e,
+        "INVALID_FORMAT b.csv: field \"date_of_birth\": no value is a date of format YYYYMMDD (row 1 has \
+         \"12/31/1980\"); choose the file's date format"
+    );
+    // strict (no invalid = "missing"): the first value not read is refused by row and id
+    let strict = DateField { missing_if_invalid: false, ..field("DD/MM/YYYY", true) };
+    let e = settled(&strict, &file).unwrap_err();
+    assert!(e.contains("b.csv, row 1 (id \"1\"): field \"date_of_birth\" is not a date of format DD/MM/YYYY"), "{e}");
+}
+
+#[test]
+fn a_field_without_a_format_reads_each_value_in_its_own_layout() {
+    let f = DateField { format: None, ..field("YYYYMMDD", false) };
+    let (read, note) = settled(&f, &["1980-12-31", "19750115", "13/02/2000", "01/02/2000"]).unwrap();
+    assert_eq!((read, note), (some(&["19801231", "19750115", "20000213", "20000102"]), None));
+}
+
+#[test]
+fn counts_are_grouped_by_thousands() {
+    assert_eq!(
+        (count(0), count(999), count(9812), count(1_234_567)),
+        ("0".into(), "999".into(), "9,812".into(), "1,234,567".into())
+    );
+}
