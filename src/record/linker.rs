@@ -324,6 +324,9 @@ pub fn fit_scored(
     }
     let mut patterns: Vec<(Vec<u8>, u64)> = counts.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
     patterns.sort();
+    let index: HashMap<&[u8], u32> = patterns.iter().enumerate().map(|(k, (p, _))| (p.as_slice(), k as u32)).collect();
+    let rivals: Vec<(u32, u32, u32)> =
+        candidates.iter().zip(&levels).map(|(&(a, b), (p, _))| (a, b, index[p.as_slice()])).collect();
     let sent: Vec<_> = schema.sent().collect();
     let level_counts: Vec<usize> = sent.iter().map(|f| f.level_count()).collect();
     let u_random = frequencies(&random, &level_counts);
@@ -338,7 +341,7 @@ pub fn fit_scored(
             fixed_u: f.u.clone(),
         })
         .collect();
-    let fit = super::fit::fit_bounded(&patterns, starts, na, nb)?;
+    let fit = super::fit::fit_bounded(&patterns, Some(&rivals), starts, na, nb)?;
     let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
     Ok(Scored { candidates, rules, levels, fit, weights })
 }
