@@ -16,9 +16,11 @@
 //!   violators on m/u: a closer level never weighs less than a farther one);
 //! - **rivals share**: given the candidates' records, a record has at most one
 //!   match, so each E-step shares a record's match probability among its
-//!   candidates by their odds o: a pair's is o / (1 + O_a + O_b − o), with
-//!   O_a and O_b the sums of the odds of every candidate of its A and its B
-//!   record (a pair without rivals keeps o / (1 + o)). Without it, records
+//!   candidates by their odds o: a pair's is o / (1 + o + max(O_a, O_b) − o),
+//!   with O_a and O_b the sums of the odds of every candidate of its A and of
+//!   its B record (a pair without rivals keeps o / (1 + o); the larger of the
+//!   two rivalries, not their sum, so that a pair is not discounted twice for
+//!   one household seen from both sides). Without it, records
 //!   that share a household (last name, address) look like one person to the
 //!   fit: every household pair comes out a match, the first name's exact level
 //!   gets m 0.41 and a different first name costs almost nothing (docs
@@ -190,7 +192,7 @@ fn expected_per_pattern(
     let mut out = vec![0.0; patterns.len()];
     for &(a, b, k) in pairs {
         let o = odds[k as usize];
-        let others = (sa[a as usize] - o).max(0.0) + (sb[b as usize] - o).max(0.0);
+        let others = (sa[a as usize] - o).max(sb[b as usize] - o).max(0.0);
         out[k as usize] += o / (1.0 + others + o);
     }
     out
