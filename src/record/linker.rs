@@ -8,7 +8,7 @@
 
 use super::batch::{FieldData, RecordBatch};
 use super::compare::Comparer;
-use super::decide::{assign, has_duplicates, propose};
+use super::decide::{assign, has_duplicates, kept_probabilities, propose};
 use super::em::{frequencies, Fit, Start};
 use super::schema::{Assignment, Schema};
 use crate::dp::Randomness;
@@ -252,24 +252,35 @@ pub fn decide(
     };
     let all: Vec<(u32, u32, f64)> =
         (0..candidates.len()).map(|i| (candidates[i].0, candidates[i].1, weights[i])).collect();
-    let kept: Vec<(f64, f64)> =
-        assign(&all, estimate).into_iter().map(|i| (weights[i], fit.probability(weights[i]))).collect();
-    let (proposed_upper, _) = propose(&kept, schema.decision.precision, schema.decision.recall);
-    let upper = upper.or(schema.decision.upper).unwrap_or(proposed_upper);
-    let lower = lower.or(schema.decision.lower).unwrap_or(proposed_lower).min(upper);
-    let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
-    let m_pairs: Vec<(u32, u32, f64)> = above.iter().map(|&i| (candidates[i].0, candidates[i].1, weights[i])).collect();
+    let patterns: Vec<&[u8]> = levels.iter().map(|(p, _)| p.as_slice()).collect();
+    let probabilities: Vec<f64> = weights.iter().map(|&w| fit.probability(w)).collect();
+    // the upper weight for the pairs `assignment` keeps, and the pairs at or above it
+    let upper_for = |assignment: Assignment| {
+        let kept = assign(&all, assignment);
+        let p = kept_probabilities(&patterns, &probabilities, &kept);
+        let kept: Vec<(f64, f64)> = kept.iter().zip(p).map(|(&i, p)| (weights[i], p)).collect();
+        let upper = upper
+            .or(schema.decision.upper)
+            .unwrap_or_else(|| propose(&kept, schema.decision.precision, schema.decision.recall).0);
+        let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
+        (upper, above)
+    };
+    let (mut upper, mut above) = upper_for(estimate);
     let assignment = match schema.assignment() {
         Assignment::Auto => {
-            let probs: Vec<(u32, u32, f64)> = m_pairs.iter().map(|&(a, b, w)| (a, b, fit.probability(w))).collect();
+            let probs: Vec<(u32, u32, f64)> =
+                above.iter().map(|&i| (candidates[i].0, candidates[i].1, probabilities[i])).collect();
             if has_duplicates(&probs) {
                 Assignment::ManyToOne
             } else {
+                (upper, above) = upper_for(Assignment::OneToOne);
                 Assignment::OneToOne
             }
         }
         other => other,
     };
+    let lower = lower.or(schema.decision.lower).unwrap_or(proposed_lower).min(upper);
+    let m_pairs: Vec<(u32, u32, f64)> = above.iter().map(|&i| (candidates[i].0, candidates[i].1, weights[i])).collect();
     let scored = |i: usize, class: Class| ScoredPair {
         a: candidates[i].0,
         b: candidates[i].1,
