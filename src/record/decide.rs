@@ -27,8 +27,9 @@
 //! Then the assignment: one-to-one keeps, greedily by weight, a pair only when
 //! neither record is in a kept pair; many-to-one only when its B record is not.
 //! `auto` takes many-to-one when the fit shows B holding several copies of
-//! A's records: more than [`DUPLICATE_SHARE`] of the matched A records have
-//! two or more matches of probability at least [`STRONG`]; one-to-one otherwise.
+//! A's records: among the matches many-to-one keeps (each B record with its
+//! best A record), more than [`DUPLICATE_SHARE`] of the matched A records have
+//! two or more of probability at least [`STRONG`]; one-to-one otherwise.
 
 use super::schema::Assignment;
 

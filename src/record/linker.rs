@@ -268,8 +268,14 @@ pub fn decide(
     let (mut upper, mut above) = upper_for(estimate);
     let assignment = match schema.assignment() {
         Assignment::Auto => {
-            let probs: Vec<(u32, u32, f64)> =
-                above.iter().map(|&i| (candidates[i].0, candidates[i].1, probabilities[i])).collect();
+            // on the pairs many-to-one keeps: a B record whose best A record is
+            // another (a household's) does not make its rival a copy's original
+            let m_pairs: Vec<(u32, u32, f64)> =
+                above.iter().map(|&i| (candidates[i].0, candidates[i].1, weights[i])).collect();
+            let probs: Vec<(u32, u32, f64)> = assign(&m_pairs, Assignment::ManyToOne)
+                .into_iter()
+                .map(|k| (m_pairs[k].0, m_pairs[k].1, probabilities[above[k]]))
+                .collect();
             if has_duplicates(&probs) {
                 Assignment::ManyToOne
             } else {
