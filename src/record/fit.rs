@@ -20,7 +20,10 @@
 //!   with O_a and O_b the sums of the odds of every candidate of its A and of
 //!   its B record (a pair without rivals keeps o / (1 + o); the larger of the
 //!   two rivalries, not their sum, so that a pair is not discounted twice for
-//!   one household seen from both sides). Without it, records
+//!   one household seen from both sides). Which records have at most one
+//!   match is the assignment's ([`OneMatch`]): under many-to-one only B's,
+//!   O_a is left out, since an A record's copies in B are all its matches
+//!   (FEBRL 2's original with three copies would give each a third). Without it, records
 //!   that share a household (last name, address) look like one person to the
 //!   fit: every household pair comes out a match, the first name's exact level
 //!   gets m 0.41 and a different first name costs almost nothing (docs
@@ -34,9 +37,23 @@
 use crate::em::{m_start, Fit, Start, FLOOR, MAX_ITERATIONS, MISSING, TOLERANCE};
 use crate::error::Error;
 
-/// The candidates as the E-step shares them among rivals: per candidate, its
-/// A row, its B row and the index of its pattern in the fit's patterns.
-pub type Rivals<'a> = &'a [(u32, u32, u32)];
+/// The candidates as the E-step shares them among rivals: per candidate
+/// (`pairs`), its A row, its B row and the index of its pattern in the fit's
+/// patterns; and which records have at most one match.
+#[derive(Clone, Copy)]
+pub struct Rivals<'a> {
+    pub pairs: &'a [(u32, u32, u32)],
+    pub one_match: OneMatch,
+}
+
+/// Which records have at most one match (see the module docs): B's (the
+/// many-to-one assignment: B may hold several copies of an A record), or
+/// both parties' (one-to-one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OneMatch {
+    B,
+    Both,
+}
 
 /// Fits m (and λ) to the candidates' `patterns` with u fixed, for `na` A and
 /// `nb` B records (see the module docs); with `rivals`, the patterns' pairs
@@ -180,7 +197,7 @@ fn expected_per_pattern(
     nb: usize,
 ) -> Vec<f64> {
     let lo: Vec<f64> = patterns.iter().map(|(p, _)| log_odds(p, m, u, prior)).collect();
-    let Some(pairs) = rivals else {
+    let Some(Rivals { pairs, one_match }) = rivals else {
         return patterns.iter().zip(&lo).map(|((_, c), w)| *c as f64 / (1.0 + (-w).exp())).collect();
     };
     let odds: Vec<f64> = lo.iter().map(|w| w.min(MAX_LOG_ODDS).exp()).collect();
@@ -192,7 +209,12 @@ fn expected_per_pattern(
     let mut out = vec![0.0; patterns.len()];
     for &(a, b, k) in pairs {
         let o = odds[k as usize];
-        let others = (sa[a as usize] - o).max(sb[b as usize] - o).max(0.0);
+        let rivals_b = sb[b as usize] - o;
+        let others = match one_match {
+            OneMatch::B => rivals_b,
+            OneMatch::Both => (sa[a as usize] - o).max(rivals_b),
+        };
+        let others = others.max(0.0);
         out[k as usize] += o / (1.0 + others + o);
     }
     out

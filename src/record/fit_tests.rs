@@ -136,10 +136,39 @@ fn rivals_share_a_record_so_a_household_is_not_a_person() {
         (0..n).flat_map(|b| [(3 * b, b, 0), (3 * b + 1, b, 1), (3 * b + 2, b, 1)]).collect();
     let (na, nb) = (3 * n as usize, n as usize);
     let alone = fit_bounded(&patterns, None, starts(), na, nb).unwrap();
-    let shared = fit_bounded(&patterns, Some(&rivals), starts(), na, nb).unwrap();
+    let shared =
+        fit_bounded(&patterns, Some(Rivals { pairs: &rivals, one_match: OneMatch::Both }), starts(), na, nb).unwrap();
     let first_exact = |f: &crate::em::Fit| f.fields[0].m[0];
     assert!(first_exact(&alone) < 0.5, "household pairs taken for matches: m {}", first_exact(&alone));
     assert!(first_exact(&shared) > 0.95, "m {}", first_exact(&shared));
     assert!((shared.expected_matches - n as f64).abs() < 0.05 * n as f64, "{}", shared.expected_matches);
     assert!(shared.probability(shared.weight(&[1, 0, 0])) < 0.5, "a different first name is not the person");
+}
+
+#[test]
+fn copies_of_one_record_are_all_its_matches_under_many_to_one() {
+    // each of n A records has three copies in B, each copy with one candidate
+    // (its original): two agree on every field, one has a different first
+    // name; A's other records have none (the bound min(|A|, |B|) is 3n)
+    let n = 1000u32;
+    let levels = ["exact", "disagree"];
+    let starts = || {
+        vec![
+            start("first_name", &levels, vec![0.01, 0.99]),
+            start("address", &levels, vec![0.001, 0.999]),
+            start("date_of_birth", &levels, vec![0.001, 0.999]),
+        ]
+    };
+    let patterns = vec![(vec![0u8, 0, 0], 2 * n as u64), (vec![1u8, 0, 0], n as u64)];
+    let pairs: Vec<(u32, u32, u32)> =
+        (0..n).flat_map(|a| [(a, 3 * a, 0), (a, 3 * a + 1, 0), (a, 3 * a + 2, 1)]).collect();
+    let (na, nb) = (3 * n as usize, 3 * n as usize);
+    let fit = |one_match| fit_bounded(&patterns, Some(Rivals { pairs: &pairs, one_match }), starts(), na, nb).unwrap();
+    let (copies, one) = (fit(OneMatch::B), fit(OneMatch::Both));
+    // one-to-one's assumption shares each original among its copies: a third each
+    assert!((one.expected_matches - n as f64).abs() < 0.05 * n as f64, "{}", one.expected_matches);
+    assert!(one.probability(one.weight(&[1, 0, 0])) < 0.5, "the third copy lost to its originals' two others");
+    assert!((copies.expected_matches - 3.0 * n as f64).abs() < 0.05 * n as f64, "{}", copies.expected_matches);
+    let p = copies.probability(copies.weight(&[1, 0, 0]));
+    assert!(p > 0.9, "a copy with another first name is still a match: p {p}");
 }

@@ -10,6 +10,7 @@ use super::batch::{FieldData, RecordBatch};
 use super::compare::Comparer;
 use super::decide::{assign, has_duplicates, kept_probabilities, propose};
 use super::em::{frequencies, Fit, Start};
+use super::fit::{fit_bounded, OneMatch, Rivals};
 use super::schema::{Assignment, Schema};
 use crate::dp::Randomness;
 use crate::error::Error;
@@ -347,7 +348,7 @@ pub fn fit_scored(
     let sent: Vec<_> = schema.sent().collect();
     let level_counts: Vec<usize> = sent.iter().map(|f| f.level_count()).collect();
     let u_random = frequencies(&random, &level_counts);
-    let starts = sent
+    let starts: Vec<Start> = sent
         .iter()
         .zip(u_random)
         .map(|(f, u)| Start {
@@ -358,7 +359,42 @@ pub fn fit_scored(
             fixed_u: f.u.clone(),
         })
         .collect();
-    let fit = super::fit::fit_bounded(&patterns, Some(&rivals), starts, na, nb)?;
+    // the E-step's rivals under the assignment's one-match assumption
+    let fit_with =
+        |one_match| fit_bounded(&patterns, Some(Rivals { pairs: &rivals, one_match }), starts.clone(), na, nb);
+    let fit = match schema.assignment() {
+        Assignment::OneToOne => fit_with(OneMatch::Both)?,
+        Assignment::ManyToOne => fit_with(OneMatch::B)?,
+        Assignment::All => fit_bounded(&patterns, None, starts.clone(), na, nb)?,
+        // many-to-one's weaker assumption first, one-to-one's where that fit
+        // shows no copies: under one-to-one's, an A record's copies would
+        // share one match and the fit would learn from a third of each
+        Assignment::Auto => {
+            let fit = fit_with(OneMatch::B)?;
+            if shows_copies(&fit, &candidates, &levels) {
+                fit
+            } else {
+                fit_with(OneMatch::Both)?
+            }
+        }
+    };
     let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
     Ok(Scored { candidates, rules, levels, fit, weights })
+}
+
+/// Whether `fit` shows B holding several copies of A's records, by
+/// [`has_duplicates`] on the pairs many-to-one keeps among the candidates
+/// (`levels[i]`: candidate i's) the fit takes for matches more than not.
+fn shows_copies(fit: &Fit, candidates: &[(u32, u32)], levels: &[(Vec<u8>, bool)]) -> bool {
+    let likely: Vec<(u32, u32, f64)> = candidates
+        .iter()
+        .zip(levels)
+        .map(|(&(a, b), (p, _))| (a, b, fit.weight(p)))
+        .filter(|&(_, _, w)| fit.probability(w) >= 0.5)
+        .collect();
+    let kept: Vec<(u32, u32, f64)> = assign(&likely, Assignment::ManyToOne)
+        .into_iter()
+        .map(|k| (likely[k].0, likely[k].1, fit.probability(likely[k].2)))
+        .collect();
+    has_duplicates(&kept)
 }
