@@ -398,3 +398,7 @@ fn shows_copies(fit: &Fit, candidates: &[(u32, u32)], levels: &[(Vec<u8>, bool)]
         .collect();
     has_duplicates(&kept)
 }
+
+#[cfg(test)]
+#[path = "linker_tests.rs"]
+mod tests;
