@@ -366,15 +366,17 @@ pub fn fit_scored(
         Assignment::OneToOne => fit_with(OneMatch::Both)?,
         Assignment::ManyToOne => fit_with(OneMatch::B)?,
         Assignment::All => fit_bounded(&patterns, None, starts.clone(), na, nb)?,
-        // many-to-one's weaker assumption first, one-to-one's where that fit
-        // shows no copies: under one-to-one's, an A record's copies would
-        // share one match and the fit would learn from a third of each
+        // one-to-one's assumption first, many-to-one's where that fit still
+        // shows copies: under one-to-one's, an A record's copies share one
+        // match and the fit would learn from a third of each. Not the other
+        // way: without A's side shared, a household member's candidate looks
+        // like a copy (census-W2 at high noise)
         Assignment::Auto => {
-            let fit = fit_with(OneMatch::B)?;
+            let fit = fit_with(OneMatch::Both)?;
             if shows_copies(&fit, &candidates, &levels) {
-                fit
+                fit_with(OneMatch::B)?
             } else {
-                fit_with(OneMatch::Both)?
+                fit
             }
         }
     };

@@ -29,8 +29,9 @@ fn fit(assignment: &str, n: usize, pairs: &[(u32, u32, [u8; 3])]) -> Fit {
 fn auto_fits_copies_under_many_to_one_s_assumption() {
     let n = 300u32;
     // copies: each of n/3 A records has three copies in B, one with another first name
-    let copies: Vec<(u32, u32, [u8; 3])> =
-        (0..n / 3).flat_map(|a| [(a, 3 * a, [0, 0, 0]), (a, 3 * a + 1, [0, 0, 0]), (a, 3 * a + 2, [3, 0, 0])]).collect();
+    let copies: Vec<(u32, u32, [u8; 3])> = (0..n / 3)
+        .flat_map(|a| [(a, 3 * a, [0, 0, 0]), (a, 3 * a + 1, [0, 0, 0]), (a, 3 * a + 2, [3, 0, 0])])
+        .collect();
     let auto = fit("auto", n as usize, &copies);
     assert!((auto.expected_matches - n as f64).abs() < 0.05 * n as f64, "{}", auto.expected_matches);
     assert_eq!(auto.expected_matches, fit("many-to-one", n as usize, &copies).expected_matches);
