@@ -64,6 +64,7 @@ pub struct Fit {
 }
 
 /// What the fit starts from, per field.
+#[derive(Clone)]
 pub struct Start {
     pub name: String,
     pub levels: Vec<String>,

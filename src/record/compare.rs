@@ -188,10 +188,12 @@ pub(crate) fn bound_of(diff: &[i64; 33], total: &[i64; 33]) -> u32 {
 // a few per schema: the size difference between variants does not matter
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum FieldCmp<'a> {
-    /// string, name, number: one part; levels = its eds.
+    /// string, name, number: one part; levels = its eds; a name's B records
+    /// whose value is common ([`common_values`]).
     Text {
         part: PartCmp<'a>,
         levels: Vec<u32>,
+        common: Option<Vec<bool>>,
     },
     /// date: three parts, weights, bands.
     Date {
@@ -204,21 +206,53 @@ pub(crate) enum FieldCmp<'a> {
 }
 
 /// Level of an edit estimate against ascending levels: 0 exact, i+1 within
-/// `levels[i]`, `levels.len()+1` beyond.
-fn text_level(e: Option<u32>, levels: &[u32]) -> u8 {
+/// `levels[i]`, `levels.len()+1` beyond; with `common` (a field that splits
+/// its exact level, whether B's value is common), exact on a common value is
+/// 1 and every farther level one more.
+fn text_level(e: Option<u32>, levels: &[u32], common: Option<bool>) -> u8 {
+    let split = usize::from(common.is_some());
     match e {
-        Some(0) => 0,
-        Some(e) => levels.iter().position(|&l| e <= l).map_or(levels.len() + 1, |i| i + 1) as u8,
-        None => (levels.len() + 1) as u8,
+        Some(0) => u8::from(common == Some(true)),
+        Some(e) => (levels.iter().position(|&l| e <= l).map_or(levels.len() + 1, |i| i + 1) + split) as u8,
+        None => (levels.len() + 1 + split) as u8,
     }
+}
+
+/// Per B record, whether its value of `part` is common: its share of B's
+/// values is above the chance that two of B's values agree (the sum of the
+/// squared shares, what an exact agreement's u is near). Equal values have
+/// equal vectors within one party, so the matcher counts them without the
+/// text: it already sees which of B's records agree exactly.
+pub(crate) fn common_values(part: &Part, nb: usize) -> Vec<bool> {
+    let key = |r: usize| -> Vec<u32> {
+        match &part.vectors {
+            BatchVectors::Dense(d) => d.row(r).iter().map(|x| x.to_bits()).collect(),
+            BatchVectors::Sparse(s) => {
+                let (cols, vals) = s.row(r);
+                cols.iter().copied().chain(vals.iter().map(|x| x.to_bits())).collect()
+            }
+        }
+    };
+    let keys: Vec<Vec<u32>> = (0..part.rows.len()).map(key).collect();
+    let mut counts: std::collections::HashMap<&[u32], u64> = std::collections::HashMap::new();
+    for k in &keys {
+        *counts.entry(k.as_slice()).or_default() += 1;
+    }
+    let n = keys.len().max(1) as f64;
+    let agree: f64 = counts.values().map(|&c| (c as f64 / n).powi(2)).sum();
+    let mut out = vec![false; nb];
+    for (k, &r) in keys.iter().zip(&part.rows) {
+        out[r as usize] = counts[k.as_slice()] as f64 / n > agree;
+    }
+    out
 }
 
 impl FieldCmp<'_> {
     pub fn level(&self, a: u32, b: u32) -> u8 {
         match self {
-            FieldCmp::Text { part, levels } => match part.edits(a, b) {
+            FieldCmp::Text { part, levels, common } => match part.edits(a, b) {
                 None => MISSING,
-                Some(e) => text_level(e, levels),
+                Some(e) => text_level(e, levels, common.as_ref().map(|c| c[b as usize])),
             },
             FieldCmp::Date { parts, weights, bands } => {
                 let w = [weights.year, weights.month, weights.day];
@@ -299,6 +333,7 @@ impl<'a> Comparer<'a> {
                     FieldCmp::Text {
                         part: PartCmp::new(&pa[0], &pb[0], na, nb, &levels, keyed, shape.as_ref())?,
                         levels,
+                        common: f.splits_exact().then(|| common_values(&pb[0], nb)),
                     }
                 }
                 _ => return Err(format!("field {:?} has different forms in the two batches", f.name)),
@@ -333,20 +368,49 @@ impl<'a> Comparer<'a> {
         let Some((i, j)) = self.swap else {
             return false;
         };
-        let (li, lj) = match (&self.fields[i], &self.fields[j]) {
-            (FieldCmp::Text { levels: li, .. }, FieldCmp::Text { levels: lj, .. }) => (li, lj),
+        let (li, lj, ci, cj) = match (&self.fields[i], &self.fields[j]) {
+            (FieldCmp::Text { levels: li, common: ci, .. }, FieldCmp::Text { levels: lj, common: cj, .. }) => {
+                (li, lj, ci, cj)
+            }
             _ => return false,
         };
+        // a swapped name's value is B's other field's
+        let (ci, cj) = (cj.as_ref().map(|c| c[b as usize]), ci.as_ref().map(|c| c[b as usize]));
         let rank = |l: u8, worst: usize| if l == MISSING { worst as u32 } else { l as u32 };
-        let straight = rank(out[i], li.len() + 1) + rank(out[j], lj.len() + 1);
-        let xi = self.cross[0].edits(a, b).map_or(MISSING, |e| text_level(e, li));
-        let xj = self.cross[1].edits(a, b).map_or(MISSING, |e| text_level(e, lj));
-        let swapped = rank(xi, li.len() + 1) + rank(xj, lj.len() + 1);
+        let (wi, wj) = (li.len() + 1 + usize::from(ci.is_some()), lj.len() + 1 + usize::from(cj.is_some()));
+        let straight = rank(out[i], wi) + rank(out[j], wj);
+        let xi = self.cross[0].edits(a, b).map_or(MISSING, |e| text_level(e, li, ci));
+        let xj = self.cross[1].edits(a, b).map_or(MISSING, |e| text_level(e, lj, cj));
+        let swapped = rank(xi, wi) + rank(xj, wj);
         if swapped < straight {
             out[i] = xi;
             out[j] = xj;
             return true;
         }
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::embed::Vectors;
+
+    #[test]
+    fn a_name_s_exact_level_splits_on_a_common_value() {
+        // B: records 0-3 "Smith" (one vector), 4 "Etienne", 5 "Rye", 6 missing
+        let rows = vec![0, 1, 2, 3, 4, 5];
+        let data = [[1.0f32, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.5, 0.5]].concat();
+        let part = Part { rows, vectors: BatchVectors::Dense(Vectors { dim: 2, data }), thresholds: Vec::new() };
+        // shares 4/6, 1/6, 1/6 against the chance of agreeing 0.5
+        let common = common_values(&part, 7);
+        assert_eq!(common, vec![true, true, true, true, false, false, false]);
+        let levels = [1, 2];
+        assert_eq!(text_level(Some(0), &levels, Some(false)), 0, "exact, rare value");
+        assert_eq!(text_level(Some(0), &levels, Some(true)), 1, "exact, common value");
+        assert_eq!(text_level(Some(1), &levels, Some(true)), 2, "ed<=1 after both exact levels");
+        assert_eq!(text_level(None, &levels, Some(false)), 4, "disagree");
+        // a field that does not split keeps its levels
+        assert_eq!((text_level(Some(0), &levels, None), text_level(None, &levels, None)), (0, 3));
     }
 }

@@ -9,7 +9,14 @@
 //!   probability, over the pairs the assignment keeps: a doubtful pair's
 //!   rivals are not counted) of at least the schema's `decision.precision`
 //!   (default 0.98). So it is never a pair the fit thinks more
-//!   likely a non-match, and the band below it is the clerk's;
+//!   likely a non-match, and the band below it is the clerk's. A kept pair's
+//!   match probability is that of its agreement pattern among the kept pairs
+//!   ([`kept_probabilities`]): the fit expects n·p matches among the n
+//!   candidates of a pattern of probability p, and a record has at most one
+//!   match, so the pairs the assignment drops for a better rival are taken
+//!   for the pattern's non-matches. Two "Daniel Smith"s born on different days
+//!   are a match half the time among all candidates (p 0.5), nearly always
+//!   when neither record has a better partner;
 //! - **lower**: the highest weight w such that the pairs of weight ≥ w hold at
 //!   least `decision.recall` (default 0.999) of the expected number of true
 //!   pairs among the candidates (the sum of all match probabilities), but no
@@ -20,8 +27,9 @@
 //! Then the assignment: one-to-one keeps, greedily by weight, a pair only when
 //! neither record is in a kept pair; many-to-one only when its B record is not.
 //! `auto` takes many-to-one when the fit shows B holding several copies of
-//! A's records: more than [`DUPLICATE_SHARE`] of the matched A records have
-//! two or more matches of probability at least [`STRONG`]; one-to-one otherwise.
+//! A's records: among the matches many-to-one keeps (each B record with its
+//! best A record), more than [`DUPLICATE_SHARE`] of the matched A records have
+//! two or more of probability at least [`STRONG`]; one-to-one otherwise.
 
 use super::schema::Assignment;
 
@@ -57,6 +65,22 @@ pub fn propose(sorted: &[(f64, f64)], precision: f64, recall: f64) -> (f64, f64)
     let floor = sorted.iter().take_while(|(_, p)| *p >= REVIEW_FLOOR).last().map_or(f64::INFINITY, |(w, _)| *w);
     let lower = lower.unwrap_or(f64::NEG_INFINITY).max(floor).min(upper);
     (upper, lower)
+}
+
+/// The match probability of each kept pair (`kept`: indices into the
+/// candidates, by the assignment), by the module docs: its pattern's expected
+/// matches over all candidates (`patterns[i]`, `probabilities[i]`: candidate
+/// i's) shared by the pattern's kept pairs, at most 1.
+pub fn kept_probabilities(patterns: &[&[u8]], probabilities: &[f64], kept: &[usize]) -> Vec<f64> {
+    let mut expected: std::collections::HashMap<&[u8], f64> = std::collections::HashMap::new();
+    for (p, q) in patterns.iter().zip(probabilities) {
+        *expected.entry(p).or_default() += q;
+    }
+    let mut count: std::collections::HashMap<&[u8], f64> = std::collections::HashMap::new();
+    for &i in kept {
+        *count.entry(patterns[i]).or_default() += 1.0;
+    }
+    kept.iter().map(|&i| (expected[patterns[i]] / count[patterns[i]]).max(probabilities[i]).min(1.0)).collect()
 }
 
 /// Whether B holds several copies of A's records, by the rule of the module docs.
@@ -136,5 +160,16 @@ mod tests {
         assert_eq!(assign(&m2, Assignment::All).len(), 2);
         assert!(!has_duplicates(&[(0, 0, 1.0), (0, 1, 1.0)]));
         assert!(has_duplicates(&[(0, 0, 1.0), (0, 1, 1.0), (1, 2, 1.0), (1, 3, 1.0)]));
+    }
+
+    #[test]
+    fn a_kept_pair_takes_its_pattern_s_matches() {
+        // pattern x: four candidates at 0.5 (two expected matches), two kept;
+        // pattern y: two at 0.9, one kept; pattern z: one at 0.2, kept
+        let (x, y, z): (&[u8], &[u8], &[u8]) = (&[0, 3], &[0, 0], &[3, 3]);
+        let patterns = [x, x, x, x, y, y, z];
+        let p = [0.5, 0.5, 0.5, 0.5, 0.9, 0.9, 0.2];
+        assert_eq!(kept_probabilities(&patterns, &p, &[0, 2, 4, 6]), vec![1.0, 1.0, 1.0, 0.2]);
+        assert_eq!(kept_probabilities(&patterns, &p, &[0, 1, 2, 3]), vec![0.5; 4], "all kept: as fitted");
     }
 }

@@ -176,11 +176,19 @@ impl Field {
         self.levels.clone().unwrap_or_else(|| vec![1.0, 2.0])
     }
 
+    /// Whether an exact agreement has two levels, on a rare value and on a
+    /// common one ([`super::compare::common_values`]): a name, whose values'
+    /// frequencies differ by orders of magnitude (two "Smith"s agreeing say
+    /// less than two "Etienne"s), the term-frequency adjustment in two bins.
+    pub fn splits_exact(&self) -> bool {
+        self.kind() == Some(Kind::Name)
+    }
+
     /// The number of comparison levels, missing excluded: exact, each edit
     /// level, disagree (keyed and clear: agree, disagree).
     pub fn level_count(&self) -> usize {
         match self.kind() {
-            Some(k) if k.is_embedded() => self.levels().len() + 2,
+            Some(k) if k.is_embedded() => self.levels().len() + 2 + usize::from(self.splits_exact()),
             _ => 2,
         }
     }
@@ -196,6 +204,9 @@ impl Field {
             }
             Some(k) if k.is_embedded() => {
                 let mut v = vec!["exact".to_string()];
+                if self.splits_exact() {
+                    v = vec!["exact, rare value".into(), "exact, common value".into()];
+                }
                 v.extend(self.levels().iter().map(|l| format!("ed<={l}")));
                 v.push("disagree".into());
                 v

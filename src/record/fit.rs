@@ -13,7 +13,21 @@
 //!   probability, and N is bounded by min(|A|, |B|) (a linkage holds at most
 //!   that many one-to-one matches);
 //! - **m** by EM, each M-step made monotone in agreement (pool adjacent
-//!   violators on m/u: a closer level never weighs less than a farther one).
+//!   violators on m/u: a closer level never weighs less than a farther one);
+//! - **rivals share**: given the candidates' records, a record has at most one
+//!   match, so each E-step shares a record's match probability among its
+//!   candidates by their odds o: a pair's is o / (1 + o + max(O_a, O_b) − o),
+//!   with O_a and O_b the sums of the odds of every candidate of its A and of
+//!   its B record (a pair without rivals keeps o / (1 + o); the larger of the
+//!   two rivalries, not their sum, so that a pair is not discounted twice for
+//!   one household seen from both sides). Which records have at most one
+//!   match is the assignment's ([`OneMatch`]): under many-to-one only B's,
+//!   O_a is left out, since an A record's copies in B are all its matches
+//!   (FEBRL 2's original with three copies would give each a third). Without it, records
+//!   that share a household (last name, address) look like one person to the
+//!   fit: every household pair comes out a match, the first name's exact level
+//!   gets m 0.41 and a different first name costs almost nothing (docs
+//!   issue 30's census against W-2 records).
 //!
 //! Every bound that binds at the end is said ([`Fit::repairs`], printed as a
 //! warning); a fit the bounds cannot repair (the schema's fixed m and u give a
@@ -23,9 +37,34 @@
 use crate::em::{m_start, Fit, Start, FLOOR, MAX_ITERATIONS, MISSING, TOLERANCE};
 use crate::error::Error;
 
+/// The candidates as the E-step shares them among rivals: per candidate
+/// (`pairs`), its A row, its B row and the index of its pattern in the fit's
+/// patterns; and which records have at most one match.
+#[derive(Clone, Copy)]
+pub struct Rivals<'a> {
+    pub pairs: &'a [(u32, u32, u32)],
+    pub one_match: OneMatch,
+}
+
+/// Which records have at most one match (see the module docs): B's (the
+/// many-to-one assignment: B may hold several copies of an A record), or
+/// both parties' (one-to-one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OneMatch {
+    B,
+    Both,
+}
+
 /// Fits m (and λ) to the candidates' `patterns` with u fixed, for `na` A and
-/// `nb` B records (see the module docs).
-pub fn fit_bounded(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, na: usize, nb: usize) -> Result<Fit, Error> {
+/// `nb` B records (see the module docs); with `rivals`, the patterns' pairs
+/// share their records' match probability.
+pub fn fit_bounded(
+    patterns: &[(Vec<u8>, u64)],
+    rivals: Option<Rivals>,
+    starts: Vec<Start>,
+    na: usize,
+    nb: usize,
+) -> Result<Fit, Error> {
     let nf = starts.len();
     let all = (na as f64 * nb as f64).max(1.0);
     let most = na.min(nb).max(1) as f64;
@@ -42,13 +81,11 @@ pub fn fit_bounded(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, na: usize, n
         let prior = (expected / (all - expected).max(1.0)).ln();
         let mut n = 0.0;
         let mut mm: Vec<Vec<f64>> = m.iter().map(|v| vec![0.0; v.len()]).collect();
-        for (p, c) in patterns {
-            let g = posterior(p, &m, &u, prior);
-            let c = *c as f64;
-            n += c * g;
+        for ((p, _), g) in patterns.iter().zip(expected_per_pattern(patterns, rivals, &m, &u, prior, na, nb)) {
+            n += g;
             for f in 0..nf {
                 if p[f] != MISSING {
-                    mm[f][p[f] as usize] += c * g;
+                    mm[f][p[f] as usize] += g;
                 }
             }
         }
@@ -133,15 +170,54 @@ pub fn monotone(m: &[f64], u: &[f64]) -> (Vec<f64>, Option<(usize, usize)>) {
     (out, violation)
 }
 
-/// A pattern's match probability with prior log-odds `prior` (natural log).
-fn posterior(p: &[u8], m: &[Vec<f64>], u: &[Vec<f64>], prior: f64) -> f64 {
+/// A pattern's match log-odds with prior log-odds `prior` (natural logs).
+fn log_odds(p: &[u8], m: &[Vec<f64>], u: &[Vec<f64>], prior: f64) -> f64 {
     let mut w = prior;
     for (f, &l) in p.iter().enumerate() {
         if l != MISSING {
             w += (m[f][l as usize] / u[f][l as usize]).ln();
         }
     }
-    1.0 / (1.0 + (-w).exp())
+    w
+}
+
+/// Odds are capped here (e^300) so that a record's sum of them stays finite.
+const MAX_LOG_ODDS: f64 = 300.0;
+
+/// The E-step: each pattern's expected number of matches, its count times
+/// its match probability, or with `rivals` the sum of its pairs' shares (see
+/// the module docs).
+fn expected_per_pattern(
+    patterns: &[(Vec<u8>, u64)],
+    rivals: Option<Rivals>,
+    m: &[Vec<f64>],
+    u: &[Vec<f64>],
+    prior: f64,
+    na: usize,
+    nb: usize,
+) -> Vec<f64> {
+    let lo: Vec<f64> = patterns.iter().map(|(p, _)| log_odds(p, m, u, prior)).collect();
+    let Some(Rivals { pairs, one_match }) = rivals else {
+        return patterns.iter().zip(&lo).map(|((_, c), w)| *c as f64 / (1.0 + (-w).exp())).collect();
+    };
+    let odds: Vec<f64> = lo.iter().map(|w| w.min(MAX_LOG_ODDS).exp()).collect();
+    let (mut sa, mut sb) = (vec![0.0; na], vec![0.0; nb]);
+    for &(a, b, k) in pairs {
+        sa[a as usize] += odds[k as usize];
+        sb[b as usize] += odds[k as usize];
+    }
+    let mut out = vec![0.0; patterns.len()];
+    for &(a, b, k) in pairs {
+        let o = odds[k as usize];
+        let rivals_b = sb[b as usize] - o;
+        let others = match one_match {
+            OneMatch::B => rivals_b,
+            OneMatch::Both => (sa[a as usize] - o).max(rivals_b),
+        };
+        let others = others.max(0.0);
+        out[k as usize] += o / (1.0 + others + o);
+    }
+    out
 }
 
 /// The fit's health, a line each: expected matches against the bound, then

@@ -72,7 +72,7 @@ fn the_same_date_block_does_not_collapse_the_fit() {
         start("date_of_birth", &["exact", "within 1", "within 2", "disagree"], u_date.clone()),
         start("sex", &["agree", "disagree"], vec![0.5, 0.5]),
     ];
-    let fit = fit_bounded(&patterns, starts, n, n).unwrap();
+    let fit = fit_bounded(&patterns, None, starts, n, n).unwrap();
     assert!(fit.expected_matches <= n as f64 + 1e-6);
     let m = matches as f64;
     assert!((fit.expected_matches - m).abs() < 0.05 * m, "expected {} of {m}", fit.expected_matches);
@@ -103,7 +103,7 @@ fn fixed_weights_out_of_order_are_refused() {
     let mut s = start("given_name", &["exact", "ed<=1", "disagree"], vec![0.01, 0.02, 0.97]);
     s.fixed_m = Some(vec![0.2, 0.7, 0.1]);
     let patterns = vec![(vec![0u8], 10u64), (vec![1], 10), (vec![2], 100)];
-    let e = fit_bounded(&patterns, vec![s], 50, 50).unwrap_err();
+    let e = fit_bounded(&patterns, None, vec![s], 50, 50).unwrap_err();
     assert_eq!(e.code(), "FIT_REFUSED", "{e}");
     assert!(e.to_string().contains("given_name"), "{e}");
 }
@@ -113,7 +113,62 @@ fn the_bound_is_said() {
     // every candidate looks like a match: more than min(|A|, |B|) of them
     let patterns = vec![(vec![0u8], 500u64)];
     let s = start("f", &["exact", "disagree"], frequencies(&[(vec![1], 1000)], &[2]).remove(0));
-    let fit = fit_bounded(&patterns, vec![s], 100, 1000).unwrap();
+    let fit = fit_bounded(&patterns, None, vec![s], 100, 1000).unwrap();
     assert!((fit.expected_matches - 100.0).abs() < 1e-9);
     assert!(fit.repairs.iter().any(|r| r.contains("bounded")), "{:?}", fit.repairs);
+}
+
+#[test]
+fn rivals_share_a_record_so_a_household_is_not_a_person() {
+    // each B record: its A record agrees on every field, two more of its
+    // household agree on last name and address, not on the first name
+    let n = 1000u32;
+    let levels = ["exact", "disagree"];
+    let starts = || {
+        vec![
+            start("first_name", &levels, vec![0.01, 0.99]),
+            start("last_name", &levels, vec![0.001, 0.999]),
+            start("address", &levels, vec![0.001, 0.999]),
+        ]
+    };
+    let patterns = vec![(vec![0u8, 0, 0], n as u64), (vec![1u8, 0, 0], 2 * n as u64)];
+    let rivals: Vec<(u32, u32, u32)> =
+        (0..n).flat_map(|b| [(3 * b, b, 0), (3 * b + 1, b, 1), (3 * b + 2, b, 1)]).collect();
+    let (na, nb) = (3 * n as usize, n as usize);
+    let alone = fit_bounded(&patterns, None, starts(), na, nb).unwrap();
+    let shared =
+        fit_bounded(&patterns, Some(Rivals { pairs: &rivals, one_match: OneMatch::Both }), starts(), na, nb).unwrap();
+    let first_exact = |f: &crate::em::Fit| f.fields[0].m[0];
+    assert!(first_exact(&alone) < 0.5, "household pairs taken for matches: m {}", first_exact(&alone));
+    assert!(first_exact(&shared) > 0.95, "m {}", first_exact(&shared));
+    assert!((shared.expected_matches - n as f64).abs() < 0.05 * n as f64, "{}", shared.expected_matches);
+    assert!(shared.probability(shared.weight(&[1, 0, 0])) < 0.5, "a different first name is not the person");
+}
+
+#[test]
+fn copies_of_one_record_are_all_its_matches_under_many_to_one() {
+    // each of n A records has three copies in B, each copy with one candidate
+    // (its original): two agree on every field, one has a different first
+    // name; A's other records have none (the bound min(|A|, |B|) is 3n)
+    let n = 1000u32;
+    let levels = ["exact", "disagree"];
+    let starts = || {
+        vec![
+            start("first_name", &levels, vec![0.01, 0.99]),
+            start("address", &levels, vec![0.001, 0.999]),
+            start("date_of_birth", &levels, vec![0.001, 0.999]),
+        ]
+    };
+    let patterns = vec![(vec![0u8, 0, 0], 2 * n as u64), (vec![1u8, 0, 0], n as u64)];
+    let pairs: Vec<(u32, u32, u32)> =
+        (0..n).flat_map(|a| [(a, 3 * a, 0), (a, 3 * a + 1, 0), (a, 3 * a + 2, 1)]).collect();
+    let (na, nb) = (3 * n as usize, 3 * n as usize);
+    let fit = |one_match| fit_bounded(&patterns, Some(Rivals { pairs: &pairs, one_match }), starts(), na, nb).unwrap();
+    let (copies, one) = (fit(OneMatch::B), fit(OneMatch::Both));
+    // one-to-one's assumption shares each original among its copies: a third each
+    assert!((one.expected_matches - n as f64).abs() < 0.05 * n as f64, "{}", one.expected_matches);
+    assert!(one.probability(one.weight(&[1, 0, 0])) < 0.5, "the third copy lost to its originals' two others");
+    assert!((copies.expected_matches - 3.0 * n as f64).abs() < 0.05 * n as f64, "{}", copies.expected_matches);
+    let p = copies.probability(copies.weight(&[1, 0, 0]));
+    assert!(p > 0.9, "a copy with another first name is still a match: p {p}");
 }

@@ -8,8 +8,9 @@
 
 use super::batch::{FieldData, RecordBatch};
 use super::compare::Comparer;
-use super::decide::{assign, has_duplicates, propose};
+use super::decide::{assign, has_duplicates, kept_probabilities, propose};
 use super::em::{frequencies, Fit, Start};
+use super::fit::{fit_bounded, OneMatch, Rivals};
 use super::schema::{Assignment, Schema};
 use crate::dp::Randomness;
 use crate::error::Error;
@@ -252,24 +253,41 @@ pub fn decide(
     };
     let all: Vec<(u32, u32, f64)> =
         (0..candidates.len()).map(|i| (candidates[i].0, candidates[i].1, weights[i])).collect();
-    let kept: Vec<(f64, f64)> =
-        assign(&all, estimate).into_iter().map(|i| (weights[i], fit.probability(weights[i]))).collect();
-    let (proposed_upper, _) = propose(&kept, schema.decision.precision, schema.decision.recall);
-    let upper = upper.or(schema.decision.upper).unwrap_or(proposed_upper);
-    let lower = lower.or(schema.decision.lower).unwrap_or(proposed_lower).min(upper);
-    let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
-    let m_pairs: Vec<(u32, u32, f64)> = above.iter().map(|&i| (candidates[i].0, candidates[i].1, weights[i])).collect();
+    let patterns: Vec<&[u8]> = levels.iter().map(|(p, _)| p.as_slice()).collect();
+    let probabilities: Vec<f64> = weights.iter().map(|&w| fit.probability(w)).collect();
+    // the upper weight for the pairs `assignment` keeps, and the pairs at or above it
+    let upper_for = |assignment: Assignment| {
+        let kept = assign(&all, assignment);
+        let p = kept_probabilities(&patterns, &probabilities, &kept);
+        let kept: Vec<(f64, f64)> = kept.iter().zip(p).map(|(&i, p)| (weights[i], p)).collect();
+        let upper = upper
+            .or(schema.decision.upper)
+            .unwrap_or_else(|| propose(&kept, schema.decision.precision, schema.decision.recall).0);
+        let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
+        (upper, above)
+    };
+    let (mut upper, mut above) = upper_for(estimate);
     let assignment = match schema.assignment() {
         Assignment::Auto => {
-            let probs: Vec<(u32, u32, f64)> = m_pairs.iter().map(|&(a, b, w)| (a, b, fit.probability(w))).collect();
+            // on the pairs many-to-one keeps: a B record whose best A record is
+            // another (a household's) does not make its rival a copy's original
+            let m_pairs: Vec<(u32, u32, f64)> =
+                above.iter().map(|&i| (candidates[i].0, candidates[i].1, weights[i])).collect();
+            let probs: Vec<(u32, u32, f64)> = assign(&m_pairs, Assignment::ManyToOne)
+                .into_iter()
+                .map(|k| (m_pairs[k].0, m_pairs[k].1, probabilities[above[k]]))
+                .collect();
             if has_duplicates(&probs) {
                 Assignment::ManyToOne
             } else {
+                (upper, above) = upper_for(Assignment::OneToOne);
                 Assignment::OneToOne
             }
         }
         other => other,
     };
+    let lower = lower.or(schema.decision.lower).unwrap_or(proposed_lower).min(upper);
+    let m_pairs: Vec<(u32, u32, f64)> = above.iter().map(|&i| (candidates[i].0, candidates[i].1, weights[i])).collect();
     let scored = |i: usize, class: Class| ScoredPair {
         a: candidates[i].0,
         b: candidates[i].1,
@@ -324,10 +342,13 @@ pub fn fit_scored(
     }
     let mut patterns: Vec<(Vec<u8>, u64)> = counts.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
     patterns.sort();
+    let index: HashMap<&[u8], u32> = patterns.iter().enumerate().map(|(k, (p, _))| (p.as_slice(), k as u32)).collect();
+    let rivals: Vec<(u32, u32, u32)> =
+        candidates.iter().zip(&levels).map(|(&(a, b), (p, _))| (a, b, index[p.as_slice()])).collect();
     let sent: Vec<_> = schema.sent().collect();
     let level_counts: Vec<usize> = sent.iter().map(|f| f.level_count()).collect();
     let u_random = frequencies(&random, &level_counts);
-    let starts = sent
+    let starts: Vec<Start> = sent
         .iter()
         .zip(u_random)
         .map(|(f, u)| Start {
@@ -338,7 +359,48 @@ pub fn fit_scored(
             fixed_u: f.u.clone(),
         })
         .collect();
-    let fit = super::fit::fit_bounded(&patterns, starts, na, nb)?;
+    // the E-step's rivals under the assignment's one-match assumption
+    let fit_with =
+        |one_match| fit_bounded(&patterns, Some(Rivals { pairs: &rivals, one_match }), starts.clone(), na, nb);
+    let fit = match schema.assignment() {
+        Assignment::OneToOne => fit_with(OneMatch::Both)?,
+        Assignment::ManyToOne => fit_with(OneMatch::B)?,
+        Assignment::All => fit_bounded(&patterns, None, starts.clone(), na, nb)?,
+        // one-to-one's assumption first, many-to-one's where that fit still
+        // shows copies: under one-to-one's, an A record's copies share one
+        // match and the fit would learn from a third of each. Not the other
+        // way: without A's side shared, a household member's candidate looks
+        // like a copy (census-W2 at high noise)
+        Assignment::Auto => {
+            let fit = fit_with(OneMatch::Both)?;
+            if shows_copies(&fit, &candidates, &levels) {
+                fit_with(OneMatch::B)?
+            } else {
+                fit
+            }
+        }
+    };
     let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
     Ok(Scored { candidates, rules, levels, fit, weights })
 }
+
+/// Whether `fit` shows B holding several copies of A's records, by
+/// [`has_duplicates`] on the pairs many-to-one keeps among the candidates
+/// (`levels[i]`: candidate i's) the fit takes for matches more than not.
+fn shows_copies(fit: &Fit, candidates: &[(u32, u32)], levels: &[(Vec<u8>, bool)]) -> bool {
+    let likely: Vec<(u32, u32, f64)> = candidates
+        .iter()
+        .zip(levels)
+        .map(|(&(a, b), (p, _))| (a, b, fit.weight(p)))
+        .filter(|&(_, _, w)| fit.probability(w) >= 0.5)
+        .collect();
+    let kept: Vec<(u32, u32, f64)> = assign(&likely, Assignment::ManyToOne)
+        .into_iter()
+        .map(|k| (likely[k].0, likely[k].1, fit.probability(likely[k].2)))
+        .collect();
+    has_duplicates(&kept)
+}
+
+#[cfg(test)]
+#[path = "linker_tests.rs"]
+mod tests;
