@@ -175,3 +175,17 @@ test('RecordTableReader reads a file\'s own date format (dateFormats); the schem
   assert.ok(info.candidates > 0 && info.candidates <= info.rules.reduce((s, r) => s + r.pairs, 0));
   assert.equal(info.candidates, new RecordMatcher(schema, ba, bb).link({}).candidates);
 });
+
+test("a party's own date format: detected and said in notes, or named in dateFormats", () => {
+  const schema = { version: 1, id: 'id', field: [{ name: 'surname', kind: 'name' }, { name: 'dob', kind: 'date' }] };
+  // month first: 25 cannot be a month, so the file's dates are MM/DD/YYYY, not the schema's YYYYMMDD
+  const csv = 'id,surname,dob\n1,SMITH,03/25/1980\n2,JONES,11/30/1975\n3,BROWN,01/02/1990\n';
+  const detected = new RecordOwner(csv, schema);
+  assert.equal(detected.notes.length, 1);
+  assert.match(detected.notes[0], /dob.*MM\/DD\/YYYY.*YYYYMMDD/);
+  const named = new RecordOwner(csv, schema, { dateFormats: { dob: 'MM/DD/YYYY' } });
+  assert.deepEqual(named.notes, []);
+  assert.equal(named.size, 3);
+  // a format the party names is never replaced: these dates are not day first with day 25 as month
+  assert.throws(() => new RecordOwner(csv, schema, { dateFormats: { dob: 'DD/MM/YYYY' } }), (e) => typeof e.code === 'string');
+});
