@@ -76,6 +76,8 @@ export class RecordOwner {
   mine(onProgress?: ProgressCallback | null): string;
   /** The shared bases message (JSON) from both parties' noisy bases. */
   static mergeBases(a: string, b: string, schema: Schema | string): string;
+  /** The shared bases of every party's noisy bases (two or more), as `mergeBases` of two; one party's bases twice throw BASE_TWICE. */
+  static mergeAllBases(bases: string[], schema: Schema | string): string;
   /**
    * The record batch (binary). `key` or `passphrase`: the parties' shared key (hex, from `keygen()`), or
    * a passphrase salted with the schema: it hashes the keyed fields and rotates every embedded field's vectors.

@@ -223,6 +223,8 @@ export class DataOwner {
    * base was mined with other padding.
    */
   static mergeBases(a: BaseMessage, b: BaseMessage, options?: MineOptions | null): BaseMessage;
+  /** The shared base of every party's noisy base (two or more), as `mergeBases` of two; one party's base twice throws BASE_TWICE. */
+  static mergeAllBases(bases: BaseMessage[], options?: MineOptions | null): BaseMessage;
   /** The vector-batch message over the shared base: JSON text, or a Uint8Array with `binary: true`. */
   embed(sharedBase: BaseMessage, options?: EmbedOptions & { binary?: false } | null, onProgress?: ProgressCallback | null): string;
   embed(sharedBase: BaseMessage, options: EmbedOptions & { binary: true }, onProgress?: ProgressCallback | null): Uint8Array;

@@ -132,6 +132,18 @@ pub fn string_arg(v: &JsValue, what: &str) -> Result<String, JsValue> {
     v.as_string().ok_or_else(|| invalid(format!("{what} must be a string, got {}", type_name(v))))
 }
 
+/// The messages of several parties (an array of strings), each named `what`
+/// and its number in errors; returns the texts and those names.
+pub fn string_list(v: &JsValue, what: &str) -> Result<(Vec<String>, Vec<String>), JsValue> {
+    use wasm_bindgen::JsCast;
+    let list = v
+        .dyn_ref::<js_sys::Array>()
+        .ok_or_else(|| invalid(format!("the {what}s must be an array of strings, got {}", type_name(v))))?;
+    let names: Vec<String> = (1..=list.length()).map(|i| format!("{what} {i}")).collect();
+    let texts = list.iter().zip(&names).map(|(x, n)| string_arg(&x, n)).collect::<Result<Vec<_>, _>>()?;
+    Ok((texts, names))
+}
+
 /// A file's bytes: a `Uint8Array`, copied into wasm memory.
 pub fn bytes_arg(v: &JsValue) -> Result<Vec<u8>, JsValue> {
     v.dyn_ref::<js_sys::Uint8Array>()

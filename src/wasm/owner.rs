@@ -209,6 +209,18 @@ impl DataOwner {
         Ok(write_shared_base(&merge_bases(&na, &nb, &o)?))
     }
 
+    /// Merges the noisy bases of every party of a linkage (an array of two or
+    /// more noisy-base messages) into the shared-base message, as `mergeBases`
+    /// merges two (the CLI's `merge a b c …`): one party's base given twice is
+    /// refused (`BASE_TWICE`: its counts would count twice).
+    #[wasm_bindgen(js_name = mergeAllBases)]
+    pub fn merge_all_bases(bases: JsValue, options: JsValue) -> Result<String, JsValue> {
+        let (texts, names) = super::args::string_list(&bases, "noisy base")?;
+        let read = texts.iter().map(|t| read_noisy_base(t)).collect::<Result<Vec<_>, _>>()?;
+        let o: MineOptions = options_over(options, "merge options", &MineOptions::default())?;
+        Ok(write_shared_base(&party::merge_parties(&read.iter().collect::<Vec<_>>(), &names, &o)?))
+    }
+
     /// Embeds the records over the shared base (JSON message) and returns the
     /// vector-batch message: JSON text, or a `Uint8Array` with `binary: true`.
     /// Options: `{party: "A" | "B" = "A", thresholds: {ed, mode} (party A's

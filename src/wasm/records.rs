@@ -228,6 +228,18 @@ impl RecordOwner {
         Ok(write_shared_bases(&merge(&na, &nb, &schema)?))
     }
 
+    /// The shared bases (JSON) from every party's noisy bases (an array of two
+    /// or more messages) under `schema`, as `mergeBases` from two; one party's
+    /// bases given twice are refused (`BASE_TWICE`).
+    #[wasm_bindgen(js_name = mergeAllBases)]
+    pub fn merge_all_bases(bases: JsValue, schema: JsValue) -> Result<String, JsValue> {
+        let schema = schema_arg(&schema)?;
+        let (texts, names) = super::args::string_list(&bases, "noisy bases")?;
+        let read = texts.iter().map(|t| read_noisy_bases(t, &schema)).collect::<Result<Vec<_>, _>>()?;
+        let refs: Vec<_> = read.iter().collect();
+        Ok(write_shared_bases(&crate::record::owner::merge_parties(&refs, &names, &schema)?))
+    }
+
     /// The party's record batch (binary) over the shared bases. `options`:
     /// the core's [`crate::party::EmbedRequest`], as `DataOwner.embed` takes
     /// it: `{party: "A" | "B", key: hex | passphrase: string (the parties'

@@ -33,7 +33,9 @@ const held = ['A', 'B', 'C'].map((p) => cities.flatMap((s, i) => (r() < 0.7 ? [[
 const csv = (rows) => 'id,city\n' + rows.map(([id, s]) => `${id},"${s.replaceAll('"', '""')}"`).join('\n') + '\n';
 const owners = held.map((rows) => DataOwner.fromBytes(new TextEncoder().encode(csv(rows)), { column: 'city', idColumn: 'id' }, { budget: 1 }));
 const MINE = { miner: 'fpm', epsilon: 1, k: 75 };
-const shared = DataOwner.mergeBases(owners[0].mine(MINE), owners[1].mine(MINE), MINE);
+const noisy = owners.map((o) => o.mine(MINE));
+// every party mines; the shared base merges all three (two merge as mergeBases does)
+const shared = DataOwner.mergeAllBases(noisy, MINE);
 const key = keygen();
 const THRESHOLDS = { ed: 2, mode: 'sound' };
 const embed = (o, party, extra = {}) => o.embed(shared, { party, key, thresholds: THRESHOLDS, binary: true, ...extra });
@@ -131,6 +133,10 @@ test('bad linkages are refused by their codes', () => {
   expectCode(() => linkParties([a, b, c], { mergeThreshold: 0 }), 'INVALID_PARAMETER', 'merge threshold');
   expectCode(() => linkParties([a, b, c], { merge: 1 }), 'INVALID_PARAMETER', 'unknown option');
   expectCode(() => linkParties([a, b, c], { names: ['a'] }), 'INVALID_PARAMETER', '1 names for 3 batches');
+  // the bases: one party's twice, or not an array
+  expectCode(() => DataOwner.mergeAllBases([noisy[0], noisy[1], noisy[0]], MINE), 'BASE_TWICE', 'noisy base 3');
+  expectCode(() => DataOwner.mergeAllBases(noisy[0], MINE), 'INVALID_PARAMETER', 'array');
+  assert.equal(DataOwner.mergeAllBases([noisy[0], noisy[1]], MINE), DataOwner.mergeBases(noisy[0], noisy[1], MINE));
   // two batches (both with thresholds) cluster as well
   assert.equal(linkParties([a, c]).spans.length, 3);
 });
@@ -162,7 +168,7 @@ test('record batches of three parties link into clusters with a schema', () => {
   });
   const texts = [febrl('dataset1-a.csv'), febrl('dataset1-b.csv'), [header, ...cRows].join('\n') + '\n'];
   const owners = texts.map((t) => new RecordOwner(t, schema, { seed: 3 }));
-  const shared = RecordOwner.mergeBases(owners[0].mine(), owners[1].mine(), schema);
+  const shared = RecordOwner.mergeAllBases(owners.map((o) => o.mine()), schema);
   const rkey = keygen();
   const rb = owners.map((o, i) => o.embed(shared, { party: 'ABC'[i], key: rkey, keepIds: true }));
   const out = linkParties(rb, { schema, pairs: true });
