@@ -78,3 +78,16 @@ def test_a_path_is_streamed_and_its_faults_are_named(tmp_path):
     with pytest.raises(gramlink.GramlinkError) as e:
         gramlink.RecordOwner(cut, schema)
     assert e.value.code == "MALFORMED_CSV" and "cut.csv" in str(e.value) and "record 20" in str(e.value), e.value
+
+
+def test_a_partys_own_date_format_is_found_or_named():
+    schema = {"version": 1, "id": "id", "field": [{"name": "surname", "kind": "name"}, {"name": "dob", "kind": "date"}]}
+    # month first: 25 and 30 cannot be months, so the file is MM/DD/YYYY, not the schema's YYYYMMDD
+    csv = b"id,surname,dob\n1,SMITH,03/25/1980\n2,JONES,11/30/1975\n3,BROWN,01/02/1990\n"
+    found = gramlink.RecordOwner(csv, schema)
+    assert len(found.notes) == 1 and "MM/DD/YYYY" in found.notes[0] and "dob" in found.notes[0]
+    named = gramlink.RecordOwner(csv, schema, date_formats={"dob": "MM/DD/YYYY"})
+    assert named.notes == [] and len(named) == 3
+    # a format the party names is used as named: day first reads 25 as a month, and the row is refused
+    with pytest.raises(gramlink.GramlinkError):
+        gramlink.RecordOwner(csv, schema, date_formats={"dob": "DD/MM/YYYY"})
