@@ -81,7 +81,7 @@ def test_a_path_is_streamed_and_its_faults_are_named(tmp_path):
 
 
 def test_a_partys_own_date_format_is_found_or_named():
-    schema = {"version": 1, "id": "id", "field": [{"name": "surname", "kind": "name"}, {"name": "dob", "kind": "date"}]}
+    schema = {"version": 1, "id": "id", "field": [{"name": "surname", "kind": "name"}, {"name": "dob", "kind": "date", "format": "YYYYMMDD"}]}
     # month first: 25 and 30 cannot be months, so the file is MM/DD/YYYY, not the schema's YYYYMMDD
     csv = b"id,surname,dob\n1,SMITH,03/25/1980\n2,JONES,11/30/1975\n3,BROWN,01/02/1990\n"
     found = gramlink.RecordOwner(csv, schema)

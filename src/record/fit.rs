@@ -119,8 +119,9 @@ pub fn fit_bounded(
     repairs.extend(pooled.into_iter().flatten());
     let fields = crate::em::field_fits(patterns, starts, m, u);
     for f in &fields {
-        let w: Vec<(usize, f64)> =
-            f.weights.iter().copied().enumerate().filter(|(l, w)| *l == 0 || *w != 0.0).collect();
+        // a level no pair shows weighs exactly 0 (em::field_fits) and orders nothing: with
+        // a name's exact agreement split on rare and common values, one of them may be empty
+        let w: Vec<(usize, f64)> = f.weights.iter().copied().enumerate().filter(|(_, w)| *w != 0.0).collect();
         if let Some(pair) = w.windows(2).find(|p| p[1].1 > p[0].1 + 1e-9) {
             return Err(Error::Fit(format!(
                 "field {:?}: level {:?} weighs {:.2}, more than the closer level {:?} ({:.2}); the schema fixes m and u so \

@@ -177,7 +177,7 @@ test('RecordTableReader reads a file\'s own date format (dateFormats); the schem
 });
 
 test("a party's own date format: detected and said in notes, or named in dateFormats", () => {
-  const schema = { version: 1, id: 'id', field: [{ name: 'surname', kind: 'name' }, { name: 'dob', kind: 'date' }] };
+  const schema = { version: 1, id: 'id', field: [{ name: 'surname', kind: 'name' }, { name: 'dob', kind: 'date', format: 'YYYYMMDD' }] };
   // month first: 25 cannot be a month, so the file's dates are MM/DD/YYYY, not the schema's YYYYMMDD
   const csv = 'id,surname,dob\n1,SMITH,03/25/1980\n2,JONES,11/30/1975\n3,BROWN,01/02/1990\n';
   const detected = new RecordOwner(csv, schema);
