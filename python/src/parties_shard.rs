@@ -6,7 +6,7 @@
 //! Columns cross as little-endian bytes, as in `shard.rs`.
 
 use crate::errors::{invalid, OrPy};
-use crate::shard::{le, numbers, Batch, BatchFile};
+use crate::shard::{le, numbers, scored_columns, Batch, BatchFile, ScoredColumns};
 use gramlink::matching::{Pair, Scored};
 use gramlink::multi::edges::{one_way, pair_edges, Way};
 use gramlink::multi::{check_batches, check_merge_threshold, cluster, MERGE_THRESHOLD};
@@ -63,30 +63,9 @@ pub fn parties_check(
 /// a (in the whole batch) and of b (u32), distances and scores (f64), edits
 /// (u32); and the pairs compared.
 #[pyfunction]
-#[allow(clippy::type_complexity)]
-pub fn parties_one_way<'py>(
-    py: Python<'py>,
-    a: &Batch,
-    b: &Batch,
-    offset: u32,
-) -> PyResult<(
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    u64,
-)> {
+pub fn parties_one_way<'py>(py: Python<'py>, a: &Batch, b: &Batch, offset: u32) -> PyResult<ScoredColumns<'py>> {
     let (scored, compared) = py.detach(|| one_way(&a.batch, &b.batch, offset)).py()?;
-    let bytes = |v: Vec<u8>| PyBytes::new(py, &v);
-    Ok((
-        bytes(le(scored.iter().map(|s| s.pair.a), u32::to_le_bytes)),
-        bytes(le(scored.iter().map(|s| s.pair.b), u32::to_le_bytes)),
-        bytes(le(scored.iter().map(|s| s.pair.distance), f64::to_le_bytes)),
-        bytes(le(scored.iter().map(|s| s.score), f64::to_le_bytes)),
-        bytes(le(scored.iter().map(|s| s.edits), u32::to_le_bytes)),
-        compared,
-    ))
+    Ok(scored_columns(py, &scored, compared))
 }
 
 /// The last task: every task's candidates (columns as `parties_one_way`

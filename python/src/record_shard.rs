@@ -6,6 +6,7 @@
 use crate::convert::from_json;
 use crate::errors::{invalid, io, OrPy};
 use crate::records::schema_arg;
+use crate::shard::le;
 use gramlink::record::linker::RuleCount;
 use gramlink::record::shard::{check, link_shards, rows, shard_levels, ShardLevels};
 use gramlink::record::{Class, RecordBatch};
@@ -54,10 +55,6 @@ impl RecordBatchFile {
 #[pyfunction]
 pub fn record_check(schema: &Bound<'_, PyAny>, a: &RecordBatchFile, b: &RecordBatchFile) -> PyResult<()> {
     check(&schema_arg(schema)?, &a.batch, &b.batch).py()
-}
-
-fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: impl Fn(T) -> [u8; N]) -> Vec<u8> {
-    xs.flat_map(bytes).collect()
 }
 
 /// A's records `start..end` against all of `b`: `(a_rows u32, b_rows u32,

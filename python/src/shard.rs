@@ -241,37 +241,35 @@ pub(crate) fn le<T: Copy, const N: usize>(xs: impl Iterator<Item = T>, bytes: im
 /// compared.
 #[pyfunction]
 #[pyo3(signature = (a, b, offset, rule=None))]
-#[allow(clippy::type_complexity)]
 pub fn shard_candidates<'py>(
     py: Python<'py>,
     a: &Batch,
     b: &Reference,
     offset: usize,
     rule: Option<&str>,
-) -> PyResult<(
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    Bound<'py, PyBytes>,
-    u64,
-)> {
+) -> PyResult<ScoredColumns<'py>> {
     let rule = self::rule(rule)?;
     let (sa, sb) = (&a.batch, &b.reference);
     let (scored, stats) = py.detach(|| gramlink::shard::shard_candidates(sa, sb, offset, rule)).py()?;
-    let col_a = le(scored.iter().map(|s| s.pair.a), u32::to_le_bytes);
-    let col_b = le(scored.iter().map(|s| s.pair.b), u32::to_le_bytes);
-    let dist = le(scored.iter().map(|s| s.pair.distance), f64::to_le_bytes);
-    let score = le(scored.iter().map(|s| s.score), f64::to_le_bytes);
-    let edits = le(scored.iter().map(|s| s.edits), u32::to_le_bytes);
-    Ok((
-        PyBytes::new(py, &col_a),
-        PyBytes::new(py, &col_b),
-        PyBytes::new(py, &dist),
-        PyBytes::new(py, &score),
-        PyBytes::new(py, &edits),
-        stats.candidates,
-    ))
+    Ok(scored_columns(py, &scored, stats.candidates))
+}
+
+/// Scored candidates as columns of little-endian numbers: rows of A and of B
+/// (u32), distances and scores (f64), edits (u32); and a count beside them.
+pub(crate) type ScoredColumns<'py> =
+    (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64);
+
+/// [`ScoredColumns`] of `scored`, with `count`.
+pub(crate) fn scored_columns<'py>(py: Python<'py>, scored: &[Scored], count: u64) -> ScoredColumns<'py> {
+    let bytes = |v: Vec<u8>| PyBytes::new(py, &v);
+    (
+        bytes(le(scored.iter().map(|s| s.pair.a), u32::to_le_bytes)),
+        bytes(le(scored.iter().map(|s| s.pair.b), u32::to_le_bytes)),
+        bytes(le(scored.iter().map(|s| s.pair.distance), f64::to_le_bytes)),
+        bytes(le(scored.iter().map(|s| s.score), f64::to_le_bytes)),
+        bytes(le(scored.iter().map(|s| s.edits), u32::to_le_bytes)),
+        count,
+    )
 }
 
 pub(crate) fn numbers<const N: usize, T>(bytes: &[u8], what: &str, from: impl Fn([u8; N]) -> T) -> PyResult<Vec<T>> {
