@@ -11,7 +11,7 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 step() { printf '[build-wasm] %s\n' "$*"; }
 
-# Two builds of one crate, profile wasm-release (Cargo.toml: opt-level "z", for size):
+# Two builds of one crate, profile wasm-release (Cargo.toml: opt-level "s": size against speed, measured there):
 #   gramlink      the core package ("gramlink"): strings and records, owner and matcher,
 #                 linkParties, signing; no feature (budget: 300 KB gzipped, checked by
 #                 scripts/check-pkg.mjs)
@@ -64,9 +64,9 @@ build_one() {
         step "wasm-opt not found (Debian package binaryen): wasm left unoptimized"
     else
         wasm_opt_version="$(wasm-opt --version | head -n1)"
-        # the features rustc enables by default for wasm32-unknown-unknown. -Oz: with
-        # the crate at opt-level "z", 1 KB (gz) smaller than -O3 (the core, 417 KB);
-        # the core's budget is size. --one-caller-inline-max-function-size 0 (the
+        # the features rustc enables by default for wasm32-unknown-unknown. -Os, as
+        # the crate's opt-level (-Oz after "s" saves little and inlines less).
+        # --one-caller-inline-max-function-size 0 (the
         # core: 43 KB gzipped smaller than without it at -Oz): binaryen otherwise
         # inlines every function that has one caller, whatever its size, and a
         # per-query function (the matcher's lattice query) inlined into the loop that
@@ -74,7 +74,7 @@ build_one() {
         # tiers functions up between calls, not inside one. Kept apart, the query is
         # optimized after its first calls (NAMES match, first run in Node: about 0.4 s
         # faster, measured at -O3).
-        if ! wasm-opt -Oz --one-caller-inline-max-function-size 0 \
+        if ! wasm-opt -Os --one-caller-inline-max-function-size 0 \
             --enable-bulk-memory --enable-mutable-globals --enable-nontrapping-float-to-int \
             --enable-sign-ext --enable-reference-types --enable-multivalue \
             -o "$opt" "$wasm" 2>"$opt.log"; then
@@ -87,7 +87,7 @@ build_one() {
 
     if [ -f "$opt" ]; then
         if bindgen "$opt" && why="$(loads "$name")"; then
-            step "wasm-opt -Oz ($wasm_opt_version) before wasm-bindgen: $(stat -c %s "$wasm") -> $(stat -c %s "$opt") bytes (cargo output)"
+            step "wasm-opt -Os ($wasm_opt_version) before wasm-bindgen: $(stat -c %s "$wasm") -> $(stat -c %s "$opt") bytes (cargo output)"
         else
             step "WARNING: the wasm optimized by $wasm_opt_version does not load; keeping it unoptimized:"
             printf '%s\n' "${why:-wasm-bindgen failed}" | grep -m1 -E 'Error|error' | sed 's/^/[build-wasm]   /' || true

@@ -34,6 +34,8 @@ pub(super) struct Scratch {
     pub(super) added_at: Vec<f64>,
     /// Grams created by one trial edit, `(gram, count)`.
     pub(super) hits: Vec<(u32, u32)>,
+    /// Room for sorting `hits` by symbol.
+    pub(super) hits_spare: Vec<(u32, u32)>,
     /// Per symbol code, the created charge of the symbol being tried (all zero
     /// between uses).
     pub(super) created_charge: [f64; crate::alphabet::MAX_ALPHABET],
@@ -65,6 +67,7 @@ impl Default for Scratch {
             removed_first: Vec::new(),
             added_at: Vec::new(),
             hits: Vec::new(),
+            hits_spare: Vec::new(),
             created_charge: [0.0; crate::alphabet::MAX_ALPHABET],
             best_ending: Vec::new(),
             best_upto: Vec::new(),

@@ -117,22 +117,28 @@ impl Thresholder {
                 if k > 0 {
                     let prev = (k - 1) * width;
                     if y >= reach {
-                        v = v.max(g[prev + y - reach] + sc.removed_first[y]);
+                        v = larger(v, g[prev + y - reach] + sc.removed_first[y]);
                     }
-                    for x in (y + 1).saturating_sub(reach)..=y {
+                    // Windows containing y that start after x: a prefix of y's
+                    // list (first coordinates descending), shorter as x grows.
+                    let list = &sc.covering[lo..hi];
+                    let x0 = (y + 1).saturating_sub(reach);
+                    let mut fresh = list.iter().take_while(|c| c.1 as usize > x0).count();
+                    for x in x0..=y {
+                        while fresh > 0 && list[fresh - 1].1 as usize <= x {
+                            fresh -= 1;
+                        }
                         if (x == y && y % 2 == 1) || f[prev + x] == f64::NEG_INFINITY {
                             continue;
                         }
-                        // Windows containing y that start after x: a prefix of y's list.
-                        let fresh = sc.covering[lo..hi].iter().take_while(|c| c.1 as usize > x).count();
-                        v = v.max(f[prev + x] + sc.cover_prefix[lo + y + fresh] + pair(x, y));
+                        v = larger(v, f[prev + x] + sc.cover_prefix[lo + y + fresh] + pair(x, y));
                     }
                 }
                 let v = v + sc.added_at[y];
                 f[k * width + y] = v;
                 let run = if y > 0 { g[k * width + y - 1] } else { f64::NEG_INFINITY };
-                g[k * width + y] = run.max(v);
-                best = best.max(v);
+                g[k * width + y] = larger(run, v);
+                best = larger(best, v);
             }
         }
         sc.best_ending = f;
@@ -320,7 +326,7 @@ impl Thresholder {
                 }
             }
         }
-        crate::sorting::sort_keys(&mut sc.hits);
+        sort_hits(&mut sc.hits, &mut sc.hits_spare);
         let mut j = 0;
         while j < sc.hits.len() {
             let run = sc.hits[j..].iter().take_while(|h| **h == sc.hits[j]).count();
@@ -335,7 +341,7 @@ impl Thresholder {
         while touched != 0 {
             let c = touched.trailing_zeros() as usize;
             touched &= touched - 1;
-            best = best.max(acc[c] + if self.one_gram[c] { ed_f } else { 0.0 });
+            best = larger(best, acc[c] + if self.one_gram[c] { ed_f } else { 0.0 });
             acc[c] = 0.0;
         }
         best
@@ -356,7 +362,7 @@ impl Thresholder {
                 }
             }
         }
-        crate::sorting::sort_keys(&mut sc.hits);
+        sort_hits(&mut sc.hits, &mut sc.hits_spare);
         let mut v = 0.0;
         let mut j = 0;
         while j < sc.hits.len() {
@@ -366,6 +372,50 @@ impl Thresholder {
         }
         v
     }
+}
+
+/// The larger of two values that are never NaN (charges, −∞ for "none"):
+/// `f64::max` is a libm call in wasm (its NaN rule), 4 % of a keyed NAMES
+/// embedding there.
+#[inline(always)]
+fn larger(a: f64, b: f64) -> f64 {
+    if b > a {
+        b
+    } else {
+        a
+    }
+}
+
+/// Sorts `hits` (symbol, gram) ascending, as `sort_keys` would: a counting sort
+/// by symbol (below `MAX_ALPHABET`), then each symbol's grams, at most one per
+/// window around the edit, by `sort_keys`. A general sort of the whole list per
+/// call was a fifth of a keyed NAMES embedding in wasm (the sketch's buckets
+/// overlap themselves, so nearly every hit lands here).
+fn sort_hits(hits: &mut Vec<(u32, u32)>, spare: &mut Vec<(u32, u32)>) {
+    const SYMBOLS: usize = crate::alphabet::MAX_ALPHABET;
+    if hits.len() < 2 {
+        return;
+    }
+    let mut start = [0usize; SYMBOLS + 1];
+    for &(c, _) in hits.iter() {
+        start[c as usize + 1] += 1;
+    }
+    for c in 0..SYMBOLS {
+        start[c + 1] += start[c];
+    }
+    let ends = start;
+    spare.clear();
+    spare.resize(hits.len(), (0, 0));
+    for &h in hits.iter() {
+        spare[start[h.0 as usize]] = h;
+        start[h.0 as usize] += 1;
+    }
+    for c in 0..SYMBOLS {
+        if ends[c + 1] - ends[c] > 1 {
+            crate::sorting::sort_keys(&mut spare[ends[c]..ends[c + 1]]);
+        }
+    }
+    std::mem::swap(hits, spare);
 }
 
 /// `pair(x, y)` of the sound bound (step 3 of its proof) for every distance
