@@ -307,7 +307,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "keyed: mod sketch",
     "mine: exact fpm mod prefix_tree random",
     "protocol: batch binary mod rows",
-    "record: blocking linker",
     "record: compare sparse_rows",
     "record: field schema table_reader values",
     "research: graph_records small_domain",

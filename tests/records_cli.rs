@@ -119,6 +119,51 @@ fn the_roles_one_at_a_time_link_febrl_1() {
     assert!(truth.iter().all(|t| found.contains(t)), "every true pair among M and P");
 }
 
+/// `gramlink blocks`: the matcher's analysis on stderr and the designed rules
+/// as `[[block]]` TOML on stdout (the schema's fingerprint covers its rules, so
+/// they serve the next linkage's schema; `blocking = "auto"` designs them at
+/// match time: tests/block_design.rs links with them).
+#[test]
+fn blocks_prints_the_design_and_its_rules() {
+    let r = batches();
+    let schema = febrl("schema.toml");
+    let o = ok(&["blocks", "--schema", &schema, &r.s("a.glrb"), &r.s("b.glrb")]);
+    let report = String::from_utf8_lossy(&o.stderr);
+    assert!(report.contains("<- chosen #1") && report.contains("estimated pairs completeness"), "{report}");
+    // the bundled schema's `postcode equal` alone is warned about
+    assert!(report.contains("warning: the block rule \"postcode equal\" alone"), "{report}");
+    #[derive(serde::Deserialize)]
+    struct Blocks {
+        block: Vec<gramlink::record::schema::BlockRule>,
+    }
+    let rules: Blocks = toml::from_str(&String::from_utf8(o.stdout).unwrap()).unwrap();
+    let fields = [
+        "given_name",
+        "surname",
+        "street_number",
+        "address_1",
+        "address_2",
+        "suburb",
+        "postcode",
+        "date_of_birth",
+        "soc_sec_id",
+    ];
+    assert!(!rules.block.is_empty());
+    for rule in &rules.block {
+        assert!(rule.terms().iter().all(|t| fields.contains(&t.field.as_str())), "{rule:?}");
+        assert!(report.contains(&format!(
+            "{}: ",
+            gramlink::record::blocking::rule_name(
+                &toml::from_str(&std::fs::read_to_string(&schema).unwrap()).unwrap(),
+                rule
+            )
+        )));
+    }
+    // batches of another party order are refused as by match
+    let e = fails(&["blocks", "--schema", &schema, &r.s("b.glrb"), &r.s("a.glrb")], &r.p("none"));
+    assert!(e.contains("party A"), "{e}");
+}
+
 #[test]
 fn the_record_steps_refuse_bad_input_by_name() {
     let r = batches();

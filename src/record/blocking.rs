@@ -21,11 +21,21 @@
 
 use super::batch::{FieldData, RecordBatch};
 use super::compare::{row_index, PartCmp};
-use super::linker::{Candidates, RuleCount};
 use super::schema::{BlockRule, BlockTerm, Kind, Schema};
 use crate::error::Error;
 use crate::matching::{range_match, scored_match_rows, MAX_PAIRS};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+
+/// What a blocking rule found.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RuleCount {
+    pub rule: String,
+    pub pairs: u64,
+}
+
+/// The candidate pairs (a, b), ascending, and what each blocking rule found.
+pub type Candidates = (Vec<(u32, u32)>, Vec<RuleCount>);
 
 /// Most candidates one A record gets from one edit term found by the q-gram
 /// filter (the nearest by cosine): bounds a rule's candidates by 256·|A|
@@ -95,6 +105,35 @@ fn resolve<'t>(schema: &Schema, a: &RecordBatch, t: &'t BlockTerm) -> Result<Ter
 
 /// The pairs (as `a << 32 | b`) one rule finds, unsorted, possibly repeated.
 fn rule_pairs(schema: &Schema, a: &RecordBatch, b: &RecordBatch, rule: &BlockRule) -> Result<Vec<u64>, Error> {
+    match rule_pairs_within(schema, a, b, rule, MAX_PAIRS)? {
+        Found::Pairs(p) => Ok(p),
+        Found::Over(joined) => Err(Error::Parameter(format!(
+            "block rule {:?}: its equal values join {joined} pairs, more than {MAX_PAIRS}: add a more selective equality term",
+            rule_name(schema, rule)
+        ))),
+    }
+}
+
+/// What [`rule_pairs_within`] found.
+pub(crate) enum Found {
+    /// The pairs (as `a << 32 | b`), unsorted, possibly repeated.
+    Pairs(Vec<u64>),
+    /// The rule's equal values join this many pairs, more than the cap
+    /// (counted before any is checked; for a rule of equality terms only,
+    /// its candidates).
+    Over(u64),
+}
+
+/// [`rule_pairs`], or [`Found::Over`] when the rule's equal values join more
+/// than `cap` pairs. An edit rule's pairs are bounded by the q-gram filter's
+/// [`BLOCK_PER_ROW`] per A record instead.
+pub(crate) fn rule_pairs_within(
+    schema: &Schema,
+    a: &RecordBatch,
+    b: &RecordBatch,
+    rule: &BlockRule,
+    cap: u64,
+) -> Result<Found, Error> {
     let terms = rule.terms();
     let terms: Vec<Term> = terms.iter().map(|t| resolve(schema, a, t)).collect::<Result<_, _>>()?;
     let (edits, equal): (Vec<&Term>, Vec<&Term>) = terms.iter().partition(|t| t.ed.is_some());
@@ -102,17 +141,17 @@ fn rule_pairs(schema: &Schema, a: &RecordBatch, b: &RecordBatch, rule: &BlockRul
         let (first, rest) = edits.split_first().ok_or_else(|| Error::Parameter("a block rule without terms".into()))?;
         let found = edit_pairs(a, b, first)?;
         if rest.is_empty() {
-            return Ok(found);
+            return Ok(Found::Pairs(found));
         }
         let check = Checks::new(a, b, rest)?;
         let kept = crate::par::chunks(found.len(), 1 << 16, |r| {
             let mut check = check.checker();
             found[r].iter().copied().filter(|&k| check.hold((k >> 32) as u32, k as u32)).collect::<Vec<u64>>()
         });
-        return Ok(kept.concat());
+        return Ok(Found::Pairs(kept.concat()));
     }
     let check = Checks::new(a, b, &edits)?;
-    join(a, b, &equal, &check, &rule_name(schema, rule))
+    join(a, b, &equal, &check, cap)
 }
 
 /// The edit terms of a rule, checked on a pair: each holds for some target.
@@ -209,7 +248,8 @@ impl<'a> Values<'a> {
 
 /// Groups both sides by the equality terms' values (B under every choice of
 /// name field), then checks each pair of a common group.
-fn join(a: &RecordBatch, b: &RecordBatch, equal: &[&Term], check: &Checks, name: &str) -> Result<Vec<u64>, Error> {
+/// [`Found::Over`] when they join more than `cap` pairs.
+fn join(a: &RecordBatch, b: &RecordBatch, equal: &[&Term], check: &Checks, cap: u64) -> Result<Found, Error> {
     let (na, nb) = (a.ids.len(), b.ids.len());
     let a_values: Vec<Values> = equal.iter().map(|t| Values::new(&a.fields[t.field].1, na)).collect();
     let key_a = |r: usize, out: &mut Vec<u8>| {
@@ -258,10 +298,8 @@ fn join(a: &RecordBatch, b: &RecordBatch, equal: &[&Term], check: &Checks, name:
             }
         }
     }
-    if joined > MAX_PAIRS {
-        return Err(Error::Parameter(format!(
-            "block rule {name:?}: its equal values join {joined} pairs, more than {MAX_PAIRS}: add a more selective equality term"
-        )));
+    if joined > cap {
+        return Ok(Found::Over(joined));
     }
     // group by group: a group's B rows stay in cache while each of its A rows
     // is checked against them (A-row order would fetch them anew per A row)
@@ -275,7 +313,7 @@ fn join(a: &RecordBatch, b: &RecordBatch, equal: &[&Term], check: &Checks, name:
         }
         out
     });
-    Ok(parts.concat())
+    Ok(Found::Pairs(parts.concat()))
 }
 
 /// The pairs within `t.ed` edits on one embedded field (and across name

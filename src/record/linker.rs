@@ -7,6 +7,7 @@
 //! and keyed fields tell it is in docs/THREAT_MODEL.md.
 
 use super::batch::{FieldData, RecordBatch};
+pub use super::blocking::{Candidates, RuleCount};
 use super::compare::Comparer;
 use super::decide::{assign, has_duplicates, kept_probabilities, propose};
 use super::em::{frequencies, Fit, Start};
@@ -43,13 +44,6 @@ pub struct ScoredPair {
     pub class: Class,
 }
 
-/// What a blocking rule found.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RuleCount {
-    pub rule: String,
-    pub pairs: u64,
-}
-
 /// A record linkage: the fit, the thresholds, the M and P pairs, the counts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RecordLinkage {
@@ -70,9 +64,6 @@ pub struct RecordLinkage {
     /// Every candidate pair (a, b), ascending (for pairs completeness).
     pub candidate_pairs: Vec<(u32, u32)>,
 }
-
-/// The candidate pairs (a, b), ascending, and what each blocking rule found.
-pub type Candidates = (Vec<(u32, u32)>, Vec<RuleCount>);
 
 /// Scored candidates ([`RecordMatcher::score`]): pair `i` is
 /// `candidates[i]`, with its levels (and whether the names matched crossed)
@@ -179,9 +170,27 @@ impl RecordMatcher {
     }
 
     /// The candidate pairs (a, b), ascending, of the union of the blocking
-    /// rules, and what each rule found ([`super::blocking`]).
+    /// rules, and what each rule found ([`super::blocking`]); with
+    /// `blocking = "auto"`, of the rules the tool designs ([`RecordMatcher::design_blocks`]).
     pub fn candidates(&self) -> Result<Candidates, Error> {
+        if self.schema.designs_blocks() {
+            let mut schema = self.schema.clone();
+            schema.blocks = self.design_blocks()?.rules;
+            return super::blocking::candidates(&schema, &self.a, &self.b);
+        }
         super::blocking::candidates(&self.schema, &self.a, &self.b)
+    }
+
+    /// Blocking rules designed by the tool for these batches
+    /// ([`super::block_design`]); its pilot is linked as any candidates are
+    /// (scored, fitted and decided here).
+    pub fn design_blocks(&self) -> Result<super::block_design::Design, Error> {
+        let (schema, a, b) = (&self.schema, &self.a, &self.b);
+        super::block_design::design(schema, a, b, |candidates, rules| {
+            let scored = score_candidates(schema, a, b, candidates, rules)?;
+            let linkage = decide(schema, a.ids.len(), b.ids.len(), &scored, None, None);
+            Ok(linkage.pairs.iter().filter(|p| p.class == Class::Match).map(|p| (p.a, p.b, p.probability)).collect())
+        })
     }
 
     /// Links the batches: candidates, levels, the fit ([`RecordMatcher::score`]),
@@ -195,21 +204,7 @@ impl RecordMatcher {
     /// decision needs, so thresholds can move without a new fit.
     pub fn score(&self) -> Result<Scored, Error> {
         let (candidates, rules) = self.candidates()?;
-        let cmp = Comparer::new(&self.schema, &self.a, &self.b).map_err(Error::Parameter)?;
-        let nf = cmp.fields.len();
-        let levels: Vec<(Vec<u8>, bool)> = crate::par::map(&candidates, |&(a, b)| {
-            let mut out = vec![0u8; nf];
-            let swapped = cmp.levels(a, b, &mut out);
-            (out, swapped)
-        });
-        let (na, nb) = (self.a.ids.len(), self.b.ids.len());
-        let mut random: HashMap<Vec<u8>, u64> = HashMap::new();
-        let mut out = vec![0u8; nf];
-        for (a, b) in u_sample(na, nb) {
-            cmp.levels(a, b, &mut out);
-            *random.entry(out.clone()).or_default() += 1;
-        }
-        fit_scored(&self.schema, na, nb, candidates, rules, levels, random.into_iter().collect())
+        score_candidates(&self.schema, &self.a, &self.b, candidates, rules)
     }
 
     /// The decision on scored candidates: M, P and U by `upper` and `lower`
@@ -218,6 +213,32 @@ impl RecordMatcher {
     pub fn decide(&self, s: &Scored, upper: Option<f64>, lower: Option<f64>) -> RecordLinkage {
         decide(&self.schema, self.a.ids.len(), self.b.ids.len(), s, upper, lower)
     }
+}
+
+/// `candidates` scored: each one's levels, the random pairs' patterns, the
+/// fit ([`fit_scored`]) and the weights.
+pub fn score_candidates(
+    schema: &Schema,
+    a: &RecordBatch,
+    b: &RecordBatch,
+    candidates: Vec<(u32, u32)>,
+    rules: Vec<RuleCount>,
+) -> Result<Scored, Error> {
+    let cmp = Comparer::new(schema, a, b).map_err(Error::Parameter)?;
+    let nf = cmp.fields.len();
+    let levels: Vec<(Vec<u8>, bool)> = crate::par::map(&candidates, |&(x, y)| {
+        let mut out = vec![0u8; nf];
+        let swapped = cmp.levels(x, y, &mut out);
+        (out, swapped)
+    });
+    let (na, nb) = (a.ids.len(), b.ids.len());
+    let mut random: HashMap<Vec<u8>, u64> = HashMap::new();
+    let mut out = vec![0u8; nf];
+    for (x, y) in u_sample(na, nb) {
+        cmp.levels(x, y, &mut out);
+        *random.entry(out.clone()).or_default() += 1;
+    }
+    fit_scored(schema, na, nb, candidates, rules, levels, random.into_iter().collect())
 }
 
 /// The random pairs (a, b) of `na` A and `nb` B records whose levels start

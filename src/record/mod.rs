@@ -19,6 +19,7 @@
 //! spirit; they keep their own, faster path ([`crate::party`]).
 
 pub mod batch;
+pub mod block_design;
 pub mod blocking;
 mod check;
 pub mod compare;

@@ -152,6 +152,10 @@ pub struct Schema {
     /// Blocking rules (their union). Default: [`Schema::block_rules`].
     #[serde(default, rename = "block", skip_serializing_if = "Vec::is_empty")]
     pub blocks: Vec<BlockRule>,
+    /// `"auto"`: the matcher designs the blocking rules from the batches
+    /// ([`super::block_design`]) instead of [`Schema::block_rules`]'s default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocking: Option<String>,
     #[serde(default)]
     pub decision: Decision,
 }
@@ -181,6 +185,7 @@ impl Schema {
             epsilon: default_epsilon(),
             fields: vec![Field::new(column, Kind::String)],
             blocks: Vec::new(),
+            blocking: None,
             decision: Decision::default(),
         }
     }
@@ -195,6 +200,16 @@ impl Schema {
             }));
         }
         crate::dp::Epsilon::new(self.epsilon).map_err(|e| bad(format!("epsilon: {e}")))?;
+        match self.blocking.as_deref() {
+            None => {}
+            Some("auto") if self.blocks.is_empty() => {}
+            Some("auto") => {
+                return Err(bad(
+                    "blocking = \"auto\" designs the rules itself: remove the [[block]] rules or the option".into(),
+                ))
+            }
+            Some(other) => return Err(bad(format!("blocking {other:?}: the only value is \"auto\""))),
+        }
         if self.fields.is_empty() {
             return Err(bad("it has no fields".into()));
         }
@@ -307,6 +322,11 @@ impl Schema {
     /// (ed 1, across name fields); without name fields, the first string or
     /// number field (ed 1). Keyed fields block only when written: a field of
     /// few values (sex, state) would make nearly every pair a candidate.
+    /// Whether the matcher designs the blocking rules (`blocking = "auto"`).
+    pub fn designs_blocks(&self) -> bool {
+        self.blocking.as_deref() == Some("auto")
+    }
+
     pub fn block_rules(&self) -> Vec<BlockRule> {
         if !self.blocks.is_empty() {
             return self.blocks.clone();

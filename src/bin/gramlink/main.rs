@@ -54,6 +54,8 @@ enum Command {
     Match(linkage::MatchArgs),
     /// The whole protocol between two local files (both parties and the matcher).
     Link(linkage::LinkArgs),
+    /// The matcher: blocking rules designed for two record batches (each rule's candidates and the matches it finds), as [[block]] TOML.
+    Blocks(record_steps::BlocksArgs),
     /// Write a new random key for the keyed transform (A and B share it; C never sees it).
     Keygen(keys::KeygenArgs),
     /// Write a new Ed25519 signing key for your batches, and its public key for the matcher (embed --signing-key; match --verify-a/--verify-b).
@@ -125,6 +127,7 @@ fn main() -> ExitCode {
         Command::Embed(a) => linkage::cmd_embed(a),
         Command::Match(a) => linkage::cmd_match(a),
         Command::Link(a) => linkage::cmd_link(a),
+        Command::Blocks(a) => record_steps::blocks(a),
         Command::Keygen(a) => keys::cmd_keygen(a),
         Command::SignKeygen(a) => signing::cmd_sign_keygen(a),
         Command::Unmap(a) => unmap::cmd_unmap(a),

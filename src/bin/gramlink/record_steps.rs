@@ -162,3 +162,35 @@ pub fn clusters(schema: &Path, r: crate::clusters::ClusterRun<'_>) -> Result<()>
     let roster: Vec<(Party, &[String])> = batches.iter().map(|b| (b.party, b.ids.as_slice())).collect();
     crate::clusters::write(&r, &roster, &clusters, (read - start, linked - read), truth)
 }
+
+/// `gramlink blocks`: the matcher's design of blocking rules for two record batches.
+#[derive(clap::Args)]
+pub struct BlocksArgs {
+    /// The linkage schema (its [[block]] rules, if any, are checked for fields that lack the entropy to block alone).
+    #[arg(long)]
+    schema: PathBuf,
+    /// Party A's record batch (from `embed --schema`).
+    a: PathBuf,
+    /// Party B's record batch.
+    b: PathBuf,
+}
+
+/// The rules the tool designs ([`gramlink::record::block_design`]): the
+/// analysis on stderr, the chosen rules as `[[block]]` TOML on stdout.
+pub fn blocks(args: BlocksArgs) -> Result<()> {
+    #[derive(serde::Serialize)]
+    struct Blocks {
+        block: Vec<gramlink::record::schema::BlockRule>,
+    }
+    let schema = load_schema(&args.schema)?;
+    let read = |p: &Path| RecordBatch::read(&io::read_bytes(p)?).map_err(gramlink::Error::from).in_file(p);
+    let matcher = RecordMatcher::new(schema, read(&args.a)?, read(&args.b)?)?;
+    let design = matcher.design_blocks()?;
+    for line in design.lines() {
+        eprintln!("{line}");
+    }
+    let text = toml::to_string(&Blocks { block: design.rules })
+        .map_err(|e| gramlink::Error::Parameter(format!("the chosen rules as TOML: {e}")))?;
+    print!("{text}");
+    Ok(())
+}
