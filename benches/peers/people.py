@@ -56,12 +56,17 @@ PAIRS = {
         "fields": {"first_name": "name", "last_name": "name", "date_of_birth": "date", "sex": "keyed"},
         "dates": {"a": "MM/DD/YYYY", "b": "YYYYMMDD"},
         "block": "date_of_birth",
+        # hand-written conjunctive rules (as data/febrl/schema-large.toml writes them)
+        "conjunctive": [("date_of_birth", None, "last_name"), ("date_of_birth", None, "first_name"),
+                        ("last_name", 0, "first_name")],
     },
     "census-w2": {
         "fields": {"first_name": "name", "middle_initial": "string", "last_name": "name",
                    "street_number": "number", "street_name": "string"},
         "dates": {},
         "block": "street_name",
+        "conjunctive": [("street_number", 0, "last_name"), ("street_number", 0, "first_name"),
+                        ("last_name", 0, "first_name")],
     },
 }
 
@@ -128,9 +133,11 @@ def score(pairs, truth):
     return {"precision": p, "recall": r, "f1": (2 * p * r / (p + r) if p + r else 0.0), "pairs": len(pairs)}
 
 
-def naive_schema(pair, dates_per_party):
-    """The schema a new user writes: columns and kinds (with --one-date-layout, A's date layout)."""
-    lines = ["version = 1", 'id = "rec_id"', ""]
+def naive_schema(pair, dates_per_party, blocking="default"):
+    """The schema a new user writes: columns and kinds (with --one-date-layout, A's date layout).
+    blocking: "default" (the tool's default rules), "auto" (rules the tool designs from the
+    batches) or "conjunctive" (the hand-written rules of PAIRS)."""
+    lines = ["version = 1", 'id = "rec_id"'] + (['blocking = "auto"'] if blocking == "auto" else []) + [""]
     for name, kind in PAIRS[pair]["fields"].items():
         lines += ["[[field]]", f'name = "{name}"', f'kind = "{kind}"']
         if kind == "date":
@@ -140,6 +147,10 @@ def naive_schema(pair, dates_per_party):
             if not dates_per_party:  # gramlink reads each value's own layout by default
                 lines += [f'format = "{d["a"]}"']
         lines.append("")
+    if blocking == "conjunctive":
+        for field, ed, other in PAIRS[pair]["conjunctive"]:
+            lines += ["[[block]]", f'field = "{field}"'] + ([f"ed = {ed}"] if ed is not None else [])
+            lines += [f'and = [{{ field = "{other}" }}]', ""]
     return "\n".join(lines)
 
 
@@ -167,10 +178,10 @@ def one_layout(path, column, src, dst, out):
     return out
 
 
-def run_gramlink(exe, pair, d, dates_per_party):
-    schema = os.path.join(d, "schema.toml")
+def run_gramlink(exe, pair, d, dates_per_party, blocking="default"):
+    schema = os.path.join(d, f"schema-{blocking}.toml")
     with open(schema, "w") as f:
-        f.write(naive_schema(pair, dates_per_party))
+        f.write(naive_schema(pair, dates_per_party, blocking))
     b = os.path.join(d, "b.csv")
     dates = PAIRS[pair]["dates"]
     if dates and not dates_per_party:
@@ -179,7 +190,7 @@ def run_gramlink(exe, pair, d, dates_per_party):
     p = subprocess.run([exe, "lab", "eval", "--schema", schema, os.path.join(d, "a.csv"), b,
                         "--truth", os.path.join(d, "truth.csv"), "--json"], capture_output=True, text=True)
     wall = time.perf_counter() - t0
-    with open(os.path.join(d, "gramlink.log"), "w") as f:
+    with open(os.path.join(d, f"gramlink-{blocking}.log"), "w") as f:
         f.write(p.stderr)
     if p.returncode != 0:
         last = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"exit {p.returncode}"
@@ -329,8 +340,11 @@ def main():
                 name = f"{pair} {noise} s{seed}"
                 results = []
                 if "gramlink" in args.tools:
-                    results.append(("gramlink (naive schema)",
-                                    run_gramlink(args.gramlink, pair, d, not args.one_date_layout)))
+                    for blocking, tool in (("default", "gramlink (naive schema)"),
+                                           ("auto", "gramlink (naive schema, blocking = \"auto\")"),
+                                           ("conjunctive", "gramlink (hand-written conjunctive blocks)")):
+                        results.append((tool, run_gramlink(args.gramlink, pair, d, not args.one_date_layout,
+                                                           blocking)))
                 if "splink" in args.tools:
                     s, s1 = run_splink(pair, a, b, truth)
                     results += [("splink", s), ("splink + one-to-one", s1)]

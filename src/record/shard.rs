@@ -130,6 +130,15 @@ fn levels(
     a_rows: usize,
     make: Make,
 ) -> Result<ShardLevels, Error> {
+    // a shard sees a slice of A: rules designed on it would differ from
+    // shard to shard and from the single machine's
+    if schema.designs_blocks() {
+        return Err(Error::Parameter(
+            "blocking = \"auto\" designs the rules on the whole batches, which a shard does not see: link on one \
+             machine, or write the rules `gramlink blocks` designs into the schema (the owners then embed again)"
+                .into(),
+        ));
+    }
     if offset.checked_add(a.ids.len()).is_none_or(|end| end > a_rows || end > u32::MAX as usize) {
         return Err(Error::Parameter(format!(
             "A records {offset}..{}: past the batch's {a_rows}",
@@ -251,6 +260,12 @@ mod tests {
         assert_eq!(e.code(), "INVALID_MESSAGE", "{e}");
         // B given as A; a range past the batch
         assert_eq!(check(&schema, &b, &a).unwrap_err().code(), "INVALID_PARAMETER");
-        assert!(shard_levels(&schema, rows(&a, 400..500), b, 450, 500).is_err());
+        assert!(shard_levels(&schema, rows(&a, 400..500), b.clone(), 450, 500).is_err());
+        // rules designed per shard would differ from the single machine's
+        let mut auto = schema.clone();
+        auto.blocks.clear();
+        auto.blocking = Some("auto".into());
+        let e = shard_levels(&auto, rows(&a, 0..250), b, 0, 500).unwrap_err();
+        assert!(e.to_string().contains("whole batches"), "{e}");
     }
 }
