@@ -176,7 +176,11 @@ pub fn design(
             if pool_terms[i].field == pool_terms[j].field {
                 continue;
             }
-            let rule = rule_of(&[&pool_terms[i], &pool_terms[j]]);
+            // the narrower term first: a rule of two edit terms runs the q-gram
+            // filter on its first term and checks the other on what it finds
+            // (a one-letter field within one edit first would compare every pair)
+            let (first, second) = if rules[i].1.is_none() && rules[j].1.is_some() { (j, i) } else { (i, j) };
+            let rule = rule_of(&[&pool_terms[first], &pool_terms[second]]);
             let found = match (&rules[i].1, &rules[j].1) {
                 (Some(x), Some(y)) => Some(intersect(x, y)),
                 _ => within(&rule)?,
