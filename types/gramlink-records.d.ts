@@ -30,7 +30,10 @@ export interface Schema {
   /** Each party's total ε (default 0.1). */
   epsilon?: number;
   field: SchemaField[];
-  block?: { field: string; ed?: number }[];
+  /** Blocking rules (their union); `and`: more terms that must hold as well. */
+  block?: { field: string; ed?: number; and?: { field: string; ed?: number }[] }[];
+  /** `'auto'`: the matcher designs the blocking rules from the batches (without `block`). */
+  blocking?: 'auto';
   decision?: {
     precision?: number;
     recall?: number;

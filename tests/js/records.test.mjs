@@ -29,9 +29,11 @@ const schema = {
   block: [{ field: 'given_name' }, { field: 'surname' }, { field: 'soc_sec_id', ed: 1 }, { field: 'postcode', ed: 0 }],
 };
 
+const febrlSchema = schema;
+
 // keyed: the default (vectors rotated); unkeyed: the key only hashes the keyed field and
 // the vectors go unrotated (noKey), which keeps the q-gram filter: fast, for the other tests
-function link({ keyed = false } = {}) {
+function link({ keyed = false, schema = febrlSchema } = {}) {
   const a = new RecordOwner(file('dataset1-a.csv'), schema);
   const b = new RecordOwner(new TextEncoder().encode(file('dataset1-b.csv')), JSON.stringify(schema));
   assert.equal(a.schemaFingerprint, b.schemaFingerprint);
@@ -188,4 +190,21 @@ test("a party's own date format: detected and said in notes, or named in dateFor
   assert.equal(named.size, 3);
   // a format the party names is never replaced: these dates are not day first with day 25 as month
   assert.throws(() => new RecordOwner(csv, schema, { dateFormats: { dob: 'DD/MM/YYYY' } }), (e) => typeof e.code === 'string');
+});
+
+test('blocking: "auto" designs rules from the batches: fewer candidates, every true pair found', () => {
+  const auto = { ...schema, block: undefined, blocking: 'auto' };
+  delete auto.block;
+  const { m, ba, bb } = link({ keyed: true, schema: auto });
+  const designed = RecordMatcher.blocking(auto, ba, bb);
+  const bundled = link({ keyed: true }).m.link();
+  assert.ok(designed.candidates > 0 && designed.candidates < bundled.candidates / 2, `${designed.candidates} against ${bundled.candidates}`);
+  assert.ok(designed.rules.length > 0 && designed.rules.every((r) => r.pairs > 0), JSON.stringify(designed.rules));
+  const out = m.link();
+  assert.equal(out.candidates, designed.candidates, 'the linkage blocks with the designed rules');
+  let tp = 0;
+  for (let i = 0; i < out.pairs.classes.length; i++) if (out.pairs.classes[i] === 'M') tp++;
+  assert.ok(tp >= 495, `${tp} matches of 500 people`);
+  // rules written beside "auto" are refused by name
+  assert.throws(() => new RecordOwner(file('dataset1-a.csv'), { ...schema, blocking: 'auto' }), /remove the \[\[block\]\] rules/);
 });
