@@ -78,6 +78,23 @@ fn small_keys_sort<T: Ord + Copy>(v: &mut [T]) {
     }
 }
 
+/// The elements of both sorted slices (ascending, no repeats), in order.
+pub(crate) fn intersect_sorted<T: Ord + Copy>(x: &[T], y: &[T]) -> Vec<T> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < x.len() && j < y.len() {
+        match x[i].cmp(&y[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                out.push(x[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out
+}
+
 /// Sorts `(row, distance)` candidates by (distance, row), as the matcher's queries
 /// return them. The matcher sorts once per query, so this keeps the inlined
 /// comparator of the standard sort; the sites share this one instantiation.

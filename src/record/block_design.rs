@@ -118,23 +118,6 @@ fn rule_of(terms: &[&BlockTerm]) -> BlockRule {
     BlockRule { field: terms[0].field.clone(), ed: terms[0].ed, and: terms[1..].iter().map(|t| (*t).clone()).collect() }
 }
 
-/// Sorted, deduplicated.
-fn intersect(x: &[u64], y: &[u64]) -> Vec<u64> {
-    let (mut i, mut j, mut out) = (0, 0, Vec::new());
-    while i < x.len() && j < y.len() {
-        match x[i].cmp(&y[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                out.push(x[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out
-}
-
 /// Designs the blocking rules of `schema`'s linkage of `a` and `b` (see the
 /// module); `link` links the pilot: its candidates (ascending) and rule
 /// count in, the matches `(a, b, match probability)` out.
@@ -182,7 +165,7 @@ pub fn design(
             let (first, second) = if rules[i].1.is_none() && rules[j].1.is_some() { (j, i) } else { (i, j) };
             let rule = rule_of(&[&pool_terms[first], &pool_terms[second]]);
             let found = match (&rules[i].1, &rules[j].1) {
-                (Some(x), Some(y)) => Some(intersect(x, y)),
+                (Some(x), Some(y)) => Some(crate::sorting::intersect_sorted(x, y)),
                 _ => within(&rule)?,
             };
             rules.push((rule, found));

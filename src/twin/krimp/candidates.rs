@@ -64,7 +64,7 @@ fn extend(
         let next: Vec<(u32, Vec<u32>)> = class[a + 1..]
             .iter()
             .filter(|(j, _)| db.column_of(*j) != col)
-            .map(|(j, t)| (*j, intersect(tids, t)))
+            .map(|(j, t)| (*j, crate::sorting::intersect_sorted(tids, t)))
             .filter(|(_, t)| t.len() >= min_sup)
             .collect();
         if !next.is_empty() {
@@ -73,20 +73,4 @@ fn extend(
         prefix.pop();
     }
     Ok(())
-}
-
-fn intersect(a: &[u32], b: &[u32]) -> Vec<u32> {
-    let (mut i, mut j, mut out) = (0, 0, Vec::new());
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out
 }
