@@ -270,8 +270,7 @@ impl RecordOwner {
 
     /// The values of the schema field `index` (a sent field).
     fn values(&self, index: usize) -> &[Option<String>] {
-        let name = &self.schema.fields[index].name;
-        self.table.fields.iter().find(|f| f.name == *name).map_or(&[][..], |f| f.values.as_slice())
+        self.table.column(&self.schema.fields[index].name)
     }
 
     /// Mines a noisy base for every space with a share of ε, charging the

@@ -46,6 +46,14 @@ pub struct RecordTable {
     pub notes: Vec<String>,
 }
 
+impl RecordTable {
+    /// The values of the field named `field`, record by record (none when the
+    /// table has no such field).
+    pub fn column(&self, field: &str) -> &[Option<String>] {
+        self.fields.iter().find(|f| f.name == field).map_or(&[][..], |f| f.values.as_slice())
+    }
+}
+
 /// The alphabet a field's values are normalized onto.
 pub fn field_alphabet(field: &Field) -> Result<Alphabet, Error> {
     let spec = match field.kind() {
