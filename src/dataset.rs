@@ -206,7 +206,7 @@ pub fn read_file(
 
 /// Hands a file to `push` a megabyte at a time, with the file's size: the
 /// reading loop of [`read_file`] and of the record table's reader
-/// ([`crate::record::table_reader::read_table_file`]).
+/// ([`crate::record::read_table_file`]).
 #[cfg(not(target_arch = "wasm32"))]
 pub(crate) fn for_each_chunk<E, F>(path: &std::path::Path, mut push: F) -> Result<(), E>
 where

@@ -14,7 +14,7 @@ use crate::protocol::{
     VectorBatch,
 };
 use crate::record::messages::{read_noisy_bases, read_shared_bases, write_noisy_bases, write_shared_bases};
-use crate::record::values::read_table;
+use crate::record::read_table;
 use crate::record::TableReader;
 use crate::record::{Field, Kind, RecordBatch, Schema};
 

@@ -36,7 +36,7 @@
 //! where two grams share a bucket. How much that gives back is measured, not
 //! argued: `gramlink lab attack` and the frontier table in docs/THREAT_MODEL.md.
 
-use super::Key;
+use super::key::{below, Key, MAX_DIM};
 use crate::error::Error;
 use crate::shape::Shape;
 use crate::sparse_vectors::SparseVectors;
@@ -78,8 +78,8 @@ impl Sketch {
             return Err(Error::Parameter(format!("the sketch's spread is {spread}; it must be 1 to {MAX_SPREAD}")));
         }
         let dim = shape.lengths.len();
-        if dim == 0 || dim > super::MAX_DIM {
-            return Err(Error::Parameter(format!("cannot sketch vectors of dimension {dim} (1..={})", super::MAX_DIM)));
+        if dim == 0 || dim > MAX_DIM {
+            return Err(Error::Parameter(format!("cannot sketch vectors of dimension {dim} (1..={})", MAX_DIM)));
         }
         let hk = Hkdf::<Sha256>::new(Some(fingerprint.as_bytes()), key.bytes());
         let mut seed = [0u8; 32];
@@ -100,7 +100,7 @@ impl Sketch {
             let mut coords: Vec<u32> = (0..dim as u32).filter(|&i| shape.lengths[i as usize] == l).collect();
             // Fisher–Yates with rejection sampling (no modulo bias)
             for i in (1..coords.len()).rev() {
-                let j = super::below(&mut rng, i as u32 + 1) as usize;
+                let j = below(&mut rng, i as u32 + 1) as usize;
                 coords.swap(i, j);
             }
             let first = lengths.len() as u32;

@@ -8,7 +8,7 @@
 //! with the [`Linkage`]'s context), and the export policy applied (vectors
 //! leave keyed unless the owner opted out; [`UNKEYED_REVEALS`] says why).
 
-use super::Key;
+use super::key::Key;
 use crate::error::Error;
 
 /// What an unkeyed vector batch reveals to whoever receives it (the matcher):

@@ -2,7 +2,7 @@
 //! and the reference of the mining utility. Its output is NOT private.
 
 use super::encode::{decode, distinct_grams, support_counts, universe_size, Encoded};
-use super::{MineOptions, MAX_UNIVERSE};
+use super::options::{baseline_record, MineOptions, MAX_UNIVERSE};
 use crate::alphabet::Alphabet;
 use crate::base::{rank_order, GramCount, MinerKind, NoisyBase};
 use crate::dataset::Dataset;
@@ -53,7 +53,7 @@ pub fn mine(dataset: &Dataset, options: &MineOptions, progress: &mut dyn Progres
     Ok(NoisyBase {
         padding: None,
         alphabet: dataset.alphabet().clone(),
-        params: super::baseline_record(MinerKind::Exact, options, "exact counts: not private, never share"),
+        params: baseline_record(MinerKind::Exact, options, "exact counts: not private, never share"),
         private: false,
         grams,
     })

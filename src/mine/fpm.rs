@@ -28,7 +28,7 @@
 //! far less noise for the same ε.
 
 use super::encode::{decode, support_counts, Encoded};
-use super::MineOptions;
+use super::options::MineOptions;
 use crate::base::{rank_order, GramCount, MineRecord, MinerKind, NoisyBase};
 use crate::dataset::Dataset;
 use crate::dp::{BudgetLedger, DiscreteLaplace, Epsilon, Randomness};

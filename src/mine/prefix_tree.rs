@@ -39,7 +39,7 @@
 
 use super::budget::{schedule, theta};
 use super::encode::Encoded;
-use super::MineOptions;
+use super::options::MineOptions;
 use crate::alphabet::Alphabet;
 use crate::base::{rank_order, GramCount, MineRecord, MinerKind, NoisyBase, Strategy};
 use crate::dataset::Dataset;

@@ -1,7 +1,7 @@
 //! The random base: grams drawn without looking at the data (the paper's "random
 //! grams" comparison). Data-independent, so it costs no privacy budget.
 
-use super::MineOptions;
+use super::options::{baseline_record, MineOptions};
 use crate::alphabet::Alphabet;
 use crate::base::{GramCount, MinerKind, NoisyBase};
 use crate::dp::Randomness;
@@ -35,7 +35,7 @@ pub fn mine(alphabet: &Alphabet, options: &MineOptions, rng: &mut Randomness) ->
     Ok(NoisyBase {
         padding: None,
         alphabet: alphabet.clone(),
-        params: super::baseline_record(MinerKind::Random, options, "data-independent random grams: no budget spent"),
+        params: baseline_record(MinerKind::Random, options, "data-independent random grams: no budget spent"),
         // no data was read, so it is private whatever the generator
         private: true,
         grams,

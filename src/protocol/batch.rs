@@ -1,8 +1,8 @@
-//! The vector batch: a party's embedded records, in JSON or the compact binary
-//! form (`GLVB`, [`super::binary`]).
+//! The vector batch: a party's embedded records, and their JSON form (the
+//! compact binary form is [`super::binary`]'s).
 
-use super::binary::{le_bytes, BinaryLayout};
-use super::{open, sparse_wire, write_envelope, VECTOR_BATCH, VECTOR_BATCH_VERSION};
+use super::envelope::{envelope_streamed, open, VECTOR_BATCH};
+use super::sparse_wire;
 use crate::embed::{BatchVectors, Vectors};
 use crate::error::ProtocolError;
 use serde::{Deserialize, Serialize};
@@ -291,7 +291,7 @@ impl VectorBatch {
         Ok(())
     }
 
-    fn header(&self, with_threshold_values: bool) -> BatchHeader<'_> {
+    pub(super) fn header(&self, with_threshold_values: bool) -> BatchHeader<'_> {
         BatchHeader {
             party: self.party,
             fingerprint: self.fingerprint.clone(),
@@ -317,7 +317,7 @@ impl VectorBatch {
     /// wire may carry them as gram ids and counts (unkeyed, with a shape);
     /// [`sparse_wire::encode`] then checks that every value is a count over its
     /// gram's length, else the batch is sent dense.
-    fn wire_sparse(&self) -> Option<(&crate::sparse_vectors::SparseVectors, &[u8])> {
+    pub(super) fn wire_sparse(&self) -> Option<(&crate::sparse_vectors::SparseVectors, &[u8])> {
         match (&self.vectors, &self.shape) {
             (BatchVectors::Sparse(v), Some(shape)) => Some((v, &shape.lengths[..])),
             _ => None,
@@ -403,7 +403,7 @@ impl VectorBatch {
             Some(rows) => BatchHeader { grams: Some(rows), ..self.header(true) },
             None => BatchHeader { vectors: Some(self.vectors.to_dense().data.clone()), ..self.header(true) },
         };
-        super::envelope_streamed(VECTOR_BATCH, &h)
+        envelope_streamed(VECTOR_BATCH, &h)
     }
 
     pub fn from_json(text: &str) -> Result<Self, ProtocolError> {
@@ -421,65 +421,5 @@ impl VectorBatch {
             (None, None) => return Err(malformed("missing field `vectors` (or `grams`)")),
         };
         Self::from_header(h, vectors, None)
-    }
-
-    /// The compact binary form: `GLVB`, u32 LE version, u32 LE header length, the
-    /// JSON header (format, version, party, fingerprint, dim, count, ids, threshold
-    /// mode, shape, `sparse_bytes`), then the vectors, then count f64 LE
-    /// thresholds if announced. The vectors are `sparse_bytes` of sparse rows
-    /// ([`sparse_wire`]) when the header has it, else count·dim f32 LE.
-    pub fn to_binary(&self) -> Vec<u8> {
-        self.binary_parts().concat()
-    }
-
-    /// [`Self::to_binary`]'s bytes in three parts, to be written one after the
-    /// other (the wasm API writes them straight into a JS array): preamble and
-    /// header, the vectors' numbers, the thresholds' (empty without thresholds).
-    /// The numbers are their own memory on little-endian machines, not a copy.
-    pub fn binary_parts(&self) -> [std::borrow::Cow<'_, [u8]>; 3] {
-        use std::borrow::Cow;
-        let thresholds = self.thresholds.as_ref().map_or(Cow::Borrowed(&[][..]), |t| le_bytes(&t.values));
-        let rows = self.wire_sparse().and_then(|(v, lengths)| sparse_wire::encode(v, lengths));
-        let (header, vectors) = match (rows, &self.vectors) {
-            (Some(rows), _) => (BatchHeader { sparse_bytes: Some(rows.len()), ..self.header(false) }, Cow::Owned(rows)),
-            (None, BatchVectors::Dense(v)) => (self.header(false), le_bytes(&v.data)),
-            (None, BatchVectors::Sparse(s)) => {
-                (self.header(false), Cow::Owned(le_bytes(&Vectors::from_sparse(s).data).into_owned()))
-            }
-        };
-        [Cow::Owned(Self::binary_prefix(&header)), vectors, thresholds]
-    }
-
-    /// The binary form's bytes before the numbers: preamble and JSON header.
-    /// The header is written straight after the preamble and its length
-    /// filled in after: no copy of it (its ids are most of it).
-    fn binary_prefix(header: &BatchHeader) -> Vec<u8> {
-        let mut out = Vec::new();
-        out.extend_from_slice(b"GLVB");
-        out.extend_from_slice(&VECTOR_BATCH_VERSION.to_le_bytes());
-        out.extend_from_slice(&[0; 4]);
-        write_envelope(&mut out, VECTOR_BATCH, header);
-        let len = (out.len() - 12) as u32;
-        out[8..12].copy_from_slice(&len.to_le_bytes());
-        out
-    }
-
-    pub fn from_binary(bytes: &[u8]) -> Result<Self, ProtocolError> {
-        let layout = BinaryLayout::read(bytes, bytes.len())?;
-        let vectors = layout.decode_vectors(&bytes[layout.vectors.clone()])?;
-        let values = layout.thresholds.clone().map(|r| super::binary::from_le_bytes(&bytes[r]));
-        layout.into_batch(vectors, values)
-    }
-
-    /// Reads either form (binary if it starts with the magic).
-    pub fn read(bytes: &[u8]) -> Result<Self, ProtocolError> {
-        if bytes.starts_with(b"GLVB") {
-            return Self::from_binary(bytes);
-        }
-        let text = std::str::from_utf8(bytes).map_err(|_| ProtocolError::Malformed {
-            expected: VECTOR_BATCH,
-            reason: "neither a binary batch nor UTF-8 JSON".into(),
-        })?;
-        Self::from_json(text)
     }
 }

@@ -14,7 +14,7 @@
 //! A NAMES record has about 15 non-zero grams: about 35 bytes instead of 858 f32
 //! (3,432 bytes) dense.
 
-use super::VECTOR_BATCH;
+use super::envelope::VECTOR_BATCH;
 use crate::error::ProtocolError;
 use crate::sparse_vectors::SparseVectors;
 

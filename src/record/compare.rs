@@ -22,6 +22,10 @@ use std::borrow::Cow;
 /// The level of a missing value: counts neither for nor against a pair.
 pub use crate::em::MISSING;
 
+/// A lower bound on the edit distance of two unkeyed dense vectors (the q-gram
+/// lemma; [`super::sparse_rows`] computes it on sparse rows).
+pub use super::edit_bound::qgram_bound;
+
 /// The edit distances a date's components are compared at.
 pub const DATE_EDS: [u32; 2] = [1, 2];
 
@@ -155,34 +159,6 @@ impl<'a> PartCmp<'a> {
         let bound = bound.max(1);
         self.eds.iter().zip(&self.thresholds[1..]).find(|(e, t)| **e >= bound && d <= t[ra]).map(|(e, _)| *e)
     }
-}
-
-/// A lower bound on the edit distance of two unkeyed vectors: per gram
-/// length L, one edit changes the occurrence counts (`value · L`) by at most
-/// 2L in all (the q-gram lemma, [`crate::matching::scored_match`]), so
-/// `ed ≥ ⌈Σ|n_a − n_b| / 2L⌉`; over a complete class the window counts
-/// differ by at most one per edit, so also `ed ≥ |N_a − N_b|`.
-pub fn qgram_bound(a: &[f32], b: &[f32], lengths: &[u8], complete: &[bool]) -> u32 {
-    let mut diff = [0i64; 33];
-    let mut total = [0i64; 33];
-    for (i, (&x, &y)) in a.iter().zip(b).enumerate() {
-        let l = lengths[i] as usize;
-        let (na, nb) = ((x as f64 * l as f64).round() as i64, (y as f64 * l as f64).round() as i64);
-        diff[l] += (na - nb).abs();
-        if complete[i] {
-            total[l] += na - nb;
-        }
-    }
-    bound_of(&diff, &total)
-}
-
-/// The bound from per-length count differences and window-total differences.
-pub(crate) fn bound_of(diff: &[i64; 33], total: &[i64; 33]) -> u32 {
-    let mut bound = 0i64;
-    for l in 1..33 {
-        bound = bound.max((diff[l] + 2 * l as i64 - 1) / (2 * l as i64)).max(total[l].abs());
-    }
-    bound.min(u32::MAX as i64) as u32
 }
 
 // a few per schema: the size difference between variants does not matter

@@ -1,9 +1,16 @@
 //! A schema's field: its kind, options, levels and gram space.
 
-use crate::error::Error;
+use super::dates::DateFormat;
+use crate::error::{Error, InputError};
 use serde::{Deserialize, Serialize};
 
-use super::schema::{bad, MAX_LEVELS};
+/// At most this many edit levels per field (the thresholds A computes per level).
+pub const MAX_LEVELS: usize = 4;
+
+/// An error in the schema, a field's options included: `schema: …`.
+pub(super) fn bad(m: String) -> Error {
+    Error::Input(InputError::Format(format!("schema: {m}")))
+}
 
 /// How a field is transformed by its owner and compared by the matcher.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -107,7 +114,7 @@ pub struct Field {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alphabet: Option<String>,
     /// A date's layout: `YYYYMMDD`, `YYYY-MM-DD`, `DD/MM/YYYY`, `MM/DD/YYYY`.
-    /// Default: each value's own ([`super::values::DateFormat::of_value`]), so
+    /// Default: each value's own ([`DateFormat::of_value`]), so
     /// the two parties may write dates differently.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
@@ -262,7 +269,7 @@ impl Field {
             crate::alphabet::Alphabet::parse(a).map_err(|e| at(e.to_string()))?;
         }
         if let Some(f) = &self.format {
-            super::values::DateFormat::parse(f).map_err(at)?;
+            DateFormat::parse(f).map_err(at)?;
         }
         if let Some(w) = &self.weights {
             if [w.year, w.month, w.day].iter().any(|x| !x.is_finite() || *x < 0.0) || w.year + w.month + w.day == 0.0 {

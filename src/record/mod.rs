@@ -25,6 +25,7 @@ mod check;
 pub mod compare;
 pub mod dates;
 pub mod decide;
+mod edit_bound;
 /// The Fellegi–Sunter EM fit (a leaf module, shared with [`crate::cutoff`]).
 pub use crate::em;
 pub mod export;
@@ -33,6 +34,7 @@ pub mod fit;
 pub mod linker;
 pub mod messages;
 pub mod owner;
+mod read_table;
 pub mod schema;
 pub mod score;
 pub mod session;
@@ -44,7 +46,8 @@ pub mod values;
 pub use batch::RecordBatch;
 pub use linker::{Class, RecordLinkage, RecordMatcher, ScoredPair};
 pub use owner::{key_check, keyed_hash, merge, merge_parties, NoisyBases, RecordOwner, SharedBases};
-pub use schema::{Assignment, Field, Kind, Schema};
+pub use read_table::read_table;
 #[cfg(not(target_arch = "wasm32"))]
-pub use table_reader::read_table_file;
+pub use read_table::read_table_file;
+pub use schema::{Assignment, Field, Kind, Schema};
 pub use table_reader::TableReader;

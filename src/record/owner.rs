@@ -23,8 +23,9 @@
 //! record and the shared bases, as for one string.
 
 use super::batch::{FieldData, Part, RecordBatch};
+use super::read_table::read_table;
 use super::schema::{Field, Kind, Schema};
-use super::values::{field_alphabet, read_table, RecordTable};
+use super::values::{field_alphabet, RecordTable};
 use crate::alphabet::Alphabet;
 use crate::base::{NoisyBase, SharedBase};
 use crate::config::Config;
@@ -238,7 +239,7 @@ impl RecordOwner {
     ) -> Result<RecordOwner, Error> {
         schema.validate()?;
         let reader = super::TableReader::new(&schema, &path.display().to_string()).date_formats(formats)?;
-        let table = super::table_reader::read_into(reader, path, progress)?;
+        let table = super::read_table::read_into(reader, path, progress)?;
         RecordOwner::new(schema, table, rng)
     }
 
@@ -269,8 +270,7 @@ impl RecordOwner {
 
     /// The values of the schema field `index` (a sent field).
     fn values(&self, index: usize) -> &[Option<String>] {
-        let name = &self.schema.fields[index].name;
-        self.table.fields.iter().find(|f| f.name == *name).map_or(&[][..], |f| f.values.as_slice())
+        self.table.column(&self.schema.fields[index].name)
     }
 
     /// Mines a noisy base for every space with a share of ε, charging the

@@ -10,14 +10,13 @@ use crate::error::{Error, InputError};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-pub use super::field::{DateWeights, Field, Kind};
+use super::field::bad;
+pub use super::field::{DateWeights, Field, Kind, MAX_LEVELS};
 
 /// The schema version this build reads and writes.
 pub const SCHEMA_VERSION: u32 = 1;
 /// At most this many fields: each private one is a gram base and a vector per record.
 pub const MAX_FIELDS: usize = 32;
-/// At most this many edit levels per field (the thresholds A computes per level).
-pub const MAX_LEVELS: usize = 4;
 
 /// A blocking rule: pairs that agree on `field` (and on every term of `and`)
 /// become candidates. On a string, name or number field, agreement is "within
@@ -162,10 +161,6 @@ pub struct Schema {
 
 fn default_epsilon() -> f64 {
     0.1
-}
-
-pub(super) fn bad(m: String) -> Error {
-    Error::Input(InputError::Format(format!("schema: {m}")))
 }
 
 impl Schema {

@@ -12,9 +12,10 @@
 //! non-negative, so a rounded f64 sum never decreases, and the whole distance
 //! would be beyond it too. A test checks both against the dense functions.
 
+use super::edit_bound::bound_of;
 use crate::sparse_vectors::SparseVectors;
 
-/// The distance and the q-gram bound ([`super::compare::qgram_bound`]) of row
+/// The distance and the q-gram bound ([`super::edit_bound::qgram_bound`]) of row
 /// `ra` of `a` and row `rb` of `b`, from one merge; `None` when the distance
 /// is certainly above `limit` (the largest threshold the caller compares with).
 pub(crate) fn compare(
@@ -60,7 +61,7 @@ pub(crate) fn compare(
             total[l] += na - nb;
         }
     }
-    Some((s.sqrt(), super::compare::bound_of(&diff, &total)))
+    Some((s.sqrt(), bound_of(&diff, &total)))
 }
 
 /// One A row spread out densely, for a quick test of many B rows against it
@@ -149,7 +150,7 @@ mod tests {
         for i in 0..a.len() {
             for j in 0..b.len() {
                 let dense = crate::matching::distance(a.row(i), b.row(j));
-                let bound = super::super::compare::qgram_bound(a.row(i), b.row(j), &lengths, &complete);
+                let bound = super::super::edit_bound::qgram_bound(a.row(i), b.row(j), &lengths, &complete);
                 let (d, q) = compare(&sa, i, &sb, j, &lengths, &complete, f64::INFINITY).unwrap();
                 scattered.load(&sa, i);
                 for limit in [dense, dense * 0.999, dense * 1.001, 1.0] {

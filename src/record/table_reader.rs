@@ -1,6 +1,6 @@
 //! Reading a party's record CSV from a stream of chunks (a file read a
 //! megabyte at a time natively, a `File`'s stream in the web app's Worker),
-//! never holding the whole input as one string. [`super::values::read_table`]
+//! never holding the whole input as one string. [`super::read_table::read_table`]
 //! is this reader fed one chunk, so both paths give the same table and the
 //! same errors.
 //!
@@ -466,32 +466,6 @@ impl Header {
         rows.ids.push(id);
         Ok(())
     }
-}
-
-/// Reads a record CSV file natively, a megabyte at a time (never the whole
-/// file as one string); `progress` gets the bytes read and the file's size.
-#[cfg(not(target_arch = "wasm32"))]
-pub fn read_table_file(
-    path: &std::path::Path,
-    schema: &Schema,
-    progress: &mut dyn FnMut(u64, u64),
-) -> Result<RecordTable, Error> {
-    read_into(TableReader::new(schema, &path.display().to_string()), path, progress)
-}
-
-/// The file at `path` read to its end by `reader` (as [`read_table_file`]).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn read_into(
-    mut reader: TableReader,
-    path: &std::path::Path,
-    progress: &mut dyn FnMut(u64, u64),
-) -> Result<RecordTable, Error> {
-    crate::dataset::for_each_chunk::<Error, _>(path, |chunk, size| {
-        reader.push(chunk)?;
-        progress(reader.bytes_read() as u64, size);
-        Ok(())
-    })?;
-    reader.finish()
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

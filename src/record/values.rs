@@ -14,8 +14,7 @@
 //! A value that normalizes to nothing is *missing*.
 
 pub use super::dates::DateFormat;
-use super::schema::{Field, Kind, Schema};
-use super::table_reader::TableReader;
+use super::schema::{Field, Kind};
 use crate::alphabet::Alphabet;
 use crate::error::Error;
 
@@ -45,6 +44,14 @@ pub struct RecordTable {
     /// How the file was read where it differs from the schema (a date format
     /// found in the file, [`super::dates`]): for the party to be told.
     pub notes: Vec<String>,
+}
+
+impl RecordTable {
+    /// The values of the field named `field`, record by record (none when the
+    /// table has no such field).
+    pub fn column(&self, field: &str) -> &[Option<String>] {
+        self.fields.iter().find(|f| f.name == field).map_or(&[][..], |f| f.values.as_slice())
+    }
 }
 
 /// The alphabet a field's values are normalized onto.
@@ -85,17 +92,6 @@ pub fn normalize(field: &Field, alphabet: &Alphabet, raw: &str) -> Result<Option
         n = tokens.join(" ");
     }
     Ok((!n.is_empty()).then_some(n))
-}
-
-/// Reads a CSV file (with a header) under `schema`: the id column (if the
-/// schema names one) and every sent field's columns. `what` names the input
-/// in errors. Errors name the field, the column or the row. This is the
-/// chunked [`TableReader`] fed one chunk, so a file streamed in chunks gives
-/// the same table and the same errors.
-pub fn read_table(bytes: &[u8], schema: &Schema, what: &str) -> Result<RecordTable, Error> {
-    let mut reader = TableReader::new(schema, what);
-    reader.push(bytes)?;
-    reader.finish()
 }
 
 #[cfg(test)]

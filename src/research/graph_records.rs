@@ -39,7 +39,7 @@ pub fn graph_fields(
             continue;
         }
         let base = shared.by_fingerprint(base)?;
-        let column = super::small_domain::column(truth, name);
+        let column = truth.column(name);
         let values: Vec<String> =
             part.rows.iter().map(|&r| column.get(r as usize).cloned().flatten().unwrap_or_default()).collect();
         let mut counts: BTreeMap<&str, f64> = BTreeMap::new();

@@ -99,10 +99,6 @@ fn part(kind: Kind, c: usize, v: &str) -> &str {
     }
 }
 
-pub(super) fn column<'t>(t: &'t RecordTable, field: &str) -> &'t [Option<String>] {
-    t.fields.iter().find(|f| f.name == field).map_or(&[][..], |f| f.values.as_slice())
-}
-
 /// Values ranked by frequency (most frequent first, ties by value).
 fn ranked<'v>(values: impl Iterator<Item = &'v str>) -> Vec<&'v str> {
     let mut count: HashMap<&str, usize> = HashMap::new();
@@ -153,7 +149,7 @@ pub fn record_attack(
         }
         let public_ranks: Vec<Vec<&str>> = parts
             .iter()
-            .map(|(f, c, _)| ranked(column(public, f).iter().flatten().map(|v| part(kind_of(f), *c, v))))
+            .map(|(f, c, _)| ranked(public.column(f).iter().flatten().map(|v| part(kind_of(f), *c, v))))
             .collect();
         let mut seen: std::collections::HashSet<String> = domain.iter().cloned().collect();
         for v in public_ranks.iter().flatten() {
@@ -214,7 +210,7 @@ pub fn record_attack(
                 .iter()
                 .map(|(f, c, _)| {
                     let mut m = HashMap::new();
-                    for v in column(public, f).iter().flatten() {
+                    for v in public.column(f).iter().flatten() {
                         *m.entry(part(kind_of(f), *c, v)).or_default() += 1;
                     }
                     m
@@ -237,7 +233,7 @@ pub fn record_attack(
         let mut first_value: Vec<Option<String>> = vec![None; rows.len()];
         let mut start = 0;
         for (f, c, p) in parts {
-            let values = column(truth, f);
+            let values = truth.column(f);
             for (k, &r) in p.rows.iter().enumerate() {
                 let g = rows.group_of[start + k] as usize;
                 if first_value[g].is_none() {
@@ -306,7 +302,7 @@ pub fn record_attack(
     let mut fields = Vec::new();
     for (name, data) in &batch.fields {
         let kind = kind_of(name);
-        let values = column(truth, name);
+        let values = truth.column(name);
         let present: Vec<(usize, &str)> =
             values.iter().enumerate().filter_map(|(r, v)| v.as_deref().map(|v| (r, v))).collect();
         // per present record: (bootstrap right, exact, within 5)
@@ -339,7 +335,7 @@ pub fn record_attack(
                 let mut groups: Vec<([u8; 16], (usize, usize))> = count.into_iter().collect();
                 groups.sort_by_key(|&(_, (n, first))| (std::cmp::Reverse(n), first));
                 let rank: HashMap<[u8; 16], usize> = groups.iter().enumerate().map(|(i, (h, _))| (*h, i)).collect();
-                let names = ranked(column(public, name).iter().flatten().map(|v| v.as_str()));
+                let names = ranked(public.column(name).iter().flatten().map(|v| v.as_str()));
                 present
                     .iter()
                     .map(|&(r, v)| {

@@ -204,7 +204,7 @@ fn write_date(v: &str, format: Option<&str>) -> String {
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::record::values::read_table;
+    use crate::record::read_table;
 
     #[test]
     fn a_febrl_twin_reads_back_under_its_schema_and_is_marked() {

@@ -9,7 +9,7 @@ use super::records::schema_arg;
 use crate::alphabet::Alphabet;
 use crate::dataset::{Dataset, RawRecord};
 use crate::dp::Randomness;
-use crate::record::values::read_table;
+use crate::record::read_table;
 use crate::twin::{check_record_options, twin_strings, twin_table, TwinOptions};
 use wasm_bindgen::prelude::*;
 

@@ -4,7 +4,7 @@
 
 use super::*;
 use crate::dataset::MAX_PENDING;
-use crate::record::values::read_table;
+use crate::record::read_table;
 use proptest::prelude::*;
 
 /// A FEBRL-like schema: an id column, names, a field joining two columns, a

@@ -1,0 +1,45 @@
+//! A party's whole record input read under a schema, through the chunked
+//! [`TableReader`]: bytes held at once ([`read_table`]) or a file read a
+//! megabyte at a time ([`read_table_file`]).
+
+use super::schema::Schema;
+use super::table_reader::TableReader;
+use super::values::RecordTable;
+use crate::error::Error;
+
+/// Reads a CSV file (with a header) under `schema`: the id column (if the
+/// schema names one) and every sent field's columns. `what` names the input
+/// in errors. Errors name the field, the column or the row. This is the
+/// chunked [`TableReader`] fed one chunk, so a file streamed in chunks gives
+/// the same table and the same errors.
+pub fn read_table(bytes: &[u8], schema: &Schema, what: &str) -> Result<RecordTable, Error> {
+    let mut reader = TableReader::new(schema, what);
+    reader.push(bytes)?;
+    reader.finish()
+}
+
+/// Reads a record CSV file natively, a megabyte at a time (never the whole
+/// file as one string); `progress` gets the bytes read and the file's size.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn read_table_file(
+    path: &std::path::Path,
+    schema: &Schema,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<RecordTable, Error> {
+    read_into(TableReader::new(schema, &path.display().to_string()), path, progress)
+}
+
+/// The file at `path` read to its end by `reader` (as [`read_table_file`]).
+#[cfg(not(target_arch = "wasm32"))]
+pub(super) fn read_into(
+    mut reader: TableReader,
+    path: &std::path::Path,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<RecordTable, Error> {
+    crate::dataset::for_each_chunk::<Error, _>(path, |chunk, size| {
+        reader.push(chunk)?;
+        progress(reader.bytes_read() as u64, size);
+        Ok(())
+    })?;
+    reader.finish()
+}
