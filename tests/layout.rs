@@ -303,7 +303,7 @@ fn folder_circles(root: &Path, files: &[PathBuf]) -> Vec<(String, String)> {
     circles
 }
 
-/// The import circles inside folders still to break (issue 32: none left), each
+/// The import circles inside folders still to break (issue 32: goal none), each
 /// as its folder and its files; a new circle fails, and so does an entry here
 /// once its circle is gone.
 ///
