@@ -318,7 +318,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "matching::qgram: build mod rows",
     "record: linker mod owner",
     "research::experiments: baseline linkage mining mod",
-    "research::labelling: decode mod",
 ];
 
 #[test]

@@ -2,7 +2,7 @@
 //! a learned map, the rows that map decodes exactly (anchors), the
 //! decode-and-learn refinement, and the scoring against the truth.
 
-use super::{LabellingReport, Model};
+use super::model::{LabellingReport, Model};
 use crate::dp::Randomness;
 use crate::embed::Embedder;
 use crate::error::Error;

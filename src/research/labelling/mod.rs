@@ -30,26 +30,13 @@ use crate::dp::Randomness;
 use crate::embed::{BatchVectors, Embedder};
 use crate::error::Error;
 use crate::protocol::VectorBatch;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 mod decode;
+mod model;
 use decode::{decode, frequency_anchors, refine};
-
-/// What the labelling attack got back.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
-pub struct LabellingReport {
-    /// Share of the target records named correctly (expected over ties).
-    pub records: f64,
-    /// The same, averaged per distinct value among the targets.
-    pub distinct: f64,
-    /// Records attacked.
-    pub targets: usize,
-    /// Share of targets whose vector equals the learned encoding of some public name.
-    pub exact: f64,
-    /// The search's final objective relative to the moments' own size (0: matched exactly).
-    pub residual: f64,
-}
+pub use model::LabellingReport;
+use model::{model, Model};
 
 /// Options of the search.
 #[derive(Debug, Clone, Copy)]
@@ -70,34 +57,6 @@ fn spread_of(batch: &VectorBatch) -> Result<usize, Error> {
             .and_then(|(s, _)| s.parse().ok())
             .ok_or_else(|| Error::Parameter(format!("the labelling attack needs a sparse batch, not {t:?}"))),
     }
-}
-
-struct Model {
-    /// Per gram: class (gram length), mean count.
-    len: Vec<u8>,
-    mu: Vec<f64>,
-    /// Dense second moments over grams (d × d).
-    m2: Vec<f64>,
-    d: usize,
-}
-
-fn model(embedder: &Embedder, base: &SharedBase, prior: &[(String, f64)]) -> Model {
-    let d = base.len();
-    let len: Vec<u8> = base.grams().iter().map(|g| g.chars().count() as u8).collect();
-    let (mut mu, mut m2) = (vec![0.0; d], vec![0.0; d * d]);
-    let total: f64 = prior.iter().map(|(_, w)| w).sum();
-    for (name, w) in prior {
-        let w = w / total;
-        let nz: Vec<(usize, f64)> =
-            embedder.embed_sparse(name).into_iter().map(|(g, v)| (g, (v as f64 * len[g] as f64).round())).collect();
-        for &(g, x) in &nz {
-            mu[g] += w * x;
-            for &(h, y) in &nz {
-                m2[g * d + h] += w * x * y;
-            }
-        }
-    }
-    Model { len, mu, m2, d }
 }
 
 /// The batch's rows as (coordinate, count) lists, and their moments.
