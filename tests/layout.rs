@@ -313,7 +313,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "alphabet: dropped mod",
     "dataset: chunked mod",
     "dp: discrete_laplace ledger ledger_file mod",
-    "keyed: encoding mod",
     "kuzu::paillier: fixed_base mod wire",
     "matching::qgram: build mod rows",
     "record: linker mod owner",

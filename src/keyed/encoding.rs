@@ -3,13 +3,15 @@
 //! batch alike.
 //!
 //! - [`Encoding::Sketch`] (the default): keyed buckets of `spread` grams per
-//!   gram-length class ([`super::Sketch`]): sparse, with a shape, so the
+//!   gram-length class ([`super::sketch::Sketch`]): sparse, with a shape, so the
 //!   matcher keeps its q-gram filter.
-//! - [`Encoding::Rotation`]: the keyed rotation ([`super::Transform`]): dense,
+//! - [`Encoding::Rotation`]: the keyed rotation ([`super::rotation::Transform`]): dense,
 //!   no filter, and decoded by the matcher's exact-algebra attack
 //!   (docs/THREAT_MODEL.md). Kept as a named option only.
 
-use super::{Key, Sketch, Transform, DEFAULT_SPREAD, MAX_SPREAD};
+use super::key::Key;
+use super::rotation::Transform;
+use super::sketch::{Sketch, DEFAULT_SPREAD, MAX_SPREAD};
 use crate::embed::{BatchVectors, Vectors};
 use crate::error::Error;
 use crate::shape::Shape;
@@ -20,9 +22,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// A keyed encoding of the vectors (written `sketch`, `sketch:N` or `rotation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Encoding {
-    /// Keyed buckets of `spread` grams ([`super::Sketch`]).
+    /// Keyed buckets of `spread` grams ([`super::sketch::Sketch`]).
     Sketch { spread: u32 },
-    /// The keyed rotation ([`super::Transform`]); not the default: the matcher
+    /// The keyed rotation ([`super::rotation::Transform`]); not the default: the matcher
     /// decodes it (docs/THREAT_MODEL.md).
     Rotation,
 }

@@ -1,7 +1,7 @@
 //! The keyed sketch: the default keyed encoding of vectors (`sketch-v2`).
 //!
 //! # Why not the rotation
-//! The rotation of [`super::Transform`] keeps every inner product, and the
+//! The rotation of [`super::rotation::Transform`] keeps every inner product, and the
 //! matcher C can compute plaintext inner products for any public name: with a
 //! list that covers the data, C identifies records by their exact norms and
 //! inner products, then recovers the rotation on the data's span by a

@@ -1,5 +1,7 @@
 use super::*;
 use crate::matching::distance;
+use rand_chacha::ChaCha20Rng;
+use rand_core::{RngCore, SeedableRng};
 
 const FP: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
 
