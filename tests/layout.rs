@@ -315,7 +315,6 @@ const KNOWN_CIRCLES: &[&str] = &[
     "dp: discrete_laplace ledger ledger_file mod",
     "kuzu::paillier: fixed_base mod wire",
     "matching::qgram: build mod rows",
-    "record: linker mod owner",
     "research::experiments: baseline linkage mining mod",
 ];
 

@@ -14,7 +14,7 @@
 //! ([`crate::mine`]) holds per space unchanged. The spaces are mined with
 //! disjoint shares ε_s of the party's budget, each charged to the one ledger,
 //! so by sequential composition the party's release is (Σ ε_s)-DP with
-//! Σ ε_s ≤ ε ([`super::Schema::budget_split`] refuses more). A space with
+//! Σ ε_s ≤ ε ([`super::schema::Schema::budget_split`] refuses more). A space with
 //! share 0 (dates and numbers by default) mines nothing: its base is every
 //! public 2-gram of its alphabet and the boundary grams, a function of the
 //! alphabet alone. Keyed fields spend no budget: they are a keyed PRF of the
@@ -238,12 +238,13 @@ impl RecordOwner {
         progress: &mut dyn FnMut(u64, u64),
     ) -> Result<RecordOwner, Error> {
         schema.validate()?;
-        let reader = super::TableReader::new(&schema, &path.display().to_string()).date_formats(formats)?;
+        let reader =
+            super::table_reader::TableReader::new(&schema, &path.display().to_string()).date_formats(formats)?;
         let table = super::read_table::read_into(reader, path, progress)?;
         RecordOwner::new(schema, table, rng)
     }
 
-    /// An owner of the table a [`super::TableReader`] has read to its end,
+    /// An owner of the table a [`super::table_reader::TableReader`] has read to its end,
     /// under the reader's schema.
     pub fn from_reader(reader: super::table_reader::TableReader, rng: Randomness) -> Result<RecordOwner, Error> {
         let schema = reader.schema().clone();
