@@ -312,7 +312,6 @@ fn folder_circles(root: &Path, files: &[PathBuf]) -> Vec<(String, String)> {
 const KNOWN_CIRCLES: &[&str] = &[
     "alphabet: dropped mod",
     "dataset: chunked mod",
-    "dp: discrete_laplace ledger ledger_file mod",
     "kuzu::paillier: fixed_base mod wire",
     "matching::qgram: build mod rows",
     "research::experiments: baseline linkage mining mod",

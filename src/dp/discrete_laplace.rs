@@ -11,7 +11,8 @@
 //! with uniform integers from [`Randomness`] by rejection. No floating point
 //! touches a released value.
 
-use super::{Epsilon, Randomness};
+use super::epsilon::Epsilon;
+use super::rng::Randomness;
 use crate::error::DpError;
 
 /// Samples Bernoulli(exp(−γ)) for the rational γ = `num / den` ≥ 0, exactly.

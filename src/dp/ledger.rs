@@ -1,6 +1,6 @@
 //! The privacy-budget ledger: every mechanism charges its ε before it runs.
 
-use super::Epsilon;
+use super::epsilon::Epsilon;
 use crate::error::DpError;
 use serde::{Deserialize, Serialize};
 

@@ -16,7 +16,7 @@
 //! another version, or whose `spent` is not the sum of its spends is refused
 //! with [`DpError::Ledger`], never silently replaced by a fresh ledger.
 
-use super::Epsilon;
+use super::epsilon::Epsilon;
 use crate::error::DpError;
 use serde::{Deserialize, Serialize};
 
