@@ -130,9 +130,11 @@ fn levels(
     a_rows: usize,
     make: Make,
 ) -> Result<ShardLevels, Error> {
-    // a shard sees a slice of A: rules designed on it would differ from
-    // shard to shard and from the single machine's
-    if schema.designs_blocks() {
+    // a shard that sees a slice of A: rules designed on it would differ from
+    // shard to shard and from the single machine's (a shard of all of A, as
+    // a linkage of more parties runs each pair on one machine, designs them
+    // as the single machine does)
+    if schema.designs_blocks() && (offset != 0 || a.ids.len() != a_rows) {
         return Err(Error::Parameter(
             "blocking = \"auto\" designs the rules on the whole batches, which a shard does not see: link on one \
              machine, or write the rules `gramlink blocks` designs into the schema (the owners then embed again)"
