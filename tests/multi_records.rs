@@ -29,6 +29,17 @@ fn person(id: &str) -> &str {
 
 #[test]
 fn three_parties_record_batches_cluster_by_person() {
+    three_parties(false);
+}
+
+/// The same with `blocking = "auto"`: each pair of parties' rules are designed
+/// from that pair's batches (src/record/block_design.rs).
+#[test]
+fn three_parties_cluster_with_designed_blocks() {
+    three_parties(true);
+}
+
+fn three_parties(designed: bool) {
     let d = tempfile::tempdir().unwrap();
     let p = |n: &str| d.path().join(n).display().to_string();
     // party C: every other original, its surname one edit off, its own ids
@@ -46,7 +57,15 @@ fn three_parties_record_batches_cluster_by_person() {
     }
     std::fs::write(p("c.csv"), c).unwrap();
     let inputs = [febrl("dataset1-a.csv"), febrl("dataset1-b.csv"), p("c.csv")];
-    let schema = febrl("schema.toml");
+    let mut schema = febrl("schema.toml");
+    if designed {
+        let text = std::fs::read_to_string(&schema).unwrap();
+        let fields = &text[..text.find("[[block]]").unwrap()];
+        std::fs::write(p("auto.toml"), fields.replacen("epsilon = 0.1\n", "epsilon = 0.1\nblocking = \"auto\"\n", 1))
+            .unwrap();
+        schema = p("auto.toml");
+        assert!(std::fs::read_to_string(&schema).unwrap().contains("blocking = \"auto\""));
+    }
     run(&["keygen", "-o", &p("key")]);
     for (party, input) in ["a", "b", "c"].iter().zip(&inputs) {
         let (out, ledger) = (p(&format!("{party}.bases.json")), p(&format!("{party}.ledger.json")));
