@@ -42,6 +42,25 @@ pub const MIN_GAIN: f64 = 0.5;
 /// all pairs is warned about (its field lacks the entropy to block alone).
 pub const LOW_ENTROPY: f64 = 1e-3;
 
+/// The most records (both sides) the design takes: each rule of the pool
+/// holds up to [`WIDE_PER_RECORD`] pairs per record while it is counted, so
+/// past this a design is better run on samples of the files (the owners embed
+/// a sample each under the schema, `gramlink blocks` designs on those, and the
+/// rules go into the linkage's schema).
+pub const MAX_DESIGN_RECORDS: usize = 1_000_000;
+
+/// Refuses a design past [`MAX_DESIGN_RECORDS`], by name.
+fn check_size(na: usize, nb: usize) -> Result<(), Error> {
+    if na + nb > MAX_DESIGN_RECORDS {
+        return Err(Error::Parameter(format!(
+            "blocking = \"auto\" designs on at most {MAX_DESIGN_RECORDS} records in all, and these batches hold {}: \
+             design on a sample of each file with `gramlink blocks` and write its rules into the schema",
+            na + nb
+        )));
+    }
+    Ok(())
+}
+
 /// One rule of the pool, as the design saw it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Considered {
@@ -128,6 +147,7 @@ pub fn design(
     link: impl Fn(Vec<(u32, u32)>, Vec<RuleCount>) -> Result<Vec<(u32, u32, f64)>, Error>,
 ) -> Result<Design, Error> {
     let (na, nb) = (a.ids.len(), b.ids.len());
+    check_size(na, nb)?;
     let sides = (na + nb) as u64;
     let budget = BUDGET_PER_RECORD * sides;
     let wide = WIDE_PER_RECORD * sides;
@@ -302,4 +322,17 @@ pub fn low_entropy(schema: &Schema, a: &RecordBatch, b: &RecordBatch) -> Result<
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_design_past_its_size_is_refused_by_name() {
+        assert!(check_size(600_000, 400_000).is_ok());
+        let e = check_size(600_000, 400_001).unwrap_err();
+        assert_eq!(e.code(), "INVALID_PARAMETER");
+        assert!(e.to_string().contains("1000001") && e.to_string().contains("gramlink blocks"), "{e}");
+    }
 }
