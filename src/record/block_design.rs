@@ -157,11 +157,6 @@ pub fn design(
     }
     // every rule's pairs (sorted), or None when too wide
     let mut rules: Vec<(BlockRule, Option<Vec<u64>>)> = Vec::new();
-    let sorted = |mut v: Vec<u64>| {
-        crate::sorting::sort_keys(&mut v);
-        v.dedup();
-        v
-    };
     let within = |rule: &BlockRule| -> Result<Option<Vec<u64>>, Error> {
         Ok(match rule_pairs_within(schema, a, b, rule, wide)? {
             Found::Pairs(p) => Some(sorted(p)).filter(|v| v.len() as u64 <= wide),
@@ -192,8 +187,7 @@ pub fn design(
         }
     }
     // the pilot: the union of every rule that is not too wide
-    let mut pilot: Vec<u64> = rules.iter().filter_map(|(_, f)| f.as_ref()).flatten().copied().collect();
-    let pilot = sorted(std::mem::take(&mut pilot));
+    let pilot = sorted(rules.iter().filter_map(|(_, f)| f.as_ref()).flatten().copied().collect());
     if pilot.is_empty() {
         return Err(Error::Parameter(
             "no blocking rule of the schema's fields finds a candidate pair within its limit: write [[block]] rules"
@@ -238,12 +232,15 @@ pub fn design(
             if considered[r].chosen.is_some() {
                 continue;
             }
-            let new: Vec<usize> = idx.iter().map(|&i| i as usize).filter(|&i| !in_union[i]).collect();
-            let added = gain_of(&new, &gain) / total;
-            let cost = new.len() as u64;
-            if added * total < MIN_GAIN || union + cost > budget {
+            let (mut cost, mut matches) = (0u64, 0.0f64);
+            for &i in idx.iter().filter(|&&i| !in_union[i as usize]) {
+                cost += 1;
+                matches += gain[i as usize];
+            }
+            if matches < MIN_GAIN || union + cost > budget {
                 continue;
             }
+            let added = matches / total;
             let ratio = added / cost.max(1) as f64;
             if best.is_none_or(|(_, b, _, _)| ratio > b) {
                 best = Some((r, ratio, cost, added));
@@ -276,14 +273,11 @@ pub fn design(
     })
 }
 
-fn sorted_len(mut v: Vec<u64>) -> u64 {
+/// Sorted and deduplicated pairs.
+fn sorted(mut v: Vec<u64>) -> Vec<u64> {
     crate::sorting::sort_keys(&mut v);
     v.dedup();
-    v.len() as u64
-}
-
-fn gain_of(new: &[usize], gain: &[f64]) -> f64 {
-    new.iter().map(|&i| gain[i]).sum()
+    v
 }
 
 /// Warnings on the schema's own one-term equality rules whose values agree
@@ -304,7 +298,7 @@ pub fn low_entropy(schema: &Schema, a: &RecordBatch, b: &RecordBatch) -> Result<
         let joined = match rule_pairs_within(schema, a, b, rule, limit)? {
             Found::Over(joined) => joined,
             Found::Pairs(p) => {
-                let p = sorted_len(p);
+                let p = sorted(p).len() as u64;
                 if p <= limit {
                     continue;
                 }
