@@ -61,6 +61,40 @@ pub struct Fit {
     /// The bounds that bound the fit, each said (printed as warnings).
     #[serde(default)]
     pub repairs: Vec<String>,
+    /// Fields compared as one ([`crate::record::joint`]): `fields` then
+    /// holds one comparison for both, in the first one's place.
+    #[serde(default)]
+    pub joint: Vec<Joint>,
+}
+
+/// Two fields whose disagreements go together among matches, compared as
+/// one: the comparison's level is the sum of the two fields' levels, missing
+/// when either is. `first < second`, indices into a pattern's fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Joint {
+    pub first: usize,
+    pub second: usize,
+    /// Among the pairs the other fields make near-certain matches: the share
+    /// where both fields disagree, and the share independence predicts.
+    pub both_disagree: f64,
+    pub independent: f64,
+}
+
+/// A pattern of every field's level as the fit's comparisons see it: each
+/// [`Joint`] pair summed into its first field's place.
+pub fn joined(pattern: &[u8], joint: &[Joint]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(pattern.len());
+    for (k, &l) in pattern.iter().enumerate() {
+        if joint.iter().any(|j| j.second == k) {
+            continue;
+        }
+        match joint.iter().find(|j| j.first == k) {
+            Some(j) if l == MISSING || pattern[j.second] == MISSING => out.push(MISSING),
+            Some(j) => out.push(l + pattern[j.second]),
+            None => out.push(l),
+        }
+    }
+    out
 }
 
 /// What the fit starts from, per field.
@@ -152,7 +186,7 @@ pub fn fit(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, lambda_start: f64) -
         converged = change < TOLERANCE;
     }
     let fields = field_fits(patterns, starts, m, u);
-    Fit { lambda, fields, iterations, converged, expected_matches: 0.0, repairs: Vec::new() }
+    Fit { lambda, fields, iterations, converged, expected_matches: 0.0, repairs: Vec::new(), joint: Vec::new() }
 }
 
 /// Each field's fit from its start and its final m and u: weights `log2(m/u)`,
@@ -205,8 +239,17 @@ fn posterior(p: &[u8], m: &[Vec<f64>], u: &[Vec<f64>], lambda: f64) -> f64 {
 }
 
 impl Fit {
-    /// A pattern's weight: the sum of its levels' weights (missing: 0).
+    /// A pattern's weight (one level per field): the sum of its
+    /// comparisons' weights (missing: 0), joint fields taken as one.
     pub fn weight(&self, pattern: &[u8]) -> f64 {
+        if self.joint.is_empty() {
+            return self.comparison_weight(pattern);
+        }
+        self.comparison_weight(&joined(pattern, &self.joint))
+    }
+
+    /// The weight of a pattern of the comparisons' levels (`fields`).
+    fn comparison_weight(&self, pattern: &[u8]) -> f64 {
         pattern.iter().zip(&self.fields).filter(|(l, _)| **l != MISSING).map(|(l, f)| f.weights[*l as usize]).sum()
     }
 

@@ -18,6 +18,10 @@ export interface SchemaField {
   weights?: { year?: number; month?: number; day?: number };
   /** A date that does not parse: "error" (default) or "missing". */
   invalid?: 'error' | 'missing';
+  /** A name's nicknames become their formal name before encoding (default true). */
+  nicknames?: boolean;
+  /** A name written as a placeholder ("Wife", "Unknown") is missing (default true). */
+  fillers?: boolean;
   m?: number[];
   u?: number[];
 }
@@ -116,7 +120,17 @@ export interface RecordLinkageOutput {
   nonMatches: number;
   reductionRatio: number;
   rules: { rule: string; pairs: number }[];
-  fit: { lambda: number; iterations: number; converged: boolean; fields: RecordFieldFit[] };
+  /**
+   * `fields`: one per comparison. Two fields that disagree together among matches are one
+   * comparison (`joint`: their indices among the sent fields, the first's place in `fields`).
+   */
+  fit: {
+    lambda: number;
+    iterations: number;
+    converged: boolean;
+    fields: RecordFieldFit[];
+    joint: { first: number; second: number; both_disagree: number; independent: number }[];
+  };
   /** The sent fields and the names of their levels. */
   fields: { name: string; levels: string[] }[];
   /** M then P, each by weight. Pair i: rows a[i], b[i]; classes[i] is "M" or "P"; its levels are levels[i*F .. (i+1)*F] (F fields; 255: missing). */

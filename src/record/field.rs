@@ -124,6 +124,14 @@ pub struct Field {
     /// A date that does not parse: `error` (default, the row is named) or `missing`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invalid: Option<String>,
+    /// A name's nicknames become their formal name before encoding (default
+    /// true; [`super::names`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nicknames: Option<bool>,
+    /// A name written as a placeholder ("Wife", "Unknown") is missing
+    /// (default true; [`super::names`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fillers: Option<bool>,
     /// Fixed m probabilities per level (exact, each edit level, disagree),
     /// instead of the EM estimate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -146,6 +154,8 @@ impl Field {
             format: None,
             weights: None,
             invalid: None,
+            nicknames: None,
+            fillers: None,
             m: None,
             u: None,
         }
@@ -248,6 +258,8 @@ impl Field {
         only("format", self.format.is_some(), &[Kind::Date])?;
         only("weights", self.weights.is_some(), &[Kind::Date])?;
         only("invalid", self.invalid.is_some(), &[Kind::Date])?;
+        only("nicknames", self.nicknames.is_some(), &[Kind::Name])?;
+        only("fillers", self.fillers.is_some(), &[Kind::Name])?;
         only("m", self.m.is_some(), &[Kind::String, Kind::Name, Kind::Date, Kind::Number, Kind::Keyed, Kind::Clear])?;
         only("u", self.u.is_some(), &[Kind::String, Kind::Name, Kind::Date, Kind::Number, Kind::Keyed, Kind::Clear])?;
         if let Some(levels) = &self.levels {

@@ -131,7 +131,7 @@ pub fn fit_bounded(
         }
     }
     let lambda = (expected / all).clamp(1e-12, 1.0 - 1e-9);
-    Ok(Fit { lambda, fields, iterations, converged, expected_matches: expected, repairs })
+    Ok(Fit { lambda, fields, iterations, converged, expected_matches: expected, repairs, joint: Vec::new() })
 }
 
 fn floored(p: &[f64]) -> Vec<f64> {
@@ -234,6 +234,7 @@ pub fn health(fit: &Fit, na: usize, nb: usize) -> Vec<String> {
         let levels: Vec<String> = f.levels.iter().zip(&f.weights).map(|(l, w)| format!("{l} {w:+.2}")).collect();
         out.push(format!("  {}: {}", f.name, levels.join(", ")));
     }
+    out.extend(super::joint::describe(fit));
     out
 }
 

@@ -13,7 +13,7 @@ use super::decide::{assign, has_duplicates, kept_probabilities, propose};
 use super::fit::{fit_bounded, OneMatch, Rivals};
 use super::schema::{Assignment, Schema};
 use crate::dp::Randomness;
-use crate::em::{frequencies, Fit, Start};
+use crate::em::{frequencies, joined, Fit, Start};
 use crate::error::Error;
 use crate::protocol::Party;
 use serde::{Deserialize, Serialize};
@@ -357,15 +357,6 @@ pub fn fit_scored(
     levels: Vec<(Vec<u8>, bool)>,
     random: Vec<(Vec<u8>, u64)>,
 ) -> Result<Scored, Error> {
-    let mut counts: HashMap<&[u8], u64> = HashMap::new();
-    for (p, _) in &levels {
-        *counts.entry(p.as_slice()).or_default() += 1;
-    }
-    let mut patterns: Vec<(Vec<u8>, u64)> = counts.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
-    patterns.sort();
-    let index: HashMap<&[u8], u32> = patterns.iter().enumerate().map(|(k, (p, _))| (p.as_slice(), k as u32)).collect();
-    let rivals: Vec<(u32, u32, u32)> =
-        candidates.iter().zip(&levels).map(|(&(a, b), (p, _))| (a, b, index[p.as_slice()])).collect();
     let sent: Vec<_> = schema.sent().collect();
     let level_counts: Vec<usize> = sent.iter().map(|f| f.level_count()).collect();
     let u_random = frequencies(&random, &level_counts);
@@ -380,13 +371,61 @@ pub fn fit_scored(
             fixed_u: f.u.clone(),
         })
         .collect();
+    let patterns: Vec<&[u8]> = levels.iter().map(|(p, _)| p.as_slice()).collect();
+    let mut fit = fit_patterns(schema, na, nb, &candidates, &patterns, starts.clone())?;
+    // fields whose disagreements go together among matches are weighed as one
+    let fixed: Vec<bool> = starts.iter().map(|s| s.fixed_m.is_some() || s.fixed_u.is_some()).collect();
+    let mut joint = super::joint::dependent(&fit, &distinct(&patterns).0, &fixed);
+    while !joint.is_empty() {
+        let together: Vec<Vec<u8>> = patterns.iter().map(|p| joined(p, &joint)).collect();
+        let together: Vec<&[u8]> = together.iter().map(|p| p.as_slice()).collect();
+        let random: Vec<(Vec<u8>, u64)> = random.iter().map(|(p, c)| (joined(p, &joint), *c)).collect();
+        let mut refit =
+            fit_patterns(schema, na, nb, &candidates, &together, super::joint::starts(&starts, &joint, &random))?;
+        refit.joint = joint.clone();
+        let kept: Vec<_> = joint.iter().filter(|j| super::joint::confirmed(&refit, j)).cloned().collect();
+        if kept.len() == joint.len() {
+            fit = refit;
+            break;
+        }
+        joint = kept;
+    }
+    let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
+    Ok(Scored { candidates, rules, levels, fit, weights })
+}
+
+/// The distinct `patterns` with their counts (sorted), and each pattern's index among them.
+fn distinct(patterns: &[&[u8]]) -> (Vec<(Vec<u8>, u64)>, Vec<u32>) {
+    let mut counts: HashMap<&[u8], u64> = HashMap::new();
+    for p in patterns {
+        *counts.entry(p).or_default() += 1;
+    }
+    let mut out: Vec<(Vec<u8>, u64)> = counts.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
+    out.sort();
+    let index: HashMap<&[u8], u32> = out.iter().enumerate().map(|(k, (p, _))| (p.as_slice(), k as u32)).collect();
+    let of = patterns.iter().map(|p| index[p]).collect();
+    (out, of)
+}
+
+/// The bounded fit of the candidates' `patterns` (one per candidate, one
+/// level per comparison of `starts`) under the schema's assignment.
+fn fit_patterns(
+    schema: &Schema,
+    na: usize,
+    nb: usize,
+    candidates: &[(u32, u32)],
+    patterns: &[&[u8]],
+    starts: Vec<Start>,
+) -> Result<Fit, Error> {
+    let (distinct, of) = distinct(patterns);
+    let rivals: Vec<(u32, u32, u32)> = candidates.iter().zip(&of).map(|(&(a, b), &k)| (a, b, k)).collect();
     // the E-step's rivals under the assignment's one-match assumption
     let fit_with =
-        |one_match| fit_bounded(&patterns, Some(Rivals { pairs: &rivals, one_match }), starts.clone(), na, nb);
-    let fit = match schema.assignment() {
+        |one_match| fit_bounded(&distinct, Some(Rivals { pairs: &rivals, one_match }), starts.clone(), na, nb);
+    Ok(match schema.assignment() {
         Assignment::OneToOne => fit_with(OneMatch::Both)?,
         Assignment::ManyToOne => fit_with(OneMatch::B)?,
-        Assignment::All => fit_bounded(&patterns, None, starts.clone(), na, nb)?,
+        Assignment::All => fit_bounded(&distinct, None, starts.clone(), na, nb)?,
         // one-to-one's assumption first, many-to-one's where that fit still
         // shows copies: under one-to-one's, an A record's copies share one
         // match and the fit would learn from a third of each. Not the other
@@ -394,25 +433,23 @@ pub fn fit_scored(
         // like a copy (census-W2 at high noise)
         Assignment::Auto => {
             let fit = fit_with(OneMatch::Both)?;
-            if shows_copies(&fit, &candidates, &levels) {
+            if shows_copies(&fit, candidates, patterns) {
                 fit_with(OneMatch::B)?
             } else {
                 fit
             }
         }
-    };
-    let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
-    Ok(Scored { candidates, rules, levels, fit, weights })
+    })
 }
 
 /// Whether `fit` shows B holding several copies of A's records, by
 /// [`has_duplicates`] on the pairs many-to-one keeps among the candidates
 /// (`levels[i]`: candidate i's) the fit takes for matches more than not.
-fn shows_copies(fit: &Fit, candidates: &[(u32, u32)], levels: &[(Vec<u8>, bool)]) -> bool {
+fn shows_copies(fit: &Fit, candidates: &[(u32, u32)], patterns: &[&[u8]]) -> bool {
     let likely: Vec<(u32, u32, f64)> = candidates
         .iter()
-        .zip(levels)
-        .map(|(&(a, b), (p, _))| (a, b, fit.weight(p)))
+        .zip(patterns)
+        .map(|(&(a, b), p)| (a, b, fit.weight(p)))
         .filter(|&(_, _, w)| fit.probability(w) >= 0.5)
         .collect();
     let kept: Vec<(u32, u32, f64)> = assign(&likely, Assignment::ManyToOne)

@@ -4,8 +4,10 @@
 //! Normalization per kind (the values never leave the party):
 //! - `string`: onto the field's alphabet (letters by default; case folded,
 //!   accents and punctuation dropped, [`crate::alphabet`]);
-//! - `name`: onto letters, then the tokens sorted, so "MARY ANN" and
-//!   "ANN MARY" are the same value;
+//! - `name`: onto letters; a placeholder ("WIFE", "UNKNOWN") is missing and
+//!   each nickname becomes its formal name ([`super::names`], unless the
+//!   field opts out); then the tokens sorted, so "MARY ANN" and "ANN MARY"
+//!   are the same value;
 //! - `number`: the digits only;
 //! - `date`: parsed by the field's format (default: each value's own layout,
 //!   [`DateFormat::of_value`]) into `YYYYMMDD` (month 1–12, day 1–31);
@@ -87,7 +89,15 @@ pub fn normalize(field: &Field, alphabet: &Alphabet, raw: &str) -> Result<Option
         alphabet.normalize(raw)
     };
     if kind == Kind::Name {
-        let mut tokens: Vec<&str> = n.split(' ').filter(|t| !t.is_empty()).collect();
+        if field.fillers != Some(false) && super::names::is_filler(&n) {
+            return Ok(None);
+        }
+        let nicknames = field.nicknames != Some(false);
+        let mut tokens: Vec<&str> = n
+            .split(' ')
+            .filter(|t| !t.is_empty())
+            .map(|t| if nicknames { super::names::formal(t) } else { t })
+            .collect();
         tokens.sort_unstable();
         n = tokens.join(" ");
     }
@@ -115,5 +125,19 @@ mod tests {
         let a = field_alphabet(&f).unwrap();
         assert_eq!(normalize(&f, &a, "Mary-Ann"), normalize(&f, &a, "ann MARY"));
         assert_eq!(normalize(&f, &a, " ,. "), Ok(None));
+    }
+
+    #[test]
+    fn names_take_nicknames_and_placeholders_unless_the_field_opts_out() {
+        let mut f = Field::new("given", Kind::Name);
+        let a = field_alphabet(&f).unwrap();
+        assert_eq!(normalize(&f, &a, "Greg"), Ok(Some("GREGORY".into())));
+        assert_eq!(normalize(&f, &a, "Jimmy-Dave"), Ok(Some("DAVID JAMES".into())));
+        assert_eq!(normalize(&f, &a, "Man of the House"), Ok(None));
+        assert_eq!(normalize(&f, &a, "House"), Ok(Some("HOUSE".into())));
+        f.nicknames = Some(false);
+        f.fillers = Some(false);
+        assert_eq!(normalize(&f, &a, "Greg"), Ok(Some("GREG".into())));
+        assert_eq!(normalize(&f, &a, "Man of the House"), Ok(Some("HOUSE MAN OF THE".into())));
     }
 }

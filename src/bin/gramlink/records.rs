@@ -184,6 +184,9 @@ fn print_summary(schema: &Schema, l: &RecordLinkage, na: usize, nb: usize, eps: 
             .collect();
         eprintln!("  {:<14} {}", f.name, cells.join(" | "));
     }
+    for line in gramlink::record::joint::describe(&l.fit) {
+        eprintln!("{line}");
+    }
     eprintln!(
         "thresholds (proposed for precision {} and recall {}): upper weight {:.3} (match probability {:.4}), lower \
          {:.3} ({:.4}); assignment {}",
