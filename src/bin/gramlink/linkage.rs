@@ -3,7 +3,7 @@
 //! Each calls one role of the core; none chains the protocol's steps.
 
 use crate::io::{self, CliError, InFile, Result};
-use crate::options::{ConfigFlags, PresetArg, ReadFlags, RecordArgs, RuleFlag, ThresholdFlags};
+use crate::options::{flags_of, ConfigFlags, MineFlags, PresetArg, ReadFlags, RecordArgs, RuleFlag, ThresholdFlags};
 use crate::progress_bar::Bar;
 use clap::Args;
 use gramlink::clock::{Clock, SystemClock};
@@ -27,24 +27,19 @@ pub struct EmbedArgs {
     /// (unless --send-thresholds); c to z (a linkage of more than two parties) send them too.
     #[arg(long, default_value = "a")]
     party: Party,
-    /// Party b sends thresholds too (a linkage of more than two parties: every party bounds
-    /// its own records' errors).
-    #[arg(long, conflicts_with = "schema")]
-    send_thresholds: bool,
     #[command(flatten)]
     preset: PresetArg,
     #[command(flatten)]
     threshold: ThresholdFlags,
-    /// Write JSON instead of the compact binary form.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    batch: BatchFlags,
     #[command(flatten)]
     key: crate::keys::KeyArgs,
     /// Embed whole records: the linkage schema (TOML or JSON; docs/RECORDS.md);
     /// --base is then the shared bases of `merge --schema`, the output a record
     /// batch; the key hashes the keyed fields and rotates every embedded field's
     /// vectors (the matcher then compares without the q-gram filter).
-    #[arg(long, conflicts_with_all = crate::options::schema_conflicts::EMBED)]
+    #[arg(long, conflicts_with_all = flags_of!(ReadFlags, PresetArg, ThresholdFlags, BatchFlags))]
     schema: Option<PathBuf>,
     /// This party's own date format of a date field, FIELD=FORMAT (YYYYMMDD,
     /// YYYY-MM-DD, DD/MM/YYYY or MM/DD/YYYY), repeatable; the schema stays as
@@ -58,6 +53,18 @@ pub struct EmbedArgs {
     /// Where to write the vector batch.
     #[arg(long, short)]
     out: PathBuf,
+}
+
+/// What only a one-string batch has.
+#[derive(Args)]
+struct BatchFlags {
+    /// Party b sends thresholds too (a linkage of more than two parties: every party bounds
+    /// its own records' errors).
+    #[arg(long)]
+    send_thresholds: bool,
+    /// Write JSON instead of the compact binary form.
+    #[arg(long)]
+    json: bool,
 }
 
 pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
@@ -80,7 +87,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     a.threshold.apply(&mut config)?;
     // the key is checked before the records are read, so a bad key fails fast;
     // unkeyed vectors leave only with --no-key
-    let thresholds = a.send_thresholds.then(|| config.thresholds.clone());
+    let thresholds = a.batch.send_thresholds.then(|| config.thresholds.clone());
     let target = crate::keys::Target::OneString(&base, &config);
     let options = a.key.options_with(a.party, a.ids.keep_ids(), thresholds, target)?;
     let dataset = a.records.read.load(&a.records.input, base.alphabet())?;
@@ -96,7 +103,7 @@ pub fn cmd_embed(a: EmbedArgs) -> Result<()> {
     a.ids.write_map(embedded.id_map.as_ref(), &a.out)?;
     // written from the batch's own memory: the binary form's numbers are not copied
     // into one buffer first (2 M keyed records: 6.9 GB once, not twice)
-    if a.json {
+    if a.batch.json {
         io::write_atomic(&a.out, batch.to_json().as_bytes())?;
     } else {
         let parts = batch.binary_parts();
@@ -129,7 +136,7 @@ pub struct MatchArgs {
     #[command(flatten)]
     truth: TruthArg,
     /// Link record batches (from `embed --schema`): the linkage schema.
-    #[arg(long, conflicts_with_all = crate::options::schema_conflicts::MATCH)]
+    #[arg(long, conflicts_with_all = flags_of!(PresetArg, RuleFlag))]
     schema: Option<PathBuf>,
     /// With --schema: print one JSON object (the fit, thresholds, counts).
     #[arg(long, requires = "schema")]
@@ -277,7 +284,7 @@ pub struct LinkArgs {
     b: PathBuf,
     /// Link whole records: a linkage schema (TOML or JSON; docs/RECORDS.md)
     /// naming the CSV columns, each field's kind, blocking and decision.
-    #[arg(long, conflicts_with_all = crate::options::schema_conflicts::LINK)]
+    #[arg(long, conflicts_with_all = flags_of!(ReadFlags, PresetArg, MineFlags, ThresholdFlags, RuleFlag))]
     schema: Option<PathBuf>,
     /// Party A's own date format of a date field, FIELD=FORMAT (as `mine
     /// --date-format`), repeatable.

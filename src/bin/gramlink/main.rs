@@ -27,7 +27,7 @@ use clap::{Args, Parser, Subcommand};
 use gramlink::party::{merge_parties, DataOwner};
 use gramlink::protocol::{read_noisy_base, write_noisy_base, write_shared_base};
 use io::{InFile, Result};
-use options::{MineFlags, PresetArg, RecordArgs};
+use options::{flags_of, MineFlags, PresetArg, ReadFlags, RecordArgs};
 use progress_bar::Bar;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -79,7 +79,7 @@ struct MineArgs {
     /// Mine for whole records: a linkage schema (TOML or JSON; docs/RECORDS.md);
     /// the input is then a CSV and the output the party's noisy bases, one per
     /// gram space, with the schema's budget split.
-    #[arg(long, conflicts_with_all = options::schema_conflicts::MINE)]
+    #[arg(long, conflicts_with_all = flags_of!(ReadFlags, PresetArg, MineFlags))]
     schema: Option<PathBuf>,
     /// This party's own date format of a date field, FIELD=FORMAT (YYYYMMDD,
     /// YYYY-MM-DD, DD/MM/YYYY or MM/DD/YYYY), repeatable; the schema stays as
@@ -107,7 +107,7 @@ struct MergeArgs {
     bases: Vec<PathBuf>,
     /// Merge record bases (from `mine --schema`): the linkage schema the
     /// parties mined under.
-    #[arg(long, conflicts_with_all = options::schema_conflicts::MERGE)]
+    #[arg(long, conflicts_with_all = flags_of!(PresetArg, MineFlags))]
     schema: Option<PathBuf>,
     #[command(flatten)]
     preset: PresetArg,

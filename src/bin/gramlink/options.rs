@@ -34,85 +34,26 @@ fn or_none<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or("none".into(), |x| x.to_string())
 }
 
-/// The one-string flags each command refuses beside `--schema` (a linkage
-/// schema says per field what they say for one string; clap needs each
-/// command's own list, naming only its flags).
-pub mod schema_conflicts {
-    pub const MINE: &[&str] = &[
-        "format",
-        "column",
-        "id_column",
-        "alphabet",
-        "preset",
-        "miner",
-        "strategy",
-        "epsilon",
-        "k",
-        "qmin",
-        "qmax",
-        "hmax",
-        "max_grams_per_record",
-        "public_q",
-        "padding",
-    ];
-    pub const MERGE: &[&str] = &[
-        "preset",
-        "miner",
-        "strategy",
-        "epsilon",
-        "k",
-        "qmin",
-        "qmax",
-        "hmax",
-        "max_grams_per_record",
-        "public_q",
-        "padding",
-    ];
-    pub const EMBED: &[&str] =
-        &["format", "column", "id_column", "alphabet", "preset", "ed", "threshold", "global_threshold", "json"];
-    pub const MATCH: &[&str] = &["preset", "rule"];
-    pub const LINK: &[&str] = &[
-        "format",
-        "column",
-        "id_column",
-        "alphabet",
-        "preset",
-        "miner",
-        "strategy",
-        "epsilon",
-        "k",
-        "qmin",
-        "qmax",
-        "hmax",
-        "max_grams_per_record",
-        "public_q",
-        "padding",
-        "ed",
-        "threshold",
-        "global_threshold",
-        "rule",
-    ];
-    pub const EVAL: &[&str] = &[
-        "data",
-        "preset",
-        "miner",
-        "strategy",
-        "epsilon",
-        "k",
-        "qmin",
-        "qmax",
-        "hmax",
-        "max_grams_per_record",
-        "public_q",
-        "padding",
-        "ed",
-        "threshold",
-        "global_threshold",
-        "rule",
-        "mean_hmax",
-        "corrupt_ed",
-    ];
+/// The flags of `T`'s clap group: the derive makes each `Args` struct a group
+/// of its own flags (none if it flattens another struct).
+pub fn group_flags<T: Args>() -> Vec<clap::Id> {
+    let cmd = T::augment_args(clap::Command::new("group"));
+    let id = T::group_id();
+    let flags: Vec<_> =
+        cmd.get_groups().filter(|g| Some(g.get_id()) == id.as_ref()).flat_map(|g| g.get_args().cloned()).collect();
+    debug_assert!(!flags.is_empty(), "{id:?} is no group of flags");
+    flags
 }
+
+/// The flags of these structs' groups, for `--schema` to refuse (a linkage
+/// schema says per field what they say for one string): the flags of one string
+/// sit in such structs, and `flags_of!(ReadFlags, PresetArg)` names them
+/// without a list. They are refused flag by flag, so that clap's error names
+/// the flag given, where refusing a whole group would list every flag of it.
+macro_rules! flags_of {
+    ($($flags:ty),+) => { [$($crate::options::group_flags::<$flags>()),+].concat() };
+}
+pub(crate) use flags_of;
 
 /// `--preset`.
 #[derive(Args, Clone, Default)]
@@ -262,7 +203,7 @@ impl ConfigFlags {
     }
 }
 
-/// How a party's records are read.
+/// How a party's records are read (one string each).
 #[derive(Args, Clone, Default)]
 pub struct ReadFlags {
     /// text (one record a line) or csv; auto: CSV for a .csv/.tsv file, a

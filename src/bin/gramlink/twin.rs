@@ -3,7 +3,7 @@
 //! report. Every flag left out takes the core's default.
 
 use crate::io::{self, InFile, Result};
-use crate::options::ReadFlags;
+use crate::options::{flags_of, ReadFlags};
 use clap::Args;
 use gramlink::twin::{check_record_options, twin_strings, twin_table, TwinOptions, TwinReport};
 use std::path::{Path, PathBuf};
@@ -14,7 +14,7 @@ pub struct TwinArgs {
     /// records with --schema.
     input: PathBuf,
     /// Whole records under a linkage schema (TOML or JSON; docs/RECORDS.md).
-    #[arg(long, conflicts_with_all = ["format", "column", "id_column", "alphabet"])]
+    #[arg(long, conflicts_with_all = flags_of!(ReadFlags))]
     schema: Option<PathBuf>,
     #[command(flatten)]
     read: ReadFlags,

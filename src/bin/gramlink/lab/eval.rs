@@ -4,7 +4,7 @@
 
 use crate::io::{self, CliError, Result};
 use crate::linkage::TruthArg;
-use crate::options::ConfigFlags;
+use crate::options::{flags_of, ConfigFlags, MineFlags, PresetArg, RuleFlag, ThresholdFlags};
 use crate::progress_bar::Bar;
 use clap::Args;
 use gramlink::clock::SystemClock;
@@ -15,12 +15,12 @@ use std::path::PathBuf;
 
 #[derive(Args)]
 pub struct EvalArgs {
-    /// Party A's dataset (one record a line); B is a corrupted copy.
-    #[arg(long, required_unless_present = "schema", conflicts_with = "schema")]
-    data: Option<PathBuf>,
+    #[command(flatten)]
+    scenario: ScenarioFlags,
     /// Score two files of one's own instead: a linkage schema (TOML or JSON),
     /// party A's and B's CSV files (positional) and --truth.
-    #[arg(long, requires = "truth", requires = "files", conflicts_with_all = crate::options::schema_conflicts::EVAL)]
+    #[arg(long, requires = "truth", requires = "files",
+          conflicts_with_all = flags_of!(ScenarioFlags, PresetArg, MineFlags, ThresholdFlags, RuleFlag))]
     schema: Option<PathBuf>,
     /// With --schema: party A's and party B's CSV files.
     #[arg(num_args = 2, value_names = ["A", "B"], requires = "schema")]
@@ -39,6 +39,20 @@ pub struct EvalArgs {
     /// Unkeyed vectors instead (what the matcher can read back: docs/THREAT_MODEL.md).
     #[arg(long)]
     no_key: bool,
+    /// The seed of every random step (the scenario is an experiment). [default: 42]
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The scenario's own data: one string a record, B a corrupted copy of A.
+#[derive(Args)]
+struct ScenarioFlags {
+    /// Party A's dataset (one record a line); B is a corrupted copy.
+    #[arg(long, required_unless_present = "schema")]
+    data: Option<PathBuf>,
     /// The prefix tree's depth from the data's rounded mean record length, as
     /// docs/SCENARIO.md defines it (the scenario's data are public), instead of
     /// the configuration's (--hmax).
@@ -47,12 +61,6 @@ pub struct EvalArgs {
     /// Edits per record of B's corrupted copy [default: --ed's number, 1 with --ed auto].
     #[arg(long)]
     corrupt_ed: Option<u32>,
-    /// The seed of every random step (the scenario is an experiment). [default: 42]
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Print one JSON object.
-    #[arg(long)]
-    json: bool,
 }
 
 pub fn cmd_eval(a: EvalArgs) -> Result<()> {
@@ -71,16 +79,16 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             json: a.json,
         });
     }
-    let data = a.data.as_ref().ok_or_else(|| CliError::usage("--data or --schema is required"))?;
+    let data = a.scenario.data.as_ref().ok_or_else(|| CliError::usage("--data or --schema is required"))?;
     let alphabet = gramlink::alphabet::Alphabet::default();
     let d = io::load_dataset(data, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
     let config = a.config.config()?;
     let options = ScenarioOptions {
         seed: a.seed.unwrap_or(42),
-        mean_h_max: a.mean_hmax,
+        mean_h_max: a.scenario.mean_hmax,
         sample: 10,
         keyed: !a.no_key,
-        corrupt_ed: a.corrupt_ed,
+        corrupt_ed: a.scenario.corrupt_ed,
         ..ScenarioOptions::new(config)
     };
     let clock = SystemClock::default();
