@@ -113,6 +113,8 @@ export interface RecordFieldFit {
 export interface RecordLinkageOutput {
   upper: number;
   lower: number;
+  /** The match probability of the kept pair at the upper weight, its records' rivals set aside (null: no match). */
+  upperProbability: number | null;
   assignment: 'one-to-one' | 'many-to-one' | 'all';
   candidates: number;
   matches: number;

@@ -304,6 +304,7 @@ pub(crate) fn summary(l: &gramlink::record::RecordLinkage) -> serde_json::Value 
     serde_json::json!({
         "upper": l.upper,
         "lower": l.lower,
+        "upper_probability": l.upper_probability,
         "assignment": l.assignment.name(),
         "candidates": l.candidates,
         "matches": l.matches,

@@ -50,6 +50,11 @@ pub struct RecordLinkage {
     pub fit: Fit,
     pub upper: f64,
     pub lower: f64,
+    /// The match probability of the kept pair at the upper threshold (the
+    /// lowest-weight match) as the decision estimates it, its record's
+    /// rivals not counted ([`super::decide`]); `None` without a match.
+    /// `fit.probability(upper)` counts every candidate of its pattern.
+    pub upper_probability: Option<f64>,
     /// The assignment applied (`auto` resolved).
     pub assignment: Assignment,
     /// M then P, each by weight, descending.
@@ -276,7 +281,8 @@ pub fn decide(
         (0..candidates.len()).map(|i| (candidates[i].0, candidates[i].1, weights[i])).collect();
     let patterns: Vec<&[u8]> = levels.iter().map(|(p, _)| p.as_slice()).collect();
     let probabilities: Vec<f64> = weights.iter().map(|&w| fit.probability(w)).collect();
-    // the upper weight for the pairs `assignment` keeps, and the pairs at or above it
+    // the upper weight for the pairs `assignment` keeps, the pairs at or above it, and
+    // the kept pairs' probability there
     let upper_for = |assignment: Assignment| {
         let kept = assign(&all, assignment);
         let p = kept_probabilities(&patterns, &probabilities, &kept);
@@ -285,9 +291,11 @@ pub fn decide(
             .or(schema.decision.upper)
             .unwrap_or_else(|| propose(&kept, schema.decision.precision, schema.decision.recall).0);
         let above: Vec<usize> = (0..candidates.len()).filter(|&i| weights[i] >= upper).collect();
-        (upper, above)
+        let at = kept.iter().filter(|(w, _)| *w >= upper).map(|(w, _)| *w).fold(f64::INFINITY, f64::min);
+        let p = kept.iter().filter(|(w, _)| *w == at).map(|(_, p)| *p).reduce(f64::min);
+        (upper, above, p)
     };
-    let (mut upper, mut above) = upper_for(estimate);
+    let (mut upper, mut above, mut upper_probability) = upper_for(estimate);
     let assignment = match schema.assignment() {
         Assignment::Auto => {
             // on the pairs many-to-one keeps: a B record whose best A record is
@@ -301,7 +309,7 @@ pub fn decide(
             if has_duplicates(&probs) {
                 Assignment::ManyToOne
             } else {
-                (upper, above) = upper_for(Assignment::OneToOne);
+                (upper, above, upper_probability) = upper_for(Assignment::OneToOne);
                 Assignment::OneToOne
             }
         }
@@ -331,6 +339,7 @@ pub fn decide(
         fit: fit.clone(),
         upper,
         lower,
+        upper_probability,
         assignment,
         candidates: n,
         matches,

@@ -379,6 +379,7 @@ impl RecordMatcher {
         let out = js_sys::Object::new();
         set(&out, "upper", l.upper);
         set(&out, "lower", l.lower);
+        set(&out, "upperProbability", l.upper_probability.map_or(JsValue::NULL, JsValue::from));
         set(&out, "assignment", l.assignment.name());
         set(&out, "candidates", l.candidates as f64);
         set(&out, "matches", l.matches as f64);

@@ -143,7 +143,8 @@ pub fn report(schema: &Schema, m: &RecordMatcher, l: &RecordLinkage, r: Report) 
             "records": [a_ids.len(), b_ids.len()],
             "epsilon": m.a().epsilon,
             "private": m.a().private && m.b().private,
-            "fit": l.fit, "upper": l.upper, "lower": l.lower, "assignment": l.assignment.name(),
+            "fit": l.fit, "upper": l.upper, "lower": l.lower, "upper_probability": l.upper_probability,
+            "assignment": l.assignment.name(),
             "candidates": l.candidates, "matches": l.matches, "possible": l.possible, "non_matches": l.non_matches,
             "reduction_ratio": l.reduction_ratio, "rules": l.rules, "quality": q,
             "timings_ms": r.timings, "ms": r.clock.now_ms(),
@@ -187,9 +188,14 @@ fn print_summary(schema: &Schema, l: &RecordLinkage, na: usize, nb: usize, eps: 
     for line in gramlink::record::joint::describe(&l.fit) {
         eprintln!("{line}");
     }
+    // a pair's probability among all candidates of its weight, and the kept pair's at the
+    // upper weight once the assignment has set its records' rivals aside (record::decide)
+    let kept = l.upper_probability.map_or(String::new(), |p| {
+        format!("; at the upper weight a kept pair is a match with probability {p:.4}, its rivals set aside")
+    });
     eprintln!(
-        "thresholds (proposed for precision {} and recall {}): upper weight {:.3} (match probability {:.4}), lower \
-         {:.3} ({:.4}); assignment {}",
+        "thresholds (proposed for precision {} and recall {}): upper weight {:.3} (match probability {:.4} among all \
+         candidates), lower {:.3} ({:.4}); assignment {}{kept}",
         schema.decision.precision,
         schema.decision.recall,
         l.upper,
@@ -198,14 +204,16 @@ fn print_summary(schema: &Schema, l: &RecordLinkage, na: usize, nb: usize, eps: 
         l.fit.probability(l.lower),
         l.assignment.name()
     );
+    let band = if l.possible == 0 && l.fit.probability(l.upper) < gramlink::record::decide::REVIEW_FLOOR {
+        "empty: no pair below the upper weight is 1 % likely a match".to_string()
+    } else if l.possible == 0 {
+        format!("empty: the matches hold {} of the expected true pairs", schema.decision.recall)
+    } else {
+        format!("match probability {:.4} to {:.4}", l.fit.probability(l.lower), l.fit.probability(l.upper))
+    };
     eprintln!(
-        "M {} | P {} (the clerk's review band: match probability {:.4} to {:.4}) | U {} in {:.0} ms",
-        l.matches,
-        l.possible,
-        l.fit.probability(l.lower),
-        l.fit.probability(l.upper),
-        l.non_matches,
-        ms
+        "M {} | P {} (the clerk's review band: {band}) | U {} in {:.0} ms",
+        l.matches, l.possible, l.non_matches, ms
     );
 }
 
