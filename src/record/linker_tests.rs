@@ -36,3 +36,62 @@ fn auto_fits_copies_under_many_to_one_s_assumption() {
     assert!((auto.expected_matches - n as f64).abs() < 0.05 * n as f64, "{}", auto.expected_matches);
     assert_eq!(auto.expected_matches, fit("many-to-one", n as usize, &copies).expected_matches);
 }
+
+/// Four string fields: two names, then two address parts.
+fn address_schema() -> Schema {
+    Schema::parse_json(
+        r#"{"version": 1, "epsilon": 1.0, "id": "id", "field": [
+            {"name": "first_name", "kind": "string"}, {"name": "last_name", "kind": "string"},
+            {"name": "street_number", "kind": "string"}, {"name": "street_name", "kind": "string"}
+        ]}"#,
+    )
+    .unwrap()
+}
+
+/// 10,000 true pairs (a, a), both names agreeing; `movers` of them with both
+/// address parts disagreeing, 20 with only the number off, 20 with only the
+/// street; and 5,000 candidates of other people with the same last name.
+fn address_fit(movers: u32) -> Scored {
+    let n = 10_000u32;
+    let mut pairs: Vec<(u32, u32, [u8; 4])> = (0..n)
+        .map(|a| {
+            let l = match a {
+                a if a < movers => [0, 0, 3, 3],
+                a if a < movers + 20 => [0, 0, 3, 0],
+                a if a < movers + 40 => [0, 0, 0, 3],
+                _ => [0, 0, 0, 0],
+            };
+            (a, a, l)
+        })
+        .collect();
+    pairs.extend((0..n / 2).map(|a| (a, (a + 7) % n, [3, 0, 3, 3])));
+    pairs.sort_by_key(|p| (p.0, p.1));
+    let candidates = pairs.iter().map(|&(a, b, _)| (a, b)).collect();
+    let levels = pairs.iter().map(|(_, _, l)| (l.to_vec(), false)).collect();
+    // random pairs: a name agrees in 1 of 2,000, the number in 1 of 100, the street in 1 of 1,000
+    let random = vec![
+        (vec![3, 3, 3, 3], 98_800),
+        (vec![0, 3, 3, 3], 50),
+        (vec![3, 0, 3, 3], 50),
+        (vec![3, 3, 0, 3], 1_000),
+        (vec![3, 3, 3, 0], 100),
+    ];
+    fit_scored(&address_schema(), n as usize, n as usize, candidates, Vec::new(), levels, random).unwrap()
+}
+
+#[test]
+fn movers_join_the_address_parts_and_become_matches() {
+    let s = address_fit(200);
+    assert_eq!(s.fit.joint.len(), 1, "{:?}", s.fit.joint);
+    assert_eq!((s.fit.joint[0].first, s.fit.joint[0].second), (2, 3));
+    assert_eq!(s.fit.fields.len(), 3);
+    assert_eq!(s.fit.fields[2].name, "street_number + street_name");
+    let moved = s.fit.probability(s.fit.weight(&[0, 0, 3, 3]));
+    assert!(moved > 0.5, "a mover is a match: {moved}");
+    // another person with the same last name and another address is not
+    assert!(s.fit.probability(s.fit.weight(&[3, 0, 3, 3])) < 0.01);
+    // without movers the parts disagree independently (20 each, none together): apart
+    let apart = address_fit(0);
+    assert!(apart.fit.joint.is_empty(), "{:?}", apart.fit.joint);
+    assert_eq!(apart.fit.fields.len(), 4);
+}
