@@ -30,10 +30,12 @@ for (const { name } of ENTRIES) {
 // The core package's budget: its wasm, gzipped at level 9 as a server would send it. The
 // goal of the issue "One linkage stack" is 300 KB; the core is about 474 KB (485,523 bytes
 // by gzip -9) at opt-level "s", chosen over "z" (435 KB) for speed: "z" embedded NAMES
-// 2.4x slower and missed the owner page's 2 s (docs/PERFORMANCE.md). The budget holds
-// what was reached (it fails past 490 KB) until the rest is cut (docs/PERFORMANCE.md
+// 2.4x slower and missed the owner page's 2 s (docs/PERFORMANCE.md). The public name
+// tables each party applies before encoding (src/record/names.rs) added 12 KB, and the
+// joint comparison of fields with the names' code 11 KB (511,314 bytes). The budget holds
+// what was reached (it fails past 510 KB) until the rest is cut (docs/PERFORMANCE.md
 // lists where it goes). The lab has no budget.
-const CORE_BUDGET = 490 * 1024;
+const CORE_BUDGET = 510 * 1024;
 const sizes = (name) => {
   const bytes = readFileSync(new URL(`pkg/web/${name}_bg.wasm`, root));
   return { raw: bytes.length, gzipped: gzipSync(bytes, { level: 9 }).length };
@@ -45,7 +47,7 @@ for (const { name } of ENTRIES) {
 // checked last (the other checks still run and report), and fails the test
 const core = sizes('gramlink').gzipped;
 const overBudget = core > CORE_BUDGET
-  ? `the core wasm (pkg/web/gramlink_bg.wasm) is ${core} bytes gzipped, over its budget of ${CORE_BUDGET} (490 KB)` : null;
+  ? `the core wasm (pkg/web/gramlink_bg.wasm) is ${core} bytes gzipped, over its budget of ${CORE_BUDGET} (510 KB)` : null;
 
 const api = (m) => Object.keys(m).filter((k) => k !== 'default' && k !== 'initSync').sort();
 const coreApi = [];
