@@ -9,7 +9,7 @@
 //!   keys); [`MIN_BITS`] = 512 is allowed for tests and the paper's own setting
 //!   (its §6.3 used 512-bit keys) and is NOT secure.
 //! - g = n + 1, so g^m = 1 + m·n mod n²: Enc(m; r) = (1 + m·n)·rⁿ mod n² with r
-//!   uniform in Z_n^* from [`Randomness`] (never a seeded generator for a real run).
+//!   uniform in Z_n^* from [`Randomness`](crate::dp::Randomness) (never a seeded generator for a real run).
 //!   The protocol's many encryptions use [`Encryptor`] instead: the same
 //!   ciphertexts with the random factor h^α for a short α (Damgård–Jurik–Nielsen's
 //!   variant, 46× faster measured at 2048 bits), secure under the additional
