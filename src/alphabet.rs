@@ -32,8 +32,11 @@
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
 mod dropped;
+mod named;
 mod nfkd;
-pub use dropped::{CharCounts, NamedAlphabet, WARN_SHARE};
+mod warning;
+pub use dropped::{CharCounts, WARN_SHARE};
+pub use named::NamedAlphabet;
 use nfkd::is_combining_mark;
 
 /// The largest alphabet accepted: the prefix tree asks |Σ| counts per node, and
@@ -275,5 +278,13 @@ mod tests {
             assert!(a.covers(&out), "{s:?} -> {out:?}");
             assert!(!out.starts_with(' ') && !out.ends_with(' ') && !out.contains("  "));
         }
+    }
+
+    #[test]
+    fn named_alphabets() {
+        assert_eq!(Alphabet::parse("letters").unwrap(), Alphabet::default());
+        assert_eq!(Alphabet::parse("letters+digits").unwrap().len(), 37);
+        assert_eq!(Alphabet::parse("AB").unwrap().as_string(), "AB");
+        assert!(Alphabet::parse("").is_err());
     }
 }

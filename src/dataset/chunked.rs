@@ -11,10 +11,19 @@
 //! columns); the rest waits for the next chunk. A chunk that ends inside a
 //! UTF-8 sequence or a quoted field is thus never parsed early.
 
-use super::{
-    delimiter, detect_format, unique_column, FormatHint, InputFormat, RawRecord, HEAD_BYTES, MAX_RECORD_BYTES,
-};
+use super::format::{delimiter, detect_format, unique_column, FormatHint, InputFormat, HEAD_BYTES};
 use crate::error::InputError;
+
+/// The longest record accepted, in bytes of the raw text (a name or an address is
+/// far shorter; a longer "record" is a sign of a wrong file or column).
+pub const MAX_RECORD_BYTES: usize = 4096;
+
+/// A record as read, before normalization.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RawRecord {
+    pub id: String,
+    pub text: String,
+}
 
 /// Bytes gathered before complete records are parsed (a parse per chunk of the
 /// caller would be as right, but a browser's stream hands out 64 KB chunks).

@@ -36,7 +36,7 @@
 //! ℓ = bits(n)/2 (Damgård–Jurik–Nielsen's own choice; 1,024 bits at 2048, still
 //! about 19× fewer multiplications than rⁿ).
 
-use super::{Ciphertext, PublicKey};
+use super::keys::{Ciphertext, PublicKey};
 use crate::dp::Randomness;
 use num_bigint::BigUint;
 use num_traits::One;

@@ -1,5 +1,8 @@
 use super::*;
+use crate::dp::Randomness;
+use crate::error::Error;
 use crate::error::ProtocolError;
+use num_bigint::BigUint;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 

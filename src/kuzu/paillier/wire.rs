@@ -5,7 +5,7 @@
 //! key's, a ciphertext out of [1, n²) or sharing a factor with n, a short buffer —
 //! each a named error ([`ProtocolError`]), never a panic.
 
-use super::{Ciphertext, PrivateKey, PublicKey};
+use super::keys::{Ciphertext, PrivateKey, PublicKey};
 use crate::error::{Error, ProtocolError};
 use crate::protocol::{envelope, open};
 use num_bigint::BigUint;

@@ -2,8 +2,8 @@
 //! the posting lists sorted by class total, the row signatures); the filter's
 //! argument is in the parent module's documentation.
 
+use super::filter::{posting_key, Classes, CountFilter, Rows, MAX_TOTAL};
 use super::signature::{signature, signature_bits};
-use super::{posting_key, Classes, CountFilter, Rows, MAX_TOTAL};
 use crate::error::Error;
 use crate::shape::Shape;
 use crate::sparse_vectors::RowSource;

@@ -1,7 +1,7 @@
 //! The filter's work per A row: its candidates verified, and its best
 //! `per_row` pairs kept (the argument is in the parent module's documentation).
 
-use super::{CountFilter, DenseRow, Scored};
+use super::filter::{CountFilter, DenseRow, Scored};
 use crate::matching::pairs::Pair;
 
 /// A pair of the row being matched that passed every test, before its

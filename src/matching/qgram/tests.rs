@@ -1,5 +1,6 @@
 //! The q-gram filter against a full scan, on random records over small alphabets.
 
+use super::filter::DenseRow;
 use super::*;
 use crate::alphabet::Alphabet;
 use crate::base::SharedBase;

@@ -1,8 +1,10 @@
 //! Figures 9 and 10: gramlink against the Lipschitz (SparseMap) baseline of
 //! `eval::lipschitz` — running time against N, and F1 against the base size.
 
+use super::data::ExperimentData;
+use super::figure::{Figure, Panel, Point};
 use super::linkage::{embedded, party_b, scenario, MINERS};
-use super::{sweep, ExperimentData, Figure, Panel, Point};
+use super::sweep::sweep;
 use crate::clock::{Clock, SystemClock};
 use crate::config::Preset;
 use crate::dp::Randomness;

@@ -2,7 +2,9 @@
 //! threshold, the base size k, ε and ed. Every point is the mean of `runs` seeded
 //! scenarios (seed, seed+1, …), with min and max.
 
-use super::{sweep, ExperimentData, Figure, Mark, Panel, Point};
+use super::data::ExperimentData;
+use super::figure::{Figure, Mark, Panel, Point};
+use super::sweep::sweep;
 use crate::alphabet::Alphabet;
 use crate::base::{MinerKind, SharedBase, Strategy};
 use crate::clock::NoClock;

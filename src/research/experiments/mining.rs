@@ -3,7 +3,8 @@
 //! strategies; the grid of `eval::utility` (one tree per strategy, ε and run, every
 //! k extracted from it).
 
-use super::{ExperimentData, Figure, Panel, Point};
+use super::data::ExperimentData;
+use super::figure::{Figure, Panel, Point};
 use crate::dataset::Dataset;
 use crate::error::Error;
 use crate::progress::Progress;
