@@ -87,8 +87,11 @@ def test_a_batch_signed_by_the_cli_is_verified_here_and_one_signed_here_by_the_c
 
 
 def test_the_record_matcher_checks_signatures():
+    # names as written (no nickname or placeholder rewrite), so that the distinct rows below
+    # are the file's distinct pairs of names
+    as_written = {"kind": "name", "nicknames": False, "fillers": False}
     schema = {"version": 1, "id": "rec_id", "epsilon": 0.1,
-              "field": [{"name": "given_name", "kind": "name"}, {"name": "surname", "kind": "name"}]}
+              "field": [{"name": "given_name", **as_written}, {"name": "surname", **as_written}]}
     a = gramlink.RecordOwner(FEBRL / "dataset1-a.csv", schema, seed=1)
     b = gramlink.RecordOwner(FEBRL / "dataset1-b.csv", schema, seed=2)
     shared = gramlink.RecordOwner.merge_bases(a.mine(), b.mine(), schema)
