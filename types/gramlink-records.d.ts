@@ -18,7 +18,7 @@ export interface SchemaField {
   weights?: { year?: number; month?: number; day?: number };
   /** A date that does not parse: "error" (default) or "missing". */
   invalid?: 'error' | 'missing';
-  /** A name's nicknames become their formal name before encoding (default true). */
+  /** A name's nicknames become their formal name before encoding (default false: more records share a value, and the matcher names more of them). */
   nicknames?: boolean;
   /** A name written as a placeholder ("Wife", "Unknown") is missing (default true). */
   fillers?: boolean;

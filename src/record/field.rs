@@ -125,7 +125,8 @@ pub struct Field {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invalid: Option<String>,
     /// A name's nicknames become their formal name before encoding (default
-    /// true; [`super::names`]).
+    /// false: it makes more records share a value, and the matcher's
+    /// exact-algebra attack then names more of them; [`super::names`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nicknames: Option<bool>,
     /// A name written as a placeholder ("Wife", "Unknown") is missing

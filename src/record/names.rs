@@ -14,7 +14,12 @@
 //!   since either choice would join people the table cannot tell apart.
 //! - data/names/fillers.txt: placeholder entries, a whole value each.
 //!
-//! A field opts out with `nicknames = false` or `fillers = false`.
+//! Placeholders are dropped by default (`fillers = false` keeps them).
+//! Nicknames are rewritten only where a field says `nicknames = true`: the
+//! rewrite makes more records share a value, and on a keyed FEBRL 3 batch the
+//! matcher's exact-algebra bootstrap (`gramlink lab attack --schema`) then
+//! names 17.15 % of given names and 17.04 % of surnames instead of 9.85 % and
+//! 9.48 %, for 0.0002–0.0010 F1 on pseudopeople's census files.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;

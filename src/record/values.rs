@@ -4,10 +4,10 @@
 //! Normalization per kind (the values never leave the party):
 //! - `string`: onto the field's alphabet (letters by default; case folded,
 //!   accents and punctuation dropped, [`crate::alphabet`]);
-//! - `name`: onto letters; a placeholder ("WIFE", "UNKNOWN") is missing and
-//!   each nickname becomes its formal name ([`super::names`], unless the
-//!   field opts out); then the tokens sorted, so "MARY ANN" and "ANN MARY"
-//!   are the same value;
+//! - `name`: onto letters; a placeholder ("WIFE", "UNKNOWN") is missing
+//!   (unless the field opts out) and, where the field opts in, each nickname
+//!   becomes its formal name ([`super::names`]); then the tokens sorted, so
+//!   "MARY ANN" and "ANN MARY" are the same value;
 //! - `number`: the digits only;
 //! - `date`: parsed by the field's format (default: each value's own layout,
 //!   [`DateFormat::of_value`]) into `YYYYMMDD` (month 1–12, day 1–31);
@@ -92,7 +92,7 @@ pub fn normalize(field: &Field, alphabet: &Alphabet, raw: &str) -> Result<Option
         if field.fillers != Some(false) && super::names::is_filler(&n) {
             return Ok(None);
         }
-        let nicknames = field.nicknames != Some(false);
+        let nicknames = field.nicknames == Some(true);
         let mut tokens: Vec<&str> = n
             .split(' ')
             .filter(|t| !t.is_empty())
@@ -128,9 +128,13 @@ mod tests {
     }
 
     #[test]
-    fn names_take_nicknames_and_placeholders_unless_the_field_opts_out() {
+    fn names_drop_placeholders_and_take_nicknames_where_the_field_says() {
         let mut f = Field::new("given", Kind::Name);
         let a = field_alphabet(&f).unwrap();
+        // nicknames stay as written by default (docs/THREAT_MODEL.md: their cost)
+        assert_eq!(normalize(&f, &a, "Greg"), Ok(Some("GREG".into())));
+        assert_eq!(normalize(&f, &a, "Man of the House"), Ok(None));
+        f.nicknames = Some(true);
         assert_eq!(normalize(&f, &a, "Greg"), Ok(Some("GREGORY".into())));
         assert_eq!(normalize(&f, &a, "Jimmy-Dave"), Ok(Some("DAVID JAMES".into())));
         assert_eq!(normalize(&f, &a, "Man of the House"), Ok(None));
