@@ -45,10 +45,8 @@ pub const MIN_PAIRS: u64 = 20;
 /// `patterns` (distinct, with counts); `fixed[f]`: field f's m or u is fixed.
 pub fn dependent(fit: &Fit, patterns: &[(Vec<u8>, u64)], fixed: &[bool]) -> Vec<Joint> {
     let nf = fit.fields.len();
-    let prior = (fit.lambda / (1.0 - fit.lambda)).log2();
     let last: Vec<u8> = fit.fields.iter().map(|f| (f.weights.len() - 1) as u8).collect();
     let weight = |f: usize, l: u8| if l == MISSING { 0.0 } else { fit.fields[f].weights[l as usize] };
-    let probability = |w: f64| 1.0 / (1.0 + (-(w + prior)).exp2());
     let mut found: Vec<(f64, Joint)> = Vec::new();
     for i in 0..nf {
         for j in i + 1..nf {
@@ -61,7 +59,7 @@ pub fn dependent(fit: &Fit, patterns: &[(Vec<u8>, u64)], fixed: &[bool]) -> Vec<
                     continue;
                 }
                 let others: f64 = (0..nf).filter(|&f| f != i && f != j).map(|f| weight(f, p[f])).sum();
-                if probability(others) < SURE {
+                if fit.probability(others) < SURE {
                     continue;
                 }
                 let (di, dj) = (p[i] == last[i], p[j] == last[j]);
@@ -71,7 +69,7 @@ pub fn dependent(fit: &Fit, patterns: &[(Vec<u8>, u64)], fixed: &[bool]) -> Vec<
                 nij += c * u64::from(di && dj);
                 // a sure pair the independent weights take for a non-match
                 let all = others + weight(i, p[i]) + weight(j, p[j]);
-                lost += c * u64::from(di && dj && probability(all) < 0.5);
+                lost += c * u64::from(di && dj && fit.probability(all) < 0.5);
             }
             if n == 0 || lost < MIN_PAIRS {
                 continue;
@@ -146,8 +144,13 @@ pub fn starts(fields: &[Start], joint: &[Joint], random: &[(Vec<u8>, u64)]) -> V
 /// (twins: the same surname and date of birth, another first name and sex),
 /// the other fields' certainty was wrong, and the fields stay apart.
 pub fn confirmed(fit: &Fit, j: &Joint) -> bool {
-    let at = j.first - fit.joint.iter().filter(|o| o.second < j.first).count();
-    fit.fields[at].m.last().is_some_and(|m| *m >= 0.5 * j.both_disagree)
+    fit.fields[place(fit, j)].m.last().is_some_and(|m| *m >= 0.5 * j.both_disagree)
+}
+
+/// The joint pair's comparison in `fit.fields`: its first field's place,
+/// less the second fields before it.
+fn place(fit: &Fit, j: &Joint) -> usize {
+    j.first - fit.joint.iter().filter(|o| o.second < j.first).count()
 }
 
 /// What the fit's health says of each joint pair: the comparison and why.
@@ -155,12 +158,10 @@ pub fn describe(fit: &Fit) -> Vec<String> {
     fit.joint
         .iter()
         .map(|j| {
-            // the comparison's place: the first field's, less the second fields before it
-            let at = j.first - fit.joint.iter().filter(|o| o.second < j.first).count();
             format!(
                 "  {} compared as one (levels summed): among the pairs the other fields make sure matches, both \
                  disagree in {:.2} %, where independent fields would in {:.4} %",
-                fit.fields[at].name,
+                fit.fields[place(fit, j)].name,
                 100.0 * j.both_disagree,
                 100.0 * j.independent
             )
