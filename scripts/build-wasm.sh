@@ -50,8 +50,8 @@ loads() {
 # then runs the whole protocol on it). GRAMLINK_WASM_OPT=0 skips it.
 build_one() {
     local name="$1" features="$2"
-    step "$name: cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features '$features' --lib"
-    cargo build --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features "$features" --lib
+    step "$name: cargo build -p gramlink --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features '$features' --lib"
+    cargo build -p gramlink --profile wasm-release --target wasm32-unknown-unknown --no-default-features --features "$features" --lib
     # a copy named for the build: wasm-bindgen names its outputs after its input
     local wasm="$out/$name/$name.wasm" opt="$out/wasm-opt/$name.wasm" why wasm_opt_version
     mkdir -p "$(dirname "$wasm")"

@@ -39,7 +39,7 @@ cargo test
 footer "native tests"
 
 # the features of the npm package's lab build (scripts/build-wasm.sh), a superset of the core's
-wasm_test=(cargo test --target wasm32-unknown-unknown --no-default-features --features eval,twin,kuzu --tests)
+wasm_test=(cargo test -p gramlink --target wasm32-unknown-unknown --no-default-features --features eval,twin,kuzu --tests)
 
 header "wasm tests in Node: ${wasm_test[*]}"
 (

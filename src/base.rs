@@ -23,7 +23,7 @@ pub struct GramCount {
 /// Which miner produced a base.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
+#[cfg_attr(all(feature = "clap", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum MinerKind {
     /// Top-k by noisy record supports, one run per gram length (paper 5.1).
     Fpm,
@@ -49,7 +49,7 @@ impl MinerKind {
 /// Budget allocation strategies of the prefix-tree miner (paper 5.2.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
+#[cfg_attr(all(feature = "clap", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Strategy {
     Linear,
     Exponential,

@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 /// A whole configuration, by name.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
+#[cfg_attr(all(feature = "clap", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Preset {
     /// The grams-projections paper's configuration (its Table 3).
     Paper,

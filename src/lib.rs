@@ -23,7 +23,7 @@
 //! | protocol | [`protocol`] (every message), [`pseudonym`], [`party`] (a data owner's steps), [`matcher`] (the matcher's), [`session`] (all roles on one machine), [`shard`] (the matcher in shards), [`multi`] (more than two parties) |
 //! | linkage | [`matching`] (candidates and match rules), [`em`] (the Fellegi–Sunter fit), [`cutoff`] (`ed auto`), [`record`] (whole records: schema, owner, linker, session, shard) |
 //! | opt-in products (features of the same names) | `kuzu` (Kuzu et al.'s blocking and Paillier comparison), `twin` (synthetic twins), `eval` (evaluation), `research` (the lab: attacks and experiments) |
-//! | bindings | `wasm` (wasm32 only: the npm package); the CLI is src/bin/gramlink, the Python package its own crate (python/) |
+//! | bindings | `wasm` (wasm32 only: the npm package); the CLI is its own crate (cli/), as is the Python package (python/) |
 
 // foundations
 pub mod alphabet;

@@ -20,7 +20,7 @@ pub enum InputFormat {
 /// ([`detect_format`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
+#[cfg_attr(all(feature = "clap", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum FormatHint {
     /// CSV for a `.csv`/`.tsv` name or a first line that reads as a header, or
     /// when a column is named; text otherwise.

@@ -34,7 +34,7 @@ use serde::{Deserialize, Serialize};
 /// CLI's `--rule`, the JS `rule` option, match results, serde.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
-#[cfg_attr(all(feature = "cli", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
+#[cfg_attr(all(feature = "clap", not(target_arch = "wasm32")), derive(clap::ValueEnum))]
 pub enum Rule {
     /// Every B within A's threshold (the paper's rule); after the q-gram
     /// filter when the vectors have a shape that filters ([`candidates`]).

@@ -10,7 +10,7 @@ pub fn gramlink(args: &[&str]) -> Output {
 }
 
 pub fn data(name: &str) -> String {
-    format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/data/{name}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 pub struct Dir(pub tempfile::TempDir);

@@ -21,7 +21,7 @@ use gramlink::threshold::{thresholds, ThresholdMode};
 use std::collections::BTreeSet;
 
 fn cities() -> Dataset {
-    let bytes = std::fs::read(format!("{}/data/cities.txt", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let bytes = std::fs::read(format!("{}/data/cities.txt", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))).unwrap();
     let raw = read_records(&bytes, &InputFormat::Text, "cities").unwrap();
     Dataset::normalize(raw, &Alphabet::default()).unwrap()
 }
@@ -113,7 +113,8 @@ fn cli_keyed_match_equals_unkeyed() {
         let o = std::process::Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().unwrap();
         assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
     };
-    let cities = std::fs::read_to_string(format!("{}/data/cities.txt", env!("CARGO_MANIFEST_DIR"))).unwrap();
+    let cities =
+        std::fs::read_to_string(format!("{}/data/cities.txt", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))).unwrap();
     let lines: Vec<&str> = cities.lines().take(1500).collect();
     std::fs::write(p("a.txt"), lines[..1000].join("\n")).unwrap();
     std::fs::write(p("b.txt"), lines[500..].join("\n")).unwrap();

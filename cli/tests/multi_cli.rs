@@ -38,7 +38,7 @@ impl Linkage {
     /// owners' ids.
     fn new(keep: bool) -> Linkage {
         let l = Linkage { dir: tempfile::tempdir().expect("tempdir") };
-        let cities = format!("{}/data/cities.txt", env!("CARGO_MANIFEST_DIR"));
+        let cities = format!("{}/data/cities.txt", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
         let (p, dir) = (|n: &str| l.p(n), l.p("parties"));
         run(&[
             "lab",

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
 
-const README: &str = include_str!("../README.md");
+const README: &str = include_str!("../../README.md");
 const HEADING: &str = "## On the command line";
 
 /// The commands of the section's first ```sh block: comments and blank lines dropped,
@@ -27,7 +27,7 @@ fn commands() -> Vec<Vec<String>> {
 /// Two parties' files, columns `id` and `surname`: B holds A's first names again, under
 /// its own ids (A's id + 100000), in reverse order.
 fn write_parties(dir: &Path, n: usize) {
-    let names = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/names.txt")).unwrap();
+    let names = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/names.txt")).unwrap();
     let names: Vec<&str> = names.lines().take(n).collect();
     let mut a = String::from("id,surname\n");
     let mut b = String::from("id,surname\n");

@@ -101,7 +101,7 @@ fn every_option_of_every_command_has_help() {
 }
 
 /// What a data owner and a matcher run, and nothing else, in `gramlink --help`;
-/// the experiments sit under `gramlink lab` (src/bin/gramlink/lab/).
+/// the experiments sit under `gramlink lab` (cli/src/lab/).
 #[test]
 fn the_product_help_lists_no_lab_command() {
     const LAB: [&str; 11] = [

@@ -19,7 +19,7 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn febrl(name: &str) -> String {
-    format!("{}/data/febrl/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/data/febrl/{name}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 /// The person of a FEBRL id: `rec-223-org`, `rec-223-dup-0` and C's `c-223` are person 223.

@@ -38,7 +38,7 @@ max = 2010
 fn roles_one_at_a_time_and_bad_inputs() {
     let dir = tempfile::tempdir().unwrap();
     let p = |n: &str| dir.path().join(n).display().to_string();
-    let data = |n: &str| format!("{}/data/{n}", env!("CARGO_MANIFEST_DIR"));
+    let data = |n: &str| format!("{}/data/{n}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     std::fs::write(p("rule.toml"), RULE).unwrap();
     let (a, b) = (data("febrl/dataset1-a.csv"), data("febrl/dataset1-b.csv"));
     ok(&["kuzu", "blocks", "--public", &data("names.txt"), "--take", "300", "--blocks", "100", "-o", &p("model.json")]);
@@ -127,7 +127,7 @@ fn roles_one_at_a_time_and_bad_inputs() {
 /// on the same strings in one run, each scored against the same truth.
 #[test]
 fn the_single_string_scenario_scores_kuzu_and_gramlink_in_one_run() {
-    let names = format!("{}/data/names.txt", env!("CARGO_MANIFEST_DIR"));
+    let names = format!("{}/data/names.txt", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let args = ["lab", "kuzu-eval", "--names", &names, "--n", "400", "--ed", "1", "--public", &names, "--json"];
     let o = gramlink(&args);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));

@@ -44,7 +44,8 @@ impl Fixtures {
 
     fn new() -> Fixtures {
         let f = Fixtures { dir: tempfile::tempdir().unwrap() };
-        let cities = std::fs::read_to_string(format!("{}/data/cities.txt", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        let cities =
+            std::fs::read_to_string(format!("{}/data/cities.txt", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))).unwrap();
         let lines: Vec<&str> = cities.lines().take(600).collect();
         f.write("a.txt", lines[..400].join("\n").as_bytes());
         f.write("b.txt", lines[200..].join("\n").as_bytes());

@@ -26,7 +26,7 @@ fn fails(args: &[&str], out: &Path) -> String {
 }
 
 fn febrl(name: &str) -> String {
-    format!("{}/data/febrl/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/data/febrl/{name}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 struct Run {
@@ -183,7 +183,7 @@ fn the_record_steps_refuse_bad_input_by_name() {
     assert!(e.contains("schema fingerprint") && e.contains("a.bases.json"), "{e}");
 
     // a one-string noisy base where record bases belong
-    let names = format!("{}/data/names.txt", env!("CARGO_MANIFEST_DIR"));
+    let names = format!("{}/data/names.txt", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     // its ledger in the scratch folder, not beside the repository's data
     ok(&["mine", "-i", &names, "--ledger", &r.s("names.ledger.json"), "-o", &r.s("one.json")]);
     let e = fails(&["merge", "--schema", &schema, &r.s("one.json"), &r.s("b.bases.json"), "-o", &o], &out);
@@ -345,8 +345,8 @@ fn every_flag_of_one_string_is_refused_beside_a_schema() {
 #[test]
 fn people_data_is_seeded_and_links_with_the_large_schema() {
     let r = Run { dir: tempfile::tempdir().unwrap() };
-    let names = format!("{}/data/names.txt", env!("CARGO_MANIFEST_DIR"));
-    let dir = format!("{}/data/febrl", env!("CARGO_MANIFEST_DIR"));
+    let names = format!("{}/data/names.txt", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let dir = format!("{}/data/febrl", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
     let make = |tag: &str| {
         let (a, b, t) = (r.s(&format!("a{tag}.csv")), r.s(&format!("b{tag}.csv")), r.s(&format!("t{tag}.csv")));
         ok(&[
