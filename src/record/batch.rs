@@ -195,7 +195,7 @@ impl RecordBatch {
                     if base.len() != 64 || !base.bytes().all(|b| b.is_ascii_hexdigit()) {
                         return Err(at("the base fingerprint is not a SHA-256 hex digest".into()).into());
                     }
-                    let want = if kind == Kind::Date { 3 } else { 1 };
+                    let want = f.parts();
                     if parts.len() != want {
                         return Err(at(format!("{} parts, a {} field has {want}", parts.len(), kind.name())).into());
                     }

@@ -10,7 +10,7 @@
 //! keyed vectors: within the transform's proven rounding bound).
 
 use super::batch::{FieldData, Part, RecordBatch};
-use super::schema::{DateWeights, Kind, Schema};
+use super::schema::{Kind, Schema};
 use super::sparse_rows;
 use crate::embed::BatchVectors;
 use crate::keyed::matching_thresholds;
@@ -171,10 +171,11 @@ pub(crate) enum FieldCmp<'a> {
         levels: Vec<u32>,
         common: Option<Vec<bool>>,
     },
-    /// date: three parts, weights, bands.
+    /// date: its parts (one whole, or a split date's three), their weights,
+    /// bands.
     Date {
         parts: Vec<PartCmp<'a>>,
-        weights: DateWeights,
+        weights: Vec<f64>,
         bands: Vec<f64>,
     },
     Hashed(&'a [Option<[u8; 16]>], &'a [Option<[u8; 16]>]),
@@ -231,9 +232,8 @@ impl FieldCmp<'_> {
                 Some(e) => text_level(e, levels, common.as_ref().map(|c| c[b as usize])),
             },
             FieldCmp::Date { parts, weights, bands } => {
-                let w = [weights.year, weights.month, weights.day];
                 let mut total = 0.0;
-                for (p, w) in parts.iter().zip(w) {
+                for (p, w) in parts.iter().zip(weights) {
                     match p.edits(a, b) {
                         None => return MISSING,
                         Some(e) => total += w * e.unwrap_or(DATE_EDS[DATE_EDS.len() - 1] + 1) as f64,
@@ -296,7 +296,13 @@ impl<'a> Comparer<'a> {
                             .zip(pb)
                             .map(|(x, y)| PartCmp::new(x, y, na, nb, &DATE_EDS, keyed, shape.as_ref()))
                             .collect::<Result<_, _>>()?,
-                        weights: f.weights.clone().unwrap_or_default(),
+                        weights: match pa.len() {
+                            1 => vec![1.0],
+                            _ => {
+                                let w = f.weights.clone().unwrap_or_default();
+                                vec![w.year, w.month, w.day]
+                            }
+                        },
                         bands: f.levels(),
                     }
                 }

@@ -368,16 +368,9 @@ impl RecordOwner {
                     })?;
                     let eds = self.threshold_eds(i);
                     let present: Vec<(u32, &str)> = present(values).collect();
-                    let texts: Vec<Vec<(u32, String)>> = if kind == Kind::Date {
-                        (0..3)
-                            .map(|c| {
-                                let (lo, hi) = [(0, 4), (4, 6), (6, 8)][c];
-                                present.iter().map(|&(r, v)| (r, v[lo..hi].to_string())).collect()
-                            })
-                            .collect()
-                    } else {
-                        vec![present.iter().map(|&(r, v)| (r, v.to_string())).collect()]
-                    };
+                    let texts: Vec<Vec<(u32, String)>> = (0..f.parts())
+                        .map(|c| present.iter().map(|&(r, v)| (r, f.part_text(c, v).to_string())).collect())
+                        .collect();
                     let base_shape = crate::shape::Shape::of(base);
                     let mut shape = None;
                     let mut parts = Vec::new();

@@ -1,6 +1,6 @@
-//! The graph-matching attack ([`super::graph`]) on a record batch, field by
-//! field: every embedded text field (a `string` or `name` field, one part)
-//! whose rows are sparse, with C's list the field's own values and their
+//! The graph-matching attack ([`super::graph`]) on a record batch, part by
+//! part: every embedded part whose rows are sparse (text, numbers, and each of
+//! a date's year, month and day), with C's list the field's own values and their
 //! exact frequencies (the worst case: a public list that covers the data).
 
 use super::graph::{graph_attack_rows, GraphReport};
@@ -16,39 +16,68 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FieldGraph {
     pub field: String,
+    /// C's list: "the field's own values" (the data's exact values and
+    /// frequencies: the worst case) or "the other party's values" (a public
+    /// list of the same population, with its own frequencies).
+    pub list: String,
     /// Records with the field present.
     pub records: usize,
     pub report: GraphReport,
 }
 
-/// The attack on each embedded text field of `batch` (rows in `truth`'s
-/// order: the batch made with its rows kept).
+/// The attack on each embedded part of `batch` (rows in `truth`'s order: the
+/// batch made with its rows kept): text fields, numbers, dates, a split date's
+/// year, month and day each on its own (small domains are what C would try).
+/// C's list is `public`'s values of the field, or with `None` `truth`'s own.
 pub fn graph_fields(
     batch: &RecordBatch,
     schema: &Schema,
     shared: &SharedBases,
     truth: &RecordTable,
+    public: Option<&RecordTable>,
     seed: u64,
 ) -> Result<Vec<FieldGraph>, Error> {
     let mut out = Vec::new();
     for (name, data) in &batch.fields {
-        let text = schema.field(name).and_then(|f| f.kind()).is_some_and(|k| matches!(k, Kind::String | Kind::Name));
+        let Some(kind) = schema.field(name).and_then(|f| f.kind()) else { continue };
         let FieldData::Embedded { base, parts, shape: Some(shape) } = data else { continue };
-        let [part] = parts.as_slice() else { continue };
-        if !text || !matches!(part.vectors, BatchVectors::Sparse(_)) {
-            continue;
-        }
         let base = shared.by_fingerprint(base)?;
         let column = truth.column(name);
-        let values: Vec<String> =
-            part.rows.iter().map(|&r| column.get(r as usize).cloned().flatten().unwrap_or_default()).collect();
-        let mut counts: BTreeMap<&str, f64> = BTreeMap::new();
-        for v in &values {
-            *counts.entry(v.as_str()).or_default() += 1.0;
+        for (p, part) in parts.iter().enumerate() {
+            if !matches!(part.vectors, BatchVectors::Sparse(_)) {
+                continue;
+            }
+            // the text each party embedded for this part (owner.rs: a date's
+            // parts are its YYYY, MM and DD)
+            let (label, range) = match (kind, p) {
+                (Kind::Date, _) if parts.len() == 3 => {
+                    let (lo, hi) = [(0, 4), (4, 6), (6, 8)][p];
+                    (format!("{name} ({})", ["year", "month", "day"][p]), Some(lo..hi))
+                }
+                _ => (name.clone(), None),
+            };
+            let text = |v: Option<String>| {
+                let v = v.unwrap_or_default();
+                match &range {
+                    Some(range) => v.get(range.clone()).unwrap_or_default().to_string(),
+                    None => v,
+                }
+            };
+            let values: Vec<String> =
+                part.rows.iter().map(|&r| text(column.get(r as usize).cloned().flatten())).collect();
+            let listed: Vec<String> = match public {
+                Some(t) => t.column(name).iter().flatten().map(|v| text(Some(v.clone()))).collect(),
+                None => values.clone(),
+            };
+            let mut counts: BTreeMap<&str, f64> = BTreeMap::new();
+            for v in &listed {
+                *counts.entry(v.as_str()).or_default() += 1.0;
+            }
+            let prior: Vec<(String, f64)> = counts.into_iter().map(|(v, n)| (v.to_string(), n)).collect();
+            let report = graph_attack_rows(&part.vectors, shape, base, &prior, &values, &vec![1; values.len()], seed)?;
+            let list = if public.is_some() { "the other party's values" } else { "the field's own values" };
+            out.push(FieldGraph { field: label, list: list.into(), records: values.len(), report });
         }
-        let prior: Vec<(String, f64)> = counts.into_iter().map(|(v, n)| (v.to_string(), n)).collect();
-        let report = graph_attack_rows(&part.vectors, shape, base, &prior, &values, &vec![1; values.len()], seed)?;
-        out.push(FieldGraph { field: name.clone(), records: values.len(), report });
     }
     Ok(out)
 }

@@ -82,21 +82,17 @@ pub struct RecordAttackReport {
     pub records: usize,
     pub fields: Vec<FieldAttack>,
     pub spaces: Vec<SpaceAttack>,
-    /// Graph matching on each embedded text field ([`super::graph_records`]).
+    /// Graph matching on each embedded part ([`super::graph_records`]), with
+    /// the field's own values as C's list, then with the other party's.
     pub graph: Vec<super::graph_records::FieldGraph>,
 }
 
 /// An embedded part of a field: the field, the part's index, the part.
 type PartRef<'b> = (String, usize, &'b crate::record::batch::Part);
 
-/// Part `c` of a value of `kind` (a date's year, month, day).
-fn part(kind: Kind, c: usize, v: &str) -> &str {
-    if kind == Kind::Date {
-        let (lo, hi) = [(0, 4), (4, 6), (6, 8)][c];
-        v.get(lo..hi).unwrap_or("")
-    } else {
-        v
-    }
+/// The text part `c` of field `name` embeds of value `v` ([`crate::record::Field::part_text`]).
+fn part<'v>(schema: &Schema, name: &str, c: usize, v: &'v str) -> &'v str {
+    schema.field(name).map_or(v, |f| f.part_text(c, v))
 }
 
 /// Values ranked by frequency (most frequent first, ties by value).
@@ -149,7 +145,7 @@ pub fn record_attack(
         }
         let public_ranks: Vec<Vec<&str>> = parts
             .iter()
-            .map(|(f, c, _)| ranked(public.column(f).iter().flatten().map(|v| part(kind_of(f), *c, v))))
+            .map(|(f, c, _)| ranked(public.column(f).iter().flatten().map(|v| part(schema, f, *c, v))))
             .collect();
         let mut seen: std::collections::HashSet<String> = domain.iter().cloned().collect();
         for v in public_ranks.iter().flatten() {
@@ -211,7 +207,7 @@ pub fn record_attack(
                 .map(|(f, c, _)| {
                     let mut m = HashMap::new();
                     for v in public.column(f).iter().flatten() {
-                        *m.entry(part(kind_of(f), *c, v)).or_default() += 1;
+                        *m.entry(part(schema, f, *c, v)).or_default() += 1;
                     }
                     m
                 })
@@ -238,7 +234,7 @@ pub fn record_attack(
                 let g = rows.group_of[start + k] as usize;
                 if first_value[g].is_none() {
                     first_value[g] =
-                        values.get(r as usize).cloned().flatten().map(|v| part(kind_of(f), *c, &v).to_string());
+                        values.get(r as usize).cloned().flatten().map(|v| part(schema, f, *c, &v).to_string());
                 }
             }
             start += p.vectors.len();
@@ -312,7 +308,7 @@ pub fn record_attack(
                 .map(|&(r, v)| {
                     let (mut boot, mut exact, mut product, mut all) = (true, true, 1usize, true);
                     for c in 0..parts.len() {
-                        let want = part(kind, c, v);
+                        let want = part(schema, name, c, v);
                         let (cs, by_bootstrap) =
                             cands.get(&(name.clone(), c, r as u32)).cloned().unwrap_or((Vec::new(), false));
                         let hit = cs.iter().any(|s| s == want);
@@ -366,7 +362,8 @@ pub fn record_attack(
                 / exact_values.len().max(1) as f64,
         });
     }
-    let graph = super::graph_records::graph_fields(batch, schema, shared, truth, 1)?;
+    let mut graph = super::graph_records::graph_fields(batch, schema, shared, truth, None, 1)?;
+    graph.extend(super::graph_records::graph_fields(batch, schema, shared, truth, Some(public), 1)?);
     Ok(RecordAttackReport { records: batch.ids.len(), fields, spaces, graph })
 }
 

@@ -130,8 +130,9 @@ pub fn cmd_records(schema: &Path, a: &AlgebraArgs, seed: u64, json: bool) -> Res
     }
     for g in &r.graph {
         println!(
-            "graph matching on {} (C's list: the field's own values and frequencies): {} of {} records, {} of distinct values, {} seeds ({} right)",
+            "graph matching on {} (C's list: {} and frequencies): {} of {} records, {} of distinct values, {} seeds ({} right)",
             g.field,
+            g.list,
             pct(g.report.records),
             g.records,
             pct(g.report.distinct),
