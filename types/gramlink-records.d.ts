@@ -10,11 +10,14 @@ export interface SchemaField {
   kind: 'string' | 'name' | 'date' | 'number' | 'keyed' | 'clear' | 'suppress';
   /** This field's explicit share of ε (mined kinds). */
   epsilon?: number;
-  /** Edit distances below exact (a date: weighted-distance bands). Default [1, 2]. */
+  /** Edit distances below exact (a split date: weighted-distance bands). Default [1, 2]. */
   levels?: number[];
   alphabet?: string;
   /** A date's layout: YYYYMMDD (default), YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY. */
   format?: string;
+  /** A date sent as year, month and day parts (default false: whole; split parts are small domains graph matching names, docs/THREAT_MODEL.md). */
+  split?: boolean;
+  /** A split date's part weights (needs split: true). */
   weights?: { year?: number; month?: number; day?: number };
   /** A date that does not parse: "error" (default) or "missing". */
   invalid?: 'error' | 'missing';
