@@ -425,15 +425,7 @@ impl RecordMatcher {
     pub fn pairs_csv(&self, options: JsValue, review: Option<String>) -> Result<String, JsValue> {
         let (upper, lower) = thresholds(&options)?;
         let l = self.matcher.decide(&self.scored, upper, lower);
-        let review: Option<Vec<Option<Review>>> = review.map(|r| {
-            r.chars()
-                .map(|c| match c {
-                    'a' => Some(Review::Accepted),
-                    'r' => Some(Review::Rejected),
-                    _ => None,
-                })
-                .collect()
-        });
+        let review = review.as_deref().map(Review::from_chars);
         Ok(pairs_csv(self.matcher.schema(), &l, &self.matcher.a().ids, &self.matcher.b().ids, review.as_deref())?)
     }
 }
