@@ -1,6 +1,7 @@
 use super::*;
 use crate::dp::Randomness;
 use crate::em::frequencies;
+use crate::em::tests::draw;
 
 fn start(name: &str, levels: &[&str], u: Vec<f64>) -> Start {
     Start {
@@ -10,18 +11,6 @@ fn start(name: &str, levels: &[&str], u: Vec<f64>) -> Start {
         fixed_m: None,
         fixed_u: None,
     }
-}
-
-fn draw(p: &[f64], rng: &mut Randomness) -> u8 {
-    let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-    let mut acc = 0.0;
-    for (i, q) in p.iter().enumerate() {
-        acc += q;
-        if x < acc {
-            return i as u8;
-        }
-    }
-    (p.len() - 1) as u8
 }
 
 /// The collapse case of docs issue 30: candidates from one block per name
