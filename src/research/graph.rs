@@ -151,6 +151,24 @@ fn pair_greedily(mut cands: Vec<(usize, usize, f32)>, n_e: usize, n_p: usize) ->
     out
 }
 
+/// The nodes outside `seeds` paired greedily, each e node among its five
+/// closest p nodes with the same totals by `dist`.
+fn pair_unseeded(
+    e: &Side,
+    p: &Side,
+    by_totals: &HashMap<&[u32], Vec<usize>>,
+    seeds: &[(usize, usize)],
+    dist: impl Fn(usize, usize) -> f32 + Sync,
+) -> Vec<(usize, usize, f32)> {
+    let (n_e, n_p) = (e.rows.len(), p.rows.len());
+    let (mut se, mut sp) = (vec![false; n_e], vec![false; n_p]);
+    for &(a, b) in seeds {
+        se[a] = true;
+        sp[b] = true;
+    }
+    pair_greedily(candidates(e, by_totals, &se, &sp, 5, dist), n_e, n_p)
+}
+
 /// For each e node, its `keep` closest p nodes with the same totals by `dist`.
 fn candidates(
     e: &Side,
@@ -255,12 +273,7 @@ pub fn graph_attack_rows(
     if seeds.len() < 32 {
         let (fe, fp) = (e.features(&mut rng), p.features(&mut rng));
         let dist = |i: usize, j: usize| fe[i].iter().zip(&fp[j]).map(|(a, b)| (a - b) * (a - b)).sum::<f32>();
-        let (mut se, mut sp) = (vec![false; n_e], vec![false; n_p]);
-        for &(a, b) in &seeds {
-            se[a] = true;
-            sp[b] = true;
-        }
-        let mut paired = pair_greedily(candidates(&e, &by_totals, &se, &sp, 5, dist), n_e, n_p);
+        let mut paired = pair_unseeded(&e, &p, &by_totals, &seeds, dist);
         paired.sort_by(|a, b| b.2.total_cmp(&a.2));
         seeds.extend(paired.iter().take(64).map(|&(a, b, _)| (a, b)));
     }
@@ -282,12 +295,7 @@ pub fn graph_attack_rows(
         let sp_nodes: Vec<usize> = sig.iter().map(|s| s.1).collect();
         let (ge, gp) = (e.signatures(&se_nodes), p.signatures(&sp_nodes));
         let dist = |i: usize, j: usize| ge[i].iter().zip(&gp[j]).map(|(a, b)| (a - b) * (a - b)).sum::<f32>();
-        let (mut se, mut sp) = (vec![false; n_e], vec![false; n_p]);
-        for &(a, b) in &seeds {
-            se[a] = true;
-            sp[b] = true;
-        }
-        let mut paired = pair_greedily(candidates(&e, &by_totals, &se, &sp, 5, dist), n_e, n_p);
+        let mut paired = pair_unseeded(&e, &p, &by_totals, &seeds, dist);
         pairing = seeds.iter().copied().chain(paired.iter().map(|&(a, b, _)| (a, b))).collect();
         if round + 1 < ROUNDS {
             // the most confident quarter joins the seeds (kept in confidence order)
