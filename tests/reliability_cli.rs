@@ -4,7 +4,7 @@
 #![cfg(unix)]
 
 mod common;
-use common::{gramlink, stderr};
+use common::{gramlink, link_by_name, stderr};
 use std::os::unix::fs::FileTypeExt;
 use std::process::{Command, Stdio};
 
@@ -92,19 +92,7 @@ fn ids_a_spreadsheet_would_run_are_escaped_in_pairs_csv() {
     let rows = "id,name\n\"=HYPERLINK(\"\"http://x\"\")\",SMITH\n+1,JONES\n-2,BROWN\n@3,MILLER\nplain,DAVIS\n";
     std::fs::write(p("a.csv"), rows).unwrap();
     std::fs::write(p("b.csv"), rows).unwrap();
-    let o = gramlink(&[
-        "link",
-        &p("a.csv"),
-        &p("b.csv"),
-        "--column",
-        "name",
-        "--id-column",
-        "id",
-        "--seed",
-        "1",
-        "--out",
-        &p("pairs.csv"),
-    ]);
+    let o = link_by_name(&p("a.csv"), &p("b.csv"), "1", &["--out", &p("pairs.csv")]);
     assert!(o.status.success(), "{}", stderr(&o));
     let pairs = std::fs::read_to_string(p("pairs.csv")).unwrap();
     let ids: Vec<String> =

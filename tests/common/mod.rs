@@ -9,6 +9,13 @@ pub fn gramlink(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
 }
 
+/// `gramlink link a b` on two CSV files of `id` and `name` columns, seeded,
+/// with `extra` flags after.
+pub fn link_by_name(a: &str, b: &str, seed: &str, extra: &[&str]) -> Output {
+    let args = ["link", a, b, "--column", "name", "--id-column", "id", "--seed", seed];
+    gramlink(&[&args[..], extra].concat())
+}
+
 pub fn data(name: &str) -> String {
     format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
