@@ -2,28 +2,15 @@
 // in their own tab, exchanging files by download and upload, on six FEBRL 1 records
 // and their duplicates with a 512-bit key (small: NOT secure, for speed); the final
 // links are true pairs and no console error. Then a long encryption is cancelled.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, open, downloadFrom, root } from './harness.mjs';
+import { harness, open, downloadFrom, root } from './harness.mjs';
+import { KUZU_RULE as rule } from '../js/fixtures.mjs';
 
-let h;
-before(async () => {
-  h = await start();
-});
-after(async () => {
-  await h?.close();
-});
+const h = harness();
 
-const rule = {
-  id: 'rec_id', block: 'surname', threshold: 0.6,
-  attribute: [
-    { column: 'given_name', kind: 'string', weight: 0.45 },
-    { column: 'surname', kind: 'string', weight: 0.45 },
-    { column: 'date_of_birth', kind: 'year', weight: 0.1, min: 1900, max: 2010 },
-  ],
-};
 const lines = (f) => readFileSync(path.join(root, 'data/febrl', f), 'utf8').trim().split('\n');
 
 test('Kuzu page: Charlie, Alice and Bob link records in three tabs', async () => {
