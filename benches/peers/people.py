@@ -266,6 +266,9 @@ def run_clkhash(pair, a, b, truth):
     import anonlink
     from clkhash import clk
     from clkhash.schema import from_json_dict
+
+    from greedy import greedy_at
+
     cols = ["rec_id"] + list(PAIRS[pair]["fields"])
     feats = [{"identifier": "rec_id", "ignored": True}]
     for c in cols[1:]:
@@ -287,21 +290,12 @@ def run_clkhash(pair, a, b, truth):
     rows_a, rows_b = fa.values.tolist(), fb.values.tolist()
     ca = clk.generate_clks(rows_a, schema, SECRET)
     cb = clk.generate_clks(rows_b, schema, SECRET)
-    sims, (d0, d1), (r0, r1) = anonlink.candidate_generation.find_candidate_pairs(
+    cands = anonlink.candidate_generation.find_candidate_pairs(
         [ca, cb], anonlink.similarities.dice_coefficient_accelerated, GRID[0], k=10)
     base_wall = time.perf_counter() - t0
 
     def at(t):
-        m = 0
-        while m < len(sims) and sims[m] >= t:
-            m += 1
-        groups = anonlink.solving.greedy_solve((sims[:m], (d0[:m], d1[:m]), (r0[:m], r1[:m])))
-        one = []
-        for g in groups:
-            g = sorted(g)
-            if len(g) == 2 and g[0][0] == 0 and g[1][0] == 1:
-                one.append((rows_a[g[0][1]][0], rows_b[g[1][1]][0]))
-        return one
+        return greedy_at(cands, t, rows_a, rows_b)[0]
 
     t1 = time.perf_counter()
     fixed = {**score(at(FIXED), truth), "wall_s": base_wall + time.perf_counter() - t1,

@@ -35,6 +35,8 @@ import recordlinkage as rl
 from clkhash import clk
 from clkhash.schema import from_json_dict
 
+from greedy import greedy_at
+
 COLUMNS = ["rec_id", "given_name", "surname", "street_number", "address_1", "address_2",
            "suburb", "postcode", "state", "date_of_birth", "soc_sec_id"]
 # clkhash field weights: bits per bigram token
@@ -105,20 +107,13 @@ def run_clkhash(a, b, truth):
     rows_b = b[COLUMNS].values.tolist()
     ca = clk.generate_clks(rows_a, schema, SECRET)
     cb = clk.generate_clks(rows_b, schema, SECRET)
-    sims, (d0, d1), (r0, r1) = anonlink.candidate_generation.find_candidate_pairs(
+    cands = anonlink.candidate_generation.find_candidate_pairs(
         [ca, cb], anonlink.similarities.dice_coefficient_accelerated, GRID[0], k=20)
+    _, (d0, _), (r0, r1) = cands
     wall = time.perf_counter() - t0
     best = None
     for t in GRID:
-        m = 0
-        while m < len(sims) and sims[m] >= t:
-            m += 1
-        groups = anonlink.solving.greedy_solve((sims[:m], (d0[:m], d1[:m]), (r0[:m], r1[:m])))
-        one = []
-        for g in groups:
-            g = sorted(g)
-            if len(g) == 2 and g[0][0] == 0 and g[1][0] == 1:
-                one.append((rows_a[g[0][1]][0], rows_b[g[1][1]][0]))
+        one, m = greedy_at(cands, t, rows_a, rows_b)
         best_a = {}
         for i in range(m):
             ia, ib = (r0[i], r1[i]) if d0[i] == 0 else (r1[i], r0[i])
