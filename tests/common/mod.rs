@@ -16,6 +16,30 @@ pub fn link_by_name(a: &str, b: &str, seed: &str, extra: &[&str]) -> Output {
     gramlink(&[&args[..], extra].concat())
 }
 
+/// Ten surnames, one per line: a small input to mine.
+pub const NAMES: &str = "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nMILLER\nDAVIS\nGARCIA\nRODRIGUEZ\nWILSON\n";
+
+/// A scratch folder holding `names.txt` ([`NAMES`]).
+pub fn names_dir() -> tempfile::TempDir {
+    let d = tempfile::tempdir().expect("tempdir");
+    std::fs::write(d.path().join("names.txt"), NAMES).expect("write");
+    d
+}
+
+/// A run that must succeed.
+pub fn ok(args: &[&str]) -> Output {
+    let o = gramlink(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    o
+}
+
+/// The F1 of a truth report's line that starts with `what` (`pairs:`,
+/// `clusters:`).
+pub fn f1_of(report: &str, what: &str) -> f64 {
+    let line = report.lines().find(|x| x.starts_with(what)).unwrap_or_else(|| panic!("{report}"));
+    line.split("F1 ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap()
+}
+
 pub fn data(name: &str) -> String {
     format!("{}/data/{name}", env!("CARGO_MANIFEST_DIR"))
 }
