@@ -40,9 +40,11 @@ import json
 import os
 import subprocess
 import time
-from importlib import metadata
 
 import pandas as pd
+
+from common import greedy_at, write_csv
+from common import versions as peer_versions
 
 SAMPLE_YEAR = 2020
 SECRET = "gramlink-people-benchmark"
@@ -267,8 +269,6 @@ def run_clkhash(pair, a, b, truth):
     from clkhash import clk
     from clkhash.schema import from_json_dict
 
-    from greedy import greedy_at
-
     cols = ["rec_id"] + list(PAIRS[pair]["fields"])
     feats = [{"identifier": "rec_id", "ignored": True}]
     for c in cols[1:]:
@@ -352,12 +352,8 @@ def main():
                           f"{r['wall_s']:7.1f} s  {r['note']}", flush=True)
     os.makedirs(args.out, exist_ok=True)
     keys = ["file", "records", "true_pairs", "tool", "f1", "precision", "recall", "pairs", "wall_s", "note"]
-    with open(os.path.join(args.out, "people.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys)
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: r[k] for k in keys})
-    versions = ", ".join(f"{p} {metadata.version(p)}" for p in ("pseudopeople", "splink", "clkhash", "anonlink"))
+    write_csv(os.path.join(args.out, "people.csv"), rows, keys)
+    versions = peer_versions(("pseudopeople", "splink", "clkhash", "anonlink"))
     with open(os.path.join(args.out, "people.md"), "w") as f:
         f.write("# Noisy person records: gramlink beside splink and clkhash + anonlink\n\n")
         f.write(f"Written by `benches/peers/people.sh` ({versions}); high noise = every cell probability "

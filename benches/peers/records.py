@@ -27,7 +27,6 @@ import json
 import os
 import subprocess
 import time
-from importlib import metadata
 
 import anonlink
 import pandas as pd
@@ -35,7 +34,8 @@ import recordlinkage as rl
 from clkhash import clk
 from clkhash.schema import from_json_dict
 
-from greedy import greedy_at
+from common import greedy_at, write_csv
+from common import versions as peer_versions
 
 COLUMNS = ["rec_id", "given_name", "surname", "street_number", "address_1", "address_2",
            "suburb", "postcode", "state", "date_of_birth", "soc_sec_id"]
@@ -170,12 +170,8 @@ def main():
                   f"{r['wall_s']:.1f} s  {r['note']}", flush=True)
     os.makedirs(args.out, exist_ok=True)
     keys = ["dataset", "tool", "precision", "recall", "f1", "pairs", "wall_s", "note"]
-    with open(os.path.join(args.out, "records.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys)
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: r[k] for k in keys})
-    versions = ", ".join(f"{p} {metadata.version(p)}" for p in ("clkhash", "anonlink", "recordlinkage", "pandas"))
+    write_csv(os.path.join(args.out, "records.csv"), rows, keys)
+    versions = peer_versions(("clkhash", "anonlink", "recordlinkage", "pandas"))
     with open(os.path.join(args.out, "records.md"), "w") as f:
         f.write("# FEBRL records: gramlink beside the peers\n\n")
         f.write("Written by `benches/peers/records.sh` (" + versions + "). Party A: originals, party B: "

@@ -80,10 +80,15 @@ pub fn write_shared_base(base: &SharedBase) -> String {
 pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
     // as sent, unchecked: rebuilt (validated, its fingerprint computed) from its fields
     let sent: SharedBase = open(text, SHARED_BASE)?;
-    let base =
-        SharedBase::with_padding(sent.alphabet().clone(), sent.q_min(), sent.q_max(), sent.grams().to_vec(), sent.padding())
-            .map_err(|e| ProtocolError::Invalid { what: "shared base".into(), reason: e.to_string() })?
-            .with_private(sent.is_private());
+    let base = SharedBase::with_padding(
+        sent.alphabet().clone(),
+        sent.q_min(),
+        sent.q_max(),
+        sent.grams().to_vec(),
+        sent.padding(),
+    )
+    .map_err(|e| ProtocolError::Invalid { what: "shared base".into(), reason: e.to_string() })?
+    .with_private(sent.is_private());
     if base.fingerprint() != sent.fingerprint() {
         return Err(ProtocolError::Fingerprint {
             what: "the shared base's content".into(),
