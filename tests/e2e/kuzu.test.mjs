@@ -13,6 +13,25 @@ const h = harness();
 
 const lines = (f) => readFileSync(path.join(root, 'data/febrl', f), 'utf8').trim().split('\n');
 
+/**
+ * Charlie's setup on a new tab `page`: the kuzu page with the rule, a public list of SMITH,
+ * a 512-bit key and one block; the files named with `tag`. Returns the model and public key
+ * downloaded.
+ */
+async function charlie(page, tag) {
+  await open(page, h.url, 'kuzu.html');
+  await page.setInputFiles('#rule-file', h.file(`rule${tag}.json`, JSON.stringify(rule)));
+  await page.setInputFiles('#public-list', h.file(`list${tag}.txt`, 'SMITH\n'));
+  await page.selectOption('#key-bits', '512');
+  await page.fill('#blocks', '1');
+  await page.fill('#take', '1');
+  await page.click('#setup');
+  await page.waitForSelector('#setup-out:not([hidden])', { timeout: 120_000 });
+  const model = await downloadFrom(page, '#save-model', path.join(h.dir, `model${tag}.json`));
+  const pub = await downloadFrom(page, '#save-public-key', path.join(h.dir, `pub${tag}.json`));
+  return { model, pub };
+}
+
 test('Kuzu page: Charlie, Alice and Bob link records in three tabs', async () => {
   const a = lines('dataset1-a.csv');
   const aCsv = a.slice(0, 7).join('\n') + '\n';
@@ -24,16 +43,7 @@ test('Kuzu page: Charlie, Alice and Bob link records in three tabs', async () =>
   const save = async (page, button, name) => downloadFrom(page, button, path.join(h.dir, name));
 
   const c = await h.page();
-  await open(c, h.url, 'kuzu.html');
-  await c.setInputFiles('#rule-file', ruleFile);
-  await c.setInputFiles('#public-list', h.file('list.txt', 'SMITH\n'));
-  await c.selectOption('#key-bits', '512');
-  await c.fill('#blocks', '1');
-  await c.fill('#take', '1');
-  await c.click('#setup');
-  await c.waitForSelector('#setup-out:not([hidden])', { timeout: 120_000 });
-  const model = await save(c, '#save-model', 'model.json');
-  const pub = await save(c, '#save-public-key', 'pub.json');
+  const { model, pub } = await charlie(c, '');
   const priv = await save(c, '#save-private-key', 'key.json');
 
   const alice = await h.page();
@@ -93,16 +103,7 @@ test('Kuzu page: Charlie, Alice and Bob link records in three tabs', async () =>
 
 test('Kuzu page: a long encryption can be cancelled, and runs again after', async () => {
   const page = await h.page();
-  await open(page, h.url, 'kuzu.html');
-  await page.setInputFiles('#rule-file', h.file('rule2.json', JSON.stringify(rule)));
-  await page.setInputFiles('#public-list', h.file('list2.txt', 'SMITH\n'));
-  await page.selectOption('#key-bits', '512');
-  await page.fill('#blocks', '1');
-  await page.fill('#take', '1');
-  await page.click('#setup');
-  await page.waitForSelector('#setup-out:not([hidden])', { timeout: 120_000 });
-  const model = await downloadFrom(page, '#save-model', path.join(h.dir, 'model2.json'));
-  const pub = await downloadFrom(page, '#save-public-key', path.join(h.dir, 'pub2.json'));
+  const { model, pub } = await charlie(page, '2');
   await page.setInputFiles('#a-file', path.join(root, 'data/febrl/dataset1-a.csv'));
   await page.setInputFiles('#a-model', model);
   await page.setInputFiles('#a-key', pub);
