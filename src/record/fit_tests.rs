@@ -13,6 +13,11 @@ fn start(name: &str, levels: &[&str], u: Vec<f64>) -> Start {
     }
 }
 
+/// Starts of fields of two levels (exact, disagree): name and u of each.
+fn agree_or_not(fields: &[(&str, f64, f64)]) -> Vec<Start> {
+    fields.iter().map(|&(name, exact, disagree)| start(name, &["exact", "disagree"], vec![exact, disagree])).collect()
+}
+
 /// The collapse case of docs issue 30: candidates from one block per name
 /// within one edit and one block on the same date of birth, among n × n
 /// pairs whose non-matches follow u. The bounded fit keeps the expected
@@ -112,14 +117,7 @@ fn rivals_share_a_record_so_a_household_is_not_a_person() {
     // each B record: its A record agrees on every field, two more of its
     // household agree on last name and address, not on the first name
     let n = 1000u32;
-    let levels = ["exact", "disagree"];
-    let starts = || {
-        vec![
-            start("first_name", &levels, vec![0.01, 0.99]),
-            start("last_name", &levels, vec![0.001, 0.999]),
-            start("address", &levels, vec![0.001, 0.999]),
-        ]
-    };
+    let starts = || agree_or_not(&[("first_name", 0.01, 0.99), ("last_name", 0.001, 0.999), ("address", 0.001, 0.999)]);
     let patterns = vec![(vec![0u8, 0, 0], n as u64), (vec![1u8, 0, 0], 2 * n as u64)];
     let rivals: Vec<(u32, u32, u32)> =
         (0..n).flat_map(|b| [(3 * b, b, 0), (3 * b + 1, b, 1), (3 * b + 2, b, 1)]).collect();
@@ -140,14 +138,8 @@ fn copies_of_one_record_are_all_its_matches_under_many_to_one() {
     // (its original): two agree on every field, one has a different first
     // name; A's other records have none (the bound min(|A|, |B|) is 3n)
     let n = 1000u32;
-    let levels = ["exact", "disagree"];
-    let starts = || {
-        vec![
-            start("first_name", &levels, vec![0.01, 0.99]),
-            start("address", &levels, vec![0.001, 0.999]),
-            start("date_of_birth", &levels, vec![0.001, 0.999]),
-        ]
-    };
+    let starts =
+        || agree_or_not(&[("first_name", 0.01, 0.99), ("address", 0.001, 0.999), ("date_of_birth", 0.001, 0.999)]);
     let patterns = vec![(vec![0u8, 0, 0], 2 * n as u64), (vec![1u8, 0, 0], n as u64)];
     let pairs: Vec<(u32, u32, u32)> =
         (0..n).flat_map(|a| [(a, 3 * a, 0), (a, 3 * a + 1, 0), (a, 3 * a + 2, 1)]).collect();
