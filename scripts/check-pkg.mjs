@@ -92,7 +92,7 @@ try {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'gramlink-pkg-test', private: true, type: 'module' }, null, 2));
   run('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], project);
   const tests = readdirSync(new URL('tests/js/', root)).filter((f) => f.endsWith('.test.mjs'));
-  for (const f of tests) copyFileSync(new URL(`tests/js/${f}`, root), join(project, f));
+  for (const f of [...tests, 'fixtures.mjs']) copyFileSync(new URL(`tests/js/${f}`, root), join(project, f));
   copyFileSync(new URL('data/cities.txt', root), join(project, 'cities.txt'));
   for (const f of ['dataset1-a.csv', 'dataset1-b.csv', 'dataset1-truth.csv']) {
     copyFileSync(new URL(`data/febrl/${f}`, root), join(project, `febrl-${f}`));

@@ -15,21 +15,17 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 step() { printf '[python] %s\n' "$*"; }
 die() { printf '[python] error: %s\n' "$*" >&2; exit 1; }
+. scripts/apt.sh
 
 command -v python3 >/dev/null 2>&1 || die "python3 is not installed"
 python3 -c 'import sys; sys.exit(sys.version_info < (3, 9))' || die "python3 is older than 3.9"
 
 # --- Java for pyspark ------------------------------------------------------------------
-java_major() { java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1; }
 if [ "$(java_major 2>/dev/null || echo 0)" -ge 17 ] 2>/dev/null; then
     step "java $(java_major): present"
 else
     step "java 17+: installing Debian's openjdk-17-jre-headless"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq >/dev/null
-    $sudo apt-get install -y -qq openjdk-17-jre-headless >/dev/null
+    apt_install openjdk-17-jre-headless
     [ "$(java_major)" -ge 17 ] || die "java 17+ still missing after installing openjdk-17-jre-headless"
 fi
 

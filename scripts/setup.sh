@@ -15,6 +15,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 step() { printf '[setup] %s\n' "$*"; }
 die() { printf '[setup] error: %s\n' "$*" >&2; exit 1; }
+. scripts/apt.sh
 
 export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
@@ -67,31 +68,20 @@ if [ "${#missing[@]}" -eq 0 ]; then
     step "apt packages chromium chromium-driver binaryen: present"
 else
     step "apt packages: installing ${missing[*]}"
-    sudo=""
-    if [ "$(id -u)" -ne 0 ]; then
-        command -v sudo >/dev/null 2>&1 || die "installing ${missing[*]} needs root (or sudo)"
-        sudo="sudo"
-    fi
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq >/dev/null
-    $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+    apt_install "${missing[@]}"
 fi
 [ -x /usr/bin/chromedriver ] || die "/usr/bin/chromedriver is missing after installing chromium-driver"
 
 # --- Python and Java for the Python package and its Spark job (scripts/python.sh) ------
 py_missing=()
 python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || py_missing+=(python3-venv)
-java_major="$(java -version 2>&1 | sed -n 's/.*version "\([0-9]*\).*/\1/p' | head -n1)"
-[ "${java_major:-0}" -ge 17 ] 2>/dev/null || py_missing+=(openjdk-17-jre-headless)
+java="$(java_major)"
+[ "${java:-0}" -ge 17 ] 2>/dev/null || py_missing+=(openjdk-17-jre-headless)
 if [ "${#py_missing[@]}" -eq 0 ]; then
-    step "python3 venv, java ${java_major}: present"
+    step "python3 venv, java ${java}: present"
 else
     step "apt packages: installing ${py_missing[*]}"
-    sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo="sudo"
-    export DEBIAN_FRONTEND=noninteractive
-    $sudo apt-get update -qq >/dev/null
-    $sudo apt-get install -y -qq "${py_missing[@]}" >/dev/null
+    apt_install "${py_missing[@]}"
 fi
 
 # --- npm -----------------------------------------------------------------------------

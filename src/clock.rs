@@ -2,9 +2,37 @@
 //! wasm32-unknown-unknown, so the caller passes a clock: [`SystemClock`] natively,
 //! `performance.now()` from the wasm bindings.
 
+use std::collections::BTreeMap;
+
 pub trait Clock {
     /// Milliseconds since an arbitrary origin.
     fn now_ms(&self) -> f64;
+}
+
+/// The milliseconds of a run's steps by name, each step's from the end of
+/// the one before (the sessions' `timings_ms`).
+pub struct Laps<'c> {
+    clock: &'c dyn Clock,
+    last: f64,
+    timings_ms: BTreeMap<String, f64>,
+}
+
+impl<'c> Laps<'c> {
+    /// The first step starts now.
+    pub fn start(clock: &'c dyn Clock) -> Self {
+        Laps { clock, last: clock.now_ms(), timings_ms: BTreeMap::new() }
+    }
+
+    /// Step `name` ends now; the next starts.
+    pub fn lap(&mut self, name: &str) {
+        let now = self.clock.now_ms();
+        self.timings_ms.insert(name.to_string(), now - self.last);
+        self.last = now;
+    }
+
+    pub fn into_timings(self) -> BTreeMap<String, f64> {
+        self.timings_ms
+    }
 }
 
 /// No clock: every timing reads 0 (tests that do not care).

@@ -261,9 +261,22 @@ impl Fit {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::dp::Randomness;
+
+    /// A level drawn from the distribution `p` (the record fit's tests share it).
+    pub(crate) fn draw(p: &[f64], rng: &mut Randomness) -> u8 {
+        let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let mut acc = 0.0;
+        for (i, q) in p.iter().enumerate() {
+            acc += q;
+            if x < acc {
+                return i as u8;
+            }
+        }
+        (p.len() - 1) as u8
+    }
 
     /// Patterns drawn from a known model: EM finds its m, u and λ back.
     #[test]
@@ -272,17 +285,6 @@ mod tests {
         let u = [vec![0.02, 0.08, 0.9], vec![0.3, 0.7], vec![0.05, 0.15, 0.8]];
         let lambda = 0.2;
         let mut rng = Randomness::seeded(7);
-        let draw = |p: &[f64], rng: &mut Randomness| {
-            let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-            let mut acc = 0.0;
-            for (i, q) in p.iter().enumerate() {
-                acc += q;
-                if x < acc {
-                    return i as u8;
-                }
-            }
-            (p.len() - 1) as u8
-        };
         let mut counts = std::collections::HashMap::new();
         for _ in 0..200_000 {
             let is_match = ((rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < lambda;

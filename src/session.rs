@@ -8,7 +8,7 @@
 //! messages of [`crate::protocol`] travel between them.
 
 use crate::base::SharedBase;
-use crate::clock::Clock;
+use crate::clock::{Clock, Laps};
 use crate::config::Config;
 use crate::error::Error;
 use crate::keyed::{EmbedKey, Key};
@@ -48,32 +48,34 @@ pub fn run(
     clock: &dyn Clock,
     progress: &mut dyn Progress,
 ) -> Result<Session, Error> {
-    let mut timings = BTreeMap::new();
-    let mut t = clock.now_ms();
-    let mut lap = |name: &str, timings: &mut BTreeMap<String, f64>| {
-        let now = clock.now_ms();
-        timings.insert(name.to_string(), now - t);
-        t = now;
-    };
+    let mut laps = Laps::start(clock);
     let na = a.mine(&config.mine, progress).map_err(|e| in_party("A", e))?;
-    lap("mine A", &mut timings);
+    laps.lap("mine A");
     let nb = b.mine(&config.mine, progress).map_err(|e| in_party("B", e))?;
-    lap("mine B", &mut timings);
+    laps.lap("mine B");
     let shared = merge_bases(&na, &nb, &config.mine)?;
-    lap("merge", &mut timings);
+    laps.lap("merge");
     // one machine: nothing leaves it, the pairs name the owners' ids
     let key = key.map_or_else(EmbedKey::default, |k| EmbedKey::rotated(k.clone()));
     let embed = |party| EmbedOptions { key: key.clone(), ..EmbedOptions::new(party, config).local() };
     let va = a.embed(&shared, &embed(Party::A), progress)?.batch;
-    lap("embed A", &mut timings);
+    laps.lap("embed A");
     let vb = b.embed(&shared, &embed(Party::B), progress)?.batch;
-    lap("embed B", &mut timings);
+    laps.lap("embed B");
     let matcher = Matcher::new(va, vb)?;
     let (candidates, stats, cutoff) = matcher.fitted_candidates(config.rule)?;
-    lap("match", &mut timings);
+    laps.lap("match");
     let pairs = matcher.assign(&candidates, config.rule);
-    lap("one-to-one", &mut timings);
-    Ok(Session { shared, matcher, candidates, candidate_count: stats.candidates, pairs, cutoff, timings_ms: timings })
+    laps.lap("one-to-one");
+    Ok(Session {
+        shared,
+        matcher,
+        candidates,
+        candidate_count: stats.candidates,
+        pairs,
+        cutoff,
+        timings_ms: laps.into_timings(),
+    })
 }
 
 /// A party's mining error, named by party (both mine the same way).

@@ -7,7 +7,7 @@ use gramlink::clock::NoClock;
 use gramlink::config::{Config, Preset};
 use gramlink::dataset::{read_records, Dataset, InputFormat};
 use gramlink::dp::Randomness;
-use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
+use gramlink::eval::scenario::{run_scenario, ScenarioOptions, ScenarioResult};
 use gramlink::matcher::Matcher;
 use gramlink::matching::Rule;
 use gramlink::mine::MineOptions;
@@ -22,11 +22,16 @@ fn load(name: &str) -> Dataset {
     Dataset::normalize(raw, &Alphabet::default()).unwrap()
 }
 
+/// The evaluation scenario on `d` under `o`, without a clock or progress.
+fn scenario(d: &Dataset, o: &ScenarioOptions) -> ScenarioResult {
+    run_scenario(d.records(), d.alphabet(), o, &NoClock, &mut NoProgress).unwrap()
+}
+
 #[test]
 fn exact_match_scenario_links_nearly_everything() {
     let cities = load("cities.txt");
     let o = ScenarioOptions::scenario(Preset::Paper, 0, 42);
-    let r = run_scenario(cities.records(), cities.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
+    let r = scenario(&cities, &o);
     assert_eq!(r.recall, 1.0, "every record is at distance 0 from its copy");
     assert!(r.f1 > 0.95, "F1 {}", r.f1);
     assert_eq!(r.true_outside_threshold, 0);
@@ -37,11 +42,11 @@ fn sound_threshold_misses_no_true_pair() {
     let cities = load("cities.txt");
     for ed in [1, 2] {
         let o = ScenarioOptions::scenario(Preset::Paper, ed, 42).with(|c| c.thresholds.mode = ThresholdMode::Sound);
-        let r = run_scenario(cities.records(), cities.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
+        let r = scenario(&cities, &o);
         assert_eq!(r.true_outside_threshold, 0, "ed {ed}");
         assert_eq!(r.true_pairs as usize, r.n - r.b_empty, "ed {ed}: recall must be complete");
         let paper = ScenarioOptions::scenario(Preset::Paper, ed, 42);
-        let p = run_scenario(cities.records(), cities.alphabet(), &paper, &NoClock, &mut NoProgress).unwrap();
+        let p = scenario(&cities, &paper);
         assert!(p.true_outside_threshold > 0, "the paper's rule is not an upper bound (ed {ed})");
     }
 }
@@ -50,27 +55,13 @@ fn sound_threshold_misses_no_true_pair() {
 fn one_to_one_improves_precision_and_same_seed_same_result() {
     let cities = load("cities.txt");
     let o = ScenarioOptions::scenario(Preset::Paper, 1, 42).with(|c| c.rule = Rule::Greedy);
-    let a = run_scenario(cities.records(), cities.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
-    let b = run_scenario(cities.records(), cities.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
+    let a = scenario(&cities, &o);
+    let b = scenario(&cities, &o);
     assert_eq!(a, b);
-    let all = run_scenario(
-        cities.records(),
-        cities.alphabet(),
-        &o.clone().with(|c| c.rule = Rule::All),
-        &NoClock,
-        &mut NoProgress,
-    )
-    .unwrap();
+    let all = scenario(&cities, &o.clone().with(|c| c.rule = Rule::All));
     assert!(a.precision >= all.precision);
     assert!(a.pairs <= a.n as u64);
-    let other = run_scenario(
-        cities.records(),
-        cities.alphabet(),
-        &ScenarioOptions { seed: 43, ..o },
-        &NoClock,
-        &mut NoProgress,
-    )
-    .unwrap();
+    let other = scenario(&cities, &ScenarioOptions { seed: 43, ..o });
     assert_ne!(a.fingerprint, other.fingerprint, "another seed, another noisy base");
 }
 

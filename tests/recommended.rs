@@ -9,7 +9,7 @@ use gramlink::config::{Config, Preset};
 use gramlink::dataset::{read_records, Dataset, InputFormat};
 use gramlink::dp::Randomness;
 use gramlink::embed::Embedder;
-use gramlink::eval::scenario::{run_scenario, ScenarioOptions};
+use gramlink::eval::scenario::{run_scenario, ScenarioOptions, ScenarioResult};
 use gramlink::matching::Rule;
 use gramlink::mine::MineOptions;
 use gramlink::padding::Padding;
@@ -24,22 +24,20 @@ fn cities(n: usize) -> Dataset {
     Dataset::from_normalized(d.records()[..n].to_vec(), &Alphabet::default())
 }
 
+/// The evaluation scenario on `d` under `o`, without a clock or progress.
+fn scenario(d: &Dataset, o: &ScenarioOptions) -> ScenarioResult {
+    run_scenario(d.records(), d.alphabet(), o, &NoClock, &mut NoProgress).unwrap()
+}
+
 #[test]
 fn recommended_scenario_misses_no_true_pair_and_links_well() {
     let d = cities(600);
     let o = ScenarioOptions::scenario(Preset::Recommended, 1, 42);
-    let r = run_scenario(d.records(), d.alphabet(), &o, &NoClock, &mut NoProgress).unwrap();
+    let r = scenario(&d, &o);
     assert_eq!(r.true_outside_threshold, 0, "the sound threshold covers every true pair");
     assert!(r.base.len() >= 783 && r.base.len() <= 783 + 75, "{} grams", r.base.len());
     assert!(r.f1 > 0.9, "F1 {}", r.f1);
-    let paper = run_scenario(
-        d.records(),
-        d.alphabet(),
-        &ScenarioOptions::scenario(Preset::Paper, 1, 42),
-        &NoClock,
-        &mut NoProgress,
-    )
-    .unwrap();
+    let paper = scenario(&d, &ScenarioOptions::scenario(Preset::Paper, 1, 42));
     assert!(r.f1 > paper.f1, "recommended {} vs paper {}", r.f1, paper.f1);
 }
 
@@ -86,17 +84,10 @@ fn padded_base_round_trips_and_pads_embeddings() {
 fn qgram_filter_prunes_keeps_true_pairs_and_cosine_ranks_better() {
     let d = cities(1500);
     let rec = ScenarioOptions::scenario(Preset::Recommended, 2, 42);
-    let r = run_scenario(d.records(), d.alphabet(), &rec, &NoClock, &mut NoProgress).unwrap();
+    let r = scenario(&d, &rec);
     let n2 = (r.n * r.n) as u64;
     assert!(r.candidates * 20 < n2, "{} candidates of {n2}", r.candidates);
-    let by_distance = run_scenario(
-        d.records(),
-        d.alphabet(),
-        &rec.clone().with(|c| c.rule = Rule::Greedy),
-        &NoClock,
-        &mut NoProgress,
-    )
-    .unwrap();
+    let by_distance = scenario(&d, &rec.clone().with(|c| c.rule = Rule::Greedy));
     assert!(by_distance.candidates * 20 < n2, "{} candidates of {n2} for the greedy rule", by_distance.candidates);
     assert!(by_distance.candidates >= r.candidates, "{} vs {}", by_distance.candidates, r.candidates);
     assert!(r.f1 > by_distance.f1, "cosine after the filter {} vs distance {}", r.f1, by_distance.f1);
@@ -104,21 +95,7 @@ fn qgram_filter_prunes_keeps_true_pairs_and_cosine_ranks_better() {
     // dropped can only be those more than 2 edits apart after normalization
     assert!(r.recall >= by_distance.recall - 0.01, "{} vs {}", r.recall, by_distance.recall);
     // keyed: no shape, the same cosine ranking on the pairs within threshold
-    let keyed = run_scenario(
-        d.records(),
-        d.alphabet(),
-        &ScenarioOptions { keyed: true, ..ScenarioOptions::scenario(Preset::Recommended, 1, 42) },
-        &NoClock,
-        &mut NoProgress,
-    )
-    .unwrap();
-    let plain = run_scenario(
-        d.records(),
-        d.alphabet(),
-        &ScenarioOptions::scenario(Preset::Recommended, 1, 42),
-        &NoClock,
-        &mut NoProgress,
-    )
-    .unwrap();
+    let keyed = scenario(&d, &ScenarioOptions { keyed: true, ..ScenarioOptions::scenario(Preset::Recommended, 1, 42) });
+    let plain = scenario(&d, &ScenarioOptions::scenario(Preset::Recommended, 1, 42));
     assert!((keyed.f1 - plain.f1).abs() < 0.01, "keyed {} vs unkeyed {}", keyed.f1, plain.f1);
 }

@@ -49,12 +49,16 @@ fn owners(schema: &Schema, n: u32, seed: u64) -> (RecordOwner, RecordOwner) {
     (a, b)
 }
 
+/// Both owners and the matcher on one machine, under the key of 32 bytes `key`.
+fn keyed_session(a: &mut RecordOwner, b: &mut RecordOwner, key: u8) -> session::RecordSession {
+    session::run(a, b, Some(&Key::from_bytes([key; 32])), None, &NoClock, &mut NoProgress).unwrap()
+}
+
 #[test]
 fn febrl_1_links_with_the_default_schema() {
     let schema = febrl_schema();
     let (mut a, mut b) = owners(&schema, 1, 3);
-    let key = Key::from_bytes([7; 32]);
-    let s = session::run(&mut a, &mut b, Some(&key), None, &NoClock, &mut NoProgress).unwrap();
+    let s = keyed_session(&mut a, &mut b, 7);
     let l = &s.linkage;
     let q = score(l, &s.matcher.a().ids, &s.matcher.b().ids, &truth(1));
     assert!(q.matches.f1 >= 0.99, "F1 {:?}", q);
@@ -80,8 +84,7 @@ fn febrl_1_links_with_the_default_schema() {
 fn febrl_3_takes_many_to_one_and_finds_every_copy() {
     let schema = febrl_schema();
     let (mut a, mut b) = owners(&schema, 3, 5);
-    let key = Key::from_bytes([9; 32]);
-    let s = session::run(&mut a, &mut b, Some(&key), None, &NoClock, &mut NoProgress).unwrap();
+    let s = keyed_session(&mut a, &mut b, 9);
     assert_eq!(s.linkage.assignment, gramlink::record::Assignment::ManyToOne);
     let q = score(&s.linkage, &s.matcher.a().ids, &s.matcher.b().ids, &truth(3));
     assert!(q.matches.f1 >= 0.99, "{q:?}");
@@ -367,7 +370,7 @@ fn an_ed_0_block_joins_equal_values_also_across_name_fields() {
     let (mut a, mut b) = owners(&schema, 1, 3);
     let values = |o: &RecordOwner, name: &str| o.table().fields.iter().find(|f| f.name == name).unwrap().values.clone();
     let (sa, sb, gb) = (values(&a, "surname"), values(&b, "surname"), values(&b, "given_name"));
-    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), None, &NoClock, &mut NoProgress).unwrap();
+    let s = keyed_session(&mut a, &mut b, 2);
     let l = &s.linkage;
     assert_eq!(l.rules[0].rule, "surname equal");
     let got: HashSet<(u32, u32)> = l.candidate_pairs.iter().copied().collect();
@@ -393,7 +396,7 @@ fn a_conjunctive_block_checks_its_edit_term_within_the_equal_groups() {
     let values = |o: &RecordOwner, name: &str| o.table().fields.iter().find(|f| f.name == name).unwrap().values.clone();
     let (da, db) = (values(&a, "date_of_birth"), values(&b, "date_of_birth"));
     let (sa, sb, gb) = (values(&a, "surname"), values(&b, "surname"), values(&b, "given_name"));
-    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), None, &NoClock, &mut NoProgress).unwrap();
+    let s = keyed_session(&mut a, &mut b, 2);
     let l = &s.linkage;
     assert_eq!(l.rules[0].rule, "date_of_birth equal and surname within 1 edits");
     let got: HashSet<(u32, u32)> = l.candidate_pairs.iter().copied().collect();
@@ -425,7 +428,7 @@ fn a_conjunctive_block_checks_its_edit_term_within_the_equal_groups() {
     }
     schema.blocks = vec![gramlink::record::schema::BlockRule::on("surname", None)];
     let (mut a, mut b) = owners(&schema, 1, 5);
-    let s = session::run(&mut a, &mut b, Some(&Key::from_bytes([2; 32])), None, &NoClock, &mut NoProgress).unwrap();
+    let s = keyed_session(&mut a, &mut b, 2);
     assert!(s.linkage.candidates > 2 * got.len() as u64, "{} and {}", s.linkage.candidates, got.len());
 }
 

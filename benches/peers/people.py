@@ -40,9 +40,11 @@ import json
 import os
 import subprocess
 import time
-from importlib import metadata
 
 import pandas as pd
+
+from common import greedy_at, write_csv
+from common import versions as peer_versions
 
 SAMPLE_YEAR = 2020
 SECRET = "gramlink-people-benchmark"
@@ -266,6 +268,7 @@ def run_clkhash(pair, a, b, truth):
     import anonlink
     from clkhash import clk
     from clkhash.schema import from_json_dict
+
     cols = ["rec_id"] + list(PAIRS[pair]["fields"])
     feats = [{"identifier": "rec_id", "ignored": True}]
     for c in cols[1:]:
@@ -287,21 +290,12 @@ def run_clkhash(pair, a, b, truth):
     rows_a, rows_b = fa.values.tolist(), fb.values.tolist()
     ca = clk.generate_clks(rows_a, schema, SECRET)
     cb = clk.generate_clks(rows_b, schema, SECRET)
-    sims, (d0, d1), (r0, r1) = anonlink.candidate_generation.find_candidate_pairs(
+    cands = anonlink.candidate_generation.find_candidate_pairs(
         [ca, cb], anonlink.similarities.dice_coefficient_accelerated, GRID[0], k=10)
     base_wall = time.perf_counter() - t0
 
     def at(t):
-        m = 0
-        while m < len(sims) and sims[m] >= t:
-            m += 1
-        groups = anonlink.solving.greedy_solve((sims[:m], (d0[:m], d1[:m]), (r0[:m], r1[:m])))
-        one = []
-        for g in groups:
-            g = sorted(g)
-            if len(g) == 2 and g[0][0] == 0 and g[1][0] == 1:
-                one.append((rows_a[g[0][1]][0], rows_b[g[1][1]][0]))
-        return one
+        return greedy_at(cands, t, rows_a, rows_b)[0]
 
     t1 = time.perf_counter()
     fixed = {**score(at(FIXED), truth), "wall_s": base_wall + time.perf_counter() - t1,
@@ -358,12 +352,8 @@ def main():
                           f"{r['wall_s']:7.1f} s  {r['note']}", flush=True)
     os.makedirs(args.out, exist_ok=True)
     keys = ["file", "records", "true_pairs", "tool", "f1", "precision", "recall", "pairs", "wall_s", "note"]
-    with open(os.path.join(args.out, "people.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys)
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: r[k] for k in keys})
-    versions = ", ".join(f"{p} {metadata.version(p)}" for p in ("pseudopeople", "splink", "clkhash", "anonlink"))
+    write_csv(os.path.join(args.out, "people.csv"), rows, keys)
+    versions = peer_versions(("pseudopeople", "splink", "clkhash", "anonlink"))
     with open(os.path.join(args.out, "people.md"), "w") as f:
         f.write("# Noisy person records: gramlink beside splink and clkhash + anonlink\n\n")
         f.write(f"Written by `benches/peers/people.sh` ({versions}); high noise = every cell probability "

@@ -27,13 +27,15 @@ import json
 import os
 import subprocess
 import time
-from importlib import metadata
 
 import anonlink
 import pandas as pd
 import recordlinkage as rl
 from clkhash import clk
 from clkhash.schema import from_json_dict
+
+from common import greedy_at, write_csv
+from common import versions as peer_versions
 
 COLUMNS = ["rec_id", "given_name", "surname", "street_number", "address_1", "address_2",
            "suburb", "postcode", "state", "date_of_birth", "soc_sec_id"]
@@ -105,20 +107,13 @@ def run_clkhash(a, b, truth):
     rows_b = b[COLUMNS].values.tolist()
     ca = clk.generate_clks(rows_a, schema, SECRET)
     cb = clk.generate_clks(rows_b, schema, SECRET)
-    sims, (d0, d1), (r0, r1) = anonlink.candidate_generation.find_candidate_pairs(
+    cands = anonlink.candidate_generation.find_candidate_pairs(
         [ca, cb], anonlink.similarities.dice_coefficient_accelerated, GRID[0], k=20)
+    _, (d0, _), (r0, r1) = cands
     wall = time.perf_counter() - t0
     best = None
     for t in GRID:
-        m = 0
-        while m < len(sims) and sims[m] >= t:
-            m += 1
-        groups = anonlink.solving.greedy_solve((sims[:m], (d0[:m], d1[:m]), (r0[:m], r1[:m])))
-        one = []
-        for g in groups:
-            g = sorted(g)
-            if len(g) == 2 and g[0][0] == 0 and g[1][0] == 1:
-                one.append((rows_a[g[0][1]][0], rows_b[g[1][1]][0]))
+        one, m = greedy_at(cands, t, rows_a, rows_b)
         best_a = {}
         for i in range(m):
             ia, ib = (r0[i], r1[i]) if d0[i] == 0 else (r1[i], r0[i])
@@ -175,12 +170,8 @@ def main():
                   f"{r['wall_s']:.1f} s  {r['note']}", flush=True)
     os.makedirs(args.out, exist_ok=True)
     keys = ["dataset", "tool", "precision", "recall", "f1", "pairs", "wall_s", "note"]
-    with open(os.path.join(args.out, "records.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=keys)
-        w.writeheader()
-        for r in rows:
-            w.writerow({k: r[k] for k in keys})
-    versions = ", ".join(f"{p} {metadata.version(p)}" for p in ("clkhash", "anonlink", "recordlinkage", "pandas"))
+    write_csv(os.path.join(args.out, "records.csv"), rows, keys)
+    versions = peer_versions(("clkhash", "anonlink", "recordlinkage", "pandas"))
     with open(os.path.join(args.out, "records.md"), "w") as f:
         f.write("# FEBRL records: gramlink beside the peers\n\n")
         f.write("Written by `benches/peers/records.sh` (" + versions + "). Party A: originals, party B: "

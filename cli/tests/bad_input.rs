@@ -41,6 +41,11 @@ impl Fixtures {
         let o = gramlink(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>());
         assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
     }
+    /// `gramlink embed -i input --base base <extra> -o out` (out in the fixtures).
+    fn embed(&self, input: &str, base: &str, extra: &[&str], out: &str) {
+        let out = self.p(out);
+        self.run_ok(&[&["embed", "-i", input, "--base", base][..], extra, &["-o", &out]].concat());
+    }
 
     fn new() -> Fixtures {
         let f = Fixtures { dir: tempfile::tempdir().unwrap() };
@@ -70,62 +75,14 @@ impl Fixtures {
         f.write("k1.hex", b"0101010101010101010101010101010101010101010101010101010101010101\n");
         f.write("k2.hex", b"0202020202020202020202020202020202020202020202020202020202020202\n");
         let s = f.p("s.json");
-        f.run_ok(&["embed", "-i", &a, "--base", &s, "--threshold", "paper", "--no-key", "-o", &f.p("ea.bin")]);
-        f.run_ok(&[
-            "embed",
-            "-i",
-            &a,
-            "--base",
-            &s,
-            "--threshold",
-            "paper",
-            "--json",
-            "--no-key",
-            "-o",
-            &f.p("ea.json"),
-        ]);
-        f.run_ok(&["embed", "-i", &b, "--base", &s, "--party", "b", "--no-key", "-o", &f.p("eb.bin")]);
-        f.run_ok(&["embed", "-i", &b, "--base", &f.p("s20.json"), "--party", "b", "--no-key", "-o", &f.p("eb20.bin")]);
-        f.run_ok(&[
-            "embed",
-            "-i",
-            &a,
-            "--base",
-            &s,
-            "--threshold",
-            "paper",
-            "--key-file",
-            &f.p("k1.hex"),
-            "-o",
-            &f.p("ea_k1.bin"),
-        ]);
-        f.run_ok(&[
-            "embed",
-            "-i",
-            &a,
-            "--base",
-            &s,
-            "--threshold",
-            "paper",
-            "--key-file",
-            &f.p("k1.hex"),
-            "--json",
-            "-o",
-            &f.p("ea_k1.json"),
-        ]);
-        f.run_ok(&[
-            "embed",
-            "-i",
-            &b,
-            "--base",
-            &s,
-            "--party",
-            "b",
-            "--key-file",
-            &f.p("k2.hex"),
-            "-o",
-            &f.p("eb_k2.bin"),
-        ]);
+        let (k1, k2) = (f.p("k1.hex"), f.p("k2.hex"));
+        f.embed(&a, &s, &["--threshold", "paper", "--no-key"], "ea.bin");
+        f.embed(&a, &s, &["--threshold", "paper", "--json", "--no-key"], "ea.json");
+        f.embed(&b, &s, &["--party", "b", "--no-key"], "eb.bin");
+        f.embed(&b, &f.p("s20.json"), &["--party", "b", "--no-key"], "eb20.bin");
+        f.embed(&a, &s, &["--threshold", "paper", "--key-file", &k1], "ea_k1.bin");
+        f.embed(&a, &s, &["--threshold", "paper", "--key-file", &k1, "--json"], "ea_k1.json");
+        f.embed(&b, &s, &["--party", "b", "--key-file", &k2], "eb_k2.bin");
         f
     }
 }

@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
-use common::{assert_fails, data, gramlink, stderr, Dir};
+use common::{assert_fails, data, gramlink, link_by_name, stderr, Dir};
 
 #[test]
 fn link_two_files_and_eval_json() {
@@ -158,21 +158,7 @@ fn link_and_match_score_against_a_truth_file() {
     let b = d.write("b.csv", b"id,name\nx,SMYTH\ny,JONSON\nz,BROWNE\nw,GARCIA\n");
     let truth = d.write("truth.csv", b"a_id,b_id\n1,x\n2,y\n4,z\n3,q\n");
     let out = d.path("pairs.csv");
-    let r = gramlink(&[
-        "link",
-        &a,
-        &b,
-        "--column",
-        "name",
-        "--id-column",
-        "id",
-        "--seed",
-        "2",
-        "--truth",
-        &truth,
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let r = link_by_name(&a, &b, "2", &["--truth", &truth, "--out", out.to_str().unwrap()]);
     assert!(r.status.success(), "{}", stderr(&r));
     let e = stderr(&r);
     let line = e.lines().find(|l| l.starts_with("against ")).unwrap_or_else(|| panic!("no score line: {e}"));
@@ -240,21 +226,8 @@ fn corrupt_makes_two_word_scale_data_with_its_truth() {
     assert!(rows.iter().all(|r| r.split(',').nth(1).unwrap().split(' ').count() == 2), "two words each");
     assert_eq!(std::fs::read_to_string(&t).unwrap().lines().count(), 501);
     let out = d.path("pairs.csv");
-    let r = gramlink(&[
-        "link",
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--column",
-        "name",
-        "--id-column",
-        "id",
-        "--seed",
-        "1",
-        "--truth",
-        t.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let (a_path, b_path) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let r = link_by_name(a_path, b_path, "1", &["--truth", t.to_str().unwrap(), "--out", out.to_str().unwrap()]);
     let e = stderr(&r);
     assert!(r.status.success() && e.contains("500 true pairs in all"), "{e}");
     let tiny = d.write("tiny.txt", b"SMITH\nJONES\n");

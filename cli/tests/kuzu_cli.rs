@@ -5,14 +5,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
-use common::gramlink;
+use common::{gramlink, ok};
 use std::collections::HashSet;
 use std::path::Path;
-
-fn ok(args: &[&str]) {
-    let o = gramlink(args);
-    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-}
 
 fn fails(args: &[&str], out: &Path, code: &str) {
     let o = gramlink(args);

@@ -4,16 +4,13 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
-use common::{gramlink, stderr};
+use common::{gramlink, names_dir, stderr, NAMES};
 use std::process::{Command, Output};
-
-const NAMES: &str = "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nMILLER\nDAVIS\nGARCIA\nRODRIGUEZ\nWILSON\n";
 
 #[test]
 fn a_second_mining_past_the_ledger_is_refused_and_spends_are_kept() {
-    let d = tempfile::tempdir().unwrap();
+    let d = names_dir();
     let p = |n: &str| d.path().join(n).display().to_string();
-    std::fs::write(p("names.txt"), NAMES).unwrap();
     let mine = |out: &str, extra: &[&str]| {
         let input = p("names.txt");
         let mut args = vec!["mine", "--input", &input, "--k", "5", "--epsilon", "0.5"];
@@ -54,9 +51,8 @@ fn a_second_mining_past_the_ledger_is_refused_and_spends_are_kept() {
 
 #[test]
 fn a_damaged_ledger_is_a_named_error_and_left_alone() {
-    let d = tempfile::tempdir().unwrap();
+    let d = names_dir();
     let p = |n: &str| d.path().join(n).display().to_string();
-    std::fs::write(p("names.txt"), NAMES).unwrap();
     let cases: [(&[u8], &str); 3] = [
         (b"{\"format\": \"gramlink privacy ledger\", \"version\": 9}", "not a ledger file"),
         (b"not json", "not a ledger file"),
@@ -115,9 +111,8 @@ fn two_runs_started_together_are_never_both_admitted() {
 #[test]
 fn a_run_waits_for_the_ledger_lock_and_reads_what_its_holder_wrote() {
     use std::io::{BufRead, BufReader};
-    let d = tempfile::tempdir().unwrap();
+    let d = names_dir();
     let p = |n: &str| d.path().join(n).display().to_string();
-    std::fs::write(p("names.txt"), NAMES).unwrap();
     let first =
         gramlink_in(d.path(), &["mine", "--input", &p("names.txt"), "--out", &p("a.json"), "--ledger-total", "1"]);
     assert!(first.status.success(), "{}", stderr(&first));
@@ -169,9 +164,8 @@ fn a_run_that_fails_after_its_reservation_gives_it_back() {
 
 #[test]
 fn a_symlink_finds_the_same_ledger_and_a_copy_is_named_in_a_warning() {
-    let d = tempfile::tempdir().unwrap();
+    let d = names_dir();
     let p = |n: &str| d.path().join(n).display().to_string();
-    std::fs::write(p("names.txt"), NAMES).unwrap();
     let first = gramlink_in(d.path(), &["mine", "--input", &p("names.txt"), "--out", &p("a.json")]);
     assert!(first.status.success(), "{}", stderr(&first));
     let l = std::fs::read_to_string(p("names.txt.ledger.json")).unwrap();

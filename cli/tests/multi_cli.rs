@@ -5,23 +5,10 @@
 //! own id map, and every bad linkage is refused by name.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+use common::{f1_of, gramlink, ok, stderr};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn gramlink(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn run(args: &[&str]) -> Output {
-    let o = gramlink(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    o
-}
 
 struct Linkage {
     dir: tempfile::TempDir,
@@ -40,7 +27,7 @@ impl Linkage {
         let l = Linkage { dir: tempfile::tempdir().expect("tempdir") };
         let cities = format!("{}/data/cities.txt", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
         let (p, dir) = (|n: &str| l.p(n), l.p("parties"));
-        run(&[
+        ok(&[
             "lab",
             "corrupt",
             "--data",
@@ -54,13 +41,13 @@ impl Linkage {
             "--out-dir",
             &dir,
         ]);
-        run(&["keygen", "-o", &p("key")]);
+        ok(&["keygen", "-o", &p("key")]);
         for (party, seed) in [("a", "1"), ("b", "2"), ("c", "3")] {
             let input = format!("{dir}/party_{party}.csv");
             let out = p(&format!("n{party}.json"));
-            run(&["mine", "--input", &input, "--column", "name", "--seed", seed, "--out", &out]);
+            ok(&["mine", "--input", &input, "--column", "name", "--seed", seed, "--out", &out]);
         }
-        run(&["merge", &p("na.json"), &p("nb.json"), &p("nc.json"), "--out", &p("shared.json")]);
+        ok(&["merge", &p("na.json"), &p("nb.json"), &p("nc.json"), "--out", &p("shared.json")]);
         let (base, key) = (p("shared.json"), p("key"));
         for party in ["a", "b", "c"] {
             let input = format!("{dir}/party_{party}.csv");
@@ -73,7 +60,7 @@ impl Linkage {
             if keep {
                 args.push("--keep-ids");
             }
-            run(&args);
+            ok(&args);
         }
         l
     }
@@ -95,7 +82,7 @@ fn three_parties_cluster_and_each_owner_maps_its_rows_back() {
     let b = l.batches();
     let truth = format!("{}/truth.csv", l.p("parties"));
     let out = l.p("clusters.csv");
-    run(&["match", &b[0], &b[1], &b[2], "--cluster-pairs", &l.p("pairs.csv"), "-o", &out]);
+    ok(&["match", &b[0], &b[1], &b[2], "--cluster-pairs", &l.p("pairs.csv"), "-o", &out]);
     let clusters = rows(&out);
     // one row per record, at most one record of each party in a cluster
     let records: usize = ["a", "b", "c"].iter().map(|x| rows(&format!("{}/party_{x}.csv", l.p("parties"))).len()).sum();
@@ -111,7 +98,7 @@ fn three_parties_cluster_and_each_owner_maps_its_rows_back() {
     for party in ["a", "b", "c"] {
         let next = l.p(&format!("mapped_{party}.csv"));
         let map = format!("{}.ids.csv", l.p(&format!("{party}.vec")));
-        run(&["unmap", &mapped, "--party", party, "--map", &map, "-o", &next]);
+        ok(&["unmap", &mapped, "--party", party, "--map", &map, "-o", &next]);
         mapped = next;
     }
     let mapped = rows(&mapped);
@@ -136,18 +123,15 @@ fn clusters_are_scored_against_the_truth_and_two_batches_keep_their_pairs() {
     let l = Linkage::new(true);
     let b = l.batches();
     let truth = format!("{}/truth.csv", l.p("parties"));
-    let o = run(&["match", &b[0], &b[1], &b[2], "--truth", &truth, "-o", &l.p("clusters.csv")]);
+    let o = ok(&["match", &b[0], &b[1], &b[2], "--truth", &truth, "-o", &l.p("clusters.csv")]);
     let report = String::from_utf8_lossy(&o.stdout).into_owned();
-    let f1 = |what: &str| -> f64 {
-        let line = report.lines().find(|x| x.starts_with(what)).unwrap_or_else(|| panic!("{report}"));
-        line.split("F1 ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap()
-    };
+    let f1 = |what: &str| f1_of(&report, what);
     assert!(f1("pairs:") >= 0.9 && f1("clusters:") >= 0.8, "{report}");
     assert!(report.contains("persons in 3 parties: "), "{report}");
     // two batches: the pairs as before; with --clusters, clusters
-    run(&["match", &b[0], &b[1], "-o", &l.p("two.csv")]);
+    ok(&["match", &b[0], &b[1], "-o", &l.p("two.csv")]);
     assert!(std::fs::read_to_string(l.p("two.csv")).unwrap().starts_with("a_id,b_id,distance,cosine\n"));
-    run(&["match", &b[0], &b[1], "--clusters", "-o", &l.p("two_clusters.csv")]);
+    ok(&["match", &b[0], &b[1], "--clusters", "-o", &l.p("two_clusters.csv")]);
     assert!(std::fs::read_to_string(l.p("two_clusters.csv")).unwrap().starts_with("party,id,cluster\n"));
 }
 
@@ -170,7 +154,7 @@ fn bad_linkages_are_refused_by_name() {
     let input = format!("{}/party_c.csv", l.p("parties"));
     let key = l.p("key");
     let (base, again) = (l.p("shared.json"), l.p("c_as_b.vec"));
-    run(&[
+    ok(&[
         "embed",
         "--input",
         &input,
@@ -191,7 +175,7 @@ fn bad_linkages_are_refused_by_name() {
     for (party, path) in [("c", &c_kept), ("d", &d_kept)] {
         let mut args = vec!["embed", "--input", &input, "--column", "name", "--base", &base, "--party", party];
         args.extend(["--key-file", &key, "--keep-ids", "-o", path]);
-        run(&args);
+        ok(&args);
     }
     refused(&["match", &b[0], &c_kept, &d_kept, "-o", o], "ID_CLASH", "ids must differ across parties");
     // another base: C's batch as one made over a base of another fingerprint
@@ -202,10 +186,10 @@ fn bad_linkages_are_refused_by_name() {
     std::fs::write(&moved_path, moved.to_json()).unwrap();
     refused(&["match", &b[0], &b[1], &moved_path, "-o", o], "FINGERPRINT_MISMATCH", "fingerprint mismatch");
     // another key
-    run(&["keygen", "-o", &l.p("key2")]);
+    ok(&["keygen", "-o", &l.p("key2")]);
     let rekeyed = l.p("rekeyed.vec");
     let args = ["embed", "--input", &input, "--column", "name", "--base", &base, "--party", "c"];
-    run(&[&args[..], &["--key-file", &l.p("key2"), "-o", &rekeyed]].concat());
+    ok(&[&args[..], &["--key-file", &l.p("key2"), "-o", &rekeyed]].concat());
     refused(&["match", &b[0], &b[1], &rekeyed, "-o", o], "TRANSFORM_MISMATCH", "");
     // a party with no records
     let mut empty = read(&b[2]);
@@ -224,12 +208,12 @@ fn every_party_s_base_merges_into_one_whatever_their_order() {
     // the linkage's bases hold the public grams only (150 cities): mine some grams
     let base = |party: &str, seed: &str| {
         let (input, out) = (format!("{}/party_{party}.csv", l.p("parties")), l.p(&format!("g{party}.json")));
-        run(&["mine", "--input", &input, "--column", "name", "--epsilon", "3", "--seed", seed, "--out", &out]);
+        ok(&["mine", "--input", &input, "--column", "name", "--epsilon", "3", "--seed", seed, "--out", &out]);
         out
     };
     let (na, nb, nc) = (base("a", "1"), base("b", "2"), base("c", "3"));
     let fingerprint = |args: &[&str], out: &str| {
-        let o = run(&[&["merge"], args, &["-o", &l.p(out)]].concat());
+        let o = ok(&[&["merge"], args, &["-o", &l.p(out)]].concat());
         let line = String::from_utf8_lossy(&o.stdout).into_owned();
         line.split("fingerprint ").nth(1).unwrap().trim().to_string()
     };
@@ -264,10 +248,10 @@ fn every_party_s_signature_is_checked_by_its_place() {
         let sk = p(&format!("{signer}.sign"));
         let mut args = vec!["embed", "--input", &input, "--column", "name", "--base", &base, "--party", party];
         args.extend(["--key-file", &key, "--send-thresholds", "--signing-key", &sk, "-o", out]);
-        run(&args);
+        ok(&args);
     };
     for x in ["a", "b", "c"] {
-        run(&["sign-keygen", "-o", &p(&format!("{x}.sign"))]);
+        ok(&["sign-keygen", "-o", &p(&format!("{x}.sign"))]);
         embed(x, x, x, &p(&format!("s{x}.vec")));
     }
     let (sa, sb, sc) = (p("sa.vec"), p("sb.vec"), p("sc.vec"));
@@ -275,7 +259,7 @@ fn every_party_s_signature_is_checked_by_its_place() {
     // the party's letter in either case
     let (va, vb, vc) = (pubkey("a"), pubkey("b"), pubkey("c").replacen('c', "C", 1));
     let out = p("signed.csv");
-    let o = run(&["match", &sa, &sb, &sc, "--verify", &va, "--verify", &vb, "--verify", &vc, "-o", &out]);
+    let o = ok(&["match", &sa, &sb, &sc, "--verify", &va, "--verify", &vb, "--verify", &vc, "-o", &out]);
     assert!(stderr(&o).contains("party C's batch is signed by the key in"), "{}", stderr(&o));
     let records: usize = ["a", "b", "c"].iter().map(|x| rows(&format!("{dir}/party_{x}.csv")).len()).sum();
     assert_eq!(rows(&out).len(), records);

@@ -5,18 +5,9 @@
 //! clusters them, scored against the known persons.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+use common::{f1_of, gramlink, ok};
 use std::collections::HashSet;
-use std::process::{Command, Output};
-
-fn gramlink(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
-}
-
-fn run(args: &[&str]) -> Output {
-    let o = gramlink(args);
-    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    o
-}
 
 fn febrl(name: &str) -> String {
     format!("{}/data/febrl/{name}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
@@ -66,13 +57,13 @@ fn three_parties(designed: bool) {
         schema = p("auto.toml");
         assert!(std::fs::read_to_string(&schema).unwrap().contains("blocking = \"auto\""));
     }
-    run(&["keygen", "-o", &p("key")]);
+    ok(&["keygen", "-o", &p("key")]);
     for (party, input) in ["a", "b", "c"].iter().zip(&inputs) {
         let (out, ledger) = (p(&format!("{party}.bases.json")), p(&format!("{party}.ledger.json")));
-        run(&["mine", "--schema", &schema, "-i", input, "--ledger", &ledger, "-o", &out]);
+        ok(&["mine", "--schema", &schema, "-i", input, "--ledger", &ledger, "-o", &out]);
     }
     let (na, nb, nc) = (p("a.bases.json"), p("b.bases.json"), p("c.bases.json"));
-    run(&["merge", "--schema", &schema, &na, &nb, &nc, "-o", &p("shared.json")]);
+    ok(&["merge", "--schema", &schema, &na, &nb, &nc, "-o", &p("shared.json")]);
     let twice = gramlink(&["merge", "--schema", &schema, &na, &nb, &na, "-o", &p("twice.json")]);
     assert!(String::from_utf8_lossy(&twice.stderr).contains("error[BASE_TWICE]"));
     let (base, key) = (p("shared.json"), p("key"));
@@ -80,7 +71,7 @@ fn three_parties(designed: bool) {
         let out = p(&format!("{party}.glrb"));
         let mut args = vec!["embed", "--schema", &schema, "-i", input, "--base", &base, "--party", party];
         args.extend(["--key-file", &key, "--keep-ids", "-o", &out]);
-        run(&args);
+        ok(&args);
     }
     // the truth: id, person
     let mut truth = String::from("id,person\n");
@@ -94,12 +85,9 @@ fn three_parties(designed: bool) {
     }
     std::fs::write(p("truth.csv"), truth).unwrap();
     let (ga, gb, gc, out) = (p("a.glrb"), p("b.glrb"), p("c.glrb"), p("clusters.csv"));
-    let o = run(&["match", "--schema", &schema, &ga, &gb, &gc, "--truth", &p("truth.csv"), "-o", &out]);
+    let o = ok(&["match", "--schema", &schema, &ga, &gb, &gc, "--truth", &p("truth.csv"), "-o", &out]);
     let report = String::from_utf8_lossy(&o.stdout).into_owned();
-    let f1 = |what: &str| -> f64 {
-        let line = report.lines().find(|x| x.starts_with(what)).unwrap_or_else(|| panic!("{report}"));
-        line.split("F1 ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap()
-    };
+    let f1 = |what: &str| f1_of(&report, what);
     assert!(f1("pairs:") >= 0.95 && f1("clusters:") >= 0.9, "{report}");
     assert!(report.contains("persons in 3 parties: "), "{report}");
     // the shape of the one-string clusters: one row per record, one record per party in a cluster

@@ -4,18 +4,10 @@
 //! command with `--schema` refuses beside it exactly the flags of one string.
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+use common::{gramlink, ok};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn gramlink(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let o = gramlink(args);
-    assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
-    o
-}
+use std::process::Command;
 
 /// Runs a command that must fail, and returns its message.
 fn fails(args: &[&str], out: &Path) -> String {

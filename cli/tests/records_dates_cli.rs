@@ -3,11 +3,8 @@
 //! (`--date-format-a`, `--date-format-b`), the schema shared unchanged.
 #![cfg(not(target_arch = "wasm32"))]
 
-use std::process::{Command, Output};
-
-fn gramlink(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
-}
+mod common;
+use common::gramlink;
 
 const SCHEMA: &str = r#"version = 1
 id = "id"

@@ -4,11 +4,9 @@
 #![cfg(unix)]
 
 mod common;
-use common::{gramlink, stderr};
+use common::{gramlink, link_by_name, names_dir, stderr};
 use std::os::unix::fs::FileTypeExt;
 use std::process::{Command, Stdio};
-
-const NAMES: &str = "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nMILLER\nDAVIS\nGARCIA\nRODRIGUEZ\nWILSON\n";
 
 fn temporaries(dir: &std::path::Path) -> Vec<String> {
     std::fs::read_dir(dir)
@@ -21,9 +19,8 @@ fn temporaries(dir: &std::path::Path) -> Vec<String> {
 
 #[test]
 fn out_onto_a_pipe_writes_through_and_onto_a_directory_is_refused() {
-    let d = tempfile::tempdir().unwrap();
+    let d = names_dir();
     let p = |n: &str| d.path().join(n).display().to_string();
-    std::fs::write(p("names.txt"), NAMES).unwrap();
     let fifo = p("pipe");
     assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
     let reader = {
@@ -47,9 +44,8 @@ fn out_onto_a_pipe_writes_through_and_onto_a_directory_is_refused() {
 
 #[test]
 fn a_signal_while_writing_removes_the_temporary_file() {
-    let d = tempfile::tempdir().unwrap();
+    let d = names_dir();
     let p = |n: &str| d.path().join(n).display().to_string();
-    std::fs::write(p("names.txt"), NAMES).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_gramlink"))
         .args(["mine", "--input", &p("names.txt"), "--k", "5", "--seed", "1", "--out", &p("base.json")])
         .env("GRAMLINK_TEST_WRITE_DELAY_MS", "30000")
@@ -75,9 +71,8 @@ fn a_signal_while_writing_removes_the_temporary_file() {
 
 #[test]
 fn a_large_public_q_is_said_out_loud() {
-    let d = tempfile::tempdir().unwrap();
+    let d = names_dir();
     let p = |n: &str| d.path().join(n).display().to_string();
-    std::fs::write(p("names.txt"), NAMES).unwrap();
     let o = gramlink(&["mine", "--input", &p("names.txt"), "--public-q", "3", "--seed", "1", "--out", &p("b.json")]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(stderr(&o).contains("warning: --public-q 3 makes a shared base of up to 21216 grams"), "{}", stderr(&o));
@@ -92,19 +87,7 @@ fn ids_a_spreadsheet_would_run_are_escaped_in_pairs_csv() {
     let rows = "id,name\n\"=HYPERLINK(\"\"http://x\"\")\",SMITH\n+1,JONES\n-2,BROWN\n@3,MILLER\nplain,DAVIS\n";
     std::fs::write(p("a.csv"), rows).unwrap();
     std::fs::write(p("b.csv"), rows).unwrap();
-    let o = gramlink(&[
-        "link",
-        &p("a.csv"),
-        &p("b.csv"),
-        "--column",
-        "name",
-        "--id-column",
-        "id",
-        "--seed",
-        "1",
-        "--out",
-        &p("pairs.csv"),
-    ]);
+    let o = link_by_name(&p("a.csv"), &p("b.csv"), "1", &["--out", &p("pairs.csv")]);
     assert!(o.status.success(), "{}", stderr(&o));
     let pairs = std::fs::read_to_string(p("pairs.csv")).unwrap();
     let ids: Vec<String> =

@@ -5,14 +5,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
-use common::{gramlink, stderr};
-use std::process::Output;
-
-fn ok(args: &[&str]) -> Output {
-    let o = gramlink(args);
-    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
-    o
-}
+use common::{gramlink, names_dir, ok, stderr};
 
 fn refused(args: &[&str], code: &str) -> String {
     let o = gramlink(args);
@@ -22,13 +15,10 @@ fn refused(args: &[&str], code: &str) -> String {
     e
 }
 
-const NAMES: &str = "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nMILLER\nDAVIS\nGARCIA\nRODRIGUEZ\nWILSON\n";
-
 #[test]
 fn signed_batches_link_and_unsigned_wrong_or_implausible_ones_are_refused() {
-    let d = tempfile::tempdir().unwrap();
+    let d = names_dir();
     let p = |n: &str| d.path().join(n).display().to_string();
-    std::fs::write(p("names.txt"), NAMES).unwrap();
     ok(&["mine", "--input", &p("names.txt"), "--seed", "1", "--out", &p("na.json")]);
     ok(&["mine", "--input", &p("names.txt"), "--seed", "2", "--out", &p("nb.json")]);
     ok(&["merge", &p("na.json"), &p("nb.json"), "--out", &p("shared.json")]);

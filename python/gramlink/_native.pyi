@@ -17,6 +17,11 @@ KeyText = Union[str, bytes, bytearray]
 Party = Literal["A", "B", "a", "b"]
 RuleName = Literal["ranked", "all", "greedy", "nearest"]
 Schema = Union[dict, str, "os.PathLike[str]"]
+Path = Union[str, "os.PathLike[str]"]
+# scored candidates as little-endian columns (rows of A and B, distances, scores, edits) and a count
+ScoredColumns = Tuple[bytes, bytes, bytes, bytes, bytes, int]
+# a record shard's columns: rows of A and B, levels, swapped, sample patterns, rule counts, sent fields
+ShardColumns = Tuple[bytes, bytes, bytes, bytes, bytes, list[Tuple[str, int]], int]
 
 class DataOwner:
     """One party's records, normalized onto the public alphabet, with its budget."""
@@ -236,7 +241,7 @@ class Batch:
     """A vector batch, or rows of one, read and checked."""
 
     @staticmethod
-    def open(path: Union[str, "os.PathLike[str]"], start: Optional[int] = None, end: Optional[int] = None) -> "Batch": ...
+    def open(path: Path, start: Optional[int] = None, end: Optional[int] = None) -> "Batch": ...
     @staticmethod
     def read(message: Message) -> "Batch": ...
     @property
@@ -261,7 +266,7 @@ class Reference:
     """Party B's batch as each Spark task keeps it: sparse rows, read in pieces."""
 
     @staticmethod
-    def open(path: Union[str, "os.PathLike[str]"], chunk: int = 65536) -> "Reference": ...
+    def open(path: Path, chunk: int = 65536) -> "Reference": ...
     @property
     def size(self) -> int: ...
     def __len__(self) -> int: ...
@@ -272,7 +277,7 @@ def check_batches(a: Batch, b: Batch) -> int: ...
 def cutoff_bound(a: Batch, b: Batch, rule: Optional[RuleName] = None) -> Optional[Tuple[int, str]]: ...
 def shard_candidates(
     a: Batch, b: Reference, offset: int, rule: Optional[RuleName] = None
-) -> Tuple[bytes, bytes, bytes, bytes, bytes, int]: ...
+) -> ScoredColumns: ...
 def assign(
     a_rows: bytes,
     b_rows: bytes,
@@ -286,11 +291,11 @@ def assign(
 
 # the multi-party matcher in shards (gramlink/spark_parties.py)
 def parties_check(
-    paths: Sequence[Union[str, "os.PathLike[str]"]], merge_threshold: Optional[float] = None
+    paths: Sequence[Path], merge_threshold: Optional[float] = None
 ) -> list[Tuple[str, int]]: ...
-def parties_one_way(a: Batch, b: Batch, offset: int) -> Tuple[bytes, bytes, bytes, bytes, bytes, int]: ...
+def parties_one_way(a: Batch, b: Batch, offset: int) -> ScoredColumns: ...
 def parties_solve(
-    paths: Sequence[Union[str, "os.PathLike[str]"]],
+    paths: Sequence[Path],
     way: bytes,
     a_rows: bytes,
     b_rows: bytes,
@@ -304,7 +309,7 @@ class RecordBatchFile:
     """A record batch (GLRB) read from a file, as a Spark worker keeps it."""
 
     @staticmethod
-    def open(path: Union[str, "os.PathLike[str]"]) -> "RecordBatchFile": ...
+    def open(path: Path) -> "RecordBatchFile": ...
     @property
     def size(self) -> int: ...
     def __len__(self) -> int: ...
@@ -316,7 +321,7 @@ class RecordBatchFile:
 def record_check(schema: Schema, a: RecordBatchFile, b: RecordBatchFile) -> None: ...
 def record_shard(
     schema: Schema, a: RecordBatchFile, b: RecordBatchFile, start: int, end: int
-) -> Tuple[bytes, bytes, bytes, bytes, bytes, list[Tuple[str, int]], int]: ...
+) -> ShardColumns: ...
 def record_link_shards(
     schema: Schema,
     rows_a: int,
@@ -331,14 +336,14 @@ def record_link_shards(
 
 # the multi-party record matcher in shards (gramlink/spark_parties.py, with a schema)
 def parties_record_check(
-    schema: Schema, paths: Sequence[Union[str, "os.PathLike[str]"]], merge_threshold: Optional[float] = None
+    schema: Schema, paths: Sequence[Path], merge_threshold: Optional[float] = None
 ) -> Tuple[list[Tuple[str, int]], list[Tuple[int, int]]]: ...
 def parties_record_shard(
     schema: Schema, a: RecordBatchFile, b: RecordBatchFile, start: int, end: int
-) -> Tuple[bytes, bytes, bytes, bytes, bytes, list[Tuple[str, int]], int]: ...
+) -> ShardColumns: ...
 def parties_record_solve(
     schema: Schema,
-    paths: Sequence[Union[str, "os.PathLike[str]"]],
+    paths: Sequence[Path],
     way: bytes,
     a_rows: bytes,
     b_rows: bytes,

@@ -68,16 +68,27 @@ ROWS_PER_SHARD = 50_000
 _reference: dict = {}
 
 
-def _batch_b(path: str):
-    import pyarrow as pa
-
+def _kept(cache: dict, path: str, read, keep: int = 1):
+    """``read(path)``, kept in ``cache`` while the file (its size and time of
+    change) is the same: a worker reads each batch once; ``keep`` files at most."""
     st = os.stat(path)
     key = (path, st.st_size, st.st_mtime_ns)
-    if key not in _reference:
-        _reference.clear()
-        b = Reference.open(path)
-        _reference[key] = (b, pa.array(b.ids, pa.string()))
-    return _reference[key]
+    if key not in cache:
+        if len(cache) >= keep:
+            cache.clear()
+        cache[key] = read(path)
+    return cache[key]
+
+
+def _with_ids(batch) -> tuple:
+    """A batch and its ids as an Arrow column."""
+    import pyarrow as pa
+
+    return batch, pa.array(batch.ids, pa.string())
+
+
+def _batch_b(path: str):
+    return _kept(_reference, path, lambda p: _with_ids(Reference.open(p)))
 
 
 def _one_thread() -> None:

@@ -61,8 +61,8 @@ from ._native import (
     parties_record_solve,
     parties_solve,
 )
-from .spark import _column, _literal, _one_thread, _run, _shards
-from .spark_records import _binary_bytes, _fixed, _record_batch
+from .spark import _column, _kept, _literal, _one_thread, _run, _shards
+from .spark_records import _binary_bytes, _fixed, _record_batch, _schema_for_executors
 
 #: The candidates' schema (between the two stages): ``way`` is ``i * n + j``
 #: for batch i's rows (``a``) against batch j's (``b``); a row of way -1
@@ -79,12 +79,7 @@ _other: dict = {}
 
 
 def _whole(path: str):
-    st = os.stat(path)
-    key = (path, st.st_size, st.st_mtime_ns)
-    if key not in _other:
-        _other.clear()
-        _other[key] = Batch.open(path)
-    return _other[key]
+    return _kept(_other, path, Batch.open)
 
 
 def _candidates(paths: Sequence[str], rows_per_shard: Sequence[int]):
@@ -333,10 +328,7 @@ def link_parties(
 
     paths = [os.path.abspath(os.fspath(b)) for b in batches]
     if schema is not None:
-        if isinstance(schema, os.PathLike):
-            schema = os.fspath(schema)
-        if isinstance(schema, str) and not schema.lstrip().startswith("{") and os.path.exists(schema):
-            schema = os.path.abspath(schema)  # the executors' working directory may be another
+        schema = _schema_for_executors(schema)
         parties, pairs = parties_record_check(schema, paths, merge_threshold)
     else:
         parties = parties_check(paths, merge_threshold)

@@ -13,7 +13,7 @@ import os
 from typing import Any, Iterator, Optional
 
 from ._native import RecordBatchFile, record_check, record_link_shards, record_shard
-from .spark import _column, _literal, _one_thread, _run, _shards
+from .spark import _column, _kept, _literal, _one_thread, _run, _shards, _with_ids
 
 # --- whole records (src/record/shard.rs) ----------------------------------------------
 
@@ -29,16 +29,17 @@ _record_batches: dict = {}
 
 
 def _record_batch(path: str):
-    import pyarrow as pa
+    return _kept(_record_batches, path, lambda p: _with_ids(RecordBatchFile.open(p)), keep=2)
 
-    st = os.stat(path)
-    key = (path, st.st_size, st.st_mtime_ns)
-    if key not in _record_batches:
-        if len(_record_batches) >= 2:
-            _record_batches.clear()
-        b = RecordBatchFile.open(path)
-        _record_batches[key] = (b, pa.array(b.ids, pa.string()))
-    return _record_batches[key]
+
+def _schema_for_executors(schema):
+    """A schema given as a file's path made absolute (the executors' working
+    directory may be another); JSON text and dicts as they are."""
+    if isinstance(schema, os.PathLike):
+        schema = os.fspath(schema)
+    if isinstance(schema, str) and not schema.lstrip().startswith("{") and os.path.exists(schema):
+        schema = os.path.abspath(schema)
+    return schema
 
 
 def _fixed(buf: bytes, width: int) -> Any:
@@ -204,10 +205,7 @@ def link_records(
     the job with the core's code and leaves no output."""
     import pyarrow  # noqa: F401
 
-    if isinstance(schema, os.PathLike):
-        schema = os.fspath(schema)
-    if isinstance(schema, str) and not schema.lstrip().startswith("{") and os.path.exists(schema):
-        schema = os.path.abspath(schema)  # the executors' working directory may be another
+    schema = _schema_for_executors(schema)
     a = RecordBatchFile.open(batch_a)
     b = RecordBatchFile.open(batch_b)
     record_check(schema, a, b)

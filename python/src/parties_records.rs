@@ -7,7 +7,7 @@
 //! little-endian bytes, as in `record_shard.rs`.
 
 use crate::errors::{invalid, io, OrPy};
-use crate::record_shard::{shard_columns, u32s, RecordBatchFile, ShardColumns};
+use crate::record_shard::{shard, u32s, RecordBatchFile, ShardColumns};
 use crate::records::schema_arg;
 use crate::shard::le;
 use gramlink::multi::records::{orient, pair_edges};
@@ -77,12 +77,7 @@ pub fn parties_record_shard<'py>(
     start: usize,
     end: usize,
 ) -> PyResult<ShardColumns<'py>> {
-    let schema = schema_arg(schema)?;
-    let nf = schema.sent().count();
-    let (a, b) = (&a.batch, &b.batch);
-    let s =
-        py.detach(|| pair_levels(&schema, rows(a, start..end), b.clone(), start.min(a.ids.len()), a.ids.len())).py()?;
-    Ok(shard_columns(py, s, nf))
+    shard(py, schema, &a.batch, &b.batch, start..end, pair_levels)
 }
 
 /// The last task: every task's columns (as `parties_record_shard` gives

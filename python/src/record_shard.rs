@@ -9,7 +9,7 @@ use crate::records::schema_arg;
 use crate::shard::le;
 use gramlink::record::linker::RuleCount;
 use gramlink::record::shard::{check, link_shards, rows, shard_levels, ShardLevels};
-use gramlink::record::{Class, RecordBatch};
+use gramlink::record::{Class, RecordBatch, Schema};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -70,14 +70,27 @@ pub fn record_shard<'py>(
     start: usize,
     end: usize,
 ) -> PyResult<ShardColumns<'py>> {
+    shard(py, schema, &a.batch, &b.batch, start..end, shard_levels)
+}
+
+/// How a shard's levels are made: [`shard_levels`] (A against B) or
+/// [`gramlink::record::shard::pair_levels`] (any two parties).
+pub type Levels = fn(&Schema, RecordBatch, RecordBatch, usize, usize) -> Result<ShardLevels, gramlink::Error>;
+
+/// `a`'s records in `range` against the whole of `b`, by `levels`, as
+/// columns.
+pub fn shard<'py>(
+    py: Python<'py>,
+    schema: &Bound<'py, PyAny>,
+    a: &RecordBatch,
+    b: &RecordBatch,
+    range: std::ops::Range<usize>,
+    levels: Levels,
+) -> PyResult<ShardColumns<'py>> {
     let schema = schema_arg(schema)?;
     let nf = schema.sent().count();
-    let s = py
-        .detach(|| {
-            let shard = rows(&a.batch, start..end);
-            shard_levels(&schema, shard, b.batch.clone(), start.min(a.batch.ids.len()), a.batch.ids.len())
-        })
-        .py()?;
+    let offset = range.start.min(a.ids.len());
+    let s = py.detach(|| levels(&schema, rows(a, range), b.clone(), offset, a.ids.len())).py()?;
     Ok(shard_columns(py, s, nf))
 }
 
@@ -93,7 +106,7 @@ pub type ShardColumns<'py> = (
 );
 
 /// A shard's levels as columns of little-endian bytes; `nf` sent fields.
-pub fn shard_columns(py: Python<'_>, s: ShardLevels, nf: usize) -> ShardColumns<'_> {
+fn shard_columns(py: Python<'_>, s: ShardLevels, nf: usize) -> ShardColumns<'_> {
     let ca = le(s.candidates.iter().map(|c| c.0), u32::to_le_bytes);
     let cb = le(s.candidates.iter().map(|c| c.1), u32::to_le_bytes);
     let levels: Vec<u8> = s.levels.iter().flat_map(|(l, _)| l.iter().copied()).collect();

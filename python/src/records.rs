@@ -285,15 +285,7 @@ impl RecordMatcher {
     #[pyo3(signature = (*, upper=None, lower=None, review=None))]
     fn pairs_csv(&self, upper: Option<f64>, lower: Option<f64>, review: Option<&str>) -> PyResult<String> {
         let l = self.matcher.decide(&self.scored, finite(upper)?, finite(lower)?);
-        let review: Option<Vec<Option<Review>>> = review.map(|r| {
-            r.chars()
-                .map(|c| match c {
-                    'a' => Some(Review::Accepted),
-                    'r' => Some(Review::Rejected),
-                    _ => None,
-                })
-                .collect()
-        });
+        let review = review.map(Review::from_chars);
         pairs_csv(self.matcher.schema(), &l, &self.matcher.a().ids, &self.matcher.b().ids, review.as_deref()).py()
     }
 }

@@ -168,22 +168,6 @@ pub fn candidates(
     Ok((Candidates::Within(pairs), stats))
 }
 
-/// Links A's vectors with B's under `rule`: [`candidates`], then
-/// [`Candidates::assign`].
-pub fn link(
-    a: &BatchVectors,
-    b: &BatchVectors,
-    thresholds: &[f64],
-    rule: Rule,
-    ed: u32,
-    shape: Option<&Shape>,
-) -> Result<(Vec<Pair>, MatchStats), Error> {
-    let (c, stats) = candidates(a, b, thresholds, rule, ed, shape)?;
-    let pairs = c.assign(a, b, rule);
-    let stats = MatchStats { pairs: pairs.len() as u64, ..stats };
-    Ok((pairs, stats))
-}
-
 /// The distance of row `i` of `a` and row `j` of `b`: [`distance`] of their
 /// dense forms, bit for bit, whatever form each is held in.
 pub fn row_distance(a: &BatchVectors, i: usize, b: &BatchVectors, j: usize) -> f64 {

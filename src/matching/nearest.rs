@@ -42,10 +42,7 @@ pub fn nearest(pairs: &[Pair]) -> Vec<Pair> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn p(a: u32, b: u32, d: f64) -> Pair {
-        Pair { a, b, distance: d }
-    }
+    use crate::matching::pairs::pair as p;
 
     #[test]
     fn mutual_only() {

@@ -62,10 +62,7 @@ pub fn one_to_one_scored(pairs: &[Scored]) -> Vec<Pair> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn p(a: u32, b: u32, d: f64) -> Pair {
-        Pair { a, b, distance: d }
-    }
+    use crate::matching::pairs::pair as p;
 
     #[test]
     fn greedy_by_distance() {

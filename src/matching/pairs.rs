@@ -15,6 +15,12 @@ pub struct Pair {
     pub distance: f64,
 }
 
+/// A pair written briefly in the matchers' tests.
+#[cfg(test)]
+pub(crate) fn pair(a: u32, b: u32, distance: f64) -> Pair {
+    Pair { a, b, distance }
+}
+
 /// What the matcher did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct MatchStats {

@@ -33,15 +33,21 @@ pub fn rows<'a>(roster: &Roster<'a>) -> Vec<(Party, &'a str)> {
     roster.iter().flat_map(|&(party, ids)| ids.iter().map(move |id| (party, id.as_str()))).collect()
 }
 
+/// [`rows`], one per member of `c`'s clusters.
+fn members<'a>(roster: &Roster<'a>, c: &Clusters) -> Result<Vec<(Party, &'a str)>, Error> {
+    let rows = rows(roster);
+    if rows.len() != c.cluster.len() {
+        return Err(Error::Parameter(format!("{} records for {} clusters' members", rows.len(), c.cluster.len())));
+    }
+    Ok(rows)
+}
+
 /// One row per record, batch after batch, row after row: its party, its id
 /// as the batch carried it (a spreadsheet formula defused, [`csv_cell`]), its
 /// cluster.
 pub fn clusters_csv(roster: &Roster<'_>, c: &Clusters) -> Result<String, Error> {
     let err = write_err("clusters");
-    let rows = rows(roster);
-    if rows.len() != c.cluster.len() {
-        return Err(Error::Parameter(format!("{} records for {} clusters' members", rows.len(), c.cluster.len())));
-    }
+    let rows = members(roster, c)?;
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["party", "id", "cluster"]).map_err(&err)?;
     for (&(party, id), &k) in rows.iter().zip(&c.cluster) {
@@ -53,10 +59,7 @@ pub fn clusters_csv(roster: &Roster<'_>, c: &Clusters) -> Result<String, Error> 
 /// The pairs of records that share a cluster ([`Clusters::pairs`]).
 pub fn pairs_csv(roster: &Roster<'_>, c: &Clusters) -> Result<String, Error> {
     let err = write_err("pairs");
-    let rows = rows(roster);
-    if rows.len() != c.cluster.len() {
-        return Err(Error::Parameter(format!("{} records for {} clusters' members", rows.len(), c.cluster.len())));
-    }
+    let rows = members(roster, c)?;
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(["party_a", "id_a", "party_b", "id_b"]).map_err(&err)?;
     for (x, y) in c.pairs() {

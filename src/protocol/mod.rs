@@ -11,7 +11,6 @@
 //! No message holds record text: ids are what the party chose, vectors and
 //! thresholds are numbers, bases hold grams and noisy counts only.
 
-use crate::alphabet::Alphabet;
 use crate::base::{NoisyBase, SharedBase};
 use crate::error::ProtocolError;
 use serde::{Deserialize, Serialize};
@@ -71,48 +70,30 @@ pub fn read_noisy_base(text: &str) -> Result<NoisyBase, ProtocolError> {
 
 // --------------------------------------------------------------- shared base
 
-#[derive(Serialize, Deserialize)]
-struct SharedBaseBody {
-    alphabet: Alphabet,
-    q_min: usize,
-    q_max: usize,
-    grams: Vec<String>,
-    fingerprint: String,
-    /// Optional (additive): padding symbols put around every record before
-    /// embedding; absent for unpadded bases, whose messages are unchanged.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    padding: Option<crate::padding::Padding>,
-    /// `false` when made from a seeded (not private) run; absent otherwise.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    private: Option<bool>,
-}
-
+/// A shared base's message is the base's own serde form: `padding` absent
+/// for unpadded bases, `private` present (`false`) only for a seeded run.
 pub fn write_shared_base(base: &SharedBase) -> String {
-    envelope(
-        SHARED_BASE,
-        &SharedBaseBody {
-            alphabet: base.alphabet().clone(),
-            q_min: base.q_min(),
-            q_max: base.q_max(),
-            grams: base.grams().to_vec(),
-            fingerprint: base.fingerprint().to_string(),
-            padding: base.padding(),
-            private: (!base.is_private()).then_some(false),
-        },
-    )
+    envelope(SHARED_BASE, base)
 }
 
 /// Reads a shared base and checks its fingerprint against its content.
 pub fn read_shared_base(text: &str) -> Result<SharedBase, ProtocolError> {
-    let body: SharedBaseBody = open(text, SHARED_BASE)?;
-    let base = SharedBase::with_padding(body.alphabet, body.q_min, body.q_max, body.grams, body.padding)
-        .map_err(|e| ProtocolError::Invalid { what: "shared base".into(), reason: e.to_string() })?
-        .with_private(body.private.unwrap_or(true));
-    if base.fingerprint() != body.fingerprint {
+    // as sent, unchecked: rebuilt (validated, its fingerprint computed) from its fields
+    let sent: SharedBase = open(text, SHARED_BASE)?;
+    let base = SharedBase::with_padding(
+        sent.alphabet().clone(),
+        sent.q_min(),
+        sent.q_max(),
+        sent.grams().to_vec(),
+        sent.padding(),
+    )
+    .map_err(|e| ProtocolError::Invalid { what: "shared base".into(), reason: e.to_string() })?
+    .with_private(sent.is_private());
+    if base.fingerprint() != sent.fingerprint() {
         return Err(ProtocolError::Fingerprint {
             what: "the shared base's content".into(),
             found: base.fingerprint().into(),
-            expected: body.fingerprint,
+            expected: sent.fingerprint().into(),
         });
     }
     Ok(base)

@@ -16,6 +16,21 @@ pub enum Review {
     Rejected,
 }
 
+impl Review {
+    /// A review as the front ends pass it: one character per pair, `a`
+    /// accepted, `r` rejected, anything else none.
+    pub fn from_chars(review: &str) -> Vec<Option<Review>> {
+        review
+            .chars()
+            .map(|c| match c {
+                'a' => Some(Review::Accepted),
+                'r' => Some(Review::Rejected),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
 /// The M and P pairs of `l` (rows of `a_ids` and `b_ids`) as CSV text; with
 /// `review` (one entry per pair of `l`), a `review` column after `swapped`.
 pub fn pairs_csv(

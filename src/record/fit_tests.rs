@@ -1,6 +1,7 @@
 use super::*;
 use crate::dp::Randomness;
 use crate::em::frequencies;
+use crate::em::tests::draw;
 
 fn start(name: &str, levels: &[&str], u: Vec<f64>) -> Start {
     Start {
@@ -12,16 +13,9 @@ fn start(name: &str, levels: &[&str], u: Vec<f64>) -> Start {
     }
 }
 
-fn draw(p: &[f64], rng: &mut Randomness) -> u8 {
-    let x = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-    let mut acc = 0.0;
-    for (i, q) in p.iter().enumerate() {
-        acc += q;
-        if x < acc {
-            return i as u8;
-        }
-    }
-    (p.len() - 1) as u8
+/// Starts of fields of two levels (exact, disagree): name and u of each.
+fn agree_or_not(fields: &[(&str, f64, f64)]) -> Vec<Start> {
+    fields.iter().map(|&(name, exact, disagree)| start(name, &["exact", "disagree"], vec![exact, disagree])).collect()
 }
 
 /// The collapse case of docs issue 30: candidates from one block per name
@@ -123,14 +117,7 @@ fn rivals_share_a_record_so_a_household_is_not_a_person() {
     // each B record: its A record agrees on every field, two more of its
     // household agree on last name and address, not on the first name
     let n = 1000u32;
-    let levels = ["exact", "disagree"];
-    let starts = || {
-        vec![
-            start("first_name", &levels, vec![0.01, 0.99]),
-            start("last_name", &levels, vec![0.001, 0.999]),
-            start("address", &levels, vec![0.001, 0.999]),
-        ]
-    };
+    let starts = || agree_or_not(&[("first_name", 0.01, 0.99), ("last_name", 0.001, 0.999), ("address", 0.001, 0.999)]);
     let patterns = vec![(vec![0u8, 0, 0], n as u64), (vec![1u8, 0, 0], 2 * n as u64)];
     let rivals: Vec<(u32, u32, u32)> =
         (0..n).flat_map(|b| [(3 * b, b, 0), (3 * b + 1, b, 1), (3 * b + 2, b, 1)]).collect();
@@ -151,14 +138,8 @@ fn copies_of_one_record_are_all_its_matches_under_many_to_one() {
     // (its original): two agree on every field, one has a different first
     // name; A's other records have none (the bound min(|A|, |B|) is 3n)
     let n = 1000u32;
-    let levels = ["exact", "disagree"];
-    let starts = || {
-        vec![
-            start("first_name", &levels, vec![0.01, 0.99]),
-            start("address", &levels, vec![0.001, 0.999]),
-            start("date_of_birth", &levels, vec![0.001, 0.999]),
-        ]
-    };
+    let starts =
+        || agree_or_not(&[("first_name", 0.01, 0.99), ("address", 0.001, 0.999), ("date_of_birth", 0.001, 0.999)]);
     let patterns = vec![(vec![0u8, 0, 0], 2 * n as u64), (vec![1u8, 0, 0], n as u64)];
     let pairs: Vec<(u32, u32, u32)> =
         (0..n).flat_map(|a| [(a, 3 * a, 0), (a, 3 * a + 1, 0), (a, 3 * a + 2, 1)]).collect();

@@ -51,6 +51,32 @@ fn expected(schema: &Schema, mined_only: bool) -> Result<Vec<(String, f64)>, Err
     Ok(spaces(schema)?.into_iter().filter(|s| !mined_only || s.epsilon > 0.0).map(|s| (s.name, s.epsilon)).collect())
 }
 
+/// Opens a message of `format` (`what` in errors) for `schema`: its schema
+/// fingerprint checked and its spaces exactly the [`expected`] ones. The
+/// body, and each expected space in schema order with its ε share and its
+/// base's message text.
+fn open_bases(
+    text: &str,
+    format: &'static str,
+    schema: &Schema,
+    mined_only: bool,
+    what: &str,
+) -> Result<(Body, Vec<(String, f64, String)>), Error> {
+    let body: Body = open(text, format)?;
+    super::check::check_schema(&schema.fingerprint(), &body.schema, &format!("the {what}"))?;
+    let want = expected(schema, mined_only)?;
+    check_spaces(&body.bases, &want, what)?;
+    let sent = want
+        .into_iter()
+        .map(|(space, share)| {
+            let e = body.bases.iter().find(|e| e.space == space).expect("checked above");
+            let base = e.base.to_string();
+            (space, share, base)
+        })
+        .collect();
+    Ok((body, sent))
+}
+
 /// Checks that `found` names exactly the `want` spaces, each once.
 fn check_spaces(found: &[Entry], want: &[(String, f64)], what: &str) -> Result<(), Error> {
     let invalid = |reason: String| Error::from(ProtocolError::Invalid { what: what.into(), reason });
@@ -78,14 +104,10 @@ pub fn write_noisy_bases(n: &NoisyBases) -> String {
 /// Reads a party's noisy bases mined under `schema`: the fingerprint, the
 /// spaces, each base (as [`read_noisy_base`]) and each space's ε share.
 pub fn read_noisy_bases(text: &str, schema: &Schema) -> Result<NoisyBases, Error> {
-    let body: Body = open(text, NOISY_BASES)?;
-    super::check::check_schema(&schema.fingerprint(), &body.schema, "the noisy bases")?;
-    let want = expected(schema, true)?;
-    check_spaces(&body.bases, &want, "noisy bases")?;
+    let (body, sent) = open_bases(text, NOISY_BASES, schema, true, "noisy bases")?;
     let mut bases = Vec::new();
-    for (space, share) in &want {
-        let e = body.bases.iter().find(|e| e.space == *space).expect("checked above");
-        let base = read_noisy_base(&e.base.to_string()).map_err(|err| in_space(err, space))?;
+    for (space, share, base) in sent {
+        let base = read_noisy_base(&base).map_err(|err| in_space(err, &space))?;
         if (base.params.epsilon - share).abs() > 1e-9 * share.max(1.0) {
             return Err(ProtocolError::Invalid {
                 what: "noisy bases".into(),
@@ -96,7 +118,7 @@ pub fn read_noisy_bases(text: &str, schema: &Schema) -> Result<NoisyBases, Error
             }
             .into());
         }
-        bases.push((space.clone(), base));
+        bases.push((space, base));
     }
     Ok(NoisyBases { schema: body.schema, bases })
 }
@@ -113,14 +135,11 @@ pub fn write_shared_bases(s: &SharedBases) -> String {
 /// Reads the shared bases for `schema`: the fingerprint, every space's base
 /// (as [`read_shared_base`], which checks the base's own fingerprint).
 pub fn read_shared_bases(text: &str, schema: &Schema) -> Result<SharedBases, Error> {
-    let body: Body = open(text, SHARED_BASES)?;
-    super::check::check_schema(&schema.fingerprint(), &body.schema, "the shared bases")?;
-    let want = expected(schema, false)?;
-    check_spaces(&body.bases, &want, "shared bases")?;
+    let (body, sent) = open_bases(text, SHARED_BASES, schema, false, "shared bases")?;
     let mut bases = Vec::new();
-    for (space, _) in &want {
-        let e = body.bases.iter().find(|e| e.space == *space).expect("checked above");
-        bases.push((space.clone(), read_shared_base(&e.base.to_string()).map_err(|err| in_space(err, space))?));
+    for (space, _, base) in sent {
+        let base = read_shared_base(&base).map_err(|err| in_space(err, &space))?;
+        bases.push((space, base));
     }
     Ok(SharedBases { schema: body.schema, bases, private: body.private.unwrap_or(false) })
 }

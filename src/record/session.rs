@@ -4,7 +4,7 @@
 
 use super::linker::{RecordLinkage, RecordMatcher};
 use super::owner::{merge, RecordOwner, SharedBases};
-use crate::clock::Clock;
+use crate::clock::{Clock, Laps};
 use crate::error::Error;
 use crate::keyed::{EmbedKey, Key};
 use crate::party::EmbedOptions;
@@ -33,29 +33,23 @@ pub fn run(
     progress: &mut dyn Progress,
 ) -> Result<RecordSession, Error> {
     super::check::check_schema(&a.schema().fingerprint(), &b.schema().fingerprint(), "party B's schema")?;
-    let mut timings = BTreeMap::new();
-    let mut t = clock.now_ms();
-    let mut lap = |name: &str, timings: &mut BTreeMap<String, f64>| {
-        let now = clock.now_ms();
-        timings.insert(name.to_string(), now - t);
-        t = now;
-    };
+    let mut laps = Laps::start(clock);
     let na = a.mine(progress)?;
-    lap("mine A", &mut timings);
+    laps.lap("mine A");
     let nb = b.mine(progress)?;
-    lap("mine B", &mut timings);
+    laps.lap("mine B");
     let shared = merge(&na, &nb, a.schema())?;
-    lap("merge", &mut timings);
+    laps.lap("merge");
     // one machine: nothing leaves it, the pairs name the owners' ids
     let key = EmbedKey { key: key.cloned(), rotate: encoding.is_some() };
     let encoding = encoding.unwrap_or_default();
     let embed = |party| EmbedOptions { key: key.clone(), encoding, ..EmbedOptions::of(party).local() };
     let va = a.embed(&shared, &embed(Party::A), progress)?.batch;
-    lap("embed A", &mut timings);
+    laps.lap("embed A");
     let vb = b.embed(&shared, &embed(Party::B), progress)?.batch;
-    lap("embed B", &mut timings);
+    laps.lap("embed B");
     let matcher = RecordMatcher::new(a.schema().clone(), va, vb)?;
     let linkage = matcher.link()?;
-    lap("link", &mut timings);
-    Ok(RecordSession { shared, matcher, linkage, timings_ms: timings })
+    laps.lap("link");
+    Ok(RecordSession { shared, matcher, linkage, timings_ms: laps.into_timings() })
 }

@@ -151,13 +151,7 @@ pub fn keyed_two_party(
     progress: &mut dyn Progress,
 ) -> Result<(SharedBase, VectorBatch), Error> {
     let (mut r_b, r_ma, r_mb) = (rng.fork(), rng.fork(), rng.fork());
-    let (b, _) = crate::eval::scenario::corrupted_copy(records, 1, alphabet, &mut r_b);
-    let b: Vec<String> = b.into_iter().filter(|s| !s.is_empty()).collect();
-    let budget = Epsilon::new(config.mine.epsilon)?;
-    let owner = |v: Vec<String>, r| DataOwner::new(Dataset::from_normalized(v, alphabet), budget, r);
-    let (mut a, mut b) = (owner(records.to_vec(), r_ma)?, owner(b, r_mb)?);
-    let (na, nb) = (a.mine(&config.mine, progress)?, b.mine(&config.mine, progress)?);
-    let shared = merge_bases(&na, &nb, &config.mine)?;
+    let (a, shared) = mined_with_copy(records.to_vec(), alphabet, config, &mut r_b, (r_ma, r_mb), progress)?;
     let mut key = [0u8; 32];
     rng.fill_bytes(&mut key);
     // the rows in record order: the truth is `records`
@@ -167,6 +161,27 @@ pub fn keyed_two_party(
     };
     let batch = a.embed(&shared, &options, progress)?.batch;
     Ok((shared, batch))
+}
+
+/// `records` as party A's owner and a one-edit corrupted copy of them
+/// (empties dropped, edits drawn from `corrupt`) as party B's, each with its
+/// own noise (`owners`), both mined under `config` and merged: A's owner and
+/// the shared base.
+pub(super) fn mined_with_copy(
+    records: Vec<String>,
+    alphabet: &Alphabet,
+    config: &Config,
+    corrupt: &mut Randomness,
+    owners: (Randomness, Randomness),
+    progress: &mut dyn Progress,
+) -> Result<(DataOwner, SharedBase), Error> {
+    let (b, _) = crate::eval::scenario::corrupted_copy(&records, 1, alphabet, corrupt);
+    let b: Vec<String> = b.into_iter().filter(|s| !s.is_empty()).collect();
+    let budget = Epsilon::new(config.mine.epsilon)?;
+    let owner = |v: Vec<String>, r| DataOwner::new(Dataset::from_normalized(v, alphabet), budget, r);
+    let (mut a, mut b) = (owner(records, owners.0)?, owner(b, owners.1)?);
+    let (na, nb) = (a.mine(&config.mine, progress)?, b.mine(&config.mine, progress)?);
+    Ok((a, merge_bases(&na, &nb, &config.mine)?))
 }
 
 /// Parameters of [`run_bootstrap`].

@@ -6,16 +6,15 @@
 //! with C's list covering the data and its exact frequencies (the worst case).
 //! `gramlink lab frontier` prints it; docs/THREAT_MODEL.md holds the table.
 
+use super::bootstrap::mined_with_copy;
 use super::graph::{graph_attack, GraphReport};
 use super::labelling::{labelling_attack, LabellingReport, Search};
 use crate::alphabet::Alphabet;
 use crate::config::Config;
-use crate::dataset::Dataset;
-use crate::dp::{Epsilon, Randomness};
+use crate::dp::Randomness;
 use crate::error::Error;
-use crate::eval::scenario::corrupted_copy;
 use crate::keyed::{Encoding, Key};
-use crate::party::{merge_bases, DataOwner, EmbedOptions};
+use crate::party::EmbedOptions;
 use crate::progress::Progress;
 use crate::protocol::Party;
 use crate::pseudonym::{Distinct, IdMap};
@@ -131,14 +130,8 @@ pub fn run_frontier(
     } else {
         r_sample.permutation(names.len())[..o.sample].iter().map(|&i| names[i].clone()).collect()
     };
-    let (b, _) = corrupted_copy(&a, 1, alphabet, &mut r_corrupt);
-    let b: Vec<String> = b.into_iter().filter(|s| !s.is_empty()).collect();
     let config = Config::default();
-    let budget = Epsilon::new(config.mine.epsilon)?;
-    let owner = |records: Vec<String>, rng| DataOwner::new(Dataset::from_normalized(records, alphabet), budget, rng);
-    let (mut owner_a, mut owner_b) = (owner(a.clone(), r_a)?, owner(b, r_b)?);
-    let (na, nb) = (owner_a.mine(&config.mine, progress)?, owner_b.mine(&config.mine, progress)?);
-    let shared = merge_bases(&na, &nb, &config.mine)?;
+    let (owner_a, shared) = mined_with_copy(a.clone(), alphabet, &config, &mut r_corrupt, (r_a, r_b), progress)?;
     let mut key = [0u8; 32];
     r_key.fill_bytes(&mut key);
     let key = Key::from_bytes(key);

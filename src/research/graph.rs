@@ -151,15 +151,21 @@ fn pair_greedily(mut cands: Vec<(usize, usize, f32)>, n_e: usize, n_p: usize) ->
     out
 }
 
-/// For each e node, its `keep` closest p nodes with the same totals by `dist`.
+/// For each e node outside `seeds`, its `keep` closest p nodes outside
+/// them with the same totals by `dist`; `n_p`: the p nodes.
 fn candidates(
     e: &Side,
     by_totals: &HashMap<&[u32], Vec<usize>>,
-    skip_e: &[bool],
-    skip_p: &[bool],
+    seeds: &[(usize, usize)],
+    n_p: usize,
     keep: usize,
     dist: impl Fn(usize, usize) -> f32 + Sync,
 ) -> Vec<(usize, usize, f32)> {
+    let (mut skip_e, mut skip_p) = (vec![false; e.rows.len()], vec![false; n_p]);
+    for &(a, b) in seeds {
+        skip_e[a] = true;
+        skip_p[b] = true;
+    }
     let ids: Vec<usize> = (0..e.rows.len()).filter(|&i| !skip_e[i]).collect();
     let per = crate::par::map(&ids, |&i| {
         let Some(ps) = by_totals.get(e.totals[i].as_slice()) else { return Vec::new() };
@@ -255,12 +261,7 @@ pub fn graph_attack_rows(
     if seeds.len() < 32 {
         let (fe, fp) = (e.features(&mut rng), p.features(&mut rng));
         let dist = |i: usize, j: usize| fe[i].iter().zip(&fp[j]).map(|(a, b)| (a - b) * (a - b)).sum::<f32>();
-        let (mut se, mut sp) = (vec![false; n_e], vec![false; n_p]);
-        for &(a, b) in &seeds {
-            se[a] = true;
-            sp[b] = true;
-        }
-        let mut paired = pair_greedily(candidates(&e, &by_totals, &se, &sp, 5, dist), n_e, n_p);
+        let mut paired = pair_greedily(candidates(&e, &by_totals, &seeds, n_p, 5, dist), n_e, n_p);
         paired.sort_by(|a, b| b.2.total_cmp(&a.2));
         seeds.extend(paired.iter().take(64).map(|&(a, b, _)| (a, b)));
     }
@@ -282,12 +283,7 @@ pub fn graph_attack_rows(
         let sp_nodes: Vec<usize> = sig.iter().map(|s| s.1).collect();
         let (ge, gp) = (e.signatures(&se_nodes), p.signatures(&sp_nodes));
         let dist = |i: usize, j: usize| ge[i].iter().zip(&gp[j]).map(|(a, b)| (a - b) * (a - b)).sum::<f32>();
-        let (mut se, mut sp) = (vec![false; n_e], vec![false; n_p]);
-        for &(a, b) in &seeds {
-            se[a] = true;
-            sp[b] = true;
-        }
-        let mut paired = pair_greedily(candidates(&e, &by_totals, &se, &sp, 5, dist), n_e, n_p);
+        let mut paired = pair_greedily(candidates(&e, &by_totals, &seeds, n_p, 5, dist), n_e, n_p);
         pairing = seeds.iter().copied().chain(paired.iter().map(|&(a, b, _)| (a, b))).collect();
         if round + 1 < ROUNDS {
             // the most confident quarter joins the seeds (kept in confidence order)

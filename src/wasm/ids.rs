@@ -23,6 +23,32 @@ pub(super) fn map_bytes(map: Option<&IdMap>) -> Result<Option<js_sys::Uint8Array
     Ok(Some(js_sys::Uint8Array::from(&map.to_csv()?[..])))
 }
 
+/// `idMapCsv()` and `idMapBytes()` on an owner class (`DataOwner`,
+/// `RecordOwner`) whose `id_map` field holds its last `embed`'s map.
+macro_rules! id_map_methods {
+    ($owner:ident) => {
+        #[wasm_bindgen]
+        impl $owner {
+            /// The map of the last `embed`'s pseudonyms to this owner's ids, as CSV
+            /// (`pseudonym,id`): keep it, never send it; `unmapPairs` maps the
+            /// matcher's pairs back with it. `undefined` before an embed or after one
+            /// with `keepIds`.
+            #[wasm_bindgen(js_name = idMapCsv)]
+            pub fn id_map_csv(&self) -> Result<Option<String>, JsValue> {
+                super::ids::map_csv(self.id_map.as_ref())
+            }
+
+            /// `idMapCsv()`'s CSV as UTF-8 bytes (a `Uint8Array`, no JS string):
+            /// what a worker transfers to its page for saving.
+            #[wasm_bindgen(js_name = idMapBytes)]
+            pub fn id_map_bytes(&self) -> Result<Option<js_sys::Uint8Array>, JsValue> {
+                super::ids::map_bytes(self.id_map.as_ref())
+            }
+        }
+    };
+}
+pub(super) use id_map_methods;
+
 /// An optional id map argument: its CSV as a string or a `Uint8Array`, or
 /// null / undefined.
 fn map_arg(v: &JsValue, what: &str) -> Result<Option<IdMap>, JsValue> {

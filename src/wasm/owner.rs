@@ -121,6 +121,8 @@ fn shared_base(json: &JsValue) -> Result<crate::base::SharedBase, JsValue> {
     Ok(read_shared_base(&string_arg(json, "the shared base")?)?)
 }
 
+super::ids::id_map_methods!(DataOwner);
+
 #[wasm_bindgen]
 impl DataOwner {
     /// A data owner from an array of strings (ids are their 1-based positions).
@@ -246,22 +248,6 @@ impl DataOwner {
         let out = if binary { super::batch::binary_batch(&batch)?.into() } else { JsValue::from_str(&batch.to_json()) };
         self.id_map = embedded.id_map;
         Ok(out)
-    }
-
-    /// The map of the last `embed`'s pseudonyms to this owner's ids, as CSV
-    /// (`pseudonym,id`): keep it, never send it; `unmapPairs` maps the
-    /// matcher's pairs back with it. `undefined` before an embed or after one
-    /// with `keepIds`.
-    #[wasm_bindgen(js_name = idMapCsv)]
-    pub fn id_map_csv(&self) -> Result<Option<String>, JsValue> {
-        super::ids::map_csv(self.id_map.as_ref())
-    }
-
-    /// `idMapCsv()`'s CSV as UTF-8 bytes (a `Uint8Array`, no JS string):
-    /// what a worker transfers to its page for saving.
-    #[wasm_bindgen(js_name = idMapBytes)]
-    pub fn id_map_bytes(&self) -> Result<Option<js_sys::Uint8Array>, JsValue> {
-        super::ids::map_bytes(self.id_map.as_ref())
     }
 
     /// The records' vectors over the shared base, row-major (`size` rows of the

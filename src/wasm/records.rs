@@ -138,6 +138,8 @@ pub struct RecordOwner {
     id_map: Option<crate::pseudonym::IdMap>,
 }
 
+super::ids::id_map_methods!(RecordOwner);
+
 #[wasm_bindgen]
 impl RecordOwner {
     /// The party's CSV (a string or a `Uint8Array`, with a header) read under
@@ -264,21 +266,6 @@ impl RecordOwner {
         let out = js_sys::Uint8Array::from(&embedded.batch.write()[..]);
         self.id_map = embedded.id_map;
         Ok(out)
-    }
-
-    /// The map of the last `embed`'s pseudonyms to this owner's ids, as CSV
-    /// (`pseudonym,id`; `unmapPairs`). `undefined` before an embed or after
-    /// one with `keepIds`.
-    #[wasm_bindgen(js_name = idMapCsv)]
-    pub fn id_map_csv(&self) -> Result<Option<String>, JsValue> {
-        super::ids::map_csv(self.id_map.as_ref())
-    }
-
-    /// `idMapCsv()`'s CSV as UTF-8 bytes (a `Uint8Array`, no JS string):
-    /// what a worker transfers to its page for saving.
-    #[wasm_bindgen(js_name = idMapBytes)]
-    pub fn id_map_bytes(&self) -> Result<Option<js_sys::Uint8Array>, JsValue> {
-        super::ids::map_bytes(self.id_map.as_ref())
     }
 }
 
@@ -425,15 +412,7 @@ impl RecordMatcher {
     pub fn pairs_csv(&self, options: JsValue, review: Option<String>) -> Result<String, JsValue> {
         let (upper, lower) = thresholds(&options)?;
         let l = self.matcher.decide(&self.scored, upper, lower);
-        let review: Option<Vec<Option<Review>>> = review.map(|r| {
-            r.chars()
-                .map(|c| match c {
-                    'a' => Some(Review::Accepted),
-                    'r' => Some(Review::Rejected),
-                    _ => None,
-                })
-                .collect()
-        });
+        let review = review.as_deref().map(Review::from_chars);
         Ok(pairs_csv(self.matcher.schema(), &l, &self.matcher.a().ids, &self.matcher.b().ids, review.as_deref())?)
     }
 }

@@ -2,18 +2,12 @@
 // page of the web app, at the laptop and the narrow size; no serious or critical
 // violation may remain. The pages' own policy forbids injected scripts, so this audit's
 // context bypasses it (the other tests keep it).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, open, audit, serious, LAPTOP, NARROW } from './harness.mjs';
+import { harness, open, audit, serious, LAPTOP, NARROW } from './harness.mjs';
 import { PAGES as LAYOUT } from '../../scripts/pages.mjs';
 
-let h;
-before(async () => {
-  h = await start();
-});
-after(async () => {
-  await h?.close();
-});
+const h = harness();
 
 // every page of the app, from its one list
 const PAGES = LAYOUT.map((p) => p.file);

@@ -3,22 +3,14 @@
 // error display, the no-network guarantee, screenshots (target/e2e-screenshots/). The demo,
 // NAMES at scale and the privacy ledger are in owner-scale.test.mjs.
 //   npm run test:e2e   (after npm run build)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced, ownerLoadAndMine } from './harness.mjs';
+import { harness, text, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced, ownerLoadAndMine } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
 
-let h;
-before(async () => {
-  h = await start();
-});
-after(async () => {
-  await h?.close();
-});
-
-const text = (page, sel) => page.locator(sel).textContent();
+const h = harness();
 
 test('two data owners exchange files through the owner page; the matcher links them; no network request', async () => {
   const fx = ownerFixtures('cities.txt', 1000);

@@ -4,21 +4,14 @@
 // against the known truth after each owner mapped its rows back (unmapClusters). A batch sent
 // twice by one party, and A's batch with another batch's signature, are refused next to their
 // inputs; the accessibility audit finds nothing serious.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, open, downloadFrom, screenshots, root, rng, edit, csvField, audit, serious } from './harness.mjs';
+import { harness, text, open, downloadFrom, screenshots, root, rng, edit, csvField, audit, serious } from './harness.mjs';
 
-let h;
-before(async () => {
-  h = await start();
-});
-after(async () => {
-  await h?.close();
-});
+const h = harness();
 
-const text = (page, sel) => page.locator(sel).textContent();
 const PARTIES = ['A', 'B', 'C'];
 
 /**

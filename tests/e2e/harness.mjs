@@ -1,5 +1,6 @@
 // The e2e harness: the app's server on a free port, Debian's Chromium driven by
 // playwright-core (no browser download), fixtures, screenshots.
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,25 @@ export async function start() {
     },
   };
 }
+
+/**
+ * The harness of the test file that calls it: `start()`ed before the file's tests and
+ * closed after them. The object returned is filled in by the `before` hook, so the tests
+ * use it as they would `start()`'s.
+ */
+export function harness() {
+  const h = {};
+  before(async () => {
+    Object.assign(h, await start());
+  });
+  after(async () => {
+    await h.close?.();
+  });
+  return h;
+}
+
+/** The text of the first element of `page` that `sel` selects. */
+export const text = (page, sel) => page.locator(sel).textContent();
 
 /** Opens a page of the app and waits until its worker answered (body[data-ready]). */
 export async function open(page, url, name) {

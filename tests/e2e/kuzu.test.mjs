@@ -2,29 +2,35 @@
 // in their own tab, exchanging files by download and upload, on six FEBRL 1 records
 // and their duplicates with a 512-bit key (small: NOT secure, for speed); the final
 // links are true pairs and no console error. Then a long encryption is cancelled.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, open, downloadFrom, root } from './harness.mjs';
+import { harness, open, downloadFrom, root } from './harness.mjs';
+import { KUZU_RULE as rule } from '../js/fixtures.mjs';
 
-let h;
-before(async () => {
-  h = await start();
-});
-after(async () => {
-  await h?.close();
-});
+const h = harness();
 
-const rule = {
-  id: 'rec_id', block: 'surname', threshold: 0.6,
-  attribute: [
-    { column: 'given_name', kind: 'string', weight: 0.45 },
-    { column: 'surname', kind: 'string', weight: 0.45 },
-    { column: 'date_of_birth', kind: 'year', weight: 0.1, min: 1900, max: 2010 },
-  ],
-};
 const lines = (f) => readFileSync(path.join(root, 'data/febrl', f), 'utf8').trim().split('\n');
+
+/**
+ * Charlie's setup on a new tab `page`: the kuzu page with the rule, a public list of SMITH,
+ * a 512-bit key and one block; the files named with `tag`. Returns the model and public key
+ * downloaded.
+ */
+async function charlie(page, tag) {
+  await open(page, h.url, 'kuzu.html');
+  await page.setInputFiles('#rule-file', h.file(`rule${tag}.json`, JSON.stringify(rule)));
+  await page.setInputFiles('#public-list', h.file(`list${tag}.txt`, 'SMITH\n'));
+  await page.selectOption('#key-bits', '512');
+  await page.fill('#blocks', '1');
+  await page.fill('#take', '1');
+  await page.click('#setup');
+  await page.waitForSelector('#setup-out:not([hidden])', { timeout: 120_000 });
+  const model = await downloadFrom(page, '#save-model', path.join(h.dir, `model${tag}.json`));
+  const pub = await downloadFrom(page, '#save-public-key', path.join(h.dir, `pub${tag}.json`));
+  return { model, pub };
+}
 
 test('Kuzu page: Charlie, Alice and Bob link records in three tabs', async () => {
   const a = lines('dataset1-a.csv');
@@ -37,16 +43,7 @@ test('Kuzu page: Charlie, Alice and Bob link records in three tabs', async () =>
   const save = async (page, button, name) => downloadFrom(page, button, path.join(h.dir, name));
 
   const c = await h.page();
-  await open(c, h.url, 'kuzu.html');
-  await c.setInputFiles('#rule-file', ruleFile);
-  await c.setInputFiles('#public-list', h.file('list.txt', 'SMITH\n'));
-  await c.selectOption('#key-bits', '512');
-  await c.fill('#blocks', '1');
-  await c.fill('#take', '1');
-  await c.click('#setup');
-  await c.waitForSelector('#setup-out:not([hidden])', { timeout: 120_000 });
-  const model = await save(c, '#save-model', 'model.json');
-  const pub = await save(c, '#save-public-key', 'pub.json');
+  const { model, pub } = await charlie(c, '');
   const priv = await save(c, '#save-private-key', 'key.json');
 
   const alice = await h.page();
@@ -106,16 +103,7 @@ test('Kuzu page: Charlie, Alice and Bob link records in three tabs', async () =>
 
 test('Kuzu page: a long encryption can be cancelled, and runs again after', async () => {
   const page = await h.page();
-  await open(page, h.url, 'kuzu.html');
-  await page.setInputFiles('#rule-file', h.file('rule2.json', JSON.stringify(rule)));
-  await page.setInputFiles('#public-list', h.file('list2.txt', 'SMITH\n'));
-  await page.selectOption('#key-bits', '512');
-  await page.fill('#blocks', '1');
-  await page.fill('#take', '1');
-  await page.click('#setup');
-  await page.waitForSelector('#setup-out:not([hidden])', { timeout: 120_000 });
-  const model = await downloadFrom(page, '#save-model', path.join(h.dir, 'model2.json'));
-  const pub = await downloadFrom(page, '#save-public-key', path.join(h.dir, 'pub2.json'));
+  const { model, pub } = await charlie(page, '2');
   await page.setInputFiles('#a-file', path.join(root, 'data/febrl/dataset1-a.csv'));
   await page.setInputFiles('#a-model', model);
   await page.setInputFiles('#a-key', pub);

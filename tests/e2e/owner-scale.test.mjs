@@ -2,21 +2,13 @@
 // the demo page's scenario, NAMES (149,910 rows) on the owner page, and the owner page's
 // privacy ledger per file.
 //   npm run test:e2e   (after npm run build)
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { start, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced, ownerLoadAndMine } from './harness.mjs';
+import { harness, text, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced, ownerLoadAndMine } from './harness.mjs';
 
-let h;
-before(async () => {
-  h = await start();
-});
-after(async () => {
-  await h?.close();
-});
-
-const text = (page, sel) => page.locator(sel).textContent();
+const h = harness();
 
 test('demo page: the scenario gives F1, timings, sample and three charts; bad parameters are refused', async () => {
   const p = await h.page();

@@ -3,19 +3,13 @@
 // (FEBRL 1 renamed), through to the pairs with each owner's own ids, with no CLI step.
 // F1 against the truth; the accessibility audit of each page at 0 violations.
 // SCREENSHOTS=1 also saves each step at 1366 and 390 px into docs/screenshots/.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, open, downloadFrom, root, audit } from './harness.mjs';
+import { harness, open, downloadFrom, root, audit } from './harness.mjs';
 
-let h;
-before(async () => {
-  h = await start();
-});
-after(async () => {
-  await h?.close();
-});
+const h = harness();
 
 const febrl = (f) => path.join(root, 'data/febrl', f);
 // FEBRL's columns under other names, dates as YYYY-MM-DD (a malformed one left as it is)

@@ -1,21 +1,15 @@
 // The records pages end to end in headless Chromium: two data owners make a schema,
 // mine, merge and embed FEBRL data set 1; the matcher links the batches, moves the
 // thresholds, reviews a possible match and exports; screenshots.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as gl from '../../pkg/node/gramlink.js';
 import { FEBRL } from '../../www/js/febrl-schema.js';
-import { start, open, downloadFrom, screenshots, root, audit, serious, LAPTOP } from './harness.mjs';
+import { harness, open, downloadFrom, screenshots, root, audit, serious, LAPTOP } from './harness.mjs';
 
-let h;
-before(async () => {
-  h = await start();
-});
-after(async () => {
-  await h?.close();
-});
+const h = harness();
 
 const febrl = (f) => path.join(root, 'data/febrl', f);
 

@@ -2,21 +2,13 @@
 // "Sign your batch (optional)", the matcher page checks it under "Check signatures
 // (optional)": a signed batch is linked; another key's signature, or none, is refused
 // in the page's words. The files are the CLI's formats (checked with the Node package).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, open, downloadFrom, ownerFixtures, openAdvanced, audit, root } from './harness.mjs';
+import { harness, text, open, downloadFrom, ownerFixtures, openAdvanced, audit, root } from './harness.mjs';
 
-let h;
-before(async () => {
-  h = await start();
-});
-after(async () => {
-  await h?.close();
-});
-
-const text = (page, sel) => page.locator(sel).textContent();
+const h = harness();
 
 /** An owner page with `csv` loaded and mined (ε 1), its noisy base downloaded (`party` names the files). */
 async function owner(csv, party) {

@@ -1,18 +1,12 @@
 // The twin page in headless Chromium: a twin of place names, and of FEBRL records
 // under a schema, each with its report on the page and both downloads.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { start, open, downloadFrom, root } from './harness.mjs';
+import { harness, open, downloadFrom, root } from './harness.mjs';
 
-let h;
-before(async () => {
-  h = await start();
-});
-after(async () => {
-  await h?.close();
-});
+const h = harness();
 
 test('a twin of strings and of records, made, reported and downloaded in the browser', async () => {
   const page = await h.page();

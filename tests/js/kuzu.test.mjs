@@ -7,15 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { KuzuOwner, kuzuBlockModel, kuzuDecide, kuzuKeygen } from 'gramlink/lab';
+import { KUZU_RULE as rule } from './fixtures.mjs';
 
-const rule = {
-  id: 'rec_id', block: 'surname', threshold: 0.6,
-  attribute: [
-    { column: 'given_name', kind: 'string', weight: 0.45 },
-    { column: 'surname', kind: 'string', weight: 0.45 },
-    { column: 'date_of_birth', kind: 'year', weight: 0.1, min: 1900, max: 2010 },
-  ],
-};
 
 // the first six A records and their duplicates in B (FEBRL 1's truth)
 const lines = (f) => readFileSync(new URL(`./febrl-${f}`, import.meta.url), 'utf8').trim().split('\n');

@@ -7,18 +7,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { DataOwner, Matcher, RecordReader, defaults, fingerprint, unmapPairs } from 'gramlink';
 import { defaults as labDefaults, runScenario } from 'gramlink/lab';
+import { mulberry32 } from './fixtures.mjs';
 
 const cities = readFileSync(new URL('./cities.txt', import.meta.url), 'utf8').split('\n').filter((s) => s.length > 0);
-
-// a seeded generator, so a failure can be reproduced
-function mulberry32(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // One random edit (substitution, insertion or deletion) for three records in four;
 // every fourth is left as it is. Returns B's rows [id, text] in a shuffled order.

@@ -9,6 +9,37 @@ pub fn gramlink(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gramlink")).args(args).output().expect("run gramlink")
 }
 
+/// `gramlink link a b` on two CSV files of `id` and `name` columns, seeded,
+/// with `extra` flags after.
+pub fn link_by_name(a: &str, b: &str, seed: &str, extra: &[&str]) -> Output {
+    let args = ["link", a, b, "--column", "name", "--id-column", "id", "--seed", seed];
+    gramlink(&[&args[..], extra].concat())
+}
+
+/// Ten surnames, one per line: a small input to mine.
+pub const NAMES: &str = "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nMILLER\nDAVIS\nGARCIA\nRODRIGUEZ\nWILSON\n";
+
+/// A scratch folder holding `names.txt` ([`NAMES`]).
+pub fn names_dir() -> tempfile::TempDir {
+    let d = tempfile::tempdir().expect("tempdir");
+    std::fs::write(d.path().join("names.txt"), NAMES).expect("write");
+    d
+}
+
+/// A run that must succeed.
+pub fn ok(args: &[&str]) -> Output {
+    let o = gramlink(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    o
+}
+
+/// The F1 of a truth report's line that starts with `what` (`pairs:`,
+/// `clusters:`).
+pub fn f1_of(report: &str, what: &str) -> f64 {
+    let line = report.lines().find(|x| x.starts_with(what)).unwrap_or_else(|| panic!("{report}"));
+    line.split("F1 ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap()
+}
+
 pub fn data(name: &str) -> String {
     format!("{}/data/{name}", concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
