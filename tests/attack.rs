@@ -214,7 +214,12 @@ fn split_dates_give_their_month_to_graph_matching_and_whole_dates_do_not() {
     // C's list: the field's own values (the worst case), listed first
     let graph = |schema: &gramlink::record::Schema, field: &str| {
         let r = run_record_attack(schema, &a, &b, 42, sketch, &mut NoProgress).unwrap();
-        r.graph.iter().find(|g| g.field == field).unwrap_or_else(|| panic!("no {field} in {:?}", r.graph)).report.records
+        r.graph
+            .iter()
+            .find(|g| g.field == field)
+            .unwrap_or_else(|| panic!("no {field} in {:?}", r.graph))
+            .report
+            .records
     };
     let month = graph(&split, "date_of_birth (month)");
     assert!(month >= 0.5, "graph matching named the split month of {month}");

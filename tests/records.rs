@@ -258,13 +258,6 @@ fn bad_schemas_are_named() {
     assert!(e.to_string().contains("version 2") && e.to_string().contains("reads version 1"), "{e}");
     let e = err(&schema_json(r#"{"name": "d", "kind": "date", "format": "DD.MM.YY"}"#, ""));
     assert!(e.to_string().contains("field \"d\"") && e.to_string().contains("DD.MM.YY"), "{e}");
-    // a whole date (the default) has no parts to weigh; split is a date's option
-    let e = err(&schema_json(r#"{"name": "d", "kind": "date", "weights": {"year": 2}}"#, ""));
-    assert!(e.to_string().contains("field \"d\"") && e.to_string().contains("add split = true"), "{e}");
-    let e = err(&schema_json(r#"{"name": "a", "kind": "name", "split": true}"#, ""));
-    assert!(e.to_string().contains("option split does not apply to a name field"), "{e}");
-    Schema::parse_json(&schema_json(r#"{"name": "d", "kind": "date", "split": true, "weights": {"year": 2}}"#, ""))
-        .unwrap();
 }
 
 #[test]
