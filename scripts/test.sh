@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of gramlink, after scripts/setup.sh. Stops at the first failure.
 #
-#   0. the format (cargo fmt --check)
+#   0. the format (cargo fmt --check) and the library's docs (cargo doc, no broken link)
 #   1. native: unit, integration and doc tests (cargo test)
 #   2. wasm in Node 20 (wasm-bindgen-test-runner, the runner in .cargo/config.toml)
 #   3. the same wasm tests in headless Chromium (chromedriver; options in webdriver.json)
@@ -33,6 +33,11 @@ footer "setup"
 header "format: cargo fmt --check (rustfmt.toml)"
 cargo fmt --check
 footer "format"
+
+header "docs: cargo doc of the library, every link resolved (all features, and none)"
+RUSTDOCFLAGS="-D warnings" cargo doc -p gramlink --no-deps --all-features --quiet
+RUSTDOCFLAGS="-D warnings" cargo doc -p gramlink --no-deps --no-default-features --quiet
+footer "docs"
 
 header "native tests: cargo test"
 cargo test

@@ -1,7 +1,7 @@
 //! Both parties and the matcher on one machine: the protocol's steps in order,
 //! each the role's own ([`crate::party`], [`crate::matcher`]). Used where one
 //! process plays every role: the CLI's `link`, the evaluation scenario
-//! ([`crate::eval::scenario`]), the benches and the tests. Nothing else chains
+//! (`eval::scenario`, feature eval), the benches and the tests. Nothing else chains
 //! mine → merge → embed → link.
 //!
 //! A real deployment runs the same steps on three machines, and only the

@@ -317,14 +317,14 @@ fn match_rows(
     Ok((pairs, candidates))
 }
 
-/// The exact range match, using every core natively ([`crate::par`]). Same pairs, same order as
+/// The exact range match, using every core natively (`crate::par`). Same pairs, same order as
 /// [`range_match_sequential`] and [`super::brute_force`].
 pub fn range_match(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
     run(a, b, thresholds, true)
 }
 
 /// The exact range match on one thread (its per-row index queries; a sparse
-/// batch still goes through [`super::sparse`]).
+/// batch still goes through `super::sparse`).
 pub fn range_match_sequential(a: &Vectors, b: &Vectors, thresholds: &[f64]) -> Result<(Vec<Pair>, MatchStats), Error> {
     run(a, b, thresholds, false)
 }

@@ -1,7 +1,7 @@
 //! The matcher: for every A vector, exactly the B vectors within A's threshold
 //! (paper equation 4), and an optional one-to-one assignment.
 //!
-//! [`range_match`] uses an index ([`index`]) that may prune, never change, the
+//! [`range_match`] uses an index (`index`) that may prune, never change, the
 //! answer: every decision is `distance(a, b) <= th_a` with the one [`distance`]
 //! function, and a test compares it with [`brute_force`] on random data with ties.
 

@@ -13,7 +13,7 @@
 
 use std::collections::HashMap;
 
-/// A candidate pair of records by global index (see [`super::Records`]);
+/// A candidate pair of records by global index (see `Records`);
 /// `score` is a distance: lower is more similar.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Edge {

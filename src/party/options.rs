@@ -75,7 +75,7 @@ impl Default for EmbedOptions {
 /// (`{party, thresholds, key, passphrase, noKey, keepIds}`), the Python
 /// keywords (`party=`, `thresholds=`, `key=`, `passphrase=`, `no_key=`,
 /// `keep_ids=`), for one string and for records alike. Deserialized (serde,
-/// camelCase, each field optional); the CLI fills [`EmbedRequest::resolve`]'s
+/// camelCase, each field optional); the CLI fills its
 /// parts from its flags. No `Debug`: it holds the key and the passphrase.
 #[derive(Clone, Default, Serialize, Deserialize)]
 #[serde(default, rename_all = "camelCase")]

@@ -21,7 +21,7 @@
 //!   value (`--global-threshold`). `ed` itself is at most [`MAX_ED`].
 //!
 //! With a shape that names complete classes, each sparse row must also be the
-//! window counts of one string ([`check_windows`]): the sketch sums counts
+//! window counts of one string (`check_windows`): the sketch sums counts
 //! within a length, so this holds for sketched rows too.
 //!
 //! These catch a careless or broken party, not a forger who keeps within them:

@@ -11,7 +11,7 @@
 //! check them.
 //!
 //! An edit term holds when the pair is within `ed` edits by A's sound
-//! thresholds and the q-gram bound ([`super::compare::PartCmp`]), so a pair
+//! thresholds and the q-gram bound (`compare::PartCmp`), so a pair
 //! truly within `ed` edits on every term is never lost. A name field's term
 //! also holds across the other name fields (swapped given name and surname),
 //! for equality terms too: B's records join under every choice of name field.

@@ -23,7 +23,7 @@ use std::borrow::Cow;
 pub use crate::em::MISSING;
 
 /// A lower bound on the edit distance of two unkeyed dense vectors (the q-gram
-/// lemma; [`super::sparse_rows`] computes it on sparse rows).
+/// lemma; `sparse_rows` computes it on sparse rows).
 pub use super::edit_bound::qgram_bound;
 
 /// The edit distances a date's components are compared at.

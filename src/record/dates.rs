@@ -205,7 +205,7 @@ fn choose(field: &DateField, raw: &[Option<String>], what: &str) -> Result<Optio
 }
 
 /// One date field's values of a file (`raw`: trimmed, `None` blank; `ids`
-/// name the rows) as `YYYYMMDD`, in the file's format ([`choose`]), and the
+/// name the rows) as `YYYYMMDD`, in the file's format (`choose`), and the
 /// note when that is not the schema's. A value the format does not read is
 /// missing or refused by the field's `invalid`; a file where no value reads
 /// is refused, with the first value found.

@@ -100,7 +100,7 @@ pub struct Field {
     /// The CSV column(s); several are joined by a space. Default: `[name]`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub columns: Vec<String>,
-    /// One of [`Kind::name`]; checked by [`Schema::validate`].
+    /// One of [`Kind::name`]; checked by [`Schema::validate`](super::Schema::validate).
     pub kind: String,
     /// This field's share of the party's ε (mined kinds only). Default: the
     /// budget not given explicitly, split equally over the other mined fields.
@@ -203,7 +203,7 @@ impl Field {
     }
 
     /// Whether an exact agreement has two levels, on a rare value and on a
-    /// common one ([`super::compare::common_values`]): a name, whose values'
+    /// common one (`compare::common_values`): a name, whose values'
     /// frequencies differ by orders of magnitude (two "Smith"s agreeing say
     /// less than two "Etienne"s), the term-frequency adjustment in two bins.
     pub fn splits_exact(&self) -> bool {

@@ -8,7 +8,7 @@
 //! that matters to record boundaries (`"`, the delimiter, `\n`) is ASCII, and
 //! ASCII bytes never occur inside a UTF-8 sequence, so a byte-level scan finds
 //! where complete records end: after a `\n` outside a quoted field
-//! ([`QuoteScan`]). The bytes up to the last such end are decoded and parsed by
+//! (`QuoteScan`). The bytes up to the last such end are decoded and parsed by
 //! the `csv` crate against the header's columns; the rest waits for the next
 //! chunk. A chunk that ends inside a UTF-8 sequence or a quoted field is thus
 //! never parsed early, and an input cut off there is refused at

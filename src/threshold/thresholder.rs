@@ -27,7 +27,7 @@ pub struct Thresholder {
     pub(super) len: Vec<usize>,
     /// `w_g`: the most occurrences of g that can contain one position of any
     /// string, `⌊(|g|−1)/p⌋ + 1` with p the smallest period of g (for a
-    /// bucket, [`Space::units`]).
+    /// bucket, `Space::units`).
     pub(super) w: Vec<u32>,
     /// Distinct gram lengths of the base, ascending.
     pub(super) lengths: Vec<usize>,
@@ -64,7 +64,7 @@ impl Thresholder {
     /// windows of s in b charged to one operation contain its coordinate, so
     /// they are at most `wr_b` (step 2, computed from s); and those of t in b
     /// containing one locus are at most `w_b = min(q, Σ_{g∈b} w_g)` (step 3,
-    /// [`Space::units`]), the only place where a gram's own structure entered.
+    /// `Space::units`), the only place where a gram's own structure entered.
     /// A(e) is the same enumeration over symbols, counting the created windows
     /// per bucket. So A, who holds the key, sends thresholds proven in the
     /// encoded space, with no `√spread` widening ([`Space::factor`]).

@@ -3,7 +3,7 @@
 //! C clusters the values of a public list of identifiers (the bundled Census
 //! surnames, data/names.txt, or GeoNames places, data/cities.txt) into n_B blocks
 //! by average-linkage clustering on the Jaccard similarity of their bigrams
-//! ([`cluster`]), and publishes the [`BlockModel`]: the blocks' values, the list
+//! (`cluster`), and publishes the [`BlockModel`]: the blocks' values, the list
 //! they came from with its SHA-256, and a fingerprint over all of it. A and B each
 //! put every record in the block of the most similar public value,
 //! sim_cls(r, C) = max_{v ∈ C} sim(r, v) (ties: the value listed first, i.e. the

@@ -1,7 +1,7 @@
 //! B's side (the paper's §4.3): for every pair (a, b) of the same block, the
 //! encrypted similarity terms, then "Similarity Blinding".
 //!
-//! String attribute, b's bigram positions L: π∩ = ⊕_{ℓ∈L} π_a[ℓ],
+//! String attribute, b's bigram positions L: π∩ = ⊕_{ℓ∈L} π_a\[ℓ\],
 //! π∪ = Enc(|b|) ⊕ π_{|a|} ⊕ (−1)⊙π∩. Numeric: π_{d²} = π_{a²} ⊕ Enc(b²) ⊕ (−2b)⊙π_a.
 //!
 //! Blinding, per pair, with fresh random integers from [`Randomness`] of

@@ -28,13 +28,13 @@
 //! The noise is sampled exactly from [`Randomness`] (no floating point touches it).
 //!
 //! # The shift (the paper's Theorem 4.2, checked)
-//! A fake record costs about E[Y] = |B|/n_B comparisons; a suppression costs w_n.
+//! A fake record costs about E\[Y\] = |B|/n_B comparisons; a suppression costs w_n.
 //! With continuous noise X ~ Lap(μ, b), the expected cost
-//! u(μ) = w_n·E[max(0, −X)] + E[Y]·E[max(0, X)] is, for μ ≥ 0,
-//! (b/2)·e^{−μ/b}·(w_n + E[Y]) + E[Y]·μ, as the paper writes, and its minimum is at
-//! μ = −b·ln(2E[Y]/(E[Y] + w_n)). That formula is right only when w_n ≥ E[Y]
-//! (else it returns μ < 0, outside the branch it was derived on); for w_n < E[Y]
-//! the mirror computation gives μ = b·ln(2w_n/(w_n + E[Y])) ≤ 0. [`continuous_shift`]
+//! u(μ) = w_n·E\[max(0, −X)\] + E\[Y\]·E\[max(0, X)\] is, for μ ≥ 0,
+//! (b/2)·e^{−μ/b}·(w_n + E\[Y\]) + E\[Y\]·μ, as the paper writes, and its minimum is at
+//! μ = −b·ln(2E\[Y\]/(E\[Y\] + w_n)). That formula is right only when w_n ≥ E\[Y\]
+//! (else it returns μ < 0, outside the branch it was derived on); for w_n < E\[Y\]
+//! the mirror computation gives μ = b·ln(2w_n/(w_n + E\[Y\])) ≤ 0. [`continuous_shift`]
 //! implements both branches. The noise here is discrete, so the shift used is the
 //! integer m that minimizes the same expected cost under the discrete Laplace pmf
 //! exactly (the cost is convex in m: it is searched around μ).
@@ -58,7 +58,7 @@ pub struct ReleaseParams {
     pub epsilon: Epsilon,
     /// How many (fake, real) comparisons one avoided suppression is worth (the paper's default 5000).
     pub suppression_cost: f64,
-    /// B's number of records (public), so E[Y] = b_records / n_blocks.
+    /// B's number of records (public), so E\[Y\] = b_records / n_blocks.
     pub b_records: u64,
 }
 
@@ -86,7 +86,7 @@ pub fn continuous_shift(b: f64, mean_block: f64, w_n: f64) -> f64 {
     }
 }
 
-/// The expected cost w_n·E[max(0, −(m+Z))] + E[Y]·E[max(0, m+Z)] under the
+/// The expected cost w_n·E[max(0, −(m+Z))] + E\[Y\]·E[max(0, m+Z)] under the
 /// discrete Laplace pmf (summed to a tail below 1e-16).
 fn discrete_cost(mech: &DiscreteLaplace, m: i64, mean_block: f64, w_n: f64) -> f64 {
     let p = (-mech.epsilon().as_f64() / SENSITIVITY as f64).exp();

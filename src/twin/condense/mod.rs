@@ -1,8 +1,8 @@
 //! String condensation after Aggarwal and Yu, "On Anonymization of String Data"
 //! (SDM 2007): strings are segmented by length ([`homogenize`]), each segment's
-//! strings become templates of one length ([`template`]), templates are grouped
-//! into groups of at least `k` ([`group`]), each group is kept only as its
-//! first- and second-order symbol statistics ([`stats`]), and pseudo-strings are
+//! strings become templates of one length (`template`), templates are grouped
+//! into groups of at least `k` (`group`), each group is kept only as its
+//! first- and second-order symbol statistics (`stats`), and pseudo-strings are
 //! generated from those statistics.
 //!
 //! **What it guarantees.** Every released pseudo-string is drawn from the
