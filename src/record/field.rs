@@ -243,7 +243,8 @@ impl Field {
     /// The names of the levels, in order (results and reports).
     pub fn level_names(&self) -> Vec<String> {
         match self.kind() {
-            Some(Kind::Date) => {
+            // a split date's levels are bands of weighted edits; a whole one's are edits
+            Some(Kind::Date) if self.parts() == 3 => {
                 let mut v = vec!["exact".to_string()];
                 v.extend(self.levels().iter().map(|l| format!("within {l}")));
                 v.push("disagree".into());
@@ -305,7 +306,8 @@ impl Field {
             if levels.windows(2).any(|w| w[0] >= w[1]) || levels.iter().any(|l| !l.is_finite() || *l <= 0.0) {
                 return Err(at("levels must be ascending positive numbers".into()));
             }
-            if kind != Kind::Date && levels.iter().any(|l| l.fract() != 0.0 || *l > crate::threshold::MAX_ED as f64) {
+            // a split date's levels are bands of weighted edits, any other's edits
+            if self.parts() == 1 && levels.iter().any(|l| l.fract() != 0.0 || *l > crate::threshold::MAX_ED as f64) {
                 return Err(at(format!(
                     "levels of a {} field are edit distances: whole numbers 1..={}",
                     kind.name(),
@@ -370,6 +372,9 @@ mod tests {
         assert_eq!([0, 1, 2].map(|c| split.part_text(c, "19850617")), ["1985", "06", "17"]);
         let e = date(None, Some(DateWeights::default())).validate().unwrap_err().to_string();
         assert!(e.contains("field \"d\"") && e.contains("add split = true"), "{e}");
+        let e = Field { levels: Some(vec![1.5, 3.0]), ..date(None, None) }.validate().unwrap_err().to_string();
+        assert!(e.contains("levels of a date field are edit distances"), "{e}");
+        Field { levels: Some(vec![1.5, 3.0]), ..date(Some(true), None) }.validate().unwrap();
         let e = Field { split: Some(true), ..Field::new("n", Kind::Name) }.validate().unwrap_err().to_string();
         assert!(e.contains("option split does not apply to a name field"), "{e}");
     }

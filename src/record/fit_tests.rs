@@ -28,7 +28,7 @@ fn agree_or_not(fields: &[(&str, f64, f64)]) -> Vec<Start> {
 fn the_same_date_block_does_not_collapse_the_fit() {
     let n = 1000usize;
     let mut rng = Randomness::seeded(30);
-    // levels: names exact, ed<=1, ed<=2, disagree; date exact, within 1, within 2, disagree; sex agree, disagree
+    // levels: names exact, ed<=1, ed<=2, disagree; date exact, ed<=1, ed<=2, disagree; sex agree, disagree
     let m_name = [0.92, 0.04, 0.01, 0.03];
     let m_date = [0.9, 0.04, 0.02, 0.04];
     let u_first = vec![0.01, 0.03, 0.06, 0.9];
@@ -63,7 +63,7 @@ fn the_same_date_block_does_not_collapse_the_fit() {
     let starts = vec![
         start("first_name", &levels4, u_first.clone()),
         start("last_name", &levels4, u_last.clone()),
-        start("date_of_birth", &["exact", "within 1", "within 2", "disagree"], u_date.clone()),
+        start("date_of_birth", &["exact", "ed<=1", "ed<=2", "disagree"], u_date.clone()),
         start("sex", &["agree", "disagree"], vec![0.5, 0.5]),
     ];
     let fit = fit_bounded(&patterns, None, starts, n, n).unwrap();
