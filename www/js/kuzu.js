@@ -176,29 +176,30 @@ el('save-matches').addEventListener('click', () => download('kuzu-matches.json',
 const rows = (csv) => csv.trim().split('\n').length - 1;
 const linkErrorTarget = (e, ids) => (/pair-map|release-report/.test(e.message) ? el(ids[1]) : el(ids[0]));
 
-el('bob-links').addEventListener('click', async () => {
-  clearErrors(el('bob-links').closest('section'));
-  try {
-    const [matches, map] = await need(['l-matches', 'l-map']);
-    const csv = await worker.call('linksForA', { matches, map });
-    download('kuzu-links-for-alice.csv', csv, 'text/csv');
-    el('links-summary').textContent = `${count(rows(csv))} links (Alice's handle, your id) for Alice.`;
-  } catch (e) {
-    if (!e.shown) showError(e.code ? linkErrorTarget(e, ['l-matches', 'l-map']) : el('bob-links'), describe(e));
-  }
-});
+/**
+ * The button `button` joins two files by the worker's `op`: `files` maps each of its
+ * arguments to the file input that gives it. It downloads the links as `name` and says
+ * `said(count)`; an error with a code is shown next to the file it names.
+ */
+function onLinks(button, files, op, name, said) {
+  const ids = Object.values(files);
+  el(button).addEventListener('click', async () => {
+    clearErrors(el(button).closest('section'));
+    try {
+      const texts = await need(ids);
+      const csv = await worker.call(op, Object.fromEntries(Object.keys(files).map((k, i) => [k, texts[i]])));
+      download(name, csv, 'text/csv');
+      el('links-summary').textContent = said(count(rows(csv)));
+    } catch (e) {
+      if (!e.shown) showError(e.code ? linkErrorTarget(e, ids) : el(button), describe(e));
+    }
+  });
+}
 
-el('alice-links').addEventListener('click', async () => {
-  clearErrors(el('alice-links').closest('section'));
-  try {
-    const [links, report] = await need(['l-handles', 'l-report']);
-    const csv = await worker.call('finalLinks', { links, report });
-    download('kuzu-links.csv', csv, 'text/csv');
-    el('links-summary').textContent = `${count(rows(csv))} final links (your id, Bob's id).`;
-  } catch (e) {
-    if (!e.shown) showError(e.code ? linkErrorTarget(e, ['l-handles', 'l-report']) : el('alice-links'), describe(e));
-  }
-});
+onLinks('bob-links', { matches: 'l-matches', map: 'l-map' }, 'linksForA', 'kuzu-links-for-alice.csv',
+  (n) => `${n} links (Alice's handle, your id) for Alice.`);
+onLinks('alice-links', { links: 'l-handles', report: 'l-report' }, 'finalLinks', 'kuzu-links.csv',
+  (n) => `${n} final links (your id, Bob's id).`);
 
 // ready once the worker has loaded the package
 worker.call('ping').then(
