@@ -2,9 +2,9 @@
 // The web app's pages from one layout: every page's head, navigation and
 // Content-Security-Policy are written here once; www/pages/<name>.html holds only what
 // a page shows below the navigation, and a block that several places show is written
-// once in www/partials/<name>.html and included (see `expand`). scripts/serve.mjs serves the pages rendered from
-// here (and the same policy as a header), so `npm start`, the end-to-end tests and the
-// benches all see them; `node scripts/pages.mjs --out DIR` writes them as files, with
+// once in www/partials/<name>.html and included (see `expand`). scripts/serve.mjs
+// serves the pages rendered from here (and the same policy as a header), so `npm start`,
+// the end-to-end tests and the benches all see them; `node scripts/pages.mjs --out DIR` writes them as files, with
 // www/js and www/css beside them, for a static server of one's own (it must still map
 // /pkg/, with its wasm as the module /pkg/gramlink_bg.wasm.js and the lab build's as
 // /pkg/gramlink_lab_bg.wasm.js, /vendor/uplot/ and /data/
@@ -132,7 +132,7 @@ export function expand(html, where, depth = 0) {
   });
   const stray = out.indexOf('{{');
   if (depth === 0 && stray >= 0) {
-    throw new Error(`${where}: an include or placeholder it cannot read: ${out.slice(stray, out.indexOf('\n', stray))}`);
+    throw new Error(`${where}: an include or placeholder it cannot read: ${out.slice(stray).split('\n')[0]}`);
   }
   return out;
 }
