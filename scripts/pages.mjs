@@ -4,11 +4,11 @@
 // a page shows below the navigation, and a block that several places show is written
 // once in www/partials/<name>.html and included (see `expand`). scripts/serve.mjs
 // serves the pages rendered from here (and the same policy as a header), so `npm start`,
-// the end-to-end tests and the benches all see them; `node scripts/pages.mjs --out DIR` writes them as files, with
-// www/js and www/css beside them, for a static server of one's own (it must still map
-// /pkg/, with its wasm as the module /pkg/gramlink_bg.wasm.js and the lab build's as
-// /pkg/gramlink_lab_bg.wasm.js, /vendor/uplot/ and /data/
-// as scripts/serve.mjs does).
+// the end-to-end tests and the benches all see them; `node scripts/pages.mjs --out DIR`
+// writes them as files, with www/js and www/css beside them, for a static server of
+// one's own (it must still map /pkg/, with its wasm as the module
+// /pkg/gramlink_bg.wasm.js and the lab build's as /pkg/gramlink_lab_bg.wasm.js,
+// /vendor/uplot/ and /data/ as scripts/serve.mjs does).
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
