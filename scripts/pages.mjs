@@ -1,19 +1,21 @@
 #!/usr/bin/env node
 // The web app's pages from one layout: every page's head, navigation and
 // Content-Security-Policy are written here once; www/pages/<name>.html holds only what
-// a page shows below the navigation. scripts/serve.mjs serves the pages rendered from
-// here (and the same policy as a header), so `npm start`, the end-to-end tests and the
-// benches all see them; `node scripts/pages.mjs --out DIR` writes them as files, with
-// www/js and www/css beside them, for a static server of one's own (it must still map
-// /pkg/, with its wasm as the module /pkg/gramlink_bg.wasm.js and the lab build's as
-// /pkg/gramlink_lab_bg.wasm.js, /vendor/uplot/ and /data/
-// as scripts/serve.mjs does).
+// a page shows below the navigation, and a block that several places show is written
+// once in www/partials/<name>.html and included (see `expand`). scripts/serve.mjs
+// serves the pages rendered from here (and the same policy as a header), so `npm start`,
+// the end-to-end tests and the benches all see them; `node scripts/pages.mjs --out DIR`
+// writes them as files, with www/js and www/css beside them, for a static server of
+// one's own (it must still map /pkg/, with its wasm as the module
+// /pkg/gramlink_bg.wasm.js and the lab build's as /pkg/gramlink_lab_bg.wasm.js,
+// /vendor/uplot/ and /data/ as scripts/serve.mjs does).
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const BODIES = path.join(root, 'www/pages');
+export const PARTIALS = path.join(root, 'www/partials');
 
 const UPLOT = 'vendor/uplot/uPlot.min.css';
 
@@ -93,10 +95,57 @@ ${body}</body>
 `;
 }
 
+// A line `{{> name key="value" other='value'}}`, alone on its line: the partial
+// www/partials/<name>.html with each `{{key}}` replaced by its value, every line indented
+// as the include line is. A partial may include others.
+const INCLUDE = /^([ \t]*)\{\{> *([a-z0-9-]+)((?: +[a-z0-9-]+=(?:"[^"]*"|'[^']*'))*) *\}\}[ \t]*$/gm;
+const PARAM = /([a-z0-9-]+)=(?:"([^"]*)"|'([^']*)')/g;
+const PLACEHOLDER = /\{\{([a-z0-9-]+)\}\}/g;
+
+/**
+ * `html` with its includes replaced by their partials, recursively. `where` names the
+ * file for errors: a missing partial, a placeholder without its value, a value without
+ * its placeholder, a stray `{{`, or includes nested past any sensible depth.
+ */
+export function expand(html, where, depth = 0) {
+  if (depth > 8) throw new Error(`${where}: includes nested more than 8 deep (a partial including itself?)`);
+  const out = html.replace(INCLUDE, (_, indent, name, params) => {
+    const file = path.join(PARTIALS, `${name}.html`);
+    let text;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw new Error(`${where}: includes ${name}, but www/partials/${name}.html is missing`);
+    }
+    const values = new Map([...params.matchAll(PARAM)].map((m) => [m[1], m[2] ?? m[3]]));
+    const used = new Set();
+    text = text.replace(PLACEHOLDER, (_, key) => {
+      if (!values.has(key)) throw new Error(`${where}: includes ${name} without ${key}="…"`);
+      used.add(key);
+      return values.get(key);
+    });
+    for (const key of values.keys()) {
+      if (!used.has(key)) throw new Error(`${where}: gives ${name} a ${key}, which www/partials/${name}.html does not use`);
+    }
+    text = expand(text, `www/partials/${name}.html`, depth + 1);
+    return text.replace(/\n$/, '').replace(/^(?=.)/gm, indent);
+  });
+  const stray = out.indexOf('{{');
+  if (depth === 0 && stray >= 0) {
+    throw new Error(`${where}: an include or placeholder it cannot read: ${out.slice(stray).split('\n')[0]}`);
+  }
+  return out;
+}
+
+/** The body of the page at `file` (www/pages/<file>), its includes expanded. */
+export function bodyOf(file) {
+  return expand(readFileSync(path.join(BODIES, file), 'utf8'), `www/pages/${file}`);
+}
+
 /** The page at `file` (e.g. `owner.html`) rendered from its body file, or null. */
 export function renderFile(file) {
   const page = pageFor(file);
-  return page ? render(page, readFileSync(path.join(BODIES, page.file), 'utf8')) : null;
+  return page ? render(page, bodyOf(page.file)) : null;
 }
 
 /** Writes every page, and www/js and www/css, into `dir`. */

@@ -103,8 +103,8 @@ async function handle(req, res) {
     } else if (page) {
       body = renderFile(page.file);
       type = TYPES['.html'];
-    } else if (urlPath.startsWith('/pages/')) {
-      // a page's body alone is no page: it is served only inside its layout
+    } else if (urlPath.startsWith('/pages/') || urlPath.startsWith('/partials/')) {
+      // a page's body, or a block of one (www/partials), alone is no page: it is served only inside its layout
       throw Object.assign(new Error('a page body'), { code: 'ENOENT' });
     } else {
       const file = resolve(urlPath);

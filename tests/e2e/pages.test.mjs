@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '../../scripts/serve.mjs';
-import { PAGES, BODIES, csp, writeSite } from '../../scripts/pages.mjs';
+import { PAGES, BODIES, PARTIALS, bodyOf, csp, expand, writeSite } from '../../scripts/pages.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let server;
@@ -36,11 +36,32 @@ test('every page body has its entry in the one list, and no page stands outside 
 
 test('no page body repeats the head, the navigation or the policy', () => {
   for (const { file } of PAGES) {
-    const body = readFileSync(path.join(BODIES, file), 'utf8');
+    const body = bodyOf(file);
     for (const part of ['<!doctype', '<html', '<head', '<meta', '<title', '<nav', '<header', 'http-equiv', '<body', '</html>']) {
-      assert.ok(!body.toLowerCase().includes(part.toLowerCase()), `www/pages/${file} holds ${part}`);
+      assert.ok(!body.toLowerCase().includes(part.toLowerCase()), `www/pages/${file}, its includes expanded, holds ${part}`);
     }
   }
+});
+
+test('every partial is included by some page, and the page bodies include them whole', () => {
+  const raw = [...PAGES.map((p) => path.join(BODIES, p.file)), ...readdirSync(PARTIALS).map((f) => path.join(PARTIALS, f))]
+    .map((f) => readFileSync(f, 'utf8'))
+    .join('\n');
+  for (const f of readdirSync(PARTIALS)) {
+    assert.ok(f.endsWith('.html'), `www/partials/${f} is not a partial`);
+    assert.ok(raw.includes(`{{> ${f.replace(/\.html$/, '')}`), `www/partials/${f} is included nowhere`);
+  }
+  for (const { file } of PAGES) assert.ok(!bodyOf(file).includes('{{'), `${file} keeps an include or a placeholder`);
+});
+
+test('an include is expanded with its values and indented as its line; a mistake in one is named', () => {
+  const field = expand('  <div class="grid">\n    {{> file-field id="x" label="X\'s file" accept=".json"}}\n  </div>\n', 'test');
+  assert.match(field, /^ {6}<label for="x">X's file<\/label>$/m);
+  assert.match(field, /^ {6}<input type="file" id="x" accept=".json" aria-describedby="x-error">$/m);
+  assert.throws(() => expand('{{> no-such-partial}}\n', 'test'), /www\/partials\/no-such-partial\.html is missing/);
+  assert.throws(() => expand('{{> file-field id="x" label="X"}}\n', 'test'), /without accept=/);
+  assert.throws(() => expand('{{> file-field id="x" label="X" accept="a" colour="red"}}\n', 'test'), /colour/);
+  assert.throws(() => expand('<p>{{> file-field id="x"}} inline</p>\n', 'test'), /cannot read/);
 });
 
 for (const page of PAGES) {
@@ -63,13 +84,14 @@ for (const page of PAGES) {
       assert.ok(existsSync(path.join(root, 'www', s)), `${page.file} names www/${s}, which is missing`);
     }
     // the body follows the navigation, whole
-    const body = readFileSync(path.join(BODIES, page.file), 'utf8');
+    const body = bodyOf(page.file);
     assert.ok(html.endsWith(`</header>\n${body}</body>\n</html>\n`), `${page.file} does not end with its body`);
   });
 }
 
-test('a page body alone is not served', async () => {
+test('a page body alone, or a partial, is not served', async () => {
   assert.equal((await get('pages/owner.html')).status, 404);
+  assert.equal((await get('partials/file-field.html')).status, 404);
 });
 
 test('the pages written as files are the pages served', async () => {

@@ -73,24 +73,31 @@ async function step(role, button, op, args, transfer, done) {
   }
 }
 
+/** A click on the button `id` runs `fn`; an error it has not shown yet is shown next to the button. */
+function onClick(id, fn) {
+  el(id).addEventListener('click', async () => {
+    try {
+      await fn();
+    } catch (e) {
+      if (!e.shown) showError(el(id), describe(e));
+    }
+  });
+}
+
 for (const role of ['setup', 'a', 'b', 'c']) el(`${role}-cancel`).addEventListener('click', () => worker.cancel());
 
-el('setup').addEventListener('click', async () => {
-  try {
-    const r = await rule();
-    const [list] = await need(['public-list']);
-    const args = {
-      list, name: el('public-list').files[0].name, identifier: r.block, bits: Number(el('key-bits').value),
-      blocks: numberField(el('blocks'), { min: 1, integer: true }), take: numberField(el('take'), { min: 1, integer: true }),
-    };
-    await step('setup', 'setup', 'setup', args, [], (out) => {
-      state.setup = out;
-      el('setup-out').hidden = false;
-      el('setup-summary').textContent = `A ${args.bits}-bit key pair (fingerprint ${out.fingerprint.slice(0, 16)}…) and ${count(out.blocks)} blocks on ${r.block}.`;
-    });
-  } catch (e) {
-    if (!e.shown) showError(el('setup'), describe(e));
-  }
+onClick('setup', async () => {
+  const r = await rule();
+  const [list] = await need(['public-list']);
+  const args = {
+    list, name: el('public-list').files[0].name, identifier: r.block, bits: Number(el('key-bits').value),
+    blocks: numberField(el('blocks'), { min: 1, integer: true }), take: numberField(el('take'), { min: 1, integer: true }),
+  };
+  await step('setup', 'setup', 'setup', args, [], (out) => {
+    state.setup = out;
+    el('setup-out').hidden = false;
+    el('setup-summary').textContent = `A ${args.bits}-bit key pair (fingerprint ${out.fingerprint.slice(0, 16)}…) and ${count(out.blocks)} blocks on ${r.block}.`;
+  });
 });
 el('save-model').addEventListener('click', () => download('kuzu-model.json', state.setup.model, 'application/json'));
 el('save-public-key').addEventListener('click', () => download('kuzu-public-key.json', state.setup.publicKey, 'application/json'));
@@ -100,80 +107,68 @@ const showLedger = (ledger) => {
   el('a-ledger-text').textContent = `ε spent so far on this file in this browser: ${ledger.spent.toFixed(4)} of ${ledger.total.toFixed(4)}`;
 };
 
-el('encrypt').addEventListener('click', async () => {
+onClick('encrypt', async () => {
   clearErrors(el('encrypt').closest('section'));
+  const r = await rule();
+  const [csv, model, publicKey] = await need(['a-file', 'a-model', 'a-key']);
+  const args = {
+    csv, rule: r, model, publicKey, epsilon: numberField(el('epsilon'), { above: 0 }),
+    wn: numberField(el('wn'), { above: 0 }), bRecords: numberField(el('b-records'), { min: 1, integer: true }),
+  };
+  // the block release is ε-DP: charged to the file's ledger before it runs (a cancelled
+  // release keeps its ε: its progress follows the noisy sizes), as the CLI's kuzu encrypt does
+  const file = el('a-file').files[0];
+  const total = numberField(el('a-budget'), { above: 0 });
+  const ledger = new PageLedger(await fileLedgerKey(file, file.name), file.name, total);
+  ledger.setTotal(total);
+  ledger.save();
+  let spend;
   try {
-    const r = await rule();
-    const [csv, model, publicKey] = await need(['a-file', 'a-model', 'a-key']);
-    const args = {
-      csv, rule: r, model, publicKey, epsilon: numberField(el('epsilon'), { above: 0 }),
-      wn: numberField(el('wn'), { above: 0 }), bRecords: numberField(el('b-records'), { min: 1, integer: true }),
-    };
-    // the block release is ε-DP: charged to the file's ledger before it runs (a cancelled
-    // release keeps its ε: its progress follows the noisy sizes), as the CLI's kuzu encrypt does
-    const file = el('a-file').files[0];
-    const total = numberField(el('a-budget'), { above: 0 });
-    const ledger = new PageLedger(await fileLedgerKey(file, file.name), file.name, total);
-    ledger.setTotal(total);
-    ledger.save();
-    let spend;
-    try {
-      spend = ledger.charge('page: kuzu encrypt', args.epsilon, 'Kuzu block release (not finished: cancelled or failed)');
-    } catch (e) {
-      showError(el('epsilon'), describe(e));
-      return;
-    } finally {
-      showLedger(ledger);
-    }
-    const ended = await step('a', 'encrypt', 'encrypt', args, [], (out) => {
-      ledger.settle(spend, `Kuzu block release of ${out.size} records (noisy block sizes) -> kuzu-blocks.glka`);
-      state.a = out;
-      const rep = JSON.parse(out.report);
-      el('a-out').hidden = false;
-      el('a-summary').textContent = `${count(out.size)} records; released ${count(rep.handles.length)} encrypted records: `
-        + `${count(rep.release.fakes)} fakes added, ${count(rep.release.suppressed.length)} of yours suppressed (only you know which); ${count(out.blocks.length)} bytes.`;
-    });
-    // refused before any noise was drawn (a bad parameter or file): the charge is taken back
-    if (/^INVALID_|^MALFORMED_|^MISSING_/.test(ended)) ledger.refund(spend);
-    showLedger(ledger);
+    spend = ledger.charge('page: kuzu encrypt', args.epsilon, 'Kuzu block release (not finished: cancelled or failed)');
   } catch (e) {
-    if (!e.shown) showError(el('encrypt'), describe(e));
+    showError(el('epsilon'), describe(e));
+    return;
+  } finally {
+    showLedger(ledger);
   }
+  const ended = await step('a', 'encrypt', 'encrypt', args, [], (out) => {
+    ledger.settle(spend, `Kuzu block release of ${out.size} records (noisy block sizes) -> kuzu-blocks.glka`);
+    state.a = out;
+    const rep = JSON.parse(out.report);
+    el('a-out').hidden = false;
+    el('a-summary').textContent = `${count(out.size)} records; released ${count(rep.handles.length)} encrypted records: `
+      + `${count(rep.release.fakes)} fakes added, ${count(rep.release.suppressed.length)} of yours suppressed (only you know which); ${count(out.blocks.length)} bytes.`;
+  });
+  // refused before any noise was drawn (a bad parameter or file): the charge is taken back
+  if (/^INVALID_|^MALFORMED_|^MISSING_/.test(ended)) ledger.refund(spend);
+  showLedger(ledger);
 });
 el('save-blocks').addEventListener('click', () => download('kuzu-blocks.glka', state.a.blocks));
 el('save-report').addEventListener('click', () => download('kuzu-release-report.json', state.a.report, 'application/json'));
 
-el('compare').addEventListener('click', async () => {
-  try {
-    const r = await rule();
-    const [csv, model, publicKey] = await need(['b-file', 'b-model', 'b-key']);
-    const [blocks] = await need(['b-blocks'], bytes);
-    const args = { csv, rule: r, model, publicKey, blocks, rerandomize: el('rerandomize').checked };
-    await step('b', 'compare', 'compare', args, [blocks], (out) => {
-      state.b = out;
-      el('b-out').hidden = false;
-      el('b-summary').textContent = `${count(JSON.parse(out.map).pairs.length)} pairs compared and blinded; ${count(out.pairs.length)} bytes for Charlie.`;
-    });
-  } catch (e) {
-    if (!e.shown) showError(el('compare'), describe(e));
-  }
+onClick('compare', async () => {
+  const r = await rule();
+  const [csv, model, publicKey] = await need(['b-file', 'b-model', 'b-key']);
+  const [blocks] = await need(['b-blocks'], bytes);
+  const args = { csv, rule: r, model, publicKey, blocks, rerandomize: el('rerandomize').checked };
+  await step('b', 'compare', 'compare', args, [blocks], (out) => {
+    state.b = out;
+    el('b-out').hidden = false;
+    el('b-summary').textContent = `${count(JSON.parse(out.map).pairs.length)} pairs compared and blinded; ${count(out.pairs.length)} bytes for Charlie.`;
+  });
 });
 el('save-pairs').addEventListener('click', () => download('kuzu-pairs.glkc', state.b.pairs));
 el('save-map').addEventListener('click', () => download('kuzu-pair-map.json', state.b.map, 'application/json'));
 
-el('decide').addEventListener('click', async () => {
-  try {
-    const r = await rule();
-    const [privateKey] = await need(['c-key']);
-    const [pairs] = await need(['c-pairs'], bytes);
-    await step('c', 'decide', 'decide', { pairs, rule: r, privateKey }, [pairs], (out) => {
-      state.c = out;
-      el('c-out').hidden = false;
-      el('c-summary').textContent = `${count(JSON.parse(out).pairs.length)} pairs match.`;
-    });
-  } catch (e) {
-    if (!e.shown) showError(el('decide'), describe(e));
-  }
+onClick('decide', async () => {
+  const r = await rule();
+  const [privateKey] = await need(['c-key']);
+  const [pairs] = await need(['c-pairs'], bytes);
+  await step('c', 'decide', 'decide', { pairs, rule: r, privateKey }, [pairs], (out) => {
+    state.c = out;
+    el('c-out').hidden = false;
+    el('c-summary').textContent = `${count(JSON.parse(out).pairs.length)} pairs match.`;
+  });
 });
 el('save-matches').addEventListener('click', () => download('kuzu-matches.json', state.c, 'application/json'));
 
@@ -181,29 +176,30 @@ el('save-matches').addEventListener('click', () => download('kuzu-matches.json',
 const rows = (csv) => csv.trim().split('\n').length - 1;
 const linkErrorTarget = (e, ids) => (/pair-map|release-report/.test(e.message) ? el(ids[1]) : el(ids[0]));
 
-el('bob-links').addEventListener('click', async () => {
-  clearErrors(el('bob-links').closest('section'));
-  try {
-    const [matches, map] = await need(['l-matches', 'l-map']);
-    const csv = await worker.call('linksForA', { matches, map });
-    download('kuzu-links-for-alice.csv', csv, 'text/csv');
-    el('links-summary').textContent = `${count(rows(csv))} links (Alice's handle, your id) for Alice.`;
-  } catch (e) {
-    if (!e.shown) showError(e.code ? linkErrorTarget(e, ['l-matches', 'l-map']) : el('bob-links'), describe(e));
-  }
-});
+/**
+ * The button `button` joins two files by the worker's `op`: `files` maps each of its
+ * arguments to the file input that gives it. It downloads the links as `name` and says
+ * `said(count)`; an error with a code is shown next to the file it names.
+ */
+function onLinks(button, files, op, name, said) {
+  const ids = Object.values(files);
+  el(button).addEventListener('click', async () => {
+    clearErrors(el(button).closest('section'));
+    try {
+      const texts = await need(ids);
+      const csv = await worker.call(op, Object.fromEntries(Object.keys(files).map((k, i) => [k, texts[i]])));
+      download(name, csv, 'text/csv');
+      el('links-summary').textContent = said(count(rows(csv)));
+    } catch (e) {
+      if (!e.shown) showError(e.code ? linkErrorTarget(e, ids) : el(button), describe(e));
+    }
+  });
+}
 
-el('alice-links').addEventListener('click', async () => {
-  clearErrors(el('alice-links').closest('section'));
-  try {
-    const [links, report] = await need(['l-handles', 'l-report']);
-    const csv = await worker.call('finalLinks', { links, report });
-    download('kuzu-links.csv', csv, 'text/csv');
-    el('links-summary').textContent = `${count(rows(csv))} final links (your id, Bob's id).`;
-  } catch (e) {
-    if (!e.shown) showError(e.code ? linkErrorTarget(e, ['l-handles', 'l-report']) : el('alice-links'), describe(e));
-  }
-});
+onLinks('bob-links', { matches: 'l-matches', map: 'l-map' }, 'linksForA', 'kuzu-links-for-alice.csv',
+  (n) => `${n} links (Alice's handle, your id) for Alice.`);
+onLinks('alice-links', { links: 'l-handles', report: 'l-report' }, 'finalLinks', 'kuzu-links.csv',
+  (n) => `${n} final links (your id, Bob's id).`);
 
 // ready once the worker has loaded the package
 worker.call('ping').then(
