@@ -65,6 +65,41 @@ pub struct Fit {
     /// holds one comparison for both, in the first one's place.
     #[serde(default)]
     pub joint: Vec<Joint>,
+    /// Comparisons whose agreements go together among non-matches
+    /// ([`crate::record::interaction`]), in the comparisons' indices.
+    #[serde(default)]
+    pub interactions: Vec<Interaction>,
+}
+
+/// Two comparisons that agree together among non-matches far more often
+/// than independence says (a household shares a surname and an address): a
+/// pattern with both at an agreeing level weighs `log2(both_agree /
+/// independent)` less, the evidence of the second agreement that the first
+/// already gave. u of the pair is counted on the candidates, which hold every
+/// pair agreeing on both; m stays the product (independent among matches).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Interaction {
+    pub first: usize,
+    pub second: usize,
+    /// The agreeing levels of each.
+    pub agree_first: Vec<u8>,
+    pub agree_second: Vec<u8>,
+    /// Among all pairs, the non-matches' share agreeing on both, and the
+    /// product of each one's share of agreeing non-matches (its u).
+    pub both_agree: f64,
+    pub independent: f64,
+}
+
+impl Interaction {
+    /// What a pattern of the comparisons' levels loses by it (bits, ≤ 0).
+    pub fn correction(&self, pattern: &[u8]) -> f64 {
+        let (a, b) = (pattern[self.first], pattern[self.second]);
+        if self.agree_first.contains(&a) && self.agree_second.contains(&b) {
+            -(self.both_agree / self.independent).log2()
+        } else {
+            0.0
+        }
+    }
 }
 
 /// Two fields whose disagreements go together among matches, compared as
@@ -186,7 +221,16 @@ pub fn fit(patterns: &[(Vec<u8>, u64)], starts: Vec<Start>, lambda_start: f64) -
         converged = change < TOLERANCE;
     }
     let fields = field_fits(patterns, starts, m, u);
-    Fit { lambda, fields, iterations, converged, expected_matches: 0.0, repairs: Vec::new(), joint: Vec::new() }
+    Fit {
+        lambda,
+        fields,
+        iterations,
+        converged,
+        expected_matches: 0.0,
+        repairs: Vec::new(),
+        joint: Vec::new(),
+        interactions: Vec::new(),
+    }
 }
 
 /// Each field's fit from its start and its final m and u: weights `log2(m/u)`,
@@ -249,8 +293,10 @@ impl Fit {
     }
 
     /// The weight of a pattern of the comparisons' levels (`fields`).
-    fn comparison_weight(&self, pattern: &[u8]) -> f64 {
-        pattern.iter().zip(&self.fields).filter(|(l, _)| **l != MISSING).map(|(l, f)| f.weights[*l as usize]).sum()
+    pub fn comparison_weight(&self, pattern: &[u8]) -> f64 {
+        let w: f64 =
+            pattern.iter().zip(&self.fields).filter(|(l, _)| **l != MISSING).map(|(l, f)| f.weights[*l as usize]).sum();
+        w + self.interactions.iter().map(|i| i.correction(pattern)).sum::<f64>()
     }
 
     /// The match probability of a pair of weight `w`.

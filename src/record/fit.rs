@@ -131,7 +131,16 @@ pub fn fit_bounded(
         }
     }
     let lambda = (expected / all).clamp(1e-12, 1.0 - 1e-9);
-    Ok(Fit { lambda, fields, iterations, converged, expected_matches: expected, repairs, joint: Vec::new() })
+    Ok(Fit {
+        lambda,
+        fields,
+        iterations,
+        converged,
+        expected_matches: expected,
+        repairs,
+        joint: Vec::new(),
+        interactions: Vec::new(),
+    })
 }
 
 fn floored(p: &[f64]) -> Vec<f64> {
@@ -235,6 +244,7 @@ pub fn health(fit: &Fit, na: usize, nb: usize) -> Vec<String> {
         out.push(format!("  {}: {}", f.name, levels.join(", ")));
     }
     out.extend(super::joint::describe(fit));
+    out.extend(super::interaction::describe(fit));
     out
 }
 

@@ -203,6 +203,7 @@ mod tests {
             expected_matches: 0.0,
             repairs: Vec::new(),
             joint: Vec::new(),
+            interactions: Vec::new(),
         }
     }
 

@@ -31,6 +31,7 @@ pub use crate::em;
 pub mod export;
 pub mod field;
 pub mod fit;
+pub mod interaction;
 pub mod joint;
 pub mod linker;
 pub mod messages;
