@@ -128,6 +128,9 @@ export interface RecordLinkageOutput {
   /**
    * `fields`: one per comparison. Two fields that disagree together among matches are one
    * comparison (`joint`: their indices among the sent fields, the first's place in `fields`).
+   * Two comparisons that agree together among non-matches (a household's surname and address)
+   * weigh an agreement on both once (`interactions`: indices into `fields`, their agreeing
+   * levels, the non-matches' share agreeing on both and the product of their u).
    */
   fit: {
     lambda: number;
@@ -135,6 +138,14 @@ export interface RecordLinkageOutput {
     converged: boolean;
     fields: RecordFieldFit[];
     joint: { first: number; second: number; both_disagree: number; independent: number }[];
+    interactions: {
+      first: number;
+      second: number;
+      agree_first: number[];
+      agree_second: number[];
+      both_agree: number;
+      independent: number;
+    }[];
   };
   /** The sent fields and the names of their levels. */
   fields: { name: string; levels: string[] }[];

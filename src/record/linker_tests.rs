@@ -1,4 +1,5 @@
 use super::*;
+use crate::record::schema::BlockRule;
 
 /// Three string fields (levels: exact, ed<=1, ed<=2, disagree) under `assignment`.
 fn schema(assignment: &str) -> Schema {
@@ -94,4 +95,42 @@ fn movers_join_the_address_parts_and_become_matches() {
     let apart = address_fit(0);
     assert!(apart.fit.joint.is_empty(), "{:?}", apart.fit.joint);
     assert_eq!(apart.fit.fields.len(), 4);
+}
+
+/// 10,000 true pairs (a, a) agreeing on all four fields, and `households` pairs
+/// (a, a ^ 1) of household members: another first name, the same last name,
+/// street number and street; blocks on the last name.
+fn household_fit(households: u32) -> Scored {
+    let n = 10_000u32;
+    let schema = Schema { blocks: vec![BlockRule::on("last_name", Some(1))], ..address_schema() };
+    let mut pairs: Vec<(u32, u32, [u8; 4])> = (0..n).map(|a| (a, a, [0, 0, 0, 0])).collect();
+    pairs.extend((0..households).map(|a| (a ^ 1, a, [3, 0, 0, 0])));
+    pairs.sort_by_key(|p| (p.0, p.1));
+    let candidates = pairs.iter().map(|&(a, b, _)| (a, b)).collect();
+    let levels = pairs.iter().map(|(_, _, l)| (l.to_vec(), false)).collect();
+    let random = vec![
+        (vec![3, 3, 3, 3], 98_800),
+        (vec![0, 3, 3, 3], 50),
+        (vec![3, 0, 3, 3], 50),
+        (vec![3, 3, 0, 3], 1_000),
+        (vec![3, 3, 3, 0], 100),
+    ];
+    fit_scored(&schema, n as usize, n as usize, candidates, Vec::new(), levels, random).unwrap()
+}
+
+#[test]
+fn households_weigh_their_shared_surname_and_street_once() {
+    let s = household_fit(600);
+    assert_eq!(s.fit.interactions.len(), 1, "{:?}", s.fit.interactions);
+    let x = &s.fit.interactions[0];
+    assert_eq!((x.first, x.second), (1, 3), "last_name and street_name");
+    // 600 household pairs among 10⁸, where the two u multiplied say 50
+    assert!((x.both_agree * 1e8 - 600.0).abs() < 1e-6, "{}", x.both_agree * 1e8);
+    let household = s.fit.probability(s.fit.weight(&[3, 0, 0, 0]));
+    let mut independent = s.fit.clone();
+    independent.interactions.clear();
+    assert!(household < independent.probability(independent.weight(&[3, 0, 0, 0])), "{household}");
+    assert!(s.fit.probability(s.fit.weight(&[0, 0, 0, 0])) > 0.99);
+    // without households: none
+    assert!(household_fit(0).fit.interactions.is_empty());
 }
