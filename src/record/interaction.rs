@@ -26,7 +26,9 @@
 //! less. The most dependent pair goes first, and a comparison takes part in
 //! one interaction at most. Comparisons with a fixed m or u (the schema's)
 //! are left as written, and so is a schema whose blocking the matcher
-//! designs (`blocking = "auto"`): its rules are not known here.
+//! designs (`blocking = "auto"`): its rules are not known here, nor to the
+//! sharded matcher, which must fit as the single machine does
+//! ([`super::shard`]).
 //!
 //! The matcher learns nothing new by it: the candidates' levels, counted.
 
