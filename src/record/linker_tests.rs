@@ -69,15 +69,19 @@ fn address_fit(movers: u32) -> Scored {
     pairs.sort_by_key(|p| (p.0, p.1));
     let candidates = pairs.iter().map(|&(a, b, _)| (a, b)).collect();
     let levels = pairs.iter().map(|(_, _, l)| (l.to_vec(), false)).collect();
-    // random pairs: a name agrees in 1 of 2,000, the number in 1 of 100, the street in 1 of 1,000
-    let random = vec![
+    fit_scored(&address_schema(), n as usize, n as usize, candidates, Vec::new(), levels, address_random()).unwrap()
+}
+
+/// Random pairs of the address schema: a name agrees in 1 of 2,000, the
+/// number in 1 of 100, the street in 1 of 1,000.
+fn address_random() -> Vec<(Vec<u8>, u64)> {
+    vec![
         (vec![3, 3, 3, 3], 98_800),
         (vec![0, 3, 3, 3], 50),
         (vec![3, 0, 3, 3], 50),
         (vec![3, 3, 0, 3], 1_000),
         (vec![3, 3, 3, 0], 100),
-    ];
-    fit_scored(&address_schema(), n as usize, n as usize, candidates, Vec::new(), levels, random).unwrap()
+    ]
 }
 
 #[test]
@@ -108,14 +112,7 @@ fn household_fit(households: u32) -> Scored {
     pairs.sort_by_key(|p| (p.0, p.1));
     let candidates = pairs.iter().map(|&(a, b, _)| (a, b)).collect();
     let levels = pairs.iter().map(|(_, _, l)| (l.to_vec(), false)).collect();
-    let random = vec![
-        (vec![3, 3, 3, 3], 98_800),
-        (vec![0, 3, 3, 3], 50),
-        (vec![3, 0, 3, 3], 50),
-        (vec![3, 3, 0, 3], 1_000),
-        (vec![3, 3, 3, 0], 100),
-    ];
-    fit_scored(&schema, n as usize, n as usize, candidates, Vec::new(), levels, random).unwrap()
+    fit_scored(&schema, n as usize, n as usize, candidates, Vec::new(), levels, address_random()).unwrap()
 }
 
 #[test]
