@@ -115,6 +115,19 @@ pub struct Joint {
     pub independent: f64,
 }
 
+/// The fields each comparison stands for, in the comparisons' order (`fields`
+/// fields, `joint` pairs): a field alone, or a [`Joint`] pair in its first
+/// field's place.
+pub fn comparison_fields(fields: usize, joint: &[Joint]) -> Vec<Vec<usize>> {
+    (0..fields)
+        .filter(|&k| !joint.iter().any(|j| j.second == k))
+        .map(|k| match joint.iter().find(|j| j.first == k) {
+            Some(j) => vec![k, j.second],
+            None => vec![k],
+        })
+        .collect()
+}
+
 /// A pattern of every field's level as the fit's comparisons see it: each
 /// [`Joint`] pair summed into its first field's place.
 pub fn joined(pattern: &[u8], joint: &[Joint]) -> Vec<u8> {

@@ -296,13 +296,7 @@ impl<'a> Comparer<'a> {
                             .zip(pb)
                             .map(|(x, y)| PartCmp::new(x, y, na, nb, &DATE_EDS, keyed, shape.as_ref()))
                             .collect::<Result<_, _>>()?,
-                        weights: match pa.len() {
-                            1 => vec![1.0],
-                            _ => {
-                                let w = f.weights.clone().unwrap_or_default();
-                                vec![w.year, w.month, w.day]
-                            }
-                        },
+                        weights: f.part_weights(),
                         bands: f.levels(),
                     }
                 }

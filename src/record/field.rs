@@ -240,6 +240,22 @@ impl Field {
         }
     }
 
+    /// Part `c`'s name in reports: a split date's "year", "month" or "day".
+    pub fn part_name(&self, c: usize) -> Option<&'static str> {
+        (self.parts() == 3).then(|| ["year", "month", "day"][c.min(2)])
+    }
+
+    /// The weights of the parts' edit estimates in a date's level: a split
+    /// date's `weights` (default year 2, month 1, day 1), a whole date's 1.
+    pub fn part_weights(&self) -> Vec<f64> {
+        if self.parts() == 3 {
+            let w = self.weights.clone().unwrap_or_default();
+            vec![w.year, w.month, w.day]
+        } else {
+            vec![1.0]
+        }
+    }
+
     /// The names of the levels, in order (results and reports).
     pub fn level_names(&self) -> Vec<String> {
         match self.kind() {

@@ -33,7 +33,7 @@
 //! The matcher learns nothing new by it: the candidates' levels, counted.
 
 use super::schema::Schema;
-use crate::em::{joined, Fit, Interaction, MISSING};
+use crate::em::{comparison_fields, Fit, Interaction};
 
 /// Agreeing on both at least this many times more often than independence says.
 pub const RATIO: f64 = 10.0;
@@ -55,34 +55,32 @@ pub fn found(
         return Vec::new();
     }
     let sent: Vec<_> = schema.sent().collect();
-    // each comparison's sent fields, and its agreeing levels
-    let mut fields: Vec<Vec<usize>> = Vec::new();
-    let mut agree: Vec<Vec<u8>> = Vec::new();
-    for (k, f) in sent.iter().enumerate() {
-        if fit.joint.iter().any(|j| j.second == k) {
-            continue;
-        }
-        match fit.joint.iter().find(|j| j.first == k) {
-            Some(j) => {
-                fields.push(vec![k, j.second]);
-                agree.push(vec![0]);
-            }
-            None => {
-                fields.push(vec![k]);
-                agree.push(if f.splits_exact() { vec![0, 1] } else { vec![0] });
-            }
-        }
-    }
+    // each comparison's sent fields, and its agreeing levels (a joint pair's:
+    // level sum 0, both fields at their closest level)
+    let fields = comparison_fields(sent.len(), &fit.joint);
+    let agree: Vec<Vec<u8>> = fields
+        .iter()
+        .map(|f| match f.as_slice() {
+            [k] if sent[*k].splits_exact() => vec![0, 1],
+            _ => vec![0],
+        })
+        .collect();
     let nc = fields.len();
     if nc != fit.fields.len() {
         return Vec::new();
     }
+    // per comparison, which candidates agree on it (a missing level never does)
+    let agrees: Vec<Vec<bool>> = (0..nc)
+        .map(|k| match fields[k].as_slice() {
+            [f] => patterns.iter().map(|p| agree[k].contains(&p[*f])).collect(),
+            fs => patterns.iter().map(|p| fs.iter().all(|&f| p[f] == 0)).collect(),
+        })
+        .collect();
     let rules = schema.block_rules();
     let covered = |i: usize, j: usize| {
         let names: Vec<&str> = fields[i].iter().chain(&fields[j]).map(|&k| sent[k].name.as_str()).collect();
         rules.iter().any(|r| r.terms().iter().all(|t| names.contains(&t.field.as_str())))
     };
-    let comparisons: Vec<Vec<u8>> = patterns.iter().map(|p| joined(p, &fit.joint)).collect();
     let all = na as f64 * nb as f64;
     let mut seen = vec![false; nb];
     let mut found: Vec<(f64, Interaction)> = Vec::new();
@@ -92,12 +90,10 @@ pub fn found(
             if fixed(i) || fixed(j) || !covered(i, j) {
                 continue;
             }
-            let both =
-                |p: &[u8]| p[i] != MISSING && p[j] != MISSING && agree[i].contains(&p[i]) && agree[j].contains(&p[j]);
             seen.iter_mut().for_each(|s| *s = false);
             let (mut n, mut d) = (0u64, 0u64);
-            for (p, &(_, b)) in comparisons.iter().zip(candidates) {
-                if both(p) {
+            for (r, &(_, b)) in candidates.iter().enumerate() {
+                if agrees[i][r] && agrees[j][r] {
                     n += 1;
                     d += u64::from(!std::mem::replace(&mut seen[b as usize], true));
                 }

@@ -30,7 +30,7 @@
 //! The matcher learns nothing new by it: it is the same levels, weighed
 //! together.
 
-use crate::em::{frequencies, Fit, Joint, Start, MISSING};
+use crate::em::{comparison_fields, frequencies, Fit, Joint, Start, MISSING};
 
 /// A candidate is taken for a match by the other fields at this probability.
 pub const SURE: f64 = 0.99;
@@ -104,14 +104,12 @@ pub fn dependent(fit: &Fit, patterns: &[(Vec<u8>, u64)], fixed: &[bool]) -> Vec<
 /// agreeing address 18.7 bits, the count 9.5, and a household member with
 /// another first name stays a non-match).
 pub fn starts(fields: &[Start], joint: &[Joint], random: &[(Vec<u8>, u64)]) -> Vec<Start> {
-    let mut out = Vec::new();
-    for (k, s) in fields.iter().enumerate() {
-        if joint.iter().any(|j| j.second == k) {
-            continue;
-        }
-        match joint.iter().find(|j| j.first == k) {
-            Some(j) => {
-                let other = &fields[j.second];
+    let mut out: Vec<Start> = comparison_fields(fields.len(), joint)
+        .into_iter()
+        .map(|c| match c.as_slice() {
+            [k] => fields[*k].clone(),
+            _ => {
+                let (s, other) = (&fields[c[0]], &fields[c[1]]);
                 let top = s.levels.len() + other.levels.len() - 2;
                 let levels = (0..=top)
                     .map(|l| match l {
@@ -120,17 +118,16 @@ pub fn starts(fields: &[Start], joint: &[Joint], random: &[(Vec<u8>, u64)]) -> V
                         l => format!("sum {l}"),
                     })
                     .collect();
-                out.push(Start {
+                Start {
                     name: format!("{} + {}", s.name, other.name),
                     levels,
                     u_random: Vec::new(),
                     fixed_m: None,
                     fixed_u: None,
-                });
+                }
             }
-            None => out.push(s.clone()),
-        }
-    }
+        })
+        .collect();
     let counts: Vec<usize> = out.iter().map(|s| s.levels.len()).collect();
     for (s, u) in out.iter_mut().zip(frequencies(random, &counts)) {
         s.u_random = u;

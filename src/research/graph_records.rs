@@ -1,6 +1,6 @@
 //! The graph-matching attack ([`super::graph`]) on a record batch, part by
-//! part: every embedded part whose rows are sparse (text, numbers, and each of
-//! a date's year, month and day), with C's list the field's own values and their
+//! part: every embedded part whose rows are sparse (text, numbers, dates, and
+//! each of a split date's year, month and day), with C's list the field's own values and their
 //! exact frequencies (the worst case: a public list that covers the data).
 
 use super::graph::{graph_attack_rows, GraphReport};
@@ -8,7 +8,7 @@ use crate::embed::BatchVectors;
 use crate::error::Error;
 use crate::record::batch::FieldData;
 use crate::record::values::RecordTable;
-use crate::record::{Kind, RecordBatch, Schema, SharedBases};
+use crate::record::{RecordBatch, Schema, SharedBases};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -39,7 +39,7 @@ pub fn graph_fields(
 ) -> Result<Vec<FieldGraph>, Error> {
     let mut out = Vec::new();
     for (name, data) in &batch.fields {
-        let Some(kind) = schema.field(name).and_then(|f| f.kind()) else { continue };
+        let Some(field) = schema.field(name) else { continue };
         let FieldData::Embedded { base, parts, shape: Some(shape) } = data else { continue };
         let base = shared.by_fingerprint(base)?;
         let column = truth.column(name);
@@ -47,26 +47,13 @@ pub fn graph_fields(
             if !matches!(part.vectors, BatchVectors::Sparse(_)) {
                 continue;
             }
-            // the text each party embedded for this part (owner.rs: a date's
-            // parts are its YYYY, MM and DD)
-            let (label, range) = match (kind, p) {
-                (Kind::Date, _) if parts.len() == 3 => {
-                    let (lo, hi) = [(0, 4), (4, 6), (6, 8)][p];
-                    (format!("{name} ({})", ["year", "month", "day"][p]), Some(lo..hi))
-                }
-                _ => (name.clone(), None),
-            };
-            let text = |v: Option<String>| {
-                let v = v.unwrap_or_default();
-                match &range {
-                    Some(range) => v.get(range.clone()).unwrap_or_default().to_string(),
-                    None => v,
-                }
-            };
+            let label = field.part_name(p).map_or_else(|| name.clone(), |part| format!("{name} ({part})"));
+            // the text each party embedded for this part
+            let text = |v: Option<&String>| field.part_text(p, v.map_or("", |v| v.as_str())).to_string();
             let values: Vec<String> =
-                part.rows.iter().map(|&r| text(column.get(r as usize).cloned().flatten())).collect();
+                part.rows.iter().map(|&r| text(column.get(r as usize).and_then(|v| v.as_ref()))).collect();
             let listed: Vec<String> = match public {
-                Some(t) => t.column(name).iter().flatten().map(|v| text(Some(v.clone()))).collect(),
+                Some(t) => t.column(name).iter().flatten().map(|v| text(Some(v))).collect(),
                 None => values.clone(),
             };
             let mut counts: BTreeMap<&str, f64> = BTreeMap::new();
