@@ -3,6 +3,14 @@
 import type { EmbedRequest, ProgressCallback, VerifyOptions } from './gramlink.js';
 
 /** A field of a linkage schema; unknown keys are refused. */
+/** What one blocking rule found: its name as reports show it, its candidate pairs, and
+ * the fields its terms name. */
+export interface BlockRuleCount {
+  rule: string;
+  pairs: number;
+  fields: string[];
+}
+
 export interface SchemaField {
   name: string;
   /** The CSV column(s); several are joined by a space. Default: [name]. */
@@ -124,7 +132,8 @@ export interface RecordLinkageOutput {
   possible: number;
   nonMatches: number;
   reductionRatio: number;
-  rules: { rule: string; pairs: number }[];
+  /** Each blocking rule: its name, its candidate pairs, the fields its terms name. */
+  rules: BlockRuleCount[];
   /**
    * `fields`: one per comparison. Two fields that disagree together among matches are one
    * comparison (`joint`: their indices among the sent fields, the first's place in `fields`).
@@ -171,7 +180,7 @@ export class RecordMatcher {
   free(): void;
   constructor(schema: Schema | string, batchA: Uint8Array, batchB: Uint8Array, options?: VerifyOptions | null);
   /** What the schema's blocking rules admit, before any pair is compared (`pairs`: A × B). */
-  static blocking(schema: Schema | string, batchA: Uint8Array, batchB: Uint8Array): { pairs: number; candidates: number; rules: { rule: string; pairs: number }[] };
+  static blocking(schema: Schema | string, batchA: Uint8Array, batchB: Uint8Array): { pairs: number; candidates: number; rules: BlockRuleCount[] };
   readonly sizeA: number;
   readonly sizeB: number;
   /** Both batches made with secure noise. */

@@ -21,7 +21,7 @@ Path = Union[str, "os.PathLike[str]"]
 # scored candidates as little-endian columns (rows of A and B, distances, scores, edits) and a count
 ScoredColumns = Tuple[bytes, bytes, bytes, bytes, bytes, int]
 # a record shard's columns: rows of A and B, levels, swapped, sample patterns, rule counts, sent fields
-ShardColumns = Tuple[bytes, bytes, bytes, bytes, bytes, list[Tuple[str, int]], int]
+ShardColumns = Tuple[bytes, bytes, bytes, bytes, bytes, list[Tuple[str, int, list[str]]], int]
 
 class DataOwner:
     """One party's records, normalized onto the public alphabet, with its budget."""
@@ -331,7 +331,7 @@ def record_link_shards(
     levels: bytes,
     swapped: bytes,
     sample: bytes,
-    rules: list[Tuple[str, int]],
+    rules: list[Tuple[str, int, list[str]]],
 ) -> dict[str, Any]: ...
 
 # the multi-party record matcher in shards (gramlink/spark_parties.py, with a schema)
@@ -351,6 +351,6 @@ def parties_record_solve(
     swapped: bytes,
     sample_way: bytes,
     sample: bytes,
-    rules: list[Tuple[int, str, int]],
+    rules: list[Tuple[int, str, int, list[str]]],
     merge_threshold: Optional[float] = None,
 ) -> Tuple[bytes, int, int, int]: ...

@@ -240,7 +240,7 @@ def _record_clusters(schema, paths: Sequence[str], merge_threshold: Optional[flo
         cand, sample = table.filter(pc.equal(kind, 0)), table.filter(pc.equal(kind, 1))
         rules = []
         for way, text in zip(*(table.filter(pc.equal(kind, 2)).column(k).to_pylist() for k in ("way", "rules"))):
-            rules.extend((way, rule, pairs) for rule, pairs in json.loads(text))
+            rules.extend((way, rule, pairs, fields) for rule, pairs, fields in json.loads(text))
 
         def raw(t, name: str) -> bytes:
             col = t.column(name).combine_chunks()

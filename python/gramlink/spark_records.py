@@ -128,10 +128,11 @@ def _record_decision(schema, rows_a: int, rows_b: int):
         kind = table.column("kind")
         cand = table.filter(pc.equal(kind, 0))
         sample = table.filter(pc.equal(kind, 1))
+        # each rule's pairs summed over the shards; its fields are the same in every shard
         rules: dict = {}
         for text in table.filter(pc.equal(kind, 2)).column("rules").to_pylist():
-            for rule, pairs in json.loads(text):
-                rules[rule] = rules.get(rule, 0) + pairs
+            for rule, pairs, fields in json.loads(text):
+                rules[rule] = (rules.get(rule, (0, fields))[0] + pairs, fields)
 
         def raw(name: str) -> bytes:
             col = cand.column(name).combine_chunks()
@@ -149,7 +150,7 @@ def _record_decision(schema, rows_a: int, rows_b: int):
             _binary_bytes(levels),
             swapped,
             _binary_bytes(s_levels),
-            list(rules.items()),
+            [(rule, pairs, fields) for rule, (pairs, fields) in rules.items()],
         )
         if cand.num_rows:
             pairs = cand.take(_column(out["positions"], pa.uint64())).select(["a_id", "b_id", "a", "b"])

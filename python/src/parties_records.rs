@@ -83,7 +83,7 @@ pub fn parties_record_shard<'py>(
 /// The last task: every task's columns (as `parties_record_shard` gives
 /// them, concatenated in any order; `way[k]` is `i * n + j` for candidate
 /// `k` of batch `i`'s records against batch `j`'s, `sample_way` the same for
-/// the sample's patterns, `rules` `(way, rule, pairs)`), each pair's edges
+/// the sample's patterns, `rules` `(way, rule, pairs, fields)`), each pair's edges
 /// ([`pair_edges`]) and the clusters. Returns every record's cluster (u32
 /// bytes), the candidate pairs the solver read, the clusters and the pairs
 /// compared.
@@ -101,7 +101,7 @@ pub fn parties_record_solve<'py>(
     swapped: &[u8],
     sample_way: &[u8],
     sample: &[u8],
-    rules: Vec<(u32, String, u64)>,
+    rules: Vec<(u32, String, u64, Vec<String>)>,
     merge_threshold: Option<f64>,
 ) -> PyResult<(Bound<'py, PyBytes>, u64, u32, u64)> {
     let schema = schema_arg(schema)?;
@@ -133,8 +133,8 @@ pub fn parties_record_solve<'py>(
     for (k, &x) in sw.iter().enumerate() {
         ways[x as usize].sample.push(sample[k * nf..(k + 1) * nf].to_vec());
     }
-    for (x, rule, pairs) in rules {
-        ways[x as usize].rules.push(RuleCount { rule, pairs });
+    for (x, rule, pairs, fields) in rules {
+        ways[x as usize].rules.push(RuleCount { rule, pairs, fields });
     }
     let mut offsets = Vec::with_capacity(n);
     let mut total = 0u64;

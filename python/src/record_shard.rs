@@ -101,7 +101,7 @@ pub type ShardColumns<'py> = (
     Bound<'py, PyBytes>,
     Bound<'py, PyBytes>,
     Bound<'py, PyBytes>,
-    Vec<(String, u64)>,
+    Vec<(String, u64, Vec<String>)>,
     usize,
 );
 
@@ -112,7 +112,7 @@ fn shard_columns(py: Python<'_>, s: ShardLevels, nf: usize) -> ShardColumns<'_> 
     let levels: Vec<u8> = s.levels.iter().flat_map(|(l, _)| l.iter().copied()).collect();
     let swapped: Vec<u8> = s.levels.iter().map(|(_, w)| *w as u8).collect();
     let sample: Vec<u8> = s.sample.concat();
-    let rules = s.rules.into_iter().map(|r| (r.rule, r.pairs)).collect();
+    let rules = s.rules.into_iter().map(|r| (r.rule, r.pairs, r.fields)).collect();
     (
         PyBytes::new(py, &ca),
         PyBytes::new(py, &cb),
@@ -149,7 +149,7 @@ pub fn record_link_shards<'py>(
     levels: &[u8],
     swapped: &[u8],
     sample: &[u8],
-    rules: Vec<(String, u64)>,
+    rules: Vec<(String, u64, Vec<String>)>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let schema = schema_arg(schema)?;
     let nf = schema.sent().count().max(1);
@@ -161,7 +161,7 @@ pub fn record_link_shards<'py>(
     let shard = ShardLevels {
         candidates: ra.iter().copied().zip(rb.iter().copied()).collect(),
         levels: levels.chunks_exact(nf).zip(swapped).map(|(l, &w)| (l.to_vec(), w != 0)).collect(),
-        rules: rules.into_iter().map(|(rule, pairs)| RuleCount { rule, pairs }).collect(),
+        rules: rules.into_iter().map(|(rule, pairs, fields)| RuleCount { rule, pairs, fields }).collect(),
         sample: sample.chunks_exact(nf).map(<[u8]>::to_vec).collect(),
     };
     let result = py.detach(|| {

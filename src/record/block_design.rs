@@ -195,7 +195,9 @@ pub fn design(
         ));
     }
     let candidates: Vec<(u32, u32)> = pilot.iter().map(|&k| ((k >> 32) as u32, k as u32)).collect();
-    let rule_counts = vec![RuleCount { rule: "the design's pilot".into(), pairs: pilot.len() as u64 }];
+    // no fields: the pilot, a union of rules, covers no pair of comparisons as one rule
+    let rule_counts =
+        vec![RuleCount { rule: "the design's pilot".into(), pairs: pilot.len() as u64, fields: Vec::new() }];
     let matches = link(candidates, rule_counts)?;
     let mut gain = vec![0.0f64; pilot.len()];
     let mut pilot_matches = 0u64;

@@ -32,6 +32,20 @@ use std::collections::HashMap;
 pub struct RuleCount {
     pub rule: String,
     pub pairs: u64,
+    /// The fields the rule's terms name: a pair agreeing exactly on all of
+    /// them is a candidate ([`super::interaction`] counts on that). Carried
+    /// with the count so that a designed rule (`blocking = "auto"`) is known
+    /// wherever the fit runs, shards included.
+    #[serde(default)]
+    pub fields: Vec<String>,
+}
+
+impl RuleCount {
+    /// The count of `rule` of `schema`.
+    pub fn of(schema: &Schema, rule: &BlockRule, pairs: u64) -> RuleCount {
+        let fields = rule.terms().iter().map(|t| t.field.clone()).collect();
+        RuleCount { rule: rule_name(schema, rule), pairs, fields }
+    }
 }
 
 /// The candidate pairs (a, b), ascending, and what each blocking rule found.
@@ -51,7 +65,7 @@ pub fn candidates(schema: &Schema, a: &RecordBatch, b: &RecordBatch) -> Result<C
         let mut found = rule_pairs(schema, a, b, &rule)?;
         crate::sorting::sort_keys(&mut found);
         found.dedup();
-        counts.push(RuleCount { rule: rule_name(schema, &rule), pairs: found.len() as u64 });
+        counts.push(RuleCount::of(schema, &rule, found.len() as u64));
         all.extend(found);
         if all.len() as u64 > MAX_PAIRS {
             return Err(Error::Parameter(format!(

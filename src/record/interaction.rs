@@ -25,13 +25,14 @@
 //! [`Interaction`]: a pattern agreeing on both weighs log2(share / product)
 //! less. The most dependent pair goes first, and a comparison takes part in
 //! one interaction at most. Comparisons with a fixed m or u (the schema's)
-//! are left as written, and so is a schema whose blocking the matcher
-//! designs (`blocking = "auto"`): its rules are not known here, nor to the
-//! sharded matcher, which must fit as the single machine does
-//! ([`super::shard`]).
+//! are left as written. The rules are those that made the candidates, as
+//! their counts carry them ([`RuleCount::fields`]): the schema's, or the ones
+//! the matcher designed (`blocking = "auto"`), so a shard's fit
+//! ([`super::shard`]) finds what the single machine's does.
 //!
 //! The matcher learns nothing new by it: the candidates' levels, counted.
 
+use super::blocking::RuleCount;
 use super::schema::Schema;
 use crate::em::{comparison_fields, Fit, Interaction};
 
@@ -41,17 +42,18 @@ pub const RATIO: f64 = 10.0;
 pub const MIN_PAIRS: f64 = 20.0;
 
 /// The interactions of the module docs on `fit` (joints made, no interaction
-/// yet), the `candidates` (a, b) and their `patterns` (one level per sent
-/// field), among `na` × `nb` pairs.
+/// yet), the `candidates` (a, b) that `rules` made and their `patterns` (one
+/// level per sent field), among `na` × `nb` pairs.
 pub fn found(
     schema: &Schema,
+    rules: &[RuleCount],
     fit: &Fit,
     candidates: &[(u32, u32)],
     patterns: &[&[u8]],
     na: usize,
     nb: usize,
 ) -> Vec<Interaction> {
-    if schema.designs_blocks() || na == 0 || nb == 0 {
+    if na == 0 || nb == 0 {
         return Vec::new();
     }
     let sent: Vec<_> = schema.sent().collect();
@@ -76,10 +78,9 @@ pub fn found(
             fs => patterns.iter().map(|p| fs.iter().all(|&f| p[f] == 0)).collect(),
         })
         .collect();
-    let rules = schema.block_rules();
     let covered = |i: usize, j: usize| {
         let names: Vec<&str> = fields[i].iter().chain(&fields[j]).map(|&k| sent[k].name.as_str()).collect();
-        rules.iter().any(|r| r.terms().iter().all(|t| names.contains(&t.field.as_str())))
+        rules.iter().any(|r| !r.fields.is_empty() && r.fields.iter().all(|f| names.contains(&f.as_str())))
     };
     let all = na as f64 * nb as f64;
     let mut seen = vec![false; nb];
@@ -180,14 +181,18 @@ mod tests {
 
     #[test]
     fn households_make_the_surname_and_address_one_agreement() {
-        let surname = r#", "block": [{"field": "surname"}]"#;
+        let (surname, first) = (r#", "block": [{"field": "surname"}]"#, r#", "block": [{"field": "first"}]"#);
+        let rules = |blocks: &str| {
+            let s = schema(blocks);
+            s.block_rules().iter().map(|r| RuleCount::of(&s, r, 0)).collect::<Vec<_>>()
+        };
         // 1,000 × 1,000 records: 900 true pairs agree on all three; 400
         // household members agree on surname and address only, where
         // independence expects 1e-6 of a million pairs: one
         // (a household of two in each file: each member's pair with the other's record)
         let household: Vec<&[u8]> = [&[0u8, 0, 0][..]; 900].into_iter().chain([&[1u8, 0, 0][..]; 400]).collect();
         let pairs: Vec<(u32, u32)> = (0..900).map(|r| (r, r)).chain((0..400).map(|r| (r ^ 1, r))).collect();
-        let x = found(&schema(surname), &fit(), &pairs, &household, 1000, 1000);
+        let x = found(&schema(surname), &rules(surname), &fit(), &pairs, &household, 1000, 1000);
         assert_eq!(x.len(), 1, "{x:?}");
         assert_eq!((x[0].first, x[0].second), (1, 2));
         // 1,300 pairs agree on both, over 900 B records: 400 non-matches at least
@@ -200,14 +205,20 @@ mod tests {
         // one agreement alone is as weighed before
         assert_eq!(corrected.weight(&[1, 0, 1]), fit().weight(&[1, 0, 1]));
         // without households: nothing; nor where B holds copies (every pair another B record)
-        assert!(found(&schema(surname), &fit(), &pairs[..900], &household[..900], 1000, 1000).is_empty());
+        assert!(
+            found(&schema(surname), &rules(surname), &fit(), &pairs[..900], &household[..900], 1000, 1000).is_empty()
+        );
         let copies: Vec<(u32, u32)> = (0..1300).map(|r| (r % 900, r)).collect();
-        assert!(found(&schema(surname), &fit(), &copies, &household, 1000, 1300).is_empty());
+        assert!(found(&schema(surname), &rules(surname), &fit(), &copies, &household, 1000, 1300).is_empty());
         // a rule on the first name alone does not hold for every pair agreeing
         // on surname and address: not counted
-        assert!(found(&schema(r#", "block": [{"field": "first"}]"#), &fit(), &pairs, &household, 1000, 1000).is_empty());
-        // a schema whose rules the matcher designs: not counted
+        assert!(found(&schema(first), &rules(first), &fit(), &pairs, &household, 1000, 1000).is_empty());
+        // a schema whose rules the matcher designs: the designed rule's fields
+        // count, and the design's pilot (a union of rules, no fields) does not
         let auto = Schema { blocking: Some("auto".into()), blocks: Vec::new(), ..schema(surname) };
-        assert!(found(&auto, &fit(), &pairs, &household, 1000, 1000).is_empty());
+        let designed = rules(surname);
+        assert_eq!(found(&auto, &designed, &fit(), &pairs, &household, 1000, 1000).len(), 1);
+        let pilot = [RuleCount { rule: "pilot".into(), pairs: 1300, fields: Vec::new() }];
+        assert!(found(&auto, &pilot, &fit(), &pairs, &household, 1000, 1000).is_empty());
     }
 }

@@ -400,7 +400,7 @@ pub fn fit_scored(
         joint = kept;
     }
     // comparisons whose agreements go together among non-matches are weighed once
-    fit.interactions = super::interaction::found(schema, &fit, &candidates, &patterns, na, nb);
+    fit.interactions = super::interaction::found(schema, &rules, &fit, &candidates, &patterns, na, nb);
     let weights: Vec<f64> = levels.iter().map(|(p, _)| fit.weight(p)).collect();
     Ok(Scored { candidates, rules, levels, fit, weights })
 }

@@ -112,7 +112,8 @@ fn household_fit(households: u32) -> Scored {
     pairs.sort_by_key(|p| (p.0, p.1));
     let candidates = pairs.iter().map(|&(a, b, _)| (a, b)).collect();
     let levels = pairs.iter().map(|(_, _, l)| (l.to_vec(), false)).collect();
-    fit_scored(&schema, n as usize, n as usize, candidates, Vec::new(), levels, address_random()).unwrap()
+    let rules = schema.block_rules().iter().map(|r| RuleCount::of(&schema, r, 0)).collect();
+    fit_scored(&schema, n as usize, n as usize, candidates, rules, levels, address_random()).unwrap()
 }
 
 #[test]
