@@ -176,6 +176,43 @@ pub fn duplicate(lists: &Lists, seed: u64, i: u64) -> Person {
     p
 }
 
+/// Party `party`'s copy of person `i` in a linkage of more than two parties
+/// (`gramlink lab corrupt --people N --parties K`), id `rec-{i}-{party}`:
+/// party 0 holds the original, every other party a duplicate with its own 1
+/// to [`MAX_ERRORS`] modifications (a stream of its own: two parties' copies
+/// differ by up to twice as many), as registries each write a person down
+/// with their own errors.
+pub fn party_copy(lists: &Lists, seed: u64, i: u64, party: u64) -> Person {
+    let mut p = person(lists, seed, i);
+    p[0] = format!("rec-{i}-{party}");
+    if party > 0 {
+        let mut rng = rng_for(seed, 1 + party, i);
+        let errors = 1 + rng.below(MAX_ERRORS);
+        for _ in 0..errors {
+            modify(&mut p, &mut rng);
+        }
+    }
+    p
+}
+
+/// Which of `parties` parties hold person `i` (bit k for party k): each with
+/// probability `presence` per mille, and when the draws leave the person with
+/// none, one drawn party. Seeded by `(seed, i)` alone, as [`person`] is.
+pub fn holders(seed: u64, i: u64, parties: u32, presence: u32) -> u64 {
+    let mut rng = rng_for(seed, u64::MAX, i);
+    let parties = parties.clamp(1, 64);
+    let mut held = 0u64;
+    for k in 0..parties {
+        if (rng.below(1000) as u32) < presence {
+            held |= 1 << k;
+        }
+    }
+    if held == 0 {
+        held = 1 << rng.below(parties as usize);
+    }
+    held
+}
+
 /// Adds 1 to [`MAX_ERRORS`] modifications (see the module docs) to `p`: a
 /// duplicate of any record in FEBRL's columns (a rehearsal on a synthetic twin).
 pub fn add_errors(p: &mut Person, rng: &mut Randomness) {

@@ -51,6 +51,15 @@ impl RuleCount {
 /// The candidate pairs (a, b), ascending, and what each blocking rule found.
 pub type Candidates = (Vec<(u32, u32)>, Vec<RuleCount>);
 
+/// Most pairs a rule's equal values may join: each is only checked against
+/// the rule's edit terms (a quick sparse comparison, group by group, never
+/// held), so this bounds time, not memory; the candidates kept are bounded by
+/// [`MAX_PAIRS`]. A million persons' records held by two registries that both
+/// swap given name and surname now and then join 7.4·10⁸ pairs on "surname
+/// equal" (a swapped surname is a common given name, met across the name
+/// fields): benches/multi/people.sh, docs/PERFORMANCE.md.
+pub const MAX_JOIN_CHECKS: u64 = 2_000_000_000;
+
 /// Most candidates one A record gets from one edit term found by the q-gram
 /// filter (the nearest by cosine): bounds a rule's candidates by 256·|A|
 /// when a value is very common.
@@ -119,10 +128,10 @@ fn resolve<'t>(schema: &Schema, a: &RecordBatch, t: &'t BlockTerm) -> Result<Ter
 
 /// The pairs (as `a << 32 | b`) one rule finds, unsorted, possibly repeated.
 fn rule_pairs(schema: &Schema, a: &RecordBatch, b: &RecordBatch, rule: &BlockRule) -> Result<Vec<u64>, Error> {
-    match rule_pairs_within(schema, a, b, rule, MAX_PAIRS)? {
+    match rule_pairs_within(schema, a, b, rule, MAX_JOIN_CHECKS)? {
         Found::Pairs(p) => Ok(p),
         Found::Over(joined) => Err(Error::Parameter(format!(
-            "block rule {:?}: its equal values join {joined} pairs, more than {MAX_PAIRS}: add a more selective equality term",
+            "block rule {:?}: its equal values join {joined} pairs, more than {MAX_JOIN_CHECKS}: add a more selective equality term",
             rule_name(schema, rule)
         ))),
     }

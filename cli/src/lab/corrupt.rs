@@ -51,8 +51,10 @@ pub struct CorruptArgs {
     /// Instead: N parties' files with known clusters under --out-dir (party_a.csv, …,
     /// and truth.csv: party,id,person): each record of the dataset is a person, held by
     /// each party with probability --presence, every copy with --ed edits; ids are the
-    /// party's letter and the person's number (c17).
-    #[arg(long, requires = "out_dir", conflicts_with_all = ["two_words", "people", "truth", "out_a", "out_b"])]
+    /// party's letter and the person's number (c17). With --people M: M persons in
+    /// FEBRL's columns, party A holding originals and every other party its own
+    /// duplicates (ids rec-17-0, rec-17-2, …).
+    #[arg(long, requires = "out_dir", conflicts_with_all = ["two_words", "truth", "out_a", "out_b"])]
     parties: Option<usize>,
     /// With --parties: the probability that a party holds a person.
     #[arg(long, default_value_t = 0.7, requires = "parties")]
@@ -153,6 +155,10 @@ fn people(a: &CorruptArgs, n: u64) -> Result<()> {
     }
     let lists = Lists::from_febrl(&files.iter().map(|f| f.as_slice()).collect::<Vec<_>>(), &surnames)
         .map_err(|e| io::CliError::usage(format!("--people: {e}")))?;
+    if let (Some(k), Some(dir)) = (a.parties, &a.out_dir) {
+        let run = super::corrupt_parties::PartiesRun { parties: k, presence: a.presence, ed: a.ed, seed: a.seed };
+        return super::corrupt_parties::write_people(&lists, n, &run, dir);
+    }
     let err = |e: csv::Error| io::CliError::failed(format!("cannot write CSV: {e}"));
     let write = |rows: &mut dyn Iterator<Item = Person>| -> Result<Vec<u8>> {
         let mut w = csv::Writer::from_writer(Vec::new());

@@ -92,3 +92,34 @@ fn lists_need_every_column() {
     let e = Lists::from_febrl(&[], &["SMITH".into()]).unwrap_err();
     assert!(e.contains("given names"), "{e}");
 }
+
+#[test]
+fn party_copies_have_their_own_errors_and_holders_follow_presence() {
+    let l = lists();
+    let n = 2000;
+    let (mut differ_ab, mut differ_bc) = (0, 0);
+    for i in 0..n {
+        let (a, b, c) = (party_copy(&l, 3, i, 0), party_copy(&l, 3, i, 1), party_copy(&l, 3, i, 2));
+        assert_eq!(a[0], format!("rec-{i}-0"));
+        // party 0 holds the original; the others each their own duplicate
+        assert_eq!(a[1..], person(&l, 3, i)[1..]);
+        assert_eq!(b, party_copy(&l, 3, i, 1));
+        differ_ab += usize::from(a[1..] != b[1..]);
+        differ_bc += usize::from(b[1..] != c[1..]);
+    }
+    // every duplicate has one modification at least (a few undo themselves:
+    // a swap of two equal names, a missing value that was missing)
+    assert!(differ_ab > n as usize * 9 / 10 && differ_bc > n as usize * 9 / 10, "{differ_ab} {differ_bc}");
+    let mut held = [0usize; 5];
+    for i in 0..n {
+        let h = holders(3, i, 5, 700);
+        assert!(h != 0 && h < 1 << 5, "{h:b}");
+        assert_eq!(h, holders(3, i, 5, 700));
+        for (k, x) in held.iter_mut().enumerate() {
+            *x += (h >> k & 1) as usize;
+        }
+        assert_eq!(holders(3, i, 5, 1000), 0b11111);
+    }
+    // 70 % each, within a wide margin of 2,000 draws
+    assert!(held.iter().all(|&x| (1300..1500).contains(&x)), "{held:?}");
+}
