@@ -57,22 +57,7 @@ fn three_parties(designed: bool) {
         schema = p("auto.toml");
         assert!(std::fs::read_to_string(&schema).unwrap().contains("blocking = \"auto\""));
     }
-    ok(&["keygen", "-o", &p("key")]);
-    for (party, input) in ["a", "b", "c"].iter().zip(&inputs) {
-        let (out, ledger) = (p(&format!("{party}.bases.json")), p(&format!("{party}.ledger.json")));
-        ok(&["mine", "--schema", &schema, "-i", input, "--ledger", &ledger, "-o", &out]);
-    }
-    let (na, nb, nc) = (p("a.bases.json"), p("b.bases.json"), p("c.bases.json"));
-    ok(&["merge", "--schema", &schema, &na, &nb, &nc, "-o", &p("shared.json")]);
-    let twice = gramlink(&["merge", "--schema", &schema, &na, &nb, &na, "-o", &p("twice.json")]);
-    assert!(String::from_utf8_lossy(&twice.stderr).contains("error[BASE_TWICE]"));
-    let (base, key) = (p("shared.json"), p("key"));
-    for (party, input) in ["a", "b", "c"].iter().zip(&inputs) {
-        let out = p(&format!("{party}.glrb"));
-        let mut args = vec!["embed", "--schema", &schema, "-i", input, "--base", &base, "--party", party];
-        args.extend(["--key-file", &key, "--keep-ids", "-o", &out]);
-        ok(&args);
-    }
+    embed_three(&p, &schema, &inputs);
     // the truth: id, person
     let mut truth = String::from("id,person\n");
     let mut records = 0;
@@ -105,4 +90,60 @@ fn three_parties(designed: bool) {
         "{}",
         String::from_utf8_lossy(&r.stderr)
     );
+}
+
+/// Every party of three (inputs a, b, c) mines under `schema`, the bases
+/// merge (the same base twice is refused), every party embeds under one key:
+/// `a.glrb`, `b.glrb`, `c.glrb` where `p` puts files.
+fn embed_three(p: &dyn Fn(&str) -> String, schema: &str, inputs: &[String]) {
+    let schema = schema.to_string();
+    ok(&["keygen", "-o", &p("key")]);
+    for (party, input) in ["a", "b", "c"].iter().zip(inputs) {
+        let (out, ledger) = (p(&format!("{party}.bases.json")), p(&format!("{party}.ledger.json")));
+        ok(&["mine", "--schema", &schema, "-i", input, "--ledger", &ledger, "-o", &out]);
+    }
+    let (na, nb, nc) = (p("a.bases.json"), p("b.bases.json"), p("c.bases.json"));
+    ok(&["merge", "--schema", &schema, &na, &nb, &nc, "-o", &p("shared.json")]);
+    let twice = gramlink(&["merge", "--schema", &schema, &na, &nb, &na, "-o", &p("twice.json")]);
+    assert!(String::from_utf8_lossy(&twice.stderr).contains("error[BASE_TWICE]"));
+    let (base, key) = (p("shared.json"), p("key"));
+    for (party, input) in ["a", "b", "c"].iter().zip(inputs) {
+        let out = p(&format!("{party}.glrb"));
+        let mut args = vec!["embed", "--schema", &schema, "-i", input, "--base", &base, "--party", party];
+        args.extend(["--key-file", &key, "--keep-ids", "-o", &out]);
+        ok(&args);
+    }
+}
+
+/// `lab corrupt --people N --parties 3` (person records in FEBRL's columns,
+/// each person held by each party with probability 0.7): linked under the
+/// bundled schema, with the generator's truth, into clusters of any subset
+/// of the parties.
+#[test]
+fn generated_people_of_three_parties_cluster_by_person() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |n: &str| d.path().join(n).display().to_string();
+    let names = format!("{}/data/names.txt", concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let dir = p("people");
+    ok(&["lab", "corrupt", "--data", &names, "--people", "400", "--parties", "3", "--seed", "9", "--out-dir", &dir]);
+    let inputs: Vec<String> = ["a", "b", "c"].iter().map(|x| format!("{dir}/party_{x}.csv")).collect();
+    let sizes: Vec<usize> = inputs.iter().map(|f| std::fs::read_to_string(f).unwrap().lines().count() - 1).collect();
+    // each party holds about 70 % of the 400 persons
+    assert!(sizes.iter().all(|&n| (230..330).contains(&n)), "{sizes:?}");
+    let truth = std::fs::read_to_string(format!("{dir}/truth.csv")).unwrap();
+    assert!(truth.starts_with("party,id,person\n"));
+    assert_eq!(truth.lines().count() - 1, sizes.iter().sum::<usize>());
+    let schema = febrl("schema.toml");
+    embed_three(&p, &schema, &inputs);
+    let (ga, gb, gc) = (p("a.glrb"), p("b.glrb"), p("c.glrb"));
+    let o =
+        ok(&["match", "--schema", &schema, &ga, &gb, &gc, "--truth", &format!("{dir}/truth.csv"), "-o", &p("c.csv")]);
+    let report = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(f1_of(&report, "pairs:") >= 0.95 && f1_of(&report, "clusters:") >= 0.9, "{report}");
+    // persons held by two parties and by all three are both found
+    for k in [2, 3] {
+        let line = report.lines().find(|l| l.starts_with(&format!("persons in {k} parties: "))).unwrap_or_default();
+        let found: usize = line.split_whitespace().nth(4).and_then(|x| x.parse().ok()).unwrap_or(0);
+        assert!(found > 50, "{report}");
+    }
 }
