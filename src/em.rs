@@ -128,6 +128,28 @@ pub fn comparison_fields(fields: usize, joint: &[Joint]) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// Of the `found` pairs of comparisons (each with how many times more often
+/// its event comes than independence says, and its two comparisons `ends`
+/// gives), the most dependent first, each comparison in one pair at most
+/// (the second pair would model an event already weighed); in the order of
+/// their first comparison. Joints ([`crate::record::joint`]) and interactions
+/// ([`crate::record::interaction`]) are chosen so.
+pub fn strongest_disjoint<T>(mut found: Vec<(f64, T)>, n: usize, ends: impl Fn(&T) -> (usize, usize)) -> Vec<T> {
+    found.sort_by(|x, y| y.0.total_cmp(&x.0).then(ends(&x.1).cmp(&ends(&y.1))));
+    let mut taken = vec![false; n];
+    let mut out = Vec::new();
+    for (_, x) in found {
+        let (i, j) = ends(&x);
+        if !taken[i] && !taken[j] {
+            taken[i] = true;
+            taken[j] = true;
+            out.push(x);
+        }
+    }
+    out.sort_by_key(|x| ends(x).0);
+    out
+}
+
 /// A pattern of every field's level as the fit's comparisons see it: each
 /// [`Joint`] pair summed into its first field's place.
 pub fn joined(pattern: &[u8], joint: &[Joint]) -> Vec<u8> {
@@ -306,7 +328,7 @@ impl Fit {
     }
 
     /// The weight of a pattern of the comparisons' levels (`fields`).
-    pub fn comparison_weight(&self, pattern: &[u8]) -> f64 {
+    fn comparison_weight(&self, pattern: &[u8]) -> f64 {
         let w: f64 =
             pattern.iter().zip(&self.fields).filter(|(l, _)| **l != MISSING).map(|(l, f)| f.weights[*l as usize]).sum();
         w + self.interactions.iter().map(|i| i.correction(pattern)).sum::<f64>()

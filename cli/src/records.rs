@@ -185,8 +185,7 @@ fn print_summary(schema: &Schema, l: &RecordLinkage, na: usize, nb: usize, eps: 
             .collect();
         eprintln!("  {:<14} {}", f.name, cells.join(" | "));
     }
-    let joint = gramlink::record::joint::describe(&l.fit);
-    for line in joint.into_iter().chain(gramlink::record::interaction::describe(&l.fit)) {
+    for line in gramlink::record::fit::dependence(&l.fit) {
         eprintln!("{line}");
     }
     // a pair's probability among all candidates of its weight, and the kept pair's at the

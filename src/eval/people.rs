@@ -167,12 +167,7 @@ pub fn person(lists: &Lists, seed: u64, i: u64) -> Person {
 pub fn duplicate(lists: &Lists, seed: u64, i: u64) -> Person {
     let mut p = person(lists, seed, i);
     p[0] = format!("rec-{i}-dup-0");
-    let mut rng = rng_for(seed, 1, i);
-    let r = &mut rng;
-    let errors = 1 + r.below(MAX_ERRORS);
-    for _ in 0..errors {
-        modify(&mut p, r);
-    }
+    add_errors(&mut p, &mut rng_for(seed, 1, i));
     p
 }
 
@@ -186,11 +181,7 @@ pub fn party_copy(lists: &Lists, seed: u64, i: u64, party: u64) -> Person {
     let mut p = person(lists, seed, i);
     p[0] = format!("rec-{i}-{party}");
     if party > 0 {
-        let mut rng = rng_for(seed, 1 + party, i);
-        let errors = 1 + rng.below(MAX_ERRORS);
-        for _ in 0..errors {
-            modify(&mut p, &mut rng);
-        }
+        add_errors(&mut p, &mut rng_for(seed, 1 + party, i));
     }
     p
 }

@@ -243,7 +243,15 @@ pub fn health(fit: &Fit, na: usize, nb: usize) -> Vec<String> {
         let levels: Vec<String> = f.levels.iter().zip(&f.weights).map(|(l, w)| format!("{l} {w:+.2}")).collect();
         out.push(format!("  {}: {}", f.name, levels.join(", ")));
     }
-    out.extend(super::joint::describe(fit));
+    out.extend(dependence(fit));
+    out
+}
+
+/// What the fit says of fields that go together: its joints
+/// ([`super::joint::describe`]), then its interactions
+/// ([`super::interaction::describe`]), a line each.
+pub fn dependence(fit: &Fit) -> Vec<String> {
+    let mut out = super::joint::describe(fit);
     out.extend(super::interaction::describe(fit));
     out
 }

@@ -34,7 +34,7 @@
 
 use super::blocking::RuleCount;
 use super::schema::Schema;
-use crate::em::{comparison_fields, Fit, Interaction};
+use crate::em::{comparison_fields, strongest_disjoint, Fit, Interaction};
 
 /// Agreeing on both at least this many times more often than independence says.
 pub const RATIO: f64 = 10.0;
@@ -112,18 +112,7 @@ pub fn found(
             }
         }
     }
-    found.sort_by(|x, y| y.0.total_cmp(&x.0).then((x.1.first, x.1.second).cmp(&(y.1.first, y.1.second))));
-    let mut taken = vec![false; nc];
-    let mut out = Vec::new();
-    for (_, x) in found {
-        if !taken[x.first] && !taken[x.second] {
-            taken[x.first] = true;
-            taken[x.second] = true;
-            out.push(x);
-        }
-    }
-    out.sort_by_key(|x| x.first);
-    out
+    strongest_disjoint(found, nc, |x| (x.first, x.second))
 }
 
 /// What the fit's health says of each interaction.

@@ -30,7 +30,7 @@
 //! The matcher learns nothing new by it: it is the same levels, weighed
 //! together.
 
-use crate::em::{comparison_fields, frequencies, Fit, Joint, Start, MISSING};
+use crate::em::{comparison_fields, frequencies, strongest_disjoint, Fit, Joint, Start, MISSING};
 
 /// A candidate is taken for a match by the other fields at this probability.
 pub const SURE: f64 = 0.99;
@@ -81,18 +81,7 @@ pub fn dependent(fit: &Fit, patterns: &[(Vec<u8>, u64)], fixed: &[bool]) -> Vec<
             }
         }
     }
-    found.sort_by(|x, y| y.0.total_cmp(&x.0).then((x.1.first, x.1.second).cmp(&(y.1.first, y.1.second))));
-    let mut taken = vec![false; nf];
-    let mut out: Vec<Joint> = Vec::new();
-    for (_, j) in found {
-        if !taken[j.first] && !taken[j.second] {
-            taken[j.first] = true;
-            taken[j.second] = true;
-            out.push(j);
-        }
-    }
-    out.sort_by_key(|j| j.first);
-    out
+    strongest_disjoint(found, nf, |j| (j.first, j.second))
 }
 
 /// The fit's starts for the comparisons of `joint` (see [`crate::em::joined`]):
