@@ -7,11 +7,13 @@
 //! `gramlink lab frontier` prints it; docs/THREAT_MODEL.md holds the table.
 
 use super::bootstrap::mined_with_copy;
-use super::graph::{graph_attack, GraphReport};
+use super::chaff::{fakes, FakeSource, FAKE_MARK};
+use super::graph::{graph_attack, graph_attack_rows, GraphReport};
 use super::labelling::{labelling_attack, LabellingReport, Search};
 use crate::alphabet::Alphabet;
 use crate::config::Config;
 use crate::dp::Randomness;
+use crate::embed::BatchVectors;
 use crate::error::Error;
 use crate::keyed::{Encoding, Key};
 use crate::party::EmbedOptions;
@@ -35,6 +37,22 @@ pub struct FrontierOptions {
     pub seed: u64,
     /// The encodings to attack (`None`: unkeyed).
     pub encodings: Vec<Option<Encoding>>,
+    /// Fake rows per distinct record value ([`super::chaff`]; 0: none).
+    #[serde(default)]
+    pub fakes: f64,
+    #[serde(default = "edits")]
+    pub fake_source: FakeSource,
+    /// C adds fakes of its own, made the same way, to its list.
+    #[serde(default)]
+    pub adaptive: bool,
+    /// C prunes the rows it takes for fakes (star leaves at cosine ≥ this;
+    /// 0: it does not) and matches the rest against its own list.
+    #[serde(default)]
+    pub prune: f32,
+}
+
+fn edits() -> FakeSource {
+    FakeSource::Edits
 }
 
 /// One encoding's row.
@@ -51,6 +69,9 @@ pub struct FrontierRow {
     pub groups: usize,
     /// The graph-matching attack ([`super::graph`]); `None` for a dense batch.
     pub graph: Option<GraphReport>,
+    /// Under C's pruning of fakes: the rows it kept, and the fakes among them.
+    #[serde(default)]
+    pub pruned: Option<(usize, usize)>,
 }
 
 /// The frequency attack on any batch: rows grouped by identity (the same
@@ -132,6 +153,19 @@ pub fn run_frontier(
     };
     let config = Config::default();
     let (owner_a, shared) = mined_with_copy(a.clone(), alphabet, &config, &mut r_corrupt, (r_a, r_b), progress)?;
+    // A's fakes (an experiment): embedded with its records, named by a mark no
+    // list holds, standing for no record
+    let (mut r_fake, mut r_c) = (r_key.fork(), r_key.fork());
+    let normalize = |s: &str| alphabet.normalize(s);
+    let fake = fakes(&a, names, o.fake_source, o.fakes, normalize, &mut r_fake);
+    let owner_a = if fake.is_empty() {
+        owner_a
+    } else {
+        let all: Vec<String> = a.iter().cloned().chain(fake.iter().cloned()).collect();
+        let budget = crate::dp::Epsilon::new(config.mine.epsilon)?;
+        crate::party::DataOwner::new(crate::dataset::Dataset::from_normalized(all, alphabet), budget, r_fake.fork())?
+    };
+    let values: Vec<String> = a.iter().cloned().chain(fake.iter().map(|f| format!("{FAKE_MARK}{f}"))).collect();
     let mut key = [0u8; 32];
     r_key.fill_bytes(&mut key);
     let key = Key::from_bytes(key);
@@ -145,7 +179,13 @@ pub fn run_frontier(
     let mut ranked = prior.clone();
     ranked.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
     let ranked: Vec<String> = ranked.into_iter().map(|(s, _)| s).collect();
-    let distinct_prior: Vec<(String, f64)> = prior.iter().map(|(s, _)| (s.clone(), 1.0)).collect();
+    let mut distinct_prior: Vec<(String, f64)> = prior.iter().map(|(s, _)| (s.clone(), 1.0)).collect();
+    if o.adaptive && o.fakes > 0.0 {
+        // C's own fakes, from its list, at A's rate
+        let listed: Vec<String> = prior.iter().map(|(s, _)| s.clone()).collect();
+        let own = fakes(&listed, names, o.fake_source, o.fakes, normalize, &mut r_c);
+        distinct_prior.extend(own.into_iter().map(|f| (f, 1.0)));
+    }
     let mut rows = Vec::new();
     for &encoding in &o.encodings {
         // the batch as the default sends it: pseudonyms, shuffled rows, each
@@ -159,7 +199,12 @@ pub fn run_frontier(
         let batch = embedded.batch;
         let batch_bytes = batch.to_binary().len();
         let rotated = batch.transform.as_deref().is_some_and(crate::keyed::is_rotation);
-        let (truth, records) = row_truth(&batch.ids, embedded.id_map.as_ref(), &a)?;
+        let (truth, mut records) = row_truth(&batch.ids, embedded.id_map.as_ref(), &values)?;
+        for (t, k) in truth.iter().zip(records.iter_mut()) {
+            if t.starts_with(FAKE_MARK) {
+                *k = 0;
+            }
+        }
         let (frequency, groups) = frequency_attack(&batch, &truth, &records, &ranked);
         // C sees whether rows repeat: without repeats its list's best weights
         // are one each (the batch's moments are those of the distinct values)
@@ -172,9 +217,33 @@ pub fn run_frontier(
         } else {
             labelling_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, search)?
         };
-        let graph = if rotated { None } else { Some(graph_attack(&batch, &shared, &prior, &truth, &records, o.seed)?) };
+        let mut pruned = None;
+        let graph = if rotated {
+            None
+        } else if o.prune > 0.0 && !fake.is_empty() {
+            // C keeps the rows it takes for real ones, as many as the rate leaves
+            let (BatchVectors::Sparse(v), Some(shape)) = (&batch.vectors, &batch.shape) else {
+                return Err(Error::Parameter("pruning needs a sparse batch with a shape".into()));
+            };
+            let keep = (v.len() as f64 / (1.0 + o.fakes)).round() as usize;
+            let kept = super::chaff::suspected_real(v, keep, o.prune);
+            let pick = |x: &[String]| kept.iter().map(|&r| x[r].clone()).collect::<Vec<_>>();
+            let (t, k): (Vec<String>, Vec<u32>) = (pick(&truth), kept.iter().map(|&r| records[r]).collect());
+            let fakes_kept = t.iter().filter(|t| t.starts_with(FAKE_MARK)).count();
+            pruned = Some((kept.len(), fakes_kept));
+            let real_prior: Vec<(String, f64)> = prior.iter().map(|(s, _)| (s.clone(), 1.0)).collect();
+            let rows = BatchVectors::Sparse(v.select(&kept));
+            let mut g = graph_attack_rows(&rows, shape, &shared, &real_prior, &t, &k, o.seed)?;
+            // shares of all of A's records
+            let total: u64 = records.iter().map(|&k| k as u64).sum();
+            let kept_total: u64 = k.iter().map(|&k| k as u64).sum();
+            g.records *= kept_total as f64 / total.max(1) as f64;
+            Some(g)
+        } else {
+            Some(graph_attack(&batch, &shared, &prior, &truth, &records, o.seed)?)
+        };
         let name = encoding.map_or("unkeyed".to_string(), |e| e.to_string());
-        rows.push(FrontierRow { encoding: name, batch_bytes, labelling, frequency, groups, graph });
+        rows.push(FrontierRow { encoding: name, batch_bytes, labelling, frequency, groups, graph, pruned });
     }
     Ok(rows)
 }

@@ -9,6 +9,7 @@ pub mod algebra;
 pub mod attack;
 pub mod axes;
 pub mod bootstrap;
+pub mod chaff;
 pub mod digits;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod experiments;

@@ -34,6 +34,24 @@ pub struct FrontierArgs {
     /// labelling attack is skipped there).
     #[arg(long, default_value = "unkeyed,sketch:1,sketch:2,sketch:4,sketch:8")]
     encodings: String,
+    /// Fake rows in A's batch per distinct value (an experiment: src/research/chaff.rs).
+    #[arg(long, default_value_t = 0.0)]
+    fakes: f64,
+    /// Where fakes come from: "edits" (one-edit variants of A's values) or "population"
+    /// (names of --names that A does not hold).
+    #[arg(long, default_value = "edits")]
+    fake_source: String,
+    /// C adds fakes of its own, made the same way, to its list (the adaptive attack).
+    #[arg(long)]
+    adaptive: bool,
+    /// C prunes the rows it takes for fakes (leaves of stars of rows at cosine ≥ this) before
+    /// the graph attack; 0: no pruning.
+    #[arg(long, default_value_t = 0.0)]
+    prune: f32,
+    /// Instead of the attacks: the keyed linkage of all of --names against a one-edit copy
+    /// (ed 1) with A's fakes, pairs naming a fake dropped.
+    #[arg(long)]
+    linkage: bool,
     /// The seed of every random step (an experiment).
     #[arg(long, default_value_t = 42)]
     seed: u64,
@@ -62,8 +80,40 @@ pub fn cmd_frontier(a: FrontierArgs) -> Result<()> {
         sweeps: a.sweeps,
         seed: a.seed,
         encodings,
+        fakes: a.fakes,
+        fake_source: a.fake_source.parse().map_err(crate::io::CliError::usage)?,
+        adaptive: a.adaptive,
+        prune: a.prune,
     };
     let bar = &mut Bar::new();
+    if a.linkage {
+        let mut config = gramlink::config::Config::default();
+        config.thresholds.ed = gramlink::config::Ed::Fixed(1);
+        // the first keyed encoding listed
+        if let Some(e) = o.encodings.iter().flatten().next() {
+            config.encoding = *e;
+        }
+        let (q, n) = gramlink::research::chaff::linkage_with_fakes(
+            names.records(),
+            names.records(),
+            &alphabet,
+            &config,
+            (o.fakes, o.fake_source),
+            a.seed,
+            bar,
+        )?;
+        bar.finish();
+        println!(
+            "keyed linkage ({}), ed 1, {} records of A and {n} fakes ({:?}): precision {:.4} recall {:.4} F1 {:.4}",
+            config.encoding,
+            names.records().len(),
+            o.fake_source,
+            q.precision,
+            q.recall,
+            q.f1
+        );
+        return Ok(());
+    }
     let rows = run_frontier(names.records(), dict.records(), &alphabet, &o, bar)?;
     bar.finish();
     if a.json {
@@ -79,6 +129,9 @@ pub fn cmd_frontier(a: FrontierArgs) -> Result<()> {
         "encoding    batch bytes   groups  frequency | labelling: records   distinct   exact image   residual | graph: records   distinct   seeds (right)"
     );
     for r in rows {
+        if let Some((kept, fakes)) = r.pruned {
+            println!("C's pruning kept {kept} rows, {fakes} of them fakes");
+        }
         let l = r.labelling;
         let graph = r.graph.map_or("dense: n/a".to_string(), |g| {
             format!("{:>8.2} % {:>8.2} %   {} ({})", 100.0 * g.records, 100.0 * g.distinct, g.seeds, g.seeds_right)
