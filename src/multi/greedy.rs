@@ -25,7 +25,109 @@ pub struct Edge {
 /// The cluster of every record (numbered from 0 in the order of their first
 /// record), given each record's party (`party[r]`, below 32) and the candidate
 /// pairs. Deterministic: ties of score are broken by the records' indexes.
+///
+/// **Solved per connected component of the candidate graph, in parallel.** A
+/// merge only ever follows an edge, so two components never touch: each is
+/// solved alone over its own records, numbered in the same order as
+/// globally, so its edges sort in the same relative order and every merge and
+/// refusal is the one the whole graph would make (a test compares the two on
+/// random graphs). At scale this is what lets the solver be split across
+/// workers (docs/PERFORMANCE.md, the plan for 26 parties).
 pub fn solve(party: &[u8], edges: &mut [Edge], merge_threshold: f64) -> Vec<u32> {
+    let n = party.len();
+    let comps = components(n, edges);
+    // each component's records (ascending) and edges in local numbering
+    let mut local = vec![0u32; n];
+    let mut records: Vec<Vec<u32>> = vec![Vec::new(); comps.count];
+    for r in 0..n {
+        if let Some(c) = comps.of[r] {
+            local[r] = records[c as usize].len() as u32;
+            records[c as usize].push(r as u32);
+        }
+    }
+    let mut local_edges: Vec<Vec<Edge>> = vec![Vec::new(); comps.count];
+    for e in edges.iter() {
+        let c = comps.of[e.x as usize].expect("an edge's record is in a component") as usize;
+        local_edges[c].push(Edge { x: local[e.x as usize], y: local[e.y as usize], score: e.score });
+    }
+    let work: Vec<(Vec<u32>, Vec<Edge>)> = records.into_iter().zip(local_edges).collect();
+    let solved: Vec<Vec<u32>> = crate::par::map(&work, |(rs, es)| {
+        let parties: Vec<u8> = rs.iter().map(|&r| party[r as usize]).collect();
+        solve_connected(&parties, &mut es.clone(), merge_threshold)
+    });
+    // global numbering: in the order of each cluster's first record
+    let mut offset = vec![0usize; comps.count + 1];
+    for (c, s) in solved.iter().enumerate() {
+        offset[c + 1] = offset[c] + s.len();
+    }
+    let mut id = vec![u32::MAX; offset[comps.count]];
+    let mut next = 0u32;
+    (0..n)
+        .map(|r| match comps.of[r] {
+            None => {
+                next += 1;
+                next - 1
+            }
+            Some(c) => {
+                let slot = &mut id[offset[c as usize] + solved[c as usize][local[r] as usize] as usize];
+                if *slot == u32::MAX {
+                    *slot = next;
+                    next += 1;
+                }
+                *slot
+            }
+        })
+        .collect()
+}
+
+/// The connected components of the candidate graph over `n` records: each
+/// record's component (`None`: no edge), numbered in order of first record.
+struct Components {
+    of: Vec<Option<u32>>,
+    count: usize,
+}
+
+fn components(n: usize, edges: &[Edge]) -> Components {
+    let mut parent: Vec<u32> = (0..n as u32).collect();
+    fn root(parent: &mut [u32], mut x: u32) -> u32 {
+        while parent[x as usize] != x {
+            let up = parent[parent[x as usize] as usize];
+            parent[x as usize] = up;
+            x = up;
+        }
+        x
+    }
+    let mut linked = vec![false; n];
+    for e in edges {
+        let (a, b) = (root(&mut parent, e.x), root(&mut parent, e.y));
+        linked[e.x as usize] = true;
+        linked[e.y as usize] = true;
+        if a != b {
+            let (lo, hi) = (a.min(b), a.max(b));
+            parent[hi as usize] = lo;
+        }
+    }
+    let mut number = vec![u32::MAX; n];
+    let mut count = 0usize;
+    let of = (0..n)
+        .map(|r| {
+            if !linked[r] {
+                return None;
+            }
+            let g = root(&mut parent, r as u32) as usize;
+            if number[g] == u32::MAX {
+                number[g] = count as u32;
+                count += 1;
+            }
+            Some(number[g])
+        })
+        .collect();
+    Components { of, count }
+}
+
+/// [`solve`] on one piece of the graph (any piece: the whole graph gives the
+/// same clusters, which the test checks).
+fn solve_connected(party: &[u8], edges: &mut [Edge], merge_threshold: f64) -> Vec<u32> {
     crate::sorting::sort_by(edges, |p, q| {
         p.score.total_cmp(&q.score).then((p.x.min(p.y), p.x.max(p.y)).cmp(&(q.x.min(q.y), q.x.max(q.y))))
     });
@@ -122,6 +224,24 @@ mod tests {
         let mut chain = [e(0, 1, 0.1), e(1, 2, 0.2), e(2, 3, 0.3)];
         assert_eq!(solve(&[0, 1, 2, 3], &mut chain.clone(), 0.5), vec![0, 0, 0, 1]);
         assert_eq!(solve(&[0, 1, 2, 3], &mut chain, 0.3), vec![0, 0, 0, 0]);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn solving_per_component_gives_the_whole_graphs_clusters(
+            party in proptest::collection::vec(0u8..4, 2..40),
+            raw in proptest::collection::vec((0u32..40, 0u32..40, 0u8..6), 0..80),
+            threshold in proptest::sample::select(vec![0.3, 0.5, 1.0]),
+        ) {
+            let n = party.len() as u32;
+            let edges: Vec<Edge> = raw
+                .into_iter()
+                .map(|(x, y, s)| e(x % n, y % n, s as f64 / 10.0))
+                .filter(|p| p.x != p.y)
+                .collect();
+            let whole = solve_connected(&party, &mut edges.clone(), threshold);
+            proptest::prop_assert_eq!(solve(&party, &mut edges.clone(), threshold), whole);
+        }
     }
 
     #[test]
