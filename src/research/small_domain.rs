@@ -296,6 +296,7 @@ pub fn record_attack(
             fit: fit_report,
         });
     }
+    let text_parts = |name: &str| schema.field(name).map_or(1, |f| f.text_parts());
     let mut fields = Vec::new();
     for (name, data) in &batch.fields {
         let kind = kind_of(name);
@@ -308,7 +309,10 @@ pub fn record_attack(
                 .iter()
                 .map(|&(r, v)| {
                     let (mut boot, mut exact, mut product, mut all) = (true, true, 1usize, true);
-                    for c in 0..parts.len() {
+                    // a date is read back with its text parts (the whole date, or a split
+                    // one's year, month and day); its swapped and within-days parts are
+                    // functions of it, each attacked by graph matching on its own
+                    for c in 0..text_parts(name).min(parts.len()) {
                         let want = part(schema, name, c, v);
                         let (cs, by_bootstrap) =
                             cands.get(&(name.clone(), c, r as u32)).cloned().unwrap_or((Vec::new(), false));
