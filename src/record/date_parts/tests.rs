@@ -150,7 +150,7 @@ fn swap_and_days_are_refused_by_name_where_they_do_not_apply() {
 
 /// The date levels of A's records against B's, as the matcher computes them
 /// on the two parties' batches (`key`: keyed with `encoding`).
-fn levels(days: Option<u32>, key: Option<crate::keyed::Encoding>) -> Vec<Vec<u8>> {
+fn levels(options: &str, key: Option<crate::keyed::Encoding>) -> Vec<Vec<u8>> {
     use crate::dp::Randomness;
     use crate::keyed::{EmbedKey, Key};
     use crate::party::EmbedOptions;
@@ -158,9 +158,8 @@ fn levels(days: Option<u32>, key: Option<crate::keyed::Encoding>) -> Vec<Vec<u8>
     use crate::protocol::Party;
     use crate::record::compare::Comparer;
     use crate::record::{merge, RecordOwner, Schema};
-    let days = days.map_or(String::new(), |n| format!(r#", "days": {n}"#));
     let schema = Schema::parse_json(&format!(
-        r#"{{"version": 1, "id": "id", "field": [{{"name": "dob", "kind": "date"{days}}}]}}"#
+        r#"{{"version": 1, "id": "id", "field": [{{"name": "dob", "kind": "date"{options}}}]}}"#
     ))
     .unwrap();
     // A: swapped of B1, day = month, New Year's Eve, plain; B adds A1 itself and
@@ -188,7 +187,7 @@ fn the_matcher_finds_swapped_and_near_dates_on_the_parties_encodings() {
     let keyed = [None, Some(Encoding::default()), Some(Encoding::Rotation)];
     for key in keyed {
         // exact 0, swapped 1, ed<=1 2, ed<=2 3, disagree 4
-        let l = levels(None, key);
+        let l = levels("", key);
         assert_eq!(l[0][0], 1, "{key:?}: 1985-03-06 against 1985-06-03 is swapped");
         assert_eq!(l[0][4], 0, "{key:?}: an equal pair stays exact");
         assert_eq!(l[1][1], 0, "{key:?}: a day equal to its month stays exact");
@@ -198,7 +197,7 @@ fn the_matcher_finds_swapped_and_near_dates_on_the_parties_encodings() {
         assert!(l[2][2] >= 3, "{key:?}: 1985-12-31 against 1986-01-01 is 4 edits off");
         assert!(l[0][3] >= 2, "{key:?}: 19850306 against 19850115: two edits");
         // with days = 30: exact 0, swapped 1, within 30 days 2, ed<=1 3, ed<=2 4, disagree 5
-        let l = levels(Some(30), key);
+        let l = levels(r#", "days": 30"#, key);
         assert_eq!((l[0][0], l[0][4], l[1][1]), (1, 0, 0), "{key:?}");
         assert_eq!(l[2][2], 2, "{key:?}: one day apart across a year's end is within 30 days");
         assert_eq!(l[1][0], 2, "{key:?}: 1985-06-06 against 1985-06-03: 3 days apart");
@@ -206,5 +205,9 @@ fn the_matcher_finds_swapped_and_near_dates_on_the_parties_encodings() {
         // three edits, which A's sound thresholds may take for two
         assert!(l[3][0] > 2, "{key:?}: 1985-01-15 against 1985-06-03 is neither swapped nor near");
         assert!(l[0][3] >= 3, "{key:?}: 1985-03-06 against 1985-01-15 is 50 days off");
+        // a split date with swap and days: exact 0, swapped 1, within 7 days 2, bands
+        let l = levels(r#", "split": true, "swap": true, "days": 7"#, key);
+        assert_eq!((l[0][0], l[0][4], l[1][1], l[2][2], l[1][0]), (1, 0, 0, 2, 2), "{key:?}: split");
+        assert!(l[1][5] > 2, "{key:?}: split, three months apart");
     }
 }
