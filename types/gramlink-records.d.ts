@@ -27,6 +27,10 @@ export interface SchemaField {
   split?: boolean;
   /** A split date's part weights (needs split: true). */
   weights?: { year?: number; month?: number; day?: number };
+  /** A date's level "day and month swapped", from one more part (default true for a whole date, false for a split one). */
+  swap?: boolean;
+  /** A date's level "within N days", from the date's N-day cells on two grids (2 to 366; default none). */
+  days?: number;
   /** A date that does not parse: "error" (default) or "missing". */
   invalid?: 'error' | 'missing';
   /** A name's nicknames become their formal name before encoding (default false: more records share a value, and the matcher names more of them). */

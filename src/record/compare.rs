@@ -1,6 +1,7 @@
 //! Comparison levels: for a pair of records, each sent field's level. Levels
-//! are ordered from best to worst: exact; within each of the field's edit
-//! levels by A's sound thresholds (a date: within each band of its weighted
+//! are ordered from best to worst: exact; a date's "day and month swapped"
+//! and "within N days" ([`super::date_parts`]); within each of the field's edit
+//! levels by A's sound thresholds (a split date: within each band of its weighted
 //! per-component distance); disagree. [`MISSING`] when either side has no value.
 //!
 //! An embedded value's edit distance is bounded from below by its vectors:
@@ -10,6 +11,7 @@
 //! keyed vectors: within the transform's proven rounding bound).
 
 use super::batch::{FieldData, Part, RecordBatch};
+use super::date_parts::DatePart;
 use super::schema::{Kind, Schema};
 use super::sparse_rows;
 use crate::embed::BatchVectors;
@@ -142,6 +144,12 @@ impl<'a> PartCmp<'a> {
         Some(self.edits_rows(ra as usize, rb as usize))
     }
 
+    /// Whether the pair agrees exactly (the exact level's test, keyed
+    /// rounding bound included); false when either is missing.
+    pub fn exact(&self, a: u32, b: u32) -> bool {
+        self.edits(a, b) == Some(Some(0))
+    }
+
     pub fn edits_rows(&self, ra: usize, rb: usize) -> Option<u32> {
         let (d, bound) = match (&self.sparse, &self.shape) {
             (Some((sa, sb)), Some((lengths, complete))) => {
@@ -171,12 +179,15 @@ pub(crate) enum FieldCmp<'a> {
         levels: Vec<u32>,
         common: Option<Vec<bool>>,
     },
-    /// date: its parts (one whole, or a split date's three), their weights,
-    /// bands.
+    /// date: its text parts (one whole, or a split date's three), their
+    /// weights, bands; its unordered part (the swapped level) and its two
+    /// N-day cells (the within-days level), compared exactly.
     Date {
         parts: Vec<PartCmp<'a>>,
         weights: Vec<f64>,
         bands: Vec<f64>,
+        unordered: Option<PartCmp<'a>>,
+        cells: Option<[PartCmp<'a>; 2]>,
     },
     Hashed(&'a [Option<[u8; 16]>], &'a [Option<[u8; 16]>]),
     Clear(&'a [Option<String>], &'a [Option<String>]),
@@ -193,6 +204,32 @@ fn text_level(e: Option<u32>, levels: &[u32], common: Option<bool>) -> u8 {
         Some(e) => (levels.iter().position(|&l| e <= l).map_or(levels.len() + 1, |i| i + 1) + split) as u8,
         None => (levels.len() + 1 + split) as u8,
     }
+}
+
+/// A date's level after its text parts were not exact (`total`: their
+/// weighted edit estimate): "day and month swapped" when `swapped` holds
+/// (`None`: the field has no such level), then "within N days" when `near`
+/// does, then `bands` as for a date without them, each one further down.
+///
+/// The order is the closeness order the fit's monotone repair keeps (a
+/// closer level never weighs less, [`super::fit::monotone`]). Swapped comes
+/// first: it is the same day written in the other order, and random pairs of
+/// different people almost never show it (u well below 1/365). Within N
+/// days comes before the edit levels: among random pairs it is rarer than one
+/// digit off (u about 2N over the span of birth dates, ~0.2 % for N = 30 over
+/// 80 years, where one edit away lands on the same year and month, or the
+/// same month and day, far more often), and a near date differs by a day's
+/// digit or a late registration, where an edit in the year or month puts
+/// the date months or decades away.
+fn date_level(total: f64, bands: &[f64], swapped: Option<bool>, near: Option<bool>) -> u8 {
+    let mut level = 1;
+    for hit in [swapped, near].into_iter().flatten() {
+        if hit {
+            return level;
+        }
+        level += 1;
+    }
+    (bands.iter().position(|&b| total <= b).map_or(bands.len() + 1, |i| i + 1) + usize::from(level) - 1) as u8
 }
 
 /// Per B record, whether its value of `part` is common: its share of B's
@@ -231,7 +268,7 @@ impl FieldCmp<'_> {
                 None => MISSING,
                 Some(e) => text_level(e, levels, common.as_ref().map(|c| c[b as usize])),
             },
-            FieldCmp::Date { parts, weights, bands } => {
+            FieldCmp::Date { parts, weights, bands, unordered, cells } => {
                 let mut total = 0.0;
                 for (p, w) in parts.iter().zip(weights) {
                     match p.edits(a, b) {
@@ -240,10 +277,12 @@ impl FieldCmp<'_> {
                     }
                 }
                 if total == 0.0 {
-                    0
-                } else {
-                    bands.iter().position(|&b| total <= b).map_or(bands.len() + 1, |i| i + 1) as u8
+                    return 0;
                 }
+                // the levels in closeness order (see date_level)
+                let swapped = unordered.as_ref().map(|p| p.exact(a, b));
+                let near = cells.as_ref().map(|[g0, g1]| g0.exact(a, b) || g1.exact(a, b));
+                date_level(total, bands, swapped, near)
             }
             FieldCmp::Hashed(x, y) => match (&x[a as usize], &y[b as usize]) {
                 (Some(p), Some(q)) => u8::from(p != q),
@@ -290,14 +329,28 @@ impl<'a> Comparer<'a> {
                 (FieldData::Embedded { parts: pa, shape, .. }, FieldData::Embedded { parts: pb, .. })
                     if kind == Kind::Date =>
                 {
+                    let layout = f.date_parts();
+                    let exact = |part: DatePart| -> Result<Option<PartCmp<'a>>, String> {
+                        let Some(c) = layout.iter().position(|&p| p == part) else { return Ok(None) };
+                        let (x, y) =
+                            pa.get(c).zip(pb.get(c)).ok_or_else(|| format!("field {:?} lacks a part", f.name))?;
+                        PartCmp::new(x, y, na, nb, &[], keyed, shape.as_ref()).map(Some)
+                    };
+                    let cells = match (exact(DatePart::Cell(0))?, exact(DatePart::Cell(1))?) {
+                        (Some(g0), Some(g1)) => Some([g0, g1]),
+                        _ => None,
+                    };
                     FieldCmp::Date {
                         parts: pa
                             .iter()
                             .zip(pb)
+                            .take(f.text_parts())
                             .map(|(x, y)| PartCmp::new(x, y, na, nb, &DATE_EDS, keyed, shape.as_ref()))
                             .collect::<Result<_, _>>()?,
                         weights: f.part_weights(),
                         bands: f.levels(),
+                        unordered: exact(DatePart::Unordered)?,
+                        cells,
                     }
                 }
                 (FieldData::Embedded { parts: pa, shape, .. }, FieldData::Embedded { parts: pb, .. }) => {

@@ -1,8 +1,10 @@
 //! A schema's field: its kind, options, levels and gram space.
 
+use super::date_parts::{self, DatePart, MAX_DAYS};
 use super::dates::DateFormat;
 use crate::error::{Error, InputError};
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 
 /// At most this many edit levels per field (the thresholds A computes per level).
 pub const MAX_LEVELS: usize = 4;
@@ -128,6 +130,16 @@ pub struct Field {
     /// A split date's component weights.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weights: Option<DateWeights>,
+    /// A date's level "day and month swapped" (default: on for a whole
+    /// date, off for a split one): one more part, the date with month and
+    /// day in ascending order ([`super::date_parts`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swap: Option<bool>,
+    /// A date's level "within N days" (default: none): two more parts, the
+    /// date's N-day cells on two grids offset by half a cell
+    /// ([`super::date_parts`]). 2 to 366.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub days: Option<u32>,
     /// A date that does not parse: `error` (default, the row is named) or `missing`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invalid: Option<String>,
@@ -162,6 +174,8 @@ impl Field {
             format: None,
             split: None,
             weights: None,
+            swap: None,
+            days: None,
             invalid: None,
             nicknames: None,
             fillers: None,
@@ -211,18 +225,57 @@ impl Field {
     }
 
     /// The number of comparison levels, missing excluded: exact, each edit
-    /// level, disagree (keyed and clear: agree, disagree).
+    /// level, disagree (a date: with its swapped and within-days levels;
+    /// keyed and clear: agree, disagree).
     pub fn level_count(&self) -> usize {
         match self.kind() {
-            Some(k) if k.is_embedded() => self.levels().len() + 2 + usize::from(self.splits_exact()),
+            Some(k) if k.is_embedded() => {
+                self.levels().len() + 2 + usize::from(self.splits_exact()) + self.date_extra_levels()
+            }
             _ => 2,
         }
     }
 
-    /// How many parts the field's vectors have: three for a split date, one
-    /// for every other embedded field.
+    fn split_date(&self) -> bool {
+        self.kind() == Some(Kind::Date) && self.split == Some(true)
+    }
+
+    /// Whether a date has the level "day and month swapped" (`swap`, default
+    /// on for a whole date).
+    pub fn swaps(&self) -> bool {
+        self.kind() == Some(Kind::Date) && self.swap.unwrap_or(self.split != Some(true))
+    }
+
+    /// A date's N of its level "within N days" (`days`).
+    pub fn within_days(&self) -> Option<u32> {
+        self.days.filter(|_| self.kind() == Some(Kind::Date))
+    }
+
+    /// The levels a date has between exact and its edit levels.
+    fn date_extra_levels(&self) -> usize {
+        usize::from(self.swaps()) + usize::from(self.within_days().is_some())
+    }
+
+    /// What each part of a date field embeds ([`date_parts::layout`]).
+    pub fn date_parts(&self) -> Vec<DatePart> {
+        date_parts::layout(self.split_date(), self.swaps(), self.within_days())
+    }
+
+    /// How many parts the field's vectors have: a date's
+    /// ([`Field::date_parts`]: its text whole or split, then its swapped and
+    /// within-days parts), one for every other embedded field.
     pub fn parts(&self) -> usize {
-        if self.kind() == Some(Kind::Date) && self.split == Some(true) {
+        if self.kind() == Some(Kind::Date) {
+            self.date_parts().len()
+        } else {
+            1
+        }
+    }
+
+    /// How many of the parts are compared by edits: a split date's three,
+    /// else the first one.
+    pub fn text_parts(&self) -> usize {
+        if self.split_date() {
             3
         } else {
             1
@@ -230,25 +283,25 @@ impl Field {
     }
 
     /// The text part `c` embeds of a normalized value `v` (a date is
-    /// YYYYMMDD): a split date's year, month or day, else the value itself.
-    pub fn part_text<'v>(&self, c: usize, v: &'v str) -> &'v str {
-        if self.parts() == 3 {
-            let (lo, hi) = [(0, 4), (4, 6), (6, 8)][c.min(2)];
-            v.get(lo..hi).unwrap_or("")
-        } else {
-            v
+    /// YYYYMMDD): a date's part ([`date_parts::text`]), else the value itself.
+    pub fn part_text<'v>(&self, c: usize, v: &'v str) -> Cow<'v, str> {
+        match self.date_parts().get(c) {
+            Some(&p) if self.kind() == Some(Kind::Date) => date_parts::text(p, self.split_date(), self.days, v),
+            _ => Cow::Borrowed(v),
         }
     }
 
-    /// Part `c`'s name in reports: a split date's "year", "month" or "day".
-    pub fn part_name(&self, c: usize) -> Option<&'static str> {
-        (self.parts() == 3).then(|| ["year", "month", "day"][c.min(2)])
+    /// Part `c`'s name in reports: a split date's "year", "month" or "day",
+    /// a date's swapped and within-days parts; `None` for the field's text.
+    pub fn part_name(&self, c: usize) -> Option<String> {
+        let p = *self.date_parts().get(c).filter(|_| self.kind() == Some(Kind::Date))?;
+        date_parts::name(p, self.split_date(), self.days)
     }
 
-    /// The weights of the parts' edit estimates in a date's level: a split
-    /// date's `weights` (default year 2, month 1, day 1), a whole date's 1.
+    /// The weights of the text parts' edit estimates in a date's level: a
+    /// split date's `weights` (default year 2, month 1, day 1), a whole date's 1.
     pub fn part_weights(&self) -> Vec<f64> {
-        if self.parts() == 3 {
+        if self.split_date() {
             let w = self.weights.clone().unwrap_or_default();
             vec![w.year, w.month, w.day]
         } else {
@@ -259,10 +312,17 @@ impl Field {
     /// The names of the levels, in order (results and reports).
     pub fn level_names(&self) -> Vec<String> {
         match self.kind() {
-            // a split date's levels are bands of weighted edits; a whole one's are edits
-            Some(Kind::Date) if self.parts() == 3 => {
+            Some(Kind::Date) => {
                 let mut v = vec!["exact".to_string()];
-                v.extend(self.levels().iter().map(|l| format!("within {l}")));
+                if self.swaps() {
+                    v.push("day and month swapped".into());
+                }
+                if let Some(n) = self.within_days() {
+                    v.push(format!("within {n} day{}", if n == 1 { "" } else { "s" }));
+                }
+                // a split date's levels are bands of weighted edits; a whole one's are edits
+                let band = |l: &f64| if self.split_date() { format!("within {l}") } else { format!("ed<={l}") };
+                v.extend(self.levels().iter().map(band));
                 v.push("disagree".into());
                 v
             }
@@ -310,6 +370,14 @@ impl Field {
                  is one part, its levels count edits)"
                 .into()));
         }
+        only("swap", self.swap.is_some(), &[Kind::Date])?;
+        only("days", self.days.is_some(), &[Kind::Date])?;
+        if let Some(n) = self.days {
+            // one-day cells are days: equal cells would be equal dates, the exact level
+            if !(2..=MAX_DAYS).contains(&n) {
+                return Err(at(format!("days = {n}: a number of days from 2 to {MAX_DAYS}")));
+            }
+        }
         only("invalid", self.invalid.is_some(), &[Kind::Date])?;
         only("nicknames", self.nicknames.is_some(), &[Kind::Name])?;
         only("fillers", self.fillers.is_some(), &[Kind::Name])?;
@@ -323,7 +391,7 @@ impl Field {
                 return Err(at("levels must be ascending positive numbers".into()));
             }
             // a split date's levels are bands of weighted edits, any other's edits
-            if self.parts() == 1 && levels.iter().any(|l| l.fract() != 0.0 || *l > crate::threshold::MAX_ED as f64) {
+            if !self.split_date() && levels.iter().any(|l| l.fract() != 0.0 || *l > crate::threshold::MAX_ED as f64) {
                 return Err(at(format!(
                     "levels of a {} field are edit distances: whole numbers 1..={}",
                     kind.name(),
@@ -381,11 +449,12 @@ mod tests {
     #[test]
     fn a_date_is_whole_unless_split_and_only_a_split_date_takes_weights() {
         let whole = date(None, None);
-        assert_eq!((whole.parts(), whole.part_text(0, "19850617")), (1, "19850617"));
+        // a whole date's text, then its day and month unordered (swap, on by default)
+        assert_eq!((whole.parts(), whole.text_parts(), whole.part_text(0, "19850617").as_ref()), (2, 1, "19850617"));
         let split = date(Some(true), Some(DateWeights::default()));
         split.validate().unwrap();
-        assert_eq!(split.parts(), 3);
-        assert_eq!([0, 1, 2].map(|c| split.part_text(c, "19850617")), ["1985", "06", "17"]);
+        assert_eq!((split.parts(), split.text_parts()), (3, 3));
+        assert_eq!([0, 1, 2].map(|c| split.part_text(c, "19850617").into_owned()), ["1985", "06", "17"]);
         let e = date(None, Some(DateWeights::default())).validate().unwrap_err().to_string();
         assert!(e.contains("field \"d\"") && e.contains("add split = true"), "{e}");
         let e = Field { levels: Some(vec![1.5, 3.0]), ..date(None, None) }.validate().unwrap_err().to_string();

@@ -76,6 +76,16 @@ pub fn fit_bounded(
     let (mut iterations, mut converged) = (0, total == 0.0);
     let mut bounded = false;
     let mut pooled: Vec<Option<String>> = vec![None; nf];
+    // the levels some candidate shows: a level none shows weighs 0 (em::field_fits)
+    // and orders nothing (a date's swapped level, where no one's date is swapped)
+    let mut seen: Vec<Vec<bool>> = m.iter().map(|v| vec![false; v.len()]).collect();
+    for (p, _) in patterns {
+        for (f, &l) in p.iter().enumerate() {
+            if let Some(s) = seen.get_mut(f).and_then(|s| s.get_mut(l as usize)) {
+                *s = true;
+            }
+        }
+    }
     while !converged && iterations < MAX_ITERATIONS {
         iterations += 1;
         let prior = (expected / (all - expected).max(1.0)).ln();
@@ -98,7 +108,7 @@ pub fn fit_bounded(
                 continue;
             }
             let free = floored(&mm[f]);
-            let (next, violation) = monotone(&free, &u[f]);
+            let (next, violation) = monotone_seen(&free, &u[f], &seen[f]);
             pooled[f] = violation.map(|(l, k)| {
                 format!(
                     "field {:?}: level {:?} came out weighing more than {:?}; pooled to one weight",
@@ -178,6 +188,19 @@ pub fn monotone(m: &[f64], u: &[f64]) -> (Vec<f64>, Option<(usize, usize)>) {
         }
     }
     (out, violation)
+}
+
+/// [`monotone`] on the levels `seen` (the others keep their m): a level no
+/// candidate shows has no weight to order. The violation is in level indices.
+pub fn monotone_seen(m: &[f64], u: &[f64], seen: &[bool]) -> (Vec<f64>, Option<(usize, usize)>) {
+    let at: Vec<usize> = (0..m.len()).filter(|&l| seen.get(l).copied().unwrap_or(true)).collect();
+    let pick = |v: &[f64]| at.iter().map(|&l| v[l]).collect::<Vec<f64>>();
+    let (fixed, violation) = monotone(&pick(m), &pick(u));
+    let mut out = m.to_vec();
+    for (&l, x) in at.iter().zip(fixed) {
+        out[l] = x;
+    }
+    (out, violation.map(|(a, b)| (at[a], at[b])))
 }
 
 /// A pattern's match log-odds with prior log-odds `prior` (natural logs).

@@ -93,6 +93,20 @@ fn monotone_pools_a_farther_level_that_weighs_more() {
 }
 
 #[test]
+fn monotone_orders_only_the_levels_candidates_show() {
+    // a date: exact, day and month swapped (no candidate), ed<=1, disagree
+    let (m, u) = ([0.9, 1e-6, 0.05, 0.05 - 1e-6], [0.001, 1e-5, 0.01, 0.989 - 1e-5]);
+    assert_eq!(monotone(&m, &u).1, Some((1, 2)), "the empty level's floor would pool with ed<=1");
+    let (fixed, v) = monotone_seen(&m, &u, &[true, false, true, true]);
+    assert_eq!((v, fixed.clone()), (None, m.to_vec()));
+    // a violation among the seen levels is still pooled, named by level
+    let (m, u) = ([0.5, 1e-6, 0.3, 0.2 - 1e-6], [0.01, 1e-5, 0.001, 0.989 - 1e-5]);
+    let (fixed, v) = monotone_seen(&m, &u, &[true, false, true, true]);
+    assert_eq!(v, Some((0, 2)));
+    assert!((fixed[0] / u[0] - fixed[2] / u[2]).abs() < 1e-9 && fixed[1] == 1e-6);
+}
+
+#[test]
 fn fixed_weights_out_of_order_are_refused() {
     let mut s = start("given_name", &["exact", "ed<=1", "disagree"], vec![0.01, 0.02, 0.97]);
     s.fixed_m = Some(vec![0.2, 0.7, 0.1]);

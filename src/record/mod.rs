@@ -5,6 +5,7 @@
 //!   decision), validated and fingerprinted;
 //! - [`values`]: reading a party's CSV under the schema, normalization per kind;
 //!   [`dates`]: date layouts, and the one a party's file is written in;
+//!   [`date_parts`]: what a date's parts embed (swapped day and month, N-day cells);
 //!   [`table_reader`]: the same read from a stream of chunks (a file a
 //!   megabyte at a time, a browser `File`'s stream), never the whole file at once;
 //! - [`owner`]: a data owner's steps (mine per gram space, merge, embed);
@@ -23,6 +24,7 @@ pub mod block_design;
 pub mod blocking;
 mod check;
 pub mod compare;
+pub mod date_parts;
 pub mod dates;
 pub mod decide;
 mod edit_bound;

@@ -385,7 +385,9 @@ impl RecordOwner {
                             };
                             (k, options.encoding, context)
                         });
-                        let (part, part_shape) = embed_part(base, &base_shape, &t, party, &eds, encoding, progress)?;
+                        // a date's swapped and within-days parts are compared exactly: no thresholds
+                        let eds = if p < f.text_parts() { &eds[..] } else { &[] };
+                        let (part, part_shape) = embed_part(base, &base_shape, &t, party, eds, encoding, progress)?;
                         shape = part_shape;
                         parts.push(part);
                     }

@@ -91,8 +91,8 @@ pub struct RecordAttackReport {
 type PartRef<'b> = (String, usize, &'b crate::record::batch::Part);
 
 /// The text part `c` of field `name` embeds of value `v` ([`crate::record::Field::part_text`]).
-fn part<'v>(schema: &Schema, name: &str, c: usize, v: &'v str) -> &'v str {
-    schema.field(name).map_or(v, |f| f.part_text(c, v))
+fn part<'v>(schema: &Schema, name: &str, c: usize, v: &'v str) -> std::borrow::Cow<'v, str> {
+    schema.field(name).map_or(std::borrow::Cow::Borrowed(v), |f| f.part_text(c, v))
 }
 
 /// Values ranked by frequency (most frequent first, ties by value).
@@ -143,10 +143,11 @@ pub fn record_attack(
                 domain.extend(words.iter().cloned());
             }
         }
-        let public_ranks: Vec<Vec<&str>> = parts
+        let public_texts: Vec<Vec<String>> = parts
             .iter()
-            .map(|(f, c, _)| ranked(public.column(f).iter().flatten().map(|v| part(schema, f, *c, v))))
+            .map(|(f, c, _)| public.column(f).iter().flatten().map(|v| part(schema, f, *c, v).into_owned()).collect())
             .collect();
+        let public_ranks: Vec<Vec<&str>> = public_texts.iter().map(|t| ranked(t.iter().map(String::as_str))).collect();
         let mut seen: std::collections::HashSet<String> = domain.iter().cloned().collect();
         for v in public_ranks.iter().flatten() {
             if seen.insert(v.to_string()) {
@@ -202,12 +203,12 @@ pub fn record_attack(
         let mut b = bootstrap(&rows, &plain, &seeds);
         if digits {
             // inner products name digits up to a relabelling: the public frequencies fix it
-            let counts: Vec<HashMap<&str, usize>> = parts
+            let counts: Vec<HashMap<&str, usize>> = public_texts
                 .iter()
-                .map(|(f, c, _)| {
+                .map(|texts| {
                     let mut m = HashMap::new();
-                    for v in public.column(f).iter().flatten() {
-                        *m.entry(part(schema, f, *c, v)).or_default() += 1;
+                    for v in texts {
+                        *m.entry(v.as_str()).or_default() += 1;
                     }
                     m
                 })
@@ -234,7 +235,7 @@ pub fn record_attack(
                 let g = rows.group_of[start + k] as usize;
                 if first_value[g].is_none() {
                     first_value[g] =
-                        values.get(r as usize).cloned().flatten().map(|v| part(schema, f, *c, &v).to_string());
+                        values.get(r as usize).cloned().flatten().map(|v| part(schema, f, *c, &v).into_owned());
                 }
             }
             start += p.vectors.len();
@@ -295,6 +296,7 @@ pub fn record_attack(
             fit: fit_report,
         });
     }
+    let text_parts = |name: &str| schema.field(name).map_or(1, |f| f.text_parts());
     let mut fields = Vec::new();
     for (name, data) in &batch.fields {
         let kind = kind_of(name);
@@ -307,11 +309,14 @@ pub fn record_attack(
                 .iter()
                 .map(|&(r, v)| {
                     let (mut boot, mut exact, mut product, mut all) = (true, true, 1usize, true);
-                    for c in 0..parts.len() {
+                    // a date is read back with its text parts (the whole date, or a split
+                    // one's year, month and day); its swapped and within-days parts are
+                    // functions of it, each attacked by graph matching on its own
+                    for c in 0..text_parts(name).min(parts.len()) {
                         let want = part(schema, name, c, v);
                         let (cs, by_bootstrap) =
                             cands.get(&(name.clone(), c, r as u32)).cloned().unwrap_or((Vec::new(), false));
-                        let hit = cs.iter().any(|s| s == want);
+                        let hit = cs.iter().any(|s| s.as_str() == want.as_ref());
                         boot &= by_bootstrap && hit && cs.len() == 1;
                         exact &= hit && cs.len() == 1;
                         all &= hit;
