@@ -167,6 +167,21 @@ pub fn corrupted_copy_by(
     (b, truth)
 }
 
+/// B's copy without the records that normalize to empty (any party leaves
+/// them out), and A's truth renumbered onto what is left.
+pub fn without_empty(b_all: &[String], truth_all: &[Option<u32>]) -> (Vec<String>, Vec<Option<u32>>) {
+    let mut b_index = vec![u32::MAX; b_all.len()];
+    let mut b = Vec::with_capacity(b_all.len());
+    for (j, s) in b_all.iter().enumerate() {
+        if !s.is_empty() {
+            b_index[j] = b.len() as u32;
+            b.push(s.clone());
+        }
+    }
+    let truth = truth_all.iter().map(|t| t.map(|j| b_index[j as usize]).filter(|&j| j != u32::MAX)).collect();
+    (b, truth)
+}
+
 /// The scenario's prefix-tree depth: the records' rounded mean length in
 /// symbols, at least 1 (docs/SCENARIO.md; the scenario's data are public).
 pub fn mean_record_length(records: &[String]) -> usize {
@@ -213,17 +228,7 @@ pub fn run_scenario(
         }
         None => corrupted_copy(a_records, options.ed(), alphabet, &mut rng_corrupt),
     };
-    // B's records that normalize to empty are left out, as any party does
-    let mut b_index = vec![u32::MAX; b_all.len()];
-    let mut b_records = Vec::with_capacity(b_all.len());
-    for (j, s) in b_all.iter().enumerate() {
-        if !s.is_empty() {
-            b_index[j] = b_records.len() as u32;
-            b_records.push(s.clone());
-        }
-    }
-    let truth: Vec<Option<u32>> =
-        truth_all.iter().map(|t| t.map(|j| b_index[j as usize]).filter(|&j| j != u32::MAX)).collect();
+    let (b_records, truth) = without_empty(&b_all, &truth_all);
     let corrupt_ms = clock.now_ms() - start;
 
     let mut config = options.config.clone();

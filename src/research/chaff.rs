@@ -158,16 +158,7 @@ pub fn linkage_with_fakes(
     let mut rng = Randomness::seeded(seed);
     let (mut r_corrupt, r_a, r_b, mut r_fake, mut r_key) = (rng.fork(), rng.fork(), rng.fork(), rng.fork(), rng.fork());
     let (b_all, truth_all) = crate::eval::scenario::corrupted_copy(a, ed, alphabet, &mut r_corrupt);
-    let mut b_index = vec![u32::MAX; b_all.len()];
-    let mut b = Vec::with_capacity(b_all.len());
-    for (j, s) in b_all.iter().enumerate() {
-        if !s.is_empty() {
-            b_index[j] = b.len() as u32;
-            b.push(s.clone());
-        }
-    }
-    let truth: Vec<Option<u32>> =
-        truth_all.iter().map(|t| t.map(|j| b_index[j as usize]).filter(|&j| j != u32::MAX)).collect();
+    let (b, truth) = crate::eval::scenario::without_empty(&b_all, &truth_all);
     let fake = fakes(a, population, source, rate, |s| alphabet.normalize(s), &mut r_fake);
     let all: Vec<String> = a.iter().cloned().chain(fake.iter().cloned()).collect();
     let budget = config.mine.budget();
