@@ -226,6 +226,8 @@ mod tests {
         assert_eq!(solve(&[0, 1, 2, 3], &mut chain, 0.3), vec![0, 0, 0, 0]);
     }
 
+    // proptest is a native dev-dependency (Cargo.toml)
+    #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         #[test]
         fn solving_per_component_gives_the_whole_graphs_clusters(
