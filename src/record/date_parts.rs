@@ -77,10 +77,7 @@ pub fn name(part: DatePart, split: bool, days: Option<u32>) -> Option<String> {
 
 /// `(year, month, day)` of a normalized date, `None` if it is not 8 digits.
 fn ymd(v: &str) -> Option<(u32, u32, u32)> {
-    if v.len() != 8 || !v.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    Some((v[0..4].parse().ok()?, v[4..6].parse().ok()?, v[6..8].parse().ok()?))
+    super::dates::DateFormat::Compact.read(v).ok()
 }
 
 /// `v` (YYYYMMDD) with month and day in ascending order: equal for two dates
