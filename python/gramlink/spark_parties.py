@@ -20,14 +20,23 @@ How the work is split (docs/PYTHON.md has the measurements):
    (``parties_one_way``: src/multi/edges.rs ``one_way``). A row's
    candidates depend only on that row and all of j, so the union over shards
    is the single machine's.
-3. **Clusters.** Every candidate goes to one task (``parties_solve``): per
-   pair of parties, ``ed auto``'s cut-off fitted on each way's union and
-   each record pair's best score of both ways (src/multi/edges.rs
-   ``pair_edges``, as ``multi::link`` calls it), then anonlink's greedy
-   solver over all pairs; the task reads every batch's ids and writes one
-   row per record.
-4. **Output.** Parquet ``party, id, cluster`` written to a temporary
-   directory, renamed to ``out`` only when the job succeeded (as
+3. **Edges, one task per pair of parties.** The candidates are grouped by
+   pair of parties (both ways of a pair in one partition): a task fits
+   ``ed auto``'s cut-off on each way's union and keeps each record pair's
+   best score of both ways (``parties_pair``: src/multi/edges.rs
+   ``pair_edges``, as ``multi::link`` calls it), and emits the kept edges
+   (global records x, y and score).
+4. **Clusters, split by connected component** (``gramlink.spark_components``):
+   the components of the kept-edge graph by large-star / small-star rounds
+   over DataFrames; the edges, labelled by component, hashed into
+   partitions, each task solving its components with anonlink's greedy
+   solver (``parties_cluster``: src/multi/greedy.rs solves a component alone
+   and gets the whole graph's clusters); then every record's cluster id,
+   numbered in order of each cluster's first record as the single machine
+   numbers them, in Spark SQL.
+5. **Output.** Parquet ``party, id, cluster`` (one task per batch reads its
+   ids, joined with the ids of step 4) written to a temporary directory,
+   renamed to ``out`` only when the job succeeded (as
    ``gramlink.spark.link``): a failed task raises ``GramlinkError`` with the
    core's code on the driver and leaves no output.
 
@@ -35,14 +44,17 @@ How the work is split (docs/PYTHON.md has the measurements):
 clusters). Each pair of parties is linked one way, B second
 (src/multi/records.rs ``orient``): the tasks are (pair, shard of the first's
 records), each comparing its records with the whole other batch field by
-field (``parties_record_shard``: src/record/shard.rs ``pair_levels``); the
-last task makes each pair's decision on its shards' union and clusters the
-matches (``parties_record_solve``: src/multi/records.rs ``pair_edges``, as
-``multi::records::link`` calls it).
+field (``parties_record_shard``: src/record/shard.rs ``pair_levels``); a
+task per pair makes that pair's decision on its shards' union
+(``parties_record_pair``: src/multi/records.rs ``pair_edges``, as
+``multi::records::link`` calls it); steps 4 and 5 are the same.
 
 **Memory.** A candidate task holds one party's whole batch and a shard of
-another's; the last task holds every candidate (at most 64 per row and way,
-a few in practice) and every record's id and cluster.
+another's; a pair task holds that pair's candidates (at most 64 per row and
+way, a few in practice); a cluster task holds its components' edges and
+records, never every edge (the report's ``solve_edges`` is the most any
+held, ``solve_tasks`` how many solved a component); the ids are read one
+batch per task.
 """
 
 from __future__ import annotations
@@ -244,7 +256,7 @@ def _pairs(edges, n: int):
     """The pair stage (mapInArrow, after a repartition by ``pair``): each pair
     of parties in the partition (``i * n + j``, the candidates' ``way`` of its
     first side; -1: the first stage's counts) in, its edges out (``EDGES``),
-    then the pairs compared and the edges this task held."""
+    then the pairs compared."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import numpy as np
@@ -322,7 +334,10 @@ def link_parties(
     ``match_parties``'s (0.5 by default). Each party's rows go in ``shards``
     shards (or shards of ``rows_per_shard`` rows; default 50,000), each
     scored against another party's whole batch. Returns ``{"records",
-    "clusters", "candidates", "compared", "tasks", "parties"}``. Raises
+    "clusters", "candidates", "compared", "tasks", "parties", "components",
+    "solve_tasks", "solve_edges"}`` (the connected components of the
+    candidate graph, the tasks that solved them and the most edges one of
+    them held). Raises
     ``GramlinkError`` with the core's code when the batches do not fit
     together (before any work) or a task fails; ``out`` is then left
     absent."""

@@ -81,6 +81,9 @@ pub fn parties_record_shard<'py>(
     shard(py, schema, &a.batch, &b.batch, start..end, pair_levels)
 }
 
+/// A pair's edges as columns (x, y, scores: `edge_columns`) and the pairs compared.
+type RecordEdges<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64);
+
 /// One pair of parties' task, linked as [`orient`] orders them: every
 /// shard's columns (as `parties_record_shard` gives them, concatenated in any
 /// order; `sample` the u sample's patterns, `rules` `(rule, pairs, fields)`),
@@ -102,7 +105,7 @@ pub fn parties_record_pair<'py>(
     swapped: &[u8],
     sample: &[u8],
     rules: Vec<(String, u64, Vec<String>)>,
-) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64)> {
+) -> PyResult<RecordEdges<'py>> {
     let schema = schema_arg(schema)?;
     let nf = schema.sent().count().max(1);
     let (ra, rb) = (u32s(a_rows, "a_rows")?, u32s(b_rows, "b_rows")?);
