@@ -253,29 +253,40 @@ def _run(spark, out: str, count: int, stage1, schema1: str, stage2, schema2: str
     """The two stages on ``count`` shards: ``stage1`` per shard (or per row of
     ``tasks``, tuples of ``task_schema``, one task each), ``stage2`` on
     the union in one task; its rows with column ``report`` null are written as
-    Parquet to a temporary directory renamed to ``out`` once the job succeeded,
-    its one row with ``report`` set is returned (JSON, read when
-    ``read_report``). On failure nothing is left and the task's GramlinkError
-    is raised."""
-    fs, target = _fs(spark, out)
-    if fs.exists(target):
-        raise GramlinkError(f"{out} exists: the job writes a new directory", "IO")
-    tmp_path = f"{out.rstrip('/')}.tmp-{uuid.uuid4().hex}"
-    _, tmp = _fs(spark, tmp_path)
-    sc = spark.sparkContext
-    try:
-        tasks = tasks if tasks is not None else [(i,) for i in range(count)]
-        shard_rows = sc.parallelize(tasks, max(1, len(tasks))).toDF(task_schema)
+    Parquet to ``out`` (``_output``), its one row with ``report`` set is
+    returned (JSON, read when ``read_report``)."""
+
+    def write(tmp_path: str):
+        sc = spark.sparkContext
+        rows = tasks if tasks is not None else [(i,) for i in range(count)]
+        shard_rows = sc.parallelize(rows, max(1, len(rows))).toDF(task_schema)
         result = shard_rows.mapInArrow(stage1, schema1).repartition(1).mapInArrow(stage2, schema2)
         value = None
         if read_report:
             # computed once: the report is read, then the pairs written, from the cache
             result = result.persist()
-            rows = result.where(f"{report} IS NOT NULL").select(report).collect()
-            value = json.loads(rows[0][0]) if rows else None
+            got = result.where(f"{report} IS NOT NULL").select(report).collect()
+            value = json.loads(got[0][0]) if got else None
         result.where(f"{report} IS NULL").drop(report).write.parquet(tmp_path)
         if read_report:
             result.unpersist()
+        return value
+
+    return _output(spark, out, write)
+
+
+def _output(spark, out: str, write):
+    """Runs ``write(tmp_path)``, which writes the job's Parquet to a temporary
+    directory beside ``out``, renamed to ``out`` once it succeeded; returns
+    what ``write`` returns. On failure nothing is left and the task's
+    GramlinkError is raised."""
+    fs, target = _fs(spark, out)
+    if fs.exists(target):
+        raise GramlinkError(f"{out} exists: the job writes a new directory", "IO")
+    tmp_path = f"{out.rstrip('/')}.tmp-{uuid.uuid4().hex}"
+    _, tmp = _fs(spark, tmp_path)
+    try:
+        value = write(tmp_path)
         if not fs.rename(tmp, target):
             raise GramlinkError(f"cannot rename {tmp_path} to {out}", "IO")
         return value

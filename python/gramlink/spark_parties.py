@@ -20,14 +20,23 @@ How the work is split (docs/PYTHON.md has the measurements):
    (``parties_one_way``: src/multi/edges.rs ``one_way``). A row's
    candidates depend only on that row and all of j, so the union over shards
    is the single machine's.
-3. **Clusters.** Every candidate goes to one task (``parties_solve``): per
-   pair of parties, ``ed auto``'s cut-off fitted on each way's union and
-   each record pair's best score of both ways (src/multi/edges.rs
-   ``pair_edges``, as ``multi::link`` calls it), then anonlink's greedy
-   solver over all pairs; the task reads every batch's ids and writes one
-   row per record.
-4. **Output.** Parquet ``party, id, cluster`` written to a temporary
-   directory, renamed to ``out`` only when the job succeeded (as
+3. **Edges, one task per pair of parties.** The candidates are grouped by
+   pair of parties (both ways of a pair in one partition): a task fits
+   ``ed auto``'s cut-off on each way's union and keeps each record pair's
+   best score of both ways (``parties_pair``: src/multi/edges.rs
+   ``pair_edges``, as ``multi::link`` calls it), and emits the kept edges
+   (global records x, y and score).
+4. **Clusters, split by connected component** (``gramlink.spark_components``):
+   the components of the kept-edge graph by large-star / small-star rounds
+   over DataFrames; the edges, labelled by component, hashed into
+   partitions, each task solving its components with anonlink's greedy
+   solver (``parties_cluster``: src/multi/greedy.rs solves a component alone
+   and gets the whole graph's clusters); then every record's cluster id,
+   numbered in order of each cluster's first record as the single machine
+   numbers them, in Spark SQL.
+5. **Output.** Parquet ``party, id, cluster`` (one task per batch reads its
+   ids, joined with the ids of step 4) written to a temporary directory,
+   renamed to ``out`` only when the job succeeded (as
    ``gramlink.spark.link``): a failed task raises ``GramlinkError`` with the
    core's code on the driver and leaves no output.
 
@@ -35,14 +44,17 @@ How the work is split (docs/PYTHON.md has the measurements):
 clusters). Each pair of parties is linked one way, B second
 (src/multi/records.rs ``orient``): the tasks are (pair, shard of the first's
 records), each comparing its records with the whole other batch field by
-field (``parties_record_shard``: src/record/shard.rs ``pair_levels``); the
-last task makes each pair's decision on its shards' union and clusters the
-matches (``parties_record_solve``: src/multi/records.rs ``pair_edges``, as
-``multi::records::link`` calls it).
+field (``parties_record_shard``: src/record/shard.rs ``pair_levels``); a
+task per pair makes that pair's decision on its shards' union
+(``parties_record_pair``: src/multi/records.rs ``pair_edges``, as
+``multi::records::link`` calls it); steps 4 and 5 are the same.
 
 **Memory.** A candidate task holds one party's whole batch and a shard of
-another's; the last task holds every candidate (at most 64 per row and way,
-a few in practice) and every record's id and cluster.
+another's; a pair task holds that pair's candidates (at most 64 per row and
+way, a few in practice); a cluster task holds its components' edges and
+records, never every edge (the report's ``solve_edges`` is the most any
+held, ``solve_tasks`` how many solved a component); the ids are read one
+batch per task.
 """
 
 from __future__ import annotations
@@ -58,20 +70,22 @@ from ._native import (
     parties_one_way,
     parties_record_check,
     parties_record_shard,
-    parties_record_solve,
-    parties_solve,
+    parties_pair,
+    parties_record_pair,
 )
-from .spark import _column, _kept, _literal, _one_thread, _run, _shards
+from .spark import _column, _kept, _literal, _one_thread, _output, _shards
+from .spark_components import components, numbered, solved
 from .spark_records import _binary_bytes, _fixed, _record_batch, _schema_for_executors
 
 #: The candidates' schema (between the two stages): ``way`` is ``i * n + j``
 #: for batch i's rows (``a``) against batch j's (``b``); a row of way -1
 #: carries a task's count of pairs compared in ``a``.
 CANDIDATES = "way int, a long, b long, distance double, score double, edits int"
+#: The pair stage's: the kept edges (global records x, y and score), and one
+#: row per task with the pairs compared alone.
+EDGES = "x long, y long, score double, compared long"
 #: The output's schema: one row per record.
 CLUSTERS = "party string, id string, cluster long"
-#: The last task's: the rows, and one row with the counts (JSON) alone.
-SOLVED = CLUSTERS + ", report string"
 
 # the other party's whole batch, read once per Python worker and kept while
 # the next tasks name the same file
@@ -120,42 +134,25 @@ def _candidates(paths: Sequence[str], rows_per_shard: Sequence[int]):
     return run
 
 
-def _clusters(paths: Sequence[str], merge_threshold: Optional[float]):
-    """The second stage's function: every candidate in, one row per record
-    out (its party, id and cluster), then a row with the counts."""
+def _pair_edges(paths: Sequence[str], offsets: Sequence[int]):
+    """A pair task's native call, vector batches: pair ``i * n + j`` (i < j)
+    and its candidates of both ways in, ``parties_pair``'s edges and the pairs
+    compared (counted by the first stage) out."""
+    n = len(paths)
 
-    def run(batches: Iterator[Any]) -> Iterator[Any]:
-        import numpy as np
-        import pyarrow as pa
+    def edges(pair: int, t) -> tuple:
         import pyarrow.compute as pc
 
-        _one_thread()
-        schema = pa.schema(
-            [("way", pa.int32()), ("a", pa.int64()), ("b", pa.int64()), ("distance", pa.float64())]
-            + [("score", pa.float64()), ("edits", pa.int32())]
-        )
-        table = pa.Table.from_batches(list(batches), schema=schema).combine_chunks()
-        way = table.column("way")
-        compared = pc.sum(table.filter(pc.equal(way, -1)).column("a")).as_py() or 0
-        cand = table.filter(pc.greater_equal(way, 0))
+        i, j = divmod(pair, n)
 
         def raw(name: str, dtype: str) -> bytes:
-            return cand.column(name).to_numpy().astype(dtype).tobytes() if cand.num_rows else b""
+            return t.column(name).to_numpy().astype(dtype).tobytes() if t.num_rows else b""
 
-        cluster, candidates, count = parties_solve(
-            list(paths),
-            raw("way", "<u4"),
-            raw("a", "<u4"),
-            raw("b", "<u4"),
-            raw("distance", "<f8"),
-            raw("score", "<f8"),
-            raw("edits", "<u4"),
-            merge_threshold,
-        )
-        yield from _rows(paths, np.frombuffer(cluster, "<u4").astype(np.int64), Batch.open)
-        yield _report({"clusters": count, "candidates": candidates, "compared": compared})
+        back = pc.not_equal(t.column("way"), i * n + j).to_numpy(zero_copy_only=False).astype("<u4").tobytes()
+        cols = [raw("a", "<u4"), raw("b", "<u4"), raw("distance", "<f8"), raw("score", "<f8"), raw("edits", "<u4")]
+        return (*parties_pair((paths[i], paths[j]), (offsets[i], offsets[j]), back, *cols), 0)
 
-    return run
+    return edges
 
 
 #: Record batches (with a schema): candidates (kind 0) with their levels (one
@@ -225,9 +222,41 @@ def _record_candidates(schema, paths: Sequence[str], rows_per_shard: Sequence[in
     return run
 
 
-def _record_clusters(schema, paths: Sequence[str], merge_threshold: Optional[float]):
-    """The second stage with a schema: every pair's decision on its shards'
-    union and the clusters (``parties_record_solve``), one row per record out."""
+def _record_pair_edges(schema, rows: Sequence[int], offsets: Sequence[int], n: int):
+    """A pair task's native call, record batches: way ``x * n + y`` (as
+    ``orient`` orders the pair) and its shards' rows in, the pair's decision
+    and edges (``parties_record_pair``) and the pairs compared out."""
+
+    def edges(pair: int, t) -> tuple:
+        import numpy as np
+        import pyarrow.compute as pc
+
+        x, y = divmod(pair, n)
+        kind = t.column("kind")
+        cand, sample = t.filter(pc.equal(kind, 0)), t.filter(pc.equal(kind, 1))
+        rules = []
+        for text in t.filter(pc.equal(kind, 2)).column("rules").to_pylist():
+            rules.extend((rule, pairs, fields) for rule, pairs, fields in json.loads(text))
+
+        def raw(name: str) -> bytes:
+            col = cand.column(name).combine_chunks()
+            return col.to_numpy(zero_copy_only=False).astype("<u4").tobytes() if len(col) else b""
+
+        levels = _binary_bytes(cand.column("levels").combine_chunks()) if cand.num_rows else b""
+        s_levels = _binary_bytes(sample.column("levels").combine_chunks()) if sample.num_rows else b""
+        swapped = cand.column("swapped").to_numpy(zero_copy_only=False).astype(np.uint8).tobytes()
+        return parties_record_pair(
+            schema, (rows[x], rows[y]), (offsets[x], offsets[y]), raw("a"), raw("b"), levels, swapped, s_levels, rules
+        )
+
+    return edges
+
+
+def _pairs(edges, n: int):
+    """The pair stage (mapInArrow, after a repartition by ``pair``): each pair
+    of parties in the partition (``i * n + j``, the candidates' ``way`` of its
+    first side; -1: the first stage's counts) in, its edges out (``EDGES``),
+    then the pairs compared."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import numpy as np
@@ -235,70 +264,55 @@ def _record_clusters(schema, paths: Sequence[str], merge_threshold: Optional[flo
         import pyarrow.compute as pc
 
         _one_thread()
-        table = pa.Table.from_batches(list(batches), schema=_record_schema()).combine_chunks()
-        kind = table.column("kind")
-        cand, sample = table.filter(pc.equal(kind, 0)), table.filter(pc.equal(kind, 1))
-        rules = []
-        for way, text in zip(*(table.filter(pc.equal(kind, 2)).column(k).to_pylist() for k in ("way", "rules"))):
-            rules.extend((way, rule, pairs, fields) for rule, pairs, fields in json.loads(text))
-
-        def raw(t, name: str) -> bytes:
-            col = t.column(name).combine_chunks()
-            return col.to_numpy(zero_copy_only=False).astype("<u4").tobytes() if len(col) else b""
-
-        levels = _binary_bytes(cand.column("levels").combine_chunks()) if cand.num_rows else b""
-        s_levels = _binary_bytes(sample.column("levels").combine_chunks()) if sample.num_rows else b""
-        swapped = cand.column("swapped").to_numpy(zero_copy_only=False).astype(np.uint8).tobytes()
-        cluster, candidates, count, compared = parties_record_solve(
-            schema,
-            list(paths),
-            raw(cand, "way"),
-            raw(cand, "a"),
-            raw(cand, "b"),
-            levels,
-            swapped,
-            raw(sample, "way"),
-            s_levels,
-            rules,
-            merge_threshold,
+        tables = [pa.Table.from_batches([b]) for b in batches if b.num_rows]
+        if not tables:
+            return
+        table = pa.concat_tables(tables).combine_chunks()
+        pair = table.column("pair")
+        counted = table.filter(pc.equal(pair, -1))
+        compared = pc.sum(counted.column("a")).as_py() or 0
+        for key in sorted(pc.unique(pair).to_pylist()):
+            if key < 0:
+                continue
+            x, y, score, c = edges(key, table.filter(pc.equal(pair, key)))
+            compared += c
+            yield pa.RecordBatch.from_arrays(
+                [_column(x, pa.uint32()).cast(pa.int64()), _column(y, pa.uint32()).cast(pa.int64())]
+                + [_column(score, pa.float64()), pa.nulls(len(x) // 4, pa.int64())],
+                names=["x", "y", "score", "compared"],
+            )
+        yield pa.RecordBatch.from_arrays(
+            [pa.nulls(1, pa.int64()), pa.nulls(1, pa.int64()), pa.nulls(1, pa.float64()),
+             pa.array(np.array([compared], np.int64))],
+            names=["x", "y", "score", "compared"],
         )
-        yield from _rows(paths, np.frombuffer(cluster, "<u4").astype(np.int64), RecordBatchFile.open)
-        yield _report({"clusters": count, "candidates": candidates, "compared": compared})
 
     return run
 
 
-def _rows(paths: Sequence[str], cluster, open_batch) -> Iterator[Any]:
-    """One row per record (party, id, cluster), batch after batch, reading
-    one batch at a time."""
-    import pyarrow as pa
+def _ids(paths: Sequence[str], offsets: Sequence[int], open_batch):
+    """The output's records (mapInArrow over batch numbers): every record's
+    global index, party and id, one batch per task."""
 
-    at = 0
-    for path in paths:
-        b = open_batch(path)
-        ids = b.ids
-        yield pa.RecordBatch.from_arrays(
-            [
-                pa.array([b.party] * len(ids), pa.string()),
-                pa.array(ids, pa.string()),
-                pa.array(cluster[at : at + len(ids)]),
-                pa.nulls(len(ids), pa.string()),
-            ],
-            names=["party", "id", "cluster", "report"],
-        )
-        at += len(ids)
-        del b, ids
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        import numpy as np
+        import pyarrow as pa
 
+        for rb in batches:
+            for k in rb.column(0).to_pylist():
+                b = open_batch(paths[k])
+                ids = b.ids
+                yield pa.RecordBatch.from_arrays(
+                    [
+                        pa.array(np.arange(offsets[k], offsets[k] + len(ids), dtype=np.int64)),
+                        pa.array([b.party] * len(ids), pa.string()),
+                        pa.array(ids, pa.string()),
+                    ],
+                    names=["r", "party", "id"],
+                )
+                del b, ids
 
-def _report(report: dict) -> Any:
-    import pyarrow as pa
-
-    return pa.RecordBatch.from_pylist(
-        [{"report": json.dumps(report)}],
-        schema=pa.schema(
-            [("party", pa.string()), ("id", pa.string()), ("cluster", pa.int64()), ("report", pa.string())]
-        ),
-    )
+    return run
 
 
 def link_parties(
@@ -320,7 +334,10 @@ def link_parties(
     ``match_parties``'s (0.5 by default). Each party's rows go in ``shards``
     shards (or shards of ``rows_per_shard`` rows; default 50,000), each
     scored against another party's whole batch. Returns ``{"records",
-    "clusters", "candidates", "compared", "tasks", "parties"}``. Raises
+    "clusters", "candidates", "compared", "tasks", "parties", "components",
+    "solve_tasks", "solve_edges"}`` (the connected components of the
+    candidate graph, the tasks that solved them and the most edges one of
+    them held). Raises
     ``GramlinkError`` with the core's code when the batches do not fit
     together (before any work) or a task fails; ``out`` is then left
     absent."""
@@ -343,25 +360,50 @@ def link_parties(
         tasks.extend((i, j, s) for x, j in pairs if x == i for s in range(count))
     # a worker keeps the last whole batch it read: the tasks of one j together
     tasks.sort(key=lambda t: (t[1], t[0], t[2]))
+    n = len(paths)
+    sizes = [rows for _, rows in parties]
+    offsets = [sum(sizes[:k]) for k in range(n)]
     if schema is None:
-        stages = (_candidates(paths, per_shard), CANDIDATES, _clusters(paths, merge_threshold))
+        first, first_schema = _candidates(paths, per_shard), CANDIDATES
+        # a pair of parties: both ways' candidates, and -1 for the counts
+        pair = f"CASE WHEN way < 0 THEN -1 ELSE least(way div {n}, way % {n}) * {n} + greatest(way div {n}, way % {n}) END"
+        edges_of, open_batch = _pair_edges(paths, offsets), Batch.open
     else:
-        stages = (_record_candidates(schema, paths, per_shard), RECORD_CANDIDATES,
-                  _record_clusters(schema, paths, merge_threshold))
-    report = _run(
-        spark,
-        out,
-        len(tasks),
-        stages[0],
-        stages[1],
-        stages[2],
-        SOLVED,
-        "report",
-        True,
-        tasks=tasks,
-        task_schema="i int, j int, shard int",
-    )
-    report = dict(report or {})
+        first, first_schema = _record_candidates(schema, paths, per_shard), RECORD_CANDIDATES
+        # one way per pair (orient)
+        pair = "way"
+        edges_of, open_batch = _record_pair_edges(schema, sizes, offsets, n), RecordBatchFile.open
+
+    def write(tmp_path: str) -> dict:
+        from pyspark.sql import functions as F
+
+        sc = spark.sparkContext
+        cand = sc.parallelize(tasks, max(1, len(tasks))).toDF("i int, j int, shard int").mapInArrow(first, first_schema)
+        # one task per pair of parties (a partition per pair; two may share one)
+        by_pair = cand.withColumn("pair", F.expr(pair)).repartition(max(1, len(pairs)), "pair")
+        kept = by_pair.mapInArrow(_pairs(edges_of, n), EDGES).localCheckpoint()
+        counts = kept.agg(F.count("x"), F.sum("compared")).first()
+        edges = kept.where("x IS NOT NULL").select("x", "y", "score")
+        partitions = max(2, int(spark.conf.get("spark.sql.shuffle.partitions")))
+        done = solved(edges, components(edges), [p for p, _ in parties], offsets, merge_threshold, partitions)
+        solve = done.where("r IS NULL").agg(
+            F.sum("components"), F.sum((F.col("components") > 0).cast("long")), F.max("edges")
+        ).first()
+        assigned = done.where("r IS NOT NULL").select("r", "first")
+        clusters = numbered(spark, sum(sizes), assigned)
+        batches = sc.parallelize([(k,) for k in range(n)], n).toDF("batch int")
+        ids = batches.mapInArrow(_ids(paths, offsets, open_batch), "r long, party string, id string")
+        ids.join(clusters, "r").select("party", "id", "cluster").write.parquet(tmp_path)
+        return {
+            "clusters": sum(sizes) - assigned.where("r != first").count(),
+            "candidates": counts[0],
+            "compared": counts[1] or 0,
+            "components": solve[0] or 0,
+            "solve_tasks": solve[1] or 0,
+            "solve_edges": solve[2] or 0,
+        }
+
+    report = _output(spark, out, write)
     report.update(
         records=spark.read.parquet(_literal(out)).count(),
         tasks=len(tasks),

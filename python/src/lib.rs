@@ -33,10 +33,11 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parties::match_parties, m)?)?;
     m.add_function(wrap_pyfunction!(parties_shard::parties_check, m)?)?;
     m.add_function(wrap_pyfunction!(parties_shard::parties_one_way, m)?)?;
-    m.add_function(wrap_pyfunction!(parties_shard::parties_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(parties_shard::parties_pair, m)?)?;
+    m.add_function(wrap_pyfunction!(parties_shard::parties_cluster, m)?)?;
     m.add_function(wrap_pyfunction!(parties_records::parties_record_check, m)?)?;
     m.add_function(wrap_pyfunction!(parties_records::parties_record_shard, m)?)?;
-    m.add_function(wrap_pyfunction!(parties_records::parties_record_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(parties_records::parties_record_pair, m)?)?;
     m.add_class::<records::RecordOwner>()?;
     m.add_class::<records::RecordMatcher>()?;
     m.add_class::<shard::Batch>()?;

@@ -1,15 +1,18 @@
 //! The multi-party matcher in shards ([`gramlink::multi::edges`]) for the
 //! Spark job (gramlink/spark_parties.py): `parties_check` (the driver's
 //! checks of every batch file, before any work), `parties_one_way` (a task:
-//! a shard of one party's rows against another party's whole batch) and
-//! `parties_solve` (the last task: every pair's edges, then the clusters).
+//! a shard of one party's rows against another party's whole batch),
+//! `parties_pair` (a task: one pair of parties' edges) and `parties_cluster`
+//! (a task: the clusters of some whole connected components).
 //! Columns cross as little-endian bytes, as in `shard.rs`.
 
 use crate::errors::{invalid, OrPy};
+use crate::record_shard::u32s;
 use crate::shard::{le, numbers, scored_columns, Batch, BatchFile, ScoredColumns};
 use gramlink::matching::{Pair, Scored};
 use gramlink::multi::edges::{one_way, pair_edges, Way};
-use gramlink::multi::{check_batches, check_merge_threshold, cluster, MERGE_THRESHOLD};
+use gramlink::multi::greedy::{self, Edge};
+use gramlink::multi::{check_batches, check_merge_threshold, MERGE_THRESHOLD};
 use gramlink::protocol::{Party, VectorBatch};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -68,31 +71,28 @@ pub fn parties_one_way<'py>(py: Python<'py>, a: &Batch, b: &Batch, offset: u32) 
     Ok(scored_columns(py, &scored, compared))
 }
 
-/// The last task: every task's candidates (columns as `parties_one_way`
-/// gives them, concatenated in any order; `way[k]` is `i * n + j` for
-/// candidate `k` of batch `i`'s rows against batch `j`, `n` the number of
-/// batches in `paths`), each pair's edges ([`pair_edges`]) and the clusters
-/// (`merge_threshold` as `match_parties`'s). Returns every record's cluster
-/// (u32 bytes, batch after batch, row after row), the candidate pairs the
-/// solver read and the number of clusters.
+/// One pair of parties' task: both ways' candidates (columns as
+/// `parties_one_way` gives them, concatenated in any order; `way[k]` is 0 for
+/// candidate `k` of `paths[0]`'s rows against `paths[1]`, 1 for the way
+/// back), the batches' records starting at `offsets` in the global
+/// numbering. Returns the pair's edges ([`pair_edges`], as `multi::link`
+/// makes them): global records x (of `paths[0]`) and y (u32 bytes) and
+/// scores (f64 bytes).
 #[pyfunction]
-#[pyo3(signature = (paths, way, a_rows, b_rows, distances, scores, edits, merge_threshold=None))]
+#[pyo3(signature = (paths, offsets, way, a_rows, b_rows, distances, scores, edits))]
 #[allow(clippy::too_many_arguments)]
-pub fn parties_solve<'py>(
+pub fn parties_pair<'py>(
     py: Python<'py>,
-    paths: Vec<PathBuf>,
+    paths: (PathBuf, PathBuf),
+    offsets: (u32, u32),
     way: &[u8],
     a_rows: &[u8],
     b_rows: &[u8],
     distances: &[u8],
     scores: &[u8],
     edits: &[u8],
-    merge_threshold: Option<f64>,
-) -> PyResult<(Bound<'py, PyBytes>, u64, u32)> {
-    let threshold = merge_threshold.unwrap_or(MERGE_THRESHOLD);
-    check_merge_threshold(threshold).py()?;
-    let heads = heads(&paths)?;
-    let n = heads.len();
+) -> PyResult<Edges<'py>> {
+    let heads = heads(&[paths.0, paths.1])?;
     let w = numbers(way, "way", u32::from_le_bytes)?;
     let ra = numbers(a_rows, "a_rows", u32::from_le_bytes)?;
     let rb = numbers(b_rows, "b_rows", u32::from_le_bytes)?;
@@ -102,41 +102,89 @@ pub fn parties_solve<'py>(
     if [ra.len(), rb.len(), d.len(), s.len(), e.len()].iter().any(|&l| l != w.len()) {
         return Err(invalid("the candidate columns have different lengths"));
     }
-    let mut ways: Vec<Vec<Scored>> = vec![Vec::new(); n * n];
+    let mut ways: [Vec<Scored>; 2] = [Vec::new(), Vec::new()];
     for k in 0..w.len() {
-        let (i, j) = (w[k] as usize / n.max(1), w[k] as usize % n.max(1));
-        if i >= n || i == j || ra[k] as usize >= heads[i].1 || rb[k] as usize >= heads[j].1 {
-            return Err(invalid(format!("candidate {k} names no pair of rows of two of the {n} batches")));
+        let (x, y) = match w[k] {
+            0 => (0, 1),
+            1 => (1, 0),
+            _ => return Err(invalid(format!("candidate {k}: way {} is neither 0 nor 1", w[k]))),
+        };
+        if ra[k] as usize >= heads[x].1 || rb[k] as usize >= heads[y].1 {
+            return Err(invalid(format!("candidate {k} names no pair of rows of the two batches")));
         }
-        ways[w[k] as usize].push(Scored {
-            pair: Pair { a: ra[k], b: rb[k], distance: d[k] },
-            score: s[k],
-            edits: e[k],
-        });
+        ways[x].push(Scored { pair: Pair { a: ra[k], b: rb[k], distance: d[k] }, score: s[k], edits: e[k] });
     }
-    let mut offsets = Vec::with_capacity(n);
-    let mut total = 0u64;
-    for (_, rows) in &heads {
-        offsets.push(total as u32);
-        total += *rows as u64;
+    let [forth_candidates, back_candidates] = ways;
+    let edges = py.detach(|| {
+        let forth = Way { head: &heads[0].0, rows: heads[0].1, offset: offsets.0, candidates: forth_candidates };
+        let back = Way { head: &heads[1].0, rows: heads[1].1, offset: offsets.1, candidates: back_candidates };
+        pair_edges(forth, back)
+    });
+    Ok(edge_columns(py, &edges))
+}
+
+/// An edge list as columns: x and y (u32 bytes), scores (f64 bytes).
+pub(crate) type Edges<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>);
+
+pub(crate) fn edge_columns<'py>(py: Python<'py>, edges: &[Edge]) -> Edges<'py> {
+    let x = le(edges.iter().map(|e| e.x), u32::to_le_bytes);
+    let y = le(edges.iter().map(|e| e.y), u32::to_le_bytes);
+    let s = le(edges.iter().map(|e| e.score), f64::to_le_bytes);
+    (PyBytes::new(py, &x), PyBytes::new(py, &y), PyBytes::new(py, &s))
+}
+
+/// A task of the cluster stage: edges (global records `x`, `y`, u32 bytes,
+/// and `scores`, f64 bytes) that hold whole connected components of the
+/// candidate graph (any number), every batch's party (`parties`, by name)
+/// and where its records start (`offsets`, ascending). The greedy solver
+/// ([`greedy::solve`], `merge_threshold` as `match_parties`'s) on these
+/// edges alone, their records numbered in global order, so each component's
+/// clusters are the whole graph's (src/multi/greedy.rs says why). Returns the
+/// records on an edge (ascending) and, for each, its cluster's first record
+/// (global indexes, u32 bytes).
+#[pyfunction]
+#[pyo3(signature = (parties, offsets, x, y, scores, merge_threshold=None))]
+pub fn parties_cluster<'py>(
+    py: Python<'py>,
+    parties: Vec<String>,
+    offsets: Vec<u32>,
+    x: &[u8],
+    y: &[u8],
+    scores: &[u8],
+    merge_threshold: Option<f64>,
+) -> PyResult<(Bound<'py, PyBytes>, Bound<'py, PyBytes>)> {
+    let threshold = merge_threshold.unwrap_or(MERGE_THRESHOLD);
+    check_merge_threshold(threshold).py()?;
+    let mut index = Vec::with_capacity(parties.len());
+    for p in &parties {
+        index.push(p.parse::<Party>().map_err(|e| invalid(e.to_string()))?.index() as u8);
     }
-    let party: Vec<u8> = heads.iter().flat_map(|(h, rows)| std::iter::repeat_n(h.party.index() as u8, *rows)).collect();
-    let clusters = py.detach(|| {
-        let mut edges = Vec::new();
-        for i in 0..n {
-            for j in i + 1..n {
-                let way = |x: usize, y: usize, ways: &mut Vec<Vec<Scored>>| Way {
-                    head: &heads[x].0,
-                    rows: heads[x].1,
-                    offset: offsets[x],
-                    candidates: std::mem::take(&mut ways[x * n + y]),
-                };
-                let (wi, wj) = (way(i, j, &mut ways), way(j, i, &mut ways));
-                edges.extend(pair_edges(wi, wj));
+    if offsets.len() != index.len() || offsets.windows(2).any(|w| w[0] > w[1]) || offsets.first() != Some(&0) {
+        return Err(invalid("offsets: one per party, ascending from 0"));
+    }
+    let (x, y, s) = (u32s(x, "x")?, u32s(y, "y")?, numbers(scores, "scores", f64::from_le_bytes)?);
+    if y.len() != x.len() || s.len() != x.len() {
+        return Err(invalid("the edge columns have different lengths"));
+    }
+    let (records, first) = py.detach(|| {
+        let mut records: Vec<u32> = x.iter().chain(&y).copied().collect();
+        records.sort_unstable();
+        records.dedup();
+        let local = |r: u32| records.binary_search(&r).unwrap_or(0) as u32;
+        let mut edges: Vec<Edge> = (0..x.len()).map(|k| Edge { x: local(x[k]), y: local(y[k]), score: s[k] }).collect();
+        // a record's party: the last batch starting at or before it
+        let party: Vec<u8> = records.iter().map(|&r| index[offsets.partition_point(|&o| o <= r) - 1]).collect();
+        let cluster = greedy::solve(&party, &mut edges, threshold);
+        // clusters are numbered in order of their first record
+        let mut first = Vec::new();
+        for (k, &c) in cluster.iter().enumerate() {
+            if c as usize == first.len() {
+                first.push(records[k]);
             }
         }
-        cluster(&party, edges, 0, threshold)
+        let first: Vec<u32> = cluster.iter().map(|&c| first[c as usize]).collect();
+        (records, first)
     });
-    let bytes = le(clusters.cluster.iter().copied(), u32::to_le_bytes);
-    Ok((PyBytes::new(py, &bytes), clusters.candidates, clusters.count))
+    let (r, f) = (le(records.into_iter(), u32::to_le_bytes), le(first.into_iter(), u32::to_le_bytes));
+    Ok((PyBytes::new(py, &r), PyBytes::new(py, &f)))
 }

@@ -7,11 +7,12 @@ output."""
 import glob
 from pathlib import Path
 
+import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
 import gramlink
-from gramlink import spark_parties
+from gramlink import spark_components, spark_parties
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,3 +94,79 @@ def test_bad_linkages_are_refused_by_code_before_any_job(spark, parties, tmp_pat
         assert e.value.code == single.value.code == code, (e.value, single.value)
         assert not out.exists() and glob.glob(f"{out}.tmp-*") == []
     assert sorted(tracker.getJobIdsForGroup()) == jobs
+
+
+def test_the_solve_is_split_by_component(spark, parties, tmp_path):
+    """No task holds every edge: the graph has many components, hashed into
+    more than one solve task, each holding only its components' edges; the
+    clusters are still the single machine's, records and vectors alike."""
+    paths = [parties / f"{p}.vec" for p in "ACD"]
+    r = gramlink.match_parties([p.read_bytes() for p in paths], merge_threshold=0.2)
+    out = tmp_path / "split"
+    stats = spark_parties.link_parties(spark, [str(p) for p in paths], str(out), shards=2, merge_threshold=0.2)
+    assert clusters_of(out) == {(p, i): c for p, i, c in zip(r["party"], r["id"], r["cluster"])}
+    assert stats["components"] > 1 and stats["solve_tasks"] > 1
+    assert 0 < stats["solve_edges"] < stats["candidates"] == r["candidates"]
+    # a component's records are all linked: fewer components than linked records
+    assert stats["components"] <= stats["records"] - stats["clusters"]
+
+
+def union_find(edges):
+    parent = {}
+
+    def root(x):
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for x, y in edges:
+        a, b = root(x), root(y)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+    return {x: root(x) for x in parent}
+
+
+def test_components_over_dataframes_are_union_finds(spark):
+    """Large-star / small-star on a graph with a long path (several rounds), a
+    star, a cycle, isolated pairs and repeated edges: each record's component
+    is its smallest record, as a union-find says."""
+    import random
+
+    rng = random.Random(5)
+    path = list(range(100, 160))
+    rng.shuffle(path)
+    edges = list(zip(path, path[1:]))
+    edges += [(7, k) for k in range(200, 230)] + [(300 + k, 300 + (k + 1) % 9) for k in range(9)]
+    edges += [(1000 + 2 * k, 1001 + 2 * k) for k in range(20)] + [(5, 3), (3, 5), (400, 401), (401, 402)]
+    edges += [(rng.randrange(500, 600), rng.randrange(500, 600)) for _ in range(60)]
+    df = spark.createDataFrame(edges, "x long, y long")
+    got = {r: c for r, c in spark_components.components(df).collect()}
+    assert got == union_find(edges)
+
+
+def test_a_cluster_task_solves_each_component_as_the_whole_graph(parties):
+    """``parties_cluster`` on two components' edges at once or on each alone:
+    the same clusters (by first record), as src/multi/greedy.rs says."""
+    parties_ = ["A", "C", "D"]
+    offsets = [0, 10, 20]
+    one = [(0, 10, 0.1), (10, 20, 0.2), (1, 20, 0.15), (0, 21, 0.3), (1, 11, 0.05)]
+    two = [(5, 15, 0.1), (15, 25, 0.1), (6, 25, 0.2), (5, 26, 0.2), (6, 16, 0.25)]
+
+    def solve(edges, threshold):
+        x, y, s = (np.array(c, dtype) for c, dtype in zip(zip(*edges), ["<u4", "<u4", "<f8"]))
+        records, first = gramlink._native.parties_cluster(parties_, offsets, x.tobytes(), y.tobytes(), s.tobytes(),
+                                                          threshold)
+        return dict(zip(np.frombuffer(records, "<u4").tolist(), np.frombuffer(first, "<u4").tolist()))
+
+    for threshold in [0.3, 0.5, 1.0]:
+        both = solve(one + two, threshold)
+        assert both == {**solve(one, threshold), **solve(two, threshold)}
+        # a cluster's first record is its smallest, and at most one record per party
+        assert all(f <= r for r, f in both.items())
+        members = {}
+        for r, f in both.items():
+            members.setdefault(f, []).append(r // 10)
+        assert all(len(set(m)) == len(m) for m in members.values())
+    with pytest.raises(gramlink.GramlinkError) as e:
+        gramlink._native.parties_cluster(parties_, [0, 20, 10], b"", b"", b"")
+    assert e.value.code == "INVALID_PARAMETER"
