@@ -31,6 +31,8 @@ export interface SchemaField {
   swap?: boolean;
   /** A date's level "within N days", from the date's N-day cells on two grids (2 to 366; default none). */
   days?: number;
+  /** A date's level "year ± 1": the same month and day, the years one apart, from two more parts (default false). */
+  year_off?: boolean;
   /** A date that does not parse: "error" (default) or "missing". */
   invalid?: 'error' | 'missing';
   /** A name's nicknames become their formal name before encoding (default false: more records share a value, and the matcher names more of them). */

@@ -15,12 +15,17 @@
 //! truly within `ed` edits on every term is never lost. A name field's term
 //! also holds across the other name fields (swapped given name and surname),
 //! for equality terms too: B's records join under every choice of name field.
+//! A date's equality term holds for the date with its day and month swapped
+//! too, when the field has that level (`swap`, on by default for a whole
+//! date): it joins on the date's unordered part ([`super::date_parts`]), so a
+//! swapped date stays a candidate when a name is misspelt as well.
 //!
 //! **Privacy.** Only what the batches hold is used (vectors, A's thresholds,
 //! keyed hashes, clear values); no budget is spent.
 
 use super::batch::{FieldData, RecordBatch};
 use super::compare::{row_index, PartCmp};
+use super::date_parts::DatePart;
 use super::schema::{BlockRule, BlockTerm, Kind, Schema};
 use crate::error::Error;
 use crate::matching::{range_match, scored_match_rows, MAX_PAIRS};
@@ -78,7 +83,13 @@ pub fn candidates(schema: &Schema, a: &RecordBatch, b: &RecordBatch) -> Result<C
         all.extend(found);
         if all.len() as u64 > MAX_PAIRS {
             return Err(Error::Parameter(format!(
-                "the blocking rules give more than {MAX_PAIRS} candidate pairs: make them stricter"
+                "the blocking rules give more than {MAX_PAIRS} candidate pairs: make them stricter{}",
+                if schema.default_blocks() {
+                    " (these are the default rules, each name within 1 edit and each date equal: write [[block]] \
+                     rules, or set blocking = \"auto\")"
+                } else {
+                    ""
+                }
             )));
         }
     }
@@ -93,6 +104,7 @@ pub fn rule_name(schema: &Schema, rule: &BlockRule) -> String {
         (Some(k), ed) if k.is_embedded() && k != Kind::Date && ed != Some(0) => {
             format!("{} within {} edits", t.field, ed.unwrap_or(1))
         }
+        _ if schema.field(&t.field).is_some_and(|f| f.swaps()) => format!("{} equal or swapped", t.field),
         _ => format!("{} equal", t.field),
     };
     rule.terms().iter().map(term).collect::<Vec<_>>().join(" and ")
@@ -106,6 +118,9 @@ struct Term<'t> {
     targets: Vec<usize>,
     /// `Some(ed)`: an edit term; `None`: an equality term.
     ed: Option<u32>,
+    /// The embedded parts an equality term compares (every part, or a
+    /// swapping date's unordered part alone).
+    parts: Vec<usize>,
 }
 
 fn resolve<'t>(schema: &Schema, a: &RecordBatch, t: &'t BlockTerm) -> Result<Term<'t>, Error> {
@@ -123,7 +138,13 @@ fn resolve<'t>(schema: &Schema, a: &RecordBatch, t: &'t BlockTerm) -> Result<Ter
         (FieldData::Embedded { .. }, Some(k)) if k != Kind::Date => Some(t.ed.unwrap_or(1)).filter(|&e| e > 0),
         _ => None,
     };
-    Ok(Term { term: t, field, targets, ed })
+    // a date's unordered part agrees exactly when the dates are equal or
+    // swapped: joining on it alone takes both
+    let parts = match sent[field].date_parts().iter().position(|&p| p == DatePart::Unordered) {
+        Some(c) if sent[field].swaps() => vec![c],
+        _ => (0..sent[field].parts()).collect(),
+    };
+    Ok(Term { term: t, field, targets, ed, parts })
 }
 
 /// The pairs (as `a << 32 | b`) one rule finds, unsorted, possibly repeated.
@@ -228,17 +249,20 @@ impl Checker<'_, '_> {
 /// One side's values of a field, by record: what an equality term compares.
 struct Values<'a> {
     data: &'a FieldData,
-    /// Per embedded part: each record's row (`u32::MAX`: missing).
+    /// The embedded parts compared ([`Term::parts`]).
+    parts: Vec<&'a super::batch::Part>,
+    /// Per compared part: each record's row (`u32::MAX`: missing).
     rows: Vec<Vec<u32>>,
 }
 
 impl<'a> Values<'a> {
-    fn new(data: &'a FieldData, n: usize) -> Values<'a> {
-        let rows = match data {
-            FieldData::Embedded { parts, .. } => parts.iter().map(|p| row_index(&p.rows, n)).collect(),
+    fn new(data: &'a FieldData, chosen: &[usize], n: usize) -> Values<'a> {
+        let parts: Vec<&super::batch::Part> = match data {
+            FieldData::Embedded { parts, .. } => chosen.iter().filter_map(|&c| parts.get(c)).collect(),
             _ => Vec::new(),
         };
-        Values { data, rows }
+        let rows = parts.iter().map(|p| row_index(&p.rows, n)).collect();
+        Values { data, parts, rows }
     }
 
     /// Appends record `r`'s value, length-prefixed so that concatenations are
@@ -248,7 +272,7 @@ impl<'a> Values<'a> {
         let start = out.len();
         out.extend([0u8; 4]);
         let ok = match self.data {
-            FieldData::Embedded { parts, .. } => parts.iter().zip(&self.rows).all(|(p, rows)| {
+            FieldData::Embedded { .. } => self.parts.iter().zip(&self.rows).all(|(p, rows)| {
                 let row = rows[r];
                 if row == u32::MAX {
                     return false;
@@ -274,13 +298,13 @@ impl<'a> Values<'a> {
 /// [`Found::Over`] when they join more than `cap` pairs.
 fn join(a: &RecordBatch, b: &RecordBatch, equal: &[&Term], check: &Checks, cap: u64) -> Result<Found, Error> {
     let (na, nb) = (a.ids.len(), b.ids.len());
-    let a_values: Vec<Values> = equal.iter().map(|t| Values::new(&a.fields[t.field].1, na)).collect();
+    let a_values: Vec<Values> = equal.iter().map(|t| Values::new(&a.fields[t.field].1, &t.parts, na)).collect();
     let key_a = |r: usize, out: &mut Vec<u8>| {
         out.clear();
         a_values.iter().all(|v| v.append(r, out))
     };
     let b_values: Vec<Vec<Values>> =
-        equal.iter().map(|t| t.targets.iter().map(|&j| Values::new(&b.fields[j].1, nb)).collect()).collect();
+        equal.iter().map(|t| t.targets.iter().map(|&j| Values::new(&b.fields[j].1, &t.parts, nb)).collect()).collect();
     // every choice of target per term: a mixed-radix counter
     let choices: usize = b_values.iter().map(Vec::len).product();
     let mut groups: HashMap<Vec<u8>, u32> = HashMap::new();

@@ -180,13 +180,15 @@ pub(crate) enum FieldCmp<'a> {
         common: Option<Vec<bool>>,
     },
     /// date: its text parts (one whole, or a split date's three), their
-    /// weights, bands; its unordered part (the swapped level) and its two
-    /// N-day cells (the within-days level), compared exactly.
+    /// weights, bands; its unordered part (the swapped level), its two
+    /// year cells (year ± 1) and its two N-day cells (the within-days
+    /// level), compared exactly.
     Date {
         parts: Vec<PartCmp<'a>>,
         weights: Vec<f64>,
         bands: Vec<f64>,
         unordered: Option<PartCmp<'a>>,
+        years: Option<[PartCmp<'a>; 2]>,
         cells: Option<[PartCmp<'a>; 2]>,
     },
     Hashed(&'a [Option<[u8; 16]>], &'a [Option<[u8; 16]>]),
@@ -207,23 +209,27 @@ fn text_level(e: Option<u32>, levels: &[u32], common: Option<bool>) -> u8 {
 }
 
 /// A date's level after its text parts were not exact (`total`: their
-/// weighted edit estimate): "day and month swapped" when `swapped` holds
-/// (`None`: the field has no such level), then "within N days" when `near`
-/// does, then `bands` as for a date without them, each one further down.
+/// weighted edit estimate): the first of `hits` that holds, in order "day and
+/// month swapped", "year ± 1", "within N days" (`None`: the field has no
+/// such level), then `bands` as for a date without them, each one further
+/// down.
 ///
 /// The order is the closeness order the fit's monotone repair keeps (a
 /// closer level never weighs less, [`super::fit::monotone`]). Swapped comes
 /// first: it is the same day written in the other order, and random pairs of
-/// different people almost never show it (u well below 1/365). Within N
+/// different people almost never show it (u well below 1/365). Year ± 1
+/// keeps the day and month (u about 1/365 times the chance of adjacent
+/// years, ~5·10⁻⁵ over 80 years of births): as rare, but the year is the
+/// part people get wrong by a whole unit (an age misremembered). Within N
 /// days comes before the edit levels: among random pairs it is rarer than one
 /// digit off (u about 2N over the span of birth dates, ~0.2 % for N = 30 over
 /// 80 years, where one edit away lands on the same year and month, or the
 /// same month and day, far more often), and a near date differs by a day's
 /// digit or a late registration, where an edit in the year or month puts
 /// the date months or decades away.
-fn date_level(total: f64, bands: &[f64], swapped: Option<bool>, near: Option<bool>) -> u8 {
+fn date_level(total: f64, bands: &[f64], hits: [Option<bool>; 3]) -> u8 {
     let mut level = 1;
-    for hit in [swapped, near].into_iter().flatten() {
+    for hit in hits.into_iter().flatten() {
         if hit {
             return level;
         }
@@ -268,7 +274,7 @@ impl FieldCmp<'_> {
                 None => MISSING,
                 Some(e) => text_level(e, levels, common.as_ref().map(|c| c[b as usize])),
             },
-            FieldCmp::Date { parts, weights, bands, unordered, cells } => {
+            FieldCmp::Date { parts, weights, bands, unordered, years, cells } => {
                 let mut total = 0.0;
                 for (p, w) in parts.iter().zip(weights) {
                     match p.edits(a, b) {
@@ -281,8 +287,8 @@ impl FieldCmp<'_> {
                 }
                 // the levels in closeness order (see date_level)
                 let swapped = unordered.as_ref().map(|p| p.exact(a, b));
-                let near = cells.as_ref().map(|[g0, g1]| g0.exact(a, b) || g1.exact(a, b));
-                date_level(total, bands, swapped, near)
+                let either = |g: &Option<[PartCmp; 2]>| g.as_ref().map(|[g0, g1]| g0.exact(a, b) || g1.exact(a, b));
+                date_level(total, bands, [swapped, either(years), either(cells)])
             }
             FieldCmp::Hashed(x, y) => match (&x[a as usize], &y[b as usize]) {
                 (Some(p), Some(q)) => u8::from(p != q),
@@ -336,10 +342,14 @@ impl<'a> Comparer<'a> {
                             pa.get(c).zip(pb.get(c)).ok_or_else(|| format!("field {:?} lacks a part", f.name))?;
                         PartCmp::new(x, y, na, nb, &[], keyed, shape.as_ref()).map(Some)
                     };
-                    let cells = match (exact(DatePart::Cell(0))?, exact(DatePart::Cell(1))?) {
-                        (Some(g0), Some(g1)) => Some([g0, g1]),
-                        _ => None,
+                    let grids = |g0: DatePart, g1: DatePart| -> Result<Option<[PartCmp<'a>; 2]>, String> {
+                        Ok(match (exact(g0)?, exact(g1)?) {
+                            (Some(g0), Some(g1)) => Some([g0, g1]),
+                            _ => None,
+                        })
                     };
+                    let cells = grids(DatePart::Cell(0), DatePart::Cell(1))?;
+                    let years = grids(DatePart::Year(0), DatePart::Year(1))?;
                     FieldCmp::Date {
                         parts: pa
                             .iter()
@@ -350,6 +360,7 @@ impl<'a> Comparer<'a> {
                         weights: f.part_weights(),
                         bands: f.levels(),
                         unordered: exact(DatePart::Unordered)?,
+                        years,
                         cells,
                     }
                 }

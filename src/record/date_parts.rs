@@ -20,6 +20,13 @@
 //!   takes more than ⌊N/2⌋ days); dates N days apart or more share none. So
 //!   the level is "within N days": every pair up to ⌊N/2⌋ days, some up to
 //!   N − 1, none beyond.
+//! - **year ± 1** (`year_off = true`): the date's month and day with its year
+//!   on two grids of two-year cells offset by one year, MMDD·⌊Y / 2⌋ and
+//!   MMDD·⌊(Y + 1) / 2⌋. Two dates of the same month and day one year apart
+//!   share a cell in exactly one grid (the years Y and Y + 1 fall in one cell
+//!   of the grid whose cells start at Y); two or more years apart they share
+//!   none. So the level is exact: same day and month, years one apart
+//!   (1989 and 1990 as well as 1985 and 1986).
 
 use std::borrow::Cow;
 
@@ -36,18 +43,23 @@ pub enum DatePart {
     Unordered,
     /// The date's N-day cell on grid 0 or 1 ([`cell`]).
     Cell(usize),
+    /// The date's month and day and two-year cell on grid 0 or 1 ([`year_cell`]).
+    Year(usize),
 }
 
 /// The layout of a date field's parts: its edit-compared text parts (1
 /// whole, 3 split), then the unordered part when `swap`, then the two cells
-/// when `days` is set.
-pub fn layout(split: bool, swap: bool, days: Option<u32>) -> Vec<DatePart> {
+/// when `days` is set, then the two year cells when `year_off`.
+pub fn layout(split: bool, swap: bool, days: Option<u32>, year_off: bool) -> Vec<DatePart> {
     let mut out: Vec<DatePart> = (0..if split { 3 } else { 1 }).map(DatePart::Text).collect();
     if swap {
         out.push(DatePart::Unordered);
     }
     if days.is_some() {
         out.extend([DatePart::Cell(0), DatePart::Cell(1)]);
+    }
+    if year_off {
+        out.extend([DatePart::Year(0), DatePart::Year(1)]);
     }
     out
 }
@@ -62,6 +74,7 @@ pub fn text<'v>(part: DatePart, split: bool, days: Option<u32>, v: &'v str) -> C
         DatePart::Text(_) => Cow::Borrowed(v),
         DatePart::Unordered => Cow::Owned(unordered(v)),
         DatePart::Cell(g) => Cow::Owned(cell(v, days.unwrap_or(1), g)),
+        DatePart::Year(g) => Cow::Owned(year_cell(v, g)),
     }
 }
 
@@ -72,6 +85,7 @@ pub fn name(part: DatePart, split: bool, days: Option<u32>) -> Option<String> {
         DatePart::Text(_) => None,
         DatePart::Unordered => Some("day and month unordered".into()),
         DatePart::Cell(g) => Some(format!("{}-day cell{}", days.unwrap_or(1), ["", ", offset"][g.min(1)])),
+        DatePart::Year(g) => Some(format!("day, month and two-year cell{}", ["", ", offset"][g.min(1)])),
     }
 }
 
@@ -118,6 +132,14 @@ pub fn cell(v: &str, n: u32, g: usize) -> String {
     let shift = if g == 0 { 0 } else { n / 2 };
     let at = |day: i64| (day + shift).div_euclid(n);
     (at(day_number(y, m, d)) - at(day_number(0, 1, 1))).to_string()
+}
+
+/// Date `v`'s month and day, then its two-year cell on grid `g`: ⌊Y / 2⌋ (0)
+/// or ⌊(Y + 1) / 2⌋ (1), as digits MMDD then the cell. A value that is not 8
+/// digits is kept as it is.
+pub fn year_cell(v: &str, g: usize) -> String {
+    let Some((y, m, d)) = ymd(v) else { return v.to_string() };
+    format!("{m:02}{d:02}{}", (y + u32::from(g != 0)) / 2)
 }
 
 #[cfg(test)]

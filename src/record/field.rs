@@ -140,6 +140,10 @@ pub struct Field {
     /// ([`super::date_parts`]). 2 to 366.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub days: Option<u32>,
+    /// A date's level "year ± 1" (default off): the same month and day, the
+    /// years one apart; two more parts ([`super::date_parts`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub year_off: Option<bool>,
     /// A date that does not parse: `error` (default, the row is named) or `missing`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub invalid: Option<String>,
@@ -176,6 +180,7 @@ impl Field {
             weights: None,
             swap: None,
             days: None,
+            year_off: None,
             invalid: None,
             nicknames: None,
             fillers: None,
@@ -251,14 +256,19 @@ impl Field {
         self.days.filter(|_| self.kind() == Some(Kind::Date))
     }
 
+    /// Whether a date has the level "year ± 1" (`year_off`).
+    pub fn year_off(&self) -> bool {
+        self.kind() == Some(Kind::Date) && self.year_off == Some(true)
+    }
+
     /// The levels a date has between exact and its edit levels.
     fn date_extra_levels(&self) -> usize {
-        usize::from(self.swaps()) + usize::from(self.within_days().is_some())
+        usize::from(self.swaps()) + usize::from(self.year_off()) + usize::from(self.within_days().is_some())
     }
 
     /// What each part of a date field embeds ([`date_parts::layout`]).
     pub fn date_parts(&self) -> Vec<DatePart> {
-        date_parts::layout(self.split_date(), self.swaps(), self.within_days())
+        date_parts::layout(self.split_date(), self.swaps(), self.within_days(), self.year_off())
     }
 
     /// How many parts the field's vectors have: a date's
@@ -317,6 +327,9 @@ impl Field {
                 if self.swaps() {
                     v.push("day and month swapped".into());
                 }
+                if self.year_off() {
+                    v.push("year ± 1".into());
+                }
                 if let Some(n) = self.within_days() {
                     v.push(format!("within {n} day{}", if n == 1 { "" } else { "s" }));
                 }
@@ -372,6 +385,7 @@ impl Field {
         }
         only("swap", self.swap.is_some(), &[Kind::Date])?;
         only("days", self.days.is_some(), &[Kind::Date])?;
+        only("year_off", self.year_off.is_some(), &[Kind::Date])?;
         if let Some(n) = self.days {
             // one-day cells are days: equal cells would be equal dates, the exact level
             if !(2..=MAX_DAYS).contains(&n) {

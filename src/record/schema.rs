@@ -313,15 +313,31 @@ impl Schema {
         Assignment::from_name(&self.decision.assignment).unwrap_or(Assignment::Auto)
     }
 
-    /// The blocking rules: the written ones, or by default one per name field
-    /// (ed 1, across name fields); without name fields, the first string or
-    /// number field (ed 1). Keyed fields block only when written: a field of
-    /// few values (sex, state) would make nearly every pair a candidate.
     /// Whether the matcher designs the blocking rules (`blocking = "auto"`).
     pub fn designs_blocks(&self) -> bool {
         self.blocking.as_deref() == Some("auto")
     }
 
+    /// Whether the blocking rules are the default ones (none written).
+    pub fn default_blocks(&self) -> bool {
+        self.blocks.is_empty()
+    }
+
+    /// The blocking rules: the written ones, or by default one per name field
+    /// (ed 1, across name fields); without name fields, the first string or
+    /// number field (ed 1); and one per date field, equal (or day and month
+    /// swapped). Keyed fields block only when written: a field of few values
+    /// (sex, state) would make nearly every pair a candidate.
+    ///
+    /// Why the dates: a person's records whose names both carry errors (a
+    /// nickname and a typo, a blank and a filler) still share the date of
+    /// birth. On pseudopeople's census against SSA at doubled noise the date
+    /// rule raised pairs completeness from 0.9894 to 0.9982 and F1 from
+    /// 0.9822 to 0.9849, for 3 % more candidates (docs/RECORDS.md). A date of
+    /// birth is shared by about one pair in 10⁴ (u of its exact level); a
+    /// date of few values (a visit date) joins far more, and past the
+    /// candidate cap the error names the default rules and asks for written
+    /// ones.
     pub fn block_rules(&self) -> Vec<BlockRule> {
         if !self.blocks.is_empty() {
             return self.blocks.clone();
@@ -335,6 +351,11 @@ impl Schema {
         if out.is_empty() {
             if let Some(f) = self.fields.iter().find(|f| f.kind().is_some_and(|k| k.is_embedded() && k != Kind::Date)) {
                 out.push(BlockRule::on(&f.name, Some(1)));
+            }
+        }
+        for f in &self.fields {
+            if f.kind() == Some(Kind::Date) {
+                out.push(BlockRule::on(&f.name, None));
             }
         }
         out

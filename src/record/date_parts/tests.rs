@@ -127,6 +127,17 @@ fn a_date_s_parts_and_levels_follow_swap_and_days() {
     assert_eq!(split.text_parts(), 3);
     let m = Field { m: Some(vec![0.8, 0.1, 0.05, 0.03, 0.02]), ..date(false, None, None) };
     m.validate().unwrap();
+    let all = Field { year_off: Some(true), ..date(false, None, Some(30)) };
+    all.validate().unwrap();
+    assert_eq!(all.date_parts()[2..], [DatePart::Cell(0), DatePart::Cell(1), DatePart::Year(0), DatePart::Year(1)]);
+    assert_eq!(
+        all.level_names(),
+        ["exact", "day and month swapped", "year ± 1", "within 30 days", "ed<=1", "ed<=2", "disagree"]
+    );
+    assert_eq!(all.level_count(), 7);
+    assert_eq!(all.part_text(4, "19851203"), "1203992");
+    assert_eq!(all.part_text(5, "19851203"), "1203993");
+    assert_eq!(all.part_name(5).as_deref(), Some("day, month and two-year cell, offset"));
 }
 
 #[test]
@@ -141,6 +152,8 @@ fn swap_and_days_are_refused_by_name_where_they_do_not_apply() {
     assert!(e.to_string().contains("option swap does not apply to a name field"), "{e}");
     let e = err(Field { days: Some(30), ..Field::new("c", Kind::Clear) });
     assert!(e.to_string().contains("option days does not apply to a clear field"), "{e}");
+    let e = err(Field { year_off: Some(true), ..Field::new("s", Kind::String) });
+    assert!(e.to_string().contains("option year_off does not apply to a string field"), "{e}");
     // m and u list the date's levels, the new ones included
     let e = err(Field { m: Some(vec![0.7, 0.1, 0.1, 0.1]), ..date(false, None, None) });
     assert!(e.to_string().contains("m lists 4 probabilities, the field has 5 levels"), "{e}");
@@ -148,24 +161,30 @@ fn swap_and_days_are_refused_by_name_where_they_do_not_apply() {
     date(false, Some(false), Some(2)).validate().unwrap();
 }
 
-/// The date levels of A's records against B's, as the matcher computes them
-/// on the two parties' batches (`key`: keyed with `encoding`).
-fn levels(options: &str, key: Option<crate::keyed::Encoding>) -> Vec<Vec<u8>> {
+/// The two parties' batches of a one-date schema (`options`: the field's
+/// options as JSON, `blocks`: the schema's blocking rules; `key`: keyed with
+/// `encoding`).
+fn batches(
+    options: &str,
+    blocks: &str,
+    key: Option<crate::keyed::Encoding>,
+) -> (crate::record::Schema, crate::record::RecordBatch, crate::record::RecordBatch) {
     use crate::dp::Randomness;
     use crate::keyed::{EmbedKey, Key};
     use crate::party::EmbedOptions;
     use crate::progress::NoProgress;
     use crate::protocol::Party;
-    use crate::record::compare::Comparer;
     use crate::record::{merge, RecordOwner, Schema};
     let schema = Schema::parse_json(&format!(
-        r#"{{"version": 1, "id": "id", "field": [{{"name": "dob", "kind": "date"{options}}}]}}"#
+        r#"{{"version": 1, "id": "id", "field": [{{"name": "dob", "kind": "date"{options}}}]{blocks}}}"#
     ))
     .unwrap();
     // A: swapped of B1, day = month, New Year's Eve, plain; B adds A1 itself and
-    // A2 three months on
-    let a_csv = "id,dob\na1,19850306\na2,19850606\na3,19851231\na4,19850115\n";
-    let b_csv = "id,dob\nb1,19850603\nb2,19850606\nb3,19860101\nb4,19850115\nb5,19850306\nb6,19850906\n";
+    // A2 three months on (and A5 with B8, and A1 with B7: the same day and
+    // month, one year on)
+    let a_csv = "id,dob\na1,19850306\na2,19850606\na3,19851231\na4,19850115\na5,19891120\n";
+    let b_csv = "id,dob\nb1,19850603\nb2,19850606\nb3,19860101\nb4,19850115\nb5,19850306\nb6,19850906\n\
+                 b7,19860306\nb8,19901120\n";
     let owner = |csv: &str, seed| RecordOwner::read(csv.as_bytes(), schema.clone(), "t", Randomness::seeded(seed));
     let (mut a, mut b) = (owner(a_csv, 1).unwrap(), owner(b_csv, 2).unwrap());
     let shared = merge(&a.mine(&mut NoProgress).unwrap(), &b.mine(&mut NoProgress).unwrap(), &schema).unwrap();
@@ -177,8 +196,33 @@ fn levels(options: &str, key: Option<crate::keyed::Encoding>) -> Vec<Vec<u8>> {
     let va = a.embed(&shared, &options(Party::A), &mut NoProgress).unwrap().batch;
     let vb = b.embed(&shared, &options(Party::B), &mut NoProgress).unwrap().batch;
     assert_eq!(va.keyed, key.is_some());
-    let cmp = Comparer::new(&schema, &va, &vb).unwrap();
-    (0..4).map(|i| (0..6).map(|j| cmp.fields[0].level(i, j)).collect()).collect()
+    (schema, va, vb)
+}
+
+/// The date levels of A's records against B's, as the matcher computes them
+/// on the two parties' batches (`key`: keyed with `encoding`).
+fn levels(options: &str, key: Option<crate::keyed::Encoding>) -> Vec<Vec<u8>> {
+    let (schema, va, vb) = batches(options, "", key);
+    let cmp = crate::record::compare::Comparer::new(&schema, &va, &vb).unwrap();
+    (0..5).map(|i| (0..8).map(|j| cmp.fields[0].level(i, j)).collect()).collect()
+}
+
+#[test]
+fn a_date_equality_block_takes_the_swapped_date_too() {
+    use crate::keyed::Encoding;
+    let block = r#", "block": [{"field": "dob"}]"#;
+    for key in [None, Some(Encoding::default()), Some(Encoding::Rotation)] {
+        // equal: a1-b5, a2-b2, a4-b4; swapped: a1-b1
+        let (schema, va, vb) = batches("", block, key);
+        let (pairs, counts) = crate::record::blocking::candidates(&schema, &va, &vb).unwrap();
+        assert_eq!(pairs, [(0, 0), (0, 4), (1, 1), (3, 3)], "{key:?}");
+        assert_eq!(counts[0].rule, "dob equal or swapped");
+        // without the swap level, equal dates only
+        let (schema, va, vb) = batches(r#", "swap": false"#, block, key);
+        let (pairs, counts) = crate::record::blocking::candidates(&schema, &va, &vb).unwrap();
+        assert_eq!(pairs, [(0, 4), (1, 1), (3, 3)], "{key:?}");
+        assert_eq!(counts[0].rule, "dob equal");
+    }
 }
 
 #[test]
@@ -209,5 +253,41 @@ fn the_matcher_finds_swapped_and_near_dates_on_the_parties_encodings() {
         let l = levels(r#", "split": true, "swap": true, "days": 7"#, key);
         assert_eq!((l[0][0], l[0][4], l[1][1], l[2][2], l[1][0]), (1, 0, 0, 2, 2), "{key:?}: split");
         assert!(l[1][5] > 2, "{key:?}: split, three months apart");
+        // with year_off: exact 0, swapped 1, year ± 1 2, ed<=1 3, ed<=2 4, disagree 5
+        let l = levels(r#", "year_off": true"#, key);
+        assert_eq!((l[0][0], l[0][4], l[1][1]), (1, 0, 0), "{key:?}");
+        assert_eq!(l[0][6], 2, "{key:?}: 1985-03-06 against 1986-03-06 is year ± 1");
+        assert_eq!(l[4][7], 2, "{key:?}: 1989-11-20 against 1990-11-20 (two digits) is year ± 1");
+        assert_eq!(l[1][0], 3, "{key:?}: 1985-06-06 against 1985-06-03: one digit off, not the year");
+        assert!(l[2][2] >= 4, "{key:?}: 1985-12-31 against 1986-01-01 is not the same day and month");
+        // without it the year one on is an edit level
+        let l = levels("", key);
+        assert_eq!(l[0][6], 2, "{key:?}: without year_off, 1985 against 1986 is one digit off");
+        assert!(l[4][7] >= 2, "{key:?}: without year_off, 1989 against 1990 is an edit level (two digits)");
     }
+}
+
+#[test]
+fn year_cells_agree_exactly_for_the_same_day_and_month_one_year_apart() {
+    let cells = |v: &str| [year_cell(v, 0), year_cell(v, 1)];
+    let share = |x: &str, y: &str| {
+        let (a, b) = (cells(x), cells(y));
+        a[0] == b[0] || a[1] == b[1]
+    };
+    for y in 1800..2100u32 {
+        for (md, other) in [("0306", "0306"), ("1231", "1231"), ("0306", "0603"), ("0115", "0116")] {
+            for gap in 0..4u32 {
+                let (x, z) = (format!("{y}{md}"), format!("{}{other}", y + gap));
+                let expect = md == other && gap <= 1;
+                assert_eq!(share(&x, &z), expect, "{x} against {z}");
+                // exactly one grid when one year apart
+                if md == other && gap == 1 {
+                    let (a, b) = (cells(&x), cells(&z));
+                    assert!((a[0] == b[0]) != (a[1] == b[1]), "{x} against {z}: one grid only");
+                }
+            }
+        }
+    }
+    assert!(cells("00010101").iter().all(|t| t.bytes().all(|b| b.is_ascii_digit())));
+    assert_eq!(year_cell("1985", 0), "1985", "not a date: kept");
 }
