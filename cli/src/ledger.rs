@@ -78,7 +78,7 @@ impl LedgerFlags {
                     DpError::Ledger(format!(
                         "{} is {}: its ledger has no place beside it; name the party's ledger for this data with --ledger FILE",
                         input.display(),
-                        kind(&meta)
+                        crate::io::file_kind(meta.file_type())
                     )),
                     input,
                 ))
@@ -201,7 +201,11 @@ fn canonical_ledger(ledger: &Path) -> Result<PathBuf> {
         Ok(m) if m.is_file() => canonical(ledger)?,
         Ok(m) => {
             return Err(ledger_error(
-                DpError::Ledger(format!("{} is {}, not a ledger file", ledger.display(), kind(&m))),
+                DpError::Ledger(format!(
+                    "{} is {}, not a ledger file",
+                    ledger.display(),
+                    crate::io::file_kind(m.file_type())
+                )),
                 ledger,
             ))
         }
@@ -226,25 +230,6 @@ fn canonical_ledger(ledger: &Path) -> Result<PathBuf> {
         ));
     }
     Ok(path)
-}
-
-/// What a file that is not a regular file is, for a message.
-fn kind(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = meta.file_type();
-    if t.is_fifo() {
-        "a pipe"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_socket() {
-        "a socket"
-    } else if t.is_dir() {
-        "a directory"
-    } else {
-        "not a regular file"
-    }
 }
 
 fn readable(e: Epsilon) -> f64 {
