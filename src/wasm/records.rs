@@ -297,6 +297,8 @@ fn thresholds(options: &JsValue) -> Result<(Option<f64>, Option<f64>), JsValue> 
     Ok((upper, lower))
 }
 
+super::matcher::batch_sizes!(RecordMatcher);
+
 #[wasm_bindgen]
 impl RecordMatcher {
     /// Party A's and party B's record batches (`Uint8Array`s) under `schema`.
@@ -335,16 +337,6 @@ impl RecordMatcher {
         set(&out, "candidates", candidates.len() as f64);
         set(&out, "rules", to_plain(&rules)?);
         Ok(out)
-    }
-
-    #[wasm_bindgen(getter, js_name = sizeA)]
-    pub fn size_a(&self) -> usize {
-        self.matcher.a().ids.len()
-    }
-
-    #[wasm_bindgen(getter, js_name = sizeB)]
-    pub fn size_b(&self) -> usize {
-        self.matcher.b().ids.len()
     }
 
     /// Whether both batches were made with secure noise.
