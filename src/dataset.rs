@@ -5,9 +5,13 @@
 //! reported (count and ids), never silently dropped or matched.
 
 use crate::alphabet::{Alphabet, CharCounts};
+mod chunk_reader;
 mod chunked;
 mod format;
 use crate::error::InputError;
+#[cfg(not(target_arch = "wasm32"))]
+pub use chunk_reader::read_path;
+pub use chunk_reader::{read_whole, ChunkReader};
 pub(crate) use chunked::check_pending;
 pub(crate) use chunked::QuoteScan;
 pub use chunked::{ChunkedReader, DetectingReader, RawRecord, MAX_PENDING, MAX_RECORD_BYTES};
@@ -33,51 +37,17 @@ pub fn csv_cell(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// Reads `bytes` in the given format: the [`ChunkedReader`] fed one chunk.
 pub fn read_records(bytes: &[u8], format: &InputFormat, what: &str) -> Result<Vec<RawRecord>, InputError> {
-    let mut reader = ChunkedReader::new(format, what);
-    reader.push(bytes)?;
-    reader.finish()
+    read_whole(ChunkedReader::new(format, what), bytes)
 }
 
-/// Reads a file natively, a megabyte at a time (never the whole file as one
-/// string); `progress` gets the bytes read and the file's size.
+/// Reads a file natively ([`read_path`]) in the given format.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read_file(
     path: &std::path::Path,
     format: &InputFormat,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<Vec<RawRecord>, InputError> {
-    let mut reader = ChunkedReader::new(format, &path.display().to_string());
-    for_each_chunk::<InputError, _>(path, |chunk, size| {
-        reader.push(chunk)?;
-        progress(reader.bytes_read() as u64, size);
-        Ok(())
-    })?;
-    reader.finish()
-}
-
-/// Hands a file to `push` a megabyte at a time, with the file's size: the
-/// reading loop of [`read_file`] and of the record table's reader
-/// ([`crate::record::read_table_file`]).
-#[cfg(not(target_arch = "wasm32"))]
-pub(crate) fn for_each_chunk<E, F>(path: &std::path::Path, mut push: F) -> Result<(), E>
-where
-    E: From<InputError>,
-    F: FnMut(&[u8], u64) -> Result<(), E>,
-{
-    use std::io::Read;
-    let io = |e: std::io::Error| InputError::Io { path: path.display().to_string(), reason: e.to_string() };
-    let mut file = std::fs::File::open(path).map_err(io)?;
-    let size = file.metadata().map_err(io)?.len();
-    let mut chunk = vec![0u8; 1 << 20];
-    loop {
-        let n = match file.read(&mut chunk) {
-            Ok(0) => return Ok(()),
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(io(e).into()),
-        };
-        push(&chunk[..n], size)?;
-    }
+    read_path(ChunkedReader::new(format, &path.display().to_string()), path, progress)
 }
 
 /// A party's records after normalization.

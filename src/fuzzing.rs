@@ -6,7 +6,7 @@
 
 use crate::alphabet::Alphabet;
 use crate::base::SharedBase;
-use crate::dataset::{read_records, Dataset, InputFormat};
+use crate::dataset::{read_records, ChunkReader, Dataset, InputFormat};
 use crate::dp::LedgerFile;
 use crate::embed::Embedder;
 use crate::protocol::{

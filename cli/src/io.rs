@@ -192,6 +192,25 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     write_atomic_parts(path, &[bytes])
 }
 
+/// What a file that is not a regular file is, for a message (the output's
+/// and the ledger's).
+pub fn file_kind(t: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+        "a pipe"
+    } else if t.is_char_device() {
+        "a character device"
+    } else if t.is_block_device() {
+        "a block device"
+    } else if t.is_socket() {
+        "a socket"
+    } else if t.is_dir() {
+        "a directory"
+    } else {
+        "not a regular file"
+    }
+}
+
 /// [`write_atomic`] of `parts` one after the other (a batch's header and
 /// numbers, written from where they lie instead of joined into one copy first).
 pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
@@ -211,15 +230,7 @@ pub fn write_atomic_parts(path: &Path, parts: &[&[u8]]) -> Result<()> {
                 return Ok(());
             }
             if !t.is_file() {
-                let kind = if t.is_dir() {
-                    "a directory"
-                } else if t.is_block_device() {
-                    "a block device"
-                } else if t.is_socket() {
-                    "a socket"
-                } else {
-                    "not a regular file"
-                };
+                let kind = file_kind(t);
                 return Err(CliError::not_a_file(format!(
                     "{} is {kind}: gramlink writes its output to a regular file (or through a character device or a pipe), never over {kind}",
                     path.display()

@@ -168,18 +168,36 @@ impl RuleArgs {
     }
 }
 
+/// What A and B each read before their step: their records, the rule, and C's
+/// model and public key (B's must be the ones A encrypted under).
 #[derive(Args)]
-struct EncryptArgs {
-    /// A's records (CSV with a header).
+struct PartyFiles {
+    /// This party's records (CSV with a header): A's to encrypt, B's to compare.
     input: PathBuf,
     #[command(flatten)]
     rule: RuleArgs,
-    /// C's block model (from `kuzu blocks`).
+    /// C's block model (from `kuzu blocks`), the one A encrypts under and B compares under.
     #[arg(long)]
     model: PathBuf,
     /// C's public key.
     #[arg(long)]
     key: PathBuf,
+}
+
+impl PartyFiles {
+    /// The rule, the model and the key (each error names its file).
+    fn load(&self) -> Result<(Rule, BlockModel, paillier::PublicKey)> {
+        let rule = self.rule.load()?;
+        let model = read_model(&self.model)?;
+        let key = paillier::read_public_key(&io::read_text(&self.key)?).in_file(&self.key)?;
+        Ok((rule, model, key))
+    }
+}
+
+#[derive(Args)]
+struct EncryptArgs {
+    #[command(flatten)]
+    files: PartyFiles,
     #[command(flatten)]
     release: ReleaseFlags,
     /// B's number of records (public; sets the shift of the noise).
@@ -201,16 +219,8 @@ struct EncryptArgs {
 
 #[derive(Args)]
 struct CompareArgs {
-    /// B's records (CSV with a header).
-    input: PathBuf,
     #[command(flatten)]
-    rule: RuleArgs,
-    /// C's block model (from `kuzu blocks`), the one A encrypted under.
-    #[arg(long)]
-    model: PathBuf,
-    /// C's public key.
-    #[arg(long)]
-    key: PathBuf,
+    files: PartyFiles,
     /// A's encrypted blocks.
     #[arg(long)]
     blocks: PathBuf,
@@ -315,12 +325,10 @@ fn read_table(p: &Path, rule: &Rule) -> Result<Table> {
 }
 
 fn cmd_encrypt(a: EncryptArgs) -> Result<()> {
-    let rule = a.rule.load()?;
-    let model = read_model(&a.model)?;
-    let key = paillier::read_public_key(&io::read_text(&a.key)?).in_file(&a.key)?;
+    let (rule, model, key) = a.files.load()?;
     let params = ReleaseParams::new(a.release.epsilon, a.release.wn, a.b_records)?;
-    let ledger = a.ledger.open(&a.input, params.epsilon, a.seed.is_some(), "kuzu encrypt")?;
-    let table = read_table(&a.input, &rule)?;
+    let ledger = a.ledger.open(&a.files.input, params.epsilon, a.seed.is_some(), "kuzu encrypt")?;
+    let table = read_table(&a.files.input, &rule)?;
     let mut rng = crate::seed::randomness(a.seed, "the block sizes are")?;
     let bar = &mut crate::progress_bar::Bar::new();
     let (out, secrets) = roles::encrypt(&table, &rule, &model, &key, &params, &mut rng, bar)?;
@@ -346,10 +354,8 @@ fn cmd_encrypt(a: EncryptArgs) -> Result<()> {
 }
 
 fn cmd_compare(a: CompareArgs) -> Result<()> {
-    let rule = a.rule.load()?;
-    let model = read_model(&a.model)?;
-    let key = paillier::read_public_key(&io::read_text(&a.key)?).in_file(&a.key)?;
-    let table = read_table(&a.input, &rule)?;
+    let (rule, model, key) = a.files.load()?;
+    let table = read_table(&a.files.input, &rule)?;
     let bytes = io::read_bytes(&a.blocks)?;
     let mut rng = crate::seed::randomness(a.seed, "the blinding is")?;
     let bar = &mut crate::progress_bar::Bar::new();

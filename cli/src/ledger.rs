@@ -55,6 +55,13 @@ fn ledger_error(e: DpError, path: &Path) -> CliError {
     CliError::from(gramlink::Error::from(e)).context(path.display())
 }
 
+/// The error of a path that is no regular file where the ledger needs one:
+/// "`path` is a directory`why`" (a pipe, a device, …: [`crate::io::file_kind`]).
+fn not_regular(path: &Path, meta: &std::fs::Metadata, why: &str) -> CliError {
+    let kind = crate::io::file_kind(meta.file_type());
+    ledger_error(DpError::Ledger(format!("{} is {kind}{why}", path.display())), path)
+}
+
 impl LedgerFlags {
     /// The ledger of `input`, locked, checked for `epsilon` (a named error past
     /// its total), with `epsilon` reserved; `None` for a seeded run.
@@ -74,14 +81,9 @@ impl LedgerFlags {
             Some(l) => canonical_ledger(l)?,
             None if meta.is_file() => default_path(&canonical(input)?),
             None => {
-                return Err(ledger_error(
-                    DpError::Ledger(format!(
-                        "{} is {}: its ledger has no place beside it; name the party's ledger for this data with --ledger FILE",
-                        input.display(),
-                        kind(&meta)
-                    )),
-                    input,
-                ))
+                let why =
+                    ": its ledger has no place beside it; name the party's ledger for this data with --ledger FILE";
+                return Err(not_regular(input, &meta, why));
             }
         };
         // a pipe is read once, by the run: its bytes are not hashed
@@ -199,12 +201,7 @@ fn canonical(path: &Path) -> Result<PathBuf> {
 fn canonical_ledger(ledger: &Path) -> Result<PathBuf> {
     let path = match std::fs::metadata(ledger) {
         Ok(m) if m.is_file() => canonical(ledger)?,
-        Ok(m) => {
-            return Err(ledger_error(
-                DpError::Ledger(format!("{} is {}, not a ledger file", ledger.display(), kind(&m))),
-                ledger,
-            ))
-        }
+        Ok(m) => return Err(not_regular(ledger, &m, ", not a ledger file")),
         Err(_) => {
             let dir = match ledger.parent() {
                 Some(p) if !p.as_os_str().is_empty() => p,
@@ -226,25 +223,6 @@ fn canonical_ledger(ledger: &Path) -> Result<PathBuf> {
         ));
     }
     Ok(path)
-}
-
-/// What a file that is not a regular file is, for a message.
-fn kind(meta: &std::fs::Metadata) -> &'static str {
-    use std::os::unix::fs::FileTypeExt;
-    let t = meta.file_type();
-    if t.is_fifo() {
-        "a pipe"
-    } else if t.is_char_device() {
-        "a character device"
-    } else if t.is_block_device() {
-        "a block device"
-    } else if t.is_socket() {
-        "a socket"
-    } else if t.is_dir() {
-        "a directory"
-    } else {
-        "not a regular file"
-    }
 }
 
 fn readable(e: Epsilon) -> f64 {

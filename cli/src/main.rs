@@ -27,7 +27,7 @@ use clap::{Args, Parser, Subcommand};
 use gramlink::party::{merge_parties, DataOwner};
 use gramlink::protocol::{read_noisy_base, write_noisy_base, write_shared_base};
 use io::{InFile, Result};
-use options::{flags_of, MineFlags, PresetArg, ReadFlags, RecordArgs};
+use options::{flags_of, MineFlags, MiningFlags, PresetArg, ReadFlags, RecordArgs};
 use progress_bar::Bar;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -87,9 +87,7 @@ struct MineArgs {
     #[arg(long = "date-format", value_name = "FIELD=FORMAT", requires = "schema", value_parser = crate::options::date_format_arg)]
     date_formats: Vec<(String, String)>,
     #[command(flatten)]
-    preset: PresetArg,
-    #[command(flatten)]
-    mine: MineFlags,
+    mining: MiningFlags,
     /// Seed for reproducible experiments: the base is then NOT private.
     #[arg(long)]
     seed: Option<u64>,
@@ -110,9 +108,7 @@ struct MergeArgs {
     #[arg(long, conflicts_with_all = flags_of!(PresetArg, MineFlags))]
     schema: Option<PathBuf>,
     #[command(flatten)]
-    preset: PresetArg,
-    #[command(flatten)]
-    mine: MineFlags,
+    mining: MiningFlags,
     /// Where to write the shared base (JSON).
     #[arg(long, short)]
     out: PathBuf,
@@ -150,8 +146,7 @@ fn cmd_mine(a: MineArgs) -> Result<()> {
         return record_steps::mine(schema, &a.records.input, &a.date_formats, a.seed, &a.ledger, &a.out);
     }
     let alphabet = a.records.read.alphabet()?;
-    let mut config = a.preset.config();
-    a.mine.apply(&mut config);
+    let config = a.mining.config();
     // validate before reading the data, so bad parameters fail fast
     config.mine.validate(alphabet.len())?;
     if let Some(q) = config.mine.public_q {
@@ -203,8 +198,7 @@ fn cmd_merge(a: MergeArgs) -> Result<()> {
         noisy.push(b);
     }
     io::one_file_once(&a.bases, &names)?;
-    let mut config = a.preset.config();
-    a.mine.apply(&mut config);
+    let config = a.mining.config();
     let shared = merge_parties(&noisy.iter().collect::<Vec<_>>(), &names, &config.mine)?;
     if !shared.is_private() {
         eprintln!("warning: the shared base is marked not private, and so is every batch embedded over it");

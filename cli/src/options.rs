@@ -175,13 +175,29 @@ impl RuleFlag {
     }
 }
 
-/// A whole configuration from flags: `--preset` and every flag over it.
+/// `--preset` and the mining flags over it: what a step that mines or merges
+/// bases reads (mine, merge, lab attack), and the start of [`ConfigFlags`].
 #[derive(Args, Clone, Default)]
-pub struct ConfigFlags {
+pub struct MiningFlags {
     #[command(flatten)]
     pub preset: PresetArg,
     #[command(flatten)]
     pub mine: MineFlags,
+}
+
+impl MiningFlags {
+    pub fn config(&self) -> Config {
+        let mut config = self.preset.config();
+        self.mine.apply(&mut config);
+        config
+    }
+}
+
+/// A whole configuration from flags: `--preset` and every flag over it.
+#[derive(Args, Clone, Default)]
+pub struct ConfigFlags {
+    #[command(flatten)]
+    pub mining: MiningFlags,
     #[command(flatten)]
     pub threshold: ThresholdFlags,
     #[command(flatten)]
@@ -194,8 +210,7 @@ pub struct ConfigFlags {
 
 impl ConfigFlags {
     pub fn config(&self) -> Result<Config> {
-        let mut config = self.preset.config();
-        self.mine.apply(&mut config);
+        let mut config = self.mining.config();
         self.threshold.apply(&mut config)?;
         self.rule.apply(&mut config);
         config.encoding = self.encoding;

@@ -4,6 +4,7 @@
 
 use crate::convert::{data, from_json, to_json};
 use crate::errors::{invalid, OrPy};
+use gramlink::dataset::ChunkReader;
 use gramlink::dp::Randomness;
 use gramlink::progress::NoProgress;
 use gramlink::record::export::{pairs_csv, Review};

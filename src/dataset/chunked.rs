@@ -11,6 +11,7 @@
 //! columns); the rest waits for the next chunk. A chunk that ends inside a
 //! UTF-8 sequence or a quoted field is thus never parsed early.
 
+use super::chunk_reader::ChunkReader;
 use super::format::{delimiter, detect_format, unique_column, FormatHint, InputFormat, HEAD_BYTES};
 use crate::error::InputError;
 
@@ -185,32 +186,6 @@ impl ChunkedReader {
         self.records.len()
     }
 
-    /// Takes the next chunk of the input.
-    pub fn push(&mut self, chunk: &[u8]) -> Result<(), InputError> {
-        if let Some(at) = chunk.iter().position(|&b| b == 0) {
-            return Err(InputError::Binary { what: self.what.clone(), offset: self.total + at });
-        }
-        self.total += chunk.len();
-        let from = self.pending.len();
-        self.pending.extend_from_slice(chunk);
-        if matches!(self.format, InputFormat::Text) {
-            if let Some(p) = chunk.iter().rposition(|&b| b == b'\n') {
-                self.complete = from + p + 1;
-            }
-        } else {
-            if self.scan.is_none() {
-                // the delimiter is the header line's: wait for that line
-                let Some(end) = self.pending.iter().position(|&b| b == b'\n') else {
-                    return Ok(());
-                };
-                self.begin_scan(end);
-                return self.parse_if_due();
-            }
-            self.scan_from(from);
-        }
-        self.parse_if_due()
-    }
-
     /// Starts the quote scan with the delimiter of the header line
     /// `pending[..line_end]`, and scans everything pending.
     fn begin_scan(&mut self, line_end: usize) {
@@ -236,30 +211,6 @@ impl ChunkedReader {
         if let Some(end) = self.scan.as_mut().and_then(|scan| scan.scan(&self.pending[from..])) {
             self.complete = from + end;
         }
-    }
-
-    /// The end of the input: parses what is left.
-    pub fn finish(mut self) -> Result<Vec<RawRecord>, InputError> {
-        if self.total == 0 {
-            return Err(InputError::Empty { what: self.what });
-        }
-        if !matches!(self.format, InputFormat::Text) {
-            if self.scan.is_none() {
-                self.begin_scan(self.pending.len());
-            }
-            if let Some(line) = self.scan.as_ref().and_then(QuoteScan::unclosed) {
-                return Err(InputError::Csv {
-                    record: line.saturating_sub(1),
-                    reason: format!("the quoted field opened on line {line} is never closed (unbalanced '\"')"),
-                });
-            }
-        }
-        self.complete = self.pending.len();
-        self.parse_complete()?;
-        if self.records.is_empty() {
-            return Err(InputError::Empty { what: self.what });
-        }
-        Ok(self.records)
     }
 
     /// Parses `pending[..complete]` and keeps the rest.
@@ -358,6 +309,61 @@ impl ChunkedReader {
     }
 }
 
+impl ChunkReader for ChunkedReader {
+    type Output = Vec<RawRecord>;
+    type Error = InputError;
+
+    /// Takes the next chunk of the input.
+    fn push(&mut self, chunk: &[u8]) -> Result<(), InputError> {
+        if let Some(at) = chunk.iter().position(|&b| b == 0) {
+            return Err(InputError::Binary { what: self.what.clone(), offset: self.total + at });
+        }
+        self.total += chunk.len();
+        let from = self.pending.len();
+        self.pending.extend_from_slice(chunk);
+        if matches!(self.format, InputFormat::Text) {
+            if let Some(p) = chunk.iter().rposition(|&b| b == b'\n') {
+                self.complete = from + p + 1;
+            }
+        } else {
+            if self.scan.is_none() {
+                // the delimiter is the header line's: wait for that line
+                let Some(end) = self.pending.iter().position(|&b| b == b'\n') else {
+                    return Ok(());
+                };
+                self.begin_scan(end);
+                return self.parse_if_due();
+            }
+            self.scan_from(from);
+        }
+        self.parse_if_due()
+    }
+
+    /// The end of the input: parses what is left.
+    fn finish(mut self) -> Result<Vec<RawRecord>, InputError> {
+        if self.total == 0 {
+            return Err(InputError::Empty { what: self.what });
+        }
+        if !matches!(self.format, InputFormat::Text) {
+            if self.scan.is_none() {
+                self.begin_scan(self.pending.len());
+            }
+            if let Some(line) = self.scan.as_ref().and_then(QuoteScan::unclosed) {
+                return Err(InputError::Csv {
+                    record: line.saturating_sub(1),
+                    reason: format!("the quoted field opened on line {line} is never closed (unbalanced '\"')"),
+                });
+            }
+        }
+        self.complete = self.pending.len();
+        self.parse_complete()?;
+        if self.records.is_empty() {
+            return Err(InputError::Empty { what: self.what });
+        }
+        Ok(self.records)
+    }
+}
+
 /// A [`ChunkedReader`] whose format is detected from the input's first line
 /// ([`detect_format`]: the caller's hint, the name's extension, a header-like
 /// first line), for a stream whose head is not known in advance (a `File` in
@@ -385,18 +391,6 @@ impl DetectingReader {
         }
     }
 
-    /// Takes the next chunk; the format is settled once the first line is in.
-    pub fn push(&mut self, chunk: &[u8]) -> Result<(), InputError> {
-        if let Some(r) = self.reader.as_mut() {
-            return r.push(chunk);
-        }
-        self.head.extend_from_slice(chunk);
-        if self.head.contains(&b'\n') || self.head.len() >= HEAD_BYTES {
-            self.reader = Some(self.begin()?);
-        }
-        Ok(())
-    }
-
     /// The reader of the detected format, fed the head gathered so far.
     fn begin(&mut self) -> Result<ChunkedReader, InputError> {
         let format =
@@ -420,9 +414,26 @@ impl DetectingReader {
     pub fn records_read(&self) -> usize {
         self.reader.as_ref().map_or(0, ChunkedReader::records_read)
     }
+}
+
+impl ChunkReader for DetectingReader {
+    type Output = Vec<RawRecord>;
+    type Error = InputError;
+
+    /// Takes the next chunk; the format is settled once the first line is in.
+    fn push(&mut self, chunk: &[u8]) -> Result<(), InputError> {
+        if let Some(r) = self.reader.as_mut() {
+            return r.push(chunk);
+        }
+        self.head.extend_from_slice(chunk);
+        if self.head.contains(&b'\n') || self.head.len() >= HEAD_BYTES {
+            self.reader = Some(self.begin()?);
+        }
+        Ok(())
+    }
 
     /// The end of the input.
-    pub fn finish(mut self) -> Result<Vec<RawRecord>, InputError> {
+    fn finish(mut self) -> Result<Vec<RawRecord>, InputError> {
         match self.reader.take() {
             Some(r) => r,
             None => self.begin()?,

@@ -29,7 +29,7 @@ use super::values::{field_alphabet, RecordTable};
 use crate::alphabet::Alphabet;
 use crate::base::{NoisyBase, SharedBase};
 use crate::config::Config;
-use crate::dataset::Dataset;
+use crate::dataset::{ChunkReader, Dataset};
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
 use crate::embed::BatchVectors;
 use crate::embed::Embedder;
@@ -240,7 +240,7 @@ impl RecordOwner {
         schema.validate()?;
         let reader =
             super::table_reader::TableReader::new(&schema, &path.display().to_string()).date_formats(formats)?;
-        let table = super::read_table::read_into(reader, path, progress)?;
+        let table = crate::dataset::read_path(reader, path, progress)?;
         RecordOwner::new(schema, table, rng)
     }
 

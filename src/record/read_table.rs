@@ -5,6 +5,9 @@
 use super::schema::Schema;
 use super::table_reader::TableReader;
 use super::values::RecordTable;
+#[cfg(not(target_arch = "wasm32"))]
+use crate::dataset::read_path;
+use crate::dataset::read_whole;
 use crate::error::Error;
 
 /// Reads a CSV file (with a header) under `schema`: the id column (if the
@@ -13,33 +16,15 @@ use crate::error::Error;
 /// chunked [`TableReader`] fed one chunk, so a file streamed in chunks gives
 /// the same table and the same errors.
 pub fn read_table(bytes: &[u8], schema: &Schema, what: &str) -> Result<RecordTable, Error> {
-    let mut reader = TableReader::new(schema, what);
-    reader.push(bytes)?;
-    reader.finish()
+    read_whole(TableReader::new(schema, what), bytes)
 }
 
-/// Reads a record CSV file natively, a megabyte at a time (never the whole
-/// file as one string); `progress` gets the bytes read and the file's size.
+/// Reads a record CSV file natively ([`read_path`]) under `schema`.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn read_table_file(
     path: &std::path::Path,
     schema: &Schema,
     progress: &mut dyn FnMut(u64, u64),
 ) -> Result<RecordTable, Error> {
-    read_into(TableReader::new(schema, &path.display().to_string()), path, progress)
-}
-
-/// The file at `path` read to its end by `reader` (as [`read_table_file`]).
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) fn read_into(
-    mut reader: TableReader,
-    path: &std::path::Path,
-    progress: &mut dyn FnMut(u64, u64),
-) -> Result<RecordTable, Error> {
-    crate::dataset::for_each_chunk::<Error, _>(path, |chunk, size| {
-        reader.push(chunk)?;
-        progress(reader.bytes_read() as u64, size);
-        Ok(())
-    })?;
-    reader.finish()
+    read_path(TableReader::new(schema, &path.display().to_string()), path, progress)
 }

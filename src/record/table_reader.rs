@@ -23,7 +23,7 @@ use super::dates::{self, DateFormat};
 use super::schema::{Field, Kind, Schema};
 use super::values::{field_alphabet, normalize, FieldValues, RecordTable};
 use crate::alphabet::Alphabet;
-use crate::dataset::{delimiter, QuoteScan, MAX_RECORD_BYTES};
+use crate::dataset::{delimiter, ChunkReader, QuoteScan, MAX_RECORD_BYTES};
 use crate::error::{Error, InputError};
 use std::collections::HashMap;
 
@@ -179,36 +179,6 @@ impl TableReader {
         self.rows.ids.len()
     }
 
-    /// Takes the next chunk of the input.
-    pub fn push(&mut self, chunk: &[u8]) -> Result<(), Error> {
-        if let Some(at) = chunk.iter().position(|&b| b == 0) {
-            return Err(InputError::Binary { what: self.what.clone(), offset: self.total + at }.into());
-        }
-        self.total += chunk.len();
-        let from = self.pending.len();
-        self.pending.extend_from_slice(chunk);
-        if self.scan.is_none() {
-            // the delimiter is the first line's: wait for that line
-            let Some(end) = self.pending.iter().position(|&b| b == b'\n') else {
-                return Ok(());
-            };
-            self.begin_scan(end);
-        } else {
-            self.scan_from(from);
-        }
-        if self.complete >= self.parse_at {
-            self.parse_complete()?;
-        }
-        crate::dataset::check_pending(
-            &self.what,
-            self.pending.len() - self.complete,
-            self.offset + self.complete,
-            self.scan.as_ref(),
-            "is it a CSV file, one record a line?",
-        )
-        .map_err(Error::from)
-    }
-
     /// Starts the quote scan with the delimiter of the first line
     /// `pending[..line_end]` (a BOM dropped), and scans everything pending.
     fn begin_scan(&mut self, line_end: usize) {
@@ -223,59 +193,6 @@ impl TableReader {
         if let Some(end) = self.scan.as_mut().and_then(|scan| scan.scan(&self.pending[from..])) {
             self.complete = from + end;
         }
-    }
-
-    /// The end of the input: parses what is left, and the table.
-    pub fn finish(mut self) -> Result<RecordTable, Error> {
-        let what = self.what.clone();
-        if self.total == 0 {
-            return Err(InputError::Empty { what }.into());
-        }
-        if self.scan.is_none() {
-            self.begin_scan(self.pending.len());
-        }
-        // text first, as one whole read checks it: an input cut off inside a
-        // UTF-8 sequence is named so, not parsed without its last character;
-        // all that is pending, so the first invalid byte is the one named
-        if let Err(e) = std::str::from_utf8(&self.pending[self.blank..]) {
-            return Err(InputError::NotText { what, offset: self.offset + self.blank + e.valid_up_to() }.into());
-        }
-        if let Some(line) = self.scan.as_ref().and_then(QuoteScan::unclosed) {
-            // the csv crate would read an open quote to the end as one field
-            return Err(InputError::Csv {
-                record: line.saturating_sub(1),
-                reason: format!("{what}: the quoted field opened on line {line} is never closed"),
-            }
-            .into());
-        }
-        self.complete = self.pending.len();
-        self.parse_complete()?;
-        let Some(header) = self.header else {
-            // nothing but blanks
-            return Err(InputError::Empty { what }.into());
-        };
-        if self.rows.ids.is_empty() {
-            return Err(InputError::Empty { what }.into());
-        }
-        let (mut fields, mut notes) = (Vec::new(), Vec::new());
-        for (p, mut values) in header.plans.iter().zip(self.rows.values) {
-            let kind = p.field.kind().unwrap_or(Kind::String);
-            if kind == Kind::Date {
-                let (read, note) = dates::settle(&p.date_field()?, values, &self.rows.ids, &what)?;
-                values = read;
-                notes.extend(note);
-            }
-            fields.push(FieldValues { name: p.field.name.clone(), kind, values });
-        }
-        if let Some(f) = fields.iter().find(|f| f.present() == 0) {
-            return Err(InputError::EmptyField {
-                what,
-                field: f.name.clone(),
-                columns: self.schema.field(&f.name).map(|x| x.columns().join(" + ")).unwrap_or_default(),
-            }
-            .into());
-        }
-        Ok(RecordTable { ids: self.rows.ids, fields, notes })
     }
 
     /// Parses `pending[..complete]` and keeps the rest.
@@ -391,6 +308,94 @@ impl TableReader {
             plans.push(Plan { alphabet: field_alphabet(&field)?, field, cols, named: named.is_some() });
         }
         Ok(Header { width: names.len(), id, plans })
+    }
+}
+
+impl ChunkReader for TableReader {
+    type Output = RecordTable;
+    type Error = Error;
+
+    /// Takes the next chunk of the input.
+    fn push(&mut self, chunk: &[u8]) -> Result<(), Error> {
+        if let Some(at) = chunk.iter().position(|&b| b == 0) {
+            return Err(InputError::Binary { what: self.what.clone(), offset: self.total + at }.into());
+        }
+        self.total += chunk.len();
+        let from = self.pending.len();
+        self.pending.extend_from_slice(chunk);
+        if self.scan.is_none() {
+            // the delimiter is the first line's: wait for that line
+            let Some(end) = self.pending.iter().position(|&b| b == b'\n') else {
+                return Ok(());
+            };
+            self.begin_scan(end);
+        } else {
+            self.scan_from(from);
+        }
+        if self.complete >= self.parse_at {
+            self.parse_complete()?;
+        }
+        crate::dataset::check_pending(
+            &self.what,
+            self.pending.len() - self.complete,
+            self.offset + self.complete,
+            self.scan.as_ref(),
+            "is it a CSV file, one record a line?",
+        )
+        .map_err(Error::from)
+    }
+
+    /// The end of the input: parses what is left, and the table.
+    fn finish(mut self) -> Result<RecordTable, Error> {
+        let what = self.what.clone();
+        if self.total == 0 {
+            return Err(InputError::Empty { what }.into());
+        }
+        if self.scan.is_none() {
+            self.begin_scan(self.pending.len());
+        }
+        // text first, as one whole read checks it: an input cut off inside a
+        // UTF-8 sequence is named so, not parsed without its last character;
+        // all that is pending, so the first invalid byte is the one named
+        if let Err(e) = std::str::from_utf8(&self.pending[self.blank..]) {
+            return Err(InputError::NotText { what, offset: self.offset + self.blank + e.valid_up_to() }.into());
+        }
+        if let Some(line) = self.scan.as_ref().and_then(QuoteScan::unclosed) {
+            // the csv crate would read an open quote to the end as one field
+            return Err(InputError::Csv {
+                record: line.saturating_sub(1),
+                reason: format!("{what}: the quoted field opened on line {line} is never closed"),
+            }
+            .into());
+        }
+        self.complete = self.pending.len();
+        self.parse_complete()?;
+        let Some(header) = self.header else {
+            // nothing but blanks
+            return Err(InputError::Empty { what }.into());
+        };
+        if self.rows.ids.is_empty() {
+            return Err(InputError::Empty { what }.into());
+        }
+        let (mut fields, mut notes) = (Vec::new(), Vec::new());
+        for (p, mut values) in header.plans.iter().zip(self.rows.values) {
+            let kind = p.field.kind().unwrap_or(Kind::String);
+            if kind == Kind::Date {
+                let (read, note) = dates::settle(&p.date_field()?, values, &self.rows.ids, &what)?;
+                values = read;
+                notes.extend(note);
+            }
+            fields.push(FieldValues { name: p.field.name.clone(), kind, values });
+        }
+        if let Some(f) = fields.iter().find(|f| f.present() == 0) {
+            return Err(InputError::EmptyField {
+                what,
+                field: f.name.clone(),
+                columns: self.schema.field(&f.name).map(|x| x.columns().join(" + ")).unwrap_or_default(),
+            }
+            .into());
+        }
+        Ok(RecordTable { ids: self.rows.ids, fields, notes })
     }
 }
 

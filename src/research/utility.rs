@@ -84,6 +84,20 @@ fn summarize(miner: &str, epsilon: f64, k: usize, xs: &[f64]) -> UtilityCell {
     UtilityCell { miner: miner.into(), epsilon, k, mean, min, max }
 }
 
+/// A private miner's entry, as [`fpm::mine`] and [`PrefixTree::build`] take
+/// their inputs: the records, the options, ε, the ledger, the noise, the progress.
+type Miner<T> =
+    fn(&Dataset, &MineOptions, Epsilon, &mut BudgetLedger, &mut Randomness, &mut dyn Progress) -> Result<T, Error>;
+
+/// One seeded run of `miner`: `o` checked, a ledger of `e` of its own and the
+/// run's randomness (`seed`).
+fn seeded_run<T>(dataset: &Dataset, o: &MineOptions, e: Epsilon, seed: u64, miner: Miner<T>) -> Result<T, Error> {
+    o.validate(dataset.alphabet().len())?;
+    let mut ledger = BudgetLedger::new(e);
+    let mut rng = Randomness::seeded(seed);
+    miner(dataset, o, e, &mut ledger, &mut rng, &mut crate::progress::NoProgress)
+}
+
 /// Runs the grid: FPM once per (ε, k, run); each prefix-tree strategy builds one
 /// tree per (ε, run) and extracts every k from it (no extra budget).
 pub fn mining_utility(
@@ -113,10 +127,7 @@ pub fn mining_utility(
                     q_max: grid.q_max,
                     ..crate::config::Config::paper().mine
                 };
-                o.validate(dataset.alphabet().len())?;
-                let mut ledger = BudgetLedger::new(e);
-                let mut rng = Randomness::seeded(grid.seed.wrapping_add(r));
-                let b = fpm::mine(dataset, &o, e, &mut ledger, &mut rng, &mut crate::progress::NoProgress)?;
+                let b = seeded_run(dataset, &o, e, grid.seed.wrapping_add(r), fpm::mine)?;
                 xs.push(overlap(&b, &exact_all[..k.min(exact_all.len())], k));
             }
             cells.push(summarize("fpm", eps, k, &xs));
@@ -135,10 +146,7 @@ pub fn mining_utility(
                     h_max: grid.h_max,
                     ..crate::config::Config::paper().mine
                 };
-                o.validate(dataset.alphabet().len())?;
-                let mut ledger = BudgetLedger::new(e);
-                let mut rng = Randomness::seeded(grid.seed.wrapping_add(r));
-                let tree = PrefixTree::build(dataset, &o, e, &mut ledger, &mut rng, &mut crate::progress::NoProgress)?;
+                let tree = seeded_run(dataset, &o, e, grid.seed.wrapping_add(r), PrefixTree::build)?;
                 for (i, &k) in grid.ks.iter().enumerate() {
                     let b = tree.extract(k, grid.q_min, grid.q_max)?;
                     per_k[i].push(overlap(&b, &exact_all[..k.min(exact_all.len())], k));

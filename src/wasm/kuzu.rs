@@ -38,6 +38,14 @@ fn rule_arg(v: &JsValue) -> Result<Rule, JsValue> {
     Ok(spec.validate()?)
 }
 
+/// C's block model and public key, which A encrypts under and B compares under
+/// (as the CLI's `kuzu encrypt` and `kuzu compare` read them).
+fn model_and_key(model: &JsValue, public_key: &JsValue) -> Result<(BlockModel, paillier::PublicKey), JsValue> {
+    let model = BlockModel::from_json(&string_arg(model, "the block model")?)?;
+    let key = paillier::read_public_key(&string_arg(public_key, "the public key")?)?;
+    Ok((model, key))
+}
+
 fn seed_of(options: &[(String, JsValue)]) -> Result<Randomness, JsValue> {
     let seed = match options.iter().find(|(k, _)| k == "seed") {
         Some((_, x)) if !x.is_null() => Some(seed_arg(x)?),
@@ -143,8 +151,7 @@ impl KuzuOwner {
         options: JsValue,
         on_progress: Option<js_sys::Function>,
     ) -> Result<js_sys::Object, JsValue> {
-        let model = BlockModel::from_json(&string_arg(&model, "the block model")?)?;
-        let key = paillier::read_public_key(&string_arg(&public_key, "the public key")?)?;
+        let (model, key) = model_and_key(&model, &public_key)?;
         let opts = option_entries(&options, "encrypt options", &["epsilon", "wn", "bRecords", "seed"])?;
         let (mut eps, mut wn, mut b_records) = (0.3, 5000.0, None);
         for (k, x) in &opts {
@@ -182,8 +189,7 @@ impl KuzuOwner {
         options: JsValue,
         on_progress: Option<js_sys::Function>,
     ) -> Result<js_sys::Object, JsValue> {
-        let model = BlockModel::from_json(&string_arg(&model, "the block model")?)?;
-        let key = paillier::read_public_key(&string_arg(&public_key, "the public key")?)?;
+        let (model, key) = model_and_key(&model, &public_key)?;
         let blocks = bytes_arg(&blocks)?;
         let opts = option_entries(&options, "compare options", &["rerandomize", "seed"])?;
         let mut rerandomize = true;

@@ -33,6 +33,28 @@ fn rule_option(v: &JsValue) -> Result<Rule, JsValue> {
     Ok(rule)
 }
 
+/// `sizeA` and `sizeB` on a matcher class (`Matcher`, `RecordMatcher`) whose
+/// `matcher` holds both parties' batches (`a()`, `b()`).
+macro_rules! batch_sizes {
+    ($matcher:ident) => {
+        #[wasm_bindgen]
+        impl $matcher {
+            /// Party A's records (rows of its batch).
+            #[wasm_bindgen(getter, js_name = sizeA)]
+            pub fn size_a(&self) -> usize {
+                self.matcher.a().ids.len()
+            }
+
+            /// Party B's records.
+            #[wasm_bindgen(getter, js_name = sizeB)]
+            pub fn size_b(&self) -> usize {
+                self.matcher.b().ids.len()
+            }
+        }
+    };
+}
+pub(super) use batch_sizes;
+
 /// Both parties' vector batches, checked against each other.
 #[wasm_bindgen]
 pub struct Matcher {
@@ -42,6 +64,8 @@ pub struct Matcher {
     /// per pair (365,000 pairs for NAMES at ed 1).
     js_ids: std::cell::OnceCell<(js_sys::Array, js_sys::Array)>,
 }
+
+batch_sizes!(Matcher);
 
 #[wasm_bindgen]
 impl Matcher {
@@ -65,16 +89,6 @@ impl Matcher {
     #[wasm_bindgen(getter)]
     pub fn fingerprint(&self) -> String {
         self.matcher.a().fingerprint.clone()
-    }
-
-    #[wasm_bindgen(getter, js_name = sizeA)]
-    pub fn size_a(&self) -> usize {
-        self.matcher.a().ids.len()
-    }
-
-    #[wasm_bindgen(getter, js_name = sizeB)]
-    pub fn size_b(&self) -> usize {
-        self.matcher.b().ids.len()
     }
 
     #[wasm_bindgen(getter)]

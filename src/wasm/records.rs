@@ -5,9 +5,10 @@
 //! (`RecordTableReader`, then `RecordOwner.fromReader`): the same table and
 //! errors either way.
 
-use super::args::{bytes_arg, option_entries, set, string_arg, text_or_bytes, to_plain, type_name};
+use super::args::{option_entries, set, string_arg, text_or_bytes, to_plain, type_name};
 use super::errors::invalid;
 use super::progress::with_progress;
+use crate::dataset::ChunkReader;
 use crate::dp::Randomness;
 use crate::error::InputError;
 use crate::record::export::{pairs_csv, Review};
@@ -78,6 +79,7 @@ fn with_date_formats(mut reader: TableReader, options: &JsValue) -> Result<Table
 #[wasm_bindgen]
 pub struct RecordTableReader {
     inner: Option<TableReader>,
+    what: String,
 }
 
 #[wasm_bindgen]
@@ -91,44 +93,11 @@ impl RecordTableReader {
         let schema = schema_arg(&schema)?;
         schema.validate()?;
         let reader = with_date_formats(TableReader::new(&schema, RECORDS), &options)?;
-        Ok(RecordTableReader { inner: Some(reader) })
-    }
-
-    /// Takes the next chunk (a `Uint8Array`).
-    pub fn push(&mut self, chunk: JsValue) -> Result<(), JsValue> {
-        let bytes = bytes_arg(&chunk)?;
-        let r = self.inner.as_mut().ok_or_else(used)?;
-        // an error ends the reading: nothing half-read is kept
-        r.push(&bytes).inspect_err(|_| self.inner = None)?;
-        Ok(())
-    }
-
-    /// Bytes taken so far.
-    #[wasm_bindgen(getter, js_name = bytesRead)]
-    pub fn bytes_read(&self) -> f64 {
-        self.inner.as_ref().map_or(0, TableReader::bytes_read) as f64
-    }
-
-    /// Records read so far (complete records are parsed a megabyte at a time).
-    #[wasm_bindgen(getter, js_name = recordsRead)]
-    pub fn records_read(&self) -> f64 {
-        self.inner.as_ref().map_or(0, TableReader::records_read) as f64
+        Ok(RecordTableReader { inner: Some(reader), what: RECORDS.into() })
     }
 }
 
-impl RecordTableReader {
-    /// The reader, once the input has ended (this one is used up after).
-    fn take(&mut self) -> Result<TableReader, JsValue> {
-        self.inner.take().ok_or_else(used)
-    }
-}
-
-fn used() -> JsValue {
-    InputError::Format(format!(
-        "the reader of {RECORDS} is used up (finished, or stopped by an error): make a new RecordTableReader"
-    ))
-    .into()
-}
+super::reader::chunk_reader_methods!(RecordTableReader, TableReader);
 
 /// One party's records under a linkage schema.
 #[wasm_bindgen]
@@ -297,6 +266,8 @@ fn thresholds(options: &JsValue) -> Result<(Option<f64>, Option<f64>), JsValue> 
     Ok((upper, lower))
 }
 
+super::matcher::batch_sizes!(RecordMatcher);
+
 #[wasm_bindgen]
 impl RecordMatcher {
     /// Party A's and party B's record batches (`Uint8Array`s) under `schema`.
@@ -335,16 +306,6 @@ impl RecordMatcher {
         set(&out, "candidates", candidates.len() as f64);
         set(&out, "rules", to_plain(&rules)?);
         Ok(out)
-    }
-
-    #[wasm_bindgen(getter, js_name = sizeA)]
-    pub fn size_a(&self) -> usize {
-        self.matcher.a().ids.len()
-    }
-
-    #[wasm_bindgen(getter, js_name = sizeB)]
-    pub fn size_b(&self) -> usize {
-        self.matcher.b().ids.len()
     }
 
     /// Whether both batches were made with secure noise.

@@ -5,7 +5,7 @@
 //! `--schema`, the exact algebra attacks on keyed batches (attack_algebra.rs).
 
 use crate::io::{self, Result};
-use crate::options::{MineFlags, PresetArg};
+use crate::options::MiningFlags;
 use crate::progress_bar::Bar;
 use clap::Args;
 use gramlink::alphabet::Alphabet;
@@ -33,9 +33,7 @@ pub struct AttackArgs {
     #[arg(long, default_value_t = 64)]
     axis_searches: usize,
     #[command(flatten)]
-    preset: PresetArg,
-    #[command(flatten)]
-    mine: MineFlags,
+    mining: MiningFlags,
     /// The seed of every random step (an experiment). [default: 42]
     #[arg(long)]
     seed: Option<u64>,
@@ -48,8 +46,7 @@ pub struct AttackArgs {
 
 pub fn cmd_attack(a: AttackArgs) -> Result<()> {
     let alphabet = Alphabet::default();
-    let mut config = a.preset.config();
-    a.mine.apply(&mut config);
+    let config = a.mining.config();
     config.mine.validate(alphabet.len())?;
     let seed = a.seed.unwrap_or(42);
     if let Some(schema) = &a.algebra.schema {
@@ -58,7 +55,7 @@ pub fn cmd_attack(a: AttackArgs) -> Result<()> {
     if a.algebra.bootstrap {
         return super::attack_algebra::cmd_bootstrap(&a.names, &a.algebra, config, seed, a.json);
     }
-    let preset = a.preset.preset.unwrap_or_default().name();
+    let preset = a.mining.preset.preset.unwrap_or_default().name();
     let text = gramlink::dataset::FormatHint::Text;
     let names = io::load_dataset(&a.names, text, None, None, &alphabet)?;
     let dict = io::load_dataset(&a.dictionary, text, None, None, &alphabet)?;
