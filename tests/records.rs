@@ -433,43 +433,6 @@ fn a_conjunctive_block_checks_its_edit_term_within_the_equal_groups() {
     assert!(s.linkage.candidates > 2 * got.len() as u64, "{} and {}", s.linkage.candidates, got.len());
 }
 
-/// The JS object literal `largeSchema` of the wasm records benchmark, as JSON:
-/// its keys quoted and trailing commas dropped.
-fn js_literal_to_json(js: &str) -> String {
-    let (mut out, mut word, mut in_string) = (String::new(), String::new(), false);
-    for c in js.chars() {
-        if in_string {
-            out.push(c);
-            in_string = c != '"';
-        } else if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
-            word.push(c);
-        } else {
-            if !word.is_empty() {
-                let quoted = c == ':' && word.chars().next().is_some_and(|f| f.is_ascii_alphabetic());
-                out.push_str(&if quoted { format!("\"{word}\"") } else { std::mem::take(&mut word) });
-                word.clear();
-            }
-            if (c == ']' || c == '}') && out.trim_end().ends_with(',') {
-                let t = out.trim_end().len() - 1;
-                out.truncate(t);
-            }
-            in_string = c == '"';
-            out.push(c);
-        }
-    }
-    out
-}
-
-#[test]
-fn the_wasm_records_benchmark_uses_schema_large() {
-    let js = std::fs::read_to_string("benches/wasm/records-steps.mjs").unwrap();
-    let start = js.find("export const largeSchema = ").unwrap() + "export const largeSchema = ".len();
-    let end = start + js[start..].find("\n};").unwrap() + 2;
-    let schema = Schema::parse_json(&js_literal_to_json(&js[start..end])).unwrap();
-    let toml: Schema = toml::from_str(&std::fs::read_to_string("data/febrl/schema-large.toml").unwrap()).unwrap();
-    assert_eq!(schema.fingerprint(), toml.fingerprint());
-}
-
 /// A record batch made from a sorted file does not keep its order (kept ids:
 /// a uniform permutation of 20 rows keeps it with probability 1/20! < 5e-19),
 /// and every field's data moves with its row: the clear copy of the name, and
