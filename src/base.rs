@@ -348,7 +348,7 @@ pub fn merge_all(bases: &[&NoisyBase], k: usize) -> Result<SharedBase, BaseError
     let mut ranked: Vec<(&str, f64)> = counts
         .into_iter()
         .map(|(g, mut c)| {
-            c.sort_by(f64::total_cmp);
+            crate::sorting::sort_by(&mut c, f64::total_cmp);
             (g, c.iter().sum())
         })
         .collect();

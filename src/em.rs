@@ -135,7 +135,7 @@ pub fn comparison_fields(fields: usize, joint: &[Joint]) -> Vec<Vec<usize>> {
 /// their first comparison. Joints ([`crate::record::joint`]) and interactions
 /// ([`crate::record::interaction`]) are chosen so.
 pub fn strongest_disjoint<T>(mut found: Vec<(f64, T)>, n: usize, ends: impl Fn(&T) -> (usize, usize)) -> Vec<T> {
-    found.sort_by(|x, y| y.0.total_cmp(&x.0).then(ends(&x.1).cmp(&ends(&y.1))));
+    crate::sorting::sort_by(&mut found, |x, y| y.0.total_cmp(&x.0).then(ends(&x.1).cmp(&ends(&y.1))));
     let mut taken = vec![false; n];
     let mut out = Vec::new();
     for (_, x) in found {
@@ -146,7 +146,7 @@ pub fn strongest_disjoint<T>(mut found: Vec<(f64, T)>, n: usize, ends: impl Fn(&
             out.push(x);
         }
     }
-    out.sort_by_key(|x| ends(x).0);
+    crate::sorting::sort_by(&mut out, |x, y| ends(x).0.cmp(&ends(y).0));
     out
 }
 

@@ -92,7 +92,7 @@ impl Sketch {
             .map_err(|e| Error::InvalidKey(format!("HKDF: {e}")))?;
         let mut rng = ChaCha20Rng::from_seed(seed);
         let mut classes: Vec<u8> = shape.lengths.clone();
-        classes.sort_unstable();
+        crate::sorting::sort_keys(&mut classes);
         classes.dedup();
         let mut bucket = vec![0u32; dim];
         let mut lengths = Vec::new();
@@ -157,7 +157,8 @@ impl Sketch {
                 // the exact count behind the value (count as f32 / len as f32)
                 row.push((b, (x as f64 * len).round() as u64));
             }
-            row.sort_unstable_by_key(|&(b, _)| b);
+            // ties (a bucket twice) are summed below, so the full key order is as good
+            crate::sorting::sort_keys(&mut row);
             let mut merged: Vec<(u32, u64)> = Vec::with_capacity(row.len());
             for &(b, n) in &row {
                 match merged.last_mut() {

@@ -60,7 +60,7 @@ impl Bounds {
             Some(s) => s.lengths.clone(),
             None => (1..=MAX_SHAPE_LEN).collect(),
         };
-        lengths.sort_unstable();
+        crate::sorting::sort_keys(&mut lengths);
         lengths.dedup();
         let norm = lengths.iter().map(|&l| WINDOWS / f64::from(l.max(1))).sum::<f64>();
         let span = match (lengths.first(), lengths.last()) {

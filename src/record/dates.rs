@@ -164,7 +164,7 @@ fn choose(field: &DateField, raw: &[Option<String>], what: &str) -> Result<Optio
     let at = |f: DateFormat| ALL.iter().position(|&x| x == f).unwrap_or(0);
     // the field's own format first among equals, then the list's order
     let mut ranked: Vec<DateFormat> = std::iter::once(own).chain(ALL.into_iter().filter(|&f| f != own)).collect();
-    ranked.sort_by_key(|&f| std::cmp::Reverse(reads[at(f)]));
+    crate::sorting::sort_by(&mut ranked, |&f, &g| reads[at(g)].cmp(&reads[at(f)]));
     let (win, next) = (ranked[0], ranked[1]);
     if win == own {
         return Ok(None);

@@ -102,7 +102,7 @@ pub fn has_duplicates(matches: &[(u32, u32, f64)]) -> bool {
 /// order (ties by a, then b). `Auto` must be resolved first.
 pub fn assign(matches: &[(u32, u32, f64)], assignment: Assignment) -> Vec<usize> {
     let mut order: Vec<usize> = (0..matches.len()).collect();
-    order.sort_by(|&x, &y| {
+    crate::sorting::sort_by(&mut order, |&x, &y| {
         let (a, b) = (matches[x], matches[y]);
         b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1))
     });

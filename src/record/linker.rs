@@ -268,7 +268,7 @@ pub fn decide(
 ) -> RecordLinkage {
     let Scored { candidates, rules, levels, fit, weights } = s;
     let mut sorted: Vec<(f64, f64)> = weights.iter().map(|&w| (w, fit.probability(w))).collect();
-    sorted.sort_by(|x, y| y.0.total_cmp(&x.0));
+    crate::sorting::sort_by(&mut sorted, |x, y| y.0.total_cmp(&x.0));
     let (_, proposed_lower) = propose(&sorted, schema.decision.precision, schema.decision.recall);
     // the matches' precision is estimated on the pairs the assignment keeps
     // (greedy by weight, so the pairs at or above any weight keep the same
@@ -331,7 +331,9 @@ pub fn decide(
     let matches = pairs.len() as u64;
     let mut possible: Vec<usize> =
         (0..candidates.len()).filter(|&i| weights[i] >= lower && weights[i] < upper).collect();
-    possible.sort_by(|&x, &y| weights[y].total_cmp(&weights[x]).then(candidates[x].cmp(&candidates[y])));
+    crate::sorting::sort_by(&mut possible, |&x, &y| {
+        weights[y].total_cmp(&weights[x]).then(candidates[x].cmp(&candidates[y]))
+    });
     pairs.extend(possible.iter().map(|&i| scored(i, Class::Possible)));
     let n = candidates.len() as u64;
     let all = na as f64 * nb as f64;
@@ -412,7 +414,7 @@ fn distinct(patterns: &[&[u8]]) -> (Vec<(Vec<u8>, u64)>, Vec<u32>) {
         *counts.entry(p).or_default() += 1;
     }
     let mut out: Vec<(Vec<u8>, u64)> = counts.into_iter().map(|(p, c)| (p.to_vec(), c)).collect();
-    out.sort();
+    crate::sorting::sort_by(&mut out, |x, y| x.cmp(y));
     let index: HashMap<&[u8], u32> = out.iter().enumerate().map(|(k, (p, _))| (p.as_slice(), k as u32)).collect();
     let of = patterns.iter().map(|p| index[p]).collect();
     (out, of)

@@ -479,7 +479,7 @@ fn threshold_eds(schema: &Schema, field: &Field) -> Vec<u32> {
             eds.push(t.ed.unwrap_or(1));
         }
     }
-    eds.sort_unstable();
+    crate::sorting::sort_keys(&mut eds);
     eds.dedup();
     eds
 }

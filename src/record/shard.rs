@@ -195,8 +195,11 @@ pub fn link_shards(schema: &Schema, na: usize, nb: usize, shards: Vec<ShardLevel
     }
     // the rules in the schema's order, whichever shard came first
     let order: Vec<String> = schema.block_rules().iter().map(|r| super::blocking::rule_name(schema, r)).collect();
-    rules.sort_by_key(|r| order.iter().position(|o| *o == r.rule));
-    all.sort_by_key(|(k, _)| *k);
+    crate::sorting::sort_by(&mut rules, |x, y| {
+        let at = |r: &String| order.iter().position(|o| o == r);
+        at(&x.rule).cmp(&at(&y.rule))
+    });
+    crate::sorting::sort_by(&mut all, |x, y| x.0.cmp(&y.0));
     let (candidates, levels) = all.into_iter().unzip();
     let scored = fit_scored(schema, na, nb, candidates, rules, levels, random.into_iter().collect())?;
     Ok(decide(schema, na, nb, &scored, None, None))

@@ -98,7 +98,7 @@ pub fn normalize(field: &Field, alphabet: &Alphabet, raw: &str) -> Result<Option
             .filter(|t| !t.is_empty())
             .map(|t| if nicknames { super::names::formal(t) } else { t })
             .collect();
-        tokens.sort_unstable();
+        crate::sorting::sort_keys(&mut tokens);
         n = tokens.join(" ");
     }
     Ok((!n.is_empty()).then_some(n))
