@@ -354,3 +354,33 @@ fn the_folder_circle_finder_sees_super_edges() {
     assert_eq!(circles[0].0, "a: b c mod");
     assert_eq!(circles[1].0, "d: e mod");
 }
+
+/// Product modules sort through `crate::sorting` (src/sorting.rs says why: in
+/// wasm each direct `sort_by` is its own copy of the standard sort, and twenty
+/// of them were a fifth of the core package). Exempt: that module itself, the
+/// native-only parallel helpers, tests, and the modules no product build has.
+#[test]
+fn product_code_sorts_through_the_shared_sort() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let exempt = ["sorting.rs", "par.rs"];
+    let lab = ["eval", "research", "twin", "kuzu"];
+    let direct =
+        [".sort(", ".sort_by(", ".sort_by_key(", ".sort_unstable", ".sort_by_cached_key(", ".select_nth_unstable"];
+    let mut wrong = Vec::new();
+    for f in &files {
+        let rel = f.strip_prefix(&src).unwrap();
+        let top = rel.components().next().unwrap().as_os_str().to_string_lossy().trim_end_matches(".rs").to_string();
+        let test_file = rel.to_string_lossy().ends_with("tests.rs");
+        if test_file || exempt.iter().any(|e| rel == Path::new(e)) || lab.contains(&top.as_str()) {
+            continue;
+        }
+        for (n, line) in code(f).lines().enumerate() {
+            if direct.iter().any(|d| line.contains(d)) {
+                wrong.push(format!("{}:{}: {}", rel.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "direct sorts in product code (use crate::sorting): {wrong:#?}");
+}
