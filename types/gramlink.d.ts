@@ -130,8 +130,8 @@ export interface EmbedRequest {
    */
   keepIds?: boolean;
   /**
-   * The keyed encoding with a key: `'sketch'` (the default: keyed buckets of 4 grams, sparse),
-   * `'sketch:N'` (N grams a bucket), or `'rotation'` (the old keyed rotation: dense, and decoded by
+   * The keyed encoding with a key: `'sketch'` (keyed buckets of 4 grams, sparse; the default for one
+   * string), `'sketch:N'` (N grams a bucket; `'sketch:8'` is the default of `RecordOwner.embed`), or `'rotation'` (the old keyed rotation: dense, and decoded by
    * the matcher's exact-algebra attack; docs/THREAT_MODEL.md). Both parties must use the same.
    */
   encoding?: string;

@@ -47,12 +47,13 @@ pub struct KeyArgs {
     /// then hashes the keyed fields and the vectors go unrotated.
     #[arg(long)]
     pub no_key: bool,
-    /// The keyed encoding: "sketch" (the default: keyed buckets of 4 grams, sparse,
-    /// the matcher keeps its filter), "sketch:N" (N grams a bucket), or "rotation"
-    /// (the old keyed rotation: dense, and decoded by the matcher's exact-algebra
-    /// attack, docs/THREAT_MODEL.md). Both parties must use the same.
-    #[arg(long, default_value = "sketch")]
-    pub encoding: gramlink::keyed::Encoding,
+    /// The keyed encoding: "sketch" (keyed buckets of 4 grams, sparse, the matcher
+    /// keeps its filter), "sketch:N" (N grams a bucket), or "rotation" (the old keyed
+    /// rotation: dense, and decoded by the matcher's exact-algebra attack,
+    /// docs/THREAT_MODEL.md). Both parties must use the same. [default: "sketch"; with
+    /// --schema "sketch:8"]
+    #[arg(long)]
+    pub encoding: Option<gramlink::keyed::Encoding>,
 }
 
 impl KeyArgs {
@@ -81,7 +82,7 @@ impl KeyArgs {
             passphrase: read(&self.passphrase_file)?,
             no_key: self.no_key,
             keep_ids,
-            encoding: Some(self.encoding),
+            encoding: self.encoding,
         };
         let (options, embeds) = match target {
             Target::OneString(base, config) => (request.one_string(base, config, REMEDY), true),

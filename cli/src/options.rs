@@ -202,10 +202,10 @@ pub struct ConfigFlags {
     pub threshold: ThresholdFlags,
     #[command(flatten)]
     pub rule: RuleFlag,
-    /// With --keyed: the keyed encoding, "sketch" (the default), "sketch:N" or
-    /// "rotation" (docs/THREAT_MODEL.md's frontier).
-    #[arg(long, default_value = "sketch")]
-    pub encoding: gramlink::keyed::Encoding,
+    /// With --keyed: the keyed encoding, "sketch", "sketch:N" or "rotation"
+    /// (docs/THREAT_MODEL.md's frontier). [default: "sketch"; with --schema "sketch:8"]
+    #[arg(long)]
+    pub encoding: Option<gramlink::keyed::Encoding>,
 }
 
 impl ConfigFlags {
@@ -213,7 +213,9 @@ impl ConfigFlags {
         let mut config = self.mining.config();
         self.threshold.apply(&mut config)?;
         self.rule.apply(&mut config);
-        config.encoding = self.encoding;
+        if let Some(e) = self.encoding {
+            config.encoding = e;
+        }
         Ok(config)
     }
 }

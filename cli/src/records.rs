@@ -40,8 +40,9 @@ pub struct RecordRun<'a> {
     pub date_formats: [&'a [(String, String)]; 2],
     pub seed: Option<u64>,
     pub keyed: bool,
-    /// The keyed encoding with `keyed`.
-    pub encoding: gramlink::keyed::Encoding,
+    /// The keyed encoding with `keyed` (`None`: the records' default,
+    /// [`gramlink::keyed::Encoding::for_records`]).
+    pub encoding: Option<gramlink::keyed::Encoding>,
     pub key: Option<Key>,
     pub out: Option<&'a Path>,
     pub json: bool,
@@ -106,7 +107,14 @@ pub fn run(r: RecordRun) -> Result<()> {
     };
     let clock = SystemClock::default();
     let bar = &mut Bar::new();
-    let s = gramlink::record::session::run(&mut a, &mut b, key.as_ref(), r.keyed.then_some(r.encoding), &clock, bar)?;
+    let s = gramlink::record::session::run(
+        &mut a,
+        &mut b,
+        key.as_ref(),
+        r.keyed.then(|| r.encoding.unwrap_or_else(gramlink::keyed::Encoding::for_records)),
+        &clock,
+        bar,
+    )?;
     bar.finish();
     let truth = truth.as_ref().zip(r.truth);
     report(

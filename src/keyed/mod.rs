@@ -165,7 +165,7 @@ pub fn matching_thresholds(a: &Vectors, b: &Vectors, thresholds: &[f64], transfo
 mod encoding;
 mod sketch;
 pub use encoding::{encode, Encoded, Encoding};
-pub use sketch::{Sketch, DEFAULT_SPREAD, MAX_SPREAD, SKETCH_PREFIX};
+pub use sketch::{Sketch, DEFAULT_SPREAD, MAX_SPREAD, RECORD_SPREAD, SKETCH_PREFIX};
 
 #[cfg(test)]
 mod tests;

@@ -50,9 +50,12 @@ use sha2::Sha256;
 /// and the check value).
 pub const SKETCH_PREFIX: &str = "sketch-v2:";
 
-/// The default number of grams a bucket counts together (measured on the
-/// frontier: docs/THREAT_MODEL.md).
+/// The default number of grams a bucket counts together for one string
+/// (measured on the frontier: docs/THREAT_MODEL.md).
 pub const DEFAULT_SPREAD: u32 = 4;
+
+/// The default for a record batch's parts ([`super::Encoding::for_records`]).
+pub const RECORD_SPREAD: u32 = 8;
 
 /// Largest spread accepted (a bucket of more grams than this merges most of a
 /// class into a few coordinates, and links nothing useful).

@@ -94,7 +94,8 @@ pub struct EmbedRequest {
     pub no_key: bool,
     /// Send the owner's own ids instead of random pseudonyms.
     pub keep_ids: bool,
-    /// The keyed encoding (`"sketch"`, the default; `"sketch:N"`; `"rotation"`).
+    /// The keyed encoding (`"sketch"`; `"sketch:N"`; `"rotation"`). Default: `"sketch"`
+    /// for one string, `"sketch:8"` for records ([`crate::keyed::Encoding::for_records`]).
     pub encoding: Option<crate::keyed::Encoding>,
 }
 
@@ -120,7 +121,8 @@ impl EmbedRequest {
                 "thresholds are one string's option: a record batch's come from the schema's levels".into(),
             ));
         }
-        self.finish(EmbedOptions::of(self.party), linkage, remedy)
+        let o = EmbedOptions { encoding: crate::keyed::Encoding::for_records(), ..EmbedOptions::of(self.party) };
+        self.finish(o, linkage, remedy)
     }
 
     fn finish(&self, o: EmbedOptions, linkage: &Linkage, remedy: &str) -> Result<EmbedOptions, Error> {
@@ -153,5 +155,21 @@ mod tests {
         let with_thresholds = EmbedRequest { thresholds: Some(ThresholdOptions::default()), no_key: true, ..r };
         assert_eq!(with_thresholds.records(&records, "").unwrap_err().code(), "INVALID_PARAMETER");
         assert_eq!(EmbedRequest::default().records(&records, "r").unwrap_err().code(), "KEY_REQUIRED");
+    }
+
+    #[test]
+    fn records_default_to_the_wider_sketch_and_a_given_encoding_wins() {
+        use crate::keyed::Encoding;
+        let base = SharedBase::new(crate::alphabet::Alphabet::default(), 1, 1, vec!["A".into()]).unwrap();
+        let records = Linkage::Records { schema: "s".into(), embeds: true };
+        let r = EmbedRequest { passphrase: Some("a long passphrase".into()), ..EmbedRequest::default() };
+        assert_eq!(r.one_string(&base, &Config::default(), "").unwrap().encoding, Encoding::default());
+        assert_eq!(r.records(&records, "").unwrap().encoding, Encoding::Sketch { spread: 8 });
+        assert_ne!(Encoding::for_records(), Encoding::default());
+        for given in [Encoding::default(), Encoding::Rotation, Encoding::Sketch { spread: 2 }] {
+            let r = EmbedRequest { encoding: Some(given), ..r.clone() };
+            assert_eq!(r.one_string(&base, &Config::default(), "").unwrap().encoding, given);
+            assert_eq!(r.records(&records, "").unwrap().encoding, given);
+        }
     }
 }

@@ -42,7 +42,7 @@ pub fn run(
     laps.lap("merge");
     // one machine: nothing leaves it, the pairs name the owners' ids
     let key = EmbedKey { key: key.cloned(), rotate: encoding.is_some() };
-    let encoding = encoding.unwrap_or_default();
+    let encoding = encoding.unwrap_or_else(crate::keyed::Encoding::for_records);
     let embed = |party| EmbedOptions { key: key.clone(), encoding, ..EmbedOptions::of(party).local() };
     let va = a.embed(&shared, &embed(Party::A), progress)?.batch;
     laps.lap("embed A");

@@ -30,9 +30,10 @@ pub struct AlgebraArgs {
     /// Party B's records (`--schema`): B's plain values are C's public frequency list.
     #[arg(long, default_value = "data/febrl/dataset3-b.csv")]
     pub b: PathBuf,
-    /// The keyed encoding attacked: "sketch" (the default), "sketch:N" or "rotation".
-    #[arg(long, default_value = "sketch")]
-    pub encoding: gramlink::keyed::Encoding,
+    /// The keyed encoding attacked: "sketch", "sketch:N" or "rotation" [default: the
+    /// default of what is attacked: "sketch" for one string, "sketch:8" with --schema].
+    #[arg(long)]
+    pub encoding: Option<gramlink::keyed::Encoding>,
 }
 
 fn pct(x: f64) -> String {
@@ -61,7 +62,8 @@ fn print_report(setting: &str, r: &BootstrapReport) {
 pub fn cmd_bootstrap(names: &Path, a: &AlgebraArgs, config: Config, seed: u64, json: bool) -> Result<()> {
     let alphabet = Alphabet::default();
     let list = io::load_dataset(names, gramlink::dataset::FormatHint::Text, None, None, &alphabet)?;
-    let o = BootstrapOptions { records: a.records, seed, config: Config { encoding: a.encoding, ..config } };
+    let encoding = a.encoding.unwrap_or_default();
+    let o = BootstrapOptions { records: a.records, seed, config: Config { encoding, ..config } };
     let bar = &mut Bar::new();
     let r = run_bootstrap(list.records(), &alphabet, &o, bar)?;
     bar.finish();
@@ -72,7 +74,7 @@ pub fn cmd_bootstrap(names: &Path, a: &AlgebraArgs, config: Config, seed: u64, j
     println!(
         "exact inner-product bootstrap on keyed batches ({}, default two-party flow, seed {seed}); \
          C's public list: {} ({} names), dimension {}",
-        a.encoding,
+        encoding,
         names.display(),
         r.public,
         r.dim
@@ -86,7 +88,8 @@ pub fn cmd_records(schema: &Path, a: &AlgebraArgs, seed: u64, json: bool) -> Res
     let s = crate::records::load_schema(schema)?;
     let (ab, bb) = (io::read_bytes(&a.a)?, io::read_bytes(&a.b)?);
     let bar = &mut Bar::new();
-    let r = run_record_attack(&s, &ab, &bb, seed, a.encoding, bar)?;
+    let encoding = a.encoding.unwrap_or_else(gramlink::keyed::Encoding::for_records);
+    let r = run_record_attack(&s, &ab, &bb, seed, encoding, bar)?;
     bar.finish();
     if json {
         println!("{}", serde_json::to_string(&r).unwrap_or_default());
@@ -95,7 +98,7 @@ pub fn cmd_records(schema: &Path, a: &AlgebraArgs, seed: u64, json: bool) -> Res
     println!(
         "keyed record batch ({}) of {} ({} records, seed {seed}) attacked field by field; \
          C's public list: the plain values of {}",
-        a.encoding,
+        encoding,
         a.a.display(),
         r.records,
         a.b.display()

@@ -220,7 +220,7 @@ pub fn cmd_eval(a: EvalArgs) -> Result<()> {
             truth: a.truth.as_deref(),
             seed: Some(a.seed),
             keyed: false,
-            encoding: Default::default(),
+            encoding: None,
             key: None,
             out: None,
             json: a.json,
