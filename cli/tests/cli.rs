@@ -3,7 +3,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
-use common::{assert_fails, data, gramlink, stderr, Dir};
+use common::{assert_fails, data, gramlink, ok, stderr, Dir};
 
 #[test]
 fn mine_and_merge_cities() {
@@ -13,7 +13,7 @@ fn mine_and_merge_cities() {
     let s = d.path("shared.json");
     // one ledger for the four runs on the same data (not beside the repository's data/)
     let ledger = d.path("ledger.json").display().to_string();
-    let o = gramlink(&[
+    ok(&[
         "mine",
         "--input",
         &data("cities.txt"),
@@ -26,8 +26,7 @@ fn mine_and_merge_cities() {
         "--out",
         a.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let o = gramlink(&[
+    ok(&[
         "mine",
         "--ledger",
         &ledger,
@@ -40,9 +39,7 @@ fn mine_and_merge_cities() {
         "--out",
         b.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let o = gramlink(&["merge", a.to_str().unwrap(), b.to_str().unwrap(), "--k", "50", "--out", s.to_str().unwrap()]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["merge", a.to_str().unwrap(), b.to_str().unwrap(), "--k", "50", "--out", s.to_str().unwrap()]);
     let shared = gramlink::protocol::read_shared_base(&std::fs::read_to_string(&s).unwrap()).unwrap();
     // the default (recommended) base: 50 mined grams on top of the 783 public 2-grams
     assert_eq!(shared.len(), 783 + 50);
@@ -50,7 +47,7 @@ fn mine_and_merge_cities() {
     // the paper's base: 50 mined grams, nothing else
     for (f, extra) in [(&a, "--miner"), (&b, "--strategy")] {
         let val = if extra == "--miner" { "fpm" } else { "linear" };
-        let m = gramlink(&[
+        ok(&[
             "mine",
             "--ledger",
             &ledger,
@@ -65,9 +62,8 @@ fn mine_and_merge_cities() {
             "--out",
             f.to_str().unwrap(),
         ]);
-        assert!(m.status.success(), "{}", stderr(&m));
     }
-    let o2 = gramlink(&[
+    ok(&[
         "merge",
         a.to_str().unwrap(),
         b.to_str().unwrap(),
@@ -78,7 +74,6 @@ fn mine_and_merge_cities() {
         "--out",
         s.to_str().unwrap(),
     ]);
-    assert!(o2.status.success(), "{}", stderr(&o2));
     let paper = gramlink::protocol::read_shared_base(&std::fs::read_to_string(&s).unwrap()).unwrap();
     assert_eq!(paper.len(), 50);
     assert!(String::from_utf8_lossy(&o.stdout).contains(shared.fingerprint()));
@@ -107,7 +102,7 @@ fn csv_input_with_columns() {
     let d = Dir::new();
     let csv = d.write("people.csv", "id,surname\n10,Smith\n11,Müller\n12,Иванов\n13,Smithe\n".as_bytes());
     let out = d.path("base.json");
-    let o = gramlink(&[
+    let o = ok(&[
         "mine",
         "--input",
         &csv,
@@ -122,7 +117,6 @@ fn csv_input_with_columns() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     // the Cyrillic record normalizes to empty and is reported by id
     assert!(stderr(&o).contains("1 of 4 records normalize to the empty string"), "{}", stderr(&o));
     assert!(stderr(&o).contains("12"));

@@ -4,7 +4,7 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 mod common;
-use common::{assert_fails, data, gramlink, link_by_name, stderr, Dir};
+use common::{assert_fails, data, gramlink, link_by_name, ok, stderr, Dir};
 
 #[test]
 fn link_two_files_and_eval_json() {
@@ -12,7 +12,7 @@ fn link_two_files_and_eval_json() {
     let a = d.write("a.txt", b"SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nGARCIA\nMILLER\nDAVIS\n");
     let b = d.write("b.txt", b"JONES\nSMYTH\nGARCIA\nDAVIES\nBROWNE\nMILLER\n");
     let out = d.path("pairs.csv");
-    let o = gramlink(&[
+    ok(&[
         "link",
         &a,
         &b,
@@ -29,13 +29,11 @@ fn link_two_files_and_eval_json() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(o.status.success(), "{}", stderr(&o));
     let csv = std::fs::read_to_string(&out).unwrap();
     for pair in ["5,1,", "6,3,", "7,6,", "1,2,", "8,4,", "4,5,"] {
         assert!(csv.lines().any(|l| l.starts_with(pair)), "{pair} missing from {csv}");
     }
-    let o = gramlink(&["lab", "eval", "--data", &data("cities.txt"), "--ed", "1", "--seed", "42", "--json"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["lab", "eval", "--data", &data("cities.txt"), "--ed", "1", "--seed", "42", "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     for field in ["precision", "recall", "f1", "pairs", "timings_ms"] {
         assert!(v.get(field).is_some(), "{field} missing");
@@ -129,8 +127,7 @@ fn csv_is_detected_and_dropped_characters_are_reported() {
     let r = gramlink(&["mine", "--input", &people, "--out", out.to_str().unwrap()]);
     assert_fails(&r, "\"id\", \"name\", \"born\"", &out);
     let dates = d.write("dates.txt", b"MARY SMITH 1970\nJOHN JONES 1982\n");
-    let r = gramlink(&["mine", "--input", &dates, "--seed", "1", "--out", out.to_str().unwrap()]);
-    assert!(r.status.success(), "{}", stderr(&r));
+    let r = ok(&["mine", "--input", &dates, "--seed", "1", "--out", out.to_str().unwrap()]);
     let e = stderr(&r);
     assert!(e.contains("8 digits") && e.contains("\"letters+digits\""), "{e}");
     let r = gramlink(&[
@@ -197,7 +194,7 @@ fn corrupt_makes_two_word_scale_data_with_its_truth() {
     let d = Dir::new();
     let (a, b, t) = (d.path("a.csv"), d.path("b.csv"), d.path("truth.csv"));
     let run = |seed: &str| {
-        let r = gramlink(&[
+        ok(&[
             "lab",
             "corrupt",
             "--data",
@@ -215,7 +212,6 @@ fn corrupt_makes_two_word_scale_data_with_its_truth() {
             "--truth",
             t.to_str().unwrap(),
         ]);
-        assert!(r.status.success(), "{}", stderr(&r));
         std::fs::read_to_string(&a).unwrap()
     };
     let first = run("5");
@@ -253,16 +249,14 @@ fn corrupt_makes_two_word_scale_data_with_its_truth() {
 fn ed_auto_says_what_it_chose() {
     let cities = data("cities.txt");
     for corrupt in ["1", "2"] {
-        let o = gramlink(&["lab", "eval", "--data", &cities, "--corrupt-ed", corrupt]);
-        assert!(o.status.success(), "{}", stderr(&o));
+        let o = ok(&["lab", "eval", "--data", &cities, "--corrupt-ed", corrupt]);
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(out.contains("ed auto"), "{out}");
         let plural = if corrupt == "1" { "" } else { "s" };
         assert!(out.contains(&format!("ed auto chose {corrupt} edit{plural}: of ")), "{out}");
         assert!(out.contains("Fellegi–Sunter fit without labels"), "{out}");
     }
-    let o = gramlink(&["lab", "eval", "--data", &cities, "--ed", "1"]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let o = ok(&["lab", "eval", "--data", &cities, "--ed", "1"]);
     assert!(!String::from_utf8_lossy(&o.stdout).contains("ed auto chose"));
     let o = gramlink(&["lab", "eval", "--data", &cities, "--ed", "two"]);
     assert_eq!(o.status.code(), Some(2));
@@ -281,13 +275,11 @@ fn keyed_link_says_what_ed_auto_chose() {
     let b = d.write("b.txt", typos.join("\n").as_bytes());
     let out = d.path("p.csv");
     let o = out.to_str().unwrap();
-    let r = gramlink(&["link", &a, &b, "--keyed", "--encoding", "rotation", "--seed", "1", "--out", o]);
-    assert!(r.status.success(), "{}", stderr(&r));
+    let r = ok(&["link", &a, &b, "--keyed", "--encoding", "rotation", "--seed", "1", "--out", o]);
     let e = stderr(&r);
     assert!(e.contains("ed auto (keyed: no edit bounds") && e.contains(" chose "), "{e}");
     // the default encoding (the sketch) keeps the q-gram filter: edit bounds again
-    let r = gramlink(&["link", &a, &b, "--keyed", "--seed", "1", "--out", o]);
-    assert!(r.status.success(), "{}", stderr(&r));
+    let r = ok(&["link", &a, &b, "--keyed", "--seed", "1", "--out", o]);
     let e = stderr(&r);
     assert!(!e.contains("keyed: no edit bounds") && e.contains("ed auto chose"), "{e}");
 }

@@ -1,10 +1,11 @@
 """Type stubs of gramlink's native module (python/src/*.rs)."""
 
 import os
-from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, Union
+from typing import Any, Iterable, Literal, Optional, Sequence, Tuple, TypedDict, Union
 
 import pandas
 import pyarrow
+from typing_extensions import Unpack
 
 # A column of strings: a list or tuple of str, a pandas Series, a pyarrow
 # (chunked) array or a numpy array of str.
@@ -22,6 +23,38 @@ Path = Union[str, "os.PathLike[str]"]
 ScoredColumns = Tuple[bytes, bytes, bytes, bytes, bytes, int]
 # a record shard's columns: rows of A and B, levels, swapped, sample patterns, rule counts, sent fields
 ShardColumns = Tuple[bytes, bytes, bytes, bytes, bytes, list[Tuple[str, int, list[str]]], int]
+
+# The keywords the native functions read as one options object (typing names
+# only, as the aliases above): each left out is the default configuration's.
+class MineOptions(TypedDict, total=False):
+    """`DataOwner.mine` and `merge_bases` (the core's mining options)."""
+
+    epsilon: float
+    k: int
+    q_min: int
+    q_max: int
+    h_max: int
+    miner: str
+    strategy: str
+    max_grams_per_record: int
+    padding: bool
+    public_q: Optional[int]
+
+class EmbedRequest(TypedDict, total=False):
+    """`RecordOwner.embed` (the core's embed request): party "A" unless
+    given; random pseudonyms unless keep_ids=True."""
+
+    party: Party
+    key: Optional[str]
+    passphrase: Optional[str]
+    no_key: bool
+    keep_ids: bool
+    encoding: Optional[str]
+
+class StringEmbedRequest(EmbedRequest, total=False):
+    """`DataOwner.embed`: the embed request with one string's thresholds."""
+
+    thresholds: Optional[dict[str, Any]]
 
 class DataOwner:
     """One party's records, normalized onto the public alphabet, with its budget."""
@@ -59,31 +92,9 @@ class DataOwner:
     @property
     def private(self) -> bool: ...
     def normalization_report(self) -> dict[str, Any]: ...
-    def mine(
-        self,
-        *,
-        epsilon: float = ...,
-        k: int = ...,
-        q_min: int = ...,
-        q_max: int = ...,
-        h_max: int = ...,
-        miner: str = ...,
-        strategy: str = ...,
-        max_grams_per_record: int = ...,
-        padding: bool = ...,
-        public_q: Optional[int] = ...,
-    ) -> str: ...
+    def mine(self, **options: Unpack[MineOptions]) -> str: ...
     def embed(
-        self,
-        shared: str,
-        *,
-        party: Party = "A",
-        thresholds: Optional[dict[str, Any]] = None,
-        key: Optional[str] = None,
-        passphrase: Optional[str] = None,
-        no_key: bool = False,
-        binary: bool = True,
-        keep_ids: bool = False,
+        self, shared: str, *, binary: bool = True, **options: Unpack[StringEmbedRequest]
     ) -> Union[bytes, str]: ...
     # ids: random pseudonyms unless keep_ids=True; the map of the last embed (CSV pseudonym,id), None if kept
     def id_map_csv(self) -> Optional[str]: ...
@@ -91,21 +102,7 @@ class DataOwner:
     def vectors(self, shared: str) -> list[list[float]]: ...
     def thresholds(self, shared: str, *, ed: int = ..., mode: Any = ...) -> list[float]: ...
 
-def merge_bases(
-    a: str,
-    b: str,
-    *more: str,
-    epsilon: float = ...,
-    k: int = ...,
-    q_min: int = ...,
-    q_max: int = ...,
-    h_max: int = ...,
-    miner: str = ...,
-    strategy: str = ...,
-    max_grams_per_record: int = ...,
-    padding: bool = ...,
-    public_q: Optional[int] = ...,
-) -> str: ...
+def merge_bases(a: str, b: str, *more: str, **options: Unpack[MineOptions]) -> str: ...
 def fingerprint(shared: str) -> str: ...
 def unmap(pairs: Union[str, bytes], a_map: Optional[str] = None, b_map: Optional[str] = None) -> str: ...
 def keygen() -> str: ...
@@ -198,16 +195,7 @@ class RecordOwner:
     @staticmethod
     def merge_bases(a: str, b: str, schema: Schema) -> str: ...
     # the same keywords as DataOwner.embed (the core's EmbedRequest), without thresholds
-    def embed(
-        self,
-        shared: str,
-        *,
-        party: Party = "A",
-        key: Optional[str] = None,
-        passphrase: Optional[str] = None,
-        no_key: bool = False,
-        keep_ids: bool = False,
-    ) -> bytes: ...
+    def embed(self, shared: str, **options: Unpack[EmbedRequest]) -> bytes: ...
     def id_map_csv(self) -> Optional[str]: ...
 
 class RecordMatcher:

@@ -16,39 +16,25 @@ mod signing;
 
 use pyo3::prelude::*;
 
+/// The module: each `#[pymodule_export] use` adds those classes and functions.
 #[pymodule]
-fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<owner::DataOwner>()?;
-    m.add_function(wrap_pyfunction!(owner::merge_bases, m)?)?;
-    m.add_function(wrap_pyfunction!(owner::fingerprint, m)?)?;
-    m.add_function(wrap_pyfunction!(owner::keygen, m)?)?;
-    m.add_function(wrap_pyfunction!(owner::defaults, m)?)?;
-    m.add_function(wrap_pyfunction!(owner::unmap, m)?)?;
-    m.add_function(wrap_pyfunction!(signing::sign_keygen, m)?)?;
-    m.add_function(wrap_pyfunction!(signing::sign_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(signing::verify_batch, m)?)?;
-    m.add_class::<matcher::Matcher>()?;
-    m.add_class::<matcher::Linkage>()?;
-    m.add_function(wrap_pyfunction!(matcher::score, m)?)?;
-    m.add_function(wrap_pyfunction!(parties::match_parties, m)?)?;
-    m.add_function(wrap_pyfunction!(parties_shard::parties_check, m)?)?;
-    m.add_function(wrap_pyfunction!(parties_shard::parties_one_way, m)?)?;
-    m.add_function(wrap_pyfunction!(parties_shard::parties_pair, m)?)?;
-    m.add_function(wrap_pyfunction!(parties_shard::parties_cluster, m)?)?;
-    m.add_function(wrap_pyfunction!(parties_records::parties_record_check, m)?)?;
-    m.add_function(wrap_pyfunction!(parties_records::parties_record_shard, m)?)?;
-    m.add_function(wrap_pyfunction!(parties_records::parties_record_pair, m)?)?;
-    m.add_class::<records::RecordOwner>()?;
-    m.add_class::<records::RecordMatcher>()?;
-    m.add_class::<shard::Batch>()?;
-    m.add_class::<shard::Reference>()?;
-    m.add_function(wrap_pyfunction!(shard::check_batches, m)?)?;
-    m.add_function(wrap_pyfunction!(shard::cutoff_bound, m)?)?;
-    m.add_function(wrap_pyfunction!(shard::shard_candidates, m)?)?;
-    m.add_function(wrap_pyfunction!(shard::assign, m)?)?;
-    m.add_class::<record_shard::RecordBatchFile>()?;
-    m.add_function(wrap_pyfunction!(record_shard::record_check, m)?)?;
-    m.add_function(wrap_pyfunction!(record_shard::record_shard, m)?)?;
-    m.add_function(wrap_pyfunction!(record_shard::record_link_shards, m)?)?;
-    Ok(())
+mod _native {
+    #[pymodule_export]
+    use super::matcher::{score, Linkage, Matcher};
+    #[pymodule_export]
+    use super::owner::{defaults, fingerprint, keygen, merge_bases, unmap, DataOwner};
+    #[pymodule_export]
+    use super::parties::match_parties;
+    #[pymodule_export]
+    use super::parties_records::{parties_record_check, parties_record_pair, parties_record_shard};
+    #[pymodule_export]
+    use super::parties_shard::{parties_check, parties_cluster, parties_one_way, parties_pair};
+    #[pymodule_export]
+    use super::record_shard::{record_check, record_link_shards, record_shard, RecordBatchFile};
+    #[pymodule_export]
+    use super::records::{RecordMatcher, RecordOwner};
+    #[pymodule_export]
+    use super::shard::{assign, check_batches, cutoff_bound, shard_candidates, Batch, Reference};
+    #[pymodule_export]
+    use super::signing::{sign_batch, sign_keygen, verify_batch};
 }

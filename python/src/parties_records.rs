@@ -7,24 +7,18 @@
 //! them). Columns cross as
 //! little-endian bytes, as in `record_shard.rs`.
 
-use crate::errors::{invalid, io, OrPy};
+use crate::errors::OrPy;
 use crate::parties_shard::edge_columns;
-use crate::record_shard::{shard, u32s, RecordBatchFile, ShardColumns};
+use crate::record_shard::{read_batch, shard, shard_of_columns, RecordBatchFile, ShardColumns};
 use crate::records::schema_arg;
 use gramlink::multi::records::{orient, pair_edges};
 use gramlink::multi::{check_merge_threshold, check_parties, MERGE_THRESHOLD};
 use gramlink::protocol::Party;
-use gramlink::record::linker::RuleCount;
-use gramlink::record::shard::{pair_levels, rows, ShardLevels};
-use gramlink::record::{RecordBatch, RecordMatcher};
+use gramlink::record::shard::{pair_levels, rows};
+use gramlink::record::RecordMatcher;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::PathBuf;
-
-fn read(path: &std::path::Path) -> PyResult<RecordBatch> {
-    let bytes = std::fs::read(path).map_err(|e| io(path, e))?;
-    RecordBatch::read(&bytes).map_err(gramlink::Error::from).py()
-}
 
 /// Checks the record batches in `paths` under `schema` as `match_parties`
 /// checks them (named by their paths; the same codes), every pair on its
@@ -44,7 +38,7 @@ pub fn parties_record_check(
     let what: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     let mut batches = Vec::with_capacity(paths.len());
     for p in &paths {
-        batches.push(read(p)?);
+        batches.push(read_batch(p)?);
     }
     let ways = py
         .detach(|| {
@@ -107,18 +101,7 @@ pub fn parties_record_pair<'py>(
     rules: Vec<(String, u64, Vec<String>)>,
 ) -> PyResult<RecordEdges<'py>> {
     let schema = schema_arg(schema)?;
-    let nf = schema.sent().count().max(1);
-    let (ra, rb) = (u32s(a_rows, "a_rows")?, u32s(b_rows, "b_rows")?);
-    let m = ra.len();
-    if rb.len() != m || levels.len() != m * nf || swapped.len() != m || sample.len() % nf != 0 {
-        return Err(invalid("the shards' columns have different lengths"));
-    }
-    let shard = ShardLevels {
-        candidates: ra.into_iter().zip(rb).collect(),
-        levels: (0..m).map(|k| (levels[k * nf..(k + 1) * nf].to_vec(), swapped[k] != 0)).collect(),
-        sample: sample.chunks_exact(nf).map(<[u8]>::to_vec).collect(),
-        rules: rules.into_iter().map(|(rule, pairs, fields)| RuleCount { rule, pairs, fields }).collect(),
-    };
+    let shard = shard_of_columns(&schema, a_rows, b_rows, levels, swapped, sample, rules)?;
     let (edges, compared) = py.detach(|| pair_edges(&schema, rows, offsets, vec![shard])).py()?;
     let (x, y, s) = edge_columns(py, &edges);
     Ok((x, y, s, compared))

@@ -25,9 +25,7 @@ impl RecordBatchFile {
     /// schema by `record_check` and each shard's `record_shard`).
     #[staticmethod]
     fn open(py: Python<'_>, path: std::path::PathBuf) -> PyResult<RecordBatchFile> {
-        let bytes = std::fs::read(&path).map_err(|e| io(&path, e))?;
-        let batch = py.detach(|| RecordBatch::read(&bytes)).map_err(gramlink::Error::from).py()?;
-        Ok(RecordBatchFile { batch })
+        Ok(RecordBatchFile { batch: py.detach(|| read_batch(&path))? })
     }
 
     #[getter]
@@ -48,6 +46,12 @@ impl RecordBatchFile {
     fn ids(&self) -> Vec<String> {
         self.batch.ids.clone()
     }
+}
+
+/// The record batch in the file at `path`.
+pub(crate) fn read_batch(path: &std::path::Path) -> PyResult<RecordBatch> {
+    let bytes = std::fs::read(path).map_err(|e| io(path, e))?;
+    RecordBatch::read(&bytes).map_err(gramlink::Error::from).py()
 }
 
 /// Checks what every shard shares (schema, parties, key, bases), as the
@@ -152,23 +156,12 @@ pub fn record_link_shards<'py>(
     rules: Vec<(String, u64, Vec<String>)>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let schema = schema_arg(schema)?;
-    let nf = schema.sent().count().max(1);
-    let (ra, rb) = (u32s(a_rows, "a_rows")?, u32s(b_rows, "b_rows")?);
-    let n = ra.len();
-    if rb.len() != n || levels.len() != n * nf || swapped.len() != n || sample.len() % nf != 0 {
-        return Err(invalid("the shards' columns have different lengths"));
-    }
-    let shard = ShardLevels {
-        candidates: ra.iter().copied().zip(rb.iter().copied()).collect(),
-        levels: levels.chunks_exact(nf).zip(swapped).map(|(l, &w)| (l.to_vec(), w != 0)).collect(),
-        rules: rules.into_iter().map(|(rule, pairs, fields)| RuleCount { rule, pairs, fields }).collect(),
-        sample: sample.chunks_exact(nf).map(<[u8]>::to_vec).collect(),
-    };
+    let shard = shard_of_columns(&schema, a_rows, b_rows, levels, swapped, sample, rules)?;
     let result = py.detach(|| {
-        let mut at = std::collections::HashMap::with_capacity(n);
-        for i in 0..n {
-            if at.insert((ra[i], rb[i]), i as u64).is_some() {
-                return Err(invalid(format!("the pair ({}, {}) is twice among the candidates", ra[i], rb[i])));
+        let mut at = std::collections::HashMap::with_capacity(shard.candidates.len());
+        for (i, &(a, b)) in shard.candidates.iter().enumerate() {
+            if at.insert((a, b), i as u64).is_some() {
+                return Err(invalid(format!("the pair ({a}, {b}) is twice among the candidates")));
             }
         }
         // a fit the bounds cannot repair is refused by its code (FIT_REFUSED)
@@ -187,4 +180,29 @@ pub fn record_link_shards<'py>(
     out.set_item("match", PyBytes::new(py, &classes))?;
     out.set_item("summary", from_json(py, &summary)?)?;
     Ok(out.into_any())
+}
+
+/// Shards' columns (as `record_shard` returns them, concatenated in any
+/// order) back as one shard's levels under `schema`.
+pub(crate) fn shard_of_columns(
+    schema: &Schema,
+    a_rows: &[u8],
+    b_rows: &[u8],
+    levels: &[u8],
+    swapped: &[u8],
+    sample: &[u8],
+    rules: Vec<(String, u64, Vec<String>)>,
+) -> PyResult<ShardLevels> {
+    let nf = schema.sent().count().max(1);
+    let (ra, rb) = (u32s(a_rows, "a_rows")?, u32s(b_rows, "b_rows")?);
+    let n = ra.len();
+    if rb.len() != n || levels.len() != n * nf || swapped.len() != n || sample.len() % nf != 0 {
+        return Err(invalid("the shards' columns have different lengths"));
+    }
+    Ok(ShardLevels {
+        candidates: ra.into_iter().zip(rb).collect(),
+        levels: levels.chunks_exact(nf).zip(swapped).map(|(l, &w)| (l.to_vec(), w != 0)).collect(),
+        rules: rules.into_iter().map(|(rule, pairs, fields)| RuleCount { rule, pairs, fields }).collect(),
+        sample: sample.chunks_exact(nf).map(<[u8]>::to_vec).collect(),
+    })
 }

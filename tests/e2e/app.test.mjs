@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { harness, text, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced, ownerLoadAndMine } from './harness.mjs';
+import { harness, text, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced, ownerLoadAndMine, handKey } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
 
 const h = harness();
@@ -76,10 +76,8 @@ test('two data owners exchange files through the owner page; the matcher links t
   await pb.waitForSelector('#key-error:not(:empty)');
   assert.equal(await text(pb, '#key-error'), 'Your vectors leave keyed: press New key and send the key file to your partner (never to the matcher), or paste the key your partner sent.');
   // A makes the key (it downloads, for B); B loads that file
-  const keyFile = await downloadFrom(pa, '#new-key', path.join(h.dir, 'shared-key.txt'));
+  const keyFile = await handKey(pa, pb, path.join(h.dir, 'shared-key.txt'));
   assert.match(readFileSync(keyFile, 'utf8'), /^[0-9a-f]{64}\n$/);
-  await pb.setInputFiles('#key-file', keyFile);
-  await pb.waitForFunction(() => document.querySelector('#key').value.length === 64);
   const batchA = await downloadFrom(pa, '#embed', path.join(h.dir, 'a.vectors.bin'));
   const batchB = await downloadFrom(pb, '#embed', path.join(h.dir, 'b.vectors.bin'));
   assert.match(await text(pa, '#embed-out'), /1,000 records.*, keyed, ids replaced by random codes\./);

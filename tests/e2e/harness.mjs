@@ -162,6 +162,23 @@ export async function openAdvanced(page) {
   });
 }
 
+/** Party A's owner page makes the key and downloads it to `to`; B's page loads
+ * that file (as A hands it over, never to the matcher). Returns the path. */
+export async function handKey(pa, pb, to) {
+  const key = await downloadFrom(pa, '#new-key', to);
+  await pb.setInputFiles('#key-file', key);
+  await pb.waitForFunction(() => document.querySelector('#key').value.length === 64);
+  return key;
+}
+
+/** Each records-owner page loads the shared bases file, up to its fingerprint. */
+export async function loadShared(pages, shared) {
+  for (const p of pages) {
+    await p.setInputFiles('#shared', shared);
+    await p.waitForFunction(() => /^Fingerprint: /.test(document.querySelector('#shared-fingerprint').textContent));
+  }
+}
+
 /** Loads a CSV on an owner page, mines with ε (budget the same), returns nothing. */
 export async function ownerLoadAndMine(page, csvPath, { epsilon = '1' } = {}) {
   await openAdvanced(page);

@@ -46,12 +46,18 @@ test('Kuzu page: Charlie, Alice and Bob link records in three tabs', async () =>
   const { model, pub } = await charlie(c, '');
   const priv = await save(c, '#save-private-key', 'key.json');
 
-  const alice = await h.page();
-  await open(alice, h.url, 'kuzu.html');
-  await alice.setInputFiles('#rule-file', ruleFile);
-  await alice.setInputFiles('#a-file', h.file('a.csv', aCsv));
-  await alice.setInputFiles('#a-model', model);
-  await alice.setInputFiles('#a-key', pub);
+  // a party's new tab (`side` a: Alice, b: Bob) with the rule, its file, and Charlie's model and key
+  const party = async (side, csv) => {
+    const page = await h.page();
+    await open(page, h.url, 'kuzu.html');
+    await page.setInputFiles('#rule-file', ruleFile);
+    await page.setInputFiles(`#${side}-file`, h.file(`${side}.csv`, csv));
+    await page.setInputFiles(`#${side}-model`, model);
+    await page.setInputFiles(`#${side}-key`, pub);
+    return page;
+  };
+
+  const alice = await party('a', aCsv);
   await alice.fill('#epsilon', '50');
   await alice.fill('#a-budget', '100');
   await alice.fill('#wn', '10');
@@ -64,12 +70,7 @@ test('Kuzu page: Charlie, Alice and Bob link records in three tabs', async () =>
   const blocks = await save(alice, '#save-blocks', 'a.glka');
   const report = await save(alice, '#save-report', 'report.json');
 
-  const bob = await h.page();
-  await open(bob, h.url, 'kuzu.html');
-  await bob.setInputFiles('#rule-file', ruleFile);
-  await bob.setInputFiles('#b-file', h.file('b.csv', bCsv));
-  await bob.setInputFiles('#b-model', model);
-  await bob.setInputFiles('#b-key', pub);
+  const bob = await party('b', bCsv);
   await bob.setInputFiles('#b-blocks', blocks);
   await bob.click('#compare');
   await bob.waitForSelector('#b-out:not([hidden])', { timeout: 300_000 });

@@ -156,6 +156,16 @@ test('NAMES (149,910 rows) on the owner page: timing of each step; the page stay
   assert.deepEqual(p.errors, []);
 });
 
+/** Loads `csv` (its name column) on an open owner page with a budget of ε 0.5, up to the preview. */
+async function loadWithBudget(page, csv) {
+  await page.setInputFiles('#file', csv);
+  await page.selectOption('#column', 'name');
+  await openAdvanced(page);
+  await page.fill('#owner-budget', '0.5');
+  await page.click('#load');
+  await page.waitForSelector('#preview:not([hidden])');
+}
+
 test('the owner page keeps its privacy ledger per file: Load, a reload and a cancel never reset the meter; it exports', async () => {
   const fx = ownerFixtures('cities.txt', 200);
   const csv = h.file('ledger.csv', fx.a);
@@ -172,12 +182,7 @@ test('the owner page keeps its privacy ledger per file: Load, a reload and a can
   // a reload of the page, the same file: the ledger is still there and refuses a second mining
   await p.reload();
   await p.waitForSelector('body[data-ready="true"]');
-  await p.setInputFiles('#file', csv);
-  await p.selectOption('#column', 'name');
-  await openAdvanced(p);
-  await p.fill('#owner-budget', '0.5');
-  await p.click('#load');
-  await p.waitForSelector('#preview:not([hidden])');
+  await loadWithBudget(p, csv);
   assert.equal(await text(p, '#budget-text'), meter);
   assert.match(await text(p, '#ledger-text'), /spent so far on this file in this browser: ε 0\.\d{4} in 1 mining$/);
   await p.fill('#epsilon', '0.5');
@@ -194,12 +199,7 @@ test('the owner page keeps its privacy ledger per file: Load, a reload and a can
   // party imports its ledger; a ledger the CLI kept for the same data counts the same way
   const q = await h.page();
   await open(q, h.url, 'owner.html');
-  await q.setInputFiles('#file', csv);
-  await q.selectOption('#column', 'name');
-  await openAdvanced(q);
-  await q.fill('#owner-budget', '0.5');
-  await q.click('#load');
-  await q.waitForSelector('#preview:not([hidden])');
+  await loadWithBudget(q, csv);
   assert.match(await text(q, '#budget-text'), /^0\.0000 of 0\.5000/);
   const cli = {
     format: 'gramlink privacy ledger', version: 1, data: 'ledger.csv', total: 0.5, spent: 0.125,

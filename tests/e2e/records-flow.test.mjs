@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { harness, open, downloadFrom, root, audit } from './harness.mjs';
+import { harness, open, downloadFrom, root, audit, handKey, loadShared } from './harness.mjs';
 
 const h = harness();
 
@@ -88,14 +88,9 @@ test('records flow in three browser contexts: ISO dates, own column names, pairs
   await shot(pa, '3-owner-merged');
 
   // A makes the key and sends the file to B (never to the matcher); both embed
-  const keyFile = await downloadFrom(pa, '#new-key', path.join(h.dir, 'shared-key.txt'));
-  await pb.setInputFiles('#key-file', keyFile);
-  await pb.waitForFunction(() => document.querySelector('#key').value.length === 64);
-  for (const p of [pa, pb]) {
-    await p.setInputFiles('#shared', shared);
-    await p.waitForFunction(() => /^Fingerprint: /.test(document.querySelector('#shared-fingerprint').textContent));
-    await p.evaluate(() => (document.body.dataset.largeDownload = String(1e12)));
-  }
+  await handKey(pa, pb, path.join(h.dir, 'shared-key.txt'));
+  await loadShared([pa, pb], shared);
+  for (const p of [pa, pb]) await p.evaluate(() => (document.body.dataset.largeDownload = String(1e12)));
   const batchA = await downloadFrom(pa, '#embed', path.join(h.dir, 'records-a.glrb'));
   const batchB = await downloadFrom(pb, '#embed', path.join(h.dir, 'records-b.glrb'));
   assert.equal(pb.lastDownload, 'records-b.glrb');

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { harness, text, open, downloadFrom, ownerFixtures, openAdvanced, audit, root } from './harness.mjs';
+import { harness, text, open, downloadFrom, ownerFixtures, openAdvanced, audit, root, handKey, loadShared } from './harness.mjs';
 
 const h = harness();
 
@@ -43,9 +43,7 @@ test('owner page signs its batch; the matcher page links it with the key, refuse
   await pb.waitForSelector('#merge-out:not([hidden])');
   await pa.selectOption('#party', 'A');
   await pb.selectOption('#party', 'B');
-  const key = await downloadFrom(pa, '#new-key', path.join(h.dir, 'shared-key.txt'));
-  await pb.setInputFiles('#key-file', key);
-  await pb.waitForFunction(() => document.querySelector('#key').value.length === 64);
+  await handKey(pa, pb, path.join(h.dir, 'shared-key.txt'));
 
   // without a key, the embed offers no signature
   await downloadFrom(pa, '#embed', path.join(h.dir, 'unsigned-a.vectors.bin'));
@@ -172,13 +170,8 @@ test('records pages: A signs its record batch; the matcher links it with A\'s ke
   await pa.setInputFiles('#noisy-a', noisyA);
   await pa.setInputFiles('#noisy-b', noisyB);
   const shared = await downloadFrom(pa, '#merge', path.join(h.dir, 'shared-bases.json'));
-  const key = await downloadFrom(pa, '#new-key', path.join(h.dir, 'records-key.txt'));
-  await pb.setInputFiles('#key-file', key);
-  await pb.waitForFunction(() => document.querySelector('#key').value.length === 64);
-  for (const p of [pa, pb]) {
-    await p.setInputFiles('#shared', shared);
-    await p.waitForFunction(() => /^Fingerprint: /.test(document.querySelector('#shared-fingerprint').textContent));
-  }
+  await handKey(pa, pb, path.join(h.dir, 'records-key.txt'));
+  await loadShared([pa, pb], shared);
   // A signs (a new key, named with its party); B does not
   await pa.click('#signing summary');
   await pa.click('#sign-new');

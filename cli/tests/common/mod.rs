@@ -21,9 +21,7 @@ pub const NAMES: &str = "SMITH\nJOHNSON\nWILLIAMS\nBROWN\nJONES\nMILLER\nDAVIS\n
 
 /// A scratch folder holding `names.txt` ([`NAMES`]).
 pub fn names_dir() -> tempfile::TempDir {
-    let d = tempfile::tempdir().expect("tempdir");
-    std::fs::write(d.path().join("names.txt"), NAMES).expect("write");
-    d
+    Dir::with_names().0
 }
 
 /// A run that must succeed.
@@ -50,13 +48,22 @@ impl Dir {
     pub fn new() -> Self {
         Dir(tempfile::tempdir().expect("tempdir"))
     }
+    /// A scratch folder holding `names.txt` ([`NAMES`]).
+    pub fn with_names() -> Self {
+        let d = Dir::new();
+        d.write("names.txt", NAMES.as_bytes());
+        d
+    }
     pub fn path(&self, name: &str) -> PathBuf {
         self.0.path().join(name)
     }
+    /// [`Dir::path`] as the text of an argument.
+    pub fn file(&self, name: &str) -> String {
+        self.path(name).display().to_string()
+    }
     pub fn write(&self, name: &str, bytes: &[u8]) -> String {
-        let p = self.path(name);
-        std::fs::write(&p, bytes).expect("write");
-        p.display().to_string()
+        std::fs::write(self.path(name), bytes).expect("write");
+        self.file(name)
     }
 }
 

@@ -22,6 +22,14 @@ fn recommended_base(alphabet: &str) -> SharedBase {
     crate::public::merge_shared(&[&mined, &mined], 5, Some(2), true).unwrap()
 }
 
+/// The symbols of `alphabet`, its recommended base, the base's shape and its embedder.
+fn setup(alphabet: &str) -> (Vec<char>, SharedBase, Shape, Embedder) {
+    let base = recommended_base(alphabet);
+    let shape = Shape::of(&base);
+    let e = Embedder::new(&base).unwrap();
+    (alphabet.chars().collect(), base, shape, e)
+}
+
 fn random_word(rng: &mut Randomness, sigma: &[char], max: usize) -> String {
     let n = 1 + rng.next_u32() as usize % max;
     (0..n).map(|_| sigma[rng.next_u32() as usize % sigma.len()]).collect()
@@ -55,10 +63,7 @@ fn shape_of_the_recommended_base_has_a_complete_bigram_class() {
 #[cfg(feature = "eval")] // B is the scenario's corrupted copy
 fn sound_and_equal_to_a_full_scan() {
     // 10 symbols: 120 bigram coordinates, so row signatures (64 bits) collide
-    let sigma: Vec<char> = "ABCDEFGHIJ".chars().collect();
-    let base = recommended_base("ABCDEFGHIJ");
-    let shape = Shape::of(&base);
-    let e = Embedder::new(&base).unwrap();
+    let (sigma, base, shape, e) = setup("ABCDEFGHIJ");
     let mut rng = Randomness::seeded(7);
     for ed in 0..=3u32 {
         let a: Vec<String> = (0..120).map(|_| random_word(&mut rng, &sigma, 9)).collect();
@@ -125,9 +130,7 @@ fn sound_and_equal_to_a_full_scan() {
 
 #[test]
 fn per_row_keeps_the_best_and_greedy_is_one_to_one() {
-    let base = recommended_base("ABCD");
-    let shape = Shape::of(&base);
-    let e = Embedder::new(&base).unwrap();
+    let (_, base, shape, e) = setup("ABCD");
     let a: Vec<String> = ["ABCDAB", "ABCDAC", "DCBA"].iter().map(|s| s.to_string()).collect();
     let b: Vec<String> = ["ABCDAC", "ABCDAB", "DCBAA", "ABCDA"].iter().map(|s| s.to_string()).collect();
     let (va, vb) = (e.embed_all(&a, &mut NoProgress).unwrap(), e.embed_all(&b, &mut NoProgress).unwrap());
@@ -147,10 +150,7 @@ fn per_row_keeps_the_best_and_greedy_is_one_to_one() {
 /// of all its pairs sorted by (score, distance, b), ties at the cut included.
 #[test]
 fn per_row_is_the_head_of_the_full_ranking() {
-    let sigma: Vec<char> = "ABCDE".chars().collect();
-    let base = recommended_base("ABCDE");
-    let shape = Shape::of(&base);
-    let e = Embedder::new(&base).unwrap();
+    let (sigma, base, shape, e) = setup("ABCDE");
     let mut rng = Randomness::seeded(11);
     // short words over 5 symbols: many pairs per row, many tied scores
     let a: Vec<String> = (0..60).map(|_| random_word(&mut rng, &sigma, 4)).collect();
