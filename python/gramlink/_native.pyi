@@ -282,16 +282,24 @@ def parties_check(
     paths: Sequence[Path], merge_threshold: Optional[float] = None
 ) -> list[Tuple[str, int]]: ...
 def parties_one_way(a: Batch, b: Batch, offset: int) -> ScoredColumns: ...
-def parties_solve(
-    paths: Sequence[Path],
+def parties_pair(
+    paths: Tuple[Path, Path],
+    offsets: Tuple[int, int],
     way: bytes,
     a_rows: bytes,
     b_rows: bytes,
     distances: bytes,
     scores: bytes,
     edits: bytes,
+) -> Tuple[bytes, bytes, bytes]: ...
+def parties_cluster(
+    parties: list[str],
+    offsets: list[int],
+    x: bytes,
+    y: bytes,
+    scores: bytes,
     merge_threshold: Optional[float] = None,
-) -> Tuple[bytes, int, int]: ...
+) -> Tuple[bytes, bytes]: ...
 
 class RecordBatchFile:
     """A record batch (GLRB) read from a file, as a Spark worker keeps it."""
@@ -329,16 +337,14 @@ def parties_record_check(
 def parties_record_shard(
     schema: Schema, a: RecordBatchFile, b: RecordBatchFile, start: int, end: int
 ) -> ShardColumns: ...
-def parties_record_solve(
+def parties_record_pair(
     schema: Schema,
-    paths: Sequence[Path],
-    way: bytes,
+    rows: Tuple[int, int],
+    offsets: Tuple[int, int],
     a_rows: bytes,
     b_rows: bytes,
     levels: bytes,
     swapped: bytes,
-    sample_way: bytes,
     sample: bytes,
-    rules: list[Tuple[int, str, int, list[str]]],
-    merge_threshold: Optional[float] = None,
-) -> Tuple[bytes, int, int, int]: ...
+    rules: list[Tuple[str, int, list[str]]],
+) -> Tuple[bytes, bytes, bytes, int]: ...
