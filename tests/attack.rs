@@ -241,3 +241,42 @@ fn split_dates_give_their_month_to_graph_matching_and_whole_dates_do_not() {
         );
     }
 }
+
+#[test]
+fn pattern_mining_and_labelling_name_a_keyed_permutation_and_not_noise() {
+    use gramlink::research::bootstrap::keyed_two_party;
+    use gramlink::research::labelling::{labelling_attack, pattern_attack, Search};
+    let names = load("names.txt");
+    let mut rng = gramlink::dp::Randomness::seeded(13);
+    let a: Vec<String> = gramlink::research::attack::zipf_sample(names.len(), 2_000, &mut rng)
+        .into_iter()
+        .map(|i| names.records()[i].clone())
+        .collect();
+    // C's list: the data's values with their exact frequencies (the worst case)
+    let mut counts = std::collections::BTreeMap::new();
+    for s in &a {
+        *counts.entry(s.clone()).or_insert(0.0) += 1.0;
+    }
+    let prior: Vec<(String, f64)> = counts.into_iter().collect();
+    let dictionary: Vec<String> = prior.iter().map(|(s, _)| s.clone()).collect();
+    let search = Search { sweeps: 20, seed: 3 };
+    let mut seen = Vec::new();
+    for encoding in ["sketch:1", "sketch"] {
+        let config =
+            gramlink::config::Config { encoding: encoding.parse().unwrap(), ..gramlink::config::Config::default() };
+        let (shared, batch) = keyed_two_party(&a, &Alphabet::default(), &config, &mut rng, &mut NoProgress).unwrap();
+        let p = pattern_attack(&batch, &shared, &prior, &dictionary, &a, 400, 1).unwrap();
+        let l = labelling_attack(&batch, &shared, &prior, &dictionary, &a, 400, search).unwrap();
+        eprintln!("{encoding}: patterns {p:?}, labelling {l:?}");
+        let mut noise = batch.clone();
+        noise.vectors = scrambled_rows(&batch, 5);
+        let n = pattern_attack(&noise, &shared, &prior, &dictionary, &a, 400, 1).unwrap();
+        eprintln!("{encoding}, scrambled rows: patterns {n:?}");
+        // scrambled rows hold no pattern of the data: what is named there is chance
+        assert!(n.records <= 0.05, "noise: {}", n.records);
+        seen.push((p.records, l.records));
+    }
+    // a coordinate per gram: the supports and frequent pairs name the grams
+    assert!(seen[0].0 >= 0.5, "pattern mining named {} of a keyed permutation's records", seen[0].0);
+    assert!(seen[0].1 >= 0.5, "labelling named {} of a keyed permutation's records", seen[0].1);
+}

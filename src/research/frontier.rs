@@ -1,7 +1,7 @@
 //! The frontier's attack columns for one string: party A's batch of NAMES
 //! (a Zipf multiset over the public rank order, or distinct names) made by
 //! the protocol's own steps under each candidate encoding, and the
-//! labelling attack ([`super::labelling`]) and the graph-matching attack
+//! labelling and pattern-mining attacks ([`super::labelling`]) and the graph-matching attack
 //! ([`super::graph`]) run on what the matcher receives,
 //! with C's list covering the data and its exact frequencies (the worst case).
 //! `gramlink lab frontier` prints it; docs/THREAT_MODEL.md holds the table.
@@ -9,7 +9,7 @@
 use super::bootstrap::mined_with_copy;
 use super::chaff::{fakes, FakeSource, FAKE_MARK};
 use super::graph::{graph_attack, graph_attack_rows, GraphReport};
-use super::labelling::{labelling_attack, LabellingReport, Search};
+use super::labelling::{labelling_attack, pattern_attack, LabellingReport, Search};
 use crate::alphabet::Alphabet;
 use crate::config::Config;
 use crate::dp::Randomness;
@@ -62,6 +62,9 @@ pub struct FrontierRow {
     /// A's batch in the binary form, bytes.
     pub batch_bytes: usize,
     pub labelling: LabellingReport,
+    /// The pattern-mining attack ([`super::labelling::pattern_attack`]).
+    #[serde(default)]
+    pub patterns: LabellingReport,
     /// The frequency attack: identical rows grouped, the i-th largest group
     /// named after the i-th most frequent value (C's exact frequencies).
     pub frequency: f64,
@@ -212,10 +215,13 @@ pub fn run_frontier(
         let search = Search { sweeps: o.sweeps, seed: o.seed };
         // the rotation is dense: the labelling attack has no coordinates to label
         // (its own attacks are the exact-algebra ones)
-        let labelling = if rotated {
-            LabellingReport::default()
+        let (labelling, patterns) = if rotated {
+            (LabellingReport::default(), LabellingReport::default())
         } else {
-            labelling_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, search)?
+            (
+                labelling_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, search)?,
+                pattern_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, o.seed)?,
+            )
         };
         let mut pruned = None;
         let graph = if rotated {
@@ -243,7 +249,7 @@ pub fn run_frontier(
             Some(graph_attack(&batch, &shared, &prior, &truth, &records, o.seed)?)
         };
         let name = encoding.map_or("unkeyed".to_string(), |e| e.to_string());
-        rows.push(FrontierRow { encoding: name, batch_bytes, labelling, frequency, groups, graph, pruned });
+        rows.push(FrontierRow { encoding: name, batch_bytes, labelling, patterns, frequency, groups, graph, pruned });
     }
     Ok(rows)
 }

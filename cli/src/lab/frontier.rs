@@ -1,4 +1,4 @@
-//! `gramlink lab frontier`: the labelling and graph-matching attacks on party A's NAMES batch under
+//! `gramlink lab frontier`: the labelling, pattern-mining and graph-matching attacks on party A's NAMES batch under
 //! each candidate encoding (src/research/frontier.rs), for the frontier table
 //! of docs/THREAT_MODEL.md.
 
@@ -126,18 +126,18 @@ pub fn cmd_frontier(a: FrontierArgs) -> Result<()> {
         a.sample, a.targets, a.seed
     );
     println!(
-        "encoding    batch bytes   groups  frequency | labelling: records   distinct   exact image   residual | graph: records   distinct   seeds (right)"
+        "encoding    batch bytes   groups  frequency | labelling: records   distinct   exact image   residual | patterns: records   distinct   residual | graph: records   distinct   seeds (right)"
     );
     for r in rows {
         if let Some((kept, fakes)) = r.pruned {
             println!("C's pruning kept {kept} rows, {fakes} of them fakes");
         }
-        let l = r.labelling;
+        let (l, p) = (r.labelling, r.patterns);
         let graph = r.graph.map_or("dense: n/a".to_string(), |g| {
             format!("{:>8.2} % {:>8.2} %   {} ({})", 100.0 * g.records, 100.0 * g.distinct, g.seeds, g.seeds_right)
         });
         println!(
-            "{:<10} {:>12} {:>8} {:>8.2} % | {:>8.2} % {:>8.2} % {:>11.2} % {:>10.4} | {graph}",
+            "{:<10} {:>12} {:>8} {:>8.2} % | {:>8.2} % {:>8.2} % {:>11.2} % {:>10.4} | {:>8.2} % {:>8.2} % {:>10.4} | {graph}",
             r.encoding,
             r.batch_bytes,
             r.groups,
@@ -145,7 +145,10 @@ pub fn cmd_frontier(a: FrontierArgs) -> Result<()> {
             100.0 * l.records,
             100.0 * l.distinct,
             100.0 * l.exact,
-            l.residual
+            l.residual,
+            100.0 * p.records,
+            100.0 * p.distinct,
+            p.residual
         );
     }
     Ok(())

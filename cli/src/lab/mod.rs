@@ -42,7 +42,7 @@ enum LabCommand {
     Levers(levers::LeversArgs),
     /// The matcher's attacks on A's vectors (dictionary, frequency, norm, reconstruction, axis recovery), without and with the key.
     Attack(attack::AttackArgs),
-    /// The labelling attack on A's batch under each candidate encoding (docs/THREAT_MODEL.md's frontier).
+    /// The labelling, pattern-mining and graph-matching attacks on A's batch under each candidate encoding (docs/THREAT_MODEL.md's frontier).
     Frontier(frontier::FrontierArgs),
     /// KRIMP on a categorical CSV: code table, compression, and generated databases' dissimilarity, AS and NAS.
     Krimp(krimp::KrimpArgs),

@@ -34,9 +34,11 @@ use std::collections::HashMap;
 
 mod decode;
 mod model;
+mod patterns;
 use decode::{decode, frequency_anchors, refine};
 pub use model::LabellingReport;
 use model::{model, Model};
+pub use patterns::{pattern_attack, MIN_PAIR};
 
 /// Options of the search.
 #[derive(Debug, Clone, Copy)]
