@@ -1,9 +1,11 @@
-//! The graph-matching attack ([`super::graph`]) on a record batch, part by
+//! The graph-matching attack ([`super::graph`]) and the pattern-mining
+//! attack ([`super::labelling::pattern_attack`]) on a record batch, part by
 //! part: every embedded part whose rows are sparse (text, numbers, dates, and
 //! each of a split date's year, month and day), with C's list the field's own values and their
 //! exact frequencies (the worst case: a public list that covers the data).
 
 use super::graph::{graph_attack_rows, GraphReport};
+use super::labelling::{pattern_attack_rows, Coordinates, LabellingReport};
 use crate::embed::BatchVectors;
 use crate::error::Error;
 use crate::record::batch::FieldData;
@@ -23,6 +25,10 @@ pub struct FieldGraph {
     /// Records with the field present.
     pub records: usize,
     pub report: GraphReport,
+    /// The pattern-mining attack on the same part, with the same list as its
+    /// dictionary (every record decoded).
+    #[serde(default)]
+    pub patterns: LabellingReport,
 }
 
 /// The attack on each embedded part of `batch` (rows in `truth`'s order: the
@@ -37,6 +43,11 @@ pub fn graph_fields(
     public: Option<&RecordTable>,
     seed: u64,
 ) -> Result<Vec<FieldGraph>, Error> {
+    // the grams a coordinate counts: public in the batch's encoding label
+    let spread = match batch.encoding.as_deref().map(str::parse::<crate::keyed::Encoding>) {
+        Some(Ok(crate::keyed::Encoding::Sketch { spread })) => spread as usize,
+        _ => 1,
+    };
     let mut out = Vec::new();
     for (name, data) in &batch.fields {
         let Some(field) = schema.field(name) else { continue };
@@ -62,8 +73,11 @@ pub fn graph_fields(
             }
             let prior: Vec<(String, f64)> = counts.into_iter().map(|(v, n)| (v.to_string(), n)).collect();
             let report = graph_attack_rows(&part.vectors, shape, base, &prior, &values, &vec![1; values.len()], seed)?;
+            let dictionary: Vec<String> = prior.iter().map(|(v, _)| v.clone()).collect();
+            let c = Coordinates { vectors: &part.vectors, shape, spread };
+            let patterns = pattern_attack_rows(c, base, &prior, &dictionary, &values, values.len(), seed)?;
             let list = if public.is_some() { "the other party's values" } else { "the field's own values" };
-            out.push(FieldGraph { field: label, list: list.into(), records: values.len(), report });
+            out.push(FieldGraph { field: label, list: list.into(), records: values.len(), report, patterns });
         }
     }
     Ok(out)

@@ -142,6 +142,13 @@ pub fn cmd_records(schema: &Path, a: &AlgebraArgs, seed: u64, json: bool) -> Res
             g.report.seeds,
             g.report.seeds_right
         );
+        println!(
+            "pattern mining on {} (the same list): {} of records, {} of distinct values, residual {:.4}",
+            g.field,
+            pct(g.patterns.records),
+            pct(g.patterns.distinct),
+            g.patterns.residual
+        );
     }
     Ok(())
 }

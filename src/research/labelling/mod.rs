@@ -38,7 +38,7 @@ mod patterns;
 use decode::{decode, frequency_anchors, refine};
 pub use model::LabellingReport;
 use model::{model, Model};
-pub use patterns::{pattern_attack, MIN_PAIR};
+pub use patterns::{pattern_attack, pattern_attack_rows, Coordinates, MIN_PAIR};
 
 /// Options of the search.
 #[derive(Debug, Clone, Copy)]
@@ -62,11 +62,13 @@ fn spread_of(batch: &VectorBatch) -> Result<usize, Error> {
 }
 
 /// The batch's rows as (coordinate, count) lists, and their moments.
-fn observed(batch: &VectorBatch) -> Result<(Vec<Vec<(u32, u32)>>, Vec<f64>, Vec<f64>), Error> {
-    let BatchVectors::Sparse(v) = &batch.vectors else {
+fn observed(
+    vectors: &BatchVectors,
+    shape: &crate::shape::Shape,
+) -> Result<(Vec<Vec<(u32, u32)>>, Vec<f64>, Vec<f64>), Error> {
+    let BatchVectors::Sparse(v) = vectors else {
         return Err(Error::Parameter("the labelling attack needs a sparse batch (the rotation is dense)".into()));
     };
-    let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
     let m = v.dim;
     let (mut mu, mut q) = (vec![0.0; m], vec![0.0; m * m]);
     let n = v.len().max(1) as f64;
@@ -265,8 +267,8 @@ pub fn labelling_attack(
     let spread = spread_of(batch)?;
     let embedder = Embedder::new(base)?;
     let md = model(&embedder, base, prior);
-    let (rows, mu, q) = observed(batch)?;
     let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
+    let (rows, mu, q) = observed(&batch.vectors, shape)?;
     let m = shape.lengths.len();
     let mut rng = Randomness::seeded(search.seed);
     // two starts, each annealed; C keeps the map whose moments fit best (it needs

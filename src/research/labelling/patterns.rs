@@ -38,9 +38,10 @@ use super::model::{model, LabellingReport};
 use super::{observed, spread_of};
 use crate::base::SharedBase;
 use crate::dp::Randomness;
-use crate::embed::Embedder;
+use crate::embed::{BatchVectors, Embedder};
 use crate::error::Error;
 use crate::protocol::VectorBatch;
+use crate::shape::Shape;
 
 /// Smallest support of a pair of grams that counts as a frequent pattern.
 pub const MIN_PAIR: f64 = 0.002;
@@ -108,11 +109,35 @@ pub fn pattern_attack(
     targets: usize,
     seed: u64,
 ) -> Result<LabellingReport, Error> {
-    let spread = spread_of(batch)?;
+    let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
+    let c = Coordinates { vectors: &batch.vectors, shape, spread: spread_of(batch)? };
+    pattern_attack_rows(c, base, prior, dictionary, truth, targets, seed)
+}
+
+/// What C sees of one batch or one part of a record batch: sparse rows, their
+/// public shape, and the grams a coordinate counts (the label's spread; 1
+/// unkeyed).
+#[derive(Clone, Copy)]
+pub struct Coordinates<'a> {
+    pub vectors: &'a BatchVectors,
+    pub shape: &'a Shape,
+    pub spread: usize,
+}
+
+/// [`pattern_attack`] on rows (a record batch's part: src/research/graph_records.rs).
+pub fn pattern_attack_rows(
+    c: Coordinates<'_>,
+    base: &SharedBase,
+    prior: &[(String, f64)],
+    dictionary: &[String],
+    truth: &[String],
+    targets: usize,
+    seed: u64,
+) -> Result<LabellingReport, Error> {
+    let (shape, spread) = (c.shape, c.spread);
     let embedder = Embedder::new(base)?;
     let md = model(&embedder, base, prior);
-    let (rows, _, _) = observed(batch)?;
-    let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
+    let (rows, _, _) = observed(c.vectors, shape)?;
     let (d, m) = (md.d, shape.lengths.len());
     let list = list_patterns(&embedder, d, prior);
     let (supp, pair) = batch_patterns(&rows, m);
