@@ -166,26 +166,31 @@ fn scrambled_rows(batch: &gramlink::protocol::VectorBatch, seed: u64) -> gramlin
     BatchVectors::Sparse(out)
 }
 
-#[test]
-fn graph_matching_names_a_sketched_batch_by_its_similarities_and_not_noise() {
-    use gramlink::research::bootstrap::keyed_two_party;
-    use gramlink::research::graph::graph_attack;
+/// 2,000 NAMES records drawn by Zipf's law over the Census rank order, and C's
+/// list: the data's values with their exact frequencies (the worst case).
+fn zipf_names(rng: &mut gramlink::dp::Randomness) -> (Vec<String>, Vec<(String, f64)>) {
     let names = load("names.txt");
-    let mut rng = gramlink::dp::Randomness::seeded(11);
-    let a: Vec<String> = gramlink::research::attack::zipf_sample(names.len(), 2_000, &mut rng)
+    let a: Vec<String> = gramlink::research::attack::zipf_sample(names.len(), 2_000, rng)
         .into_iter()
         .map(|i| names.records()[i].clone())
         .collect();
-    // the default encoding (the sketch of four grams a bucket)
-    let config = gramlink::config::Config::default();
-    let (shared, batch) = keyed_two_party(&a, &Alphabet::default(), &config, &mut rng, &mut NoProgress).unwrap();
-    assert!(batch.transform.as_deref().is_some_and(|t| t.starts_with("sketch-v2:4:")));
-    // C's list: the data's values with their exact frequencies (the worst case)
     let mut counts = std::collections::BTreeMap::new();
     for s in &a {
         *counts.entry(s.clone()).or_insert(0.0) += 1.0;
     }
-    let prior: Vec<(String, f64)> = counts.into_iter().collect();
+    (a, counts.into_iter().collect())
+}
+
+#[test]
+fn graph_matching_names_a_sketched_batch_by_its_similarities_and_not_noise() {
+    use gramlink::research::bootstrap::keyed_two_party;
+    use gramlink::research::graph::graph_attack;
+    let mut rng = gramlink::dp::Randomness::seeded(11);
+    let (a, prior) = zipf_names(&mut rng);
+    // the default encoding (the sketch of four grams a bucket)
+    let config = gramlink::config::Config::default();
+    let (shared, batch) = keyed_two_party(&a, &Alphabet::default(), &config, &mut rng, &mut NoProgress).unwrap();
+    assert!(batch.transform.as_deref().is_some_and(|t| t.starts_with("sketch-v2:4:")));
     let r = graph_attack(&batch, &shared, &prior, &a, &vec![1; a.len()], 1).unwrap();
     eprintln!("{r:?}");
     // what the suite reports of the default: it falls (docs/THREAT_MODEL.md)
@@ -248,19 +253,9 @@ fn split_dates_give_their_month_to_graph_matching_and_whole_dates_do_not() {
 #[test]
 fn pattern_mining_and_labelling_name_a_keyed_permutation_and_not_noise() {
     use gramlink::research::bootstrap::keyed_two_party;
-    use gramlink::research::labelling::{labelling_attack, pattern_attack, Search};
-    let names = load("names.txt");
+    use gramlink::research::labelling::{labelling_attack, pattern_attack, Known, Search};
     let mut rng = gramlink::dp::Randomness::seeded(13);
-    let a: Vec<String> = gramlink::research::attack::zipf_sample(names.len(), 2_000, &mut rng)
-        .into_iter()
-        .map(|i| names.records()[i].clone())
-        .collect();
-    // C's list: the data's values with their exact frequencies (the worst case)
-    let mut counts = std::collections::BTreeMap::new();
-    for s in &a {
-        *counts.entry(s.clone()).or_insert(0.0) += 1.0;
-    }
-    let prior: Vec<(String, f64)> = counts.into_iter().collect();
+    let (a, prior) = zipf_names(&mut rng);
     let dictionary: Vec<String> = prior.iter().map(|(s, _)| s.clone()).collect();
     let search = Search { sweeps: 20, seed: 3 };
     let mut seen = Vec::new();
@@ -268,12 +263,13 @@ fn pattern_mining_and_labelling_name_a_keyed_permutation_and_not_noise() {
         let config =
             gramlink::config::Config { encoding: encoding.parse().unwrap(), ..gramlink::config::Config::default() };
         let (shared, batch) = keyed_two_party(&a, &Alphabet::default(), &config, &mut rng, &mut NoProgress).unwrap();
-        let p = pattern_attack(&batch, &shared, &prior, &dictionary, &a, 400, 1).unwrap();
-        let l = labelling_attack(&batch, &shared, &prior, &dictionary, &a, 400, search).unwrap();
+        let known = Known { base: &shared, prior: &prior, dictionary: &dictionary, truth: &a, targets: 400 };
+        let p = pattern_attack(&batch, known, 1).unwrap();
+        let l = labelling_attack(&batch, known, search).unwrap();
         eprintln!("{encoding}: patterns {p:?}, labelling {l:?}");
         let mut noise = batch.clone();
         noise.vectors = scrambled_rows(&batch, 5);
-        let n = pattern_attack(&noise, &shared, &prior, &dictionary, &a, 400, 1).unwrap();
+        let n = pattern_attack(&noise, known, 1).unwrap();
         eprintln!("{encoding}, scrambled rows: patterns {n:?}");
         // scrambled rows hold no pattern of the data: what is named there is chance
         assert!(n.records <= 0.05, "noise: {}", n.records);

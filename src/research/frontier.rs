@@ -9,7 +9,7 @@
 use super::bootstrap::mined_with_copy;
 use super::chaff::{fakes, FakeSource, FAKE_MARK};
 use super::graph::{graph_attack, graph_attack_rows, GraphReport};
-use super::labelling::{labelling_attack, pattern_attack, LabellingReport, Search};
+use super::labelling::{labelling_attack, pattern_attack, Known, LabellingReport, Search};
 use crate::alphabet::Alphabet;
 use crate::config::Config;
 use crate::dp::Randomness;
@@ -218,10 +218,8 @@ pub fn run_frontier(
         let (labelling, patterns) = if rotated {
             (LabellingReport::default(), LabellingReport::default())
         } else {
-            (
-                labelling_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, search)?,
-                pattern_attack(&batch, &shared, &prior, dictionary, &truth, o.targets, o.seed)?,
-            )
+            let known = Known { base: &shared, prior: &prior, dictionary, truth: &truth, targets: o.targets };
+            (labelling_attack(&batch, known, search)?, pattern_attack(&batch, known, o.seed)?)
         };
         let mut pruned = None;
         let graph = if rotated {

@@ -5,7 +5,7 @@
 //! exact frequencies (the worst case: a public list that covers the data).
 
 use super::graph::{graph_attack_rows, GraphReport};
-use super::labelling::{pattern_attack_rows, Coordinates, LabellingReport};
+use super::labelling::{pattern_attack_rows, Coordinates, Known, LabellingReport};
 use crate::embed::BatchVectors;
 use crate::error::Error;
 use crate::record::batch::FieldData;
@@ -75,7 +75,8 @@ pub fn graph_fields(
             let report = graph_attack_rows(&part.vectors, shape, base, &prior, &values, &vec![1; values.len()], seed)?;
             let dictionary: Vec<String> = prior.iter().map(|(v, _)| v.clone()).collect();
             let c = Coordinates { vectors: &part.vectors, shape, spread };
-            let patterns = pattern_attack_rows(c, base, &prior, &dictionary, &values, values.len(), seed)?;
+            let known = Known { base, prior: &prior, dictionary: &dictionary, truth: &values, targets: values.len() };
+            let patterns = pattern_attack_rows(c, known, seed)?;
             let list = if public.is_some() { "the other party's values" } else { "the field's own values" };
             out.push(FieldGraph { field: label, list: list.into(), records: values.len(), report, patterns });
         }

@@ -61,11 +61,11 @@ fn spread_of(batch: &VectorBatch) -> Result<usize, Error> {
     }
 }
 
+/// Rows as (coordinate, count) lists, their mean counts and second moments.
+type Observed = (Vec<Vec<(u32, u32)>>, Vec<f64>, Vec<f64>);
+
 /// The batch's rows as (coordinate, count) lists, and their moments.
-fn observed(
-    vectors: &BatchVectors,
-    shape: &crate::shape::Shape,
-) -> Result<(Vec<Vec<(u32, u32)>>, Vec<f64>, Vec<f64>), Error> {
+fn observed(vectors: &BatchVectors, shape: &crate::shape::Shape) -> Result<Observed, Error> {
     let BatchVectors::Sparse(v) = vectors else {
         return Err(Error::Parameter("the labelling attack needs a sparse batch (the rotation is dense)".into()));
     };
@@ -251,19 +251,24 @@ fn greedy(md: &Model, shape_len: &[u8], mu: &[f64], q: &[f64], spread: usize) ->
     Ok(map)
 }
 
-/// Runs the attack on `batch` (as C receives it) over `base`, with C's public
-/// `prior` (values and frequencies), its `dictionary` of candidate values, and
-/// the `truth` of each row (the experiment's, to score). Attacks `targets`
-/// rows drawn at random.
-pub fn labelling_attack(
-    batch: &VectorBatch,
-    base: &SharedBase,
-    prior: &[(String, f64)],
-    dictionary: &[String],
-    truth: &[String],
-    targets: usize,
-    search: Search,
-) -> Result<LabellingReport, Error> {
+/// What C holds besides the rows, and what the experiment scores them with.
+#[derive(Clone, Copy)]
+pub struct Known<'a> {
+    /// The shared base (every gram and its length).
+    pub base: &'a SharedBase,
+    /// C's public list: values and frequencies.
+    pub prior: &'a [(String, f64)],
+    /// C's candidate values.
+    pub dictionary: &'a [String],
+    /// Each row's true value (the experiment's, to score).
+    pub truth: &'a [String],
+    /// Rows decoded, drawn at random.
+    pub targets: usize,
+}
+
+/// Runs the attack on `batch` (as C receives it) with what C `known`s.
+pub fn labelling_attack(batch: &VectorBatch, known: Known<'_>, search: Search) -> Result<LabellingReport, Error> {
+    let Known { base, prior, dictionary, truth, targets } = known;
     let spread = spread_of(batch)?;
     let embedder = Embedder::new(base)?;
     let md = model(&embedder, base, prior);

@@ -35,8 +35,7 @@
 
 use super::decode::{decode, frequency_anchors, refine};
 use super::model::{model, LabellingReport};
-use super::{observed, spread_of};
-use crate::base::SharedBase;
+use super::{observed, spread_of, Known};
 use crate::dp::Randomness;
 use crate::embed::{BatchVectors, Embedder};
 use crate::error::Error;
@@ -95,23 +94,13 @@ fn batch_patterns(rows: &[Vec<(u32, u32)>], m: usize) -> (Vec<f64>, Vec<f64>) {
     (one, two)
 }
 
-/// Runs the attack on `batch` (as C receives it) over `base`, with C's public
-/// `prior` (values and frequencies), its `dictionary`, and the `truth` of each
-/// row (to score); `targets` rows drawn at random are decoded. The report's
-/// `residual` is the support the final map leaves unexplained (or explains
-/// twice), relative to the coordinates' total support.
-pub fn pattern_attack(
-    batch: &VectorBatch,
-    base: &SharedBase,
-    prior: &[(String, f64)],
-    dictionary: &[String],
-    truth: &[String],
-    targets: usize,
-    seed: u64,
-) -> Result<LabellingReport, Error> {
+/// Runs the attack on `batch` (as C receives it) with what C `known`s. The
+/// report's `residual` is the support the final map leaves unexplained (or
+/// explains twice), relative to the coordinates' total support.
+pub fn pattern_attack(batch: &VectorBatch, known: Known<'_>, seed: u64) -> Result<LabellingReport, Error> {
     let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
     let c = Coordinates { vectors: &batch.vectors, shape, spread: spread_of(batch)? };
-    pattern_attack_rows(c, base, prior, dictionary, truth, targets, seed)
+    pattern_attack_rows(c, known, seed)
 }
 
 /// What C sees of one batch or one part of a record batch: sparse rows, their
@@ -125,15 +114,8 @@ pub struct Coordinates<'a> {
 }
 
 /// [`pattern_attack`] on rows (a record batch's part: src/research/graph_records.rs).
-pub fn pattern_attack_rows(
-    c: Coordinates<'_>,
-    base: &SharedBase,
-    prior: &[(String, f64)],
-    dictionary: &[String],
-    truth: &[String],
-    targets: usize,
-    seed: u64,
-) -> Result<LabellingReport, Error> {
+pub fn pattern_attack_rows(c: Coordinates<'_>, known: Known<'_>, seed: u64) -> Result<LabellingReport, Error> {
+    let Known { base, prior, dictionary, truth, targets } = known;
     let (shape, spread) = (c.shape, c.spread);
     let embedder = Embedder::new(base)?;
     let md = model(&embedder, base, prior);
