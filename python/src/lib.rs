@@ -11,6 +11,7 @@ mod parties_records;
 mod parties_shard;
 mod record_shard;
 mod records;
+mod rows;
 mod shard;
 mod signing;
 

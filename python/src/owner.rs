@@ -4,6 +4,7 @@
 
 use crate::convert::{data, options_over, strings};
 use crate::errors::{invalid, OrPy};
+use crate::rows::rows;
 use gramlink::alphabet::Alphabet;
 use gramlink::config::{Config, ThresholdOptions};
 use gramlink::dataset::{detect_format, read_records, FormatHint, RawRecord};
@@ -94,22 +95,6 @@ impl DataOwner {
         let name = name.map(str::to_string).or(file_name).unwrap_or_else(|| "the input".into());
         let format = detect_format(&name, &bytes, hint, column, id_column).py()?;
         build(read_records(&bytes, &format, &name).py()?, alphabet, budget, seed)
-    }
-
-    /// Number of records kept after normalization.
-    #[getter]
-    fn size(&self) -> usize {
-        self.owner.dataset().len()
-    }
-
-    fn __len__(&self) -> usize {
-        self.size()
-    }
-
-    /// The ids of the records kept, in order (the rows of `embed`).
-    #[getter]
-    fn ids(&self) -> Vec<String> {
-        self.owner.dataset().ids().to_vec()
     }
 
     #[getter]
@@ -205,6 +190,9 @@ impl DataOwner {
         format!("DataOwner(size={}, private={})", self.size(), self.private())
     }
 }
+
+// the records kept after normalization, in order (the rows of `embed`)
+rows!(DataOwner, |s| s.owner.dataset().ids(), ids);
 
 /// The shared base (JSON) of two noisy-base messages or more (one a party:
 /// A, B, then C, … for three parties or more), under the mining options every

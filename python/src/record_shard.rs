@@ -6,6 +6,7 @@
 use crate::convert::from_json;
 use crate::errors::{invalid, io, OrPy};
 use crate::records::schema_arg;
+use crate::rows::rows;
 use crate::shard::le;
 use gramlink::record::linker::RuleCount;
 use gramlink::record::shard::{check, link_shards, rows, shard_levels, ShardLevels};
@@ -29,24 +30,12 @@ impl RecordBatchFile {
     }
 
     #[getter]
-    fn size(&self) -> usize {
-        self.batch.ids.len()
-    }
-
-    fn __len__(&self) -> usize {
-        self.size()
-    }
-
-    #[getter]
     fn party(&self) -> &'static str {
         self.batch.party.name()
     }
-
-    #[getter]
-    fn ids(&self) -> Vec<String> {
-        self.batch.ids.clone()
-    }
 }
+
+rows!(RecordBatchFile, |s| s.batch.ids, ids);
 
 /// The record batch in the file at `path`.
 pub(crate) fn read_batch(path: &std::path::Path) -> PyResult<RecordBatch> {

@@ -4,6 +4,7 @@
 
 use crate::convert::{data, from_json, to_json};
 use crate::errors::{invalid, OrPy};
+use crate::rows::rows;
 use gramlink::dataset::ChunkReader;
 use gramlink::dp::Randomness;
 use gramlink::progress::NoProgress;
@@ -82,15 +83,6 @@ impl RecordOwner {
             }
         };
         Ok(RecordOwner { owner: owner.py()?, id_map: None })
-    }
-
-    #[getter]
-    fn size(&self) -> usize {
-        self.owner.table().ids.len()
-    }
-
-    fn __len__(&self) -> usize {
-        self.size()
     }
 
     /// How the file was read where it differs from the schema: a date format
@@ -184,6 +176,8 @@ impl RecordOwner {
         crate::owner::id_map_csv(self.id_map.as_ref())
     }
 }
+
+rows!(RecordOwner, |s| s.owner.table().ids);
 
 /// The matcher of record batches: candidates, levels and the EM fit are made
 /// once (the constructor); `link` decides with any thresholds.

@@ -6,6 +6,7 @@
 
 use crate::convert::{from_json, message, rule};
 use crate::errors::{invalid, io, OrPy};
+use crate::rows::rows;
 use gramlink::cutoff::{Evidence, Plan};
 use gramlink::matching::{Pair, Scored};
 use gramlink::protocol::{read_binary_rows, BinaryLayout, VectorBatch};
@@ -57,15 +58,6 @@ impl Batch {
         self.batch.fingerprint.clone()
     }
 
-    #[getter]
-    fn size(&self) -> usize {
-        self.batch.ids.len()
-    }
-
-    fn __len__(&self) -> usize {
-        self.size()
-    }
-
     /// Rows in the whole batch (`size` counts the rows read).
     #[getter]
     fn total(&self) -> usize {
@@ -88,15 +80,13 @@ impl Batch {
         self.batch.transform.clone()
     }
 
-    #[getter]
-    fn ids(&self) -> Vec<String> {
-        self.batch.ids.clone()
-    }
-
     fn __repr__(&self) -> String {
         format!("Batch(party={:?}, size={}, dim={})", self.party(), self.size(), self.dim())
     }
 }
+
+// `size` counts the rows read (`total` the whole batch's)
+rows!(Batch, |s| s.batch.ids, ids);
 
 /// A batch file: a binary one is read by rows (header and the rows asked
 /// for); a JSON one whole, then sliced.
@@ -186,21 +176,9 @@ impl Reference {
             .py()?;
         Ok(Reference { reference })
     }
-
-    #[getter]
-    fn size(&self) -> usize {
-        self.reference.ids().len()
-    }
-
-    fn __len__(&self) -> usize {
-        self.size()
-    }
-
-    #[getter]
-    fn ids(&self) -> Vec<String> {
-        self.reference.ids().to_vec()
-    }
 }
+
+rows!(Reference, |s| s.reference.ids(), ids);
 
 /// Checks that two batches (headers suffice) can be linked, as the matcher
 /// does before any work; returns the edit distance of A's thresholds.

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { harness, text, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced, ownerLoadAndMine, handKey } from './harness.mjs';
+import { harness, text, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced, ownerLoadAndMine, handKey, refused } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
 
 const h = harness();
@@ -230,20 +230,10 @@ test('owner page: each error is shown in words next to its control', async () =>
   await p.click('#load');
   await p.waitForSelector('#preview:not([hidden])');
   assert.match(await text(p, '#empty-ids'), /normalize to empty.*: 4$/);
-  await p.fill('#epsilon', '0');
-  await p.click('#mine');
-  assert.match(await text(p, '#epsilon-error'), /greater than 0/);
-  await p.fill('#epsilon', '0.05');
-  await p.fill('#q-min', '4');
-  await p.fill('#q-max', '3');
-  await p.click('#mine');
-  assert.match(await text(p, '#q-max-error'), /at least the shortest/);
+  await refused(p, { '#epsilon': '0' }, '#mine', '#epsilon-error', /greater than 0/);
+  await refused(p, { '#epsilon': '0.05', '#q-min': '4', '#q-max': '3' }, '#mine', '#q-max-error', /at least the shortest/);
   // the core's own refusal: more ε than the budget holds
-  await p.fill('#q-min', '1');
-  await p.fill('#epsilon', '5');
-  await p.click('#mine');
-  await p.waitForSelector('#epsilon-error:not(:empty)');
-  assert.match(await text(p, '#epsilon-error'), /BUDGET_EXCEEDED/);
+  await refused(p, { '#q-min': '1', '#epsilon': '5' }, '#mine', '#epsilon-error', /BUDGET_EXCEEDED/);
   await p.fill('#epsilon', '0.05');
   await p.click('#mine');
   await p.waitForSelector('#base-out:not([hidden])');

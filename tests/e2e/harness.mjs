@@ -1,6 +1,7 @@
 // The e2e harness: the app's server on a free port, Debian's Chromium driven by
 // playwright-core (no browser download), fixtures, screenshots.
 import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { mkdirSync, mkdtempSync, writeFileSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -154,6 +155,18 @@ export async function audit(page) {
 
 /** The serious and critical ones of `audit`'s violations. */
 export const serious = (violations) => violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+
+/**
+ * Fills each of `values`' fields (selector → value), clicks `button`, and checks that
+ * the error slot `slot` says `pattern` (waited for: the core's refusals come from the
+ * worker, the page's own at once).
+ */
+export async function refused(page, values, button, slot, pattern) {
+  for (const [field, value] of Object.entries(values)) await page.fill(field, value);
+  await page.click(button);
+  await page.waitForSelector(`${slot}:not(:empty)`);
+  assert.match(await text(page, slot), pattern);
+}
 
 /** Opens every "Advanced" disclosure of a page (the expert settings; folded by default). */
 export async function openAdvanced(page) {

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { harness, text, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced, ownerLoadAndMine } from './harness.mjs';
+import { harness, text, open, downloadFrom, screenshots, ownerFixtures, root, openAdvanced, ownerLoadAndMine, refused } from './harness.mjs';
 
 const h = harness();
 
@@ -21,15 +21,8 @@ test('demo page: the scenario gives F1, timings, sample and three charts; bad pa
   assert.equal(await p.locator('#q-min').inputValue(), '3');
   await p.selectOption('#dataset', 'cities');
   await p.fill('#n', '400');
-  await p.fill('#q-min', '3');
-  await p.fill('#q-max', '2');
-  await p.click('#run');
-  assert.match(await text(p, '#q-max-error'), /at least the shortest/);
-  await p.fill('#q-min', '1');
-  await p.fill('#q-max', '3');
-  await p.fill('#epsilon', '-1');
-  await p.click('#run');
-  assert.match(await text(p, '#epsilon-error'), /greater than 0/);
+  await refused(p, { '#q-min': '3', '#q-max': '2' }, '#run', '#q-max-error', /at least the shortest/);
+  await refused(p, { '#q-min': '1', '#q-max': '3', '#epsilon': '-1' }, '#run', '#epsilon-error', /greater than 0/);
   await p.fill('#epsilon', '1');
   await p.click('#run');
   await p.waitForSelector('#result:not([hidden]), #run-error:not(:empty)', { timeout: 120_000 });
@@ -185,10 +178,7 @@ test('the owner page keeps its privacy ledger per file: Load, a reload and a can
   await loadWithBudget(p, csv);
   assert.equal(await text(p, '#budget-text'), meter);
   assert.match(await text(p, '#ledger-text'), /spent so far on this file in this browser: ε 0\.\d{4} in 1 mining$/);
-  await p.fill('#epsilon', '0.5');
-  await p.click('#mine');
-  await p.waitForSelector('#epsilon-error:not(:empty)');
-  assert.match(await text(p, '#epsilon-error'), /spent ε 0\.\d{4} of its total 0\.5000; this mining asks for ε 0\.5 more.*BUDGET_EXCEEDED/);
+  await refused(p, { '#epsilon': '0.5' }, '#mine', '#epsilon-error', /spent ε 0\.\d{4} of its total 0\.5000; this mining asks for ε 0\.5 more.*BUDGET_EXCEEDED/);
   const exported = JSON.parse(readFileSync(await downloadFrom(p, '#ledger-export', path.join(h.dir, 'ledger.ledger.json')), 'utf8'));
   assert.equal(exported.format, 'gramlink privacy ledger');
   assert.equal(exported.spends.length, 1);
@@ -212,10 +202,7 @@ test('the owner page keeps its privacy ledger per file: Load, a reload and a can
   await q.setInputFiles('#ledger-import', fromPage);
   await q.waitForFunction(() => /2 minings/.test(document.querySelector('#ledger-text').textContent));
   // the page's spend and the CLI's together: the same mining is refused here too
-  await q.fill('#epsilon', '0.5');
-  await q.click('#mine');
-  await q.waitForSelector('#epsilon-error:not(:empty)');
-  assert.match(await text(q, '#epsilon-error'), /BUDGET_EXCEEDED/);
+  await refused(q, { '#epsilon': '0.5' }, '#mine', '#epsilon-error', /BUDGET_EXCEEDED/);
   // a damaged ledger is refused by name, and the meter stays
   const meter2 = await text(q, '#budget-text');
   await q.setInputFiles('#ledger-import', h.file('bad.ledger.json', JSON.stringify({ ...cli, spent: 0.01 })));

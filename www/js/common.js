@@ -111,6 +111,21 @@ export function showError(control, err) {
   return text;
 }
 
+/**
+ * The JSON in the file chosen in `input` (a file input), or null when none is chosen.
+ * A file that is not JSON is refused next to `input`; the error is thrown, marked shown.
+ */
+export async function jsonFile(input) {
+  const f = input.files[0];
+  if (!f) return null;
+  try {
+    return JSON.parse(await f.text());
+  } catch (e) {
+    showError(input, `${f.name}: not JSON (${describe(e)})`);
+    throw Object.assign(e, { shown: true });
+  }
+}
+
 /** Clears the error slots inside `scope`. */
 export function clearErrors(scope = document) {
   for (const s of scope.querySelectorAll('.error')) s.textContent = '';

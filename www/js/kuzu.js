@@ -1,7 +1,7 @@
 // The three-party page (Kuzu et al.): each party's section calls the worker and offers
 // the messages to download; the next party uploads them. Long steps show progress
 // and can be cancelled (the worker is terminated and a fresh one started).
-import { WorkerClient, showError, clearErrors, describe, download, numberField, setProgress } from './common.js';
+import { WorkerClient, showError, clearErrors, describe, download, numberField, setProgress, jsonFile } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
 
 const worker = new WorkerClient(new URL('./kuzu-worker.js', import.meta.url));
@@ -27,13 +27,8 @@ async function need(ids, read = text) {
 }
 
 async function rule() {
-  const [t] = await need(['rule-file']);
-  try {
-    return JSON.parse(t);
-  } catch (e) {
-    showError(el('rule-file'), `not JSON: ${e.message}`);
-    throw Object.assign(e, { shown: true });
-  }
+  const [r] = await need(['rule-file'], (id) => jsonFile(el(id)));
+  return r;
 }
 
 el('rule-file').addEventListener('change', async () => {

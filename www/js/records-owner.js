@@ -2,7 +2,7 @@
 // The simple path: choose a file; the schema is FEBRL's bundled one when the columns are
 // FEBRL's, else guessed from the columns (or the partner's file, under "Advanced"); one
 // button checks the file and mines.
-import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls, withProgress, contentFingerprint, showFileNames, addParties } from './common.js';
+import { WorkerClient, showError, clearErrors, describe, download, downloadChecked, numberField, keyControls, withProgress, contentFingerprint, showFileNames, addParties, jsonFile } from './common.js';
 import { PageLedger, fileLedgerKey } from './ledger.js';
 import { ownIdsStep } from './own-ids.js';
 import { ownerSigning } from './signing.js';
@@ -230,15 +230,14 @@ el('file').addEventListener('change', async () => {
 
 el('schema-file').addEventListener('change', async () => {
   clearErrors();
-  const f = el('schema-file').files[0];
   partnerSchema = null;
-  if (!f) return;
+  if (!el('schema-file').files[0]) return;
   try {
-    partnerSchema = JSON.parse(await f.text());
+    partnerSchema = await jsonFile(el('schema-file'));
     el('schema-choice').querySelector('option[value=partner]').disabled = false;
     el('schema-choice').value = 'partner';
-  } catch (e) {
-    showError(el('schema-file'), `${f.name}: not JSON (${describe(e)})`);
+  } catch {
+    // shown next to the file
   }
   showChoice();
   showDates();

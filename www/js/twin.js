@@ -1,5 +1,5 @@
 // The twin page: a file (and a schema for records) → a synthetic twin and its report.
-import { WorkerClient, showError, clearErrors, describe, download, numberField, fmt } from './common.js';
+import { WorkerClient, showError, clearErrors, describe, download, numberField, fmt, jsonFile } from './common.js';
 
 const worker = new WorkerClient(new URL('./twin-worker.js', import.meta.url));
 const el = (id) => document.getElementById(id);
@@ -16,14 +16,9 @@ el('file').addEventListener('change', async () => {
 
 el('schema-file').addEventListener('change', async () => {
   clearErrors();
-  const f = el('schema-file').files[0];
   schema = null;
-  if (!f) return;
-  try {
-    schema = JSON.parse(await f.text());
-  } catch (e) {
-    showError(el('schema-file'), `not JSON: ${e.message}`);
-  }
+  // a file that is not JSON is refused next to it
+  schema = await jsonFile(el('schema-file')).catch(() => null);
 });
 
 el('make').addEventListener('click', async () => {
