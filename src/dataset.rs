@@ -9,6 +9,8 @@ mod chunk_reader;
 mod chunked;
 mod format;
 use crate::error::InputError;
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub(crate) use chunk_reader::cut;
 #[cfg(not(target_arch = "wasm32"))]
 pub use chunk_reader::read_path;
 pub use chunk_reader::{read_whole, ChunkReader};

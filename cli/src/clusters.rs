@@ -138,23 +138,14 @@ fn report(rows: &[(Party, &str)], c: &Clusters, path: &Path, truth: &HashMap<Str
     }
     let parties: Vec<u8> = rows.iter().map(|(p, _)| p.index() as u8).collect();
     let s = score::score(&parties, &person, &c.cluster);
+    let (p, k) = (s.pair_quality(), s.cluster_quality());
     println!(
         "pairs: precision {:.4} recall {:.4} F1 {:.4} ({} true, {} found, {} correct)",
-        s.pair_precision(),
-        s.pair_recall(),
-        s.pair_f1(),
-        s.true_pairs,
-        s.predicted_pairs,
-        s.correct_pairs
+        p.precision, p.recall, p.f1, s.true_pairs, s.predicted_pairs, s.correct_pairs
     );
     println!(
         "clusters: precision {:.4} recall {:.4} F1 {:.4} ({} true, {} found, {} exact)",
-        s.cluster_precision(),
-        s.cluster_recall(),
-        s.cluster_f1(),
-        s.true_clusters,
-        s.predicted_clusters,
-        s.exact_clusters
+        k.precision, k.recall, k.f1, s.true_clusters, s.predicted_clusters, s.exact_clusters
     );
     let most = s.by_parties.keys().map(|m| m.count_ones()).max().unwrap_or(0);
     for k in 2..=most {

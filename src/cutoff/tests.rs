@@ -11,6 +11,23 @@ fn uniform(rng: &mut Randomness) -> f64 {
     (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64
 }
 
+/// A synthetic candidate set of `n` A rows, seeded: `row(a, u)` gives A row
+/// `a`'s candidates as (b, distance, score, edits), `u()` a uniform draw in [0, 1).
+fn mixture(
+    n: u32,
+    seed: u64,
+    mut row: impl FnMut(u32, &mut dyn FnMut() -> f64) -> Vec<(u32, f64, f64, u32)>,
+) -> Vec<Scored> {
+    let mut rng = Randomness::seeded(seed);
+    let mut u = || uniform(&mut rng);
+    let mut c = Vec::new();
+    for a in 0..n {
+        let candidates = row(a, &mut u).into_iter();
+        c.extend(candidates.map(|(b, distance, score, edits)| Scored { pair: Pair { a, b, distance }, score, edits }));
+    }
+    c
+}
+
 /// A synthetic two-class mixture: n true pairs (a, a), each at one or two
 /// edits with a cosine score near 0.1, and for every A row several
 /// non-matches at two edits with scores near 0.4. The fit keeps the true
@@ -18,18 +35,12 @@ fn uniform(rng: &mut Randomness) -> f64 {
 #[test]
 fn the_fitted_cutoff_separates_a_synthetic_mixture() {
     for true_edits in [1u32, 2] {
-        let mut rng = Randomness::seeded(11);
         let n = 2000u32;
-        let mut c = Vec::new();
-        for a in 0..n {
-            let s = 0.05 + 0.1 * uniform(&mut rng);
-            c.push(Scored { pair: Pair { a, b: a, distance: 1.0 }, score: s, edits: true_edits });
-            for k in 1..=4u32 {
-                let b = (a + k * 37) % n;
-                let s = 0.3 + 0.2 * uniform(&mut rng);
-                c.push(Scored { pair: Pair { a, b, distance: 2.0 }, score: s, edits: 2 });
-            }
-        }
+        let c = mixture(n, 11, |a, u| {
+            let mut row = vec![(a, 1.0, 0.05 + 0.1 * u(), true_edits)];
+            row.extend((1..=4u32).map(|k| ((a + k * 37) % n, 2.0, 0.3 + 0.2 * u(), 2)));
+            row
+        });
         let (kept, r) = fit(&c, EDITS, n as usize, n as usize);
         let true_kept = kept.iter().filter(|s| s.pair.a == s.pair.b).count();
         assert!(true_kept as f64 >= 0.99 * n as f64, "ed {true_edits}: {true_kept} of {n} true pairs kept");
@@ -47,21 +58,19 @@ fn the_fitted_cutoff_separates_a_synthetic_mixture() {
 /// distance levels keeps the true pairs and drops the non-matches.
 #[test]
 fn the_distance_fit_separates_a_synthetic_keyed_mixture() {
-    let mut rng = Randomness::seeded(5);
     let n = 2000u32;
-    let mut c = Vec::new();
-    for a in 0..n {
-        let d = 1.0 + 0.5 * uniform(&mut rng);
-        c.push(Scored { pair: Pair { a, b: a, distance: d }, score: 0.05 + 0.1 * uniform(&mut rng), edits: 0 });
-        for k in 1..40u32 {
-            let b = (a + k * 37) % n;
+    let mut c = mixture(n, 5, |a, u| {
+        let d = 1.0 + 0.5 * u();
+        let mut row = vec![(a, d, 0.05 + 0.1 * u(), 0)];
+        row.extend((1..40u32).map(|k| {
             let (d, s) = match k {
-                1 => (1.2 + 0.5 * uniform(&mut rng), 0.2 + 0.1 * uniform(&mut rng)),
-                _ => (2.2 + 1.7 * uniform(&mut rng), 0.3 + 0.4 * uniform(&mut rng)),
+                1 => (1.2 + 0.5 * u(), 0.2 + 0.1 * u()),
+                _ => (2.2 + 1.7 * u(), 0.3 + 0.4 * u()),
             };
-            c.push(Scored { pair: Pair { a, b, distance: d }, score: s, edits: 0 });
-        }
-    }
+            ((a + k * 37) % n, d, s, 0)
+        }));
+        row
+    });
     set_distance_levels(&mut c, &vec![4.0; n as usize]);
     assert_eq!(c[0].edits, distance_level(c[0].pair.distance, 4.0));
     let plan = Plan { bound: 2, evidence: Evidence::Distance };
@@ -82,26 +91,20 @@ fn the_distance_fit_separates_a_synthetic_keyed_mixture() {
 /// as `--ed 1` would, and those pairs are reported as leftovers.
 #[test]
 fn rows_the_fit_leaves_free_are_linked_up_to_the_chosen_level() {
-    let mut rng = Randomness::seeded(3);
     let n = 1000u32;
-    let mut c = Vec::new();
-    for a in 0..n {
+    let c = mixture(n, 3, |a, u| {
         // true pairs: a quarter exact (edits 0, score 0), the rest one edit
         // away, a third of those with a namesake
         let exact = a % 4 == 0;
-        let (e, s, d) = if exact { (0, 0.0, 0.0) } else { (1, 0.2 + 0.05 * uniform(&mut rng), 1.0) };
-        c.push(Scored { pair: Pair { a, b: a, distance: d }, score: s, edits: e });
+        let mut row = vec![if exact { (a, 0.0, 0.0, 0) } else { (a, 1.0, 0.2 + 0.05 * u(), 1) }];
         if a % 4 == 1 {
             // its namesake: B row a − 1 (which A row a − 1 links exactly)
-            c.push(Scored { pair: Pair { a, b: a - 1, distance: 0.0 }, score: 0.0, edits: 0 });
+            row.push((a - 1, 0.0, 0.0, 0));
         }
         // near non-matches, one edit away too, and farther ones
-        for k in 1..=3u32 {
-            let b = (a + k * 37 + 1) % n;
-            let e = if k == 1 { 1 } else { 2 };
-            c.push(Scored { pair: Pair { a, b, distance: 2.0 }, score: 0.4 + 0.2 * uniform(&mut rng), edits: e });
-        }
-    }
+        row.extend((1..=3u32).map(|k| ((a + k * 37 + 1) % n, 2.0, 0.4 + 0.2 * u(), if k == 1 { 1 } else { 2 })));
+        row
+    });
     let (kept, r) = fit(&c, EDITS, n as usize, n as usize);
     let linked = crate::matching::one_to_one_scored(&kept);
     let true_linked = linked.iter().filter(|p| p.a == p.b).count();

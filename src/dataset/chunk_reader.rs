@@ -52,3 +52,65 @@ pub fn read_path<R: ChunkReader>(
         progress(read, size);
     }
 }
+
+/// The chunked readers' tests' inputs: a CSV text laid out and cut in every
+/// way a reader must read the same as whole ([`crate::dataset::ChunkedReader`]'s
+/// and [`crate::record::TableReader`]'s property tests).
+#[cfg(all(test, not(target_arch = "wasm32")))]
+pub(crate) mod cut {
+    use super::ChunkReader;
+    use proptest::prelude::*;
+
+    /// `bytes` pushed to `reader` cut at `cuts` (ascending; each clamped to
+    /// the input), then ended.
+    pub fn read_cut<R: ChunkReader>(mut reader: R, bytes: &[u8], cuts: &[usize]) -> Result<R::Output, R::Error> {
+        let mut at = 0;
+        for &c in cuts {
+            let c = c.min(bytes.len()).max(at);
+            reader.push(&bytes[at..c])?;
+            at = c;
+        }
+        reader.push(&bytes[at..])?;
+        reader.finish()
+    }
+
+    /// How a CSV text is written and read: with a byte order mark or not,
+    /// `\r\n` or `\n` line ends, a newline after the last row or not; where
+    /// its chunks are cut (ascending), and how often the reader parses.
+    #[derive(Debug, Clone)]
+    pub struct Layout {
+        pub bom: bool,
+        pub crlf: bool,
+        pub last_newline: bool,
+        pub cuts: Vec<usize>,
+        pub every: usize,
+    }
+
+    impl Layout {
+        /// `header`, then each row on a line of its own, as laid out.
+        pub fn text(&self, header: &str, rows: impl IntoIterator<Item = String>) -> String {
+            let nl = if self.crlf { "\r\n" } else { "\n" };
+            let mut text = String::from(if self.bom { "\u{FEFF}" } else { "" });
+            text.push_str(header);
+            for row in rows {
+                text.push_str(nl);
+                text.push_str(&row);
+            }
+            if self.last_newline {
+                text.push_str(nl);
+            }
+            text
+        }
+    }
+
+    /// Layouts of up to a dozen cuts below `len` bytes.
+    pub fn layout(len: usize) -> impl Strategy<Value = Layout> {
+        let cuts = prop::collection::vec(0..len, 0..12);
+        (any::<bool>(), any::<bool>(), any::<bool>(), cuts, 1usize..64).prop_map(
+            |(bom, crlf, last_newline, mut cuts, every)| {
+                cuts.sort_unstable();
+                Layout { bom, crlf, last_newline, cuts, every }
+            },
+        )
+    }
+}

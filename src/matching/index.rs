@@ -350,6 +350,7 @@ fn run(a: &Vectors, b: &Vectors, thresholds: &[f64], parallel: bool) -> Result<(
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
+    use crate::matching::brute::cases::case;
     use crate::matching::brute_force;
     use proptest::prelude::*;
 
@@ -363,24 +364,11 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
         #[test]
-        fn index_equals_brute_force(
-            dim in 1usize..12,
-            ra in prop::collection::vec(0u8..8, 0..400),
-            rb in prop::collection::vec(0u8..8, 0..600),
-            ths in prop::collection::vec(0u8..12, 0..60),
-            exact_ties in any::<bool>(),
-        ) {
-            let a = vectors(dim, &ra);
-            let b = vectors(dim, &rb);
-            // thresholds: a few scales, and optionally exact distances to some B row (ties)
-            let th: Vec<f64> = (0..a.len()).map(|i| {
-                let t = *ths.get(i).unwrap_or(&3) as f64 * 0.25;
-                if exact_ties && !b.is_empty() {
-                    distance(a.row(i), b.row(i % b.len()))
-                } else {
-                    t
-                }
-            }).collect();
+        fn index_equals_brute_force(c in case(1..12, 400, 600), ths in prop::collection::vec(0u8..12, 0..60)) {
+            let a = vectors(c.dim, &c.ra);
+            let b = vectors(c.dim, &c.rb);
+            // thresholds: a few scales, or exact distances to some B row (ties)
+            let th = c.thresholds(&a, &b, |i| i, |i| *ths.get(i).unwrap_or(&3) as f64 * 0.25);
             let (want, _) = brute_force(&a, &b, &th).unwrap();
             let (got, stats) = range_match(&a, &b, &th).unwrap();
             let (seq, seq_stats) = range_match_sequential(&a, &b, &th).unwrap();
@@ -405,20 +393,11 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(200))]
         #[test]
-        fn lattice_index_equals_brute_force(
-            dim in 2usize..10,
-            whole_share in 1usize..10,
-            ra in prop::collection::vec(0u8..8, 0..300),
-            rb in prop::collection::vec(0u8..8, 0..500),
-            scale in 0u8..8,
-            ties in any::<bool>(),
-        ) {
-            let whole = whole_share.min(dim);
-            let a = counted(dim, whole, &ra);
-            let b = counted(dim, whole, &rb);
-            let th: Vec<f64> = (0..a.len()).map(|i| {
-                if ties && !b.is_empty() { distance(a.row(i), b.row((i * 7) % b.len())) } else { scale as f64 * 0.25 + (i % 3) as f64 * 0.2 }
-            }).collect();
+        fn lattice_index_equals_brute_force(c in case(2..10, 300, 500), whole_share in 1usize..10, scale in 0u8..8) {
+            let whole = whole_share.min(c.dim);
+            let a = counted(c.dim, whole, &c.ra);
+            let b = counted(c.dim, whole, &c.rb);
+            let th = c.thresholds(&a, &b, |i| i * 7, |i| scale as f64 * 0.25 + (i % 3) as f64 * 0.2);
             let (want, _) = brute_force(&a, &b, &th).unwrap();
             let (got, _) = range_match(&a, &b, &th).unwrap();
             prop_assert_eq!(got, want);

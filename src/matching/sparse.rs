@@ -287,7 +287,8 @@ pub fn sparse_match_rows(
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
     use super::*;
-    use crate::matching::{brute_force, distance};
+    use crate::matching::brute::cases::case;
+    use crate::matching::brute_force;
     use proptest::prelude::*;
 
     /// Sparse rows whose values are counts over 1, 2, 3 or 4 (by coordinate), and
@@ -314,18 +315,10 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(150))]
         #[test]
-        fn sparse_index_equals_brute_force(
-            dim in 1usize..40,
-            ra in prop::collection::vec(0u8..8, 0..800),
-            rb in prop::collection::vec(0u8..8, 0..1200),
-            scale in 0u8..10,
-            ties in any::<bool>(),
-        ) {
-            let a = vectors(dim, &ra);
-            let b = vectors(dim, &rb);
-            let th: Vec<f64> = (0..a.len()).map(|i| {
-                if ties && !b.is_empty() { distance(a.row(i), b.row((i * 7) % b.len())) } else { scale as f64 * 0.3 + (i % 3) as f64 * 0.1 }
-            }).collect();
+        fn sparse_index_equals_brute_force(c in case(1..40, 800, 1200), scale in 0u8..10) {
+            let a = vectors(c.dim, &c.ra);
+            let b = vectors(c.dim, &c.rb);
+            let th = c.thresholds(&a, &b, |i| i * 7, |i| scale as f64 * 0.3 + (i % 3) as f64 * 0.1);
             let (want, _) = brute_force(&a, &b, &th).unwrap();
             let (got, stats) = sparse_match(&a, &b, &th).unwrap();
             prop_assert_eq!(got, want);

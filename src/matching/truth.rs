@@ -27,17 +27,19 @@ pub fn quality(pairs: impl Iterator<Item = (u32, u32)>, truth: &[Option<u32>], n
             correct += 1;
         }
     }
-    let precision = if returned == 0 { 0.0 } else { correct as f64 / returned as f64 };
-    let recall = if n == 0 { 0.0 } else { correct as f64 / n as f64 };
-    Quality { precision, recall, f1: f1(precision, recall), pairs: returned, true_pairs: correct }
+    Quality::of_counts(correct, returned, n as u64)
 }
 
-/// F1 from precision and recall (0 when both are 0).
-fn f1(precision: f64, recall: f64) -> f64 {
-    if precision + recall == 0.0 {
-        0.0
-    } else {
-        2.0 * precision * recall / (precision + recall)
+impl Quality {
+    /// The quality of `returned` pairs of which `correct` are true, against
+    /// `truth` true pairs in all: each ratio 0 where its denominator is, F1 0
+    /// where precision and recall both are. Every score of pairs or clusters
+    /// against a truth is counted here ([`crate::multi::score`] too).
+    pub fn of_counts(correct: u64, returned: u64, truth: u64) -> Quality {
+        let ratio = |x: u64, y: u64| if y == 0 { 0.0 } else { x as f64 / y as f64 };
+        let (precision, recall) = (ratio(correct, returned), ratio(correct, truth));
+        let f1 = if precision + recall == 0.0 { 0.0 } else { 2.0 * precision * recall / (precision + recall) };
+        Quality { precision, recall, f1, pairs: returned, true_pairs: correct }
     }
 }
 
@@ -56,9 +58,7 @@ pub fn quality_by_ids<'a>(
             correct += 1;
         }
     }
-    let precision = if returned == 0 { 0.0 } else { correct as f64 / returned as f64 };
-    let recall = if truth.is_empty() { 0.0 } else { correct as f64 / truth.len() as f64 };
-    Quality { precision, recall, f1: f1(precision, recall), pairs: returned, true_pairs: correct }
+    Quality::of_counts(correct, returned, truth.len() as u64)
 }
 
 /// A truth file: CSV with a header, the true pairs' A ids in the first column

@@ -3,6 +3,7 @@
 //! cluster; cluster precision and recall over exact clusters of two records or
 //! more; and the share of persons found for each set of parties holding them.
 
+use crate::matching::truth::Quality;
 use std::collections::{BTreeMap, HashMap};
 
 /// The scores of predicted clusters against the truth.
@@ -21,40 +22,17 @@ pub struct Score {
     pub by_parties: BTreeMap<u32, (u64, u64)>,
 }
 
-fn ratio(x: u64, y: u64) -> f64 {
-    if y == 0 {
-        0.0
-    } else {
-        x as f64 / y as f64
-    }
-}
-
-fn f1(p: f64, r: f64) -> f64 {
-    if p + r == 0.0 {
-        0.0
-    } else {
-        2.0 * p * r / (p + r)
-    }
-}
-
 impl Score {
-    pub fn pair_precision(&self) -> f64 {
-        ratio(self.correct_pairs, self.predicted_pairs)
+    /// Pairwise precision, recall and F1 (`pairs`: those predicted,
+    /// `true_pairs`: those predicted correctly).
+    pub fn pair_quality(&self) -> Quality {
+        Quality::of_counts(self.correct_pairs, self.predicted_pairs, self.true_pairs)
     }
-    pub fn pair_recall(&self) -> f64 {
-        ratio(self.correct_pairs, self.true_pairs)
-    }
-    pub fn pair_f1(&self) -> f64 {
-        f1(self.pair_precision(), self.pair_recall())
-    }
-    pub fn cluster_precision(&self) -> f64 {
-        ratio(self.exact_clusters, self.predicted_clusters)
-    }
-    pub fn cluster_recall(&self) -> f64 {
-        ratio(self.exact_clusters, self.true_clusters)
-    }
-    pub fn cluster_f1(&self) -> f64 {
-        f1(self.cluster_precision(), self.cluster_recall())
+
+    /// Cluster precision, recall and F1 over exact clusters (`pairs`: the
+    /// clusters predicted, `true_pairs`: those predicted exactly).
+    pub fn cluster_quality(&self) -> Quality {
+        Quality::of_counts(self.exact_clusters, self.predicted_clusters, self.true_clusters)
     }
 
     /// The found share of persons held by exactly `k` parties, over every set
@@ -120,9 +98,10 @@ mod tests {
         let s = score(&party, &truth, &predicted);
         assert_eq!((s.true_pairs, s.predicted_pairs, s.correct_pairs), (4, 4, 2));
         assert_eq!((s.true_clusters, s.predicted_clusters, s.exact_clusters), (2, 2, 0));
-        assert_eq!(s.pair_f1(), 0.5);
+        assert_eq!((s.pair_quality().precision, s.pair_quality().recall, s.pair_quality().f1), (0.5, 0.5, 0.5));
+        assert_eq!(s.cluster_quality().f1, 0.0);
         let exact = score(&party, &truth, &[0, 0, 0, 1, 1, 2]);
-        assert_eq!((exact.pair_f1(), exact.cluster_f1()), (1.0, 1.0));
+        assert_eq!((exact.pair_quality().f1, exact.cluster_quality().f1), (1.0, 1.0));
         assert_eq!(exact.by_parties, BTreeMap::from([(0b111, (1, 1)), (0b011, (1, 1))]));
         assert_eq!((exact.by_party_count(3), s.by_party_count(2)), ((1, 1), (0, 1)));
     }

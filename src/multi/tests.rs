@@ -47,8 +47,8 @@ fn three_parties_cluster_each_person_once() {
     let person: Vec<u64> =
         [vec![0, 1, 2, 3, 4, 5, 6, 7], vec![0, 1, 2, 3, 4, 5, 6, 7], vec![0, 1, 2, 4, 5, 7]].concat();
     let s = score::score(&parties.parties(), &person, &clusters.cluster);
-    assert_eq!((s.pair_precision(), s.cluster_precision()), (1.0, 1.0), "{s:?}");
-    assert!(s.pair_recall() >= 0.8, "{s:?}");
+    assert_eq!((s.pair_quality().precision, s.cluster_quality().precision), (1.0, 1.0), "{s:?}");
+    assert!(s.pair_quality().recall >= 0.8, "{s:?}");
     // at most one record of each party in a cluster
     let party = parties.parties();
     for (x, y) in clusters.pairs() {

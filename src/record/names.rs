@@ -78,16 +78,21 @@ mod tests {
 
     #[test]
     fn nicknames_become_their_one_formal_name() {
-        assert_eq!(formal("GREG"), "GREGORY");
-        assert_eq!(formal("DAVE"), "DAVID");
-        assert_eq!(formal("GREGORY"), "GREGORY");
-        // a nickname of several formal names stays as written
-        assert_eq!(formal("AL"), "AL");
         // a formal name that is also another's nickname stays itself: "bill" is
         // both (a line of its own, and William's, Robert's, Will's, Willis's)
         assert!(NICKNAMES.lines().any(|l| l.starts_with("bill,")));
-        assert_eq!(formal("BILL"), "BILL");
-        assert_eq!(formal("ZZYZX"), "ZZYZX");
+        let cases = [
+            ("GREG", "GREGORY"),
+            ("DAVE", "DAVID"),
+            ("GREGORY", "GREGORY"),
+            // a nickname of several formal names stays as written
+            ("AL", "AL"),
+            ("BILL", "BILL"),
+            ("ZZYZX", "ZZYZX"),
+        ];
+        for (name, want) in cases {
+            assert_eq!(formal(name), want, "{name}");
+        }
     }
 
     #[test]

@@ -2,18 +2,11 @@
 //! wherever the chunks are cut, and the reference parse of the `csv` crate.
 
 use super::*;
+use crate::dataset::cut::{layout, read_cut};
 use proptest::prelude::*;
 
 fn read_in(bytes: &[u8], format: &InputFormat, cuts: &[usize], parse_every: usize) -> Result<Vec<RawRecord>, String> {
-    let mut r = ChunkedReader::new(format, "t").parse_every(parse_every);
-    let mut at = 0;
-    for &c in cuts {
-        let c = c.min(bytes.len()).max(at);
-        r.push(&bytes[at..c]).map_err(|e| e.to_string())?;
-        at = c;
-    }
-    r.push(&bytes[at..]).map_err(|e| e.to_string())?;
-    r.finish().map_err(|e| e.to_string())
+    read_cut(ChunkedReader::new(format, "t").parse_every(parse_every), bytes, cuts).map_err(|e| e.to_string())
 }
 
 /// The reference: the whole text through the `csv` crate at once.
@@ -49,22 +42,12 @@ proptest! {
     #[test]
     fn csv_cut_anywhere_reads_as_a_whole(
         rows in prop::collection::vec((field(), field()), 1..30),
-        bom in any::<bool>(),
-        crlf in any::<bool>(),
-        cuts in prop::collection::vec(0usize..400, 0..12),
-        every in 1usize..64,
+        layout in layout(400),
     ) {
-        let nl = if crlf { "\r\n" } else { "\n" };
-        let mut text = String::from(if bom { "\u{FEFF}name,city" } else { "name,city" });
-        text.push_str(nl);
-        for (a, b) in &rows {
-            text.push_str(&format!("{a},{b}{nl}"));
-        }
+        let text = layout.text("name,city", rows.iter().map(|(a, b)| format!("{a},{b}")));
         let format = InputFormat::Csv { column: "city".into(), id_column: None };
-        let mut cuts = cuts;
-        cuts.sort_unstable();
         let want = csv_reference(&text, "city");
-        let got = read_in(text.as_bytes(), &format, &cuts, every);
+        let got = read_in(text.as_bytes(), &format, &layout.cuts, layout.every);
         prop_assert_eq!(got.clone(), read_in(text.as_bytes(), &format, &[], usize::MAX));
         // the reference skips nothing the reader keeps (blank rows are the crate's to skip)
         prop_assert_eq!(got.unwrap(), want);

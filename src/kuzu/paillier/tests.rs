@@ -6,8 +6,9 @@ use num_bigint::BigUint;
 use proptest::prelude::*;
 use std::sync::OnceLock;
 
-/// One 512-bit test key for the whole suite (seeded: NOT secure; the default is 2048).
-fn key() -> &'static PrivateKey {
+/// One 512-bit test key for the whole suite, [`Encryptor`]'s tests too
+/// (seeded: NOT secure; the default is 2048).
+pub(super) fn key() -> &'static PrivateKey {
     static KEY: OnceLock<PrivateKey> = OnceLock::new();
     KEY.get_or_init(|| PrivateKey::generate(512, &mut Randomness::seeded(17)).unwrap())
 }
@@ -26,15 +27,27 @@ fn generated_key_has_the_asked_size_and_distinct_primes() {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
+    /// Both encryptions, textbook and fixed-base ([`Encryptor`]), give
+    /// ciphertexts of one system: each decrypts, re-randomizes, and adds to
+    /// the other's.
     #[test]
     fn decryption_recovers_plaintexts(m in any::<u64>(), seed in any::<u64>()) {
         let k = key();
+        let pk = k.public();
         let mut rng = Randomness::seeded(seed);
-        let c = k.public().encrypt_u64(m, &mut rng);
-        prop_assert_eq!(k.decrypt(&c), BigUint::from(m));
-        // semantic security needs fresh randomness: the same m encrypts differently
-        prop_assert_ne!(c.clone(), k.public().encrypt_u64(m, &mut rng));
-        prop_assert_eq!(k.decrypt(&k.public().rerandomize(&c, &mut rng)), BigUint::from(m));
+        let fast = Encryptor::new(pk, &mut rng);
+        for fixed_base in [false, true] {
+            let encrypt = |m, rng: &mut Randomness| if fixed_base { fast.encrypt_u64(m, rng) } else { pk.encrypt_u64(m, rng) };
+            let c = encrypt(m, &mut rng);
+            prop_assert_eq!(k.decrypt(&c), BigUint::from(m));
+            // semantic security needs fresh randomness: the same m encrypts differently
+            prop_assert_ne!(&c, &encrypt(m, &mut rng));
+            let again = if fixed_base { fast.rerandomize(&c, &mut rng) } else { pk.rerandomize(&c, &mut rng) };
+            prop_assert_ne!(&again, &c);
+            prop_assert_eq!(k.decrypt(&again), BigUint::from(m));
+            let t = if fixed_base { pk.encrypt_u64(7, &mut rng) } else { fast.encrypt_u64(7, &mut rng) };
+            prop_assert_eq!(k.decrypt(&pk.add(&c, &t)), (BigUint::from(m) + 7u32) % pk.n());
+        }
     }
 
     #[test]

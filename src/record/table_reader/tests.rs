@@ -3,7 +3,7 @@
 //! the error messages `read_table` gave before it was built on the reader.
 
 use super::*;
-use crate::dataset::MAX_PENDING;
+use crate::dataset::{cut, MAX_PENDING};
 use crate::record::read_table;
 use proptest::prelude::*;
 
@@ -45,15 +45,8 @@ fn febrl_like() -> String {
 
 /// `bytes` pushed in pieces cut at `cuts` (sorted), parsed every `every` bytes.
 fn read_cut(bytes: &[u8], cuts: &[usize], every: usize) -> Result<RecordTable, String> {
-    let mut r = TableReader::new(&schema(), "t.csv").parse_every(every);
-    let mut at = 0;
-    for &c in cuts {
-        let c = c.min(bytes.len()).max(at);
-        r.push(&bytes[at..c]).map_err(|e| format!("{} {e}", e.code()))?;
-        at = c;
-    }
-    r.push(&bytes[at..]).map_err(|e| format!("{} {e}", e.code()))?;
-    r.finish().map_err(|e| format!("{} {e}", e.code()))
+    cut::read_cut(TableReader::new(&schema(), "t.csv").parse_every(every), bytes, cuts)
+        .map_err(|e| format!("{} {e}", e.code()))
 }
 
 /// `bytes` pushed `size` bytes at a time.
@@ -290,22 +283,11 @@ proptest! {
     #[test]
     fn cut_anywhere_reads_as_a_whole(
         rows in prop::collection::vec(prop::collection::vec(value(), 6), 1..20),
-        bom in any::<bool>(),
-        crlf in any::<bool>(),
-        cuts in prop::collection::vec(0usize..600, 0..12),
-        every in 1usize..64,
+        layout in cut::layout(600),
     ) {
-        let nl = if crlf { "\r\n" } else { "\n" };
-        let mut text = String::from(if bom { "\u{FEFF}" } else { "" });
-        text.push_str(HEADER);
-        for (i, r) in rows.iter().enumerate() {
-            text.push_str(nl);
-            // a distinct id and a given name, so ids and one field are valid
-            text.push_str(&format!("{i},Ann,{}", r.join(",")));
-        }
-        let mut cuts = cuts;
-        cuts.sort_unstable();
-        let got = read_cut(text.as_bytes(), &cuts, every);
+        // a distinct id and a given name, so ids and one field are valid
+        let text = layout.text(HEADER, rows.iter().enumerate().map(|(i, r)| format!("{i},Ann,{}", r.join(","))));
+        let got = read_cut(text.as_bytes(), &layout.cuts, layout.every);
         prop_assert_eq!(&got, &whole(text.as_bytes()));
         // the empty-column error (or, for dates none of which parse, the one naming
         // what was found) is the reference's too; otherwise its table
