@@ -25,9 +25,8 @@
 //!    ties broken uniformly (a target counts `1/|tie|` when its true name is
 //!    among them).
 
-use crate::base::SharedBase;
 use crate::dp::Randomness;
-use crate::embed::{BatchVectors, Embedder};
+use crate::embed::Embedder;
 use crate::error::Error;
 use crate::protocol::VectorBatch;
 use std::collections::HashMap;
@@ -35,10 +34,13 @@ use std::collections::HashMap;
 mod decode;
 mod model;
 mod patterns;
+mod view;
 use decode::{decode, frequency_anchors, refine};
 pub use model::LabellingReport;
 use model::{model, Model};
-pub use patterns::{pattern_attack, pattern_attack_rows, Coordinates, MIN_PAIR};
+pub use patterns::{pattern_attack, pattern_attack_rows, MIN_PAIR};
+use view::{observed, spread_of};
+pub use view::{Coordinates, Known};
 
 /// Options of the search.
 #[derive(Debug, Clone, Copy)]
@@ -46,49 +48,6 @@ pub struct Search {
     /// Swap proposals per gram of the base.
     pub sweeps: usize,
     pub seed: u64,
-}
-
-/// The spread a sketched batch declares (`sketch-v2:<spread>:…`); 1 for an
-/// unkeyed batch with a shape (its coordinates are the grams themselves).
-fn spread_of(batch: &VectorBatch) -> Result<usize, Error> {
-    match batch.transform.as_deref() {
-        None => Ok(1),
-        Some(t) => t
-            .strip_prefix(crate::keyed::SKETCH_PREFIX)
-            .and_then(|r| r.split_once(':'))
-            .and_then(|(s, _)| s.parse().ok())
-            .ok_or_else(|| Error::Parameter(format!("the labelling attack needs a sparse batch, not {t:?}"))),
-    }
-}
-
-/// Rows as (coordinate, count) lists, their mean counts and second moments.
-type Observed = (Vec<Vec<(u32, u32)>>, Vec<f64>, Vec<f64>);
-
-/// The batch's rows as (coordinate, count) lists, and their moments.
-fn observed(vectors: &BatchVectors, shape: &crate::shape::Shape) -> Result<Observed, Error> {
-    let BatchVectors::Sparse(v) = vectors else {
-        return Err(Error::Parameter("the labelling attack needs a sparse batch (the rotation is dense)".into()));
-    };
-    let m = v.dim;
-    let (mut mu, mut q) = (vec![0.0; m], vec![0.0; m * m]);
-    let n = v.len().max(1) as f64;
-    let mut rows = Vec::with_capacity(v.len());
-    for r in 0..v.len() {
-        let (cols, vals) = v.row(r);
-        let row: Vec<(u32, u32)> = cols
-            .iter()
-            .zip(vals)
-            .map(|(&c, &x)| (c, (x as f64 * shape.lengths[c as usize] as f64).round() as u32))
-            .collect();
-        for &(b, x) in &row {
-            mu[b as usize] += x as f64 / n;
-            for &(c, y) in &row {
-                q[b as usize * m + c as usize] += (x * y) as f64 / n;
-            }
-        }
-        rows.push(row);
-    }
-    Ok((rows, mu, q))
 }
 
 /// The search's state: the map, its predicted moments, and per gram its
@@ -249,21 +208,6 @@ fn greedy(md: &Model, shape_len: &[u8], mu: &[f64], q: &[f64], spread: usize) ->
         filled[b] += 1;
     }
     Ok(map)
-}
-
-/// What C holds besides the rows, and what the experiment scores them with.
-#[derive(Clone, Copy)]
-pub struct Known<'a> {
-    /// The shared base (every gram and its length).
-    pub base: &'a SharedBase,
-    /// C's public list: values and frequencies.
-    pub prior: &'a [(String, f64)],
-    /// C's candidate values.
-    pub dictionary: &'a [String],
-    /// Each row's true value (the experiment's, to score).
-    pub truth: &'a [String],
-    /// Rows decoded, drawn at random.
-    pub targets: usize,
 }
 
 /// Runs the attack on `batch` (as C receives it) with what C `known`s.

@@ -35,12 +35,11 @@
 
 use super::decode::{decode, frequency_anchors, refine};
 use super::model::{model, LabellingReport};
-use super::{observed, spread_of, Known};
+use super::view::{observed, spread_of, Coordinates, Known};
 use crate::dp::Randomness;
-use crate::embed::{BatchVectors, Embedder};
+use crate::embed::Embedder;
 use crate::error::Error;
 use crate::protocol::VectorBatch;
-use crate::shape::Shape;
 
 /// Smallest support of a pair of grams that counts as a frequent pattern.
 pub const MIN_PAIR: f64 = 0.002;
@@ -101,16 +100,6 @@ pub fn pattern_attack(batch: &VectorBatch, known: Known<'_>, seed: u64) -> Resul
     let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
     let c = Coordinates { vectors: &batch.vectors, shape, spread: spread_of(batch)? };
     pattern_attack_rows(c, known, seed)
-}
-
-/// What C sees of one batch or one part of a record batch: sparse rows, their
-/// public shape, and the grams a coordinate counts (the label's spread; 1
-/// unkeyed).
-#[derive(Clone, Copy)]
-pub struct Coordinates<'a> {
-    pub vectors: &'a BatchVectors,
-    pub shape: &'a Shape,
-    pub spread: usize,
 }
 
 /// [`pattern_attack`] on rows (a record batch's part: src/research/graph_records.rs).
