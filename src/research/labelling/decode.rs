@@ -2,7 +2,7 @@
 //! a learned map, the rows that map decodes exactly (anchors), the
 //! decode-and-learn refinement, and the scoring against the truth.
 
-use super::model::{LabellingReport, Model};
+use super::model::LabellingReport;
 use crate::dp::Randomness;
 use crate::embed::Embedder;
 use crate::error::Error;
@@ -65,14 +65,14 @@ fn anchors(map: &[u32], embedder: &Embedder, rows: &[Vec<(u32, u32)>], dictionar
 pub(super) fn refine(
     mut map: Vec<u32>,
     embedder: &Embedder,
-    md: &Model,
+    len: &[u8],
     shape: &crate::shape::Shape,
     rows: &[Vec<(u32, u32)>],
     dictionary: &[String],
     spread: usize,
     seeds: &[(usize, usize)],
 ) -> Vec<u32> {
-    let (d, m) = (md.d, shape.lengths.len());
+    let (d, m) = (len.len(), shape.lengths.len());
     let mut current = anchors(&map, embedder, rows, dictionary);
     for _ in 0..5 {
         // the frequency guesses vote too: they name the most frequent values
@@ -82,7 +82,7 @@ pub(super) fn refine(
         for &(r, v) in &voters {
             for (g, _) in embedder.embed_sparse(&dictionary[v]) {
                 for &(b, _) in &rows[r] {
-                    if shape.lengths[b as usize] == md.len[g].min(crate::shape::MAX_SHAPE_LEN) {
+                    if shape.lengths[b as usize] == len[g].min(crate::shape::MAX_SHAPE_LEN) {
                         votes[g * m + b as usize] += 1;
                     }
                 }

@@ -39,7 +39,7 @@ use decode::{decode, frequency_anchors, refine};
 pub use model::LabellingReport;
 use model::{model, Model};
 pub use patterns::{pattern_attack, pattern_attack_rows, MIN_PAIR};
-use view::{observed, spread_of};
+use view::{counted_rows, moments, spread_of};
 pub use view::{Coordinates, Known};
 
 /// Options of the search.
@@ -217,7 +217,8 @@ pub fn labelling_attack(batch: &VectorBatch, known: Known<'_>, search: Search) -
     let embedder = Embedder::new(base)?;
     let md = model(&embedder, base, prior);
     let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
-    let (rows, mu, q) = observed(&batch.vectors, shape)?;
+    let rows = counted_rows(&batch.vectors, shape)?;
+    let (mu, q) = moments(&rows, batch.vectors.dim());
     let m = shape.lengths.len();
     let mut rng = Randomness::seeded(search.seed);
     // two starts, each annealed; C keeps the map whose moments fit best (it needs
@@ -236,7 +237,7 @@ pub fn labelling_attack(batch: &VectorBatch, known: Known<'_>, search: Search) -
     let scale: f64 = mu.iter().map(|x| x * x).sum::<f64>() + q.iter().map(|x| x * x).sum::<f64>();
     let residual = obj / scale.max(f64::MIN_POSITIVE);
     let seeds = frequency_anchors(&rows, prior, dictionary);
-    let map = refine(map, &embedder, &md, shape, &rows, dictionary, spread, &seeds);
+    let map = refine(map, &embedder, &md.len, shape, &rows, dictionary, spread, &seeds);
     decode(&map, &embedder, shape, &rows, dictionary, truth, targets, residual, &mut rng)
 }
 

@@ -29,9 +29,14 @@ pub(super) struct Model {
     pub(super) d: usize,
 }
 
+/// Each gram's length (its class), in the base's order.
+pub(super) fn gram_lengths(base: &SharedBase) -> Vec<u8> {
+    base.grams().iter().map(|g| g.chars().count() as u8).collect()
+}
+
 pub(super) fn model(embedder: &Embedder, base: &SharedBase, prior: &[(String, f64)]) -> Model {
     let d = base.len();
-    let len: Vec<u8> = base.grams().iter().map(|g| g.chars().count() as u8).collect();
+    let len = gram_lengths(base);
     let (mut mu, mut m2) = (vec![0.0; d], vec![0.0; d * d]);
     let total: f64 = prior.iter().map(|(_, w)| w).sum();
     for (name, w) in prior {

@@ -34,8 +34,8 @@
 //! and the frequent pairs must tell them apart.
 
 use super::decode::{decode, frequency_anchors, refine};
-use super::model::{model, LabellingReport};
-use super::view::{observed, spread_of, Coordinates, Known};
+use super::model::{gram_lengths, LabellingReport};
+use super::view::{counted_rows, spread_of, Coordinates, Known};
 use crate::dp::Randomness;
 use crate::embed::Embedder;
 use crate::error::Error;
@@ -107,9 +107,9 @@ pub fn pattern_attack_rows(c: Coordinates<'_>, known: Known<'_>, seed: u64) -> R
     let Known { base, prior, dictionary, truth, targets } = known;
     let (shape, spread) = (c.shape, c.spread);
     let embedder = Embedder::new(base)?;
-    let md = model(&embedder, base, prior);
-    let (rows, _, _) = observed(c.vectors, shape)?;
-    let (d, m) = (md.d, shape.lengths.len());
+    let len = gram_lengths(base);
+    let rows = counted_rows(c.vectors, shape)?;
+    let (d, m) = (len.len(), shape.lengths.len());
     let list = list_patterns(&embedder, d, prior);
     let (supp, pair) = batch_patterns(&rows, m);
     let words = prior.len().div_ceil(64);
@@ -121,7 +121,7 @@ pub fn pattern_attack_rows(c: Coordinates<'_>, known: Known<'_>, seed: u64) -> R
     let mut order: Vec<usize> = (0..d).collect();
     order.sort_by(|&x, &y| list.support[y].total_cmp(&list.support[x]).then(x.cmp(&y)));
     for g in order {
-        let class = md.len[g].min(crate::shape::MAX_SHAPE_LEN);
+        let class = len[g].min(crate::shape::MAX_SHAPE_LEN);
         let mut best: Option<(f64, f64, usize, f64)> = None;
         for b in (0..m).filter(|&b| shape.lengths[b] == class && filled[b] < spread) {
             let bits = &covered[b * words..(b + 1) * words];
@@ -148,7 +148,7 @@ pub fn pattern_attack_rows(c: Coordinates<'_>, known: Known<'_>, seed: u64) -> R
             }
         }
         let Some((_, _, b, after)) = best else {
-            return Err(Error::Parameter(format!("no coordinate left for a gram of length {}", md.len[g])));
+            return Err(Error::Parameter(format!("no coordinate left for a gram of length {}", len[g])));
         };
         map[g] = b as u32;
         filled[b] += 1;
@@ -160,7 +160,7 @@ pub fn pattern_attack_rows(c: Coordinates<'_>, known: Known<'_>, seed: u64) -> R
     let total: f64 = supp.iter().sum::<f64>().max(f64::MIN_POSITIVE);
     let residual = supp.iter().zip(&union).map(|(s, u)| (s - u).abs()).sum::<f64>() / total;
     let seeds = frequency_anchors(&rows, prior, dictionary);
-    let map = refine(map, &embedder, &md, shape, &rows, dictionary, spread, &seeds);
+    let map = refine(map, &embedder, &len, shape, &rows, dictionary, spread, &seeds);
     let mut rng = Randomness::seeded(seed);
     decode(&map, &embedder, shape, &rows, dictionary, truth, targets, residual, &mut rng)
 }

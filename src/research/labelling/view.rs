@@ -46,32 +46,26 @@ pub(super) fn spread_of(batch: &VectorBatch) -> Result<usize, Error> {
     }
 }
 
-/// Rows as (coordinate, count) lists, their mean counts and second moments.
-pub(super) type Observed = (Vec<Vec<(u32, u32)>>, Vec<f64>, Vec<f64>);
-
-/// The batch's rows as (coordinate, count) lists, and their moments.
-pub(super) fn observed(vectors: &BatchVectors, shape: &Shape) -> Result<Observed, Error> {
+/// The rows as (coordinate, count) lists.
+pub(super) fn counted_rows(vectors: &BatchVectors, shape: &Shape) -> Result<Vec<Vec<(u32, u32)>>, Error> {
     let BatchVectors::Sparse(v) = vectors else {
         return Err(Error::Parameter("the labelling attack needs a sparse batch (the rotation is dense)".into()));
     };
-    let m = v.dim;
+    let count = |(&c, &x): (&u32, &f32)| (c, (x as f64 * shape.lengths[c as usize] as f64).round() as u32);
+    Ok((0..v.len()).map(|r| v.row(r)).map(|(cols, vals)| cols.iter().zip(vals).map(count).collect()).collect())
+}
+
+/// The rows' mean counts and second moments over `m` coordinates.
+pub(super) fn moments(rows: &[Vec<(u32, u32)>], m: usize) -> (Vec<f64>, Vec<f64>) {
     let (mut mu, mut q) = (vec![0.0; m], vec![0.0; m * m]);
-    let n = v.len().max(1) as f64;
-    let mut rows = Vec::with_capacity(v.len());
-    for r in 0..v.len() {
-        let (cols, vals) = v.row(r);
-        let row: Vec<(u32, u32)> = cols
-            .iter()
-            .zip(vals)
-            .map(|(&c, &x)| (c, (x as f64 * shape.lengths[c as usize] as f64).round() as u32))
-            .collect();
-        for &(b, x) in &row {
+    let n = rows.len().max(1) as f64;
+    for row in rows {
+        for &(b, x) in row {
             mu[b as usize] += x as f64 / n;
-            for &(c, y) in &row {
+            for &(c, y) in row {
                 q[b as usize * m + c as usize] += (x * y) as f64 / n;
             }
         }
-        rows.push(row);
     }
-    Ok((rows, mu, q))
+    (mu, q)
 }
