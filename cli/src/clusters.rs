@@ -105,20 +105,13 @@ pub fn load_truth(truth: Option<&Path>) -> Result<Option<(&Path, HashMap<String,
 
 /// A truth file: CSV with columns `id` and `person` (any others ignored).
 fn read_truth(path: &Path) -> Result<HashMap<String, String>> {
-    let bytes = io::read_bytes(path)?;
-    let mut r = csv::ReaderBuilder::new().from_reader(bytes.as_slice());
-    let bad = |m: String| CliError::usage(format!("{}: {m}", path.display()));
-    let header = r.headers().map_err(|e| bad(e.to_string()))?.clone();
-    let col = |name: &str| header.iter().position(|h| h == name);
-    let (Some(id), Some(person)) = (col("id"), col("person")) else {
-        return Err(bad("a clusters truth file has the columns id and person".into()));
-    };
-    let mut truth = HashMap::new();
-    for (i, row) in r.records().enumerate() {
-        let row = row.map_err(|e| bad(format!("row {}: {e}", i + 1)))?;
-        truth.insert(row.get(id).unwrap_or_default().to_string(), row.get(person).unwrap_or_default().to_string());
+    let what = path.display().to_string();
+    match gramlink::matching::truth::read_any_truth(&io::read_bytes(path)?, &what)? {
+        gramlink::matching::truth::Truth::Persons(p) => Ok(p),
+        gramlink::matching::truth::Truth::Pairs(_) => {
+            Err(CliError::usage(format!("{what}: a clusters truth file has the columns id and person")))
+        }
     }
-    Ok(truth)
 }
 
 /// Prints the clusters' scores ([`score::score`]); a record missing from the

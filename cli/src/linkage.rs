@@ -13,7 +13,6 @@ use gramlink::matcher::Matcher;
 use gramlink::matching::Pair;
 use gramlink::party::DataOwner;
 use gramlink::protocol::{read_shared_base, Party};
-use std::collections::HashSet;
 use std::path::PathBuf;
 
 #[derive(Args)]
@@ -173,18 +172,20 @@ fn pairs_csv(m: &Matcher, pairs: &[Pair]) -> Result<Vec<u8>> {
     w.into_inner().map_err(|e| CliError::failed(format!("cannot write the pairs: {e}")))
 }
 
-/// `--truth`: a CSV of true pairs by ids (`a_id,b_id`), to score one's own linkage.
+/// `--truth`: a CSV of true pairs by ids (`a_id,b_id`) or of each record's
+/// person (`id,person`), to score one's own linkage.
 #[derive(Args, Clone, Default)]
 pub struct TruthArg {
-    /// Score the pairs against this CSV of true pairs (header, then A id and B id
-    /// per row; any number of true pairs per record): prints precision, recall
-    /// (over every true pair) and F1.
+    /// Score the pairs against this CSV: true pairs (header, then A id and B id
+    /// per row; any number of true pairs per record), or each record's person
+    /// (a header with the columns id and person, as `lab corrupt --parties`
+    /// writes): prints precision, recall (over every true pair) and F1.
     #[arg(long)]
     pub truth: Option<PathBuf>,
 }
 
-/// A truth file's path and its true pairs by ids.
-type Truth = Option<(PathBuf, HashSet<(String, String)>)>;
+/// A truth file's path and what it holds.
+type Truth = Option<(PathBuf, gramlink::matching::truth::Truth)>;
 
 impl TruthArg {
     /// The true pairs, read before any work (a bad truth file fails fast).
@@ -192,7 +193,7 @@ impl TruthArg {
         let Some(path) = &self.truth else {
             return Ok(None);
         };
-        let truth = gramlink::matching::truth::read_truth(&io::read_bytes(path)?, &path.display().to_string())?;
+        let truth = gramlink::matching::truth::read_any_truth(&io::read_bytes(path)?, &path.display().to_string())?;
         Ok(Some((path.clone(), truth)))
     }
 }
@@ -201,9 +202,10 @@ impl TruthArg {
 fn report(truth: &Truth, m: &Matcher, pairs: &[Pair]) {
     let Some((path, truth)) = truth else { return };
     let (a_ids, b_ids) = (&m.a().ids, &m.b().ids);
+    let truth = truth.pairs_between(a_ids, b_ids);
     let q = gramlink::matching::truth::quality_by_ids(
         pairs.iter().map(|p| (a_ids[p.a as usize].as_str(), b_ids[p.b as usize].as_str())),
-        truth,
+        &truth,
     );
     eprintln!(
         "against {}: precision {:.4}  recall {:.4}  F1 {:.4} ({} of {} pairs true; {} true pairs in all)",

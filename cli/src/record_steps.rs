@@ -118,7 +118,7 @@ pub fn embed(r: EmbedRun) -> Result<()> {
 pub fn matched(schema: &Path, a: &Path, b: &Path, truth: Option<&Path>, out: &Path, json: bool) -> Result<()> {
     let schema = load_schema(schema)?;
     let truth = match truth {
-        Some(p) => Some((gramlink::matching::truth::read_truth(&io::read_bytes(p)?, &p.display().to_string())?, p)),
+        Some(p) => Some((gramlink::matching::truth::read_any_truth(&io::read_bytes(p)?, &p.display().to_string())?, p)),
         None => None,
     };
     let read = |p: &Path| RecordBatch::read(&io::read_bytes(p)?).map_err(gramlink::Error::from).in_file(p);
@@ -133,7 +133,8 @@ pub fn matched(schema: &Path, a: &Path, b: &Path, truth: Option<&Path>, out: &Pa
             eprintln!("warning: {} is marked not private (seeded noise)", p.display());
         }
     }
-    let truth = truth.as_ref().map(|(t, p)| (t, *p));
+    let truth = truth.as_ref().map(|(t, p)| (t.pairs_between(&matcher.a().ids, &matcher.b().ids), *p));
+    let truth = truth.as_ref().map(|(t, p)| (&**t, *p));
     report(&schema, &matcher, &linkage, Report { truth, out: Some(out), json, timings: &timings, clock: &clock })
 }
 

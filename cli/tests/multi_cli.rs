@@ -128,8 +128,12 @@ fn clusters_are_scored_against_the_truth_and_two_batches_keep_their_pairs() {
     let f1 = |what: &str| f1_of(&report, what);
     assert!(f1("pairs:") >= 0.9 && f1("clusters:") >= 0.8, "{report}");
     assert!(report.contains("persons in 3 parties: "), "{report}");
-    // two batches: the pairs as before; with --clusters, clusters
-    ok(&["match", &b[0], &b[1], "-o", &l.p("two.csv")]);
+    // two batches: the pairs as before, scored against the same persons truth
+    // (its pairs between the two parties; read as pairs of (party, id) it gave F1 0);
+    // with --clusters, clusters
+    let two = ok(&["match", &b[0], &b[1], "--truth", &truth, "-o", &l.p("two.csv")]);
+    let said = stderr(&two);
+    assert!(f1_of(&said, "against") >= 0.9, "{said}");
     assert!(std::fs::read_to_string(l.p("two.csv")).unwrap().starts_with("a_id,b_id,distance,cosine\n"));
     ok(&["match", &b[0], &b[1], "--clusters", "-o", &l.p("two_clusters.csv")]);
     assert!(std::fs::read_to_string(l.p("two_clusters.csv")).unwrap().starts_with("party,id,cluster\n"));

@@ -75,6 +75,10 @@ fn three_parties(designed: bool) {
     let f1 = |what: &str| f1_of(&report, what);
     assert!(f1("pairs:") >= 0.95 && f1("clusters:") >= 0.9, "{report}");
     assert!(report.contains("persons in 3 parties: "), "{report}");
+    // two batches against the same persons truth: the pairs between them are scored
+    let two = ok(&["match", "--schema", &schema, &ga, &gb, "--truth", &p("truth.csv"), "-o", &p("two.csv")]);
+    let said = String::from_utf8_lossy(&two.stderr).into_owned();
+    assert!(f1_of(&said, "against") >= 0.9, "{said}");
     // the shape of the one-string clusters: one row per record, one record per party in a cluster
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with("party,id,cluster\n"));

@@ -5,7 +5,8 @@
 
 use crate::error::InputError;
 use serde::{Deserialize, Serialize};
-use std::collections::HashSet;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Quality {
@@ -61,30 +62,92 @@ pub fn quality_by_ids<'a>(
     Quality::of_counts(correct, returned, truth.len() as u64)
 }
 
-/// A truth file: CSV with a header, the true pairs' A ids in the first column
-/// and B ids in the second (`a_id,b_id`, the form of the pairs `link` writes).
-pub fn read_truth(bytes: &[u8], what: &str) -> Result<HashSet<(String, String)>, InputError> {
-    let text = crate::dataset::decode_text(bytes, what)?;
-    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
-    let mut truth = HashSet::new();
-    for (i, row) in reader.records().enumerate() {
-        let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
-        match (row.get(0), row.get(1)) {
-            (Some(a), Some(b)) if !a.trim().is_empty() && !b.trim().is_empty() => {
-                truth.insert((a.trim().to_string(), b.trim().to_string()));
-            }
-            _ => {
-                return Err(InputError::Csv {
-                    record: i + 1,
-                    reason: format!("{what}: a true pair needs an A id and a B id"),
-                })
+/// A truth file in either of its two forms.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Truth {
+    /// True pairs by ids: `a_id,b_id` (the form of the pairs `link` writes).
+    Pairs(HashSet<(String, String)>),
+    /// Each record's person: columns `id` and `person`, any others (such as
+    /// `party`) ignored; the form `gramlink lab corrupt --parties` writes.
+    /// Every two records of one person are a true pair.
+    Persons(HashMap<String, String>),
+}
+
+impl Truth {
+    /// The true pairs between A's records and B's, by ids: a pairs truth as
+    /// it is, a persons truth as every (A record, B record) of one person
+    /// (records the truth does not name have no true partner).
+    pub fn pairs_between<'t>(&'t self, a_ids: &[String], b_ids: &[String]) -> Cow<'t, HashSet<(String, String)>> {
+        match self {
+            Truth::Pairs(p) => Cow::Borrowed(p),
+            Truth::Persons(person) => {
+                let mut of: HashMap<&str, Vec<&str>> = HashMap::new();
+                for a in a_ids {
+                    if let Some(p) = person.get(a) {
+                        of.entry(p.as_str()).or_default().push(a.as_str());
+                    }
+                }
+                let mut pairs = HashSet::new();
+                for b in b_ids {
+                    for a in person.get(b).and_then(|p| of.get(p.as_str())).into_iter().flatten() {
+                        pairs.insert((a.to_string(), b.clone()));
+                    }
+                }
+                Cow::Owned(pairs)
             }
         }
     }
-    if truth.is_empty() {
+}
+
+/// A truth file: CSV with a header, either true pairs (the A ids in the first
+/// column and the B ids in the second: `a_id,b_id`) or persons (a header with
+/// the columns `id` and `person`). Each row must name what its form needs.
+pub fn read_any_truth(bytes: &[u8], what: &str) -> Result<Truth, InputError> {
+    let text = crate::dataset::decode_text(bytes, what)?;
+    let mut reader = csv::ReaderBuilder::new().has_headers(true).flexible(true).from_reader(text.as_bytes());
+    let header = reader.headers().map_err(|e| InputError::Csv { record: 0, reason: e.to_string() })?.clone();
+    let col = |name: &str| header.iter().position(|h| h.trim() == name);
+    let (persons, columns) = match (col("id"), col("person")) {
+        (Some(id), Some(person)) => (true, (id, person)),
+        _ => (false, (0, 1)),
+    };
+    let (mut pairs, mut person) = (HashSet::new(), HashMap::new());
+    for (i, row) in reader.records().enumerate() {
+        let row = row.map_err(|e| InputError::Csv { record: i + 1, reason: e.to_string() })?;
+        match (row.get(columns.0).map(str::trim), row.get(columns.1).map(str::trim)) {
+            (Some(x), Some(y)) if !x.is_empty() && !y.is_empty() => {
+                if persons {
+                    if person.insert(x.to_string(), y.to_string()).is_some_and(|p| p != y) {
+                        return Err(InputError::Csv {
+                            record: i + 1,
+                            reason: format!("{what}: record {x:?} is given two persons"),
+                        });
+                    }
+                } else {
+                    pairs.insert((x.to_string(), y.to_string()));
+                }
+            }
+            _ => {
+                let needs = if persons { "an id and a person" } else { "an A id and a B id" };
+                return Err(InputError::Csv { record: i + 1, reason: format!("{what}: a row needs {needs}") });
+            }
+        }
+    }
+    if pairs.is_empty() && person.is_empty() {
         return Err(InputError::Empty { what: what.to_string() });
     }
-    Ok(truth)
+    Ok(if persons { Truth::Persons(person) } else { Truth::Pairs(pairs) })
+}
+
+/// A truth of true pairs ([`read_any_truth`]'s pairs form), for the scorers
+/// that do not know both sides' ids; a persons truth is refused by name.
+pub fn read_truth(bytes: &[u8], what: &str) -> Result<HashSet<(String, String)>, InputError> {
+    match read_any_truth(bytes, what)? {
+        Truth::Pairs(p) => Ok(p),
+        Truth::Persons(_) => Err(InputError::Format(format!(
+            "{what} names each record's person (columns id and person): here the truth must list true pairs, a_id,b_id (`match` of batches reads either)"
+        ))),
+    }
 }
 
 #[cfg(test)]
@@ -114,5 +177,24 @@ mod tests {
         assert!((q.precision - 0.5).abs() < 1e-12 && (q.recall - 1.0 / 3.0).abs() < 1e-12);
         assert!(read_truth(b"a_id,b_id\n", "t").is_err());
         assert!(read_truth(b"a_id,b_id\nx\n", "t").is_err());
+    }
+
+    #[test]
+    fn a_persons_truth_gives_the_pairs_between_two_sides() {
+        let file = b"party,id,person\nA,a1,7\nA,a2,8\nB,b1,7\nB,b2,9\nC,c1,7\nB,b3,8\n";
+        let t = read_any_truth(file, "t").unwrap();
+        let ids = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let pairs = t.pairs_between(&ids(&["a1", "a2", "a3"]), &ids(&["b1", "b2", "b3"]));
+        let want: HashSet<(String, String)> =
+            [("a1", "b1"), ("a2", "b3")].iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        assert_eq!(*pairs, want);
+        // scorers that know no ids refuse it by name, not as pairs of (party, id)
+        let e = read_truth(file, "t").unwrap_err().to_string();
+        assert!(e.contains("id and person"), "{e}");
+        assert!(read_any_truth(b"id,person\na1,7\na1,8\n", "t").unwrap_err().to_string().contains("two persons"));
+        assert!(read_any_truth(b"id,person\na1,\n", "t").is_err());
+        // a pairs truth is as it was
+        let p = read_any_truth(b"a_id,b_id\nx,y\n", "t").unwrap();
+        assert_eq!(p.pairs_between(&[], &[]).len(), 1);
     }
 }
