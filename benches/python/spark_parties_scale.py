@@ -3,7 +3,7 @@ vector batches, measured: its wall time and report, and whether its clusters
 equal the single machine's (``gramlink.match_parties``), cluster for cluster.
 
     target/pyenv/bin/python benches/python/spark_parties_scale.py a.vec b.vec c.vec … \\
-        --master local[2] --out clusters.parquet
+        --master local[2] --out clusters.parquet [--split-edges 0]
 
 Prints one JSON line. Batches as benches/multi/parties.sh makes them (docs/PYTHON.md
 has the numbers)."""
@@ -20,6 +20,8 @@ def main() -> None:
     p.add_argument("--master", default="local[2]")
     p.add_argument("--out", default="clusters-spark.parquet")
     p.add_argument("--shards", type=int, default=None)
+    p.add_argument("--split-edges", type=int, default=None,
+                   help="split the solve by component above this many kept edges (0: always)")
     a = p.parse_args()
 
     import pyarrow.parquet as pq
@@ -32,7 +34,8 @@ def main() -> None:
     spark = gspark.session(a.master, spark_driver_memory="4g", spark_ui_showConsoleProgress="false")
     spark.sparkContext.setLogLevel("ERROR")
     t = time.perf_counter()
-    stats = spark_parties.link_parties(spark, a.batches, a.out, shards=a.shards)
+    split = {} if a.split_edges is None else {"split_edges": a.split_edges}
+    stats = spark_parties.link_parties(spark, a.batches, a.out, shards=a.shards, **split)
     wall = time.perf_counter() - t
     spark.stop()
     t = time.perf_counter()

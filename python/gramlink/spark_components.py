@@ -6,7 +6,9 @@ split so that no task holds every edge:
    in MapReduce and Beyond", 2014): every round is a few joins and group-bys,
    and the edges shrink to one star per component, centred on its smallest
    record. The edges never leave the executors.
-2. **The greedy solver per component.** The edges, each labelled with its
+2. **The greedy solver per component.** (Up to ``SPLIT_EDGES`` kept edges,
+   ``gramlink.spark_parties`` skips step 1 and solves the whole graph in one
+   task: the rounds cost more than they split.) The edges, each labelled with its
    component, are hashed by component into partitions; each task solves the
    components it got with the native solver (``parties_cluster``), its
    records numbered in global order: src/multi/greedy.rs solves each
@@ -81,10 +83,14 @@ def solved(edges, labels, parties: Sequence[str], offsets: Sequence[int], merge_
            partitions: int):
     """The clusters of the records on ``edges`` (``x, y, score``), each
     component (``labels``: ``r, comp``) solved whole in one task of
-    ``partitions``; rows of ``SOLVED``, computed once."""
+    ``partitions``, or (``labels`` None) the whole graph in one task; rows
+    of ``SOLVED``, computed once."""
     from pyspark.sql import functions as F
 
-    by = edges.join(labels.select(F.col("r").alias("x"), "comp"), "x").repartition(partitions, "comp")
+    if labels is None:
+        by = edges.withColumn("comp", F.lit(0).cast("long")).repartition(1)
+    else:
+        by = edges.join(labels.select(F.col("r").alias("x"), "comp"), "x").repartition(partitions, "comp")
     return by.mapInArrow(_solve(list(parties), list(offsets), merge_threshold), SOLVED).localCheckpoint()
 
 

@@ -26,7 +26,8 @@ How the work is split (docs/PYTHON.md has the measurements):
    best score of both ways (``parties_pair``: src/multi/edges.rs
    ``pair_edges``, as ``multi::link`` calls it), and emits the kept edges
    (global records x, y and score).
-4. **Clusters, split by connected component** (``gramlink.spark_components``):
+4. **Clusters, split by connected component** (``gramlink.spark_components``;
+   up to ``split_edges`` kept edges, one task solves the whole graph instead):
    the components of the kept-edge graph by large-star / small-star rounds
    over DataFrames; the edges, labelled by component, hashed into
    partitions, each task solving its components with anonlink's greedy
@@ -315,6 +316,12 @@ def _ids(paths: Sequence[str], offsets: Sequence[int], open_batch):
     return run
 
 
+#: The most kept edges one task solves whole (about 16 bytes each as Arrow
+#: columns, and as much again in the solver: some 160 MB at this size); a
+#: larger graph is split by connected component first.
+SPLIT_EDGES = 5_000_000
+
+
 def link_parties(
     spark,
     batches: Sequence[str],
@@ -324,6 +331,7 @@ def link_parties(
     merge_threshold: Optional[float] = None,
     shards: Optional[int] = None,
     rows_per_shard: Optional[int] = None,
+    split_edges: int = SPLIT_EDGES,
 ) -> dict:
     """Clusters the records of every party's batch (files every executor can
     read; two or more) on ``spark``, as ``gramlink.match_parties`` does, and
@@ -333,11 +341,14 @@ def link_parties(
     record batches (``GLRB`` files). ``merge_threshold`` as
     ``match_parties``'s (0.5 by default). Each party's rows go in ``shards``
     shards (or shards of ``rows_per_shard`` rows; default 50,000), each
-    scored against another party's whole batch. Returns ``{"records",
-    "clusters", "candidates", "compared", "tasks", "parties", "components",
-    "solve_tasks", "solve_edges"}`` (the connected components of the
-    candidate graph, the tasks that solved them and the most edges one of
-    them held). Raises
+    scored against another party's whole batch. Up to ``split_edges`` kept
+    edges one task solves them whole; above it the graph is split by
+    connected component first (``gramlink.spark_components``), so no task
+    holds every edge. Returns ``{"records", "clusters", "candidates",
+    "compared", "tasks", "parties", "components", "solve_tasks",
+    "solve_edges"}`` (the parts the solve was split into: the connected
+    components, or 1 where one task solved the whole graph; the tasks that
+    solved them and the most edges one of them held). Raises
     ``GramlinkError`` with the core's code when the batches do not fit
     together (before any work) or a task fails; ``out`` is then left
     absent."""
@@ -384,8 +395,11 @@ def link_parties(
         kept = by_pair.mapInArrow(_pairs(edges_of, n), EDGES).localCheckpoint()
         counts = kept.agg(F.count("x"), F.sum("compared")).first()
         edges = kept.where("x IS NOT NULL").select("x", "y", "score")
+        # up to split_edges one task holds them: the component rounds (a few
+        # Spark stages each) would cost more than they split
+        labels = components(edges) if counts[0] > split_edges else None
         partitions = max(2, int(spark.conf.get("spark.sql.shuffle.partitions")))
-        done = solved(edges, components(edges), [p for p, _ in parties], offsets, merge_threshold, partitions)
+        done = solved(edges, labels, [p for p, _ in parties], offsets, merge_threshold, partitions)
         solve = done.where("r IS NULL").agg(
             F.sum("components"), F.sum((F.col("components") > 0).cast("long")), F.max("edges")
         ).first()

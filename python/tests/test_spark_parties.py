@@ -64,6 +64,8 @@ def test_the_job_gives_match_parties_clusters(spark, parties, tmp_path, prefix):
         assert (stats["candidates"], stats["compared"]) == (r["candidates"], r["compared"])
         # one task per ordered pair of parties and shard
         assert stats["tasks"] == 3 * 2 * shards and stats["parties"] == ["A", "C", "D"]
+        # few edges: one task solves the whole graph, no component rounds
+        assert (stats["components"], stats["solve_tasks"]) == (1, 1) and stats["solve_edges"] > 0
     # linked clusters exist: some cluster holds records of all three parties
     sizes = {}
     for c in expected.values():
@@ -103,7 +105,10 @@ def test_the_solve_is_split_by_component(spark, parties, tmp_path):
     paths = [parties / f"{p}.vec" for p in "ACD"]
     r = gramlink.match_parties([p.read_bytes() for p in paths], merge_threshold=0.2)
     out = tmp_path / "split"
-    stats = spark_parties.link_parties(spark, [str(p) for p in paths], str(out), shards=2, merge_threshold=0.2)
+    # split_edges 0: split however few the edges (by default this graph is solved in one task)
+    stats = spark_parties.link_parties(
+        spark, [str(p) for p in paths], str(out), shards=2, merge_threshold=0.2, split_edges=0
+    )
     assert clusters_of(out) == {(p, i): c for p, i, c in zip(r["party"], r["id"], r["cluster"])}
     assert stats["components"] > 1 and stats["solve_tasks"] > 1
     assert 0 < stats["solve_edges"] < stats["candidates"] == r["candidates"]
