@@ -185,19 +185,20 @@ fn zipf_names(rng: &mut gramlink::dp::Randomness) -> (Vec<String>, Vec<(String, 
 fn graph_matching_names_a_sketched_batch_by_its_similarities_and_not_noise() {
     use gramlink::research::bootstrap::keyed_two_party;
     use gramlink::research::graph::graph_attack;
+    use gramlink::research::labelling::shape_of;
     let mut rng = gramlink::dp::Randomness::seeded(11);
     let (a, prior) = zipf_names(&mut rng);
     // the default encoding (the sketch of four grams a bucket)
     let config = gramlink::config::Config::default();
     let (shared, batch) = keyed_two_party(&a, &Alphabet::default(), &config, &mut rng, &mut NoProgress).unwrap();
     assert!(batch.transform.as_deref().is_some_and(|t| t.starts_with("sketch-v2:4:")));
-    let r = graph_attack(&batch, &shared, &prior, &a, &vec![1; a.len()], 1).unwrap();
+    let r = graph_attack(&batch.vectors, shape_of(&batch).unwrap(), &shared, &prior, &a, &vec![1; a.len()], 1).unwrap();
     eprintln!("{r:?}");
     // what the suite reports of the default: it falls (docs/THREAT_MODEL.md)
     assert!(r.records >= 0.8, "graph matching named {} of the records", r.records);
     let mut noise = batch.clone();
     noise.vectors = scrambled_rows(&batch, 5);
-    let r = graph_attack(&noise, &shared, &prior, &a, &vec![1; a.len()], 1).unwrap();
+    let r = graph_attack(&noise.vectors, shape_of(&noise).unwrap(), &shared, &prior, &a, &vec![1; a.len()], 1).unwrap();
     eprintln!("{r:?}");
     // scrambled rows are all distinct: no frequency seeds, and nothing to align
     assert!(r.records <= 0.05, "noise: {}", r.records);

@@ -56,6 +56,18 @@ class StringEmbedRequest(EmbedRequest, total=False):
 
     thresholds: Optional[dict[str, Any]]
 
+class Signatures(TypedDict, total=False):
+    """`Matcher` and `RecordMatcher`: with a party's public signing key
+    (`verify_a`, `verify_b`: `sign_keygen`'s or the CLI's `.pub`), its batch
+    must come with a valid signature (`signature_a`, `signature_b`:
+    `sign_batch`'s or the CLI's `.sig`; SIGNATURE_MISSING, SIGNATURE_INVALID),
+    checked first."""
+
+    verify_a: Optional[KeyText]
+    signature_a: Optional[KeyText]
+    verify_b: Optional[KeyText]
+    signature_b: Optional[KeyText]
+
 class DataOwner:
     """One party's records, normalized onto the public alphabet, with its budget."""
 
@@ -146,18 +158,7 @@ class Linkage:
 class Matcher:
     """Party A's vector batch (with thresholds) and party B's, checked."""
 
-    def __init__(
-        self,
-        batch_a: Message,
-        batch_b: Message,
-        *,
-        verify_a: Optional[KeyText] = None,
-        signature_a: Optional[KeyText] = None,
-        verify_b: Optional[KeyText] = None,
-        signature_b: Optional[KeyText] = None,
-    ) -> None:
-        """With a party's public signing key, its batch must come with a valid
-        signature (SIGNATURE_MISSING, SIGNATURE_INVALID), checked first."""
+    def __init__(self, batch_a: Message, batch_b: Message, **signatures: Unpack[Signatures]) -> None: ...
     @property
     def size_a(self) -> int: ...
     @property
@@ -201,18 +202,7 @@ class RecordOwner:
 class RecordMatcher:
     """The matcher of record batches (candidates, levels, EM fit made once)."""
 
-    def __init__(
-        self,
-        schema: Schema,
-        batch_a: bytes,
-        batch_b: bytes,
-        *,
-        verify_a: Optional[KeyText] = None,
-        signature_a: Optional[KeyText] = None,
-        verify_b: Optional[KeyText] = None,
-        signature_b: Optional[KeyText] = None,
-    ) -> None:
-        """The signature keywords as Matcher's."""
+    def __init__(self, schema: Schema, batch_a: bytes, batch_b: bytes, **signatures: Unpack[Signatures]) -> None: ...
     @property
     def size_a(self) -> int: ...
     @property

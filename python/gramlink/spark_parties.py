@@ -45,7 +45,8 @@ How the work is split (docs/PYTHON.md has the measurements):
 clusters). Each pair of parties is linked one way, B second
 (src/multi/records.rs ``orient``): the tasks are (pair, shard of the first's
 records), each comparing its records with the whole other batch field by
-field (``parties_record_shard``: src/record/shard.rs ``pair_levels``); a
+field (``parties_record_shard``: src/record/shard.rs ``shard_levels`` with
+``RecordMatcher::pair``); a
 task per pair makes that pair's decision on its shards' union
 (``parties_record_pair``: src/multi/records.rs ``pair_edges``, as
 ``multi::records::link`` calls it); steps 4 and 5 are the same.

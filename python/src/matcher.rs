@@ -4,6 +4,8 @@
 
 use crate::convert::{data, message, rule};
 use crate::errors::{invalid, OrPy};
+use crate::rows::counts;
+use crate::signing::matcher_new;
 use gramlink::matching::truth::{quality_by_ids, read_truth};
 use gramlink::protocol::write_match_result;
 use pyo3::prelude::*;
@@ -37,43 +39,27 @@ pub struct Linkage {
     b_ids: Vec<String>,
 }
 
-#[pymethods]
-impl Matcher {
+matcher_new!(
     /// The two batches: bytes (binary or JSON) or JSON text each. With a
     /// party's public signing key (`verify_a`, `verify_b`: `sign_keygen`'s or
     /// the CLI's `.pub`), its batch must come with a signature that verifies
     /// (`signature_a`, `signature_b`: `sign_batch`'s or the CLI's `.sig`),
     /// checked first: `SIGNATURE_MISSING`, `SIGNATURE_INVALID`, as `match
     /// --verify-a`.
-    #[new]
-    #[pyo3(signature = (batch_a, batch_b, *, verify_a=None, signature_a=None, verify_b=None, signature_b=None))]
-    #[allow(clippy::too_many_arguments)] // the keywords of Python's signature
-    fn new(
-        py: Python<'_>,
-        batch_a: &Bound<'_, PyAny>,
-        batch_b: &Bound<'_, PyAny>,
-        verify_a: Option<&Bound<'_, PyAny>>,
-        signature_a: Option<&Bound<'_, PyAny>>,
-        verify_b: Option<&Bound<'_, PyAny>>,
-        signature_b: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
+    Matcher,
+    (py),
+    |batch_a, batch_b, verify| {
         let (a, b) = (message(batch_a, "batch_a")?, message(batch_b, "batch_b")?);
-        let verify = crate::signing::Verify { verify_a, signature_a, verify_b, signature_b };
         verify.check((&a, "party A's vector batch"), (&b, "party B's vector batch"))?;
         let matcher = py.detach(|| gramlink::matcher::Matcher::read(&a, &b)).py()?;
         Ok(Matcher { matcher })
     }
+);
 
-    #[getter]
-    fn size_a(&self) -> usize {
-        self.matcher.a().ids.len()
-    }
+counts!(Matcher, |s| size_a: s.matcher.a().ids, size_b: s.matcher.b().ids);
 
-    #[getter]
-    fn size_b(&self) -> usize {
-        self.matcher.b().ids.len()
-    }
-
+#[pymethods]
+impl Matcher {
     /// The edit distance of A's thresholds (the q-gram filter's).
     #[getter]
     fn ed(&self) -> u32 {

@@ -9,12 +9,12 @@
 
 use crate::errors::OrPy;
 use crate::parties_shard::edge_columns;
-use crate::record_shard::{read_batch, shard, shard_of_columns, RecordBatchFile, ShardColumns};
+use crate::record_shard::{on_shard_columns, read_batch, shard_function};
 use crate::records::schema_arg;
 use gramlink::multi::records::{orient, pair_edges};
 use gramlink::multi::{check_merge_threshold, check_parties, MERGE_THRESHOLD};
 use gramlink::protocol::Party;
-use gramlink::record::shard::{pair_levels, rows};
+use gramlink::record::shard::rows;
 use gramlink::record::RecordMatcher;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -61,48 +61,28 @@ pub fn parties_record_check(
     Ok((batches.iter().map(|b| (b.party.name(), b.ids.len())).collect(), ways))
 }
 
-/// One task's work: `a`'s records `start..end` against the whole of `b`
-/// ([`pair_levels`]), as `record_shard` returns them.
-#[pyfunction]
-pub fn parties_record_shard<'py>(
-    py: Python<'py>,
-    schema: &Bound<'py, PyAny>,
-    a: &RecordBatchFile,
-    b: &RecordBatchFile,
-    start: usize,
-    end: usize,
-) -> PyResult<ShardColumns<'py>> {
-    shard(py, schema, &a.batch, &b.batch, start..end, pair_levels)
-}
+shard_function!(
+    /// One task's work: `a`'s records `start..end` against the whole of `b`
+    /// (the matcher of any two parties, [`RecordMatcher::pair`]), as
+    /// `record_shard` returns them.
+    parties_record_shard,
+    RecordMatcher::pair
+);
 
 /// A pair's edges as columns (x, y, scores: `edge_columns`) and the pairs compared.
 type RecordEdges<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64);
 
-/// One pair of parties' task, linked as [`orient`] orders them: every
-/// shard's columns (as `parties_record_shard` gives them, concatenated in any
-/// order; `sample` the u sample's patterns, `rules` `(rule, pairs, fields)`),
-/// `rows` both batches' sizes and `offsets` where their records start in the
-/// global numbering. Returns the pair's edges ([`pair_edges`], as
-/// `multi::records::link` makes them: x and y u32 bytes, scores f64 bytes)
-/// and the candidate pairs compared.
-#[pyfunction]
-#[pyo3(signature = (schema, rows, offsets, a_rows, b_rows, levels, swapped, sample, rules))]
-#[allow(clippy::too_many_arguments)]
-pub fn parties_record_pair<'py>(
-    py: Python<'py>,
-    schema: &Bound<'py, PyAny>,
-    rows: (usize, usize),
-    offsets: (u32, u32),
-    a_rows: &[u8],
-    b_rows: &[u8],
-    levels: &[u8],
-    swapped: &[u8],
-    sample: &[u8],
-    rules: Vec<(String, u64, Vec<String>)>,
-) -> PyResult<RecordEdges<'py>> {
-    let schema = schema_arg(schema)?;
-    let shard = shard_of_columns(&schema, a_rows, b_rows, levels, swapped, sample, rules)?;
-    let (edges, compared) = py.detach(|| pair_edges(&schema, rows, offsets, vec![shard])).py()?;
-    let (x, y, s) = edge_columns(py, &edges);
-    Ok((x, y, s, compared))
+on_shard_columns! {
+    /// One pair of parties' task, linked as [`orient`] orders them: every
+    /// shard's columns (as `parties_record_shard` gives them, concatenated in
+    /// any order), `rows` both batches' sizes and `offsets` where their
+    /// records start in the global numbering. Returns the pair's edges
+    /// ([`pair_edges`], as `multi::records::link` makes them: x and y u32
+    /// bytes, scores f64 bytes) and the candidate pairs compared.
+    fn parties_record_pair<'py>(py, rows: (usize, usize), offsets: (u32, u32)) -> RecordEdges<'py>,
+    |schema, shard| {
+        let (edges, compared) = py.detach(|| pair_edges(&schema, rows, offsets, vec![shard])).py()?;
+        let (x, y, s) = edge_columns(py, &edges);
+        Ok((x, y, s, compared))
+    }
 }

@@ -4,7 +4,8 @@
 
 use crate::convert::{data, from_json, to_json};
 use crate::errors::{invalid, OrPy};
-use crate::rows::rows;
+use crate::rows::{counts, rows};
+use crate::signing::matcher_new;
 use gramlink::dataset::ChunkReader;
 use gramlink::dp::Randomness;
 use gramlink::progress::NoProgress;
@@ -187,26 +188,14 @@ pub struct RecordMatcher {
     scored: Scored,
 }
 
-#[pymethods]
-impl RecordMatcher {
+matcher_new!(
     /// Party A's and party B's record batches (bytes) under `schema`; the
     /// signature keywords as `Matcher`'s.
-    #[new]
-    #[pyo3(signature = (schema, batch_a, batch_b, *, verify_a=None, signature_a=None, verify_b=None, signature_b=None))]
-    #[allow(clippy::too_many_arguments)] // the keywords of Python's signature
-    fn new(
-        py: Python<'_>,
-        schema: &Bound<'_, PyAny>,
-        batch_a: &Bound<'_, PyAny>,
-        batch_b: &Bound<'_, PyAny>,
-        verify_a: Option<&Bound<'_, PyAny>>,
-        signature_a: Option<&Bound<'_, PyAny>>,
-        verify_b: Option<&Bound<'_, PyAny>>,
-        signature_b: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
+    RecordMatcher,
+    (py, schema: &Bound<'_, PyAny>),
+    |batch_a, batch_b, verify| {
         let schema = schema_arg(schema)?;
         let (a, b) = (batch_bytes(batch_a, "batch_a")?.as_bytes(), batch_bytes(batch_b, "batch_b")?.as_bytes());
-        let verify = crate::signing::Verify { verify_a, signature_a, verify_b, signature_b };
         verify.check((a, "party A's record batch"), (b, "party B's record batch"))?;
         let (a, b) = (RecordBatch::read(a).py()?, RecordBatch::read(b).py()?);
         let (matcher, scored) = py
@@ -218,17 +207,12 @@ impl RecordMatcher {
             .py()?;
         Ok(RecordMatcher { matcher, scored })
     }
+);
 
-    #[getter]
-    fn size_a(&self) -> usize {
-        self.matcher.a().ids.len()
-    }
+counts!(RecordMatcher, |s| size_a: s.matcher.a().ids, size_b: s.matcher.b().ids);
 
-    #[getter]
-    fn size_b(&self) -> usize {
-        self.matcher.b().ids.len()
-    }
-
+#[pymethods]
+impl RecordMatcher {
     /// Whether both batches were made with secure noise.
     #[getter]
     fn private(&self) -> bool {

@@ -63,6 +63,44 @@ pub fn verify_batch(
     check_batch("the batch", Some(&public), signature.as_deref(), || BatchDigest::of(&bytes)).py()
 }
 
+/// The constructor (`#[new]`) of a matcher class `$class`: `py`, its own
+/// leading arguments, then `batch_a`, `batch_b` and the keywords `verify_a`,
+/// `signature_a`, `verify_b`, `signature_b`. The body sees the batches as
+/// given and the keywords as one [`Verify`], which checks each batch before
+/// it is read. Written once for `Matcher` and `RecordMatcher` (a second
+/// `#[pymethods]` block, as src/rows.rs's).
+macro_rules! matcher_new {
+    (
+        $(#[$doc:meta])*
+        $class:ty, ($py:ident $(, $arg:ident: $ty:ty)*),
+        |$batch_a:ident, $batch_b:ident, $verify:ident| $body:block
+    ) => {
+        #[pyo3::pymethods]
+        impl $class {
+            $(#[$doc])*
+            #[new]
+            #[pyo3(signature = ($($arg,)* batch_a, batch_b, *, verify_a=None, signature_a=None, verify_b=None, signature_b=None))]
+            #[allow(clippy::too_many_arguments)] // the keywords of Python's signature
+            fn new(
+                $py: pyo3::Python<'_>,
+                $($arg: $ty,)*
+                batch_a: &pyo3::Bound<'_, pyo3::PyAny>,
+                batch_b: &pyo3::Bound<'_, pyo3::PyAny>,
+                verify_a: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
+                signature_a: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
+                verify_b: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
+                signature_b: Option<&pyo3::Bound<'_, pyo3::PyAny>>,
+            ) -> pyo3::PyResult<Self> {
+                let ($batch_a, $batch_b) = (batch_a, batch_b);
+                let $verify = $crate::signing::Verify { verify_a, signature_a, verify_b, signature_b };
+                $body
+            }
+        }
+    };
+}
+
+pub(crate) use matcher_new;
+
 /// The matchers' keywords: each party's public key and its batch's signature.
 pub struct Verify<'a, 'py> {
     pub verify_a: Option<&'a Bound<'py, PyAny>>,

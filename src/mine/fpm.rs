@@ -28,12 +28,10 @@
 //! far less noise for the same ε.
 
 use super::encode::{decode, support_counts, Encoded};
-use super::options::MineOptions;
+use super::options::PrivateRun;
 use crate::base::{rank_order, GramCount, MineRecord, MinerKind, NoisyBase};
-use crate::dataset::Dataset;
-use crate::dp::{BudgetLedger, DiscreteLaplace, Epsilon, Randomness};
+use crate::dp::{DiscreteLaplace, Epsilon};
 use crate::error::Error;
-use crate::progress::Progress;
 use serde_json::json;
 use std::collections::BTreeMap;
 
@@ -47,14 +45,8 @@ pub fn noise_floor(scale: f64, universe: usize) -> f64 {
     scale * (universe.max(1) as f64).ln()
 }
 
-pub fn mine(
-    dataset: &Dataset,
-    options: &MineOptions,
-    epsilon: Epsilon,
-    ledger: &mut BudgetLedger,
-    rng: &mut Randomness,
-    progress: &mut dyn Progress,
-) -> Result<NoisyBase, Error> {
+pub fn mine(run: PrivateRun<'_>) -> Result<NoisyBase, Error> {
+    let PrivateRun { dataset, options, epsilon, ledger, rng, progress } = run;
     let alphabet = dataset.alphabet();
     let lengths = options.q_max - options.q_min + 1;
     let eps_q = epsilon.div_floor(lengths as u64);

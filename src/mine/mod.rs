@@ -17,7 +17,7 @@ pub mod prefix_tree;
 pub mod random;
 pub mod utility;
 
-pub use options::{MineOptions, MAX_Q, MAX_UNIVERSE};
+pub use options::{MineOptions, PrivateRun, MAX_Q, MAX_UNIVERSE};
 
 use crate::base::{MinerKind, NoisyBase};
 use crate::dataset::Dataset;
@@ -49,13 +49,14 @@ pub fn mine(
     if dataset.is_empty() && options.miner != MinerKind::Random {
         return Err(Error::Parameter("there are no records to mine (all of them normalized to empty?)".into()));
     }
+    let run = PrivateRun { dataset, options, epsilon: eps, ledger, rng, progress };
     match options.miner {
-        MinerKind::Fpm => fpm::mine(dataset, options, eps, ledger, rng, progress),
+        MinerKind::Fpm => fpm::mine(run),
         MinerKind::PrefixTree => {
-            let tree = prefix_tree::PrefixTree::build(dataset, options, eps, ledger, rng, progress)?;
+            let tree = prefix_tree::PrefixTree::build(run)?;
             Ok(tree.extract(options.k, options.q_min, options.q_max)?)
         }
-        MinerKind::Exact => Ok(exact::mine(dataset, options, progress)?),
-        MinerKind::Random => Ok(random::mine(dataset.alphabet(), options, rng)?),
+        MinerKind::Exact => Ok(exact::mine(dataset, options, run.progress)?),
+        MinerKind::Random => Ok(random::mine(dataset.alphabet(), options, run.rng)?),
     }
 }

@@ -1,9 +1,12 @@
-//! What a mining is asked for ([`MineOptions`]), its checks and limits, and the
-//! parameter record of the baselines that spend no budget.
+//! What a mining is asked for ([`MineOptions`]), its checks and limits, what
+//! a private miner is given ([`PrivateRun`]), and the parameter record of the
+//! baselines that spend no budget.
 
 use crate::base::{MinerKind, Strategy};
-use crate::dp::Epsilon;
+use crate::dataset::Dataset;
+use crate::dp::{BudgetLedger, Epsilon, Randomness};
 use crate::error::MineError;
+use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
 
 /// The largest gram length accepted (grams are short by nature; the prefix tree
@@ -11,6 +14,19 @@ use serde::{Deserialize, Serialize};
 pub const MAX_Q: usize = 12;
 /// The FPM miner enumerates Σ^q for every length; it refuses universes above this.
 pub const MAX_UNIVERSE: u64 = 1 << 22;
+
+/// What a private miner ([`super::fpm::mine`],
+/// [`super::prefix_tree::PrefixTree::build`]) is given: the records, the
+/// options, the ε it spends (the options' own, checked), the party's ledger it
+/// charges before it reads the records, its noise and its progress.
+pub struct PrivateRun<'a> {
+    pub dataset: &'a Dataset,
+    pub options: &'a MineOptions,
+    pub epsilon: Epsilon,
+    pub ledger: &'a mut BudgetLedger,
+    pub rng: &'a mut Randomness,
+    pub progress: &'a mut dyn Progress,
+}
 
 /// Mining options. `Default` is the default configuration's mining options; the
 /// presets are defined in `config` (which implements `Default` here, so the

@@ -39,13 +39,11 @@
 
 use super::budget::{schedule, theta};
 use super::encode::Encoded;
-use super::options::MineOptions;
+use super::options::PrivateRun;
 use crate::alphabet::Alphabet;
 use crate::base::{rank_order, GramCount, MineRecord, MinerKind, NoisyBase, Strategy};
-use crate::dataset::Dataset;
-use crate::dp::{BudgetLedger, DiscreteLaplace, Epsilon, Randomness};
+use crate::dp::{DiscreteLaplace, Epsilon};
 use crate::error::Error;
-use crate::progress::Progress;
 use serde_json::json;
 use std::collections::{BTreeMap, HashMap};
 
@@ -82,14 +80,8 @@ pub struct PrefixTree {
 
 impl PrefixTree {
     /// Builds the tree, charging the ledger first.
-    pub fn build(
-        dataset: &Dataset,
-        options: &MineOptions,
-        epsilon: Epsilon,
-        ledger: &mut BudgetLedger,
-        rng: &mut Randomness,
-        progress: &mut dyn Progress,
-    ) -> Result<Self, Error> {
+    pub fn build(run: PrivateRun<'_>) -> Result<Self, Error> {
+        let PrivateRun { dataset, options, epsilon, ledger, rng, progress } = run;
         let h = options.h_max;
         let strategy = options.strategy;
         let levels = schedule(strategy, epsilon, h, options.q_max);
@@ -318,8 +310,11 @@ impl PrefixTree {
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod tests {
+    use super::super::options::MineOptions;
     use super::*;
     use crate::base::Strategy;
+    use crate::dataset::Dataset;
+    use crate::dp::{BudgetLedger, Randomness};
     use crate::progress::NoProgress;
     use proptest::prelude::*;
 
@@ -328,8 +323,9 @@ mod tests {
         let d = Dataset::from_normalized(records.iter().map(|s| s.to_string()).collect(), &a);
         let o = MineOptions { strategy, epsilon: eps, h_max: h, ..crate::config::Config::paper().mine };
         let e = Epsilon::new(eps).unwrap();
-        let mut l = BudgetLedger::new(e);
-        PrefixTree::build(&d, &o, e, &mut l, &mut Randomness::seeded(seed), &mut NoProgress).unwrap()
+        let (ledger, rng) = (&mut BudgetLedger::new(e), &mut Randomness::seeded(seed));
+        PrefixTree::build(PrivateRun { dataset: &d, options: &o, epsilon: e, ledger, rng, progress: &mut NoProgress })
+            .unwrap()
     }
 
     #[test]
@@ -392,8 +388,9 @@ mod tests {
             let strategy = Strategy::ALL[strat];
             let o = MineOptions { strategy, epsilon: eps, h_max: h, q_max, q_min: 1, ..crate::config::Config::paper().mine };
             let e = Epsilon::new(eps).unwrap();
-            let mut l = BudgetLedger::new(e);
-            let t = PrefixTree::build(&d, &o, e, &mut l, &mut Randomness::seeded(seed), &mut NoProgress).unwrap();
+            let (mut l, rng) = (BudgetLedger::new(e), &mut Randomness::seeded(seed));
+            let run = PrivateRun { dataset: &d, options: &o, epsilon: e, ledger: &mut l, rng, progress: &mut NoProgress };
+            let t = PrefixTree::build(run).unwrap();
             for (v, n) in t.nodes().iter().enumerate().skip(1) {
                 // recompute the path's spend from each query's own budget
                 let mut total = 0u64;

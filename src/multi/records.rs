@@ -6,9 +6,10 @@
 //! solver ([`super::greedy::solve`]), the strongest first. The CLI's `match
 //! --schema s.toml a b c …` calls [`link`]; the Spark job
 //! (python/gramlink/spark_parties.py) cuts each pair's first records into
-//! shards ([`crate::record::shard::pair_levels`]) and makes each pair's edges
-//! from their union with the same [`pair_edges`] (src/record/shard.rs says why
-//! the union is the whole batch's).
+//! shards ([`crate::record::shard::shard_levels`] with
+//! [`RecordMatcher::pair`]) and makes each pair's edges from their union with
+//! the same [`pair_edges`] (src/record/shard.rs says why the union is the
+//! whole batch's).
 //!
 //! **Privacy.** As the two-party record matcher ([`crate::record`]): each pair
 //! of parties is a two-party linkage; the matcher learns which records of
@@ -18,8 +19,8 @@ use super::greedy::Edge;
 use super::{check_parties, cluster, Clusters};
 use crate::error::Error;
 use crate::protocol::Party;
-use crate::record::shard::{link_shards, pair_levels, ShardLevels};
-use crate::record::{Class, RecordBatch, Schema};
+use crate::record::shard::{link_shards, shard_levels, ShardLevels};
+use crate::record::{Class, RecordBatch, RecordMatcher, Schema};
 
 /// Checks the parties' record batches ([`check_parties`]; each under `schema`,
 /// and every pair as [`crate::record::RecordMatcher::pair`] checks it), links every pair of
@@ -44,7 +45,7 @@ pub fn link(
             let (i, j) = orient(&party, i, j);
             let (na, nb) = (batches[i].ids.len(), batches[j].ids.len());
             // the whole of i's records: one shard
-            let shard = pair_levels(schema, batches[i].clone(), batches[j].clone(), 0, na)?;
+            let shard = shard_levels(schema, batches[i].clone(), batches[j].clone(), 0, na, RecordMatcher::pair)?;
             let (e, c) = pair_edges(schema, (na, nb), (offsets[i], offsets[j]), vec![shard])?;
             edges.extend(e);
             compared += c;
@@ -57,7 +58,7 @@ pub fn link(
 /// The order a pair of batches `i`, `j` (of parties `party`) is linked in:
 /// the first side sends thresholds, so B, the one party that does not, is
 /// always second. A shard is of the first's records
-/// ([`crate::record::shard::pair_levels`]).
+/// ([`crate::record::shard::shard_levels`] with [`RecordMatcher::pair`]).
 pub fn orient(party: &[Party], i: usize, j: usize) -> (usize, usize) {
     if party[i] == Party::B {
         (j, i)

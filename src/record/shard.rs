@@ -94,41 +94,24 @@ pub struct ShardLevels {
     pub sample: Vec<Vec<u8>>,
 }
 
+/// How a shard's matcher is made from its two batches:
+/// [`RecordMatcher::new`] (A against B, the two-party linkage) or
+/// [`RecordMatcher::pair`] (any two parties' batches, `a`'s party sending
+/// thresholds: a shard of one pair of a linkage of more than two parties,
+/// [`crate::multi::records`]).
+pub type MakeMatcher = fn(Schema, RecordBatch, RecordBatch) -> Result<RecordMatcher, Error>;
+
 /// The candidates of A's records `offset..offset + a.ids.len()` (`a`: those
 /// records, [`rows`]) of a batch of `a_rows` records, against the whole of
-/// `b`, with their levels; and the u sample's patterns in that range.
+/// `b`, with their levels, as the matcher `make` makes of them; and the u
+/// sample's patterns in that range.
 pub fn shard_levels(
     schema: &Schema,
     a: RecordBatch,
     b: RecordBatch,
     offset: usize,
     a_rows: usize,
-) -> Result<ShardLevels, Error> {
-    levels(schema, a, b, offset, a_rows, RecordMatcher::new)
-}
-
-/// [`shard_levels`] for any two parties' batches (`a`'s party sends
-/// thresholds), as [`RecordMatcher::pair`] links them: a shard of one pair
-/// of a linkage of more than two parties ([`crate::multi::records`]).
-pub fn pair_levels(
-    schema: &Schema,
-    a: RecordBatch,
-    b: RecordBatch,
-    offset: usize,
-    a_rows: usize,
-) -> Result<ShardLevels, Error> {
-    levels(schema, a, b, offset, a_rows, RecordMatcher::pair)
-}
-
-type Make = fn(Schema, RecordBatch, RecordBatch) -> Result<RecordMatcher, Error>;
-
-fn levels(
-    schema: &Schema,
-    a: RecordBatch,
-    b: RecordBatch,
-    offset: usize,
-    a_rows: usize,
-    make: Make,
+    make: MakeMatcher,
 ) -> Result<ShardLevels, Error> {
     // a shard that sees a slice of A: rules designed on it would differ from
     // shard to shard and from the single machine's (a shard of all of A, as
@@ -243,7 +226,9 @@ mod tests {
         let mut shards = Vec::new();
         // shards of 130 records, the last first
         for start in [390, 0, 260, 130] {
-            shards.push(shard_levels(&schema, rows(&a, start..start + 130), b.clone(), start, n).unwrap());
+            shards.push(
+                shard_levels(&schema, rows(&a, start..start + 130), b.clone(), start, n, RecordMatcher::new).unwrap(),
+            );
         }
         let linkage = link_shards(&schema, n, b.ids.len(), shards).unwrap();
         assert_eq!(linkage, whole);
@@ -260,17 +245,17 @@ mod tests {
             parts[0].thresholds[0].1[i] = f64::NAN;
         }
         check(&schema, &bad, &b).unwrap();
-        assert!(shard_levels(&schema, rows(&bad, 0..250), b.clone(), 0, 500).is_ok());
-        let e = shard_levels(&schema, rows(&bad, 250..500), b.clone(), 250, 500).unwrap_err();
+        assert!(shard_levels(&schema, rows(&bad, 0..250), b.clone(), 0, 500, RecordMatcher::new).is_ok());
+        let e = shard_levels(&schema, rows(&bad, 250..500), b.clone(), 250, 500, RecordMatcher::new).unwrap_err();
         assert_eq!(e.code(), "INVALID_MESSAGE", "{e}");
         // B given as A; a range past the batch
         assert_eq!(check(&schema, &b, &a).unwrap_err().code(), "INVALID_PARAMETER");
-        assert!(shard_levels(&schema, rows(&a, 400..500), b.clone(), 450, 500).is_err());
+        assert!(shard_levels(&schema, rows(&a, 400..500), b.clone(), 450, 500, RecordMatcher::new).is_err());
         // rules designed per shard would differ from the single machine's
         let mut auto = schema.clone();
         auto.blocks.clear();
         auto.blocking = Some("auto".into());
-        let e = shard_levels(&auto, rows(&a, 0..250), b, 0, 500).unwrap_err();
+        let e = shard_levels(&auto, rows(&a, 0..250), b, 0, 500, RecordMatcher::new).unwrap_err();
         assert!(e.to_string().contains("whole batches"), "{e}");
     }
 }

@@ -8,8 +8,8 @@
 
 use super::bootstrap::mined_with_copy;
 use super::chaff::{fakes, FakeSource, FAKE_MARK};
-use super::graph::{graph_attack, graph_attack_rows, GraphReport};
-use super::labelling::{labelling_attack, pattern_attack, Known, LabellingReport, Search};
+use super::graph::{graph_attack, GraphReport};
+use super::labelling::{labelling_attack, pattern_attack, shape_of, Known, LabellingReport, Search};
 use crate::alphabet::Alphabet;
 use crate::config::Config;
 use crate::dp::Randomness;
@@ -237,14 +237,14 @@ pub fn run_frontier(
             pruned = Some((kept.len(), fakes_kept));
             let real_prior: Vec<(String, f64)> = prior.iter().map(|(s, _)| (s.clone(), 1.0)).collect();
             let rows = BatchVectors::Sparse(v.select(&kept));
-            let mut g = graph_attack_rows(&rows, shape, &shared, &real_prior, &t, &k, o.seed)?;
+            let mut g = graph_attack(&rows, shape, &shared, &real_prior, &t, &k, o.seed)?;
             // shares of all of A's records
             let total: u64 = records.iter().map(|&k| k as u64).sum();
             let kept_total: u64 = k.iter().map(|&k| k as u64).sum();
             g.records *= kept_total as f64 / total.max(1) as f64;
             Some(g)
         } else {
-            Some(graph_attack(&batch, &shared, &prior, &truth, &records, o.seed)?)
+            Some(graph_attack(&batch.vectors, shape_of(&batch)?, &shared, &prior, &truth, &records, o.seed)?)
         };
         let name = encoding.map_or("unkeyed".to_string(), |e| e.to_string());
         rows.push(FrontierRow { encoding: name, batch_bytes, labelling, patterns, frequency, groups, graph, pruned });

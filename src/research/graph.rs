@@ -31,7 +31,6 @@ use crate::base::SharedBase;
 use crate::dp::Randomness;
 use crate::embed::{BatchVectors, Embedder};
 use crate::error::Error;
-use crate::protocol::VectorBatch;
 use crate::shape::Shape;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -178,24 +177,13 @@ fn candidates(
     per.into_iter().flatten().collect()
 }
 
-/// Runs the attack on `batch` (a sparse batch with a shape) with C's list
-/// `prior` (values and frequencies), and scores it against each row's true
-/// value `truth`; row `r` stands for `records[r]` records (more than one
-/// where the owner sent each distinct record once, [`crate::pseudonym::distinct`]).
+/// Runs the attack on a batch's sparse rows `vectors` (with their `shape`:
+/// a vector batch's, [`crate::research::labelling::shape_of`], or a record
+/// field's part's) with C's list `prior` (values and frequencies), and scores
+/// it against each row's true value `truth`; row `r` stands for `records[r]`
+/// records (more than one where the owner sent each distinct record once,
+/// [`crate::pseudonym::distinct`]).
 pub fn graph_attack(
-    batch: &VectorBatch,
-    shared: &SharedBase,
-    prior: &[(String, f64)],
-    truth: &[String],
-    records: &[u32],
-    seed: u64,
-) -> Result<GraphReport, Error> {
-    let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
-    graph_attack_rows(&batch.vectors, shape, shared, prior, truth, records, seed)
-}
-
-/// [`graph_attack`] on rows with their shape (a record field's part).
-pub fn graph_attack_rows(
     vectors: &BatchVectors,
     shape: &Shape,
     shared: &SharedBase,

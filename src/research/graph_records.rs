@@ -4,7 +4,7 @@
 //! each of a split date's year, month and day), with C's list the field's own values and their
 //! exact frequencies (the worst case: a public list that covers the data).
 
-use super::graph::{graph_attack_rows, GraphReport};
+use super::graph::{graph_attack, GraphReport};
 use super::labelling::{pattern_attack_rows, Coordinates, Known, LabellingReport};
 use crate::embed::BatchVectors;
 use crate::error::Error;
@@ -72,7 +72,7 @@ pub fn graph_fields(
                 *counts.entry(v.as_str()).or_default() += 1.0;
             }
             let prior: Vec<(String, f64)> = counts.into_iter().map(|(v, n)| (v.to_string(), n)).collect();
-            let report = graph_attack_rows(&part.vectors, shape, base, &prior, &values, &vec![1; values.len()], seed)?;
+            let report = graph_attack(&part.vectors, shape, base, &prior, &values, &vec![1; values.len()], seed)?;
             let dictionary: Vec<String> = prior.iter().map(|(v, _)| v.clone()).collect();
             let c = Coordinates { vectors: &part.vectors, shape, spread };
             let known = Known { base, prior: &prior, dictionary: &dictionary, truth: &values, targets: values.len() };

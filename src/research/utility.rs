@@ -7,7 +7,7 @@ use crate::dataset::Dataset;
 use crate::dp::{BudgetLedger, Epsilon, Randomness};
 use crate::error::Error;
 use crate::mine::prefix_tree::PrefixTree;
-use crate::mine::{exact, fpm, utility::overlap, MineOptions};
+use crate::mine::{exact, fpm, utility::overlap, MineOptions, PrivateRun};
 use crate::progress::Progress;
 use serde::{Deserialize, Serialize};
 
@@ -84,18 +84,15 @@ fn summarize(miner: &str, epsilon: f64, k: usize, xs: &[f64]) -> UtilityCell {
     UtilityCell { miner: miner.into(), epsilon, k, mean, min, max }
 }
 
-/// A private miner's entry, as [`fpm::mine`] and [`PrefixTree::build`] take
-/// their inputs: the records, the options, ε, the ledger, the noise, the progress.
-type Miner<T> =
-    fn(&Dataset, &MineOptions, Epsilon, &mut BudgetLedger, &mut Randomness, &mut dyn Progress) -> Result<T, Error>;
+/// A private miner's entry: [`fpm::mine`] or [`PrefixTree::build`].
+type Miner<T> = fn(PrivateRun<'_>) -> Result<T, Error>;
 
 /// One seeded run of `miner`: `o` checked, a ledger of `e` of its own and the
 /// run's randomness (`seed`).
 fn seeded_run<T>(dataset: &Dataset, o: &MineOptions, e: Epsilon, seed: u64, miner: Miner<T>) -> Result<T, Error> {
     o.validate(dataset.alphabet().len())?;
-    let mut ledger = BudgetLedger::new(e);
-    let mut rng = Randomness::seeded(seed);
-    miner(dataset, o, e, &mut ledger, &mut rng, &mut crate::progress::NoProgress)
+    let (ledger, rng) = (&mut BudgetLedger::new(e), &mut Randomness::seeded(seed));
+    miner(PrivateRun { dataset, options: o, epsilon: e, ledger, rng, progress: &mut crate::progress::NoProgress })
 }
 
 /// Runs the grid: FPM once per (ε, k, run); each prefix-tree strategy builds one

@@ -40,7 +40,7 @@ pub use model::LabellingReport;
 use model::{model, Model};
 pub use patterns::{pattern_attack, pattern_attack_rows, MIN_PAIR};
 use view::{counted_rows, moments, spread_of};
-pub use view::{Coordinates, Known};
+pub use view::{shape_of, Coordinates, Known};
 
 /// Options of the search.
 #[derive(Debug, Clone, Copy)]
@@ -216,7 +216,7 @@ pub fn labelling_attack(batch: &VectorBatch, known: Known<'_>, search: Search) -
     let spread = spread_of(batch)?;
     let embedder = Embedder::new(base)?;
     let md = model(&embedder, base, prior);
-    let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
+    let shape = shape_of(batch)?;
     let rows = counted_rows(&batch.vectors, shape)?;
     let (mu, q) = moments(&rows, batch.vectors.dim());
     let m = shape.lengths.len();

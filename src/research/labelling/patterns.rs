@@ -35,7 +35,7 @@
 
 use super::decode::{decode, frequency_anchors, refine};
 use super::model::{gram_lengths, LabellingReport};
-use super::view::{counted_rows, spread_of, Coordinates, Known};
+use super::view::{counted_rows, shape_of, spread_of, Coordinates, Known};
 use crate::dp::Randomness;
 use crate::embed::Embedder;
 use crate::error::Error;
@@ -97,8 +97,7 @@ fn batch_patterns(rows: &[Vec<(u32, u32)>], m: usize) -> (Vec<f64>, Vec<f64>) {
 /// report's `residual` is the support the final map leaves unexplained (or
 /// explains twice), relative to the coordinates' total support.
 pub fn pattern_attack(batch: &VectorBatch, known: Known<'_>, seed: u64) -> Result<LabellingReport, Error> {
-    let shape = batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))?;
-    let c = Coordinates { vectors: &batch.vectors, shape, spread: spread_of(batch)? };
+    let c = Coordinates { vectors: &batch.vectors, shape: shape_of(batch)?, spread: spread_of(batch)? };
     pattern_attack_rows(c, known, seed)
 }
 

@@ -33,6 +33,11 @@ pub struct Coordinates<'a> {
     pub spread: usize,
 }
 
+/// The shape `batch` carries, without which C cannot read its sparse rows.
+pub fn shape_of(batch: &VectorBatch) -> Result<&Shape, Error> {
+    batch.shape.as_ref().ok_or_else(|| Error::Parameter("the batch carries no shape".into()))
+}
+
 /// The spread a sketched batch declares (`sketch-v2:<spread>:…`); 1 for an
 /// unkeyed batch with a shape (its coordinates are the grams themselves).
 pub(super) fn spread_of(batch: &VectorBatch) -> Result<usize, Error> {
