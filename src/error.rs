@@ -260,6 +260,18 @@ impl Error {
     }
 }
 
+impl Error {
+    /// A count parameter that must lie in `1..=max`: `Ok` there, else an
+    /// [`Error::Parameter`] that names it (`what`), its bounds (`bound`: what
+    /// `max` is) and the value given.
+    pub fn check_count(what: &str, n: usize, max: usize, bound: &str) -> Result<(), Error> {
+        if n == 0 || n > max {
+            return Err(Error::Parameter(format!("{what} must be in 1..={max} ({bound}), not {n}")));
+        }
+        Ok(())
+    }
+}
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[cfg(test)]

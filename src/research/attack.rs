@@ -280,12 +280,8 @@ pub fn run_attack(
     o: &AttackOptions,
     progress: &mut dyn Progress,
 ) -> Result<AttackReport, Error> {
-    if o.sample == 0 || o.sample > names.len() {
-        return Err(Error::Parameter(format!("the sample must hold 1..={} names, not {}", names.len(), o.sample)));
-    }
-    if o.targets == 0 || o.targets > o.sample {
-        return Err(Error::Parameter(format!("targets must be in 1..={} (the sample), not {}", o.sample, o.targets)));
-    }
+    Error::check_count("the sample", o.sample, names.len(), "the names")?;
+    Error::check_count("targets", o.targets, o.sample, "the sample")?;
     if o.axis_vectors > names.len() {
         return Err(Error::Parameter(format!("the axis search takes at most {} names", names.len())));
     }

@@ -213,9 +213,7 @@ pub fn run_bootstrap(
     o: &BootstrapOptions,
     progress: &mut dyn Progress,
 ) -> Result<BootstrapRun, Error> {
-    if o.records == 0 || o.records > names.len() {
-        return Err(Error::Parameter(format!("the records must be 1..={} names, not {}", names.len(), o.records)));
-    }
+    Error::check_count("the records", o.records, names.len(), "the names")?;
     let mut rng = Randomness::seeded(o.seed);
     let (mut r_zipf, mut r_perm, mut r_z, mut r_d) = (rng.fork(), rng.fork(), rng.fork(), rng.fork());
     let draws = super::attack::zipf_sample(names.len(), o.records, &mut r_zipf);
