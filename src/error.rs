@@ -258,9 +258,7 @@ impl Error {
             Error::Cancelled => ErrorClass::Cancelled,
         }
     }
-}
 
-impl Error {
     /// A count parameter that must lie in `1..=max`: `Ok` there, else an
     /// [`Error::Parameter`] that names it (`what`), its bounds (`bound`: what
     /// `max` is) and the value given.
