@@ -39,6 +39,8 @@ export interface SchemaField {
   nicknames?: boolean;
   /** A name written as a placeholder ("Wife", "Unknown") is missing (default true). */
   fillers?: boolean;
+  /** A name's level "initial": one side a single letter that begins or ends the other ("J" against "JOHN"), after the edit levels (default true). */
+  initials?: boolean;
   m?: number[];
   u?: number[];
 }

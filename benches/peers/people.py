@@ -14,7 +14,10 @@ simulant_id. Files go to target/people/ (not committed). Pairs of data sets:
   (the sample's city, state and zipcode are one value).
 
 Noise: pseudopeople's default configuration (`default`), and every cell probability
-of it multiplied by --high (`high`, 2 by default); row noise as the default.
+of it multiplied by --high (`high`, 2 by default); row noise as the default. pseudopeople
+writes no initials; `--initials F` also writes each file with a share F of B's first names
+cut to their initial, as a form with a box for one letter gets them (directory
+`<file>-initials`), and runs gramlink there with its level "initial" on and off.
 
 Tools, each with thresholds from its own fit, never from the truth unless said so:
 
@@ -135,13 +138,32 @@ def score(pairs, truth):
     return {"precision": p, "recall": r, "f1": (2 * p * r / (p + r) if p + r else 0.0), "pairs": len(pairs)}
 
 
+def with_initials(d, share, seed):
+    """A copy of file directory `d` in which a share of B's first names is cut to its first
+    letter (B's records drawn at random, seeded)."""
+    import random
+    out = d + "-initials"
+    os.makedirs(out, exist_ok=True)
+    b = read(os.path.join(d, "b.csv"))
+    rng = random.Random(seed)
+    b["first_name"] = [v[:1] if v and rng.random() < share else v for v in b["first_name"]]
+    b.to_csv(os.path.join(out, "b.csv"), index=False)
+    for f in ("a.csv", "truth.csv"):
+        with open(os.path.join(d, f), "rb") as src, open(os.path.join(out, f), "wb") as dst:
+            dst.write(src.read())
+    return out
+
+
 def naive_schema(pair, dates_per_party, blocking="default"):
     """The schema a new user writes: columns and kinds (with --one-date-layout, A's date layout).
     blocking: "default" (the tool's default rules), "auto" (rules the tool designs from the
-    batches) or "conjunctive" (the hand-written rules of PAIRS)."""
+    batches) or "conjunctive" (the hand-written rules of PAIRS); "no-initials": the default
+    rules, the names without their level "initial"."""
     lines = ["version = 1", 'id = "rec_id"'] + (['blocking = "auto"'] if blocking == "auto" else []) + [""]
     for name, kind in PAIRS[pair]["fields"].items():
         lines += ["[[field]]", f'name = "{name}"', f'kind = "{kind}"']
+        if kind == "name" and blocking == "no-initials":
+            lines.append("initials = false")
         if kind == "date":
             # what gramlink's error on the first OCR-damaged date asks for
             lines.append('invalid = "missing"')
@@ -321,6 +343,8 @@ def main():
                     help="give gramlink B's dates rewritten in A's layout and a one-format schema")
     ap.add_argument("--tools", nargs="+", default=["gramlink", "splink", "clkhash"])
     ap.add_argument("--label", default="", help="a line for the header of people.md (what build was measured)")
+    ap.add_argument("--initials", type=float, default=0.0,
+                    help="also run on each file with this share of B's first names cut to their initial")
     args = ap.parse_args()
     global DATA_ROOT
     DATA_ROOT = args.data
@@ -329,14 +353,20 @@ def main():
         for noise in args.noise:
             for seed in args.seeds:
                 d = generate(pair, noise, seed, args.high, args.data)
+                name = f"{pair} {noise} s{seed}"
+                if args.initials:
+                    d = with_initials(d, args.initials, seed)
+                    name += f" initials {args.initials:g}"
                 a, b = read(os.path.join(d, "a.csv")), read(os.path.join(d, "b.csv"))
                 truth = truth_set(os.path.join(d, "truth.csv"))
-                name = f"{pair} {noise} s{seed}"
                 results = []
                 if "gramlink" in args.tools:
-                    for blocking, tool in (("default", "gramlink (naive schema)"),
-                                           ("auto", "gramlink (naive schema, blocking = \"auto\")"),
-                                           ("conjunctive", "gramlink (hand-written conjunctive blocks)")):
+                    runs = [("default", "gramlink (naive schema)"),
+                            ("auto", "gramlink (naive schema, blocking = \"auto\")"),
+                            ("conjunctive", "gramlink (hand-written conjunctive blocks)")]
+                    if args.initials:
+                        runs.insert(1, ("no-initials", "gramlink (naive schema, initials = false)"))
+                    for blocking, tool in runs:
                         results.append((tool, run_gramlink(args.gramlink, pair, d, not args.one_date_layout,
                                                            blocking)))
                 if "splink" in args.tools:

@@ -19,9 +19,9 @@ import gramlink
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("a")
-    p.add_argument("b")
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("a", help="party A's CSV (columns id, name)")
+    p.add_argument("b", help="party B's CSV")
     p.add_argument("--cli", default="target/release/gramlink")
     p.add_argument("--seed", default="1")
     a = p.parse_args()

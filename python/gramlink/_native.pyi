@@ -184,7 +184,16 @@ def score(
 class RecordOwner:
     """One party's records under a linkage schema."""
 
-    def __init__(self, source: Source, schema: Schema, *, seed: Optional[int] = None) -> None: ...
+    def __init__(
+        self,
+        source: Source,
+        schema: Schema,
+        *,
+        seed: Optional[int] = None,
+        date_formats: Optional[dict[str, str]] = None,
+    ) -> None:
+        """`date_formats`: this party's own format of each date field (field name ->
+        format such as "MM/DD/YYYY"), over the schema's `format`."""
     @property
     def size(self) -> int: ...
     def __len__(self) -> int: ...

@@ -2,7 +2,8 @@
 //! are ordered from best to worst: exact; a date's "day and month swapped"
 //! and "within N days" ([`super::date_parts`]); within each of the field's edit
 //! levels by A's sound thresholds (a split date: within each band of its weighted
-//! per-component distance); disagree. [`MISSING`] when either side has no value.
+//! per-component distance); a name's "initial" ([`PartCmp::initial`]); disagree.
+//! [`MISSING`] when either side has no value.
 //!
 //! An embedded value's edit distance is bounded from below by its vectors:
 //! A's sound threshold for `ed` edits is at least the distance between the
@@ -150,6 +151,32 @@ impl<'a> PartCmp<'a> {
         self.edits(a, b) == Some(Some(0))
     }
 
+    /// Whether one side's value is a single letter that begins, or ends, the
+    /// other's: "J" against "JOHN" (a form's initial against the whole name).
+    ///
+    /// A record space is padded (`^J$`, src/record/owner.rs), so a value of n
+    /// letters has n + 1 bigram windows, and its bigram class (complete: every
+    /// padded bigram is a coordinate) counts 2 exactly when n = 1. The other
+    /// value then holds `^J` if it begins with J. The matcher does not know
+    /// which of the letter's two buckets (`^J`, `J$`) is which, nor what else
+    /// shares them (a sketch bucket counts several grams), so the test is
+    /// whether the other row is non-zero on either: a random other name passes
+    /// it by a shared bucket too, and the fit's u, from random pairs, weighs
+    /// that. It reads nothing the matcher does not already see: a row's class
+    /// totals and which coordinates two rows share.
+    ///
+    /// False for a missing value, and for dense (rotated) vectors, whose
+    /// coordinates are mixed: there the level never occurs and weighs 0.
+    pub fn initial(&self, a: u32, b: u32) -> bool {
+        let (ra, rb) = (self.a_row[a as usize], self.b_row[b as usize]);
+        let (Some((sa, sb)), Some((lengths, complete))) = (&self.sparse, &self.shape) else { return false };
+        if ra == u32::MAX || rb == u32::MAX {
+            return false;
+        }
+        let (x, y) = (sa.row(ra as usize), sb.row(rb as usize));
+        sparse_rows::letter_in(x, y.0, lengths, complete) || sparse_rows::letter_in(y, x.0, lengths, complete)
+    }
+
     pub fn edits_rows(&self, ra: usize, rb: usize) -> Option<u32> {
         let (d, bound) = match (&self.sparse, &self.shape) {
             (Some((sa, sb)), Some((lengths, complete))) => {
@@ -173,11 +200,13 @@ impl<'a> PartCmp<'a> {
 #[allow(clippy::large_enum_variant)]
 pub(crate) enum FieldCmp<'a> {
     /// string, name, number: one part; levels = its eds; a name's B records
-    /// whose value is common ([`common_values`]).
+    /// whose value is common ([`common_values`]); whether it has the level
+    /// "initial" ([`PartCmp::initial`]).
     Text {
         part: PartCmp<'a>,
         levels: Vec<u32>,
         common: Option<Vec<bool>>,
+        initials: bool,
     },
     /// date: its text parts (one whole, or a split date's three), their
     /// weights, bands; its unordered part (the swapped level), its two
@@ -198,13 +227,27 @@ pub(crate) enum FieldCmp<'a> {
 /// Level of an edit estimate against ascending levels: 0 exact, i+1 within
 /// `levels[i]`, `levels.len()+1` beyond; with `common` (a field that splits
 /// its exact level, whether B's value is common), exact on a common value is
-/// 1 and every farther level one more.
-fn text_level(e: Option<u32>, levels: &[u32], common: Option<bool>) -> u8 {
+/// 1 and every farther level one more. `initial`: `None` for a field without
+/// the level "initial", else whether the pair shows it ([`PartCmp::initial`]),
+/// which counts only beyond every edit level (and comes before disagree).
+fn text_level(e: Option<u32>, levels: &[u32], common: Option<bool>, initial: Option<bool>) -> u8 {
     let split = usize::from(common.is_some());
+    let beyond = levels.len() + 1 + split;
+    let disagree = beyond + usize::from(initial.is_some());
     match e {
         Some(0) => u8::from(common == Some(true)),
-        Some(e) => (levels.iter().position(|&l| e <= l).map_or(levels.len() + 1, |i| i + 1) + split) as u8,
-        None => (levels.len() + 1 + split) as u8,
+        Some(e) => levels.iter().position(|&l| e <= l).map_or(disagree, |i| i + 1 + split) as u8,
+        None if initial == Some(true) => beyond as u8,
+        None => disagree as u8,
+    }
+}
+
+/// A text part's level of pair (a, b) ([`text_level`]), [`MISSING`] when
+/// either is missing; the initial test runs only where every edit level fails.
+fn text_pair(part: &PartCmp, a: u32, b: u32, levels: &[u32], common: Option<bool>, initials: bool) -> u8 {
+    match part.edits(a, b) {
+        None => MISSING,
+        Some(e) => text_level(e, levels, common, initials.then(|| e.is_none() && part.initial(a, b))),
     }
 }
 
@@ -270,10 +313,9 @@ pub(crate) fn common_values(part: &Part, nb: usize) -> Vec<bool> {
 impl FieldCmp<'_> {
     pub fn level(&self, a: u32, b: u32) -> u8 {
         match self {
-            FieldCmp::Text { part, levels, common } => match part.edits(a, b) {
-                None => MISSING,
-                Some(e) => text_level(e, levels, common.as_ref().map(|c| c[b as usize])),
-            },
+            FieldCmp::Text { part, levels, common, initials } => {
+                text_pair(part, a, b, levels, common.as_ref().map(|c| c[b as usize]), *initials)
+            }
             FieldCmp::Date { parts, weights, bands, unordered, years, cells } => {
                 let mut total = 0.0;
                 for (p, w) in parts.iter().zip(weights) {
@@ -374,6 +416,7 @@ impl<'a> Comparer<'a> {
                         part: PartCmp::new(&pa[0], &pb[0], na, nb, &levels, keyed, shape.as_ref())?,
                         levels,
                         common: f.splits_exact().then(|| common_values(&pb[0], nb)),
+                        initials: f.initials(),
                     }
                 }
                 _ => return Err(format!("field {:?} has different forms in the two batches", f.name)),
@@ -408,19 +451,22 @@ impl<'a> Comparer<'a> {
         let Some((i, j)) = self.swap else {
             return false;
         };
-        let (li, lj, ci, cj) = match (&self.fields[i], &self.fields[j]) {
-            (FieldCmp::Text { levels: li, common: ci, .. }, FieldCmp::Text { levels: lj, common: cj, .. }) => {
-                (li, lj, ci, cj)
-            }
-            _ => return false,
+        let (
+            FieldCmp::Text { levels: li, common: ci, initials: ii, .. },
+            FieldCmp::Text { levels: lj, common: cj, initials: ij, .. },
+        ) = (&self.fields[i], &self.fields[j])
+        else {
+            return false;
         };
         // a swapped name's value is B's other field's
         let (ci, cj) = (cj.as_ref().map(|c| c[b as usize]), ci.as_ref().map(|c| c[b as usize]));
         let rank = |l: u8, worst: usize| if l == MISSING { worst as u32 } else { l as u32 };
-        let (wi, wj) = (li.len() + 1 + usize::from(ci.is_some()), lj.len() + 1 + usize::from(cj.is_some()));
+        // a missing value ranks as disagree
+        let worst = |l: &[u32], c: Option<bool>, init: bool| l.len() + 1 + usize::from(c.is_some()) + usize::from(init);
+        let (wi, wj) = (worst(li, ci, *ii), worst(lj, cj, *ij));
         let straight = rank(out[i], wi) + rank(out[j], wj);
-        let xi = self.cross[0].edits(a, b).map_or(MISSING, |e| text_level(e, li, ci));
-        let xj = self.cross[1].edits(a, b).map_or(MISSING, |e| text_level(e, lj, cj));
+        let xi = text_pair(&self.cross[0], a, b, li, ci, *ii);
+        let xj = text_pair(&self.cross[1], a, b, lj, cj, *ij);
         let swapped = rank(xi, wi) + rank(xj, wj);
         if swapped < straight {
             out[i] = xi;
@@ -432,25 +478,4 @@ impl<'a> Comparer<'a> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::embed::Vectors;
-
-    #[test]
-    fn a_name_s_exact_level_splits_on_a_common_value() {
-        // B: records 0-3 "Smith" (one vector), 4 "Etienne", 5 "Rye", 6 missing
-        let rows = vec![0, 1, 2, 3, 4, 5];
-        let data = [[1.0f32, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.5, 0.5]].concat();
-        let part = Part { rows, vectors: BatchVectors::Dense(Vectors { dim: 2, data }), thresholds: Vec::new() };
-        // shares 4/6, 1/6, 1/6 against the chance of agreeing 0.5
-        let common = common_values(&part, 7);
-        assert_eq!(common, vec![true, true, true, true, false, false, false]);
-        let levels = [1, 2];
-        assert_eq!(text_level(Some(0), &levels, Some(false)), 0, "exact, rare value");
-        assert_eq!(text_level(Some(0), &levels, Some(true)), 1, "exact, common value");
-        assert_eq!(text_level(Some(1), &levels, Some(true)), 2, "ed<=1 after both exact levels");
-        assert_eq!(text_level(None, &levels, Some(false)), 4, "disagree");
-        // a field that does not split keeps its levels
-        assert_eq!((text_level(Some(0), &levels, None), text_level(None, &levels, None)), (0, 3));
-    }
-}
+mod tests;

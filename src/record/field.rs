@@ -156,6 +156,11 @@ pub struct Field {
     /// (default true; [`super::names`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fillers: Option<bool>,
+    /// A name's level "initial" (default on): one side is a single letter
+    /// and the other's vector holds one of its two bigram buckets
+    /// ([`super::compare`]); computed from what the matcher already sees.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initials: Option<bool>,
     /// Fixed m probabilities per level (exact, each edit level, disagree),
     /// instead of the EM estimate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -184,6 +189,7 @@ impl Field {
             invalid: None,
             nicknames: None,
             fillers: None,
+            initials: None,
             m: None,
             u: None,
         }
@@ -229,13 +235,23 @@ impl Field {
         self.kind() == Some(Kind::Name)
     }
 
+    /// Whether a name has the level "initial" (`initials`, default on).
+    pub fn initials(&self) -> bool {
+        self.kind() == Some(Kind::Name) && self.initials != Some(false)
+    }
+
     /// The number of comparison levels, missing excluded: exact, each edit
-    /// level, disagree (a date: with its swapped and within-days levels;
-    /// keyed and clear: agree, disagree).
+    /// level, disagree (a date: with its swapped and within-days levels; a
+    /// name: its exact level split, and "initial"; keyed and clear: agree,
+    /// disagree).
     pub fn level_count(&self) -> usize {
         match self.kind() {
             Some(k) if k.is_embedded() => {
-                self.levels().len() + 2 + usize::from(self.splits_exact()) + self.date_extra_levels()
+                self.levels().len()
+                    + 2
+                    + usize::from(self.splits_exact())
+                    + usize::from(self.initials())
+                    + self.date_extra_levels()
             }
             _ => 2,
         }
@@ -345,6 +361,9 @@ impl Field {
                     v = vec!["exact, rare value".into(), "exact, common value".into()];
                 }
                 v.extend(self.levels().iter().map(|l| format!("ed<={l}")));
+                if self.initials() {
+                    v.push("initial".into());
+                }
                 v.push("disagree".into());
                 v
             }
@@ -395,6 +414,7 @@ impl Field {
         only("invalid", self.invalid.is_some(), &[Kind::Date])?;
         only("nicknames", self.nicknames.is_some(), &[Kind::Name])?;
         only("fillers", self.fillers.is_some(), &[Kind::Name])?;
+        only("initials", self.initials.is_some(), &[Kind::Name])?;
         only("m", self.m.is_some(), &[Kind::String, Kind::Name, Kind::Date, Kind::Number, Kind::Keyed, Kind::Clear])?;
         only("u", self.u.is_some(), &[Kind::String, Kind::Name, Kind::Date, Kind::Number, Kind::Keyed, Kind::Clear])?;
         if let Some(levels) = &self.levels {

@@ -46,6 +46,8 @@ pub mod session;
 pub mod shard;
 mod sparse_rows;
 pub mod table_reader;
+#[cfg(test)]
+mod test_batches;
 pub mod values;
 
 pub use batch::RecordBatch;

@@ -64,6 +64,18 @@ pub(crate) fn compare(
     Some((s.sqrt(), bound_of(&diff, &total)))
 }
 
+/// Whether `row` is a single letter whose bigram coordinates `other` holds
+/// one of ([`super::compare::PartCmp::initial`] says why): its complete bigram
+/// class counts exactly 2 windows (a padded one-letter value), and some
+/// coordinate of those is among `other`'s columns (ascending, as rows keep them).
+pub(crate) fn letter_in(row: (&[u32], &[f32]), other: &[u32], lengths: &[u8], complete: &[bool]) -> bool {
+    let bigram = |c: u32| lengths.get(c as usize) == Some(&2) && complete.get(c as usize) == Some(&true);
+    let (cols, vals) = row;
+    let windows: i64 =
+        cols.iter().zip(vals).filter(|(&c, _)| bigram(c)).map(|(_, &v)| (v as f64 * 2.0).round() as i64).sum();
+    windows == 2 && cols.iter().any(|&c| bigram(c) && other.binary_search(&c).is_ok())
+}
+
 /// One A row spread out densely, for a quick test of many B rows against it
 /// ([`Scattered::beyond`]): blocking checks each A row of a group against
 /// every B row of the group, and most pairs are far apart.

@@ -169,13 +169,7 @@ fn batches(
     blocks: &str,
     key: Option<crate::keyed::Encoding>,
 ) -> (crate::record::Schema, crate::record::RecordBatch, crate::record::RecordBatch) {
-    use crate::dp::Randomness;
-    use crate::keyed::{EmbedKey, Key};
-    use crate::party::EmbedOptions;
-    use crate::progress::NoProgress;
-    use crate::protocol::Party;
-    use crate::record::{merge, RecordOwner, Schema};
-    let schema = Schema::parse_json(&format!(
+    let schema = crate::record::Schema::parse_json(&format!(
         r#"{{"version": 1, "id": "id", "field": [{{"name": "dob", "kind": "date"{options}}}]{blocks}}}"#
     ))
     .unwrap();
@@ -185,17 +179,7 @@ fn batches(
     let a_csv = "id,dob\na1,19850306\na2,19850606\na3,19851231\na4,19850115\na5,19891120\n";
     let b_csv = "id,dob\nb1,19850603\nb2,19850606\nb3,19860101\nb4,19850115\nb5,19850306\nb6,19850906\n\
                  b7,19860306\nb8,19901120\n";
-    let owner = |csv: &str, seed| RecordOwner::read(csv.as_bytes(), schema.clone(), "t", Randomness::seeded(seed));
-    let (mut a, mut b) = (owner(a_csv, 1).unwrap(), owner(b_csv, 2).unwrap());
-    let shared = merge(&a.mine(&mut NoProgress).unwrap(), &b.mine(&mut NoProgress).unwrap(), &schema).unwrap();
-    let options = |party| EmbedOptions {
-        key: EmbedKey { key: key.map(|_| Key::from_bytes([7; 32])), rotate: key.is_some() },
-        encoding: key.unwrap_or_default(),
-        ..EmbedOptions::of(party).local()
-    };
-    let va = a.embed(&shared, &options(Party::A), &mut NoProgress).unwrap().batch;
-    let vb = b.embed(&shared, &options(Party::B), &mut NoProgress).unwrap().batch;
-    assert_eq!(va.keyed, key.is_some());
+    let (va, vb) = crate::record::test_batches::batches(&schema, a_csv, b_csv, key);
     (schema, va, vb)
 }
 
