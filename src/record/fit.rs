@@ -34,6 +34,7 @@
 //! closer level a lower weight) is refused with `FIT_REFUSED`.
 //! [`health`] is what the CLI prints: expected matches and each level's weight.
 
+use super::field::INITIAL;
 use crate::em::{m_start, Fit, Start, FLOOR, MAX_ITERATIONS, MISSING, TOLERANCE};
 use crate::error::Error;
 
@@ -108,7 +109,8 @@ pub fn fit_bounded(
                 continue;
             }
             let free = floored(&mm[f]);
-            let (next, violation) = monotone_seen(&free, &u[f], &seen[f]);
+            let side = starts[f].levels.iter().position(|l| l == INITIAL);
+            let (next, violation) = monotone_side(&free, &u[f], &seen[f], side);
             pooled[f] = violation.map(|(l, k)| {
                 format!(
                     "field {:?}: level {:?} came out weighing more than {:?}; pooled to one weight",
@@ -131,8 +133,16 @@ pub fn fit_bounded(
     for f in &fields {
         // a level no pair shows weighs exactly 0 (em::field_fits) and orders nothing: with
         // a name's exact agreement split on rare and common values, one of them may be empty
-        let w: Vec<(usize, f64)> = f.weights.iter().copied().enumerate().filter(|(_, w)| *w != 0.0).collect();
-        if let Some(pair) = w.windows(2).find(|p| p[1].1 > p[0].1 + 1e-9) {
+        // a side level ("initial") lies between the chain's ends, not in it
+        let side = f.levels.iter().position(|l| l == INITIAL);
+        let w: Vec<(usize, f64)> =
+            f.weights.iter().copied().enumerate().filter(|&(l, w)| w != 0.0 && Some(l) != side).collect();
+        let outside = side.filter(|&s| f.weights[s] != 0.0).and_then(|s| {
+            let (top, bottom) = (w.first()?, w.last()?);
+            let ws = (s, f.weights[s]);
+            (ws.1 > top.1 + 1e-9).then_some([*top, ws]).or((ws.1 < bottom.1 - 1e-9).then_some([ws, *bottom]))
+        });
+        if let Some(pair) = w.windows(2).map(|p| [p[0], p[1]]).chain(outside).find(|p| p[1].1 > p[0].1 + 1e-9) {
             return Err(Error::Fit(format!(
                 "field {:?}: level {:?} weighs {:.2}, more than the closer level {:?} ({:.2}); the schema fixes m and u so \
                  the fit cannot repair it: give a closer level at least the weight of a farther one",
@@ -201,6 +211,33 @@ pub fn monotone_seen(m: &[f64], u: &[f64], seen: &[bool]) -> (Vec<f64>, Option<(
         out[l] = x;
     }
     (out, violation.map(|(a, b)| (at[a], at[b])))
+}
+
+/// [`monotone_seen`] with `side`, a level outside the closeness chain: a
+/// name's "initial" (a single letter against a name it begins or ends) is
+/// farther than exact and closer than disagree, but neither closer nor
+/// farther than an edit level (two edits of a short name, or an initial?).
+/// The chain is made monotone without it; then its ratio m/u is clamped
+/// between the chain's first and last seen levels', and m scaled back to its
+/// sum (one factor for every level: the chain's order stays).
+pub fn monotone_side(m: &[f64], u: &[f64], seen: &[bool], side: Option<usize>) -> (Vec<f64>, Option<(usize, usize)>) {
+    let Some(s) = side.filter(|&s| seen.get(s).copied().unwrap_or(true)) else {
+        return monotone_seen(m, u, seen);
+    };
+    let chain: Vec<bool> = (0..m.len()).map(|l| l != s && seen.get(l).copied().unwrap_or(true)).collect();
+    let (mut out, mut violation) = monotone_seen(m, u, &chain);
+    let (Some(top), Some(bottom)) = (chain.iter().position(|&c| c), chain.iter().rposition(|&c| c)) else {
+        return (out, violation);
+    };
+    let (hi, lo, r) = (out[top] / u[top], out[bottom] / u[bottom], out[s] / u[s]);
+    if r > hi || r < lo {
+        violation = violation.or(Some(if r > hi { (top, s) } else { (s, bottom) }));
+        out[s] = u[s] * r.clamp(lo, hi);
+        let total: f64 = out.iter().sum();
+        let want: f64 = m.iter().sum();
+        out.iter_mut().for_each(|x| *x *= want / total);
+    }
+    (out, violation)
 }
 
 /// A pattern's match log-odds with prior log-odds `prior` (natural logs).

@@ -114,6 +114,16 @@ fn fixed_weights_out_of_order_are_refused() {
     let e = fit_bounded(&patterns, None, vec![s], 50, 50).unwrap_err();
     assert_eq!(e.code(), "FIT_REFUSED", "{e}");
     assert!(e.to_string().contains("given_name"), "{e}");
+    // a fixed "initial" between ed<=1 and disagree's weights, or above ed<=1's,
+    // is in order; above exact's it is refused
+    let levels = ["exact", "ed<=1", INITIAL, "disagree"];
+    let patterns = vec![(vec![0u8], 10u64), (vec![1], 10), (vec![2], 10), (vec![3], 100)];
+    for (m, ok) in [([0.7, 0.1, 0.1, 0.1], true), ([0.5, 0.1, 0.3, 0.1], true), ([0.2, 0.1, 0.6, 0.1], false)] {
+        let mut s = start("given_name", &levels, vec![0.01, 0.02, 0.02, 0.95]);
+        s.fixed_m = Some(m.to_vec());
+        let fit = fit_bounded(&patterns, None, vec![s], 50, 50);
+        assert_eq!(fit.is_ok(), ok, "{m:?}: {:?}", fit.err());
+    }
 }
 
 #[test]
@@ -166,4 +176,34 @@ fn copies_of_one_record_are_all_its_matches_under_many_to_one() {
     assert!((copies.expected_matches - 3.0 * n as f64).abs() < 0.05 * n as f64, "{}", copies.expected_matches);
     let p = copies.probability(copies.weight(&[1, 0, 0]));
     assert!(p > 0.9, "a copy with another first name is still a match: p {p}");
+}
+
+#[test]
+fn an_initial_is_ordered_only_against_exact_and_disagree() {
+    // a name: exact, ed<=1, ed<=2, initial, disagree
+    let u = [0.001, 0.002, 0.07, 0.003, 0.924];
+    let seen = [true; 5];
+    // forms with initials: "initial" weighs more than ed<=2 (and ed<=1), less
+    // than exact; nothing to repair, where the chain would pool it with ed<=2
+    let m = [0.85, 0.03, 0.02, 0.08, 0.02];
+    assert_eq!(monotone(&m, &u).1, Some((2, 3)));
+    assert_eq!(monotone_side(&m, &u, &seen, Some(3)), (m.to_vec(), None));
+    // no initials in the data: its single letters are noise, and it weighs
+    // less than ed<=2 but more than disagree: nothing to repair either
+    let m = [0.9, 0.03, 0.02, 0.0005, 0.0495];
+    let (fixed, v) = monotone_side(&m, &u, &seen, Some(3));
+    assert!(v.is_none() && fixed.iter().zip(m).all(|(x, y)| (x - y).abs() < 1e-15), "{fixed:?}");
+    // above exact: clamped to exact's ratio, m scaled back to its sum
+    let (m, rare) = ([0.5, 0.03, 0.02, 0.4, 0.05], [0.001, 0.002, 0.07, 0.0005, 0.9265]);
+    let (fixed, v) = monotone_side(&m, &rare, &seen, Some(3));
+    assert_eq!(v, Some((0, 3)));
+    assert!((fixed[3] / rare[3] - fixed[0] / rare[0]).abs() < 1e-9 * fixed[0] / rare[0], "{fixed:?}");
+    assert!((fixed.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+    let w: Vec<f64> = fixed.iter().zip(rare).map(|(m, u)| (m / u).ln()).collect();
+    assert!(w[0] >= w[1] && w[1] >= w[2] && w[2] >= w[4], "the chain stays in order: {w:?}");
+    // below disagree: raised to disagree's ratio
+    let m = [0.9, 0.03, 0.02, 1e-6, 0.05 - 1e-6];
+    let (fixed, v) = monotone_side(&m, &u, &seen, Some(3));
+    assert_eq!(v, Some((3, 4)));
+    assert!((fixed[3] / u[3] - fixed[4] / u[4]).abs() < 1e-9, "{fixed:?}");
 }
