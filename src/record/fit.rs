@@ -229,10 +229,12 @@ pub fn monotone_side(m: &[f64], u: &[f64], seen: &[bool], side: Option<usize>) -
     let (Some(top), Some(bottom)) = (chain.iter().position(|&c| c), chain.iter().rposition(|&c| c)) else {
         return (out, violation);
     };
-    let (hi, lo, r) = (out[top] / u[top], out[bottom] / u[bottom], out[s] / u[s]);
+    // the chain's repair leaves its ratios non-increasing within a relative 1e-9
+    let lo = out[bottom] / u[bottom];
+    let (hi, r) = ((out[top] / u[top]).max(lo), out[s] / u[s]);
     if r > hi || r < lo {
         violation = violation.or(Some(if r > hi { (top, s) } else { (s, bottom) }));
-        out[s] = u[s] * r.clamp(lo, hi);
+        out[s] = u[s] * r.max(lo).min(hi);
         let total: f64 = out.iter().sum();
         let want: f64 = m.iter().sum();
         out.iter_mut().for_each(|x| *x *= want / total);
