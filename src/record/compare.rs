@@ -2,7 +2,7 @@
 //! are ordered from best to worst: exact; a date's "day and month swapped"
 //! and "within N days" ([`super::date_parts`]); within each of the field's edit
 //! levels by A's sound thresholds (a split date: within each band of its weighted
-//! per-component distance); a name's "initial" ([`PartCmp::initial`]); disagree.
+//! per-component distance); a name's "initial" (`PartCmp::initial`); disagree.
 //! [`MISSING`] when either side has no value.
 //!
 //! An embedded value's edit distance is bounded from below by its vectors:
