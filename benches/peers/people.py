@@ -15,9 +15,10 @@ simulant_id. Files go to target/people/ (not committed). Pairs of data sets:
 
 Noise: pseudopeople's default configuration (`default`), and every cell probability
 of it multiplied by --high (`high`, 2 by default); row noise as the default. pseudopeople
-writes no initials; `--initials F` also writes each file with a share F of B's first names
-cut to their initial, as a form with a box for one letter gets them (directory
-`<file>-initials`), and runs gramlink there with its level "initial" on and off.
+writes no initials; with `--initials F` every tool runs instead on a copy of each file in
+which a share F of B's first names is cut to its initial, as a form with a box for one
+letter gets them (directory `<file>-initials`), and gramlink runs there with its level
+"initial" on and off.
 
 Tools, each with thresholds from its own fit, never from the truth unless said so:
 
@@ -344,7 +345,7 @@ def main():
     ap.add_argument("--tools", nargs="+", default=["gramlink", "splink", "clkhash"])
     ap.add_argument("--label", default="", help="a line for the header of people.md (what build was measured)")
     ap.add_argument("--initials", type=float, default=0.0,
-                    help="also run on each file with this share of B's first names cut to their initial")
+                    help="run on a copy of each file with this share of B's first names cut to their initial")
     args = ap.parse_args()
     global DATA_ROOT
     DATA_ROOT = args.data
