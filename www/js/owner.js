@@ -121,13 +121,8 @@ el('file').addEventListener('change', async () => {
   clearErrors($('#step-file'));
   const f = el('file').files[0];
   el('preview').hidden = true;
-  // nothing to load until this file's format and columns are known, and no column
-  // to choose: setFormat fills the pickers from this file's header, and would reset
-  // a column chosen from the last file's meanwhile
-  el('load').disabled = true;
-  el('quick').disabled = true;
-  el('column').disabled = true;
-  el('id-column').disabled = true;
+  // nothing to load, and no column to pick (setFormat would reset it), until this file's header is read
+  for (const id of ['load', 'quick', 'column', 'id-column']) el(id).disabled = true;
   if (!f) return;
   try {
     // the file itself goes to the worker, which streams it; here only its head
