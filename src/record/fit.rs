@@ -87,6 +87,8 @@ pub fn fit_bounded(
             }
         }
     }
+    // each field's level outside the closeness chain (a name's "initial"), found once
+    let sides: Vec<Option<usize>> = starts.iter().map(|s| s.levels.iter().position(|l| l == INITIAL)).collect();
     while !converged && iterations < MAX_ITERATIONS {
         iterations += 1;
         let prior = (expected / (all - expected).max(1.0)).ln();
@@ -109,8 +111,7 @@ pub fn fit_bounded(
                 continue;
             }
             let free = floored(&mm[f]);
-            let side = starts[f].levels.iter().position(|l| l == INITIAL);
-            let (next, violation) = monotone_side(&free, &u[f], &seen[f], side);
+            let (next, violation) = monotone_side(&free, &u[f], &seen[f], sides[f]);
             pooled[f] = violation.map(|(l, k)| {
                 format!(
                     "field {:?}: level {:?} came out weighing more than {:?}; pooled to one weight",
@@ -130,11 +131,10 @@ pub fn fit_bounded(
     }
     repairs.extend(pooled.into_iter().flatten());
     let fields = crate::em::field_fits(patterns, starts, m, u);
-    for f in &fields {
+    for (f, &side) in fields.iter().zip(&sides) {
         // a level no pair shows weighs exactly 0 (em::field_fits) and orders nothing: with
         // a name's exact agreement split on rare and common values, one of them may be empty
         // a side level ("initial") lies between the chain's ends, not in it
-        let side = f.levels.iter().position(|l| l == INITIAL);
         let w: Vec<(usize, f64)> =
             f.weights.iter().copied().enumerate().filter(|&(l, w)| w != 0.0 && Some(l) != side).collect();
         let outside = side.filter(|&s| f.weights[s] != 0.0).and_then(|s| {
