@@ -301,7 +301,7 @@ export interface LinkPartiesOutput {
   sizes: number[];
   /** How many clusters (records linked to none are clusters of one). */
   count: number;
-  /** Distances computed, over every pair of parties, both ways. */
+  /** Pairs the q-gram filter verified, over every pair of parties (once for both ways of a pair where one pass gives them). */
   compared: number;
   /** Candidate pairs the solver read. */
   candidates: number;

@@ -12,14 +12,17 @@ How the work is split (docs/PYTHON.md has the measurements):
    batch without thresholds, a merge threshold outside (0, 1] are refused
    here with the core's code, and no Spark job starts.
 2. **Candidates, in parallel.** A pair of parties is linked both ways (each
-   side within its own records' thresholds). One task per ordered pair of
-   parties (i, j) and shard of i's rows: it reads its shard of batch i and
+   side within its own records' thresholds). One task per pair of parties
+   (i, j), i < j, and shard of i's rows: it reads its shard of batch i and
    the whole of batch j (which the Python worker keeps while its next tasks
    name the same j: the tasks are ordered by j), and scores the shard
-   against all of j with the single machine's function
-   (``parties_one_way``: src/multi/edges.rs ``one_way``). A row's
-   candidates depend only on that row and all of j, so the union over shards
-   is the single machine's.
+   against all of j both ways with the single machine's function
+   (``parties_both_ways``: src/multi/edges.rs ``both_ways``: one index over
+   j probed by the shard's rows, since the q-gram count filter is
+   symmetric). A row of i's candidates depend only on that row and all of
+   j, so their union over shards is the single machine's; a row of j gets
+   its best candidates among each shard's rows, and the next stage keeps
+   its best of their union, which is its best of all of i.
 3. **Edges, one task per pair of parties.** The candidates are grouped by
    pair of parties (both ways of a pair in one partition): a task fits
    ``ed auto``'s cut-off on each way's union and keeps each record pair's
@@ -68,8 +71,8 @@ from typing import Any, Iterator, Optional, Sequence
 from ._native import (
     Batch,
     RecordBatchFile,
+    parties_both_ways,
     parties_check,
-    parties_one_way,
     parties_record_check,
     parties_record_shard,
     parties_pair,
@@ -80,8 +83,9 @@ from .spark_components import components, numbered, solved
 from .spark_records import _binary_bytes, _fixed, _record_batch, _schema_for_executors
 
 #: The candidates' schema (between the two stages): ``way`` is ``i * n + j``
-#: for batch i's rows (``a``) against batch j's (``b``); a row of way -1
-#: carries a task's count of pairs compared in ``a``.
+#: for batch i's rows (``a``) against batch j's (``b``), and ``j * n + i``
+#: for the way back from the same task; a row of way -1 carries a task's
+#: count of pairs compared in ``a``.
 CANDIDATES = "way int, a long, b long, distance double, score double, edits int"
 #: The pair stage's: the kept edges (global records x, y and score), and one
 #: row per task with the pairs compared alone.
@@ -112,19 +116,21 @@ def _candidates(paths: Sequence[str], rows_per_shard: Sequence[int]):
             for i, j, shard in zip(*(rb.column(k).to_pylist() for k in range(3))):
                 start = shard * rows_per_shard[i]
                 a = Batch.open(paths[i], start, start + rows_per_shard[i])
-                ca, cb, dist, score, edits, compared = parties_one_way(a, _whole(paths[j]), start)
-                rows_a = _column(ca, pa.uint32())
-                yield pa.RecordBatch.from_arrays(
-                    [
-                        pa.array(np.full(len(rows_a), i * n + j, np.int32)),
-                        rows_a.cast(pa.int64()),
-                        _column(cb, pa.uint32()).cast(pa.int64()),
-                        _column(dist, pa.float64()),
-                        _column(score, pa.float64()),
-                        _column(edits, pa.uint32()).cast(pa.int32()),
-                    ],
-                    names=names,
-                )
+                forth, back = parties_both_ways(a, _whole(paths[j]), start)
+                compared = forth[5]
+                for way, (ca, cb, dist, score, edits, _) in [(i * n + j, forth), (j * n + i, back)]:
+                    rows_a = _column(ca, pa.uint32())
+                    yield pa.RecordBatch.from_arrays(
+                        [
+                            pa.array(np.full(len(rows_a), way, np.int32)),
+                            rows_a.cast(pa.int64()),
+                            _column(cb, pa.uint32()).cast(pa.int64()),
+                            _column(dist, pa.float64()),
+                            _column(score, pa.float64()),
+                            _column(edits, pa.uint32()).cast(pa.int32()),
+                        ],
+                        names=names,
+                    )
                 yield pa.RecordBatch.from_pylist(
                     [{"way": -1, "a": compared}],
                     schema=pa.schema(
@@ -361,8 +367,8 @@ def link_parties(
         parties, pairs = parties_record_check(schema, paths, merge_threshold)
     else:
         parties = parties_check(paths, merge_threshold)
-        # both ways: every party bounds its own records' errors
-        pairs = [(i, j) for i in range(len(paths)) for j in range(len(paths)) if i != j]
+        # each pair once, both ways from its tasks: every party bounds its own records' errors
+        pairs = [(i, j) for i in range(len(paths)) for j in range(i + 1, len(paths))]
     per_shard = []
     tasks = []
     for i, (_, rows) in enumerate(parties):

@@ -29,7 +29,7 @@ mod _native {
     #[pymodule_export]
     use super::parties_records::{parties_record_check, parties_record_pair, parties_record_shard};
     #[pymodule_export]
-    use super::parties_shard::{parties_check, parties_cluster, parties_one_way, parties_pair};
+    use super::parties_shard::{parties_both_ways, parties_check, parties_cluster, parties_pair};
     #[pymodule_export]
     use super::record_shard::{record_check, record_link_shards, record_shard, RecordBatchFile};
     #[pymodule_export]

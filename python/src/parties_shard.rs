@@ -1,7 +1,8 @@
 //! The multi-party matcher in shards ([`gramlink::multi::edges`]) for the
 //! Spark job (gramlink/spark_parties.py): `parties_check` (the driver's
-//! checks of every batch file, before any work), `parties_one_way` (a task:
-//! a shard of one party's rows against another party's whole batch),
+//! checks of every batch file, before any work), `parties_both_ways` (a
+//! task: a shard of one party's rows against another party's whole batch,
+//! both ways),
 //! `parties_pair` (a task: one pair of parties' edges) and `parties_cluster`
 //! (a task: the clusters of some whole connected components).
 //! Columns cross as little-endian bytes, as in `shard.rs`.
@@ -10,7 +11,7 @@ use crate::errors::{invalid, OrPy};
 use crate::record_shard::u32s;
 use crate::shard::{le, numbers, scored_columns, Batch, BatchFile, ScoredColumns};
 use gramlink::matching::{Pair, Scored};
-use gramlink::multi::edges::{one_way, pair_edges, Way};
+use gramlink::multi::edges::{both_ways, pair_edges, Way};
 use gramlink::multi::greedy::{self, Edge};
 use gramlink::multi::{check_batches, check_merge_threshold, MERGE_THRESHOLD};
 use gramlink::protocol::{Party, VectorBatch};
@@ -61,18 +62,25 @@ pub fn parties_check(
     Ok(heads.iter().zip(&ids).map(|(h, i)| (h.party.name(), i.len())).collect())
 }
 
-/// One task's work: the candidates of `a`'s rows (rows `offset..` of its
-/// party's batch) against the whole of `b` ([`one_way`]), as columns: rows of
-/// a (in the whole batch) and of b (u32), distances and scores (f64), edits
-/// (u32); and the pairs compared.
+/// One task's work: both ways of a pair for `a`'s rows (rows `offset..` of
+/// its party's batch) against the whole of `b` ([`both_ways`]), as two
+/// column sets: `a`'s rows' candidates (rows of a in the whole batch, rows of
+/// b: u32; distances and scores: f64; edits: u32) with the pairs compared,
+/// and `b`'s rows' candidates among these rows (rows of b, rows of a in the
+/// whole batch, …) with 0.
 #[pyfunction]
-pub fn parties_one_way<'py>(py: Python<'py>, a: &Batch, b: &Batch, offset: u32) -> PyResult<ScoredColumns<'py>> {
-    let (scored, compared) = py.detach(|| one_way(&a.batch, &b.batch, offset)).py()?;
-    Ok(scored_columns(py, &scored, compared))
+pub fn parties_both_ways<'py>(
+    py: Python<'py>,
+    a: &Batch,
+    b: &Batch,
+    offset: u32,
+) -> PyResult<(ScoredColumns<'py>, ScoredColumns<'py>)> {
+    let (forth, back, compared) = py.detach(|| both_ways(&a.batch, &b.batch, offset)).py()?;
+    Ok((scored_columns(py, &forth, compared), scored_columns(py, &back, 0)))
 }
 
 /// One pair of parties' task: both ways' candidates (columns as
-/// `parties_one_way` gives them, concatenated in any order; `way[k]` is 0 for
+/// `parties_both_ways` gives them, concatenated in any order; `way[k]` is 0 for
 /// candidate `k` of `paths[0]`'s rows against `paths[1]`, 1 for the way
 /// back), the batches' records starting at `offsets` in the global
 /// numbering. Returns the pair's edges ([`pair_edges`], as `multi::link`

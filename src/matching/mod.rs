@@ -24,7 +24,7 @@ pub use nearest::nearest;
 pub use one_to_one::{one_to_one, one_to_one_scored};
 pub(crate) use pairs::sort_by_a;
 pub use pairs::{validate, MatchStats, Pair, MAX_PAIRS};
-pub use qgram::{edit_bound, scored_match, scored_match_rows, Scored, PER_ROW};
+pub use qgram::{best_per_row, edit_bound, scored_both_ways_rows, scored_match, scored_match_rows, Scored, PER_ROW};
 
 use crate::embed::BatchVectors;
 use crate::error::Error;

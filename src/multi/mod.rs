@@ -7,7 +7,10 @@
 //!
 //! Every party sends thresholds ([`crate::party::EmbedOptions::new`]): a pair
 //! of parties is linked both ways, each side's candidates within its own
-//! records' thresholds, so each party bounds its own records' errors.
+//! records' thresholds, so each party bounds its own records' errors. Both
+//! ways come from one pass where the q-gram filter runs
+//! ([`edges::both_ways`]: the filter is symmetric, so one index over one
+//! party, probed by the other's rows, gives both).
 //!
 //! **Privacy.** As [`crate::matcher`]: the matcher sees vectors, thresholds,
 //! the base's shape and the parties' ids (pseudonyms), never a record or the
@@ -21,7 +24,7 @@ pub mod score;
 
 use crate::error::{Error, ProtocolError};
 use crate::protocol::{Party, VectorBatch};
-use edges::{one_way, pair_edges, Way};
+use edges::{both_ways, pair_edges, Way};
 use std::collections::HashMap;
 
 /// anonlink's default share of candidate pairs two clusters need to merge
@@ -48,8 +51,8 @@ pub struct Member {
 pub struct Clusters {
     /// The cluster of every record, batch after batch, row after row.
     pub cluster: Vec<u32>,
-    /// Pairs whose distance the matcher computed (over every pair of parties,
-    /// both ways).
+    /// Pairs the matcher verified (over every pair of parties; once for both
+    /// ways of a pair where one pass gives them, [`edges::both_ways`]).
     pub compared: u64,
     /// Candidate pairs the solver read.
     pub candidates: u64,
@@ -194,10 +197,9 @@ pub fn link(parties: &Parties<'_>, merge_threshold: f64) -> Result<Clusters, Err
     };
     for i in 0..n {
         for j in i + 1..n {
-            // each way on the whole batch: one shard of every row
-            let (ij, c1) = one_way(&batches[i], &batches[j], 0)?;
-            let (ji, c2) = one_way(&batches[j], &batches[i], 0)?;
-            compared += c1 + c2;
+            // both ways on the whole batches (one shard of every row)
+            let (ij, ji, c) = both_ways(&batches[i], &batches[j], 0)?;
+            compared += c;
             edges.extend(pair_edges(way(i, ij), way(j, ji)));
         }
     }

@@ -114,25 +114,98 @@ fn shards_of_rows_in_any_order_give_link_s_clusters() {
     // the default embedding: ed auto, so each way's cut-off is fitted on its shards' union
     assert!(batches.iter().all(|b| b.thresholds.as_ref().unwrap().auto));
     let offsets = [0u32, 8, 16];
-    let mut edges = Vec::new();
-    let mut compared = 0;
+    let way = |x: usize, candidates| edges::Way {
+        head: &batches[x],
+        rows: batches[x].ids.len(),
+        offset: offsets[x],
+        candidates,
+    };
+    // shards of 3 rows of one batch, the last first, each against the whole other batch
+    let shards = |a: &VectorBatch| -> Vec<(usize, VectorBatch)> {
+        (0..a.ids.len()).step_by(3).rev().map(|s| (s, a.rows(s..s + 3))).collect()
+    };
+    // as the Spark job splits it: both ways from the shards of i's rows
+    let (mut edges, mut compared) = (Vec::new(), 0);
+    // the former split: each way from its own rows' shards
+    let (mut old_edges, mut old_compared) = (Vec::new(), 0);
     for i in 0..3 {
         for j in i + 1..3 {
-            let way = |x: usize, y: usize, compared: &mut u64| {
-                let (a, b) = (&batches[x], &batches[y]);
+            let (mut forth, mut back) = (Vec::new(), Vec::new());
+            for (start, shard) in shards(&batches[i]) {
+                let (f, b, n) = edges::both_ways(&shard, &batches[j], start as u32).unwrap();
+                forth.extend(f);
+                back.extend(b);
+                compared += n;
+            }
+            edges.extend(edges::pair_edges(way(i, forth), way(j, back)));
+            let mut one_way = |x: usize, y: usize| {
                 let mut candidates = Vec::new();
-                // shards of 3 rows, the last first: each against the whole other batch
-                for start in (0..a.ids.len()).step_by(3).rev() {
-                    let (c, n) = edges::one_way(&a.rows(start..start + 3), b, start as u32).unwrap();
+                for (start, shard) in shards(&batches[x]) {
+                    let (c, n) = edges::one_way(&shard, &batches[y], start as u32).unwrap();
                     candidates.extend(c);
-                    *compared += n;
+                    old_compared += n;
                 }
-                edges::Way { head: a, rows: a.ids.len(), offset: offsets[x], candidates }
+                way(x, candidates)
             };
-            let (wi, wj) = (way(i, j, &mut compared), way(j, i, &mut compared));
-            edges.extend(edges::pair_edges(wi, wj));
+            let (wi, wj) = (one_way(i, j), one_way(j, i));
+            old_edges.extend(edges::pair_edges(wi, wj));
         }
     }
     assert_eq!(cluster(&parties.parties(), edges, compared, MERGE_THRESHOLD), whole);
+    let old = cluster(&parties.parties(), old_edges, old_compared, MERGE_THRESHOLD);
+    assert_eq!((&old.cluster, old.candidates, old.count), (&whole.cluster, whole.candidates, whole.count));
+    // one pass verifies each pair of parties' candidates once for both ways
+    assert!(whole.compared < old_compared, "{} against {old_compared}", whole.compared);
     assert!(whole.count < 22);
+}
+
+fn way(v: &VectorBatch, offset: u32, candidates: Vec<crate::matching::Scored>) -> edges::Way<'_> {
+    edges::Way { head: v, rows: v.ids.len(), offset, candidates }
+}
+
+/// Short words over five letters: every row has more candidates than
+/// [`crate::matching::PER_ROW`], so the way back's best per row is cut from
+/// the union of the shards' (each shard keeps its own best) and must be the
+/// whole batch's.
+#[test]
+fn the_way_back_keeps_each_row_s_best_of_every_shard() {
+    let config = Config::default();
+    let mut rng = Randomness::seeded(5);
+    let mut words = |n: usize| -> Vec<String> {
+        (0..n)
+            .map(|_| (0..1 + rng.next_u32() % 3).map(|_| char::from(b'A' + (rng.next_u32() % 5) as u8)).collect())
+            .collect()
+    };
+    let (ta, tb) = (words(120), words(150));
+    let (ta, tb): (Vec<&str>, Vec<&str>) =
+        (ta.iter().map(|s| s.as_str()).collect(), tb.iter().map(|s| s.as_str()).collect());
+    let (mut a, mut b) = (owner("a", &ta), owner("b", &tb));
+    let none = &mut crate::progress::NoProgress;
+    let shared =
+        merge_bases(&a.mine(&config.mine, none).unwrap(), &b.mine(&config.mine, none).unwrap(), &config.mine).unwrap();
+    let embed = |o: &DataOwner, p: Party| {
+        let mut options = EmbedOptions::new(p, &config).local();
+        options.thresholds = Some(config.thresholds.clone());
+        o.embed(&shared, &options, &mut crate::progress::NoProgress).unwrap().batch
+    };
+    let (va, vb) = (embed(&a, Party::A), embed(&b, Party::B));
+    let (forth, back, compared) = edges::both_ways(&va, &vb, 0).unwrap();
+    let per_row = |v: &[crate::matching::Scored], r: u32| v.iter().filter(|s| s.pair.a == r).count();
+    assert!((0..150).any(|r| per_row(&back, r) == crate::matching::PER_ROW), "no row was cut");
+    let kept_back = back.len();
+    let mut whole = edges::pair_edges(way(&va, 0, forth), way(&vb, 120, back));
+    let (mut f, mut k, mut n) = (Vec::new(), Vec::new(), 0);
+    for start in (0..120).step_by(7) {
+        let (x, y, c) = edges::both_ways(&va.rows(start..(start + 7).min(120)), &vb, start as u32).unwrap();
+        f.extend(x);
+        k.extend(y);
+        n += c;
+    }
+    assert!(k.len() > kept_back, "the shards' union holds more than a row keeps");
+    let mut sharded = edges::pair_edges(way(&va, 0, f), way(&vb, 120, k));
+    let order = |e: &mut Vec<greedy::Edge>| e.sort_by(|x, y| (x.x, x.y).cmp(&(y.x, y.y)));
+    order(&mut whole);
+    order(&mut sharded);
+    assert_eq!(sharded, whole);
+    assert_eq!(n, compared);
 }

@@ -144,6 +144,26 @@ pub(super) struct DenseRow {
     pub(super) overlap: Vec<i64>,
 }
 
+/// What [`CountFilter::count_tests`] found of a pair that passed them.
+pub(super) struct Tested {
+    na2: f64,
+    nb2: f64,
+    dot: f64,
+    pub(super) edits: u32,
+}
+
+impl Tested {
+    /// The pair's cosine distance, its ranking score.
+    pub(super) fn score(&self) -> f64 {
+        let den = (self.na2 * self.nb2).sqrt();
+        if den > 0.0 {
+            (1.0 - self.dot / den).max(0.0)
+        } else {
+            1.0
+        }
+    }
+}
+
 impl CountFilter<'_> {
     fn total(&self, rows: &Rows, r: usize, c: usize) -> i64 {
         rows.totals[r * self.cl.len.len() + c]
@@ -174,6 +194,17 @@ impl CountFilter<'_> {
     /// that is too close to A's threshold to call does it compute
     /// [`CountFilter::distance`], so the verdict is that of the exact distance.
     pub(super) fn verify(&self, i: usize, j: usize, th: f64, sc: &mut DenseRow) -> Option<(f64, u32)> {
+        let t = self.count_tests(i, j, sc)?;
+        self.within(&t, i, j, th).then(|| (t.score(), t.edits))
+    }
+
+    /// The count tests of [`CountFilter::verify`] and the pair's dot product:
+    /// `None` when a count test fails. Every number here is symmetric in the
+    /// two rows (the class totals' differences, the overlaps, and the dot
+    /// product summed over the shared coordinates in column order, whichever
+    /// row is loaded), so one call decides both ways of a pair
+    /// ([`super::rows::match_rows_both`]).
+    pub(super) fn count_tests(&self, i: usize, j: usize, sc: &mut DenseRow) -> Option<Tested> {
         let k = self.cl.len.len();
         let mut edits = 0i64;
         for c in 0..k {
@@ -203,18 +234,18 @@ impl CountFilter<'_> {
             }
             edits = edits.max(edit_bound(l1, self.cl.len[c]));
         }
-        let (na2, nb2) = (self.a.norm2[i], self.b.norm2[j]);
-        let (d2, th2) = (na2 + nb2 - 2.0 * dot, th * th);
+        Some(Tested { na2: self.a.norm2[i], nb2: self.b.norm2[j], dot, edits: edits as u32 })
+    }
+
+    /// The Euclidean test of [`CountFilter::verify`] against threshold `th`
+    /// (either row's: the distance is symmetric).
+    pub(super) fn within(&self, t: &Tested, i: usize, j: usize, th: f64) -> bool {
+        let (d2, th2) = (t.na2 + t.nb2 - 2.0 * t.dot, th * th);
         // Every product of two f32 is exact in f64, so each sum here and in
         // `distance` is within n·2⁻⁵³ of its terms' magnitude (n non-zeros, a few
         // thousand at most): far inside this slack, outside which both agree.
-        let slack = 1e-9 * (na2 + nb2 + th2);
-        if d2 > th2 + slack || (d2 >= th2 - slack && self.distance(i, j) > th) {
-            return None;
-        }
-        let den = (na2 * nb2).sqrt();
-        let score = if den > 0.0 { (1.0 - dot / den).max(0.0) } else { 1.0 };
-        Some((score, edits as u32))
+        let slack = 1e-9 * (t.na2 + t.nb2 + th2);
+        !(d2 > th2 + slack || (d2 >= th2 - slack && self.distance(i, j) > th))
     }
 
     /// The Euclidean distance of A row `i` and B row `j`: the same squares in

@@ -55,7 +55,7 @@ use crate::error::Error;
 use crate::shape::Shape;
 use crate::sparse_vectors::RowSource;
 use build::build;
-use rows::{match_rows, Scratch};
+use rows::{match_rows, match_rows_both, ranked, Scratch};
 
 /// Most pairs kept per A row by the recommended matcher (the greedy assignment
 /// rarely reaches beyond the first few; NAMES at ed 2 keeps 88 per row on
@@ -122,6 +122,64 @@ pub fn scored_match_rows(
     }
     let stats = MatchStats { candidates, pairs: out.len() as u64 };
     Ok((out, stats))
+}
+
+/// Both ways of a pair at once: [`scored_match_rows`] of `a` against `b`
+/// within `th_a` and of `b` against `a` within `th_b`, at one `ed`, from one
+/// index and one pass (the filter is symmetric: every test it makes of a pair
+/// is symmetric in the two rows),
+/// so half the work of the two calls, with the same pairs, scores and order
+/// (a test compares them). The second list names B's rows as `pair.a`.
+pub fn scored_both_ways_rows(
+    a: &dyn RowSource,
+    b: &dyn RowSource,
+    th_a: &[f64],
+    th_b: &[f64],
+    ed: u32,
+    shape: &Shape,
+    per_row: usize,
+) -> Result<(Vec<Scored>, Vec<Scored>, MatchStats), Error> {
+    for (name, th, rows) in [("A", th_a, a.rows()), ("B", th_b, b.rows())] {
+        if th.len() != rows || th.iter().any(|t| !t.is_finite() || *t < 0.0) {
+            return Err(Error::Parameter(format!(
+                "{} thresholds for {rows} {name} rows, each must be finite and >= 0",
+                th.len()
+            )));
+        }
+    }
+    let ix = build(a, b, ed, shape)?;
+    let per_row = per_row.max(1);
+    let parts = crate::par::chunks_init(
+        a.rows(),
+        512,
+        || Scratch::new(&ix),
+        |s, rows| match_rows_both(&ix, th_a, th_b, rows, per_row, s),
+    );
+    let (mut out, mut back) = (Vec::new(), Vec::new());
+    let mut candidates = 0;
+    for (p, q, c) in parts {
+        out.extend(p);
+        back.extend(q);
+        candidates += c;
+    }
+    let back = best_per_row(back, per_row);
+    let stats = MatchStats { candidates, pairs: (out.len() + back.len()) as u64 };
+    Ok((out, back, stats))
+}
+
+/// Each row's (`pair.a`'s) best `per_row` pairs by (score, distance, other
+/// row), rows ascending: what [`scored_match_rows`] keeps of a row's pairs.
+pub fn best_per_row(mut pairs: Vec<Scored>, per_row: usize) -> Vec<Scored> {
+    crate::sorting::sort_by(&mut pairs, |x, y| x.pair.a.cmp(&y.pair.a).then_with(|| ranked(x, y)));
+    let mut out = Vec::with_capacity(pairs.len());
+    let mut start = 0;
+    while start < pairs.len() {
+        let row = pairs[start].pair.a;
+        let end = start + pairs[start..].partition_point(|p| p.pair.a == row);
+        out.extend_from_slice(&pairs[start..end.min(start.saturating_add(per_row.max(1)))]);
+        start = end;
+    }
+    out
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

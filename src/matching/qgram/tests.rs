@@ -190,3 +190,41 @@ fn bad_shapes_are_refused() {
     assert!(scored_match(&v, &v, &[1.0], 1, &s, 4).unwrap_err().to_string().contains("dimension"));
     assert!(scored_match(&v, &v, &[1.0], 99, &Shape::of(&base), 4).is_err());
 }
+
+/// One pass for both ways gives each way's pairs, scores, distances and
+/// order exactly as its own pass does, whatever the cap and thresholds.
+#[test]
+fn both_ways_in_one_pass_equal_each_way_alone() {
+    let (sigma, base, shape, e) = setup("ABCDE");
+    let mut rng = Randomness::seeded(13);
+    // short words over 5 symbols: many pairs per row, tied scores both ways
+    let a: Vec<String> = (0..150).map(|_| random_word(&mut rng, &sigma, 6)).collect();
+    let b: Vec<String> = (0..220).map(|_| random_word(&mut rng, &sigma, 6)).collect();
+    let (va, vb) = (e.embed_all(&a, &mut NoProgress).unwrap(), e.embed_all(&b, &mut NoProgress).unwrap());
+    for ed in 1..=2u32 {
+        let mode = crate::threshold::ThresholdMode::Sound;
+        let th_a = crate::threshold::thresholds(&base, &a, ed, &mode).unwrap();
+        // B's own thresholds, a third of them shrunk: the two ways keep different pairs
+        let mut th_b = crate::threshold::thresholds(&base, &b, ed, &mode).unwrap();
+        th_b.iter_mut().step_by(3).for_each(|t| *t *= 0.7);
+        for per_row in [1usize, 3, usize::MAX] {
+            let (ab, ba, stats) = scored_both_ways_rows(&va, &vb, &th_a, &th_b, ed, &shape, per_row).unwrap();
+            let (want_ab, one) = scored_match(&va, &vb, &th_a, ed, &shape, per_row).unwrap();
+            let (want_ba, _) = scored_match(&vb, &va, &th_b, ed, &shape, per_row).unwrap();
+            if per_row == usize::MAX {
+                // the caps below then cut rows of both ways
+                let most = |v: &[Scored], rows: usize| {
+                    (0..rows as u32).map(|r| v.iter().filter(|s| s.pair.a == r).count()).max().unwrap_or(0)
+                };
+                assert!(most(&want_ab, a.len()) > 3 && most(&want_ba, b.len()) > 3, "ed {ed}");
+            }
+            assert_eq!(ab, want_ab, "ed {ed}, per_row {per_row}: A's way");
+            assert_eq!(ba, want_ba, "ed {ed}, per_row {per_row}: B's way");
+            assert_eq!(stats.candidates, one.candidates, "the pairs verified are one way's");
+        }
+    }
+    // bad thresholds are refused for either side
+    let th_a = vec![1.0; a.len()];
+    assert!(scored_both_ways_rows(&va, &vb, &th_a, &[1.0], 1, &shape, 4).is_err());
+    assert!(scored_both_ways_rows(&va, &vb, &th_a, &vec![f64::NAN; b.len()], 1, &shape, 4).is_err());
+}
