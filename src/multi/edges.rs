@@ -64,6 +64,9 @@ pub fn one_way(a: &VectorBatch, b: &VectorBatch, offset: u32) -> Result<(Vec<Sco
 /// symmetric, so half the work of two passes); else each way has its pass.
 #[allow(clippy::type_complexity)]
 pub fn both_ways(a: &VectorBatch, b: &VectorBatch, offset: u32) -> Result<(Vec<Scored>, Vec<Scored>, u64), Error> {
+    if (offset as u64) + a.ids.len() as u64 > u32::MAX as u64 {
+        return Err(Error::Parameter(format!("rows from {offset}: more than 2^32 rows")));
+    }
     let (th_a, ed_a) = pair_thresholds(a, b)?;
     let (th_b, ed_b) = pair_thresholds(b, a)?;
     let Some(shape) = filtered(a, b).filter(|_| ed_a == ed_b) else {
@@ -82,9 +85,6 @@ pub fn both_ways(a: &VectorBatch, b: &VectorBatch, offset: u32) -> Result<(Vec<S
     let (source_a, source_b) = (a.vectors.source(), b.vectors.source());
     let (mut forth, mut back, stats) =
         matching::scored_both_ways_rows(source_a, source_b, &th_a, &th_b, ed_a, shape, matching::PER_ROW)?;
-    if (offset as u64) + a.ids.len() as u64 > u32::MAX as u64 {
-        return Err(Error::Parameter(format!("rows from {offset}: more than 2^32 rows")));
-    }
     forth.iter_mut().for_each(|s| s.pair.a += offset);
     back.iter_mut().for_each(|s| s.pair.b += offset);
     Ok((forth, back, stats.candidates))

@@ -163,7 +163,7 @@ fn way(v: &VectorBatch, offset: u32, candidates: Vec<crate::matching::Scored>) -
     edges::Way { head: v, rows: v.ids.len(), offset, candidates }
 }
 
-/// Short words over five letters: every row has more candidates than
+/// Words of one or two letters over five: many rows have more candidates than
 /// [`crate::matching::PER_ROW`], so the way back's best per row is cut from
 /// the union of the shards' (each shard keeps its own best) and must be the
 /// whole batch's.
@@ -173,39 +173,45 @@ fn the_way_back_keeps_each_row_s_best_of_every_shard() {
     let mut rng = Randomness::seeded(5);
     let mut words = |n: usize| -> Vec<String> {
         (0..n)
-            .map(|_| (0..1 + rng.next_u32() % 3).map(|_| char::from(b'A' + (rng.next_u32() % 5) as u8)).collect())
+            .map(|_| (0..1 + rng.next_u32() % 2).map(|_| char::from(b'A' + (rng.next_u32() % 5) as u8)).collect())
             .collect()
     };
-    let (ta, tb) = (words(120), words(150));
+    let (ta, tb) = (words(300), words(150));
     let (ta, tb): (Vec<&str>, Vec<&str>) =
         (ta.iter().map(|s| s.as_str()).collect(), tb.iter().map(|s| s.as_str()).collect());
     let (mut a, mut b) = (owner("a", &ta), owner("b", &tb));
     let none = &mut crate::progress::NoProgress;
     let shared =
         merge_bases(&a.mine(&config.mine, none).unwrap(), &b.mine(&config.mine, none).unwrap(), &config.mine).unwrap();
-    let embed = |o: &DataOwner, p: Party| {
+    let embed = |o: &DataOwner, p: Party, ed: crate::config::Ed| {
         let mut options = EmbedOptions::new(p, &config).local();
-        options.thresholds = Some(config.thresholds.clone());
+        options.thresholds = Some(crate::config::ThresholdOptions { ed, ..config.thresholds.clone() });
         o.embed(&shared, &options, &mut crate::progress::NoProgress).unwrap().batch
     };
-    let (va, vb) = (embed(&a, Party::A), embed(&b, Party::B));
-    let (forth, back, compared) = edges::both_ways(&va, &vb, 0).unwrap();
-    let per_row = |v: &[crate::matching::Scored], r: u32| v.iter().filter(|s| s.pair.a == r).count();
-    assert!((0..150).any(|r| per_row(&back, r) == crate::matching::PER_ROW), "no row was cut");
-    let kept_back = back.len();
-    let mut whole = edges::pair_edges(way(&va, 0, forth), way(&vb, 120, back));
-    let (mut f, mut k, mut n) = (Vec::new(), Vec::new(), 0);
-    for start in (0..120).step_by(7) {
-        let (x, y, c) = edges::both_ways(&va.rows(start..(start + 7).min(120)), &vb, start as u32).unwrap();
-        f.extend(x);
-        k.extend(y);
-        n += c;
+    use crate::config::Ed::{Auto, Fixed};
+    // one pass for both ways (with ed auto's cut-off, and without), and a pass each way
+    for (ed_a, ed) in [(Auto, Auto), (Fixed(2), Fixed(2)), (Fixed(2), Fixed(1))] {
+        let (va, vb) = (embed(&a, Party::A, ed_a), embed(&b, Party::B, ed));
+        let (forth, back, compared) = edges::both_ways(&va, &vb, 0).unwrap();
+        let per_row = |v: &[crate::matching::Scored], r: u32| v.iter().filter(|s| s.pair.a == r).count();
+        assert!((0..150).any(|r| per_row(&back, r) == crate::matching::PER_ROW), "{ed:?}: no row was cut");
+        let kept_back = back.len();
+        let mut whole = edges::pair_edges(way(&va, 0, forth), way(&vb, 300, back));
+        let (mut f, mut k, mut n) = (Vec::new(), Vec::new(), 0);
+        for start in (0..300).step_by(7) {
+            let (x, y, c) = edges::both_ways(&va.rows(start..(start + 7).min(300)), &vb, start as u32).unwrap();
+            f.extend(x);
+            k.extend(y);
+            n += c;
+        }
+        assert!(k.len() > kept_back, "{ed:?}: the shards' union holds more than a row keeps");
+        let mut sharded = edges::pair_edges(way(&va, 0, f), way(&vb, 300, k));
+        let order = |e: &mut Vec<greedy::Edge>| e.sort_by(|x, y| (x.x, x.y).cmp(&(y.x, y.y)));
+        order(&mut whole);
+        order(&mut sharded);
+        assert_eq!(sharded, whole, "{ed:?}");
+        if ed_a == ed {
+            assert_eq!(n, compared, "one pass: each A row's candidates, however sharded");
+        }
     }
-    assert!(k.len() > kept_back, "the shards' union holds more than a row keeps");
-    let mut sharded = edges::pair_edges(way(&va, 0, f), way(&vb, 120, k));
-    let order = |e: &mut Vec<greedy::Edge>| e.sort_by(|x, y| (x.x, x.y).cmp(&(y.x, y.y)));
-    order(&mut whole);
-    order(&mut sharded);
-    assert_eq!(sharded, whole);
-    assert_eq!(n, compared);
 }
