@@ -193,6 +193,7 @@ impl CountFilter<'_> {
     /// distance off the dot product (`d² = ‖a‖² + ‖b‖² − 2·a·b`) and only when
     /// that is too close to A's threshold to call does it compute
     /// [`CountFilter::distance`], so the verdict is that of the exact distance.
+    #[cfg(all(test, feature = "eval"))] // the full-scan test's
     pub(super) fn verify(&self, i: usize, j: usize, th: f64, sc: &mut DenseRow) -> Option<(f64, u32)> {
         let t = self.count_tests(i, j, sc)?;
         self.within(&t, i, j, th).then(|| (t.score(), t.edits))
@@ -203,7 +204,7 @@ impl CountFilter<'_> {
     /// two rows (the class totals' differences, the overlaps, and the dot
     /// product summed over the shared coordinates in column order, whichever
     /// row is loaded), so one call decides both ways of a pair
-    /// ([`super::rows::match_rows_both`]).
+    /// ([`super::rows::match_rows`] with B's thresholds).
     pub(super) fn count_tests(&self, i: usize, j: usize, sc: &mut DenseRow) -> Option<Tested> {
         let k = self.cl.len.len();
         let mut edits = 0i64;

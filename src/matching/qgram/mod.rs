@@ -55,7 +55,7 @@ use crate::error::Error;
 use crate::shape::Shape;
 use crate::sparse_vectors::RowSource;
 use build::build;
-use rows::{match_rows, match_rows_both, ranked, Scratch};
+use rows::{match_rows, ranked, Scratch};
 
 /// Most pairs kept per A row by the recommended matcher (the greedy assignment
 /// rarely reaches beyond the first few; NAMES at ed 2 keeps 88 per row on
@@ -112,11 +112,15 @@ pub fn scored_match_rows(
     let ix = build(a, b, ed, shape)?;
     let per_row = per_row.max(1);
     let na = a.rows();
-    let parts =
-        crate::par::chunks_init(na, 512, || Scratch::new(&ix), |s, rows| match_rows(&ix, thresholds, rows, per_row, s));
+    let parts = crate::par::chunks_init(
+        na,
+        512,
+        || Scratch::new(&ix),
+        |s, rows| match_rows(&ix, thresholds, None, rows, per_row, s),
+    );
     let mut out = Vec::with_capacity(parts.iter().map(|p| p.0.len()).sum());
     let mut candidates = 0;
-    for (p, c) in parts {
+    for (p, _, c) in parts {
         out.extend(p);
         candidates += c;
     }
@@ -153,7 +157,7 @@ pub fn scored_both_ways_rows(
         a.rows(),
         512,
         || Scratch::new(&ix),
-        |s, rows| match_rows_both(&ix, th_a, th_b, rows, per_row, s),
+        |s, rows| match_rows(&ix, th_a, Some(th_b), rows, per_row, s),
     );
     let (mut out, mut back) = (Vec::new(), Vec::new());
     let mut candidates = 0;

@@ -40,47 +40,21 @@ impl Scratch {
 /// Only the pairs that can rank among a row's best get their exact distance:
 /// those scoring at most the `per_row`-th best score (every other pair has
 /// `per_row` pairs of strictly lower score before it).
+///
+/// With `th_b` (B's thresholds), the same pass also gives the way back: the
+/// same pairs seen from B within B's thresholds, every one (B row as
+/// `pair.a`, with its exact distance; [`super::best_per_row`] keeps each B
+/// row's best once every A row is done). The count filter is symmetric: at
+/// one `ed`, the B rows it lets through for an A row are exactly the B rows
+/// whose own probe of an index over A would meet that A row, and every test
+/// is symmetric in the two rows ([`CountFilter::count_tests`]). So the index
+/// over one side serves both.
 /// Never inlined: in wasm, V8 optimizes it between the chunks' calls.
 #[inline(never)]
 pub(super) fn match_rows(
     ix: &CountFilter,
     th: &[f64],
-    rows: std::ops::Range<usize>,
-    per_row: usize,
-    s: &mut Scratch,
-) -> (Vec<Scored>, u64) {
-    let mut out = Vec::new();
-    let mut candidates = 0u64;
-    for i in rows {
-        ix.candidates(i, &mut s.order, &mut s.cand);
-        candidates += s.cand.len() as u64;
-        s.found.clear();
-        ix.load(i, &mut s.row);
-        for &j in &s.cand {
-            if let Some((score, edits)) = ix.verify(i, j as usize, th[i], &mut s.row) {
-                s.found.push(Found { b: j, score, edits });
-            }
-        }
-        ix.unload(i, &mut s.row);
-        keep_best(ix, i, per_row, s, &mut out);
-    }
-    (out, candidates)
-}
-
-/// [`match_rows`] for both ways of a pair at once: A rows `rows` against B
-/// within A's thresholds `th_a` (each row's best `per_row`, as
-/// [`match_rows`] gives them), and the same pairs seen from B within B's
-/// thresholds `th_b`, every one (B row as `pair.a`, with its exact distance;
-/// [`super::best_per_row`] keeps each B row's best once every A row is
-/// done). The count filter is symmetric: at one `ed`, the B rows it lets
-/// through for an A row are exactly the B rows whose own probe of an index
-/// over A would meet that A row, and every test is symmetric in the two rows
-/// ([`CountFilter::count_tests`]). So the index over one side serves both.
-#[inline(never)]
-pub(super) fn match_rows_both(
-    ix: &CountFilter,
-    th_a: &[f64],
-    th_b: &[f64],
+    th_b: Option<&[f64]>,
     rows: std::ops::Range<usize>,
     per_row: usize,
     s: &mut Scratch,
@@ -94,10 +68,10 @@ pub(super) fn match_rows_both(
         ix.load(i, &mut s.row);
         for &j in &s.cand {
             let Some(t) = ix.count_tests(i, j as usize, &mut s.row) else { continue };
-            if ix.within(&t, i, j as usize, th_a[i]) {
+            if ix.within(&t, i, j as usize, th[i]) {
                 s.found.push(Found { b: j, score: t.score(), edits: t.edits });
             }
-            if ix.within(&t, i, j as usize, th_b[j as usize]) {
+            if th_b.is_some_and(|th_b| ix.within(&t, i, j as usize, th_b[j as usize])) {
                 let pair = Pair { a: j, b: i as u32, distance: ix.distance(i, j as usize) };
                 back.push(Scored { pair, score: t.score(), edits: t.edits });
             }

@@ -1,5 +1,6 @@
 //! The q-gram filter against a full scan, on random records over small alphabets.
 
+#[cfg(feature = "eval")]
 use super::filter::DenseRow;
 use super::*;
 use crate::alphabet::Alphabet;
@@ -146,16 +147,29 @@ fn per_row_keeps_the_best_and_greedy_is_one_to_one() {
     assert_eq!(g, vec![(0, 1), (1, 0), (2, 2)]);
 }
 
+/// Random words of at most `max` symbols over 5 (many pairs per row, many
+/// tied scores): `na` for A and `nb` for B, and their vectors, with the base
+/// and its shape.
+#[allow(clippy::type_complexity)]
+fn short_words(
+    seed: u64,
+    na: usize,
+    nb: usize,
+    max: usize,
+) -> (SharedBase, Shape, (Vec<String>, Vec<String>, crate::embed::Vectors, crate::embed::Vectors)) {
+    let (sigma, base, shape, e) = setup("ABCDE");
+    let mut rng = Randomness::seeded(seed);
+    let a: Vec<String> = (0..na).map(|_| random_word(&mut rng, &sigma, max)).collect();
+    let b: Vec<String> = (0..nb).map(|_| random_word(&mut rng, &sigma, max)).collect();
+    let (va, vb) = (e.embed_all(&a, &mut NoProgress).unwrap(), e.embed_all(&b, &mut NoProgress).unwrap());
+    (base, shape, (a, b, va, vb))
+}
+
 /// Each row's best `per_row` (selected, then sorted) are the first `per_row`
 /// of all its pairs sorted by (score, distance, b), ties at the cut included.
 #[test]
 fn per_row_is_the_head_of_the_full_ranking() {
-    let (sigma, base, shape, e) = setup("ABCDE");
-    let mut rng = Randomness::seeded(11);
-    // short words over 5 symbols: many pairs per row, many tied scores
-    let a: Vec<String> = (0..60).map(|_| random_word(&mut rng, &sigma, 4)).collect();
-    let b: Vec<String> = (0..300).map(|_| random_word(&mut rng, &sigma, 4)).collect();
-    let (va, vb) = (e.embed_all(&a, &mut NoProgress).unwrap(), e.embed_all(&b, &mut NoProgress).unwrap());
+    let (base, shape, (a, _, va, vb)) = short_words(11, 60, 300, 4);
     let th = crate::threshold::thresholds(&base, &a, 2, &crate::threshold::ThresholdMode::Sound).unwrap();
     let (all, _) = scored_match(&va, &vb, &th, 2, &shape, usize::MAX).unwrap();
     for k in [1usize, 3, 8] {
@@ -195,12 +209,7 @@ fn bad_shapes_are_refused() {
 /// order exactly as its own pass does, whatever the cap and thresholds.
 #[test]
 fn both_ways_in_one_pass_equal_each_way_alone() {
-    let (sigma, base, shape, e) = setup("ABCDE");
-    let mut rng = Randomness::seeded(13);
-    // short words over 5 symbols: many pairs per row, tied scores both ways
-    let a: Vec<String> = (0..150).map(|_| random_word(&mut rng, &sigma, 6)).collect();
-    let b: Vec<String> = (0..220).map(|_| random_word(&mut rng, &sigma, 6)).collect();
-    let (va, vb) = (e.embed_all(&a, &mut NoProgress).unwrap(), e.embed_all(&b, &mut NoProgress).unwrap());
+    let (base, shape, (a, b, va, vb)) = short_words(13, 150, 220, 6);
     for ed in 1..=2u32 {
         let mode = crate::threshold::ThresholdMode::Sound;
         let th_a = crate::threshold::thresholds(&base, &a, ed, &mode).unwrap();
