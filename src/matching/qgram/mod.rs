@@ -130,10 +130,10 @@ pub fn scored_match_rows(
 
 /// Both ways of a pair at once: [`scored_match_rows`] of `a` against `b`
 /// within `th_a` and of `b` against `a` within `th_b`, at one `ed`, from one
-/// index and one pass (the filter is symmetric: every test it makes of a pair
-/// is symmetric in the two rows),
-/// so half the work of the two calls, with the same pairs, scores and order
-/// (a test compares them). The second list names B's rows as `pair.a`.
+/// index and one pass (every test the filter makes of a pair is symmetric in
+/// the two rows), so half the work of the two calls, with the same pairs,
+/// scores and order (a test compares them). The second list names B's rows
+/// as `pair.a`.
 pub fn scored_both_ways_rows(
     a: &dyn RowSource,
     b: &dyn RowSource,
