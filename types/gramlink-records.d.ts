@@ -41,6 +41,8 @@ export interface SchemaField {
   fillers?: boolean;
   /** A name's level "initial": one side a single letter that begins or ends the other ("J" against "JOHN"), after the edit levels (default true). */
   initials?: boolean;
+  /** Another field whose value salts this one's keyed encoding (a date salts by its year): values compare only where the salts agree (docs/THREAT_MODEL.md, "Salted fields"). */
+  salt?: string;
   m?: number[];
   u?: number[];
 }

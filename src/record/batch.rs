@@ -73,7 +73,7 @@ pub struct RecordBatch {
     /// encoding's name ([`crate::keyed::Encoding`], e.g. `sketch`, `sketch:4`), whose
     /// sparse parts carry the sketch's shape.
     pub encoding: Option<String>,
-    /// The shared key's check value ([`super::owner::key_check`]) when the
+    /// The shared key's check value ([`super::keyed_hash::key_check`]) when the
     /// party had the key.
     pub key_check: Option<String>,
     /// Every sent field, in schema order.

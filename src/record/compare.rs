@@ -352,6 +352,8 @@ pub(crate) struct Comparer<'a> {
     pub swap: Option<(usize, usize)>,
     /// A's name part of field i against B's of field j, for the swap.
     pub cross: Vec<PartCmp<'a>>,
+    /// Where a salted field's disagreement counts ([`super::salt::Neutral`]).
+    neutral: Vec<super::salt::Neutral>,
 }
 
 fn embedded(d: &FieldData) -> Option<&[Part]> {
@@ -439,12 +441,19 @@ impl<'a> Comparer<'a> {
             cross.push(PartCmp::new(&ai[0], &bj[0], na, nb, &levels, keyed, name_shape)?);
             cross.push(PartCmp::new(&aj[0], &bi[0], na, nb, &levels_j, keyed, name_shape)?);
         }
-        Ok(Comparer { fields, swap, cross })
+        Ok(Comparer { fields, swap, cross, neutral: super::salt::neutral(schema) })
     }
 
     /// The levels of pair (a, b) into `out`; true when the name fields
-    /// matched better swapped.
+    /// matched better swapped. A salted field's disagreement is missing where
+    /// the salts may differ ([`super::salt::Neutral`]).
     pub fn levels(&self, a: u32, b: u32, out: &mut [u8]) -> bool {
+        let swapped = self.unsalted_levels(a, b, out);
+        super::salt::neutralize(&self.neutral, out);
+        swapped
+    }
+
+    fn unsalted_levels(&self, a: u32, b: u32, out: &mut [u8]) -> bool {
         for (o, f) in out.iter_mut().zip(&self.fields) {
             *o = f.level(a, b);
         }

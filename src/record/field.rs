@@ -161,6 +161,12 @@ pub struct Field {
     /// ([`super::compare`]); computed from what the matcher already sees.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub initials: Option<bool>,
+    /// Another field whose value salts this one's keyed encoding (a date
+    /// salts by its year): values under different salts are encoded by
+    /// unrelated sketches, so the matcher compares them only where the salts
+    /// agree ([`super::salt`], measured there).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub salt: Option<String>,
     /// Fixed m probabilities per level (exact, each edit level, disagree),
     /// instead of the EM estimate.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -194,6 +200,7 @@ impl Field {
             nicknames: None,
             fillers: None,
             initials: None,
+            salt: None,
             m: None,
             u: None,
         }

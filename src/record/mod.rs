@@ -35,11 +35,13 @@ pub mod field;
 pub mod fit;
 pub mod interaction;
 pub mod joint;
+pub mod keyed_hash;
 pub mod linker;
 pub mod messages;
 pub mod names;
 pub mod owner;
 mod read_table;
+pub mod salt;
 pub mod schema;
 pub mod score;
 pub mod session;
@@ -51,8 +53,9 @@ mod test_batches;
 pub mod values;
 
 pub use batch::RecordBatch;
+pub use keyed_hash::{key_check, keyed_hash};
 pub use linker::{Class, RecordLinkage, RecordMatcher, ScoredPair};
-pub use owner::{key_check, keyed_hash, merge, merge_parties, NoisyBases, RecordOwner, SharedBases};
+pub use owner::{merge, merge_parties, NoisyBases, RecordOwner, SharedBases};
 pub use read_table::read_table;
 #[cfg(not(target_arch = "wasm32"))]
 pub use read_table::read_table_file;

@@ -23,6 +23,7 @@
 //! record and the shared bases, as for one string.
 
 use super::batch::{FieldData, Part, RecordBatch};
+use super::keyed_hash::{key_check, keyed_hash};
 use super::read_table::read_table;
 use super::schema::{Field, Kind, Schema};
 use super::values::{field_alphabet, RecordTable};
@@ -174,35 +175,6 @@ pub fn linkage(schema: &Schema) -> Linkage {
     Linkage::Records { schema: schema.fingerprint(), embeds }
 }
 
-/// The keyed hash of a keyed field's value: HKDF-SHA-256 (extract with the
-/// schema fingerprint as salt and the parties' key, expand with the field's
-/// name and the value), 128 bits. A PRF of the value under the key: without
-/// the key the matcher can only compare hashes for equality.
-pub fn keyed_hash(key: &Key, schema_fingerprint: &str, field: &str, value: &str) -> [u8; 16] {
-    let mut info = Vec::with_capacity(32 + field.len() + value.len());
-    info.extend_from_slice(b"gramlink keyed field v1\0");
-    info.extend_from_slice(field.as_bytes());
-    info.push(0);
-    info.extend_from_slice(value.as_bytes());
-    prf(key, schema_fingerprint, &info)
-}
-
-/// The key's check value in a record batch: the same PRF on a label no field
-/// value can produce (its own prefix), hex. The matcher compares the two
-/// batches' check values to catch parties holding different keys (every
-/// keyed hash would silently disagree); it learns nothing else of the key.
-pub fn key_check(key: &Key, schema_fingerprint: &str) -> String {
-    prf(key, schema_fingerprint, b"gramlink key check v1").iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn prf(key: &Key, schema_fingerprint: &str, info: &[u8]) -> [u8; 16] {
-    let hk = hkdf::Hkdf::<sha2::Sha256>::new(Some(schema_fingerprint.as_bytes()), key.bytes());
-    let mut out = [0u8; 16];
-    // 16 bytes is far below HKDF-SHA-256's limit of 8160: expand cannot fail
-    hk.expand(info, &mut out).expect("16 bytes of HKDF output");
-    out
-}
-
 /// One party's records under a schema, with its budget and randomness.
 pub struct RecordOwner {
     schema: Schema,
@@ -333,8 +305,10 @@ impl RecordOwner {
         // under pseudonyms one row for each distinct record (the values of the
         // fields it sends): identical records must not show as identical rows
         // (crate::pseudonym::distinct)
-        let sent: Vec<&[Option<String>]> = (0..self.schema.fields.len())
-            .filter(|&i| self.schema.fields[i].kind().unwrap_or(Kind::Suppress) != Kind::Suppress)
+        // (a salt's field too, sent or not: records of different salts are different rows)
+        let all = &self.schema.fields;
+        let sent: Vec<&[Option<String>]> = (0..all.len())
+            .filter(|&i| all[i].kind().unwrap_or(Kind::Suppress) != Kind::Suppress || self.schema.salts_by(&all[i]))
             .map(|i| self.values(i))
             .collect();
         let n = self.table.ids.len();
@@ -372,6 +346,11 @@ impl RecordOwner {
                         .map(|c| present.iter().map(|&(r, v)| (r, f.part_text(c, v).to_string())).collect())
                         .collect();
                     let base_shape = crate::shape::Shape::of(base);
+                    let embedder = Embedder::new(base)?;
+                    // each batch row's salt (super::salt), when keyed
+                    let record = |r: usize| groups.first(rows.record(r));
+                    let salts =
+                        rotation.and(super::salt::row_salts(&self.schema, f, &self.table, groups.len(), record));
                     let mut shape = None;
                     let mut parts = Vec::new();
                     for (p, t) in texts.into_iter().enumerate() {
@@ -387,7 +366,24 @@ impl RecordOwner {
                         });
                         // a date's swapped and within-days parts are compared exactly: no thresholds
                         let eds = if p < f.text_parts() { &eds[..] } else { &[] };
-                        let (part, part_shape) = embed_part(base, &base_shape, &t, party, eds, encoding, progress)?;
+                        let (part, part_shape) = match (&salts, encoding) {
+                            (Some(salts), Some((k, e, unsalted))) => {
+                                let mut embed = |t: &[(u32, String)], context: String| {
+                                    embed_part(
+                                        base,
+                                        &embedder,
+                                        &base_shape,
+                                        t,
+                                        party,
+                                        eds,
+                                        Some((k, e, context)),
+                                        progress,
+                                    )
+                                };
+                                super::salt::embed_salted(&t, salts, e, &unsalted, &mut embed)?
+                            }
+                            (_, e) => embed_part(base, &embedder, &base_shape, &t, party, eds, e, progress)?,
+                        };
                         shape = part_shape;
                         parts.push(part);
                     }
@@ -432,11 +428,12 @@ fn present<'v>(values: impl Iterator<Item = &'v Option<String>>) -> impl Iterato
 /// One embedded part: the present values' vectors (encoded with the key,
 /// the encoding and the derivation's context when given), and for A the
 /// sound thresholds of every edit distance in `eds` (sound for the encoded
-/// vectors); with the part's shape (`None` when rotated). `shape` is the
-/// base's own, computed once for all of a field's parts.
+/// vectors); with the part's shape (`None` when rotated). `embedder` and
+/// `shape` are the base's own, made once for all of a field's parts.
 #[allow(clippy::too_many_arguments)]
 fn embed_part(
     base: &SharedBase,
+    embedder: &Embedder,
     shape: &crate::shape::Shape,
     values: &[(u32, String)],
     party: Party,
@@ -444,7 +441,6 @@ fn embed_part(
     encoding: Option<(&Key, Encoding, String)>,
     progress: &mut dyn Progress,
 ) -> Result<(Part, Option<crate::shape::Shape>), Error> {
-    let embedder = Embedder::new(base)?;
     let texts: Vec<String> = values.iter().map(|(_, v)| v.clone()).collect();
     let sparse = embedder.embed_all_sparse(&texts, progress)?;
     let (vectors, shape, space) = match encoding {

@@ -232,6 +232,7 @@ impl Schema {
             return Err(bad("every field is suppressed: nothing is compared".into()));
         }
         self.budget_split()?;
+        self.validate_salts()?;
         for b in &self.blocks {
             let mut seen = std::collections::HashSet::new();
             for t in b.terms() {
@@ -265,6 +266,47 @@ impl Schema {
             }
         }
         Ok(())
+    }
+
+    /// Checks every field's `salt` ([`super::salt`]): another field of the schema, itself
+    /// unsalted; on an embedded field; the same on every field of one gram
+    /// space (the name fields are compared across, given name against surname).
+    fn validate_salts(&self) -> Result<(), Error> {
+        let schema = self;
+        for f in &schema.fields {
+            let Some(salt) = f.salt.as_deref() else { continue };
+            let by = schema
+                .field(salt)
+                .ok_or_else(|| bad(format!("field {:?} is salted by {salt:?}, which is not a field", f.name)))?;
+            if by.name == f.name {
+                return Err(bad(format!("field {:?} is salted by itself", f.name)));
+            }
+            if by.salt.is_some() {
+                return Err(bad(format!("field {:?} is salted by {salt:?}, which is salted itself", f.name)));
+            }
+            if !f.kind().is_some_and(Kind::is_embedded) {
+                return Err(bad(format!(
+                    "field {:?} is salted, but a {} field has no keyed encoding to salt (string, name, number or date)",
+                    f.name, f.kind
+                )));
+            }
+        }
+        for f in &schema.fields {
+            for g in &schema.fields {
+                if f.space_name().is_some() && f.space_name() == g.space_name() && f.salt != g.salt {
+                    return Err(bad(format!(
+                        "fields {:?} and {:?} share a gram space (they are compared across) but not a salt",
+                        f.name, g.name
+                    )));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether some field is salted by `f` ([`super::salt`]).
+    pub fn salts_by(&self, f: &Field) -> bool {
+        self.fields.iter().any(|g| g.salt.as_deref() == Some(f.name.as_str()))
     }
 
     fn validate_term(&self, t: &BlockTerm) -> Result<(), Error> {

@@ -177,6 +177,35 @@ fn candidates(
     per.into_iter().flatten().collect()
 }
 
+/// C's list as the attack's other side: each item's row, the gram length of
+/// each coordinate of the rows, their dimension, the item's value (what a
+/// row named after it is named) and its frequency.
+pub struct List {
+    pub rows: Vec<Vec<(u32, f32)>>,
+    pub lengths: Vec<u8>,
+    pub dim: usize,
+    pub values: Vec<String>,
+    pub sizes: Vec<f64>,
+}
+
+impl List {
+    /// The list `prior` (values and frequencies) embedded over the base
+    /// without a key, as C can embed any value.
+    pub fn plain(shared: &SharedBase, prior: &[(String, f64)]) -> Result<List, Error> {
+        let embedder = Embedder::new(shared)?;
+        let rows = crate::par::map(prior, |(s, _)| {
+            embedder.embed_sparse(s).into_iter().map(|(c, x)| (c as u32, x)).collect::<Vec<_>>()
+        });
+        Ok(List {
+            rows,
+            lengths: shared.grams().iter().map(|g| g.chars().count() as u8).collect(),
+            dim: embedder.dim(),
+            values: prior.iter().map(|(v, _)| v.clone()).collect(),
+            sizes: prior.iter().map(|(_, w)| *w).collect(),
+        })
+    }
+}
+
 /// Runs the attack on a batch's sparse rows `vectors` (with their `shape`:
 /// a vector batch's, [`crate::research::labelling::shape_of`], or a record
 /// field's part's) with C's list `prior` (values and frequencies), and scores
@@ -188,6 +217,18 @@ pub fn graph_attack(
     shape: &Shape,
     shared: &SharedBase,
     prior: &[(String, f64)],
+    truth: &[String],
+    records: &[u32],
+    seed: u64,
+) -> Result<GraphReport, Error> {
+    graph_attack_list(vectors, shape, &List::plain(shared, prior)?, truth, records, seed)
+}
+
+/// [`graph_attack`] against a list C prepared itself ([`List`]).
+pub fn graph_attack_list(
+    vectors: &BatchVectors,
+    shape: &Shape,
+    list: &List,
     truth: &[String],
     records: &[u32],
     seed: u64,
@@ -216,13 +257,7 @@ pub fn graph_attack(
     let e_size: Vec<f64> = nodes.sizes().into_iter().map(f64::from).collect();
     let row_node: Vec<usize> = (0..v.len()).map(|r| nodes.group(r)).collect();
     let e = Side::new(e_rows, &shape.lengths, e_size, v.dim);
-    // the list's nodes, embedded over the base without a key
-    let embedder = Embedder::new(shared)?;
-    let p_rows = crate::par::map(prior, |(s, _)| {
-        embedder.embed_sparse(s).into_iter().map(|(c, x)| (c as u32, x)).collect::<Vec<_>>()
-    });
-    let lengths: Vec<u8> = shared.grams().iter().map(|g| g.chars().count() as u8).collect();
-    let p = Side::new(p_rows, &lengths, prior.iter().map(|(_, w)| *w).collect(), embedder.dim());
+    let p = Side::new(list.rows.clone(), &list.lengths, list.sizes.clone(), list.dim);
     let (n_e, n_p) = (e.rows.len(), p.rows.len());
     let mut by_totals: HashMap<&[u32], Vec<usize>> = HashMap::new();
     for (i, t) in p.totals.iter().enumerate() {
@@ -254,7 +289,7 @@ pub fn graph_attack(
         seeds.extend(paired.iter().take(64).map(|&(a, b, _)| (a, b)));
     }
     let seeds_used = seeds.len();
-    let right = |a: usize, b: usize, row_of: &[usize]| truth[row_of[a]] == prior[b].0;
+    let right = |a: usize, b: usize, row_of: &[usize]| truth[row_of[a]] == list.values[b];
     let mut first_row = vec![usize::MAX; n_e];
     for (r, &node) in row_node.iter().enumerate() {
         if first_row[node] == usize::MAX {
@@ -284,8 +319,10 @@ pub fn graph_attack(
     for &(a, b) in &pairing {
         named[a] = b;
     }
-    let hits =
-        row_node.iter().enumerate().filter(|&(r, &node)| named[node] != usize::MAX && truth[r] == prior[named[node]].0);
+    let hits = row_node
+        .iter()
+        .enumerate()
+        .filter(|&(r, &node)| named[node] != usize::MAX && truth[r] == list.values[named[node]]);
     let total: u64 = records.iter().map(|&k| k as u64).sum();
     let records = hits.map(|(r, _)| records[r] as u64).sum::<u64>() as f64 / total.max(1) as f64;
     let distinct = (0..n_e).filter(|&a| named[a] != usize::MAX && right(a, named[a], &first_row)).count() as f64

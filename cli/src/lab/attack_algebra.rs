@@ -142,13 +142,15 @@ pub fn cmd_records(schema: &Path, a: &AlgebraArgs, seed: u64, json: bool) -> Res
             g.report.seeds,
             g.report.seeds_right
         );
-        println!(
-            "pattern mining on {} (the same list): {} of records, {} of distinct values, residual {:.4}",
-            g.field,
-            pct(g.patterns.records),
-            pct(g.patterns.distinct),
-            g.patterns.residual
-        );
+        if let Some(p) = &g.patterns {
+            println!(
+                "pattern mining on {} (the same list): {} of records, {} of distinct values, residual {:.4}",
+                g.field,
+                pct(p.records),
+                pct(p.distinct),
+                p.residual
+            );
+        }
     }
     Ok(())
 }
