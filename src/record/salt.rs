@@ -86,17 +86,20 @@ pub(super) fn embed_salted(
     for (r, v) in values {
         groups.entry(salts[*r as usize].as_str()).or_default().push((*r, v.clone()));
     }
-    // (batch row, group, row within the group), then sorted by batch row
-    let mut order: Vec<(u32, usize, usize)> = Vec::with_capacity(values.len());
+    // (group, row within the group) by batch row: rows are below `salts.len()`
+    let mut at: Vec<Option<(usize, usize)>> = vec![None; salts.len()];
     let mut parts = Vec::with_capacity(groups.len());
     let mut shape = None;
     for (g, (salt, rows)) in groups.iter().enumerate() {
         let (part, s) = embed(rows, context(unsalted, salt))?;
-        order.extend(rows.iter().enumerate().map(|(k, (r, _))| (*r, g, k)));
+        for (k, (r, _)) in rows.iter().enumerate() {
+            at[*r as usize] = Some((g, k));
+        }
         shape = s;
         parts.push(part);
     }
-    crate::sorting::sort_keys(&mut order);
+    let order: Vec<(u32, usize, usize)> =
+        at.iter().enumerate().filter_map(|(r, x)| x.map(|(g, k)| (r as u32, g, k))).collect();
     let dim = parts.first().map_or(0, |p| p.vectors.dim());
     let mut vectors = SparseVectors::new(dim);
     for &(_, g, k) in &order {
