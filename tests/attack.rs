@@ -204,18 +204,20 @@ fn graph_matching_names_a_sketched_batch_by_its_similarities_and_not_noise() {
     assert!(r.records <= 0.05, "noise: {}", r.records);
 }
 
+/// The FEBRL schema, and FEBRL 3's A and B files.
+fn febrl_3() -> (gramlink::record::Schema, Vec<u8>, Vec<u8>) {
+    let dir = format!("{}/data/febrl", env!("CARGO_MANIFEST_DIR"));
+    let read = |name: &str| std::fs::read(format!("{dir}/{name}")).unwrap();
+    let schema = toml::from_str(&String::from_utf8(read("schema.toml")).unwrap()).unwrap();
+    (schema, read("dataset3-a.csv"), read("dataset3-b.csv"))
+}
+
 #[test]
 fn split_dates_give_their_month_to_graph_matching_and_whole_dates_do_not() {
     use gramlink::research::small_domain::run_record_attack;
-    let dir = format!("{}/data/febrl", env!("CARGO_MANIFEST_DIR"));
-    let whole: gramlink::record::Schema =
-        toml::from_str(&std::fs::read_to_string(format!("{dir}/schema.toml")).unwrap()).unwrap();
+    let (whole, a, b) = febrl_3();
     let mut split = whole.clone();
     split.fields.iter_mut().filter(|f| f.name == "date_of_birth").for_each(|f| f.split = Some(true));
-    let (a, b) = (
-        std::fs::read(format!("{dir}/dataset3-a.csv")).unwrap(),
-        std::fs::read(format!("{dir}/dataset3-b.csv")).unwrap(),
-    );
     use gramlink::keyed::Encoding;
     // C's list: the field's own values (the worst case), listed first
     let runs = |schema: &gramlink::record::Schema, encoding: Encoding| {
@@ -259,17 +261,11 @@ fn split_dates_give_their_month_to_graph_matching_and_whole_dates_do_not() {
 #[test]
 fn names_salted_by_the_year_of_birth_fall_to_graph_matching_below_five_percent() {
     use gramlink::research::small_domain::run_record_attack;
-    let dir = format!("{}/data/febrl", env!("CARGO_MANIFEST_DIR"));
-    let plain: gramlink::record::Schema =
-        toml::from_str(&std::fs::read_to_string(format!("{dir}/schema.toml")).unwrap()).unwrap();
+    let (plain, a, b) = febrl_3();
     let mut salted = plain.clone();
     for f in salted.fields.iter_mut().filter(|f| f.name == "given_name" || f.name == "surname") {
         f.salt = Some("date_of_birth".into());
     }
-    let (a, b) = (
-        std::fs::read(format!("{dir}/dataset3-a.csv")).unwrap(),
-        std::fs::read(format!("{dir}/dataset3-b.csv")).unwrap(),
-    );
     let encoding = gramlink::keyed::Encoding::for_records();
     let run = |s: &gramlink::record::Schema| run_record_attack(s, &a, &b, 42, encoding, &mut NoProgress).unwrap().graph;
     let (before, after) = (run(&plain), run(&salted));
