@@ -368,19 +368,10 @@ impl RecordOwner {
                         let eds = if p < f.text_parts() { &eds[..] } else { &[] };
                         let (part, part_shape) = match (&salts, encoding) {
                             (Some(salts), Some((k, e, unsalted))) => {
-                                let mut embed = |t: &[(u32, String)], context: String| {
-                                    embed_part(
-                                        base,
-                                        &embedder,
-                                        &base_shape,
-                                        t,
-                                        party,
-                                        eds,
-                                        Some((k, e, context)),
-                                        progress,
-                                    )
+                                let mut embed = |t: &[(u32, String)], context: String, pr: &mut dyn Progress| {
+                                    embed_part(base, &embedder, &base_shape, t, party, eds, Some((k, e, context)), pr)
                                 };
-                                super::salt::embed_salted(&t, salts, e, &unsalted, &mut embed)?
+                                super::salt::embed_salted(&t, salts, e, &unsalted, progress, &mut embed)?
                             }
                             (_, e) => embed_part(base, &embedder, &base_shape, &t, party, eds, e, progress)?,
                         };

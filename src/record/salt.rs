@@ -33,6 +33,7 @@ use super::values::RecordTable;
 use crate::embed::BatchVectors;
 use crate::error::Error;
 use crate::keyed::Encoding;
+use crate::progress::Progress;
 use crate::shape::Shape;
 use crate::sparse_vectors::SparseVectors;
 
@@ -77,7 +78,8 @@ pub(super) fn embed_salted(
     salts: &[String],
     encoding: Encoding,
     unsalted: &str,
-    embed: &mut dyn FnMut(&[(u32, String)], String) -> Result<(Part, Option<Shape>), Error>,
+    progress: &mut dyn Progress,
+    embed: &mut dyn FnMut(&[(u32, String)], String, &mut dyn Progress) -> Result<(Part, Option<Shape>), Error>,
 ) -> Result<(Part, Option<Shape>), Error> {
     if encoding == Encoding::Rotation {
         return Err(Error::Parameter("a salted field needs the sketch encoding, not the rotation".into()));
@@ -89,9 +91,12 @@ pub(super) fn embed_salted(
     // (group, row within the group) by batch row: rows are below `salts.len()`
     let mut at: Vec<Option<(usize, usize)>> = vec![None; salts.len()];
     let mut parts = Vec::with_capacity(groups.len());
-    let mut shape = None;
+    let (mut shape, mut done) = (None, 0u64);
     for (g, (salt, rows)) in groups.iter().enumerate() {
-        let (part, s) = embed(rows, context(unsalted, salt))?;
+        // the groups' progress as one part's: each group's records after the last's
+        let mut whole = Offset { inner: &mut *progress, before: done, total: values.len() as u64 };
+        let (part, s) = embed(rows, context(unsalted, salt), &mut whole)?;
+        done += rows.len() as u64;
         for (k, (r, _)) in rows.iter().enumerate() {
             at[*r as usize] = Some((g, k));
         }
@@ -117,6 +122,24 @@ pub(super) fn embed_salted(
         .collect();
     let rows = order.iter().map(|&(r, _, _)| r).collect();
     Ok((Part { rows, vectors: BatchVectors::Sparse(vectors), thresholds }, shape))
+}
+
+/// A group's progress ticks as ticks of the whole part: `before` records
+/// done before the group, `total` in the part.
+struct Offset<'p> {
+    inner: &'p mut dyn Progress,
+    before: u64,
+    total: u64,
+}
+
+impl Progress for Offset<'_> {
+    fn tick(&mut self, phase: &str, done: u64, total: u64) -> Result<(), Error> {
+        // a phase counted in other units than the group's records passes as it is
+        if total == 0 || self.total < total {
+            return self.inner.tick(phase, done, total);
+        }
+        self.inner.tick(phase, self.before + done, self.total)
+    }
 }
 
 /// Where a salted field's disagreement says nothing: two values under
@@ -165,6 +188,7 @@ mod tests {
     use super::*;
     use crate::keyed::Encoding;
     use crate::matching::row_distance;
+    use crate::progress::Progress;
     use crate::record::batch::FieldData;
     use crate::record::RecordBatch;
 
@@ -257,5 +281,43 @@ mod tests {
         // another postcode, or none on one side
         assert_eq!(run(vec![0, 0, 0, 2, 3, 3]), vec![0, 0, 0, 2, m, 3]);
         assert_eq!(run(vec![0, 0, 0, m, 3, 3]), vec![0, 0, 0, m, m, 3]);
+    }
+
+    #[test]
+    fn salted_groups_merge_back_in_row_order_with_one_progress() {
+        // rows 0..5, salts by row; each group's vectors carry the row number
+        let values: Vec<(u32, String)> = (0..5).map(|r| (r, format!("v{r}"))).collect();
+        let salts: Vec<String> = ["1970", "1980", "1970", "", "1980"].map(String::from).to_vec();
+        let mut contexts = Vec::new();
+        let mut embed = |rows: &[(u32, String)], context: String, p: &mut dyn Progress| {
+            contexts.push(context);
+            let mut v = SparseVectors::new(8);
+            for (r, _) in rows {
+                v.push_row([(*r, 1.0)]);
+            }
+            p.tick("embed", 0, rows.len() as u64)?;
+            p.tick("embed", rows.len() as u64, rows.len() as u64)?;
+            let th = rows.iter().map(|(r, _)| *r as f64 / 10.0).collect();
+            Ok((Part { rows: vec![], vectors: BatchVectors::Sparse(v), thresholds: vec![(1, th)] }, None))
+        };
+        struct Ticks(Vec<(u64, u64)>);
+        impl Progress for Ticks {
+            fn tick(&mut self, _: &str, done: u64, total: u64) -> Result<(), Error> {
+                self.0.push((done, total));
+                Ok(())
+            }
+        }
+        let mut ticks = Ticks(Vec::new());
+        let (part, _) = embed_salted(&values, &salts, Encoding::for_records(), "c", &mut ticks, &mut embed).unwrap();
+        assert_eq!(part.rows, vec![0, 1, 2, 3, 4]);
+        let BatchVectors::Sparse(v) = &part.vectors else { panic!("sparse") };
+        assert_eq!((0..5).map(|r| v.row(r).0[0]).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4]);
+        assert_eq!(part.thresholds(1).unwrap(), &[0.0, 0.1, 0.2, 0.3, 0.4]);
+        // the rotation is dense: no salt
+        assert!(embed_salted(&values, &salts, Encoding::Rotation, "c", &mut ticks, &mut embed).is_err());
+        // one context per salt, the missing salt a group of its own
+        assert_eq!(contexts, ["c/salt 0:", "c/salt 4:1970", "c/salt 4:1980"]);
+        // the groups' ticks count the part's records, never backwards
+        assert_eq!(ticks.0, vec![(0, 5), (1, 5), (1, 5), (3, 5), (3, 5), (5, 5)]);
     }
 }
