@@ -193,7 +193,7 @@ impl CountFilter<'_> {
     /// distance off the dot product (`d² = ‖a‖² + ‖b‖² − 2·a·b`) and only when
     /// that is too close to A's threshold to call does it compute
     /// [`CountFilter::distance`], so the verdict is that of the exact distance.
-    #[cfg(all(test, feature = "eval"))] // the full-scan test's
+    #[cfg(all(test, feature = "eval", not(target_arch = "wasm32")))] // the full-scan test's
     pub(super) fn verify(&self, i: usize, j: usize, th: f64, sc: &mut DenseRow) -> Option<(f64, u32)> {
         let t = self.count_tests(i, j, sc)?;
         self.within(&t, i, j, th).then(|| (t.score(), t.edits))
