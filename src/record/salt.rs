@@ -84,6 +84,10 @@ pub(super) fn embed_salted(
     if encoding == Encoding::Rotation {
         return Err(Error::Parameter("a salted field needs the sketch encoding, not the rotation".into()));
     }
+    if values.is_empty() {
+        // no value to salt: the part is empty, of the base's dimension and shape
+        return embed(values, context(unsalted, ""), progress);
+    }
     let mut groups: std::collections::BTreeMap<&str, Vec<(u32, String)>> = Default::default();
     for (r, v) in values {
         groups.entry(salts[*r as usize].as_str()).or_default().push((*r, v.clone()));
@@ -313,11 +317,14 @@ mod tests {
         let BatchVectors::Sparse(v) = &part.vectors else { panic!("sparse") };
         assert_eq!((0..5).map(|r| v.row(r).0[0]).collect::<Vec<_>>(), vec![0, 1, 2, 3, 4]);
         assert_eq!(part.thresholds(1).unwrap(), &[0.0, 0.1, 0.2, 0.3, 0.4]);
-        // the rotation is dense: no salt
-        assert!(embed_salted(&values, &salts, Encoding::Rotation, "c", &mut ticks, &mut embed).is_err());
-        // one context per salt, the missing salt a group of its own
-        assert_eq!(contexts, ["c/salt 0:", "c/salt 4:1970", "c/salt 4:1980"]);
         // the groups' ticks count the part's records, never backwards
         assert_eq!(ticks.0, vec![(0, 5), (1, 5), (1, 5), (3, 5), (3, 5), (5, 5)]);
+        // the rotation is dense: no salt
+        assert!(embed_salted(&values, &salts, Encoding::Rotation, "c", &mut ticks, &mut embed).is_err());
+        // no value at all: one empty part, as the unsalted path gives
+        let (empty, _) = embed_salted(&[], &salts, Encoding::for_records(), "c", &mut ticks, &mut embed).unwrap();
+        assert_eq!(empty.vectors.len(), 0);
+        // one context per salt, the missing salt a group of its own
+        assert_eq!(contexts, ["c/salt 0:", "c/salt 4:1970", "c/salt 4:1980", "c/salt 0:"]);
     }
 }
