@@ -255,9 +255,10 @@ fn split_dates_give_their_month_to_graph_matching_and_whole_dates_do_not() {
 }
 
 /// Names salted by the year of birth (src/record/salt.rs): graph matching on
-/// a keyed FEBRL 3 batch, C's list the field's own values, falls from about
-/// half of the given names to at most 5 %, also where C knows the salting,
-/// holds every value with its year and salts its list under a key of its own.
+/// a keyed FEBRL 3 batch at seed 42, C's list the field's own values, falls
+/// from about half of the given names to at most 5 %, also where C knows the
+/// salting, holds every value with its year and salts its list under a key of
+/// its own (3.4–5.4 % over eight seeds: docs/THREAT_MODEL.md, "Salted fields").
 #[test]
 fn names_salted_by_the_year_of_birth_fall_to_graph_matching_below_five_percent() {
     use gramlink::research::small_domain::run_record_attack;
