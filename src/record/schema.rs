@@ -272,10 +272,9 @@ impl Schema {
     /// unsalted; on an embedded field; the same on every field of one gram
     /// space (the name fields are compared across, given name against surname).
     fn validate_salts(&self) -> Result<(), Error> {
-        let schema = self;
-        for f in &schema.fields {
+        for f in &self.fields {
             let Some(salt) = f.salt.as_deref() else { continue };
-            let by = schema
+            let by = self
                 .field(salt)
                 .ok_or_else(|| bad(format!("field {:?} is salted by {salt:?}, which is not a field", f.name)))?;
             if by.name == f.name {
@@ -291,8 +290,8 @@ impl Schema {
                 )));
             }
         }
-        for f in &schema.fields {
-            for g in &schema.fields {
+        for f in &self.fields {
+            for g in &self.fields {
                 if f.space_name().is_some() && f.space_name() == g.space_name() && f.salt != g.salt {
                     return Err(bad(format!(
                         "fields {:?} and {:?} share a gram space (they are compared across) but not a salt",

@@ -97,10 +97,9 @@ pub fn graph_fields(
                         .collect(),
                     None => part.rows.iter().zip(&values).map(|(&r, v)| (salt(truth, r as usize), v.clone())).collect(),
                 };
-                let list = salted_list(base, spread, &joint, seed)?;
-                let report = graph_attack_list(&part.vectors, shape, &list, &values, &vec![1; values.len()], seed)?;
-                let what = if public.is_some() { "the other party's values" } else { "the field's own values" };
-                let list = format!("{what} with their salts, salted under a key of C's own");
+                let salted = salted_list(base, spread, &joint, seed)?;
+                let report = graph_attack_list(&part.vectors, shape, &salted, &values, &vec![1; values.len()], seed)?;
+                let list = format!("{list} with their salts, salted under a key of C's own");
                 out.push(FieldGraph { field: label, list, records: values.len(), report, patterns: None });
             }
         }
