@@ -21,7 +21,7 @@ export interface SchemaField {
   /** Edit distances below exact (a split date: weighted-distance bands). Default [1, 2]. */
   levels?: number[];
   alphabet?: string;
-  /** A date's layout: YYYYMMDD (default), YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY. */
+  /** A date's layout: YYYYMMDD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, MMDDYYYY, DDMMYYYY (default: each value's own, a file's 8-digit values in the layout that reads them). */
   format?: string;
   /** A date sent as year, month and day parts (default false: whole; split parts are small domains graph matching names, docs/THREAT_MODEL.md). */
   split?: boolean;
@@ -80,7 +80,7 @@ export interface Schema {
 export class RecordTableReader {
   free(): void;
   /** `options.dateFormats`: this file's date format per date field (`{ dob: "YYYY-MM-DD" }`); the schema and its fingerprint stay as they are. */
-  constructor(schema: Schema | string, options?: { dateFormats?: Record<string, "YYYYMMDD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY"> } | null);
+  constructor(schema: Schema | string, options?: { dateFormats?: Record<string, "YYYYMMDD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "MMDDYYYY" | "DDMMYYYY"> } | null);
   push(chunk: Uint8Array): void;
   readonly bytesRead: number;
   /** Records parsed so far (complete records are parsed a megabyte at a time). */
@@ -90,7 +90,7 @@ export class RecordTableReader {
 export class RecordOwner {
   free(): void;
   /** The CSV (with a header) under `schema`; `seed` makes the noise reproducible and NOT private; `dateFormats`: this file's own date formats, as `RecordTableReader`'s. */
-  constructor(csv: string | Uint8Array, schema: Schema | string, options?: { seed?: number; dateFormats?: Record<string, "YYYYMMDD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY"> } | null);
+  constructor(csv: string | Uint8Array, schema: Schema | string, options?: { seed?: number; dateFormats?: Record<string, "YYYYMMDD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "MMDDYYYY" | "DDMMYYYY"> } | null);
   /** The table a reader has read to its end, under the reader's schema (the reader is then used up). */
   static fromReader(reader: RecordTableReader, options?: { seed?: number } | null): RecordOwner;
   readonly size: number;

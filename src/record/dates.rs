@@ -19,6 +19,10 @@ pub enum DateFormat {
     Iso,
     DayFirst,
     MonthFirst,
+    /// `MMDDYYYY`: eight digits, month first (as US forms write them unseparated).
+    CompactMonthFirst,
+    /// `DDMMYYYY`: eight digits, day first.
+    CompactDayFirst,
 }
 
 impl DateFormat {
@@ -28,7 +32,11 @@ impl DateFormat {
             "YYYY-MM-DD" => Ok(DateFormat::Iso),
             "DD/MM/YYYY" => Ok(DateFormat::DayFirst),
             "MM/DD/YYYY" => Ok(DateFormat::MonthFirst),
-            other => Err(format!("date format {other:?} is not one of YYYYMMDD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY")),
+            "MMDDYYYY" => Ok(DateFormat::CompactMonthFirst),
+            "DDMMYYYY" => Ok(DateFormat::CompactDayFirst),
+            other => Err(format!(
+                "date format {other:?} is not one of YYYYMMDD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, MMDDYYYY, DDMMYYYY"
+            )),
         }
     }
 
@@ -38,6 +46,8 @@ impl DateFormat {
             DateFormat::Iso => "YYYY-MM-DD",
             DateFormat::DayFirst => "DD/MM/YYYY",
             DateFormat::MonthFirst => "MM/DD/YYYY",
+            DateFormat::CompactMonthFirst => "MMDDYYYY",
+            DateFormat::CompactDayFirst => "DDMMYYYY",
         }
     }
 
@@ -66,12 +76,19 @@ impl DateFormat {
             }
             t.parse().map_err(|_| "not a number")
         };
+        let eight = |s: &str| if s.len() != 8 || !s.is_ascii() { Err("not 8 digits") } else { Ok(()) };
         let (y, m, d) = match self {
             DateFormat::Compact => {
-                if s.len() != 8 || !s.is_ascii() {
-                    return Err("not 8 digits");
-                }
+                eight(s)?;
                 (num(&s[0..4], 4)?, num(&s[4..6], 2)?, num(&s[6..8], 2)?)
+            }
+            DateFormat::CompactMonthFirst => {
+                eight(s)?;
+                (num(&s[4..8], 4)?, num(&s[0..2], 2)?, num(&s[2..4], 2)?)
+            }
+            DateFormat::CompactDayFirst => {
+                eight(s)?;
+                (num(&s[4..8], 4)?, num(&s[2..4], 2)?, num(&s[0..2], 2)?)
             }
             DateFormat::Iso => {
                 let p: Vec<&str> = s.split('-').collect();
@@ -105,7 +122,40 @@ impl DateFormat {
 }
 
 /// Every layout, in the order ties are listed.
-const ALL: [DateFormat; 4] = [DateFormat::Compact, DateFormat::Iso, DateFormat::DayFirst, DateFormat::MonthFirst];
+const ALL: [DateFormat; 6] = [
+    DateFormat::Compact,
+    DateFormat::Iso,
+    DateFormat::DayFirst,
+    DateFormat::MonthFirst,
+    DateFormat::CompactMonthFirst,
+    DateFormat::CompactDayFirst,
+];
+
+/// The layouts of eight digits, among which a field without a `format` reads
+/// a file's 8-digit values ([`DateFormat::of_value`] gives them `YYYYMMDD`).
+const EIGHT: [DateFormat; 3] = [DateFormat::Compact, DateFormat::CompactMonthFirst, DateFormat::CompactDayFirst];
+
+/// How a file's dates are read: in one format, or each value by its shape
+/// with its 8-digit values in `eight`.
+#[derive(Debug, Clone, Copy)]
+struct Reading {
+    format: Option<DateFormat>,
+    eight: DateFormat,
+}
+
+impl Reading {
+    fn of(self, s: &str) -> DateFormat {
+        self.format.unwrap_or_else(|| match DateFormat::of_value(s) {
+            DateFormat::Compact => self.eight,
+            shape => shape,
+        })
+    }
+
+    /// " of format F", or nothing when each value is read by its shape.
+    fn said(self) -> String {
+        self.format.map(|f| format!(" of format {}", f.name())).unwrap_or_default()
+    }
+}
 
 /// `s` (trimmed, not blank) as `YYYYMMDD`, read in `format` (none: each
 /// value's own layout, [`DateFormat::of_value`]).
@@ -140,50 +190,35 @@ fn count(n: usize) -> String {
     out
 }
 
-/// The format `raw` (one field's trimmed values of a file, `None` blank) is
-/// read in, and the note saying so when it is not `field.format`. The rule:
-/// the format reading the most values wins when it reads clearly more than
-/// the runner-up: of the values only one of the two reads (only the day-first
-/// and month-first layouts share values), the winner's at least twice the
-/// runner-up's. The field's own format wins ties and is kept when it reads
-/// the most, or when the party named it.
-fn choose(field: &DateField, raw: &[Option<String>], what: &str) -> Result<Option<(DateFormat, String)>, Error> {
-    let Some(own) = field.format else { return Ok(None) };
-    if field.named {
-        return Ok(None);
-    }
-    let (mut reads, mut both_slashed, mut n) = ([0usize; 4], 0usize, 0usize);
-    for v in raw.iter().flatten() {
-        n += 1;
-        let ok = ALL.map(|f| f.read(v).is_ok());
-        for (r, ok) in reads.iter_mut().zip(ok) {
-            *r += ok as usize;
-        }
-        both_slashed += (ok[2] && ok[3]) as usize;
-    }
-    let at = |f: DateFormat| ALL.iter().position(|&x| x == f).unwrap_or(0);
-    // the field's own format first among equals, then the list's order
-    let mut ranked: Vec<DateFormat> = std::iter::once(own).chain(ALL.into_iter().filter(|&f| f != own)).collect();
+/// Which of `among` a file's values (`values`: trimmed, not blank) are read
+/// in, when that is not `own` (named `own_said`), and the note saying so.
+/// The rule: the format reading the most values wins when it reads clearly
+/// more than the runner-up: of the values only one of the two reads (the
+/// layouts with the same parts in another order share values: `01/02/2000`
+/// reads day first and month first), the winner's at least twice the
+/// runner-up's. `own` wins ties and is kept when it reads the most.
+fn choose(
+    name: &str,
+    (own, own_said): (DateFormat, &str),
+    among: &[DateFormat],
+    values: &[&str],
+    what: &str,
+) -> Result<Option<(DateFormat, String)>, Error> {
+    let n = values.len();
+    let reads: Vec<usize> = among.iter().map(|f| values.iter().filter(|v| f.read(v).is_ok()).count()).collect();
+    let at = |f: DateFormat| among.iter().position(|&x| x == f).unwrap_or(0);
+    // `own` first among equals, then the list's order
+    let mut ranked: Vec<DateFormat> = std::iter::once(own).chain(among.iter().copied().filter(|&f| f != own)).collect();
     crate::sorting::sort_by(&mut ranked, |&f, &g| reads[at(g)].cmp(&reads[at(f)]));
     let (win, next) = (ranked[0], ranked[1]);
     if win == own {
         return Ok(None);
     }
-    let shared = if [win, next].contains(&DateFormat::DayFirst) && [win, next].contains(&DateFormat::MonthFirst) {
-        both_slashed
-    } else {
-        0
-    };
+    let shared = values.iter().filter(|v| win.read(v).is_ok() && next.read(v).is_ok()).count();
     let (only_win, only_next) = (reads[at(win)] - shared, reads[at(next)] - shared);
     let of = |f: DateFormat| format!("{} of {} values", count(reads[at(f)]), count(n));
     if only_win > 0 && only_win >= 2 * only_next {
-        let note = format!(
-            "field {}: the file's dates are {} ({}), not the schema's {}",
-            field.name,
-            win.name(),
-            of(win),
-            own.name()
-        );
+        let note = format!("field {name}: the file's dates are {} ({}), not {own_said}", win.name(), of(win));
         return Ok(Some((win, note)));
     }
     let why = if only_win == 0 {
@@ -192,43 +227,72 @@ fn choose(field: &DateField, raw: &[Option<String>], what: &str) -> Result<Optio
         format!("{} values read only as {}, {} only as {}", count(only_win), win.name(), count(only_next), next.name())
     };
     Err(InputError::Format(format!(
-        "{what}: field {:?}: the dates read as {} ({}) and as {} ({}): {why}, and the schema's {} reads {}; choose the file's date format",
-        field.name,
+        "{what}: field {name:?}: the dates read as {} ({}) and as {} ({}): {why}, and {own_said} reads {}; choose the file's date format",
         win.name(),
         of(win),
         next.name(),
         of(next),
-        own.name(),
         count(reads[at(own)])
     ))
     .into())
 }
 
+/// How a file's values of `field` are read, and the note when that is not
+/// the schema's: the format that reads them ([`choose`] among every layout,
+/// unless the party named it); without a schema format, each value by its
+/// shape, 8-digit values in the layout of eight digits that reads them.
+fn reading(field: &DateField, raw: &[Option<String>], what: &str) -> Result<(Reading, Option<String>), Error> {
+    let values = raw.iter().flatten().map(String::as_str);
+    let fixed = |f: Option<DateFormat>| Reading { format: f, eight: DateFormat::Compact };
+    match field.format {
+        Some(own) if field.named => Ok((fixed(Some(own)), None)),
+        Some(own) => {
+            let values: Vec<&str> = values.collect();
+            let said = format!("the schema's {}", own.name());
+            Ok(match choose(field.name, (own, &said), &ALL, &values, what)? {
+                Some((f, note)) => (fixed(Some(f)), Some(note)),
+                None => (fixed(Some(own)), None),
+            })
+        }
+        None => {
+            let eight: Vec<&str> = values.filter(|v| v.len() == 8 && v.bytes().all(|b| b.is_ascii_digit())).collect();
+            let own = (DateFormat::Compact, "YYYYMMDD (eight digits without a schema format)");
+            Ok(match choose(field.name, own, &EIGHT, &eight, what)? {
+                Some((f, note)) => (Reading { format: None, eight: f }, Some(note)),
+                None => (fixed(None), None),
+            })
+        }
+    }
+}
+
 /// One date field's values of a file (`raw`: trimmed, `None` blank; `ids`
-/// name the rows) as `YYYYMMDD`, in the file's format (`choose`), and the
-/// note when that is not the schema's. A value the format does not read is
-/// missing or refused by the field's `invalid`; a file where no value reads
-/// is refused, with the first value found.
+/// name the rows) as `YYYYMMDD`, in the file's format ([`reading`]), and the
+/// notes: the format when it is not the schema's, and how many values no
+/// format read. A value the format does not read is missing or refused by the
+/// field's `invalid`. A file where no value reads is refused with the first
+/// value found, and so is one where most do not, unless the party named the
+/// format: a format that reads under half a file's dates is the wrong one,
+/// and its dates would go missing silently.
 pub fn settle(
     field: &DateField,
     raw: Vec<Option<String>>,
     ids: &[String],
     what: &str,
-) -> Result<(Vec<Option<String>>, Option<String>), Error> {
-    let (format, note) = match choose(field, &raw, what)? {
-        Some((f, note)) => (Some(f), Some(note)),
-        None => (field.format, None),
-    };
-    let mut first_unread: Option<(usize, String)> = None;
+) -> Result<(Vec<Option<String>>, Vec<String>), Error> {
+    let (reading, note) = reading(field, &raw, what)?;
+    let mut notes: Vec<String> = note.into_iter().collect();
+    let (mut first_unread, mut unread, mut present): (Option<(usize, String)>, usize, usize) = (None, 0, 0);
     let mut out = Vec::with_capacity(raw.len());
     for (i, v) in raw.into_iter().enumerate() {
         let Some(t) = v else {
             out.push(None);
             continue;
         };
-        match compact(format, &t) {
-            Ok(c) => out.push(Some(c)),
+        present += 1;
+        match reading.of(&t).read(&t) {
+            Ok((y, m, d)) => out.push(Some(format!("{y:04}{m:02}{d:02}"))),
             Err(_) if field.missing_if_invalid => {
+                unread += 1;
                 first_unread.get_or_insert((i + 1, t));
                 out.push(None);
             }
@@ -238,22 +302,40 @@ pub fn settle(
                     i + 1,
                     ids.get(i).map_or("", String::as_str),
                     field.name,
-                    format.unwrap_or_else(|| DateFormat::of_value(&t)).name()
+                    reading.of(&t).name()
                 ))
                 .into())
             }
         }
     }
-    if let (Some((row, found)), false) = (&first_unread, out.iter().any(Option::is_some)) {
+    let Some((row, found)) = first_unread else { return Ok((out, notes)) };
+    if unread == present {
         // dates that are there but in another format: say what was found
         return Err(InputError::Format(format!(
             "{what}: field {:?}: no value is a date of format {} (row {row} has {found:?}); choose the file's date format",
             field.name,
-            format.unwrap_or_else(|| DateFormat::of_value(found)).name()
+            reading.of(&found).name()
         ))
         .into());
     }
-    Ok((out, note))
+    if 2 * unread > present && !field.named {
+        return Err(InputError::Format(format!(
+            "{what}: field {:?}: {} of {} values are not dates{} (row {row} has {found:?}); choose the file's date format",
+            field.name,
+            count(unread),
+            count(present),
+            reading.said()
+        ))
+        .into());
+    }
+    notes.push(format!(
+        "field {}: {} of {} values are not dates{} and are taken as missing (invalid = \"missing\"); the first, row {row}: {found:?}",
+        field.name,
+        count(unread),
+        count(present),
+        reading.said()
+    ));
+    Ok((out, notes))
 }
 
 #[cfg(test)]

@@ -115,9 +115,10 @@ pub struct Field {
     /// Symbols of a string field ([`crate::alphabet::Alphabet::parse`]). Default `letters`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alphabet: Option<String>,
-    /// A date's layout: `YYYYMMDD`, `YYYY-MM-DD`, `DD/MM/YYYY`, `MM/DD/YYYY`.
-    /// Default: each value's own ([`DateFormat::of_value`]), so
-    /// the two parties may write dates differently.
+    /// A date's layout: `YYYYMMDD`, `YYYY-MM-DD`, `DD/MM/YYYY`, `MM/DD/YYYY`,
+    /// `MMDDYYYY`, `DDMMYYYY`. Default: each value's own
+    /// ([`DateFormat::of_value`]; a file's 8-digit values in the layout of eight
+    /// digits that reads them), so the two parties may write dates differently.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// A date sent as three parts, year, month and day (`true`), instead of

@@ -197,6 +197,8 @@ fn write_date(v: &str, format: Option<&str>) -> String {
         DateFormat::Iso => format!("{y}-{m}-{d}"),
         DateFormat::DayFirst => format!("{d}/{m}/{y}"),
         DateFormat::MonthFirst => format!("{m}/{d}/{y}"),
+        DateFormat::CompactMonthFirst => format!("{m}{d}{y}"),
+        DateFormat::CompactDayFirst => format!("{d}{m}{y}"),
     }
 }
 

@@ -19,7 +19,7 @@ fn ids(n: usize) -> Vec<String> {
     (1..=n).map(|i| i.to_string()).collect()
 }
 
-fn settled(f: &DateField, v: &[&str]) -> Result<(Vec<Option<String>>, Option<String>), String> {
+fn settled(f: &DateField, v: &[&str]) -> Result<(Vec<Option<String>>, Vec<String>), String> {
     settle(f, values(v), &ids(v.len()), "b.csv").map_err(|e| format!("{} {e}", e.code()))
 }
 
@@ -27,14 +27,14 @@ fn some(v: &[&str]) -> Vec<Option<String>> {
     values(v)
 }
 
-/// Reads `file` under `f`: what it reads (`read`, "" missing) and its note,
-/// none or one that says `note`.
-fn reads(f: &DateField, file: &[&str], read: &[&str], note: Option<&str>) {
+/// Reads `file` under `f`: what it reads (`read`, "" missing) and its notes,
+/// each saying its entry of `notes` (none: no note).
+fn reads(f: &DateField, file: &[&str], read: &[&str], notes: &[&str]) {
     let (got, said) = settled(f, file).unwrap();
     assert_eq!(got, some(read), "{file:?}");
-    match (note, said) {
-        (None, said) => assert_eq!(said, None, "{file:?}"),
-        (Some(note), said) => assert!(said.as_deref().is_some_and(|s| s.contains(note)), "{file:?}: {said:?}"),
+    assert_eq!(said.len(), notes.len(), "{file:?}: {said:?}");
+    for (s, n) in said.iter().zip(notes) {
+        assert!(s.contains(n), "{file:?}: {said:?}");
     }
 }
 
@@ -45,8 +45,12 @@ fn a_month_first_file_under_a_compact_schema_is_read_month_first_and_said_so() {
     let (read, note) = settled(&field("YYYYMMDD", false), &file).unwrap();
     assert_eq!(read, some(&["19801231", "19750115", "", "19900704", "", ""]));
     assert_eq!(
-        note.as_deref(),
-        Some("field date_of_birth: the file's dates are MM/DD/YYYY (3 of 5 values), not the schema's YYYYMMDD")
+        note,
+        [
+            "field date_of_birth: the file's dates are MM/DD/YYYY (3 of 5 values), not the schema's YYYYMMDD",
+            "field date_of_birth: 2 of 5 values are not dates of format MM/DD/YYYY and are taken as missing \
+             (invalid = \"missing\"); the first, row 5: \"31/12/1980\""
+        ]
     );
 }
 
@@ -54,7 +58,7 @@ fn a_month_first_file_under_a_compact_schema_is_read_month_first_and_said_so() {
 fn day_first_and_month_first_are_told_apart_by_a_part_above_12_or_refused() {
     // 13/02 is no month: the file is day first, though 01/02 reads both ways
     let said = "the file's dates are DD/MM/YYYY (2 of 2 values)";
-    reads(&field("YYYYMMDD", false), &["01/02/2000", "13/02/2000"], &["20000201", "20000213"], Some(said));
+    reads(&field("YYYYMMDD", false), &["01/02/2000", "13/02/2000"], &["20000201", "20000213"], &[said]);
     // every part at most 12: no value tells them apart, so nothing is guessed
     let e = settled(&field("YYYYMMDD", false), &["01/02/2000", "11/12/1999", ""]).unwrap_err();
     assert_eq!(
@@ -64,7 +68,7 @@ fn day_first_and_month_first_are_told_apart_by_a_part_above_12_or_refused() {
          reads 0; choose the file's date format"
     );
     // the schema's own format among them reads as many: it is kept, silently
-    reads(&field("MM/DD/YYYY", false), &["01/02/2000", "11/12/1999"], &["20000102", "19991112"], None);
+    reads(&field("MM/DD/YYYY", false), &["01/02/2000", "11/12/1999"], &["20000102", "19991112"], &[]);
 }
 
 #[test]
@@ -76,24 +80,28 @@ fn evidence_for_both_layouts_is_refused_unless_one_has_twice_the_other() {
     // 4 against 2: month first, the two swapped values missing
     let file = ["12/31/1980", "12/30/1980", "12/29/1980", "12/28/1980", "31/12/1980", "30/12/1980"];
     let read = ["19801231", "19801230", "19801229", "19801228", "", ""];
-    reads(&field("YYYYMMDD", false), &file, &read, Some("MM/DD/YYYY (4 of 6 values)"));
+    let unread = "2 of 6 values are not dates of format MM/DD/YYYY";
+    reads(&field("YYYYMMDD", false), &file, &read, &["MM/DD/YYYY (4 of 6 values)", unread]);
 }
 
 #[test]
 fn the_schemas_format_reading_the_most_values_is_kept() {
     let compact = field("YYYYMMDD", false);
-    // a few ISO dates among compact ones are invalid, not a reason to switch
-    reads(&compact, &["19801231", "19750115", "1990-07-04"], &["19801231", "19750115", ""], None);
+    // a few ISO dates among compact ones are invalid, not a reason to switch; they are counted
+    let unread = "1 of 3 values are not dates of format YYYYMMDD and are taken as missing";
+    reads(&compact, &["19801231", "19750115", "1990-07-04"], &["19801231", "19750115", ""], &[unread]);
     // a file of ISO dates under a compact schema is read as ISO
     let said = "YYYY-MM-DD (2 of 3 values), not the schema's YYYYMMDD";
-    reads(&compact, &["1980-12-31", "19750115", "1990-07-04"], &["19801231", "", "19900704"], Some(said));
+    let unread = "1 of 3 values are not dates of format YYYY-MM-DD";
+    reads(&compact, &["1980-12-31", "19750115", "1990-07-04"], &["19801231", "", "19900704"], &[said, unread]);
 }
 
 #[test]
 fn a_format_the_party_named_is_never_replaced() {
     let file = ["12/31/1980", "01/15/1975", "07/04/1990"];
-    // named day first: what it reads is read, the rest is invalid (missing here)
-    reads(&field("DD/MM/YYYY", true), &file, &["", "", "19900407"], None);
+    // named day first: what it reads is read, the rest is invalid (missing here), and counted
+    let unread = "2 of 3 values are not dates of format DD/MM/YYYY and are taken as missing";
+    reads(&field("DD/MM/YYYY", true), &file, &["", "", "19900407"], &[unread]);
     // named compact: nothing reads, and the error says what was found
     let e = settled(&field("YYYYMMDD", true), &file).unwrap_err();
     assert_eq!(
@@ -111,7 +119,47 @@ fn a_format_the_party_named_is_never_replaced() {
 fn a_field_without_a_format_reads_each_value_in_its_own_layout() {
     let f = DateField { format: None, ..field("YYYYMMDD", false) };
     let file = ["1980-12-31", "19750115", "13/02/2000", "01/02/2000"];
-    reads(&f, &file, &["19801231", "19750115", "20000213", "20000102"], None);
+    reads(&f, &file, &["19801231", "19750115", "20000213", "20000102"], &[]);
+}
+
+#[test]
+fn eight_digits_month_or_day_first_are_found_in_the_file_and_said_so() {
+    // a WIC-style file: MMDDYYYY, one value OCR-damaged. Read as YYYYMMDD (the
+    // shape's default), every value but the damaged one would be missing
+    let f = DateField { format: None, ..field("YYYYMMDD", false) };
+    let file = ["12042018", "10221985", "07052005", "12041018", "1980-12-31", ""];
+    let said = "the file's dates are MMDDYYYY (4 of 4 values), not YYYYMMDD";
+    reads(&f, &file, &["20181204", "19851022", "20050705", "10181204", "19801231", ""], &[said]);
+    // the same layout named by the schema, and day first (13 is no month)
+    let mmdd = field("MMDDYYYY", false);
+    reads(&mmdd, &["12042018", "10221985"], &["20181204", "19851022"], &[]);
+    let said = "the file's dates are DDMMYYYY (2 of 2 values)";
+    reads(&f, &["13022000", "01022000"], &["20000213", "20000201"], &[said]);
+    // every part at most 12: month first and day first are not guessed
+    let e = settled(&f, &["01022000", "11121999"]).unwrap_err();
+    assert!(e.contains("the dates read as MMDDYYYY (2 of 2 values) and as DDMMYYYY (2 of 2 values)"), "{e}");
+    // compact dates stay compact
+    reads(&f, &["19801231", "20000102"], &["19801231", "20000102"], &[]);
+}
+
+#[test]
+fn a_file_whose_format_reads_under_half_its_dates_is_refused_unless_named() {
+    // one compact value among unreadable ones: before, 1 read and 3 went missing silently
+    let file = ["19801231", "31.12.1980", "1980/12/31", "31-12-80"];
+    let e = settled(&field("YYYYMMDD", false), &file).unwrap_err();
+    assert_eq!(
+        e,
+        "INVALID_FORMAT b.csv: field \"date_of_birth\": 3 of 4 values are not dates of format YYYYMMDD (row 2 has \
+         \"31.12.1980\"); choose the file's date format"
+    );
+    // half is not most: read, and the missing counted
+    let read = ["19801231", "19750115", "", ""];
+    let unread = "2 of 4 values are not dates of format YYYYMMDD and are taken as missing (invalid = \"missing\"); \
+                  the first, row 3: \"1980/12/31\"";
+    reads(&field("YYYYMMDD", false), &["19801231", "19750115", "1980/12/31", "31-12-80"], &read, &[unread]);
+    // named by the party: its word stands
+    let unread = "3 of 4 values are not dates of format YYYYMMDD";
+    reads(&field("YYYYMMDD", true), &file, &["19801231", "", "", ""], &[unread]);
 }
 
 #[test]
