@@ -34,7 +34,7 @@ record pairs sharing a cluster; cluster precision and recall over exact clusters
 share of persons found exactly, by the number of parties holding them. Writes
 docs/results/people-parties.{csv,md} with --out.
 
-    target/peers-venv/bin/python benches/peers/people_parties.py --gramlink target/release/gramlink
+    bash benches/peers/people_parties.sh     (the venv and a release build: benches/peers/setup.sh)
 """
 
 import argparse
@@ -263,7 +263,7 @@ def write(out, rows):
             w.writerow([fmt(r[k]) for k in keys])
     with open(os.path.join(out, "people-parties.md"), "w") as f:
         f.write("# Five parties of noisy person records: gramlink beside anonlink's multi-party solver\n\n")
-        f.write("Written by `benches/peers/people_parties.py` (" + versions(["pseudopeople", "clkhash", "anonlink"])
+        f.write("Written by `bash benches/peers/people_parties.sh` (" + versions(["pseudopeople", "clkhash", "anonlink"])
                 + "). Parties: " + "; ".join(f"{x} {v[2]}" for x, v in SOURCES.items())
                 + ". Pairwise and cluster precision / recall / F1; persons found exactly, by the number of "
                   "parties holding them (found / all).\n\n")
