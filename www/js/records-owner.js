@@ -35,26 +35,37 @@ function guess(name, values) {
   return 'string';
 }
 
-const DATE_FORMATS = ['YYYYMMDD', 'YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY'];
-const DATE_SHAPES = { YYYYMMDD: /^\d{8}$/, 'YYYY-MM-DD': /^\d{4}-\d{1,2}-\d{1,2}$/, 'DD/MM/YYYY': /^\d{1,2}\/\d{1,2}\/\d{4}$/, 'MM/DD/YYYY': /^\d{1,2}\/\d{1,2}\/\d{4}$/ };
+const DATE_FORMATS = ['YYYYMMDD', 'YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'MMDDYYYY', 'DDMMYYYY'];
+// each format's shape, and where its year, month and day are among the matched parts
+const DATE_LAYOUTS = {
+  YYYYMMDD: [/^(\d{4})(\d{2})(\d{2})$/, 1, 2, 3],
+  'YYYY-MM-DD': [/^(\d{4})-(\d{1,2})-(\d{1,2})$/, 1, 2, 3],
+  'DD/MM/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, 3, 2, 1],
+  'MM/DD/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, 3, 1, 2],
+  MMDDYYYY: [/^(\d{2})(\d{2})(\d{4})$/, 3, 1, 2],
+  DDMMYYYY: [/^(\d{2})(\d{2})(\d{4})$/, 3, 2, 1],
+};
 let preview = []; // the head's first rows, split (for the date guesses)
 
+/** Whether `x` is a date in format `f`: its shape, a month 1–12 and a day 1–31 (as the reader checks). */
+function readsAs(f, x) {
+  const [shape, , mi, di] = DATE_LAYOUTS[f];
+  const m = shape.exec(x);
+  return !!m && +m[mi] >= 1 && +m[mi] <= 12 && +m[di] >= 1 && +m[di] <= 31;
+}
+
 /**
- * The date format of a column's first values: the one most of them have (a slash date is
- * day first unless a first part above 12 says month first); null when none fits.
+ * The date format of a column's first values: the one that reads the most of them (the
+ * list's order breaks ties: a slash date is day first, and eight digits YYYYMMDD, unless a
+ * part above 12 says otherwise); null when none fits.
  */
 function guessDateFormat(values) {
   const v = values.map((x) => x.trim()).filter(Boolean);
-  if (!v.length) return null;
   let best = null;
   let hits = 0;
-  for (const f of ['YYYYMMDD', 'YYYY-MM-DD', 'DD/MM/YYYY']) {
-    const n = v.filter((x) => DATE_SHAPES[f].test(x)).length;
+  for (const f of DATE_FORMATS) {
+    const n = v.filter((x) => readsAs(f, x)).length;
     if (n > hits) [best, hits] = [f, n];
-  }
-  if (best === 'DD/MM/YYYY') {
-    const parts = v.filter((x) => DATE_SHAPES[best].test(x)).map((x) => x.split('/').map(Number));
-    if (parts.some(([a]) => a > 12) ? false : parts.some(([, b]) => b > 12)) best = 'MM/DD/YYYY';
   }
   return best;
 }
