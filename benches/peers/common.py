@@ -24,6 +24,23 @@ def greedy_at(cands, t, rows_a, rows_b):
     return one, m
 
 
+def clk_schema(fields, heavy=("first_name", "last_name", "date_of_birth")):
+    """clkhash's schema for a record of ``fields`` (after an ignored id column): each
+    field's bigrams, 20 bits a token for ``heavy`` fields and 10 for the rest, 1,024 bits."""
+    from clkhash.schema import from_json_dict
+
+    feats = [{"identifier": "rec_id", "ignored": True}]
+    for c in fields:
+        feats.append({"identifier": c, "format": {"type": "string", "encoding": "utf-8"},
+                      "hashing": {"comparison": {"type": "ngram", "n": 2, "positional": False},
+                                  "strategy": {"bitsPerToken": 20 if c in heavy else 10},
+                                  "hash": {"type": "doubleHash"},
+                                  "missingValue": {"sentinel": "", "replaceWith": ""}}})
+    return from_json_dict({"version": 3, "clkConfig": {"l": 1024, "kdf": {"type": "HKDF", "hash": "SHA256",
+                                                                          "keySize": 64}},
+                           "features": feats})
+
+
 def write_csv(path, rows, keys):
     """The result rows' ``keys`` columns as CSV at ``path``."""
     with open(path, "w", newline="") as f:

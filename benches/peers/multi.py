@@ -125,23 +125,22 @@ def run_gramlink(exe, folder, n, seed, tmp):
     return cluster_of, sum(s[0] for s in steps), max(s[1] for s in steps), match[0], match[1]
 
 
-def anonlink_child(folder, n, thresholds, out):
-    """Runs in a process of its own: CLKs, candidates, the multi-party solver."""
+def anonlink_runs(parties, schema, secret, thresholds, k=None):
+    """anonlink on ``parties`` (each a list of rows, the id first): clkhash CLKs under
+    ``schema``, multi-party candidates (Dice over every pair of parties at the lowest of
+    ``thresholds``; each record's best ``k`` in each other party when given) and the
+    multi-party solver (probabilistic_greedy_solve, deduplicated, merge threshold 0.5) at
+    each threshold. Returns the JSON-able result: clusters (by party and id, tab-separated) and the solve
+    time per threshold, the encoding and candidate times."""
     import anonlink
     from clkhash import clk
-    from clkhash.schema import from_json_dict
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from peer import SCHEMA, SECRET
-    schema = from_json_dict(SCHEMA)
-    parties = [read_rows(os.path.join(folder, f"party_{x}.csv")) for x in LETTERS[:n]]
     t0 = time.perf_counter()
-    clks = [clk.generate_clks(rows, schema, SECRET) for rows in parties]
+    clks = [clk.generate_clks(rows, schema, secret) for rows in parties]
     t_encode = time.perf_counter() - t0
     t0 = time.perf_counter()
-    cands = anonlink.candidate_generation.find_candidate_pairs(
-        clks, anonlink.similarities.dice_coefficient_accelerated, min(thresholds))
+    sims, dsets, recs = anonlink.candidate_generation.find_candidate_pairs(
+        clks, anonlink.similarities.dice_coefficient_accelerated, min(thresholds), k=k)
     t_cand = time.perf_counter() - t0
-    sims, dsets, recs = cands
     runs = {}
     for t in thresholds:
         # candidates come sorted by decreasing similarity: those >= t are a prefix
@@ -153,27 +152,37 @@ def anonlink_child(folder, n, thresholds, out):
         groups = anonlink.solving.probabilistic_greedy_solve(sub, merge_threshold=0.5, deduplicated=True)
         t_solve = time.perf_counter() - t0
         cluster_of = {}
-        for k, g in enumerate(groups):
+        for c, g in enumerate(groups):
             for d, r in g:
-                cluster_of[f"{LETTERS[d]}\t{parties[d][r][0]}"] = k
+                cluster_of[f"{LETTERS[d]}\t{parties[d][r][0]}"] = c
         # records in no group are clusters of their own
-        k = len(groups)
+        c = len(groups)
         for d, rows in enumerate(parties):
             for row in rows:
                 key = f"{LETTERS[d]}\t{row[0]}"
                 if key not in cluster_of:
-                    cluster_of[key] = k
-                    k += 1
+                    cluster_of[key] = c
+                    c += 1
         runs[str(t)] = {"clusters": cluster_of, "solve": t_solve}
+    return {"runs": runs, "encode": t_encode, "candidates": t_cand}
+
+
+def anonlink_child(folder, n, thresholds, out):
+    """Runs in a process of its own: CLKs, candidates, the multi-party solver."""
+    from clkhash.schema import from_json_dict
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from peer import SCHEMA, SECRET
+    parties = [read_rows(os.path.join(folder, f"party_{x}.csv")) for x in LETTERS[:n]]
     with open(out, "w") as f:
-        json.dump({"runs": runs, "encode": t_encode, "candidates": t_cand}, f)
+        json.dump(anonlink_runs(parties, from_json_dict(SCHEMA), SECRET, thresholds), f)
 
 
-def run_anonlink(folder, n, thresholds, tmp):
-    """anonlink at each of thresholds, in one process: ({threshold: clusters}, wall
-    seconds, peak MB, details: encode and candidate seconds, solve seconds by threshold)."""
+def run_anonlink(script, child_args, thresholds, tmp):
+    """anonlink at each of thresholds, in a process of its own (``script --anonlink-child
+    *child_args thresholds out``): ({threshold: clusters}, wall seconds, peak MB, details:
+    encode and candidate seconds, solve seconds by threshold)."""
     out = os.path.join(tmp, "anonlink.json")
-    dt, rss, _ = run_measured([sys.executable, os.path.abspath(__file__), "--anonlink-child", folder, str(n),
+    dt, rss, _ = run_measured([sys.executable, os.path.abspath(script), "--anonlink-child", *child_args,
                                ",".join(map(str, thresholds)), out])
     with open(out) as f:
         r = json.load(f)
@@ -213,12 +222,12 @@ def main():
             g_clusters, g_time, g_rss, m_time, m_rss = run_gramlink(args.gramlink, folder, n, args.seed, tmp)
             # the grid chooses the oracle's threshold; then each reported threshold runs alone,
             # so its time and memory are those of one real run
-            grid, _, _, _ = run_anonlink(folder, n, sorted(set(GRID + [args.dice])), tmp)
+            grid, _, _, _ = run_anonlink(__file__, [folder, str(n)], sorted(set(GRID + [args.dice])), tmp)
             scored = {t: score(person_of, party_of, c) for t, c in grid.items()}
             best = max(scored, key=lambda t: scored[t]["pair_f1"])
             alone = {}
             for t in sorted({args.dice, best}):
-                _, dt, rss, detail = run_anonlink(folder, n, [t], tmp)
+                _, dt, rss, detail = run_anonlink(__file__, [folder, str(n)], [t], tmp)
                 parts = f"encode {detail['encode']:.2f} s, candidates {detail['candidates']:.2f} s, " \
                         f"solve {detail['runs'][str(t)]['solve']:.2f} s"
                 alone[t] = (dt, rss, parts)

@@ -47,7 +47,7 @@ import time
 
 import pandas as pd
 
-from common import greedy_at, write_csv
+from common import clk_schema, greedy_at, write_csv
 from common import versions as peer_versions
 
 SAMPLE_YEAR = 2020
@@ -290,20 +290,9 @@ def run_splink(pair, a, b, truth):
 def run_clkhash(pair, a, b, truth):
     import anonlink
     from clkhash import clk
-    from clkhash.schema import from_json_dict
 
     cols = ["rec_id"] + list(PAIRS[pair]["fields"])
-    feats = [{"identifier": "rec_id", "ignored": True}]
-    for c in cols[1:]:
-        feats.append({"identifier": c, "format": {"type": "string", "encoding": "utf-8"},
-                      "hashing": {"comparison": {"type": "ngram", "n": 2, "positional": False},
-                                  "strategy": {"bitsPerToken": 20 if c in ("first_name", "last_name",
-                                                                          "date_of_birth") else 10},
-                                  "hash": {"type": "doubleHash"},
-                                  "missingValue": {"sentinel": "", "replaceWith": ""}}})
-    schema = from_json_dict({"version": 3, "clkConfig": {"l": 1024, "kdf": {"type": "HKDF", "hash": "SHA256",
-                                                                           "keySize": 64}},
-                             "features": feats})
+    schema = clk_schema(cols[1:])
     t0 = time.perf_counter()
     fa, fb = a[cols].copy(), b[cols].copy()
     dates = PAIRS[pair]["dates"]

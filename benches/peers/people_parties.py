@@ -45,7 +45,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from multi import LETTERS, read_rows, run_measured, score  # noqa: E402
+from common import clk_schema  # noqa: E402
+from multi import anonlink_runs, read_rows, run_anonlink, run_measured, score  # noqa: E402
 from people import GRID, SECRET, iso, scaled  # noqa: E402
 
 FIELDS = {"first_name": "name", "middle_initial": "string", "last_name": "name", "date_of_birth": "date",
@@ -124,29 +125,10 @@ def run_gramlink(exe, folder, tmp):
     return cluster_of, sum(s[0] for s in steps), max(s[1] for s in steps), match
 
 
-def clk_schema():
-    from clkhash.schema import from_json_dict
-    feats = [{"identifier": "rec_id", "ignored": True}]
-    for c in FIELDS:
-        feats.append({"identifier": c, "format": {"type": "string", "encoding": "utf-8"},
-                      "hashing": {"comparison": {"type": "ngram", "n": 2, "positional": False},
-                                  "strategy": {"bitsPerToken": 20 if c in ("first_name", "last_name",
-                                                                          "date_of_birth") else 10},
-                                  "hash": {"type": "doubleHash"},
-                                  "missingValue": {"sentinel": "", "replaceWith": ""}}})
-    return from_json_dict({"version": 3, "clkConfig": {"l": 1024, "kdf": {"type": "HKDF", "hash": "SHA256",
-                                                                          "keySize": 64}},
-                           "features": feats})
-
-
 def anonlink_child(folder, thresholds, out):
-    """In a process of its own: CLKs, multi-party candidates, the multi-party solver."""
+    """In a process of its own: anonlink on the five parties' rows (multi.py's
+    ``anonlink_runs``), each record's best 10 candidates in each other party."""
     import json
-    import time
-
-    import anonlink
-    from clkhash import clk
-    schema = clk_schema()
     parties = []
     for x, (_, layout, _) in SOURCES.items():
         rows = read_rows(os.path.join(folder, f"party_{x}.csv"))
@@ -154,47 +136,8 @@ def anonlink_child(folder, thresholds, out):
         for r in rows:  # each owner writes its dates as ISO before hashing (clkhash compares bigrams)
             r[d] = iso(r[d], layout) if layout != "MMDDYYYY" else iso(r[d][4:] + r[d][:4], "YYYYMMDD")
         parties.append(rows)
-    t0 = time.perf_counter()
-    clks = [clk.generate_clks(rows, schema, SECRET) for rows in parties]
-    t_encode = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    sims, dsets, recs = anonlink.candidate_generation.find_candidate_pairs(
-        clks, anonlink.similarities.dice_coefficient_accelerated, min(thresholds), k=10)
-    t_cand = time.perf_counter() - t0
-    runs = {}
-    for t in thresholds:
-        m = 0
-        while m < len(sims) and sims[m] >= t:
-            m += 1
-        t0 = time.perf_counter()
-        groups = anonlink.solving.probabilistic_greedy_solve(
-            (sims[:m], tuple(d[:m] for d in dsets), tuple(r[:m] for r in recs)), merge_threshold=0.5,
-            deduplicated=True)
-        t_solve = time.perf_counter() - t0
-        cluster_of, k = {}, 0
-        for k, g in enumerate(groups):
-            for d, r in g:
-                cluster_of[f"{LETTERS[d]}\t{parties[d][r][0]}"] = k
-        k = len(groups)
-        for d, rows in enumerate(parties):
-            for row in rows:
-                if f"{LETTERS[d]}\t{row[0]}" not in cluster_of:
-                    cluster_of[f"{LETTERS[d]}\t{row[0]}"] = k
-                    k += 1
-        runs[str(t)] = {"clusters": cluster_of, "solve": t_solve}
     with open(out, "w") as f:
-        json.dump({"runs": runs, "encode": t_encode, "candidates": t_cand}, f)
-
-
-def run_anonlink(folder, thresholds, tmp):
-    import json
-    out = os.path.join(tmp, "anonlink.json")
-    dt, rss, _ = run_measured([sys.executable, os.path.abspath(__file__), "--anonlink-child", folder,
-                               ",".join(map(str, thresholds)), out])
-    with open(out) as f:
-        r = json.load(f)
-    runs = {float(t): {tuple(k.split("\t")): v for k, v in x["clusters"].items()} for t, x in r["runs"].items()}
-    return runs, dt, rss, r
+        json.dump(anonlink_runs(parties, clk_schema(FIELDS), SECRET, thresholds, k=10), f)
 
 
 def main():
@@ -223,12 +166,12 @@ def main():
             sizes = {x: sum(1 for k in party_of if k[0] == x) for x in SOURCES}
             with tempfile.TemporaryDirectory() as tmp:
                 g_clusters, g_time, g_rss, match = run_gramlink(args.gramlink, folder, tmp)
-                grid, _, _, _ = run_anonlink(folder, sorted(set(GRID + [args.dice])), tmp)
+                grid, _, _, _ = run_anonlink(__file__, [folder], sorted(set(GRID + [args.dice])), tmp)
                 scored = {t: score(person_of, party_of, c) for t, c in grid.items()}
                 best = max(scored, key=lambda t: scored[t]["pair_f1"])
                 alone = {}
                 for t in sorted({args.dice, best}):
-                    _, dt, rss, detail = run_anonlink(folder, [t], tmp)
+                    _, dt, rss, detail = run_anonlink(__file__, [folder], [t], tmp)
                     alone[t] = (dt, rss, f"encode {detail['encode']:.2f} s, candidates {detail['candidates']:.2f} s, "
                                          f"solve {detail['runs'][str(t)]['solve']:.2f} s")
             name = f"{noise} s{seed}"
