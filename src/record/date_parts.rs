@@ -91,7 +91,7 @@ pub fn name(part: DatePart, split: bool, days: Option<u32>) -> Option<String> {
 
 /// `(year, month, day)` of a normalized date, `None` if it is not 8 digits.
 fn ymd(v: &str) -> Option<(u32, u32, u32)> {
-    super::dates::DateFormat::Compact.read(v).ok()
+    super::dates::DateFormat::COMPACT.read(v).ok()
 }
 
 /// `v` (YYYYMMDD) with month and day in ascending order: equal for two dates

@@ -12,105 +12,138 @@
 
 use crate::error::{Error, InputError};
 
-/// A date layout.
+/// The order of a date layout's parts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DateFormat {
-    Compact,
-    Iso,
+enum Order {
+    YearFirst,
     DayFirst,
     MonthFirst,
-    /// `MMDDYYYY`: eight digits, month first (as US forms write them unseparated).
-    CompactMonthFirst,
-    /// `DDMMYYYY`: eight digits, day first.
-    CompactDayFirst,
 }
 
+/// A date layout: the order of year, month and day, and what separates them
+/// (`-`, `/`, `.` or nothing: then 8 digits). Separated, a day or month may be
+/// written with one digit (`1/2/2000`); the year always has four.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DateFormat {
+    order: Order,
+    sep: Option<char>,
+}
+
+const fn layout(order: Order, sep: Option<char>) -> DateFormat {
+    DateFormat { order, sep }
+}
+
+/// Every layout and its name, in the order ties are listed.
+const NAMED: [(DateFormat, &str); 12] = [
+    (DateFormat::COMPACT, "YYYYMMDD"),
+    (DateFormat::ISO, "YYYY-MM-DD"),
+    (DateFormat::DAY_FIRST, "DD/MM/YYYY"),
+    (DateFormat::MONTH_FIRST, "MM/DD/YYYY"),
+    (layout(Order::MonthFirst, None), "MMDDYYYY"),
+    (layout(Order::DayFirst, None), "DDMMYYYY"),
+    (layout(Order::YearFirst, Some('/')), "YYYY/MM/DD"),
+    (layout(Order::YearFirst, Some('.')), "YYYY.MM.DD"),
+    (layout(Order::DayFirst, Some('.')), "DD.MM.YYYY"),
+    (layout(Order::DayFirst, Some('-')), "DD-MM-YYYY"),
+    (layout(Order::MonthFirst, Some('.')), "MM.DD.YYYY"),
+    (layout(Order::MonthFirst, Some('-')), "MM-DD-YYYY"),
+];
+
+/// Every layout, in the order ties are listed.
+const ALL: [DateFormat; 12] = {
+    let mut all = [DateFormat::COMPACT; 12];
+    let mut i = 0;
+    while i < 12 {
+        all[i] = NAMED[i].0;
+        i += 1;
+    }
+    all
+};
+
+/// The layouts of eight digits, among which a field without a `format` reads
+/// a file's 8-digit values ([`DateFormat::of_value`] gives them `YYYYMMDD`).
+const EIGHT: [DateFormat; 3] = [DateFormat::COMPACT, layout(Order::MonthFirst, None), layout(Order::DayFirst, None)];
+
 impl DateFormat {
+    /// `YYYYMMDD`, the form every date is sent in.
+    pub const COMPACT: DateFormat = layout(Order::YearFirst, None);
+    /// `YYYY-MM-DD`.
+    pub const ISO: DateFormat = layout(Order::YearFirst, Some('-'));
+    /// `DD/MM/YYYY`.
+    pub const DAY_FIRST: DateFormat = layout(Order::DayFirst, Some('/'));
+    /// `MM/DD/YYYY`.
+    pub const MONTH_FIRST: DateFormat = layout(Order::MonthFirst, Some('/'));
+
     pub fn parse(s: &str) -> Result<DateFormat, String> {
-        match s {
-            "YYYYMMDD" => Ok(DateFormat::Compact),
-            "YYYY-MM-DD" => Ok(DateFormat::Iso),
-            "DD/MM/YYYY" => Ok(DateFormat::DayFirst),
-            "MM/DD/YYYY" => Ok(DateFormat::MonthFirst),
-            "MMDDYYYY" => Ok(DateFormat::CompactMonthFirst),
-            "DDMMYYYY" => Ok(DateFormat::CompactDayFirst),
-            other => Err(format!(
-                "date format {other:?} is not one of YYYYMMDD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, MMDDYYYY, DDMMYYYY"
-            )),
-        }
+        NAMED.iter().find(|(_, n)| *n == s).map(|(f, _)| *f).ok_or_else(|| {
+            let names: Vec<&str> = NAMED.iter().map(|(_, n)| *n).collect();
+            format!("date format {s:?} is not one of {}", names.join(", "))
+        })
     }
 
     pub fn name(self) -> &'static str {
-        match self {
-            DateFormat::Compact => "YYYYMMDD",
-            DateFormat::Iso => "YYYY-MM-DD",
-            DateFormat::DayFirst => "DD/MM/YYYY",
-            DateFormat::MonthFirst => "MM/DD/YYYY",
-            DateFormat::CompactMonthFirst => "MMDDYYYY",
-            DateFormat::CompactDayFirst => "DDMMYYYY",
-        }
+        NAMED.iter().find(|(f, _)| *f == self).map_or("YYYYMMDD", |(_, n)| n)
     }
 
     /// The layout of one value by its shape, for a field without `format`:
-    /// 8 digits `YYYYMMDD`, dashes `YYYY-MM-DD`, slashes month first
-    /// (`MM/DD/YYYY`) unless the first part is above 12 (`DD/MM/YYYY`). Each
-    /// party's file may so write its dates its own way.
+    /// no separator `YYYYMMDD` (a file's 8-digit values may be read otherwise:
+    /// [`settle`]); a separator (`-`, `/`, `.`) after four digits year first,
+    /// else day first when the first part is above 12, month first when the
+    /// second is, and otherwise as the separator is used: slashes month first
+    /// (`MM/DD/YYYY`), dots and dashes day first (`DD.MM.YYYY`). Each party's
+    /// file may so write its dates its own way.
     pub fn of_value(s: &str) -> DateFormat {
-        if s.contains('-') {
-            DateFormat::Iso
-        } else if s.contains('/') {
-            match s.split('/').next().and_then(|p| p.parse::<u32>().ok()) {
-                Some(a) if a > 12 => DateFormat::DayFirst,
-                _ => DateFormat::MonthFirst,
-            }
-        } else {
-            DateFormat::Compact
+        let Some(sep) = s.chars().find(|c| matches!(c, '-' | '/' | '.')) else { return DateFormat::COMPACT };
+        let mut parts = s.split(sep);
+        let first = parts.next().unwrap_or("");
+        if first.len() >= 3 {
+            return layout(Order::YearFirst, Some(sep));
         }
+        let part = |p: Option<&str>| p.and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
+        let (a, b) = (part(Some(first)), part(parts.next()));
+        let order = if a > 12 {
+            Order::DayFirst
+        } else if b > 12 || sep == '/' {
+            Order::MonthFirst
+        } else {
+            Order::DayFirst
+        };
+        layout(order, Some(sep))
     }
 
     /// `(year, month, day)` of `s`, or why not.
     pub fn read(self, s: &str) -> Result<(u32, u32, u32), &'static str> {
-        let num = |t: &str, n: usize| -> Result<u32, &'static str> {
-            if t.len() != n || !t.bytes().all(|b| b.is_ascii_digit()) {
+        let num = |t: &str, n: std::ops::RangeInclusive<usize>| -> Result<u32, &'static str> {
+            if !n.contains(&t.len()) || !t.bytes().all(|b| b.is_ascii_digit()) {
                 return Err("not the format's digits");
             }
             t.parse().map_err(|_| "not a number")
         };
-        let eight = |s: &str| if s.len() != 8 || !s.is_ascii() { Err("not 8 digits") } else { Ok(()) };
-        let (y, m, d) = match self {
-            DateFormat::Compact => {
-                eight(s)?;
-                (num(&s[0..4], 4)?, num(&s[4..6], 2)?, num(&s[6..8], 2)?)
-            }
-            DateFormat::CompactMonthFirst => {
-                eight(s)?;
-                (num(&s[4..8], 4)?, num(&s[0..2], 2)?, num(&s[2..4], 2)?)
-            }
-            DateFormat::CompactDayFirst => {
-                eight(s)?;
-                (num(&s[4..8], 4)?, num(&s[2..4], 2)?, num(&s[0..2], 2)?)
-            }
-            DateFormat::Iso => {
-                let p: Vec<&str> = s.split('-').collect();
-                if p.len() != 3 {
-                    return Err("not YYYY-MM-DD");
+        let parts: [&str; 3] = match self.sep {
+            None => {
+                if s.len() != 8 || !s.is_ascii() {
+                    return Err("not 8 digits");
                 }
-                (num(p[0], 4)?, num(p[1], 2)?, num(p[2], 2)?)
-            }
-            DateFormat::DayFirst | DateFormat::MonthFirst => {
-                let p: Vec<&str> = s.split('/').collect();
-                if p.len() != 3 {
-                    return Err("not three parts separated by '/'");
+                match self.order {
+                    Order::YearFirst => [&s[0..4], &s[4..6], &s[6..8]],
+                    _ => [&s[0..2], &s[2..4], &s[4..8]],
                 }
-                let (a, b) = (num(p[0], 2)?, num(p[1], 2)?);
-                let y = num(p[2], 4)?;
-                if self == DateFormat::DayFirst {
-                    (y, b, a)
-                } else {
-                    (y, a, b)
+            }
+            Some(sep) => {
+                let p: Vec<&str> = s.split(sep).collect();
+                match p[..] {
+                    [a, b, c] => [a, b, c],
+                    _ => return Err("not three parts"),
                 }
             }
         };
+        let short = if self.sep.is_some() { 1..=2 } else { 2..=2 };
+        let (y, m, d) = match self.order {
+            Order::YearFirst => (parts[0], parts[1], parts[2]),
+            Order::DayFirst => (parts[2], parts[1], parts[0]),
+            Order::MonthFirst => (parts[2], parts[0], parts[1]),
+        };
+        let (y, m, d) = (num(y, 4..=4)?, num(m, short.clone())?, num(d, short)?);
         if !(1..=12).contains(&m) {
             return Err("month not in 1-12");
         }
@@ -119,21 +152,24 @@ impl DateFormat {
         }
         Ok((y, m, d))
     }
+
+    /// A date (`year`, `month`, `day`, as written in `YYYYMMDD`) in this layout.
+    pub fn write(self, y: &str, m: &str, d: &str) -> String {
+        let sep = self.sep.map(String::from).unwrap_or_default();
+        match self.order {
+            Order::YearFirst => [y, m, d].join(&sep),
+            Order::DayFirst => [d, m, y].join(&sep),
+            Order::MonthFirst => [m, d, y].join(&sep),
+        }
+    }
 }
 
-/// Every layout, in the order ties are listed.
-const ALL: [DateFormat; 6] = [
-    DateFormat::Compact,
-    DateFormat::Iso,
-    DateFormat::DayFirst,
-    DateFormat::MonthFirst,
-    DateFormat::CompactMonthFirst,
-    DateFormat::CompactDayFirst,
-];
-
-/// The layouts of eight digits, among which a field without a `format` reads
-/// a file's 8-digit values ([`DateFormat::of_value`] gives them `YYYYMMDD`).
-const EIGHT: [DateFormat; 3] = [DateFormat::Compact, DateFormat::CompactMonthFirst, DateFormat::CompactDayFirst];
+/// `s` (trimmed, not blank) as `YYYYMMDD`, read in `format` (none: each
+/// value's own layout, [`DateFormat::of_value`]).
+pub fn compact(format: Option<DateFormat>, s: &str) -> Result<String, &'static str> {
+    let (y, m, d) = format.unwrap_or_else(|| DateFormat::of_value(s)).read(s)?;
+    Ok(format!("{y:04}{m:02}{d:02}"))
+}
 
 /// How a file's dates are read: in one format, or each value by its shape
 /// with its 8-digit values in `eight`.
@@ -146,7 +182,7 @@ struct Reading {
 impl Reading {
     fn of(self, s: &str) -> DateFormat {
         self.format.unwrap_or_else(|| match DateFormat::of_value(s) {
-            DateFormat::Compact => self.eight,
+            DateFormat::COMPACT => self.eight,
             shape => shape,
         })
     }
@@ -155,13 +191,6 @@ impl Reading {
     fn said(self) -> String {
         self.format.map(|f| format!(" of format {}", f.name())).unwrap_or_default()
     }
-}
-
-/// `s` (trimmed, not blank) as `YYYYMMDD`, read in `format` (none: each
-/// value's own layout, [`DateFormat::of_value`]).
-pub fn compact(format: Option<DateFormat>, s: &str) -> Result<String, &'static str> {
-    let (y, m, d) = format.unwrap_or_else(|| DateFormat::of_value(s)).read(s)?;
-    Ok(format!("{y:04}{m:02}{d:02}"))
 }
 
 /// One date field of a party's file, as [`settle`] reads it.
@@ -243,7 +272,7 @@ fn choose(
 /// shape, 8-digit values in the layout of eight digits that reads them.
 fn reading(field: &DateField, raw: &[Option<String>], what: &str) -> Result<(Reading, Option<String>), Error> {
     let values = raw.iter().flatten().map(String::as_str);
-    let fixed = |f: Option<DateFormat>| Reading { format: f, eight: DateFormat::Compact };
+    let fixed = |f: Option<DateFormat>| Reading { format: f, eight: DateFormat::COMPACT };
     match field.format {
         Some(own) if field.named => Ok((fixed(Some(own)), None)),
         Some(own) => {
@@ -256,7 +285,7 @@ fn reading(field: &DateField, raw: &[Option<String>], what: &str) -> Result<(Rea
         }
         None => {
             let eight: Vec<&str> = values.filter(|v| v.len() == 8 && v.bytes().all(|b| b.is_ascii_digit())).collect();
-            let own = (DateFormat::Compact, "YYYYMMDD (eight digits without a schema format)");
+            let own = (DateFormat::COMPACT, "YYYYMMDD (eight digits without a schema format)");
             Ok(match choose(field.name, own, &EIGHT, &eight, what)? {
                 Some((f, note)) => (Reading { format: None, eight: f }, Some(note)),
                 None => (fixed(None), None),

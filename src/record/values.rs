@@ -110,13 +110,13 @@ mod tests {
 
     #[test]
     fn dates_parse_by_format() {
-        assert_eq!(DateFormat::Compact.read("19081209"), Ok((1908, 12, 9)));
-        assert_eq!(DateFormat::Iso.read("1908-12-09"), Ok((1908, 12, 9)));
-        assert_eq!(DateFormat::DayFirst.read("09/12/1908"), Ok((1908, 12, 9)));
-        assert_eq!(DateFormat::MonthFirst.read("12/09/1908"), Ok((1908, 12, 9)));
-        assert!(DateFormat::Compact.read("19081309").is_err());
-        assert!(DateFormat::Compact.read("1908120").is_err());
-        assert!(DateFormat::Compact.read("19é81209").is_err());
+        assert_eq!(DateFormat::COMPACT.read("19081209"), Ok((1908, 12, 9)));
+        assert_eq!(DateFormat::ISO.read("1908-12-09"), Ok((1908, 12, 9)));
+        assert_eq!(DateFormat::DAY_FIRST.read("09/12/1908"), Ok((1908, 12, 9)));
+        assert_eq!(DateFormat::MONTH_FIRST.read("12/09/1908"), Ok((1908, 12, 9)));
+        assert!(DateFormat::COMPACT.read("19081309").is_err());
+        assert!(DateFormat::COMPACT.read("1908120").is_err());
+        assert!(DateFormat::COMPACT.read("19é81209").is_err());
     }
 
     #[test]

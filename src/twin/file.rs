@@ -126,7 +126,7 @@ pub fn twin_table(
         if f.kind == Kind::Date {
             let mut invalid = 0;
             for v in col.iter_mut() {
-                if DateFormat::Compact.read(v).is_err() {
+                if DateFormat::COMPACT.read(v).is_err() {
                     v.clear();
                     invalid += 1;
                 }
@@ -192,14 +192,7 @@ fn write_date(v: &str, format: Option<&str>) -> String {
         return v.to_string();
     }
     let (y, m, d) = (&v[0..4], &v[4..6], &v[6..8]);
-    match format.and_then(|f| DateFormat::parse(f).ok()).unwrap_or(DateFormat::Compact) {
-        DateFormat::Compact => v.to_string(),
-        DateFormat::Iso => format!("{y}-{m}-{d}"),
-        DateFormat::DayFirst => format!("{d}/{m}/{y}"),
-        DateFormat::MonthFirst => format!("{m}/{d}/{y}"),
-        DateFormat::CompactMonthFirst => format!("{m}{d}{y}"),
-        DateFormat::CompactDayFirst => format!("{d}{m}{y}"),
-    }
+    format.and_then(|f| DateFormat::parse(f).ok()).unwrap_or(DateFormat::COMPACT).write(y, m, d)
 }
 
 // the test reads the FEBRL schema's TOML (a native dev-dependency)

@@ -169,3 +169,36 @@ fn counts_are_grouped_by_thousands() {
         ("0".into(), "999".into(), "9,812".into(), "1,234,567".into())
     );
 }
+
+#[test]
+fn dots_dashes_and_year_first_slashes_read_by_their_shape() {
+    let f = DateField { format: None, ..field("YYYYMMDD", false) };
+    // European dots and dashes day first, slashes month first, unless a part above 12 says
+    // otherwise; four digits first: year first; one-digit days and months when separated
+    let file = ["31.12.1980", "01.02.2000", "12.31.1980", "31-12-1980", "1980/12/31", "1980.12.31", "1/2/2000"];
+    let read = ["19801231", "20000201", "19801231", "19801231", "19801231", "19801231", "20000102"];
+    reads(&f, &file, &read, &[]);
+    // the same layouts named by a schema
+    reads(&field("DD.MM.YYYY", false), &["01.02.2000", "3.4.1999"], &["20000201", "19990403"], &[]);
+    reads(&field("YYYY/MM/DD", false), &["2000/02/01"], &["20000201"], &[]);
+    // and found in a file under another schema format
+    let said = "the file's dates are DD.MM.YYYY (2 of 2 values), not the schema's YYYYMMDD";
+    reads(&field("YYYYMMDD", false), &["13.02.2000", "31.12.1980"], &["20000213", "19801231"], &[said]);
+}
+
+#[test]
+fn every_layout_reads_what_it_writes_and_names_itself() {
+    assert_eq!(ALL.len(), NAMED.len());
+    for (format, name) in NAMED {
+        assert_eq!(DateFormat::parse(name), Ok(format));
+        assert_eq!(format.name(), name);
+        let written = format.write("1980", "02", "13");
+        assert_eq!(format.read(&written), Ok((1980, 2, 13)), "{name}: {written}");
+        assert_eq!(written.len(), 10 - 2 * usize::from(format.sep.is_none()), "{name}: {written}");
+    }
+    let e = DateFormat::parse("DD MM YYYY").unwrap_err();
+    assert!(e.starts_with("date format \"DD MM YYYY\" is not one of YYYYMMDD, YYYY-MM-DD, DD/MM/YYYY"), "{e}");
+    // a year has four digits, a separated day or month one or two
+    assert!(DateFormat::DAY_FIRST.read("1/2/80").is_err());
+    assert!(DateFormat::DAY_FIRST.read("001/2/1980").is_err());
+}
