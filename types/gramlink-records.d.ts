@@ -11,6 +11,12 @@ export interface BlockRuleCount {
   fields: string[];
 }
 
+/** A date layout: year, day or month first, separated by -, / or . or by nothing. */
+export type DateFormat =
+  | 'YYYYMMDD' | 'YYYY-MM-DD' | 'YYYY/MM/DD' | 'YYYY.MM.DD'
+  | 'DD/MM/YYYY' | 'DD.MM.YYYY' | 'DD-MM-YYYY' | 'DDMMYYYY'
+  | 'MM/DD/YYYY' | 'MM-DD-YYYY' | 'MM.DD.YYYY' | 'MMDDYYYY';
+
 export interface SchemaField {
   name: string;
   /** The CSV column(s); several are joined by a space. Default: [name]. */
@@ -21,8 +27,8 @@ export interface SchemaField {
   /** Edit distances below exact (a split date: weighted-distance bands). Default [1, 2]. */
   levels?: number[];
   alphabet?: string;
-  /** A date's layout: YYYYMMDD, YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, MMDDYYYY, DDMMYYYY (default: each value's own, a file's 8-digit values in the layout that reads them). */
-  format?: string;
+  /** A date's layout (DateFormat; default: each value's own by its shape, a file's 8-digit values in the layout of eight digits that reads them). */
+  format?: DateFormat;
   /** A date sent as year, month and day parts (default false: whole; split parts are small domains graph matching names, docs/THREAT_MODEL.md). */
   split?: boolean;
   /** A split date's part weights (needs split: true). */
@@ -80,7 +86,7 @@ export interface Schema {
 export class RecordTableReader {
   free(): void;
   /** `options.dateFormats`: this file's date format per date field (`{ dob: "YYYY-MM-DD" }`); the schema and its fingerprint stay as they are. */
-  constructor(schema: Schema | string, options?: { dateFormats?: Record<string, "YYYYMMDD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "MMDDYYYY" | "DDMMYYYY"> } | null);
+  constructor(schema: Schema | string, options?: { dateFormats?: Record<string, DateFormat> } | null);
   push(chunk: Uint8Array): void;
   readonly bytesRead: number;
   /** Records parsed so far (complete records are parsed a megabyte at a time). */
@@ -90,7 +96,7 @@ export class RecordTableReader {
 export class RecordOwner {
   free(): void;
   /** The CSV (with a header) under `schema`; `seed` makes the noise reproducible and NOT private; `dateFormats`: this file's own date formats, as `RecordTableReader`'s. */
-  constructor(csv: string | Uint8Array, schema: Schema | string, options?: { seed?: number; dateFormats?: Record<string, "YYYYMMDD" | "YYYY-MM-DD" | "DD/MM/YYYY" | "MM/DD/YYYY" | "MMDDYYYY" | "DDMMYYYY"> } | null);
+  constructor(csv: string | Uint8Array, schema: Schema | string, options?: { seed?: number; dateFormats?: Record<string, DateFormat> } | null);
   /** The table a reader has read to its end, under the reader's schema (the reader is then used up). */
   static fromReader(reader: RecordTableReader, options?: { seed?: number } | null): RecordOwner;
   readonly size: number;

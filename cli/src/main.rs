@@ -81,8 +81,8 @@ struct MineArgs {
     /// gram space, with the schema's budget split.
     #[arg(long, conflicts_with_all = flags_of!(ReadFlags, PresetArg, MineFlags))]
     schema: Option<PathBuf>,
-    /// This party's own date format of a date field, FIELD=FORMAT (YYYYMMDD,
-    /// YYYY-MM-DD, DD/MM/YYYY, MM/DD/YYYY, MMDDYYYY or DDMMYYYY), repeatable; the schema stays as
+    /// This party's own date format of a date field, FIELD=FORMAT (year, day
+    /// or month first, separated by -, / or . or not: YYYYMMDD, DD.MM.YYYY, MM/DD/YYYY, …), repeatable; the schema stays as
     /// it is. Without it, a format found in the file is used and said on stderr.
     #[arg(long = "date-format", value_name = "FIELD=FORMAT", requires = "schema", value_parser = crate::options::date_format_arg)]
     date_formats: Vec<(String, String)>,

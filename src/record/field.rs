@@ -115,8 +115,8 @@ pub struct Field {
     /// Symbols of a string field ([`crate::alphabet::Alphabet::parse`]). Default `letters`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alphabet: Option<String>,
-    /// A date's layout: `YYYYMMDD`, `YYYY-MM-DD`, `DD/MM/YYYY`, `MM/DD/YYYY`,
-    /// `MMDDYYYY`, `DDMMYYYY`. Default: each value's own
+    /// A date's layout: year, day or month first, separated by `-`, `/`, `.`
+    /// or nothing (`YYYYMMDD`, `DD.MM.YYYY`, `MM/DD/YYYY`, …: [`DateFormat::parse`]). Default: each value's own
     /// ([`DateFormat::of_value`]; a file's 8-digit values in the layout of eight
     /// digits that reads them), so the two parties may write dates differently.
     #[serde(default, skip_serializing_if = "Option::is_none")]

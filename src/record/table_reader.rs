@@ -136,8 +136,8 @@ impl TableReader {
         }
     }
 
-    /// Reads the date field `field` of this file in `format` (`YYYYMMDD`,
-    /// `YYYY-MM-DD`, `DD/MM/YYYY`, `MM/DD/YYYY`, `MMDDYYYY` or `DDMMYYYY`) instead of the schema's;
+    /// Reads the date field `field` of this file in `format` (a layout
+    /// [`DateFormat::parse`] reads: `YYYYMMDD`, `DD.MM.YYYY`, `MM/DD/YYYY`, …) instead of the schema's;
     /// the schema, and so its fingerprint, is unchanged. Refused: a field that
     /// is not a sent date field of the schema, a format not in that list.
     pub fn date_format(mut self, field: &str, format: &str) -> Result<TableReader, Error> {

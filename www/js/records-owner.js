@@ -35,21 +35,23 @@ function guess(name, values) {
   return 'string';
 }
 
-const DATE_FORMATS = ['YYYYMMDD', 'YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'MMDDYYYY', 'DDMMYYYY'];
-// each format's shape, and where its year, month and day are among the matched parts
-const DATE_LAYOUTS = {
-  YYYYMMDD: [/^(\d{4})(\d{2})(\d{2})$/, 1, 2, 3],
-  'YYYY-MM-DD': [/^(\d{4})-(\d{1,2})-(\d{1,2})$/, 1, 2, 3],
-  'DD/MM/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, 3, 2, 1],
-  'MM/DD/YYYY': [/^(\d{1,2})\/(\d{1,2})\/(\d{4})$/, 3, 1, 2],
-  MMDDYYYY: [/^(\d{2})(\d{2})(\d{4})$/, 3, 1, 2],
-  DDMMYYYY: [/^(\d{2})(\d{2})(\d{4})$/, 3, 2, 1],
-};
+// the reader's layouts (src/record/dates.rs), in its order: year, day or month first, and
+// what separates the parts (a separated day or month may have one digit)
+const DATE_FORMATS = ['YYYYMMDD', 'YYYY-MM-DD', 'DD/MM/YYYY', 'MM/DD/YYYY', 'MMDDYYYY', 'DDMMYYYY',
+  'YYYY/MM/DD', 'YYYY.MM.DD', 'DD.MM.YYYY', 'DD-MM-YYYY', 'MM.DD.YYYY', 'MM-DD-YYYY'];
+// a format's shape, and where its year, month and day are among the matched parts
+function dateLayout(f) {
+  const sep = f.replace(/[YMD]/g, '')[0] ?? '';
+  const order = [...new Set(f.replace(/[^YMD]/g, ''))]; // e.g. ['M', 'D', 'Y']
+  const part = (p) => (p === 'Y' ? '(\\d{4})' : sep ? '(\\d{1,2})' : '(\\d{2})');
+  const shape = new RegExp(`^${order.map(part).join(sep.replace(/[./]/, '\\$&'))}$`);
+  return [shape, order.indexOf('Y') + 1, order.indexOf('M') + 1, order.indexOf('D') + 1];
+}
 let preview = []; // the head's first rows, split (for the date guesses)
 
 /** Whether `x` is a date in format `f`: its shape, a month 1–12 and a day 1–31 (as the reader checks). */
 function readsAs(f, x) {
-  const [shape, , mi, di] = DATE_LAYOUTS[f];
+  const [shape, , mi, di] = dateLayout(f);
   const m = shape.exec(x);
   return !!m && +m[mi] >= 1 && +m[mi] <= 12 && +m[di] >= 1 && +m[di] <= 31;
 }
