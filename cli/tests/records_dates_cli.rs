@@ -112,3 +112,42 @@ fn mine_takes_the_partys_own_date_format() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(!String::from_utf8_lossy(&o.stderr).contains("the file's dates are"));
 }
+
+#[test]
+fn dots_and_eight_digits_month_first_link_without_a_schema_format() {
+    // a schema without `format`: A writes DD.MM.YYYY (European), B MMDDYYYY (as US
+    // forms without separators do); before, every one of B's dates read as YYYYMMDD and
+    // went missing, unsaid
+    let dir = tempfile::tempdir().unwrap();
+    let (schema, _, _) = files(dir.path());
+    std::fs::write(&schema, SCHEMA.replace("format = \"YYYYMMDD\"\n", "")).unwrap();
+    let (mut a, mut b) =
+        ("id,given,surname,date_of_birth\n".to_string(), "id,given,surname,date_of_birth\n".to_string());
+    for i in 0..48 {
+        let (g, s) = (GIVEN[i % 8], SURNAME[i / 8]);
+        let (y, m, d) = (1940 + i, 1 + i % 12, 1 + (i * 7) % 28);
+        a.push_str(&format!("p{i},{g},{s},{d}.{m}.{y:04}\n"));
+        b.push_str(&format!("p{i},{g},{s},{m:02}{d:02}{y:04}\n"));
+    }
+    let (pa, pb) = (dir.path().join("dots.csv"), dir.path().join("mmdd.csv"));
+    std::fs::write(&pa, a).unwrap();
+    std::fs::write(&pb, b).unwrap();
+    let (pa, pb) = (pa.display().to_string(), pb.display().to_string());
+    let out = dir.path().join("pairs.csv").display().to_string();
+    let o = gramlink(&["link", &pa, &pb, "--schema", &schema, "--seed", "1", "-o", &out]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    // B's layout is found and said; A's dots are read by their shape, with nothing to say
+    assert!(
+        stderr.contains(&format!(
+            "{pb}: field date_of_birth: the file's dates are MMDDYYYY (48 of 48 values), not YYYYMMDD (eight digits"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(&format!("{pa}: field")), "{stderr}");
+    let pairs = std::fs::read_to_string(&out).unwrap();
+    let exact = pairs.lines().filter(|l| l.contains(",exact,") || l.ends_with(",exact")).count();
+    let right = (0..48).filter(|i| pairs.lines().any(|l| l.starts_with(&format!("p{i},p{i},")))).count();
+    assert!(right >= 45, "{right} of 48 people linked:\n{pairs}");
+    assert!(exact > 0, "no date compared exact:\n{pairs}");
+}
