@@ -15,9 +15,9 @@ use crate::error::{Error, InputError};
 /// The order of a date layout's parts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Order {
-    YearFirst,
-    DayFirst,
-    MonthFirst,
+    Ymd,
+    Dmy,
+    Mdy,
 }
 
 /// A date layout: the order of year, month and day, and what separates them
@@ -39,14 +39,14 @@ const NAMED: [(DateFormat, &str); 12] = [
     (DateFormat::ISO, "YYYY-MM-DD"),
     (DateFormat::DAY_FIRST, "DD/MM/YYYY"),
     (DateFormat::MONTH_FIRST, "MM/DD/YYYY"),
-    (layout(Order::MonthFirst, None), "MMDDYYYY"),
-    (layout(Order::DayFirst, None), "DDMMYYYY"),
-    (layout(Order::YearFirst, Some('/')), "YYYY/MM/DD"),
-    (layout(Order::YearFirst, Some('.')), "YYYY.MM.DD"),
-    (layout(Order::DayFirst, Some('.')), "DD.MM.YYYY"),
-    (layout(Order::DayFirst, Some('-')), "DD-MM-YYYY"),
-    (layout(Order::MonthFirst, Some('.')), "MM.DD.YYYY"),
-    (layout(Order::MonthFirst, Some('-')), "MM-DD-YYYY"),
+    (layout(Order::Mdy, None), "MMDDYYYY"),
+    (layout(Order::Dmy, None), "DDMMYYYY"),
+    (layout(Order::Ymd, Some('/')), "YYYY/MM/DD"),
+    (layout(Order::Ymd, Some('.')), "YYYY.MM.DD"),
+    (layout(Order::Dmy, Some('.')), "DD.MM.YYYY"),
+    (layout(Order::Dmy, Some('-')), "DD-MM-YYYY"),
+    (layout(Order::Mdy, Some('.')), "MM.DD.YYYY"),
+    (layout(Order::Mdy, Some('-')), "MM-DD-YYYY"),
 ];
 
 /// Every layout, in the order ties are listed.
@@ -62,17 +62,17 @@ const ALL: [DateFormat; 12] = {
 
 /// The layouts of eight digits, among which a field without a `format` reads
 /// a file's 8-digit values ([`DateFormat::of_value`] gives them `YYYYMMDD`).
-const EIGHT: [DateFormat; 3] = [DateFormat::COMPACT, layout(Order::MonthFirst, None), layout(Order::DayFirst, None)];
+const EIGHT: [DateFormat; 3] = [DateFormat::COMPACT, layout(Order::Mdy, None), layout(Order::Dmy, None)];
 
 impl DateFormat {
     /// `YYYYMMDD`, the form every date is sent in.
-    pub const COMPACT: DateFormat = layout(Order::YearFirst, None);
+    pub const COMPACT: DateFormat = layout(Order::Ymd, None);
     /// `YYYY-MM-DD`.
-    pub const ISO: DateFormat = layout(Order::YearFirst, Some('-'));
+    pub const ISO: DateFormat = layout(Order::Ymd, Some('-'));
     /// `DD/MM/YYYY`.
-    pub const DAY_FIRST: DateFormat = layout(Order::DayFirst, Some('/'));
+    pub const DAY_FIRST: DateFormat = layout(Order::Dmy, Some('/'));
     /// `MM/DD/YYYY`.
-    pub const MONTH_FIRST: DateFormat = layout(Order::MonthFirst, Some('/'));
+    pub const MONTH_FIRST: DateFormat = layout(Order::Mdy, Some('/'));
 
     pub fn parse(s: &str) -> Result<DateFormat, String> {
         NAMED.iter().find(|(_, n)| *n == s).map(|(f, _)| *f).ok_or_else(|| {
@@ -97,16 +97,16 @@ impl DateFormat {
         let mut parts = s.split(sep);
         let first = parts.next().unwrap_or("");
         if first.len() >= 3 {
-            return layout(Order::YearFirst, Some(sep));
+            return layout(Order::Ymd, Some(sep));
         }
         let part = |p: Option<&str>| p.and_then(|p| p.parse::<u32>().ok()).unwrap_or(0);
         let (a, b) = (part(Some(first)), part(parts.next()));
         let order = if a > 12 {
-            Order::DayFirst
+            Order::Dmy
         } else if b > 12 || sep == '/' {
-            Order::MonthFirst
+            Order::Mdy
         } else {
-            Order::DayFirst
+            Order::Dmy
         };
         layout(order, Some(sep))
     }
@@ -125,7 +125,7 @@ impl DateFormat {
                     return Err("not 8 digits");
                 }
                 match self.order {
-                    Order::YearFirst => [&s[0..4], &s[4..6], &s[6..8]],
+                    Order::Ymd => [&s[0..4], &s[4..6], &s[6..8]],
                     _ => [&s[0..2], &s[2..4], &s[4..8]],
                 }
             }
@@ -139,9 +139,9 @@ impl DateFormat {
         };
         let short = if self.sep.is_some() { 1..=2 } else { 2..=2 };
         let (y, m, d) = match self.order {
-            Order::YearFirst => (parts[0], parts[1], parts[2]),
-            Order::DayFirst => (parts[2], parts[1], parts[0]),
-            Order::MonthFirst => (parts[2], parts[0], parts[1]),
+            Order::Ymd => (parts[0], parts[1], parts[2]),
+            Order::Dmy => (parts[2], parts[1], parts[0]),
+            Order::Mdy => (parts[2], parts[0], parts[1]),
         };
         let (y, m, d) = (num(y, 4..=4)?, num(m, short.clone())?, num(d, short)?);
         if !(1..=12).contains(&m) {
@@ -157,9 +157,9 @@ impl DateFormat {
     pub fn write(self, y: &str, m: &str, d: &str) -> String {
         let sep = self.sep.map(String::from).unwrap_or_default();
         match self.order {
-            Order::YearFirst => [y, m, d].join(&sep),
-            Order::DayFirst => [d, m, y].join(&sep),
-            Order::MonthFirst => [m, d, y].join(&sep),
+            Order::Ymd => [y, m, d].join(&sep),
+            Order::Dmy => [d, m, y].join(&sep),
+            Order::Mdy => [m, d, y].join(&sep),
         }
     }
 }
@@ -211,7 +211,7 @@ fn count(n: usize) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -295,7 +295,7 @@ fn reading(field: &DateField, raw: &[Option<String>], what: &str) -> Result<(Rea
 }
 
 /// One date field's values of a file (`raw`: trimmed, `None` blank; `ids`
-/// name the rows) as `YYYYMMDD`, in the file's format ([`reading`]), and the
+/// name the rows) as `YYYYMMDD`, in the file's format (`reading`), and the
 /// notes: the format when it is not the schema's, and how many values no
 /// format read. A value the format does not read is missing or refused by the
 /// field's `invalid`. A file where no value reads is refused with the first
