@@ -305,6 +305,8 @@ export interface LinkPartiesOutput {
   compared: number;
   /** Candidate pairs the solver read. */
   candidates: number;
+  /** What the pairs' fits said (record batches), each named by its pair of parties: repairs, and a field no candidate agrees on. */
+  warnings: string[];
   /** `spans[k]`: the clusters of `k` records, each of another party (so spanning `k` parties), `k` from 0 to the parties. */
   spans: number[];
   /** Every record's cluster: batch after batch, row after row. */

@@ -92,6 +92,9 @@ pub fn write(
         clusters.candidates,
         r.out.display()
     );
+    for w in &clusters.warnings {
+        eprintln!("warning: fit: {w}");
+    }
     if let Some((path, truth)) = truth {
         report(&export::rows(roster), clusters, path, &truth)?;
     }

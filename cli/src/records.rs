@@ -143,7 +143,7 @@ pub fn report(schema: &Schema, m: &RecordMatcher, l: &RecordLinkage, r: Report) 
     }
     let q = r.truth.map(|(t, _)| score(l, a_ids, b_ids, t));
     for w in &l.fit.repairs {
-        eprintln!("warning: fit repaired: {w}");
+        eprintln!("warning: fit: {w}");
     }
     if r.json {
         let v = serde_json::json!({

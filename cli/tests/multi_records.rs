@@ -151,3 +151,35 @@ fn generated_people_of_three_parties_cluster_by_person() {
         assert!(found > 50, "{report}");
     }
 }
+
+/// A party that writes a field its own way ("xwa" where the others write "wa"):
+/// no candidate of its pairs agrees on it, and the matcher says so for each of
+/// those pairs of parties, not for the others (before, nothing was said).
+#[test]
+fn a_field_one_party_writes_its_own_way_is_said_per_pair() {
+    let d = tempfile::tempdir().unwrap();
+    let p = |n: &str| d.path().join(n).display().to_string();
+    let schema = "version = 1\nid = \"rec_id\"\nepsilon = 0.1\n\n[[field]]\nname = \"given_name\"\nkind = \"name\"\n\n\
+                  [[field]]\nname = \"surname\"\nkind = \"name\"\n\n[[field]]\nname = \"date_of_birth\"\nkind = \"date\"\n\
+                  invalid = \"missing\"\n\n[[field]]\nname = \"state\"\nkind = \"keyed\"\n";
+    std::fs::write(p("s.toml"), schema).unwrap();
+    let originals = std::fs::read_to_string(febrl("dataset1-a.csv")).unwrap();
+    let mut lines = originals.lines();
+    let mut c = format!("{}\n", lines.next().unwrap());
+    for line in lines.step_by(2) {
+        let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
+        cells[0] = format!("c-{}", person(&cells[0]));
+        cells[8] = format!("x{}", cells[8].trim());
+        c.push_str(&cells.join(","));
+        c.push('\n');
+    }
+    std::fs::write(p("c.csv"), c).unwrap();
+    embed_three(&p, &p("s.toml"), &[febrl("dataset1-a.csv"), febrl("dataset1-b.csv"), p("c.csv")]);
+    let o = ok(&["match", "--schema", &p("s.toml"), &p("a.glrb"), &p("b.glrb"), &p("c.glrb"), "-o", &p("out.csv")]);
+    let said = String::from_utf8_lossy(&o.stderr).into_owned();
+    for pair in ["A and C", "C and B"] {
+        let want = format!("warning: fit: parties {pair}: field \"state\": no candidate pair agrees at any level (");
+        assert!(said.contains(&want), "{pair}: {said}");
+    }
+    assert!(!said.contains("parties A and B: field \"state\""), "{said}");
+}

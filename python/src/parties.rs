@@ -58,6 +58,7 @@ pub fn match_parties<'py>(
     d.set_item("party", rows.iter().map(|r| r.0.name()).collect::<Vec<_>>())?;
     d.set_item("id", rows.iter().map(|r| r.1).collect::<Vec<_>>())?;
     d.set_item("cluster", clusters.cluster.clone())?;
+    d.set_item("warnings", clusters.warnings.clone())?;
     d.set_item("clusters", clusters.count)?;
     d.set_item("compared", clusters.compared)?;
     d.set_item("candidates", clusters.candidates)?;

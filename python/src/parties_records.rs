@@ -81,8 +81,9 @@ on_shard_columns! {
     /// bytes, scores f64 bytes) and the candidate pairs compared.
     fn parties_record_pair<'py>(py, rows: (usize, usize), offsets: (u32, u32)) -> RecordEdges<'py>,
     |schema, shard| {
-        let (edges, compared) = py.detach(|| pair_edges(&schema, rows, offsets, vec![shard])).py()?;
-        let (x, y, s) = edge_columns(py, &edges);
-        Ok((x, y, s, compared))
+        // the pair's fit warnings stay in the task: the Spark job does not carry them to the driver yet
+        let pair = py.detach(|| pair_edges(&schema, rows, offsets, vec![shard])).py()?;
+        let (x, y, s) = edge_columns(py, &pair.edges);
+        Ok((x, y, s, pair.compared))
     }
 }

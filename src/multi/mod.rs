@@ -58,6 +58,10 @@ pub struct Clusters {
     pub candidates: u64,
     /// How many clusters there are.
     pub count: u32,
+    /// What the pairs' fits said, each named by its pair of parties (record
+    /// batches: [`records::link`]; the fit's repairs and a field that never
+    /// agrees, as the two-party linker says them).
+    pub warnings: Vec<String>,
 }
 
 impl<'a> Parties<'a> {
@@ -221,7 +225,7 @@ pub fn cluster(party: &[u8], mut edges: Vec<greedy::Edge>, compared: u64, merge_
     let candidates = edges.len() as u64;
     let cluster = greedy::solve(party, &mut edges, merge_threshold);
     let count = cluster.iter().max().map_or(0, |m| m + 1);
-    Clusters { cluster, compared, candidates, count }
+    Clusters { cluster, compared, candidates, count, warnings: Vec::new() }
 }
 
 impl Clusters {

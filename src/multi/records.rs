@@ -37,8 +37,7 @@ pub fn link(
     let parties: Vec<(Party, &[String])> = batches.iter().map(|b| (b.party, b.ids.as_slice())).collect();
     let same = |i: usize, j: usize| batches[i].ids == batches[j].ids && batches[i].fields == batches[j].fields;
     let offsets = check_parties(&parties, same, what)?;
-    let mut edges = Vec::new();
-    let mut compared = 0;
+    let (mut edges, mut compared, mut warnings) = (Vec::new(), 0, Vec::new());
     let party: Vec<Party> = batches.iter().map(|b| b.party).collect();
     for i in 0..batches.len() {
         for j in i + 1..batches.len() {
@@ -46,13 +45,15 @@ pub fn link(
             let (na, nb) = (batches[i].ids.len(), batches[j].ids.len());
             // the whole of i's records: one shard
             let shard = shard_levels(schema, batches[i].clone(), batches[j].clone(), 0, na, RecordMatcher::pair)?;
-            let (e, c) = pair_edges(schema, (na, nb), (offsets[i], offsets[j]), vec![shard])?;
-            edges.extend(e);
-            compared += c;
+            let pair = pair_edges(schema, (na, nb), (offsets[i], offsets[j]), vec![shard])?;
+            edges.extend(pair.edges);
+            compared += pair.compared;
+            let named = format!("parties {} and {}", party[i].name(), party[j].name());
+            warnings.extend(pair.warnings.into_iter().map(|w| format!("{named}: {w}")));
         }
     }
     let party: Vec<u8> = batches.iter().flat_map(|b| std::iter::repeat_n(b.party.index() as u8, b.ids.len())).collect();
-    Ok(cluster(&party, edges, compared, merge_threshold))
+    Ok(Clusters { warnings, ..cluster(&party, edges, compared, merge_threshold) })
 }
 
 /// The order a pair of batches `i`, `j` (of parties `party`) is linked in:
@@ -67,19 +68,29 @@ pub fn orient(party: &[Party], i: usize, j: usize) -> (usize, usize) {
     }
 }
 
+/// One pair of parties' part of the clustering ([`pair_edges`]).
+pub struct PairEdges {
+    /// Its matches by global index, the heavier the nearer.
+    pub edges: Vec<Edge>,
+    /// The candidate pairs compared.
+    pub compared: u64,
+    /// What its fit said (repairs, a field that never agrees).
+    pub warnings: Vec<String>,
+}
+
 /// The solver's edges of a pair of parties linked as [`orient`] orders them
 /// (`rows`: both batches' sizes; `offsets`: where their records start in the
 /// global numbering) from every shard's levels (any order): the record
 /// linker's fit and decision on their union ([`link_shards`], as
 /// [`crate::record::RecordMatcher::link`] decides), its matches (class M, after the
-/// schema's assignment) by global index, the heavier the nearer; and the
-/// candidate pairs compared.
+/// schema's assignment) by global index, the heavier the nearer; the
+/// candidate pairs compared, and the fit's warnings.
 pub fn pair_edges(
     schema: &Schema,
     rows: (usize, usize),
     offsets: (u32, u32),
     shards: Vec<ShardLevels>,
-) -> Result<(Vec<Edge>, u64), Error> {
+) -> Result<PairEdges, Error> {
     let linkage = link_shards(schema, rows.0, rows.1, shards)?;
     let (oi, oj) = offsets;
     let edges = linkage
@@ -88,5 +99,5 @@ pub fn pair_edges(
         .filter(|p| p.class == Class::Match)
         .map(|p| Edge { x: oi + p.a, y: oj + p.b, score: -p.weight })
         .collect();
-    Ok((edges, linkage.candidates))
+    Ok(PairEdges { edges, compared: linkage.candidates, warnings: linkage.fit.repairs })
 }

@@ -80,10 +80,12 @@ pub fn fit_bounded(
     // the levels some candidate shows: a level none shows weighs 0 (em::field_fits)
     // and orders nothing (a date's swapped level, where no one's date is swapped)
     let mut seen: Vec<Vec<bool>> = m.iter().map(|v| vec![false; v.len()]).collect();
-    for (p, _) in patterns {
+    let mut compared = vec![0u64; nf];
+    for (p, c) in patterns {
         for (f, &l) in p.iter().enumerate() {
             if let Some(s) = seen.get_mut(f).and_then(|s| s.get_mut(l as usize)) {
                 *s = true;
+                compared[f] += c;
             }
         }
     }
@@ -130,6 +132,7 @@ pub fn fit_bounded(
         ));
     }
     repairs.extend(pooled.into_iter().flatten());
+    repairs.extend(never_agree(&starts, &seen, &compared));
     let fields = crate::em::field_fits(patterns, starts, m, u);
     for (f, &side) in fields.iter().zip(&sides) {
         // a level no pair shows weighs exactly 0 (em::field_fits) and orders nothing: with
@@ -291,6 +294,30 @@ fn expected_per_pattern(
     }
     out
 }
+
+/// The fields whose every compared candidate pair disagrees (at least
+/// [`NEVER_AGREE_PAIRS`] of them): such a field weighs nothing, and the
+/// likely cause is the two parties writing its values differently ("M" and
+/// "Male", another code list), which the matcher cannot see, only this.
+fn never_agree(starts: &[Start], seen: &[Vec<bool>], compared: &[u64]) -> Vec<String> {
+    let mut out = Vec::new();
+    for ((s, seen), &n) in starts.iter().zip(seen).zip(compared) {
+        let disagree_only = s.levels.last().is_some_and(|l| l == "disagree")
+            && seen.last() == Some(&true)
+            && seen[..seen.len() - 1].iter().all(|&x| !x);
+        if disagree_only && n >= NEVER_AGREE_PAIRS {
+            out.push(format!(
+                "field {:?}: no candidate pair agrees at any level ({} compared, every one \"disagree\"), so it weighs \
+                 nothing: do both parties write its values the same way (codes, spelling, layout)?",
+                s.name, n
+            ));
+        }
+    }
+    out
+}
+
+/// How many compared pairs, all disagreeing, make [`never_agree`] speak.
+pub const NEVER_AGREE_PAIRS: u64 = 50;
 
 /// The fit's health, a line each: expected matches against the bound, then
 /// each field's levels with their weights; repairs are the caller's warnings.

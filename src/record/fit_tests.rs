@@ -137,6 +137,26 @@ fn the_bound_is_said() {
 }
 
 #[test]
+fn a_field_no_candidate_agrees_on_is_said() {
+    // names decide; sex is coded "M"/"F" by one party and "Male"/"Female" by the other,
+    // so it disagrees on every candidate (level 1), or is missing on some
+    let starts = || agree_or_not(&[("name", 0.01, 0.99), ("sex", 0.5, 0.5)]);
+    let patterns = vec![(vec![0u8, 1], 90u64), (vec![1, 1], 900), (vec![0, MISSING], 10)];
+    let fit = fit_bounded(&patterns, None, starts(), 1000, 1000).unwrap();
+    let said: Vec<&String> = fit.repairs.iter().filter(|r| r.contains("no candidate pair agrees")).collect();
+    assert_eq!(said.len(), 1, "{:?}", fit.repairs);
+    assert!(said[0].starts_with("field \"sex\": no candidate pair agrees at any level (990 compared"), "{said:?}");
+    // one agreeing pair, or too few pairs to tell: nothing is said
+    let mut one = patterns.clone();
+    one.push((vec![0, 0], 1));
+    let few = vec![(vec![0u8, 1], 9u64), (vec![1, 1], 40)];
+    for p in [one, few] {
+        let fit = fit_bounded(&p, None, starts(), 1000, 1000).unwrap();
+        assert!(!fit.repairs.iter().any(|r| r.contains("no candidate pair agrees")), "{:?}", fit.repairs);
+    }
+}
+
+#[test]
 fn rivals_share_a_record_so_a_household_is_not_a_person() {
     // each B record: its A record agrees on every field, two more of its
     // household agree on last name and address, not on the first name

@@ -107,6 +107,8 @@ pub fn link_parties(batches: JsValue, options: JsValue) -> Result<js_sys::Object
     set(&out, "count", clusters.count as f64);
     set(&out, "compared", clusters.compared as f64);
     set(&out, "candidates", clusters.candidates as f64);
+    let warnings: js_sys::Array = clusters.warnings.iter().map(|w| JsValue::from_str(w)).collect();
+    set(&out, "warnings", warnings);
     let spans: js_sys::Array = clusters.spans(roster.len()).iter().map(|&n| JsValue::from_f64(n as f64)).collect();
     set(&out, "spans", spans);
     set(&out, "cluster", js_sys::Uint32Array::from(&clusters.cluster[..]));
