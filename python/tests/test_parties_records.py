@@ -63,6 +63,9 @@ def test_three_parties_record_batches_cluster_by_person(febrl_parties):
     assert len(r["party"]) == len(r["id"]) == len(r["cluster"]) == n
     assert r["party"] == ["A"] * owners[0].size + ["B"] * owners[1].size + ["C"] * owners[2].size
     assert r["clusters"] == max(r["cluster"]) + 1
+    # what the pairs' fits said, each named by its pair of parties
+    assert isinstance(r["warnings"], list)
+    assert all(w.startswith("parties ") for w in r["warnings"]), r["warnings"]
     members = defaultdict(list)
     for party, record, cluster in zip(r["party"], r["id"], r["cluster"]):
         members[cluster].append((party, record))

@@ -52,6 +52,8 @@ test('three parties link into clusters, one row per record, each owner maps its 
   assert.deepEqual(out.sizes, sizes);
   const records = sizes.reduce((x, y) => x + y);
   assert.ok(out.cluster instanceof Uint32Array && out.cluster.length === records);
+  // vector batches have no fit of their own to warn about
+  assert.deepEqual(out.warnings, []);
   // spans: every cluster once, every record once
   assert.equal(out.spans.length, 4);
   assert.equal(out.spans.reduce((x, y) => x + y), out.count);
