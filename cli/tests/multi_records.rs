@@ -34,19 +34,11 @@ fn three_parties(designed: bool) {
     let d = tempfile::tempdir().unwrap();
     let p = |n: &str| d.path().join(n).display().to_string();
     // party C: every other original, its surname one edit off, its own ids
-    let originals = std::fs::read_to_string(febrl("dataset1-a.csv")).unwrap();
-    let mut lines = originals.lines();
-    let mut c = format!("{}\n", lines.next().unwrap());
-    for line in lines.step_by(2) {
-        let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
-        cells[0] = format!("c-{}", person(&cells[0]));
+    party_c(&p("c.csv"), |cells| {
         if cells[2].trim().len() > 3 {
             cells[2].pop();
         }
-        c.push_str(&cells.join(","));
-        c.push('\n');
-    }
-    std::fs::write(p("c.csv"), c).unwrap();
+    });
     let inputs = [febrl("dataset1-a.csv"), febrl("dataset1-b.csv"), p("c.csv")];
     let mut schema = febrl("schema.toml");
     if designed {
@@ -94,6 +86,22 @@ fn three_parties(designed: bool) {
         "{}",
         String::from_utf8_lossy(&r.stderr)
     );
+}
+
+/// Party C's file at `path`: every other FEBRL 1 original under its own id
+/// (`c-223`), each row's cells changed by `edit`.
+fn party_c(path: &str, edit: impl Fn(&mut Vec<String>)) {
+    let originals = std::fs::read_to_string(febrl("dataset1-a.csv")).unwrap();
+    let mut lines = originals.lines();
+    let mut c = format!("{}\n", lines.next().unwrap());
+    for line in lines.step_by(2) {
+        let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
+        cells[0] = format!("c-{}", person(&cells[0]));
+        edit(&mut cells);
+        c.push_str(&cells.join(","));
+        c.push('\n');
+    }
+    std::fs::write(path, c).unwrap();
 }
 
 /// Every party of three (inputs a, b, c) mines under `schema`, the bases
@@ -163,17 +171,7 @@ fn a_field_one_party_writes_its_own_way_is_said_per_pair() {
                   [[field]]\nname = \"surname\"\nkind = \"name\"\n\n[[field]]\nname = \"date_of_birth\"\nkind = \"date\"\n\
                   invalid = \"missing\"\n\n[[field]]\nname = \"state\"\nkind = \"keyed\"\n";
     std::fs::write(p("s.toml"), schema).unwrap();
-    let originals = std::fs::read_to_string(febrl("dataset1-a.csv")).unwrap();
-    let mut lines = originals.lines();
-    let mut c = format!("{}\n", lines.next().unwrap());
-    for line in lines.step_by(2) {
-        let mut cells: Vec<String> = line.split(',').map(str::to_string).collect();
-        cells[0] = format!("c-{}", person(&cells[0]));
-        cells[8] = format!("x{}", cells[8].trim());
-        c.push_str(&cells.join(","));
-        c.push('\n');
-    }
-    std::fs::write(p("c.csv"), c).unwrap();
+    party_c(&p("c.csv"), |cells| cells[8] = format!("x{}", cells[8].trim()));
     embed_three(&p, &p("s.toml"), &[febrl("dataset1-a.csv"), febrl("dataset1-b.csv"), p("c.csv")]);
     let o = ok(&["match", "--schema", &p("s.toml"), &p("a.glrb"), &p("b.glrb"), &p("c.glrb"), "-o", &p("out.csv")]);
     let said = String::from_utf8_lossy(&o.stderr).into_owned();

@@ -28,16 +28,21 @@ invalid = "missing"
 const GIVEN: [&str; 8] = ["mary", "john", "ahmed", "li", "olga", "pedro", "grace", "tomas"];
 const SURNAME: [&str; 6] = ["smith", "nguyen", "kowalski", "okafor", "garcia", "berg"];
 
-/// The same 48 people: party A writes dates `YYYYMMDD`, party B `MM/DD/YYYY`.
-fn files(dir: &std::path::Path) -> (String, String, String) {
-    let (mut a, mut b) =
-        ("id,given,surname,date_of_birth\n".to_string(), "id,given,surname,date_of_birth\n".to_string());
+/// The same 48 people, each party's file with its dates written by its `date`
+/// of (year, month, day).
+fn people(date: impl Fn(usize, usize, usize) -> String) -> String {
+    let mut out = "id,given,surname,date_of_birth\n".to_string();
     for i in 0..48 {
         let (g, s) = (GIVEN[i % 8], SURNAME[i / 8]);
-        let (y, m, d) = (1940 + i, 1 + i % 12, 1 + (i * 7) % 28);
-        a.push_str(&format!("p{i},{g},{s},{y:04}{m:02}{d:02}\n"));
-        b.push_str(&format!("p{i},{g},{s},{m:02}/{d:02}/{y:04}\n"));
+        out.push_str(&format!("p{i},{g},{s},{}\n", date(1940 + i, 1 + i % 12, 1 + (i * 7) % 28)));
     }
+    out
+}
+
+/// The same 48 people: party A writes dates `YYYYMMDD`, party B `MM/DD/YYYY`.
+fn files(dir: &std::path::Path) -> (String, String, String) {
+    let a = people(|y, m, d| format!("{y:04}{m:02}{d:02}"));
+    let b = people(|y, m, d| format!("{m:02}/{d:02}/{y:04}"));
     let write = |name: &str, text: &str| {
         let p = dir.join(name);
         std::fs::write(&p, text).unwrap();
@@ -46,24 +51,29 @@ fn files(dir: &std::path::Path) -> (String, String, String) {
     (write("schema.toml", SCHEMA), write("a.csv", &a), write("b.csv", &b))
 }
 
+/// `link A B --schema S` (`args`) into `out`: B's dates said to be `said`
+/// ("the file's dates are …"), nothing said of A's, at least 45 of the 48
+/// people linked; the pairs.
+fn linked_saying(args: &[&str], out: &str, said: &str) -> String {
+    let (a, b) = (args[0], args[1]);
+    let o = gramlink(&[&["link"], args, &["--seed", "1", "-o", out]].concat());
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(stderr.contains(&format!("{b}: field date_of_birth: the file's dates are {said}")), "{stderr}");
+    assert!(!stderr.contains(&format!("{a}: field")), "{stderr}");
+    let pairs = std::fs::read_to_string(out).unwrap();
+    let right = (0..48).filter(|i| pairs.lines().any(|l| l.starts_with(&format!("p{i},p{i},")))).count();
+    assert!(right >= 45, "{right} of 48 people linked:\n{pairs}");
+    pairs
+}
+
 #[test]
 fn two_files_with_their_own_date_formats_link_under_one_schema() {
     let dir = tempfile::tempdir().unwrap();
     let (schema, a, b) = files(dir.path());
     let out = dir.path().join("pairs.csv").display().to_string();
-    let o = gramlink(&["link", &a, &b, "--schema", &schema, "--seed", "1", "-o", &out]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{stderr}");
-    assert!(
-        stderr.contains(&format!(
-            "{b}: field date_of_birth: the file's dates are MM/DD/YYYY (48 of 48 values), not the schema's YYYYMMDD"
-        )),
-        "{stderr}"
-    );
-    assert!(!stderr.contains(&format!("{a}: field")), "{stderr}");
-    let pairs = std::fs::read_to_string(&out).unwrap();
-    let right = (0..48).filter(|i| pairs.lines().any(|l| l.starts_with(&format!("p{i},p{i},")))).count();
-    assert!(right >= 45, "{right} of 48 people linked:\n{pairs}");
+    let pairs =
+        linked_saying(&[&a, &b, "--schema", &schema], &out, "MM/DD/YYYY (48 of 48 values), not the schema's YYYYMMDD");
 
     // the format B names is B's: the same link, and nothing to say
     let o = gramlink(&[
@@ -121,33 +131,16 @@ fn dots_and_eight_digits_month_first_link_without_a_schema_format() {
     let dir = tempfile::tempdir().unwrap();
     let (schema, _, _) = files(dir.path());
     std::fs::write(&schema, SCHEMA.replace("format = \"YYYYMMDD\"\n", "")).unwrap();
-    let (mut a, mut b) =
-        ("id,given,surname,date_of_birth\n".to_string(), "id,given,surname,date_of_birth\n".to_string());
-    for i in 0..48 {
-        let (g, s) = (GIVEN[i % 8], SURNAME[i / 8]);
-        let (y, m, d) = (1940 + i, 1 + i % 12, 1 + (i * 7) % 28);
-        a.push_str(&format!("p{i},{g},{s},{d}.{m}.{y:04}\n"));
-        b.push_str(&format!("p{i},{g},{s},{m:02}{d:02}{y:04}\n"));
-    }
+    let a = people(|y, m, d| format!("{d}.{m}.{y:04}"));
+    let b = people(|y, m, d| format!("{m:02}{d:02}{y:04}"));
     let (pa, pb) = (dir.path().join("dots.csv"), dir.path().join("mmdd.csv"));
     std::fs::write(&pa, a).unwrap();
     std::fs::write(&pb, b).unwrap();
     let (pa, pb) = (pa.display().to_string(), pb.display().to_string());
     let out = dir.path().join("pairs.csv").display().to_string();
-    let o = gramlink(&["link", &pa, &pb, "--schema", &schema, "--seed", "1", "-o", &out]);
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert!(o.status.success(), "{stderr}");
     // B's layout is found and said; A's dots are read by their shape, with nothing to say
-    assert!(
-        stderr.contains(&format!(
-            "{pb}: field date_of_birth: the file's dates are MMDDYYYY (48 of 48 values), not YYYYMMDD (eight digits"
-        )),
-        "{stderr}"
-    );
-    assert!(!stderr.contains(&format!("{pa}: field")), "{stderr}");
-    let pairs = std::fs::read_to_string(&out).unwrap();
+    let said = "MMDDYYYY (48 of 48 values), not YYYYMMDD (eight digits";
+    let pairs = linked_saying(&[&pa, &pb, "--schema", &schema], &out, said);
     let exact = pairs.lines().filter(|l| l.contains(",exact,") || l.ends_with(",exact")).count();
-    let right = (0..48).filter(|i| pairs.lines().any(|l| l.starts_with(&format!("p{i},p{i},")))).count();
-    assert!(right >= 45, "{right} of 48 people linked:\n{pairs}");
     assert!(exact > 0, "no date compared exact:\n{pairs}");
 }
