@@ -87,9 +87,10 @@ from .spark_records import _binary_bytes, _fixed, _record_batch, _schema_for_exe
 #: for the way back from the same task; a row of way -1 carries a task's
 #: count of pairs compared in ``a``.
 CANDIDATES = "way int, a long, b long, distance double, score double, edits int"
-#: The pair stage's: the kept edges (global records x, y and score), and one
-#: row per task with the pairs compared alone.
-EDGES = "x long, y long, score double, compared long"
+#: The pair stage's: the kept edges (global records x, y and score), one row
+#: per task with the pairs compared alone, and one per warning of a pair's fit
+#: (record batches: named by its pair of parties, as ``match_parties`` says it).
+EDGES = "x long, y long, score double, compared long, warning string"
 #: The output's schema: one row per record.
 CLUSTERS = "party string, id string, cluster long"
 
@@ -158,7 +159,7 @@ def _pair_edges(paths: Sequence[str], offsets: Sequence[int]):
 
         back = pc.not_equal(t.column("way"), i * n + j).to_numpy(zero_copy_only=False).astype("<u4").tobytes()
         cols = [raw("a", "<u4"), raw("b", "<u4"), raw("distance", "<f8"), raw("score", "<f8"), raw("edits", "<u4")]
-        return (*parties_pair((paths[i], paths[j]), (offsets[i], offsets[j]), back, *cols), 0)
+        return (*parties_pair((paths[i], paths[j]), (offsets[i], offsets[j]), back, *cols), 0, [])
 
     return edges
 
@@ -230,10 +231,12 @@ def _record_candidates(schema, paths: Sequence[str], rows_per_shard: Sequence[in
     return run
 
 
-def _record_pair_edges(schema, rows: Sequence[int], offsets: Sequence[int], n: int):
+def _record_pair_edges(schema, rows: Sequence[int], offsets: Sequence[int], names: Sequence[str]):
     """A pair task's native call, record batches: way ``x * n + y`` (as
     ``orient`` orders the pair) and its shards' rows in, the pair's decision
-    and edges (``parties_record_pair``) and the pairs compared out."""
+    and edges (``parties_record_pair``), the pairs compared and the fit's
+    warnings (named by the pair's parties ``names[x]`` and ``names[y]``) out."""
+    n = len(names)
 
     def edges(pair: int, t) -> tuple:
         import numpy as np
@@ -253,9 +256,10 @@ def _record_pair_edges(schema, rows: Sequence[int], offsets: Sequence[int], n: i
         levels = _binary_bytes(cand.column("levels").combine_chunks()) if cand.num_rows else b""
         s_levels = _binary_bytes(sample.column("levels").combine_chunks()) if sample.num_rows else b""
         swapped = cand.column("swapped").to_numpy(zero_copy_only=False).astype(np.uint8).tobytes()
-        return parties_record_pair(
+        *out, said = parties_record_pair(
             schema, (rows[x], rows[y]), (offsets[x], offsets[y]), raw("a"), raw("b"), levels, swapped, s_levels, rules
         )
+        return (*out, [f"parties {names[x]} and {names[y]}: {w}" for w in said])
 
     return edges
 
@@ -264,7 +268,7 @@ def _pairs(edges, n: int):
     """The pair stage (mapInArrow, after a repartition by ``pair``): each pair
     of parties in the partition (``i * n + j``, the candidates' ``way`` of its
     first side; -1: the first stage's counts) in, its edges out (``EDGES``),
-    then the pairs compared."""
+    then the pairs compared and the pairs' fit warnings."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         import numpy as np
@@ -279,20 +283,25 @@ def _pairs(edges, n: int):
         pair = table.column("pair")
         counted = table.filter(pc.equal(pair, -1))
         compared = pc.sum(counted.column("a")).as_py() or 0
+        said = []
+        names = ["x", "y", "score", "compared", "warning"]
         for key in sorted(pc.unique(pair).to_pylist()):
             if key < 0:
                 continue
-            x, y, score, c = edges(key, table.filter(pc.equal(pair, key)))
+            x, y, score, c, warnings = edges(key, table.filter(pc.equal(pair, key)))
             compared += c
+            said.extend(warnings)
+            k = len(x) // 4
             yield pa.RecordBatch.from_arrays(
                 [_column(x, pa.uint32()).cast(pa.int64()), _column(y, pa.uint32()).cast(pa.int64())]
-                + [_column(score, pa.float64()), pa.nulls(len(x) // 4, pa.int64())],
-                names=["x", "y", "score", "compared"],
+                + [_column(score, pa.float64()), pa.nulls(k, pa.int64()), pa.nulls(k, pa.string())],
+                names=names,
             )
+        k = 1 + len(said)
         yield pa.RecordBatch.from_arrays(
-            [pa.nulls(1, pa.int64()), pa.nulls(1, pa.int64()), pa.nulls(1, pa.float64()),
-             pa.array(np.array([compared], np.int64))],
-            names=["x", "y", "score", "compared"],
+            [pa.nulls(k, pa.int64()), pa.nulls(k, pa.int64()), pa.nulls(k, pa.float64()),
+             pa.array(np.array([compared] + [0] * len(said), np.int64)), pa.array([None] + said, pa.string())],
+            names=names,
         )
 
     return run
@@ -353,9 +362,10 @@ def link_parties(
     connected component first (``gramlink.spark_components``), so no task
     holds every edge. Returns ``{"records", "clusters", "candidates",
     "compared", "tasks", "parties", "components", "solve_tasks",
-    "solve_edges"}`` (the parts the solve was split into: the connected
+    "solve_edges", "warnings"}`` (the parts the solve was split into: the connected
     components, or 1 where one task solved the whole graph; the tasks that
-    solved them and the most edges one of them held). Raises
+    solved them and the most edges one of them held; what the pairs' fits
+    said, sorted: ``match_parties``'s warnings). Raises
     ``GramlinkError`` with the core's code when the batches do not fit
     together (before any work) or a task fails; ``out`` is then left
     absent."""
@@ -390,7 +400,8 @@ def link_parties(
         first, first_schema = _record_candidates(schema, paths, per_shard), RECORD_CANDIDATES
         # one way per pair (orient)
         pair = "way"
-        edges_of, open_batch = _record_pair_edges(schema, sizes, offsets, n), RecordBatchFile.open
+        names = [p for p, _ in parties]
+        edges_of, open_batch = _record_pair_edges(schema, sizes, offsets, names), RecordBatchFile.open
 
     def write(tmp_path: str) -> dict:
         from pyspark.sql import functions as F
@@ -401,6 +412,7 @@ def link_parties(
         by_pair = cand.withColumn("pair", F.expr(pair)).repartition(max(1, len(pairs)), "pair")
         kept = by_pair.mapInArrow(_pairs(edges_of, n), EDGES).localCheckpoint()
         counts = kept.agg(F.count("x"), F.sum("compared")).first()
+        warnings = sorted(r[0] for r in kept.where("warning IS NOT NULL").select("warning").collect())
         edges = kept.where("x IS NOT NULL").select("x", "y", "score")
         # up to split_edges one task holds them: the component rounds (a few
         # Spark stages each) would cost more than they split
@@ -422,6 +434,7 @@ def link_parties(
             "components": solve[0] or 0,
             "solve_tasks": solve[1] or 0,
             "solve_edges": solve[2] or 0,
+            "warnings": warnings,
         }
 
     report = _output(spark, out, write)

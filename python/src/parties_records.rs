@@ -69,8 +69,9 @@ shard_function!(
     RecordMatcher::pair
 );
 
-/// A pair's edges as columns (x, y, scores: `edge_columns`) and the pairs compared.
-type RecordEdges<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64);
+/// A pair's edges as columns (x, y, scores: `edge_columns`), the pairs compared
+/// and what its fit said.
+type RecordEdges<'py> = (Bound<'py, PyBytes>, Bound<'py, PyBytes>, Bound<'py, PyBytes>, u64, Vec<String>);
 
 on_shard_columns! {
     /// One pair of parties' task, linked as [`orient`] orders them: every
@@ -78,12 +79,12 @@ on_shard_columns! {
     /// any order), `rows` both batches' sizes and `offsets` where their
     /// records start in the global numbering. Returns the pair's edges
     /// ([`pair_edges`], as `multi::records::link` makes them: x and y u32
-    /// bytes, scores f64 bytes) and the candidate pairs compared.
+    /// bytes, scores f64 bytes), the candidate pairs compared and the fit's
+    /// warnings.
     fn parties_record_pair<'py>(py, rows: (usize, usize), offsets: (u32, u32)) -> RecordEdges<'py>,
     |schema, shard| {
-        // the pair's fit warnings stay in the task: the Spark job does not carry them to the driver yet
         let pair = py.detach(|| pair_edges(&schema, rows, offsets, vec![shard])).py()?;
         let (x, y, s) = edge_columns(py, &pair.edges);
-        Ok((x, y, s, pair.compared))
+        Ok((x, y, s, pair.compared, pair.warnings))
     }
 }

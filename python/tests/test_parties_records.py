@@ -106,6 +106,8 @@ def test_the_spark_job_gives_the_record_clusters(spark, febrl_parties, tmp_path)
             want["candidates"],
             want["compared"],
         )
+        # what the pairs' fits said, each named by its pair, as the single machine says it
+        assert stats["warnings"] == sorted(want["warnings"]), (stats["warnings"], want["warnings"])
         # one task per pair of parties (one way) and shard
         assert stats["tasks"] == 3 * shards
     assert got.keys() == expected.keys()

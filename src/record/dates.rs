@@ -1,14 +1,19 @@
 //! Date layouts, and which one a party's file is written in.
 //!
-//! The schema names one `format` per date field, shared by both parties and
-//! fingerprinted; each party may still write its dates its own way. A party
-//! names its own format ([`super::TableReader::date_format`]), or the reader
-//! finds it from the file's values ([`settle`]): when the schema's format is
-//! not the one that reads the most values, and another reads clearly more,
-//! that one is used and said so (a note the caller prints). A format the
-//! party named is never replaced. Formats the values cannot tell apart
-//! (`01/02/2000` is 1 February or 2 January) are refused with an error naming
-//! both, never guessed.
+//! A layout is year, day or month first, its parts separated by `-`, `/`,
+//! `.` or nothing (twelve: [`DateFormat::parse`]). The schema names one
+//! `format` per date field, shared by both parties and fingerprinted; each
+//! party may still write its dates its own way. A party names its own format
+//! ([`super::TableReader::date_format`]), or the reader finds it from the
+//! file's values ([`settle`]): when the schema's format is not the one that
+//! reads the most values, and another reads clearly more, that one is used
+//! and said so (a note the caller prints); without a schema format, each value
+//! is read by its shape and a file's 8-digit values in the layout of eight
+//! digits that reads them. A format the party named is never replaced.
+//! Formats the values cannot tell apart (`01/02/2000` is 1 February or 2
+//! January) are refused with an error naming both, never guessed. Values no
+//! format reads are counted in a note; a file where most of them are is
+//! refused, since its dates would otherwise go missing unseen.
 
 use crate::error::{Error, InputError};
 
