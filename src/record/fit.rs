@@ -317,7 +317,7 @@ fn never_agree(starts: &[Start], seen: &[Vec<bool>], compared: &[u64]) -> Vec<St
 }
 
 /// How many compared pairs, all disagreeing, make [`never_agree`] speak.
-pub const NEVER_AGREE_PAIRS: u64 = 50;
+const NEVER_AGREE_PAIRS: u64 = 50;
 
 /// The fit's health, a line each: expected matches against the bound, then
 /// each field's levels with their weights; repairs are the caller's warnings.
