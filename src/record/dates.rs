@@ -315,7 +315,7 @@ pub fn settle(
 ) -> Result<(Vec<Option<String>>, Vec<String>), Error> {
     let (reading, note) = reading(field, &raw, what)?;
     let mut notes: Vec<String> = note.into_iter().collect();
-    let (mut first_unread, mut unread, mut present): (Option<(usize, String)>, usize, usize) = (None, 0, 0);
+    let (mut first_unread, mut missed, mut present): (Option<(usize, String)>, usize, usize) = (None, 0, 0);
     let mut out = Vec::with_capacity(raw.len());
     for (i, v) in raw.into_iter().enumerate() {
         let Some(t) = v else {
@@ -323,10 +323,11 @@ pub fn settle(
             continue;
         };
         present += 1;
-        match reading.of(&t).read(&t) {
-            Ok((y, m, d)) => out.push(Some(format!("{y:04}{m:02}{d:02}"))),
+        let format = reading.of(&t);
+        match compact(Some(format), &t) {
+            Ok(c) => out.push(Some(c)),
             Err(_) if field.missing_if_invalid => {
-                unread += 1;
+                missed += 1;
                 first_unread.get_or_insert((i + 1, t));
                 out.push(None);
             }
@@ -336,14 +337,14 @@ pub fn settle(
                     i + 1,
                     ids.get(i).map_or("", String::as_str),
                     field.name,
-                    reading.of(&t).name()
+                    format.name()
                 ))
                 .into())
             }
         }
     }
     let Some((row, found)) = first_unread else { return Ok((out, notes)) };
-    if unread == present {
+    if missed == present {
         // dates that are there but in another format: say what was found
         return Err(InputError::Format(format!(
             "{what}: field {:?}: no value is a date of format {} (row {row} has {found:?}); choose the file's date format",
@@ -352,22 +353,17 @@ pub fn settle(
         ))
         .into());
     }
-    if 2 * unread > present && !field.named {
+    let unread = format!("{} of {} values are not dates{}", count(missed), count(present), reading.said());
+    if 2 * missed > present && !field.named {
         return Err(InputError::Format(format!(
-            "{what}: field {:?}: {} of {} values are not dates{} (row {row} has {found:?}); choose the file's date format",
-            field.name,
-            count(unread),
-            count(present),
-            reading.said()
+            "{what}: field {:?}: {unread} (row {row} has {found:?}); choose the file's date format",
+            field.name
         ))
         .into());
     }
     notes.push(format!(
-        "field {}: {} of {} values are not dates{} and are taken as missing (invalid = \"missing\"); the first, row {row}: {found:?}",
-        field.name,
-        count(unread),
-        count(present),
-        reading.said()
+        "field {}: {unread} and are taken as missing (invalid = \"missing\"); the first, row {row}: {found:?}",
+        field.name
     ));
     Ok((out, notes))
 }
